@@ -1,0 +1,155 @@
+// Device-wide reduction in a single launch.
+//
+// Shape of the algorithm (read top to bottom):
+//  1. The input is cut into warp tiles of 32 * Vec * Unroll elements. The
+//     grid is persistent (about as many blocks as fit on the GPU at once) and
+//     every warp of the grid takes one contiguous run of tiles, so the
+//     partition, and with it the float rounding, depends only on n and the
+//     grid size: results are the same run to run.
+//  2. A warp loads Unroll 16-byte vectors per lane before using any (several
+//     loads in flight per thread hide memory latency), reduces each lane's
+//     vector, then the 32 lane values with a butterfly of shuffles. Doing the
+//     warp step per load keeps input order, so the operator only has to be
+//     associative, not commutative.
+//  3. Warp results meet in a block_reduce; each block writes one partial.
+//  4. The last block to finish (a device-scope atomic ticket) reduces the
+//     block partials in block order and writes init op total. No second
+//     launch, no host round trip.
+#pragma once
+
+#include <cuda/atomic>
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "gpuprim/core/device_span.hpp"
+#include "gpuprim/core/runtime.hpp"
+#include "gpuprim/core/value_index.hpp"
+#include "gpuprim/cuda/block/block_reduce.cuh"
+#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/detail/partial.cuh"
+#include "gpuprim/cuda/detail/scratch.cuh"
+#include "gpuprim/cuda/detail/vector.cuh"
+#include "gpuprim/cuda/warp/warp_reduce.cuh"
+
+namespace gpuprim::cuda_detail {
+
+template <int Threads, int Vec, int Unroll, class In, class T, class Op, class Fetch>
+__global__ void __launch_bounds__(Threads)
+    reduce_single_pass(const In* __restrict__ in, std::uint64_t n, T init, Op op, Fetch fetch,
+                       partial<T>* __restrict__ block_results, unsigned* finished_blocks, T* out) {
+  using block_reduce_t = block_reduce<Threads, T>;
+  using vector_t = vector_of<In, Vec>;
+  __shared__ typename block_reduce_t::storage storage;
+  __shared__ bool is_last_block;
+
+  constexpr int warps = Threads / 32;
+  constexpr std::uint64_t warp_load = 32 * Vec;  // elements one warp-wide vector load covers
+  constexpr std::uint64_t warp_tile = warp_load * Unroll;
+  const int lane = threadIdx.x % 32;
+  const std::uint64_t total_warps = std::uint64_t(gridDim.x) * warps;
+  const std::uint64_t global_warp = std::uint64_t(blockIdx.x) * warps + threadIdx.x / 32;
+  const std::uint64_t full_tiles = n / warp_tile;
+  const std::uint64_t tile_begin = global_warp * full_tiles / total_warps;
+  const std::uint64_t tile_end = (global_warp + 1) * full_tiles / total_warps;
+
+  partial<T> acc{T{}, false};
+  for (std::uint64_t tile = tile_begin; tile < tile_end; ++tile) {
+    const std::uint64_t base = tile * warp_tile + lane * Vec;
+    vector_t v[Unroll];
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) v[u] = load_vector<Vec>(in + base + u * warp_load);
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+      const std::uint64_t i = base + u * warp_load;
+      T x = static_cast<T>(fetch(v[u].items[0], i));
+#pragma unroll
+      for (int k = 1; k < Vec; ++k) x = op(x, static_cast<T>(fetch(v[u].items[k], i + k)));
+      x = warp_reduce(x, op);
+      acc = {acc.valid ? op(acc.value, x) : x, true};
+    }
+  }
+  // The last warp of the grid owns the last tiles, so it also takes the
+  // elements after the last full tile: order is kept.
+  if (global_warp == total_warps - 1) {
+    for (std::uint64_t i = full_tiles * warp_tile + lane; i - lane < n; i += 32) {
+      partial<T> x{T{}, false};
+      if (i < n) x = {static_cast<T>(fetch(in[i], i)), true};
+      acc = combine(acc, warp_reduce(x, op), op);
+    }
+  }
+
+  const partial<T> block_total = block_reduce_t{storage}.reduce(acc, op);
+  if (threadIdx.x == 0) {
+    block_results[blockIdx.x] = block_total;
+    // Release publishes this block's partial; acquire (for the last block)
+    // makes every other block's partial visible before it reads them.
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> finished(*finished_blocks);
+    is_last_block = finished.fetch_add(1, cuda::memory_order_acq_rel) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!is_last_block) return;
+
+  // Each thread combines a contiguous run of block partials, in block order.
+  const unsigned per_thread = (gridDim.x + Threads - 1) / Threads;
+  const unsigned first = threadIdx.x * per_thread;
+  const unsigned last = min(gridDim.x, first + per_thread);
+  partial<T> mine{T{}, false};
+  for (unsigned b = first; b < last; ++b) mine = combine(mine, block_results[b], op);
+  const partial<T> total = block_reduce_t{storage}.reduce(mine, op);
+  if (threadIdx.x == 0) *out = total.valid ? op(init, total.value) : init;
+}
+
+struct reduce_config {
+  static constexpr int threads = 256;
+  static constexpr int unroll = 4;
+  // Resident blocks per multiprocessor for the persistent grid; 0 takes the
+  // occupancy calculator's maximum.
+  int blocks_per_multiprocessor = 0;
+};
+
+template <int Vec, class In, class T, class Op, class Fetch>
+void launch_reduce_single_pass(const In* in, std::uint64_t n, T* out, T init, Op op, Fetch fetch,
+                               stream_t stream, const reduce_config& config) {
+  constexpr int threads = reduce_config::threads;
+  constexpr int unroll = reduce_config::unroll;
+  const auto kernel = reduce_single_pass<threads, Vec, unroll, In, T, Op, Fetch>;
+  const std::uint64_t warp_tiles = n / (32 * Vec * unroll);
+  const std::uint64_t blocks_needed = std::max<std::uint64_t>(1, ceil_div(warp_tiles, threads / 32));
+  const unsigned blocks = static_cast<unsigned>(
+      std::min<std::uint64_t>(blocks_needed, persistent_grid_size(kernel, threads,
+                                                                  config.blocks_per_multiprocessor)));
+
+  // One allocation: the block partials, then the finished-blocks counter.
+  const std::size_t partials_bytes = align_up(blocks * sizeof(partial<T>), 16);
+  scratch_buffer scratch(partials_bytes + sizeof(unsigned), stream);
+  auto* counter = reinterpret_cast<unsigned*>(scratch.get<char>() + partials_bytes);
+  GPUPRIM_CUDA_CHECK(cudaMemsetAsync(counter, 0, sizeof(unsigned), stream), "reduce");
+  kernel<<<blocks, threads, 0, stream>>>(in, n, init, op, fetch, scratch.get<partial<T>>(), counter,
+                                         out);
+  check_launch("reduce_single_pass", "reduce");
+}
+
+}  // namespace gpuprim::cuda_detail
+
+namespace gpuprim::detail {
+
+// Declared in gpuprim/reduce.hpp; this is the definition that the library
+// instantiates for its common types and that .cu files instantiate for theirs.
+template <class In, class T, class Op, class Fetch>
+void cuda_reduce_into(const In* in, std::size_t n, T* out, T init, Op op, Fetch fetch,
+                      stream_t stream) {
+  using namespace cuda_detail;
+  constexpr int vec = vector_items<In>;
+  const reduce_config config{};
+  // 16-byte loads need 16-byte alignment; a subspan may start anywhere.
+  if (vec > 1 && is_aligned(in, vec * sizeof(In))) {
+    launch_reduce_single_pass<vec>(in, n, out, init, op, fetch, stream, config);
+  } else {
+    launch_reduce_single_pass<1>(in, n, out, init, op, fetch, stream, config);
+  }
+}
+
+}  // namespace gpuprim::detail

@@ -1,0 +1,191 @@
+// CUDA runtime services behind gpuprim/core/*.hpp (built when CUDA is on).
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <mutex>
+
+#include "gpuprim/core/device_info.hpp"
+#include "gpuprim/core/memory.hpp"
+#include "gpuprim/core/runtime.hpp"
+#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/detail/launch.cuh"
+
+namespace gpuprim {
+namespace detail {
+
+void throw_cuda_error(cudaError_t code, const char* call, const char* algorithm,
+                      std::size_t bytes_requested) {
+  if (code == cudaErrorMemoryAllocation) {
+    cudaGetLastError();  // clear the (non-sticky) error
+    std::size_t free_bytes = 0, total_bytes = 0;
+    cudaMemGetInfo(&free_bytes, &total_bytes);
+    throw out_of_memory(bytes_requested, free_bytes, algorithm);
+  }
+  throw cuda_error(static_cast<int>(code), call, algorithm, cudaGetErrorString(code));
+}
+
+void no_cuda_backend(const char* algorithm) {
+  throw cuda_error(-1, algorithm, algorithm, "not available (unreachable in a CUDA build)");
+}
+
+void* device_allocate(std::size_t bytes, const char* algorithm) {
+  if (bytes == 0) return nullptr;
+  void* p = nullptr;
+  const cudaError_t code = cudaMalloc(&p, bytes);
+  if (code != cudaSuccess) throw_cuda_error(code, "cudaMalloc", algorithm, bytes);
+  return p;
+}
+
+void device_free(void* ptr) noexcept {
+  if (ptr) cudaFree(ptr);
+}
+
+void copy_to_device(void* dst, const void* src, std::size_t bytes, stream_t stream) {
+  if (bytes == 0) return;
+  GPUPRIM_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream), "copy");
+}
+
+void copy_to_host(void* dst, const void* src, std::size_t bytes, stream_t stream) {
+  if (bytes == 0) return;
+  GPUPRIM_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream), "copy");
+}
+
+void copy_device_to_device(void* dst, const void* src, std::size_t bytes, stream_t stream) {
+  if (bytes == 0) return;
+  GPUPRIM_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream), "copy");
+}
+
+void fill_bytes(void* dst, int value, std::size_t bytes, stream_t stream) {
+  if (bytes == 0) return;
+  GPUPRIM_CUDA_CHECK(cudaMemsetAsync(dst, value, bytes, stream), "fill");
+}
+
+}  // namespace detail
+
+int cuda_device_count() noexcept {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
+void synchronize(stream_t stream) {
+  GPUPRIM_CUDA_CHECK(cudaStreamSynchronize(stream), "synchronize");
+}
+
+int current_device() {
+  int device = 0;
+  GPUPRIM_CUDA_CHECK(cudaGetDevice(&device), "current_device");
+  return device;
+}
+
+device_info get_device_info(int device) {
+  if (device < 0) device = current_device();
+  cudaDeviceProp p{};
+  GPUPRIM_CUDA_CHECK(cudaGetDeviceProperties(&p, device), "device_info");
+  device_info info;
+  info.ordinal = device;
+  info.name = p.name;
+  info.compute_capability_major = p.major;
+  info.compute_capability_minor = p.minor;
+  info.multiprocessor_count = p.multiProcessorCount;
+  info.max_threads_per_multiprocessor = p.maxThreadsPerMultiProcessor;
+  info.global_memory_bytes = p.totalGlobalMem;
+  info.l2_cache_bytes = static_cast<std::size_t>(p.l2CacheSize);
+  info.shared_memory_per_block = p.sharedMemPerBlock;
+  info.shared_memory_per_block_optin = p.sharedMemPerBlockOptin;
+  info.shared_memory_per_multiprocessor = p.sharedMemPerMultiprocessor;
+  // CUDA 13 dropped the clock fields from cudaDeviceProp; ask for them.
+  int clock_khz = 0, bus_width = 0;
+  cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device);
+  cudaDeviceGetAttribute(&bus_width, cudaDevAttrGlobalMemoryBusWidth, device);
+  cudaGetLastError();
+  info.memory_clock_khz = clock_khz;
+  info.memory_bus_width_bits = bus_width;
+  info.theoretical_bandwidth_gbs = 2.0 * clock_khz * 1e3 * (bus_width / 8.0) / 1e9;
+  return info;
+}
+
+namespace cuda_detail {
+
+int current_multiprocessor_count() {
+  static std::array<std::atomic<int>, 64> cache{};
+  const int device = current_device();
+  if (device < 0 || device >= static_cast<int>(cache.size())) {
+    return get_device_info(device).multiprocessor_count;
+  }
+  int count = cache[device].load(std::memory_order_relaxed);
+  if (count == 0) {
+    GPUPRIM_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device),
+                       "device_info");
+    cache[device].store(count, std::memory_order_relaxed);
+  }
+  return count;
+}
+
+}  // namespace cuda_detail
+
+// ---- scratch memory ------------------------------------------------------
+
+namespace {
+
+class stream_ordered_pool final : public memory_resource {
+ public:
+  void* allocate(std::size_t bytes, stream_t stream) override {
+    keep_freed_memory_cached();
+    void* p = nullptr;
+    const cudaError_t code = cudaMallocAsync(&p, bytes, stream);
+    if (code != cudaSuccess) detail::throw_cuda_error(code, "cudaMallocAsync", "scratch", bytes);
+    return p;
+  }
+  void deallocate(void* ptr, std::size_t, stream_t stream) noexcept override {
+    if (ptr) cudaFreeAsync(ptr, stream);
+  }
+
+ private:
+  // By default the pool returns freed memory to the driver at every
+  // synchronization; an unbounded threshold keeps it for the next call.
+  void keep_freed_memory_cached() {
+    const int device = current_device();
+    if (device < 0 || device >= 64) return;
+    std::uint64_t bit = std::uint64_t{1} << device;
+    if (configured_.load(std::memory_order_relaxed) & bit) return;
+    std::lock_guard lock(mutex_);
+    cudaMemPool_t pool;
+    if (cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess) {
+      std::uint64_t threshold = std::numeric_limits<std::uint64_t>::max();
+      cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold);
+    }
+    cudaGetLastError();
+    configured_.fetch_or(bit, std::memory_order_relaxed);
+  }
+
+  std::atomic<std::uint64_t> configured_{0};
+  std::mutex mutex_;
+};
+
+std::atomic<memory_resource*> current_resource{nullptr};
+
+}  // namespace
+
+memory_resource* default_scratch_resource() noexcept {
+  static stream_ordered_pool pool;
+  return &pool;
+}
+
+memory_resource* get_scratch_resource() noexcept {
+  memory_resource* r = current_resource.load(std::memory_order_acquire);
+  return r ? r : default_scratch_resource();
+}
+
+memory_resource* set_scratch_resource(memory_resource* resource) noexcept {
+  memory_resource* previous = current_resource.exchange(resource, std::memory_order_acq_rel);
+  return previous ? previous : default_scratch_resource();
+}
+
+}  // namespace gpuprim

@@ -1,0 +1,132 @@
+// CPU backend of the reduction family against sequential references.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "gpuprim/reduce.hpp"
+#include "support/reduce_reference.hpp"
+#include "support/test_data.hpp"
+
+namespace gp = gpuprim;
+using namespace gpuprim::test;
+
+template <class T>
+class host_reduce : public ::testing::Test {};
+using reduce_types = ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, std::uint64_t,
+                                      float, double>;
+TYPED_TEST_SUITE(host_reduce, reduce_types);
+
+TYPED_TEST(host_reduce, sum_matches_reference_at_every_size) {
+  using T = TypeParam;
+  auto rng = make_rng(1);
+  for (std::size_t n : standard_sizes()) {
+    const auto x = random_vector<T>(n, rng);
+    const T got = gp::reduce(gp::host, x, T{});
+    const auto want = reference_sum<T>(x);
+    if constexpr (std::is_floating_point_v<T>) {
+      EXPECT_NEAR(got, want, sum_tolerance<T>(n, max_abs<T>(x))) << "n=" << n;
+    } else {
+      EXPECT_EQ(got, want) << "n=" << n;
+    }
+  }
+}
+
+TYPED_TEST(host_reduce, min_max_and_elements) {
+  using T = TypeParam;
+  auto rng = make_rng(2);
+  for (std::size_t n : standard_sizes()) {
+    if (n == 0) continue;
+    const auto x = random_vector<T>(n, rng);
+    const auto lo = reference_extreme<T, false>(x);
+    const auto hi = reference_extreme<T, true>(x);
+    EXPECT_EQ(gp::reduce(gp::host, x, std::numeric_limits<T>::max(), gp::minimum{}), lo.value);
+    EXPECT_EQ(gp::reduce(gp::host, x, std::numeric_limits<T>::lowest(), gp::maximum{}), hi.value);
+    EXPECT_EQ(gp::min_element(gp::host, x), lo) << "n=" << n;
+    EXPECT_EQ(gp::max_element(gp::host, x), hi) << "n=" << n;
+  }
+}
+
+TYPED_TEST(host_reduce, init_is_combined_once) {
+  using T = TypeParam;
+  std::vector<T> x(100000, T(1));
+  for (int threads : {1, 2, 3, 7}) {
+    EXPECT_EQ(gp::reduce(gp::host.threads(threads), x, T(5)), T(100005)) << threads;
+  }
+  EXPECT_EQ(gp::reduce(gp::host, std::vector<T>{}, T(5)), T(5));
+}
+
+TEST(host_reduce, empty_extremes_return_index_zero) {
+  const std::vector<float> none;
+  EXPECT_EQ(gp::min_element(gp::host, none).index, 0u);
+  EXPECT_EQ(gp::max_element(gp::host, none).index, 0u);
+}
+
+TEST(host_reduce, ties_go_to_the_first_and_nans_are_skipped) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> x(200000, 3.0f);
+  x[5] = nan;
+  x[70000] = -1.0f;
+  x[150000] = -1.0f;
+  x[90000] = 8.0f;
+  x[190000] = 8.0f;
+  for (int threads : {1, 4}) {
+    EXPECT_EQ(gp::min_element(gp::host.threads(threads), x), (gp::value_index<float>{-1.0f, 70000}));
+    EXPECT_EQ(gp::max_element(gp::host.threads(threads), x), (gp::value_index<float>{8.0f, 90000}));
+  }
+  const std::vector<float> all_nan(10, nan);
+  EXPECT_EQ(gp::min_element(gp::host, all_nan).index, 0u);
+  EXPECT_EQ(gp::max_element(gp::host, all_nan).index, 0u);
+}
+
+TEST(host_reduce, transform_reduce_sum_of_squares_in_double) {
+  auto rng = make_rng(3);
+  const auto x = random_vector<float>(100003, rng);
+  double want = 0;
+  for (float v : x) want += static_cast<double>(v) * v;
+  const double got = gp::transform_reduce(gp::host, x, 0.0, gp::plus{},
+                                          [](float v) { return static_cast<double>(v) * v; });
+  EXPECT_NEAR(got, want, 1e-9 * want);
+  EXPECT_NEAR(gp::transform_reduce(gp::host, x, 0.0f, gp::plus{}, gp::absolute{}),
+              gp::transform_reduce(gp::host, x, 0.0, gp::plus{},
+                                   [](float v) { return std::abs(static_cast<double>(v)); }),
+              1e-2);
+}
+
+TEST(host_reduce, bytes_widen_into_the_init_type) {
+  std::vector<std::uint8_t> x(300000, 255);
+  EXPECT_EQ(gp::reduce(gp::host, x, std::uint64_t{0}), 255ull * 300000);
+}
+
+TEST(host_reduce, non_commutative_operator_keeps_order) {
+  auto rng = make_rng(4);
+  for (std::size_t n : {std::size_t{1}, std::size_t{33}, std::size_t{100001}, std::size_t{1} << 18}) {
+    std::vector<mat2> x(n);
+    std::uniform_int_distribution<std::uint32_t> d;
+    for (auto& m : x) m = {d(rng), d(rng), d(rng), d(rng)};
+    mat2 want = mat2_identity();
+    for (const auto& m : x) want = mat2_product{}(want, m);
+    for (int threads : {1, 2, 5}) {
+      EXPECT_EQ(gp::reduce(gp::host.threads(threads), x, mat2_identity(), mat2_product{}), want)
+          << "n=" << n << " threads=" << threads;
+    }
+  }
+}
+
+TEST(host_reduce, custom_struct_type) {
+  std::vector<stats> x(50000);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = {double(i), 1, float(i % 977)};
+  const stats got = gp::reduce(gp::host, x, stats{0, 0, -1.0f}, stats_merge{});
+  EXPECT_EQ(got.count, 50000);
+  EXPECT_EQ(got.max, 976.0f);
+  EXPECT_DOUBLE_EQ(got.sum, 49999.0 * 50000 / 2);
+}
+
+TEST(host_reduce, float_results_are_deterministic) {
+  auto rng = make_rng(5);
+  const auto x = random_vector<float>(3'000'017, rng);
+  const float first = gp::reduce(gp::host.threads(4), x, 0.0f);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(gp::reduce(gp::host.threads(4), x, 0.0f), first);
+}

@@ -1,0 +1,69 @@
+// Shared test inputs: the sizes every algorithm is checked at, seeded random
+// data (the seed is printed so a failure can be replayed), and tolerances.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+namespace gpuprim::test {
+
+// Sizes of DESIGN.md section 5: edges around warp and block sizes, a prime,
+// and one past a power of two large enough to use many blocks.
+inline const std::vector<std::size_t>& standard_sizes() {
+  static const std::vector<std::size_t> sizes = {0,    1,    2,    31,   32,    33,
+                                                 1023, 1024, 1025, 7919, (1u << 20) + 7};
+  return sizes;
+}
+
+// GPUPRIM_TEST_SEED replays a failing run; otherwise a fresh seed per run.
+inline std::uint64_t test_seed() {
+  static const std::uint64_t seed = [] {
+    if (const char* s = std::getenv("GPUPRIM_TEST_SEED")) return std::uint64_t{std::strtoull(s, nullptr, 10)};
+    return std::uint64_t{std::random_device{}()} << 32 | std::random_device{}();
+  }();
+  return seed;
+}
+
+// Records the seed in the test's output (shown on failure).
+inline std::mt19937_64 make_rng(std::size_t salt = 0) {
+  const std::uint64_t seed = test_seed();
+  ::testing::Test::RecordProperty("seed", std::to_string(seed));
+  std::cout << "[ seed     ] GPUPRIM_TEST_SEED=" << seed << "\n";
+  return std::mt19937_64(seed ^ (salt * 0x9E3779B97F4A7C15ull));
+}
+
+// Random values: floats in [-1, 1), integers over a range wide enough to
+// overflow sums (which then wrap identically on every backend for unsigned
+// types; signed ranges are kept small enough not to overflow).
+template <class T>
+std::vector<T> random_vector(std::size_t n, std::mt19937_64& rng) {
+  std::vector<T> v(n);
+  if constexpr (std::is_floating_point_v<T>) {
+    std::uniform_real_distribution<double> d(-1.0, 1.0);
+    for (auto& x : v) x = static_cast<T>(d(rng));
+  } else if constexpr (std::is_signed_v<T>) {
+    std::uniform_int_distribution<long long> d(-1000, 1000);
+    for (auto& x : v) x = static_cast<T>(d(rng));
+  } else {
+    std::uniform_int_distribution<unsigned long long> d(0, std::numeric_limits<T>::max());
+    for (auto& x : v) x = static_cast<T>(d(rng));
+  }
+  return v;
+}
+
+// Bound on |computed - exact| for a sum of n terms of magnitude <= max_abs
+// computed in T: a small multiple of n * epsilon (DESIGN.md section 5).
+template <class T>
+double sum_tolerance(std::size_t n, double max_abs) {
+  return 4.0 * static_cast<double>(n + 1) * std::numeric_limits<T>::epsilon() * max_abs;
+}
+
+}  // namespace gpuprim::test
