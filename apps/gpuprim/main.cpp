@@ -1,3 +1,5 @@
 #include <cstdio>
 #include "gpuprim/core/runtime.hpp"
-int main() { std::printf("devices: %d\n", gpuprim::cuda_device_count()); }
+int main() {
+  std::printf("devices: %d\n", gpuprim::cuda_device_count());
+}

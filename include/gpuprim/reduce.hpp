@@ -71,7 +71,7 @@ inline constexpr bool precompiled_reduce = [] {
   constexpr bool is_signed = one_of<In, std::int32_t, std::int64_t, float, double>;
   if constexpr (std::is_same_v<Fetch, unary_fetch<identity>>) {
     if constexpr (std::is_same_v<In, T>) {
-      return (arithmetic || std::is_same_v<In, std::uint8_t>) && one_of<Op, plus, minimum, maximum>;
+      return (arithmetic || std::is_same_v<In, std::uint8_t>)&&one_of<Op, plus, minimum, maximum>;
     } else {
       return std::is_same_v<Op, plus> &&
              ((std::is_same_v<In, std::uint8_t> && std::is_same_v<T, std::uint64_t>) ||

@@ -24,7 +24,9 @@ memory_resource* current_resource = nullptr;
 }  // namespace
 
 namespace detail {
-void no_cuda_backend(const char* algorithm) { no_cuda(algorithm); }
+void no_cuda_backend(const char* algorithm) {
+  no_cuda(algorithm);
+}
 void* device_allocate(std::size_t bytes, const char*) {
   if (bytes == 0) return nullptr;
   no_cuda("cudaMalloc");
@@ -44,10 +46,18 @@ void fill_bytes(void*, int, std::size_t bytes, stream_t) {
 }
 }  // namespace detail
 
-int cuda_device_count() noexcept { return 0; }
-void synchronize(stream_t) { no_cuda("cudaStreamSynchronize"); }
-int current_device() { no_cuda("cudaGetDevice"); }
-device_info get_device_info(int) { no_cuda("cudaGetDeviceProperties"); }
+int cuda_device_count() noexcept {
+  return 0;
+}
+void synchronize(stream_t) {
+  no_cuda("cudaStreamSynchronize");
+}
+int current_device() {
+  no_cuda("cudaGetDevice");
+}
+device_info get_device_info(int) {
+  no_cuda("cudaGetDeviceProperties");
+}
 
 memory_resource* default_scratch_resource() noexcept {
   static unavailable_resource resource;

@@ -7,23 +7,23 @@
 #include "gpuprim/cuda/device/device_reduce.cuh"
 #include "gpuprim/reduce.hpp"
 
-#define GPUPRIM_INSTANTIATE_REDUCE(In, T, Op, Fetch)                                        \
-  template void gpuprim::detail::cuda_reduce_into<In, T, Op, Fetch>(                        \
-      const In*, std::size_t, T*, T, Op, Fetch, gpuprim::stream_t);
+#define GPUPRIM_INSTANTIATE_REDUCE(In, T, Op, Fetch)                                               \
+  template void gpuprim::detail::cuda_reduce_into<In, T, Op, Fetch>(const In*, std::size_t, T*, T, \
+                                                                    Op, Fetch, gpuprim::stream_t);
 
-#define GPUPRIM_INSTANTIATE_REDUCE_OPS(T)                                                   \
+#define GPUPRIM_INSTANTIATE_REDUCE_OPS(T)                                                          \
   GPUPRIM_INSTANTIATE_REDUCE(T, T, gpuprim::plus, gpuprim::detail::unary_fetch<gpuprim::identity>) \
-  GPUPRIM_INSTANTIATE_REDUCE(T, T, gpuprim::minimum,                                        \
-                             gpuprim::detail::unary_fetch<gpuprim::identity>)               \
-  GPUPRIM_INSTANTIATE_REDUCE(T, T, gpuprim::maximum,                                        \
+  GPUPRIM_INSTANTIATE_REDUCE(T, T, gpuprim::minimum,                                               \
+                             gpuprim::detail::unary_fetch<gpuprim::identity>)                      \
+  GPUPRIM_INSTANTIATE_REDUCE(T, T, gpuprim::maximum,                                               \
                              gpuprim::detail::unary_fetch<gpuprim::identity>)
 
-#define GPUPRIM_INSTANTIATE_EXTREME_ELEMENT(T)                                              \
-  GPUPRIM_INSTANTIATE_REDUCE(T, gpuprim::value_index<T>, gpuprim::detail::select_min,       \
-                             gpuprim::detail::value_index_fetch)                            \
-  GPUPRIM_INSTANTIATE_REDUCE(T, gpuprim::value_index<T>, gpuprim::detail::select_max,       \
+#define GPUPRIM_INSTANTIATE_EXTREME_ELEMENT(T)                                        \
+  GPUPRIM_INSTANTIATE_REDUCE(T, gpuprim::value_index<T>, gpuprim::detail::select_min, \
+                             gpuprim::detail::value_index_fetch)                      \
+  GPUPRIM_INSTANTIATE_REDUCE(T, gpuprim::value_index<T>, gpuprim::detail::select_max, \
                              gpuprim::detail::value_index_fetch)
 
-#define GPUPRIM_INSTANTIATE_SIGNED_TRANSFORMS(T)                                            \
+#define GPUPRIM_INSTANTIATE_SIGNED_TRANSFORMS(T)                                                 \
   GPUPRIM_INSTANTIATE_REDUCE(T, T, gpuprim::plus, gpuprim::detail::unary_fetch<gpuprim::square>) \
   GPUPRIM_INSTANTIATE_REDUCE(T, T, gpuprim::plus, gpuprim::detail::unary_fetch<gpuprim::absolute>)

@@ -4,4 +4,5 @@
 GPUPRIM_INSTANTIATE_REDUCE_OPS(float)
 GPUPRIM_INSTANTIATE_EXTREME_ELEMENT(float)
 GPUPRIM_INSTANTIATE_SIGNED_TRANSFORMS(float)
-GPUPRIM_INSTANTIATE_REDUCE(float, double, gpuprim::plus, gpuprim::detail::unary_fetch<gpuprim::identity>)
+GPUPRIM_INSTANTIATE_REDUCE(float, double, gpuprim::plus,
+                           gpuprim::detail::unary_fetch<gpuprim::identity>)

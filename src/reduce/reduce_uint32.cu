@@ -1,5 +1,5 @@
-// Precompiled reductions over std.
+// Precompiled reductions over std::uint32_t.
 #include "instantiate.cuh"
 
-GPUPRIM_INSTANTIATE_REDUCE_OPS(std)
-GPUPRIM_INSTANTIATE_EXTREME_ELEMENT(std)
+GPUPRIM_INSTANTIATE_REDUCE_OPS(std::uint32_t)
+GPUPRIM_INSTANTIATE_EXTREME_ELEMENT(std::uint32_t)

@@ -18,23 +18,30 @@ TEST_F(cuda_test, non_commutative_operator_keeps_order) {
   std::uniform_int_distribution<std::uint32_t> d;
   for (std::size_t n : standard_sizes()) {
     std::vector<mat2> x(n);
-    for (auto& m : x) m = {d(rng), d(rng), d(rng), d(rng)};
+    for (auto& m : x)
+      m = {d(rng), d(rng), d(rng), d(rng)};
     mat2 want = mat2_identity();
-    for (const auto& m : x) want = mat2_product{}(want, m);
+    for (const auto& m : x)
+      want = mat2_product{}(want, m);
     const auto dx = gp::to_device(x);
     EXPECT_EQ(gp::reduce(gp::cuda, dx, mat2_identity(), mat2_product{}), want) << "n=" << n;
   }
 }
 
-TEST_F(cuda_test, custom_struct_type_and_lambda_transform) {
+struct to_stats {
+  __host__ __device__ stats operator()(float v) const { return {double(v), 1, v}; }
+};
+
+TEST_F(cuda_test, custom_struct_type_and_transform) {
   std::vector<float> x(123457);
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = float(i % 1000);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = float(i % 1000);
   const auto dx = gp::to_device(x);
-  const stats got = gp::transform_reduce(
-      gp::cuda, dx, stats{0, 0, -1.0f}, stats_merge{},
-      [] __host__ __device__(float v) { return stats{double(v), 1, v}; });
+  const stats got =
+      gp::transform_reduce(gp::cuda, dx, stats{0, 0, -1.0f}, stats_merge{}, to_stats{});
   double want = 0;
-  for (float v : x) want += v;
+  for (float v : x)
+    want += v;
   EXPECT_EQ(got.count, 123457);
   EXPECT_EQ(got.max, 999.0f);
   EXPECT_DOUBLE_EQ(got.sum, want);
@@ -45,6 +52,7 @@ TEST_F(cuda_test, int8_sum_widened_to_int64) {
   std::uniform_int_distribution<int> d(-128, 127);
   std::vector<std::int8_t> x(3'000'001);
   std::int64_t want = 0;
-  for (auto& v : x) want += (v = static_cast<std::int8_t>(d(rng)));
+  for (auto& v : x)
+    want += (v = static_cast<std::int8_t>(d(rng)));
   EXPECT_EQ(gp::reduce(gp::cuda, gp::to_device(x), std::int64_t{0}), want);
 }

@@ -17,8 +17,8 @@ using namespace gpuprim::test;
 
 template <class T>
 class cuda_reduce : public typed_cuda_test<T> {};
-using reduce_types = ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, std::uint64_t,
-                                      float, double>;
+using reduce_types =
+    ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>;
 TYPED_TEST_SUITE(cuda_reduce, reduce_types);
 
 TYPED_TEST(cuda_reduce, sum_matches_reference_at_every_size) {
@@ -93,8 +93,7 @@ TEST_F(cuda_test, reduce_of_empty_input_is_init) {
 
 TEST_F(cuda_test, reduce_into_rejects_an_empty_output_and_leaves_it_alone) {
   gp::device_vector<float> x(10);
-  EXPECT_THROW(gp::reduce_into(gp::cuda, x, gp::device_span<float>{}, 0.0f),
-               std::invalid_argument);
+  EXPECT_THROW(gp::reduce_into(gp::cuda, x, gp::device_span<float>{}, 0.0f), std::invalid_argument);
 }
 
 TEST_F(cuda_test, ties_go_to_the_first_and_nans_are_skipped) {
@@ -134,7 +133,8 @@ TEST_F(cuda_test, float_results_are_deterministic) {
   auto rng = make_rng(16);
   const auto d = gp::to_device(random_vector<float>((1 << 24) + 3, rng));
   const float first = gp::reduce(gp::cuda, d, 0.0f);
-  for (int i = 0; i < 5; ++i) EXPECT_EQ(gp::reduce(gp::cuda, d, 0.0f), first);
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(gp::reduce(gp::cuda, d, 0.0f), first);
 }
 
 // More than 2^31 one-byte elements: 64-bit sizes and indices all the way down.

@@ -15,8 +15,8 @@ using namespace gpuprim::test;
 
 template <class T>
 class host_reduce : public ::testing::Test {};
-using reduce_types = ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, std::uint64_t,
-                                      float, double>;
+using reduce_types =
+    ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>;
 TYPED_TEST_SUITE(host_reduce, reduce_types);
 
 TYPED_TEST(host_reduce, sum_matches_reference_at_every_size) {
@@ -73,7 +73,8 @@ TEST(host_reduce, ties_go_to_the_first_and_nans_are_skipped) {
   x[90000] = 8.0f;
   x[190000] = 8.0f;
   for (int threads : {1, 4}) {
-    EXPECT_EQ(gp::min_element(gp::host.threads(threads), x), (gp::value_index<float>{-1.0f, 70000}));
+    EXPECT_EQ(gp::min_element(gp::host.threads(threads), x),
+              (gp::value_index<float>{-1.0f, 70000}));
     EXPECT_EQ(gp::max_element(gp::host.threads(threads), x), (gp::value_index<float>{8.0f, 90000}));
   }
   const std::vector<float> all_nan(10, nan);
@@ -85,7 +86,8 @@ TEST(host_reduce, transform_reduce_sum_of_squares_in_double) {
   auto rng = make_rng(3);
   const auto x = random_vector<float>(100003, rng);
   double want = 0;
-  for (float v : x) want += static_cast<double>(v) * v;
+  for (float v : x)
+    want += static_cast<double>(v) * v;
   const double got = gp::transform_reduce(gp::host, x, 0.0, gp::plus{},
                                           [](float v) { return static_cast<double>(v) * v; });
   EXPECT_NEAR(got, want, 1e-9 * want);
@@ -102,12 +104,15 @@ TEST(host_reduce, bytes_widen_into_the_init_type) {
 
 TEST(host_reduce, non_commutative_operator_keeps_order) {
   auto rng = make_rng(4);
-  for (std::size_t n : {std::size_t{1}, std::size_t{33}, std::size_t{100001}, std::size_t{1} << 18}) {
+  for (std::size_t n :
+       {std::size_t{1}, std::size_t{33}, std::size_t{100001}, std::size_t{1} << 18}) {
     std::vector<mat2> x(n);
     std::uniform_int_distribution<std::uint32_t> d;
-    for (auto& m : x) m = {d(rng), d(rng), d(rng), d(rng)};
+    for (auto& m : x)
+      m = {d(rng), d(rng), d(rng), d(rng)};
     mat2 want = mat2_identity();
-    for (const auto& m : x) want = mat2_product{}(want, m);
+    for (const auto& m : x)
+      want = mat2_product{}(want, m);
     for (int threads : {1, 2, 5}) {
       EXPECT_EQ(gp::reduce(gp::host.threads(threads), x, mat2_identity(), mat2_product{}), want)
           << "n=" << n << " threads=" << threads;
@@ -117,7 +122,8 @@ TEST(host_reduce, non_commutative_operator_keeps_order) {
 
 TEST(host_reduce, custom_struct_type) {
   std::vector<stats> x(50000);
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = {double(i), 1, float(i % 977)};
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = {double(i), 1, float(i % 977)};
   const stats got = gp::reduce(gp::host, x, stats{0, 0, -1.0f}, stats_merge{});
   EXPECT_EQ(got.count, 50000);
   EXPECT_EQ(got.max, 976.0f);
@@ -128,5 +134,6 @@ TEST(host_reduce, float_results_are_deterministic) {
   auto rng = make_rng(5);
   const auto x = random_vector<float>(3'000'017, rng);
   const float first = gp::reduce(gp::host.threads(4), x, 0.0f);
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(gp::reduce(gp::host.threads(4), x, 0.0f), first);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(gp::reduce(gp::host.threads(4), x, 0.0f), first);
 }

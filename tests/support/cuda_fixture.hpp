@@ -8,10 +8,12 @@
 
 namespace gpuprim::test {
 
-inline bool has_cuda_device() { return gpuprim::cuda_device_count() > 0; }
+inline bool has_cuda_device() {
+  return gpuprim::cuda_device_count() > 0;
+}
 
-#define GPUPRIM_REQUIRE_CUDA()                                            \
-  do {                                                                    \
+#define GPUPRIM_REQUIRE_CUDA()                                                 \
+  do {                                                                         \
     if (!::gpuprim::test::has_cuda_device()) GTEST_SKIP() << "no CUDA device"; \
   } while (0)
 

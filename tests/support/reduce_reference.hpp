@@ -18,14 +18,16 @@ template <class T>
 auto reference_sum(std::span<const T> x) {
   using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
   Acc s{};
-  for (const T& v : x) s = static_cast<Acc>(s + static_cast<Acc>(v));
+  for (const T& v : x)
+    s = static_cast<Acc>(s + static_cast<Acc>(v));
   return s;
 }
 
 template <class T>
 double max_abs(std::span<const T> x) {
   double m = 0;
-  for (const T& v : x) m = std::max(m, std::abs(static_cast<double>(v)));
+  for (const T& v : x)
+    m = std::max(m, std::abs(static_cast<double>(v)));
   return m;
 }
 
@@ -65,7 +67,9 @@ struct mat2_product {
   }
 };
 
-inline mat2 mat2_identity() { return {1, 0, 0, 1}; }
+inline mat2 mat2_identity() {
+  return {1, 0, 0, 1};
+}
 
 // A struct with a field of each size: exercises the word-wise shuffles.
 struct stats {

@@ -18,15 +18,16 @@ namespace gpuprim::test {
 // Sizes of DESIGN.md section 5: edges around warp and block sizes, a prime,
 // and one past a power of two large enough to use many blocks.
 inline const std::vector<std::size_t>& standard_sizes() {
-  static const std::vector<std::size_t> sizes = {0,    1,    2,    31,   32,    33,
-                                                 1023, 1024, 1025, 7919, (1u << 20) + 7};
+  static const std::vector<std::size_t> sizes = {
+      0, 1, 2, 31, 32, 33, 1023, 1024, 1025, 7919, (1u << 20) + 7};
   return sizes;
 }
 
 // GPUPRIM_TEST_SEED replays a failing run; otherwise a fresh seed per run.
 inline std::uint64_t test_seed() {
   static const std::uint64_t seed = [] {
-    if (const char* s = std::getenv("GPUPRIM_TEST_SEED")) return std::uint64_t{std::strtoull(s, nullptr, 10)};
+    if (const char* s = std::getenv("GPUPRIM_TEST_SEED"))
+      return std::uint64_t{std::strtoull(s, nullptr, 10)};
     return std::uint64_t{std::random_device{}()} << 32 | std::random_device{}();
   }();
   return seed;
@@ -48,13 +49,16 @@ std::vector<T> random_vector(std::size_t n, std::mt19937_64& rng) {
   std::vector<T> v(n);
   if constexpr (std::is_floating_point_v<T>) {
     std::uniform_real_distribution<double> d(-1.0, 1.0);
-    for (auto& x : v) x = static_cast<T>(d(rng));
+    for (auto& x : v)
+      x = static_cast<T>(d(rng));
   } else if constexpr (std::is_signed_v<T>) {
     std::uniform_int_distribution<long long> d(-1000, 1000);
-    for (auto& x : v) x = static_cast<T>(d(rng));
+    for (auto& x : v)
+      x = static_cast<T>(d(rng));
   } else {
     std::uniform_int_distribution<unsigned long long> d(0, std::numeric_limits<T>::max());
-    for (auto& x : v) x = static_cast<T>(d(rng));
+    for (auto& x : v)
+      x = static_cast<T>(d(rng));
   }
   return v;
 }

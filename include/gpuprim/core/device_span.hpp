@@ -24,8 +24,8 @@ class device_span {
 
   // device_span<T> converts to device_span<const T>.
   template <class U>
-    requires(std::is_convertible_v<U (*)[], T (*)[]>)
-  constexpr device_span(device_span<U> other) : data_(other.data()), size_(other.size()) {}
+  requires(std::is_convertible_v<U (*)[], T (*)[]>) constexpr device_span(device_span<U> other)
+      : data_(other.data()), size_(other.size()) {}
 
   GPUPRIM_HD constexpr T* data() const { return data_; }
   GPUPRIM_HD constexpr std::size_t size() const { return size_; }

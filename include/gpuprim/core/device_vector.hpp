@@ -123,7 +123,9 @@ device_span<const T> as_device_span(const device_vector<T>& v) {
 }
 
 template <class R>
-concept device_range = requires(R& r) { gpuprim::as_device_span(r); };
+concept device_range = requires(R& r) {
+  gpuprim::as_device_span(r);
+};
 
 template <class R>
 using device_range_value_t =

@@ -35,12 +35,14 @@ T reduce_chunk(const In* in, std::size_t begin, std::size_t end, Op& op, Fetch& 
   const std::size_t n = end - begin;
   if (n < 4 * lanes) {
     T acc = static_cast<T>(fetch(in[begin], begin));
-    for (std::size_t i = begin + 1; i < end; ++i) acc = op(acc, static_cast<T>(fetch(in[i], i)));
+    for (std::size_t i = begin + 1; i < end; ++i)
+      acc = op(acc, static_cast<T>(fetch(in[i], i)));
     return acc;
   }
   const std::size_t len = n / lanes;  // lane k covers [begin + k*len, begin + (k+1)*len)
   T acc[lanes] = {};
-  for (std::size_t k = 0; k < lanes; ++k) acc[k] = static_cast<T>(fetch(in[begin + k * len], begin + k * len));
+  for (std::size_t k = 0; k < lanes; ++k)
+    acc[k] = static_cast<T>(fetch(in[begin + k * len], begin + k * len));
   for (std::size_t i = 1; i < len; ++i) {
     for (std::size_t k = 0; k < lanes; ++k) {
       const std::size_t j = begin + k * len + i;
@@ -52,7 +54,8 @@ T reduce_chunk(const In* in, std::size_t begin, std::size_t end, Op& op, Fetch& 
     acc[lanes - 1] = op(acc[lanes - 1], static_cast<T>(fetch(in[j], j)));
   }
   T total = acc[0];
-  for (std::size_t k = 1; k < lanes; ++k) total = op(total, acc[k]);
+  for (std::size_t k = 1; k < lanes; ++k)
+    total = op(total, acc[k]);
   return total;
 }
 
@@ -77,11 +80,13 @@ T transform_reduce(host_backend backend, const In* in, std::size_t n, T init, Op
     const std::size_t end = n * (t + 1) / team;
     Op thread_op = op;
     Fetch thread_fetch = fetch;
-    if (begin < end) partials[t].value = reduce_chunk<In, T>(in, begin, end, thread_op, thread_fetch);
+    if (begin < end)
+      partials[t].value = reduce_chunk<In, T>(in, begin, end, thread_op, thread_fetch);
   }
   // n >= threads * min_elements_per_thread, so every chunk was non-empty.
   T total = partials[0].value;
-  for (int t = 1; t < team; ++t) total = op(total, partials[t].value);
+  for (int t = 1; t < team; ++t)
+    total = op(total, partials[t].value);
   return op(init, total);
 }
 

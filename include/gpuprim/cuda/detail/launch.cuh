@@ -10,8 +10,12 @@
 
 namespace gpuprim::cuda_detail {
 
-constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
-constexpr std::size_t align_up(std::size_t x, std::size_t a) { return (x + a - 1) / a * a; }
+constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
+  return (a + b - 1) / b;
+}
+constexpr std::size_t align_up(std::size_t x, std::size_t a) {
+  return (x + a - 1) / a * a;
+}
 
 // Multiprocessor count of the current device (cached per device).
 int current_multiprocessor_count();

@@ -19,7 +19,8 @@ __device__ __forceinline__ T shuffle_xor(const T& value, int lane_mask) {
   unsigned buffer[words];
   memcpy(buffer, &value, sizeof(T));
 #pragma unroll
-  for (int w = 0; w < words; ++w) buffer[w] = __shfl_xor_sync(full_warp_mask, buffer[w], lane_mask);
+  for (int w = 0; w < words; ++w)
+    buffer[w] = __shfl_xor_sync(full_warp_mask, buffer[w], lane_mask);
   T result;
   memcpy(&result, buffer, sizeof(T));
   return result;

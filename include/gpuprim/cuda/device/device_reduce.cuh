@@ -17,8 +17,8 @@
 //     launch, no host round trip.
 #pragma once
 
-#include <cuda/atomic>
 #include <cuda_runtime_api.h>
+#include <cuda/atomic>
 
 #include <algorithm>
 #include <cstdint>
@@ -60,13 +60,15 @@ __global__ void __launch_bounds__(Threads)
     const std::uint64_t base = tile * warp_tile + lane * Vec;
     vector_t v[Unroll];
 #pragma unroll
-    for (int u = 0; u < Unroll; ++u) v[u] = load_vector<Vec>(in + base + u * warp_load);
+    for (int u = 0; u < Unroll; ++u)
+      v[u] = load_vector<Vec>(in + base + u * warp_load);
 #pragma unroll
     for (int u = 0; u < Unroll; ++u) {
       const std::uint64_t i = base + u * warp_load;
       T x = static_cast<T>(fetch(v[u].items[0], i));
 #pragma unroll
-      for (int k = 1; k < Vec; ++k) x = op(x, static_cast<T>(fetch(v[u].items[k], i + k)));
+      for (int k = 1; k < Vec; ++k)
+        x = op(x, static_cast<T>(fetch(v[u].items[k], i + k)));
       x = warp_reduce(x, op);
       acc = {acc.valid ? op(acc.value, x) : x, true};
     }
@@ -97,7 +99,8 @@ __global__ void __launch_bounds__(Threads)
   const unsigned first = threadIdx.x * per_thread;
   const unsigned last = min(gridDim.x, first + per_thread);
   partial<T> mine{T{}, false};
-  for (unsigned b = first; b < last; ++b) mine = combine(mine, block_results[b], op);
+  for (unsigned b = first; b < last; ++b)
+    mine = combine(mine, block_results[b], op);
   const partial<T> total = block_reduce_t{storage}.reduce(mine, op);
   if (threadIdx.x == 0) *out = total.valid ? op(init, total.value) : init;
 }
@@ -117,10 +120,10 @@ void launch_reduce_single_pass(const In* in, std::uint64_t n, T* out, T init, Op
   constexpr int unroll = reduce_config::unroll;
   const auto kernel = reduce_single_pass<threads, Vec, unroll, In, T, Op, Fetch>;
   const std::uint64_t warp_tiles = n / (32 * Vec * unroll);
-  const std::uint64_t blocks_needed = std::max<std::uint64_t>(1, ceil_div(warp_tiles, threads / 32));
-  const unsigned blocks = static_cast<unsigned>(
-      std::min<std::uint64_t>(blocks_needed, persistent_grid_size(kernel, threads,
-                                                                  config.blocks_per_multiprocessor)));
+  const std::uint64_t blocks_needed =
+      std::max<std::uint64_t>(1, ceil_div(warp_tiles, threads / 32));
+  const unsigned blocks = static_cast<unsigned>(std::min<std::uint64_t>(
+      blocks_needed, persistent_grid_size(kernel, threads, config.blocks_per_multiprocessor)));
 
   // One allocation: the block partials, then the finished-blocks counter.
   const std::size_t partials_bytes = align_up(blocks * sizeof(partial<T>), 16);
@@ -129,7 +132,7 @@ void launch_reduce_single_pass(const In* in, std::uint64_t n, T* out, T init, Op
   GPUPRIM_CUDA_CHECK(cudaMemsetAsync(counter, 0, sizeof(unsigned), stream), "reduce");
   kernel<<<blocks, threads, 0, stream>>>(in, n, init, op, fetch, scratch.get<partial<T>>(), counter,
                                          out);
-  check_launch("reduce_single_pass", "reduce");
+  detail::check_launch("reduce_single_pass", "reduce");
 }
 
 }  // namespace gpuprim::cuda_detail

@@ -1,0 +1,32 @@
+// The benchmark harness behind `gpuprim-bench` and `gpuprim bench`.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace gpuprim::bench {
+
+struct options {
+  std::string family = "all";  // "reduce", "all" (later: "scan", "sort", ...)
+  bool ladder = false;         // print the family's ladder table instead of the API rows
+  std::string backend;         // "", "host" or "cuda": "" runs every available one
+  std::string json_path;       // write all rows as JSON here ("" = don't)
+  std::string markdown_path;   // write the Markdown tables here ("" = don't)
+  bool quick = false;          // fewer sizes and repetitions (smoke runs)
+};
+
+// Runs the benchmarks; progress goes to stderr, the tables to stdout.
+// Returns a process exit code (0 on success, 2 on bad options).
+int run(const options& opts);
+
+// Device-to-device copy bandwidth of the current GPU in GB/s (bytes read +
+// bytes written), measured now with CUDA events: the roofline of every
+// memory-bound row. Throws gp::cuda_error without a device.
+double measure_device_copy_bandwidth_gbs();
+
+// This machine's memory read bandwidth in GB/s (all OpenMP threads
+// streaming a buffer far larger than the caches), measured now.
+double measure_host_read_bandwidth_gbs();
+
+}  // namespace gpuprim::bench

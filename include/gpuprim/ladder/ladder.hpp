@@ -1,0 +1,33 @@
+// The optimization ladder: each algorithm family keeps its historical kernel
+// variants ("rungs") as runnable, tested code, oldest first. A rung is one
+// kernel plus one entry in its family's table; the tests and
+// `gpuprim bench <family> --ladder` iterate the table, so adding a rung is
+// one kernel and one line.
+//
+// Rungs are compiled into the library (src/ladder/*.cu) and callable from
+// plain C++; their kernels live in gpuprim/ladder/<family>.cuh.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "gpuprim/core/device_span.hpp"
+#include "gpuprim/core/macros.hpp"
+
+namespace gpuprim::ladder {
+
+template <class T>
+struct reduce_rung {
+  const char* name;   // what the kernel is, e.g. "reduce_sequential_addressing"
+  const char* fixes;  // one line: what it fixes over the rung before
+  // Enqueues the full sum of `in` on `stream`, written to out[0]; scratch
+  // comes from gp::get_scratch_resource(). Throws gp::cuda_error on failure.
+  void (*run)(device_span<const T> in, device_span<T> out, stream_t stream);
+};
+
+// The reduction ladder for sums, oldest first. Precompiled for float,
+// double, std::int32_t and std::int64_t.
+template <class T>
+std::span<const reduce_rung<T>> reduce_rungs();
+
+}  // namespace gpuprim::ladder
