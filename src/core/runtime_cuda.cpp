@@ -5,13 +5,16 @@
 #include <atomic>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <mutex>
+#include <utility>
 
 #include "gpuprim/core/device_info.hpp"
 #include "gpuprim/core/memory.hpp"
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/detail/workspace.cuh"
 
 namespace gpuprim {
 namespace detail {
@@ -126,6 +129,55 @@ int current_multiprocessor_count() {
     cache[device].store(count, std::memory_order_relaxed);
   }
   return count;
+}
+
+int occupancy_blocks_per_multiprocessor(const void* kernel, int threads) {
+  static std::mutex mutex;
+  static std::map<std::pair<const void*, int>, int> cache;
+  std::lock_guard lock(mutex);
+  auto [it, inserted] = cache.try_emplace({kernel, threads}, 0);
+  if (inserted) {
+    int blocks = 0;
+    const cudaError_t code =
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, 0);
+    if (code != cudaSuccess) {
+      cache.erase(it);
+      detail::throw_cuda_error(code, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", "launch");
+    }
+    it->second = blocks > 0 ? blocks : 1;
+  }
+  return it->second;
+}
+
+workspace stream_workspace(stream_t stream, std::size_t scratch_bytes) {
+  constexpr std::size_t counter_bytes = 256;  // keeps the scratch area 256-byte aligned
+  struct entry {
+    void* data = nullptr;
+    std::size_t scratch_bytes = 0;
+  };
+  static std::mutex mutex;
+  static std::map<std::pair<int, stream_t>, entry>
+      workspaces;  // never freed: lives with the process
+  const int device = current_device();
+  std::lock_guard lock(mutex);
+  entry& e = workspaces[{device, stream}];
+  if (!e.data || e.scratch_bytes < scratch_bytes) {
+    const std::size_t grown = std::max<std::size_t>(scratch_bytes, 2 * e.scratch_bytes);
+    void* data = nullptr;
+    const cudaError_t code = cudaMalloc(&data, counter_bytes + grown);
+    if (code != cudaSuccess) {
+      detail::throw_cuda_error(code, "cudaMalloc", "workspace", counter_bytes + grown);
+    }
+    // Stream-ordered: the zeroing precedes every kernel later enqueued here.
+    GPUPRIM_CUDA_CHECK(cudaMemsetAsync(data, 0, counter_bytes, stream), "workspace");
+    if (e.data) {
+      // Kernels already enqueued may still use the old one.
+      GPUPRIM_CUDA_CHECK(cudaStreamSynchronize(stream), "workspace");
+      cudaFree(e.data);
+    }
+    e = {data, grown};
+  }
+  return {static_cast<unsigned*>(e.data), static_cast<char*>(e.data) + counter_bytes};
 }
 
 }  // namespace cuda_detail

@@ -94,7 +94,7 @@ TEST(host_reduce, transform_reduce_sum_of_squares_in_double) {
   EXPECT_NEAR(gp::transform_reduce(gp::host, x, 0.0f, gp::plus{}, gp::absolute{}),
               gp::transform_reduce(gp::host, x, 0.0, gp::plus{},
                                    [](float v) { return std::abs(static_cast<double>(v)); }),
-              1e-2);
+              sum_tolerance<float>(x.size(), 1.0));
 }
 
 TEST(host_reduce, bytes_widen_into_the_init_type) {

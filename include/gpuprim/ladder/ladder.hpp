@@ -27,7 +27,15 @@ struct reduce_rung {
 
 // The reduction ladder for sums, oldest first. Precompiled for float,
 // double, std::int32_t and std::int64_t.
+#if GPUPRIM_HAS_CUDA
 template <class T>
 std::span<const reduce_rung<T>> reduce_rungs();
+#else
+// A build without CUDA has no rungs to run.
+template <class T>
+inline std::span<const reduce_rung<T>> reduce_rungs() {
+  return {};
+}
+#endif
 
 }  // namespace gpuprim::ladder

@@ -24,10 +24,16 @@ struct block_reduce {
   // Threads must reach this together, as with __syncthreads().
   template <class Op>
   __device__ partial<T> reduce(partial<T> value, Op op) {
+    return reduce_warp_totals(warp_reduce(value, op), op);
+  }
+
+  // As reduce(), for values that are already warp totals (the same in every
+  // lane of a warp): only the warps' totals are combined.
+  template <class Op>
+  __device__ partial<T> reduce_warp_totals(const partial<T>& warp_total, Op op) {
     const int warp = threadIdx.x / 32;
     const int lane = threadIdx.x % 32;
-    value = warp_reduce(value, op);
-    if (lane == 0) shared.warp_results[warp] = value;
+    if (lane == 0) shared.warp_results[warp] = warp_total;
     __syncthreads();
     partial<T> result{};
     if (warp == 0) {

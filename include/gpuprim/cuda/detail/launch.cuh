@@ -3,7 +3,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include <atomic>
+#include <algorithm>
 #include <cstdint>
 
 #include "gpuprim/cuda/detail/check.cuh"
@@ -20,23 +20,19 @@ constexpr std::size_t align_up(std::size_t x, std::size_t a) {
 // Multiprocessor count of the current device (cached per device).
 int current_multiprocessor_count();
 
-// Blocks of `kernel` that can be resident at once on the current device:
-// the grid of a persistent kernel. `blocks_per_multiprocessor` of 0 takes
-// the occupancy maximum (computed once per kernel).
+// Occupancy calculator's maximum resident blocks of `kernel` per
+// multiprocessor at `threads` per block (cached per kernel and block size).
+int occupancy_blocks_per_multiprocessor(const void* kernel, int threads);
+
+// Blocks of `kernel` to launch as a persistent grid on the current device:
+// `blocks_per_multiprocessor` per SM, or fewer if that many cannot be
+// resident at once (a persistent grid must fit in one wave).
 template <class Kernel>
 unsigned persistent_grid_size(Kernel kernel, int threads, int blocks_per_multiprocessor) {
-  static std::atomic<int> occupancy{0};
-  int per_sm = blocks_per_multiprocessor;
-  if (per_sm <= 0) {
-    per_sm = occupancy.load(std::memory_order_relaxed);
-    if (per_sm == 0) {
-      GPUPRIM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                             &per_sm, reinterpret_cast<const void*>(kernel), threads, 0),
-                         "occupancy");
-      per_sm = per_sm > 0 ? per_sm : 1;
-      occupancy.store(per_sm, std::memory_order_relaxed);
-    }
-  }
+  const int resident =
+      occupancy_blocks_per_multiprocessor(reinterpret_cast<const void*>(kernel), threads);
+  const int per_sm =
+      blocks_per_multiprocessor > 0 ? std::min(blocks_per_multiprocessor, resident) : resident;
   return static_cast<unsigned>(per_sm) * static_cast<unsigned>(current_multiprocessor_count());
 }
 

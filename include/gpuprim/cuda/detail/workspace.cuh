@@ -1,0 +1,28 @@
+// Per-stream device workspace for single-pass kernels.
+//
+// A single-pass kernel needs a counter that is zero when it starts (the
+// "finished blocks" ticket of the last-block-finishes pattern) and room for
+// one partial per block. Allocating and zeroing those on every call costs
+// two extra stream operations, more than the whole kernel for small inputs.
+// Instead each (device, stream) pair keeps one workspace for the life of the
+// process: its counter is zeroed once, when the workspace is made, and every
+// kernel that uses it leaves it at zero again (its last block resets it).
+// Work on one stream runs in order, so calls on a stream never share it
+// concurrently; different streams get different workspaces.
+#pragma once
+
+#include <cstddef>
+
+#include "gpuprim/core/macros.hpp"
+
+namespace gpuprim::cuda_detail {
+
+struct workspace {
+  unsigned* counter;  // zero at kernel start; the kernel must leave it zero
+  void* scratch;      // at least the bytes asked for, 256-byte aligned, uninitialized
+};
+
+// The current device's workspace for `stream`, grown to hold `scratch_bytes`.
+workspace stream_workspace(stream_t stream, std::size_t scratch_bytes);
+
+}  // namespace gpuprim::cuda_detail

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# One call on the GPU machine: build, GPU tests, the same tests under
+# compute-sanitizer (memcheck, racecheck, synccheck), and the benchmarks.
+# Logs and results go to $OUT (flat: the device tool brings back at most 8
+# files). Usage: scripts/device-check.sh [--no-bench] [--no-sanitize] [--tests-only]
+set -uo pipefail
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+BUILD=build/device
+RUN_BENCH=1
+RUN_SANITIZE=1
+for arg in "$@"; do
+  case "$arg" in
+    --no-bench) RUN_BENCH=0 ;;
+    --no-sanitize) RUN_SANITIZE=0 ;;
+    --tests-only) RUN_BENCH=0; RUN_SANITIZE=0 ;;
+  esac
+done
+summary="$OUT/summary.txt"
+: >"$summary"
+note() { echo "$*" | tee -a "$summary"; }
+
+# At most 8 files come back: summary.txt, build-tests.log, sanitize.log,
+# bench.json, bench.md, bench.log.
+{
+  date -u
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
+  nvcc --version | tail -1
+  cmake --version | head -1
+} >>"$summary" 2>&1
+cat "$summary"
+
+export PATH=/usr/local/cuda/bin:$PATH
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" ${GPUPRIM_CMAKE_ARGS:-} >"$OUT/build-tests.log" 2>&1 &&
+  cmake --build "$BUILD" -j "$(nproc)" >>"$OUT/build-tests.log" 2>&1
+build_rc=$?
+note "build: rc=$build_rc"
+if [ $build_rc -ne 0 ]; then
+  grep -E 'error|FAILED' "$OUT/build-tests.log" | head -40
+  exit 1
+fi
+
+(cd "$BUILD" && ctest --output-on-failure -j 4 --timeout 600) >"$OUT/ctest.tmp" 2>&1
+note "tests: rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.tmp" | tail -1)"
+grep -E '(Failed|Not Run|Timeout)' "$OUT/ctest.tmp" | head -20 | tee -a "$summary"
+cat "$OUT/ctest.tmp" >>"$OUT/build-tests.log" && rm "$OUT/ctest.tmp"
+"$BUILD/tests/gpuprim_cuda_tests" --gtest_brief=1 2>&1 | tail -5 | tee -a "$summary"
+
+if [ $RUN_SANITIZE -eq 1 ]; then
+  # The > 2^31-byte test is left out: it adds minutes under the sanitizer and
+  # exercises no code path the other sizes miss.
+  filter='--gtest_filter=-*more_than_two_to_the_31*'
+  for tool in memcheck racecheck synccheck; do
+    compute-sanitizer --tool "$tool" --error-exitcode 3 --print-limit 20 \
+      "$BUILD/tests/gpuprim_cuda_tests" "$filter" --gtest_brief=1 >"$OUT/tool.tmp" 2>&1
+    rc=$?
+    note "compute-sanitizer $tool: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/tool.tmp" | tail -1)"
+    { echo "==== $tool"; cat "$OUT/tool.tmp"; } >>"$OUT/sanitize.log" && rm "$OUT/tool.tmp"
+  done
+fi
+
+if [ $RUN_BENCH -eq 1 ] && [ -x "$BUILD/bench/gpuprim-bench" ]; then
+  "$BUILD/bench/gpuprim-bench" all --json "$OUT/bench.json" --markdown "$OUT/bench.md" \
+    >"$OUT/bench.log" 2>&1
+  note "bench: rc=$?"
+  "$BUILD/bench/gpuprim-bench" reduce --ladder --markdown "$OUT/ladder.tmp" >>"$OUT/bench.log" 2>&1
+  note "bench ladder: rc=$?"
+  cat "$OUT/ladder.tmp" >>"$OUT/bench.md" 2>/dev/null && rm -f "$OUT/ladder.tmp"
+  grep -v '^\[' "$OUT/bench.log"
+fi
+cat "$summary"
