@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Builds gpuprim in both configurations and runs every test: the CPU-only
+# preset, then the CUDA preset (when nvcc is present), then an installed
+# copy used from a separate project through find_package. GPU tests skip
+# (never pass) on a machine without a CUDA device.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+export PATH=/usr/local/cuda/bin:$PATH
+
+cmake --preset cpu
+cmake --build --preset cpu
+ctest --preset cpu
+
+if command -v nvcc >/dev/null; then
+  cmake --preset cuda
+  cmake --build --preset cuda
+  ctest --preset cuda
+  prefix=build/cuda
+else
+  echo "nvcc not found: CUDA preset skipped"
+  prefix=build/cpu
+fi
+
+rm -rf build/install build/consumer
+cmake --install "$prefix" --prefix build/install
+cmake -S examples/consumer -B build/consumer -G Ninja -DCMAKE_PREFIX_PATH="$PWD/build/install"
+cmake --build build/consumer
+build/consumer/consumer
