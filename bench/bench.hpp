@@ -17,16 +17,20 @@ struct options {
 };
 
 // Runs the benchmarks; progress goes to stderr, the tables to stdout.
-// Returns a process exit code (0 on success, 2 on bad options).
+// Returns a process exit code: 0 on success, 1 when a case failed (its row
+// says why), 2 on bad options or when --backend cuda / --ladder finds no GPU.
 int run(const options& opts);
 
 // Device-to-device copy bandwidth of the current GPU in GB/s (bytes read +
 // bytes written), measured now with CUDA events: the roofline of every
-// memory-bound row. Throws gp::cuda_error without a device.
+// memory-bound row. The buffer is max(4 x L2, 1 GiB). Throws gp::cuda_error
+// without a device.
 double measure_device_copy_bandwidth_gbs();
 
 // This machine's memory read bandwidth in GB/s (all OpenMP threads
-// streaming a buffer far larger than the caches), measured now.
+// streaming a buffer far larger than the caches), measured now; the
+// buffer is 1 GiB unless given.
 double measure_host_read_bandwidth_gbs();
+double measure_host_read_bandwidth_gbs(std::size_t buffer_bytes);
 
 }  // namespace gpuprim::bench

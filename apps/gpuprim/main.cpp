@@ -1,5 +1,87 @@
+// gpuprim: parallel primitives on the CPU and the GPU, from the command line.
+#include <CLI/CLI.hpp>
+
 #include <cstdio>
+#include <exception>
+#include <map>
+#include <string>
+
+#include "commands.hpp"
+#include "gpuprim/core/error.hpp"
 #include "gpuprim/core/runtime.hpp"
-int main() {
-  std::printf("devices: %d\n", gpuprim::cuda_device_count());
+#include "gpuprim/io/npy.hpp"
+
+namespace gpuprim::cli {
+
+std::string resolve_backend(const std::string& requested) {
+  const bool have_device = cuda_device_count() > 0;
+  if (requested.empty()) return have_device ? "cuda" : "host";
+  if (requested == "cuda" && !have_device) {
+    throw usage_error(GPUPRIM_HAS_CUDA
+                          ? "--backend cuda: no CUDA device is available"
+                          : "--backend cuda: no CUDA device is available (this gpuprim was built "
+                            "without the CUDA backend)");
+  }
+  return requested;
+}
+
+namespace {
+
+// One line on stderr: "gpuprim <command>: <message>".
+int report(int code, const std::string& where, std::string message) {
+  for (char& c : message) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  std::fprintf(stderr, "%s: %s\n", where.c_str(), message.c_str());
+  return code;
+}
+
+int run_guarded(const command& run, const std::string& where) {
+  try {
+    return run();
+  } catch (const usage_error& e) {
+    return report(exit_bad_input, where, e.what());
+  } catch (const io::format_error& e) {
+    return report(exit_bad_input, where, e.what());
+  } catch (const std::invalid_argument& e) {
+    return report(exit_bad_input, where, e.what());
+  } catch (const cuda_error& e) {
+    return report(exit_failure, where, std::string("CUDA error: ") + e.what());
+  } catch (const std::exception& e) {
+    return report(exit_failure, where, e.what());
+  }
+}
+
+}  // namespace
+}  // namespace gpuprim::cli
+
+int main(int argc, char** argv) {
+  namespace cli = gpuprim::cli;
+  CLI::App app{"gpuprim: parallel primitives (reduce, scan, sort, ...) on the CPU and the GPU",
+               "gpuprim"};
+  app.set_version_flag("--version", "gpuprim " GPUPRIM_VERSION);
+  app.require_subcommand(1);
+
+  std::map<std::string, cli::command> commands;
+  commands["info"] = cli::add_info_command(app);
+  commands["bench"] = cli::add_bench_command(app);
+  commands["reduce"] = cli::add_reduce_command(app);
+
+  // CLI11 would only say "A subcommand is required" for a misspelt one.
+  if (argc > 1 && argv[1][0] != '-' && !commands.contains(argv[1])) {
+    return cli::report(cli::exit_bad_input, "gpuprim",
+                       std::string("unknown command '") + argv[1] +
+                           "' (commands: info, bench, reduce; run with --help for usage)");
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
+      return app.exit(e);  // --help, --version
+    }
+    return cli::report(cli::exit_bad_input, "gpuprim",
+                       std::string(e.what()) + " (run with --help for usage)");
+  }
+  const std::string name = app.get_subcommands().front()->get_name();
+  return cli::run_guarded(commands.at(name), "gpuprim " + name);
 }

@@ -28,6 +28,18 @@ struct maximum {
   }
 };
 
+// Whether op(a, b) == op(b, a). Algorithms may use it to pick a faster
+// evaluation order (they are correct either way); specialize it for your
+// own commutative operators.
+template <class Op>
+inline constexpr bool is_commutative_v = false;
+template <>
+inline constexpr bool is_commutative_v<plus> = true;
+template <>
+inline constexpr bool is_commutative_v<minimum> = true;
+template <>
+inline constexpr bool is_commutative_v<maximum> = true;
+
 // Unary transforms for transform_reduce.
 struct identity {
   template <class T>

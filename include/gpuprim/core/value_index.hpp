@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "gpuprim/core/macros.hpp"
+#include "gpuprim/core/operators.hpp"
 
 namespace gpuprim {
 
@@ -52,6 +53,14 @@ struct select_extreme {
 
 using select_min = select_extreme<false>;
 using select_max = select_extreme<true>;
+}  // namespace detail
+
+template <>
+inline constexpr bool is_commutative_v<detail::select_min> = true;
+template <>
+inline constexpr bool is_commutative_v<detail::select_max> = true;
+
+namespace detail {
 
 // Fetches for the reduction core: what an element at position i contributes.
 template <class F>

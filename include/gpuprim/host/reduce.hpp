@@ -4,9 +4,9 @@
 // cache-line-padded slots (no false sharing) and are combined in thread
 // order, so the result is deterministic for a given thread count and the
 // operator need not be commutative. Inside a chunk, eight independent
-// accumulators walk eight contiguous sub-ranges side by side: a single
-// accumulator would serialize on the operator's latency (4 cycles for a
-// float add) and reach a fraction of memory bandwidth.
+// accumulators run side by side: a single accumulator would serialize on
+// the operator's latency (4 cycles for a float add) and reach a fraction of
+// memory bandwidth.
 #pragma once
 
 #include <omp.h>
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gpuprim/core/backend.hpp"
+#include "gpuprim/core/operators.hpp"
 
 namespace gpuprim::host_detail {
 
@@ -28,34 +29,39 @@ inline int thread_count_for(host_backend backend, std::size_t n) {
   return static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(requested, useful)));
 }
 
-// Reduces in[begin, end) (non-empty) with `lanes` accumulators.
+// Reduces in[begin, end) (non-empty) with `lanes` independent accumulators.
+// A commutative operator lets lane k take every lanes-th element (a layout
+// the compiler turns into SIMD instructions); any other operator gets
+// contiguous sub-ranges per lane, so operands stay in input order.
 template <class In, class T, class Op, class Fetch>
 T reduce_chunk(const In* in, std::size_t begin, std::size_t end, Op& op, Fetch& fetch) {
   constexpr std::size_t lanes = 8;
   const std::size_t n = end - begin;
+  auto value = [&](std::size_t i) { return static_cast<T>(fetch(in[i], i)); };
   if (n < 4 * lanes) {
-    T acc = static_cast<T>(fetch(in[begin], begin));
-    for (std::size_t i = begin + 1; i < end; ++i)
-      acc = op(acc, static_cast<T>(fetch(in[i], i)));
+    T acc = value(begin);
+    for (std::size_t i = begin + 1; i < end; ++i) acc = op(acc, value(i));
     return acc;
   }
-  const std::size_t len = n / lanes;  // lane k covers [begin + k*len, begin + (k+1)*len)
-  T acc[lanes] = {};
-  for (std::size_t k = 0; k < lanes; ++k)
-    acc[k] = static_cast<T>(fetch(in[begin + k * len], begin + k * len));
-  for (std::size_t i = 1; i < len; ++i) {
-    for (std::size_t k = 0; k < lanes; ++k) {
-      const std::size_t j = begin + k * len + i;
-      acc[k] = op(acc[k], static_cast<T>(fetch(in[j], j)));
+  T acc[lanes];
+  if constexpr (is_commutative_v<Op>) {
+    for (std::size_t k = 0; k < lanes; ++k) acc[k] = value(begin + k);
+    std::size_t i = begin + lanes;
+    for (; i + lanes <= end; i += lanes) {
+      for (std::size_t k = 0; k < lanes; ++k) acc[k] = op(acc[k], value(i + k));
     }
-  }
-  // The last lane also owns the remainder after the eight sub-ranges.
-  for (std::size_t j = begin + lanes * len; j < end; ++j) {
-    acc[lanes - 1] = op(acc[lanes - 1], static_cast<T>(fetch(in[j], j)));
+    for (; i < end; ++i) acc[0] = op(acc[0], value(i));
+  } else {
+    const std::size_t len = n / lanes;  // lane k: [begin + k*len, begin + (k+1)*len)
+    for (std::size_t k = 0; k < lanes; ++k) acc[k] = value(begin + k * len);
+    for (std::size_t i = 1; i < len; ++i) {
+      for (std::size_t k = 0; k < lanes; ++k) acc[k] = op(acc[k], value(begin + k * len + i));
+    }
+    // The last lane also owns the remainder after the eight sub-ranges.
+    for (std::size_t j = begin + lanes * len; j < end; ++j) acc[lanes - 1] = op(acc[lanes - 1], value(j));
   }
   T total = acc[0];
-  for (std::size_t k = 1; k < lanes; ++k)
-    total = op(total, acc[k]);
+  for (std::size_t k = 1; k < lanes; ++k) total = op(total, acc[k]);
   return total;
 }
 

@@ -1,0 +1,35 @@
+// `gpuprim bench`: the benchmark harness (bench/), progress on stderr and
+// tables on stdout.
+#include <CLI/CLI.hpp>
+
+#include <memory>
+
+#include "bench/bench.hpp"
+#include "commands.hpp"
+
+namespace gpuprim::cli {
+
+command add_bench_command(CLI::App& app) {
+  auto opts = std::make_shared<bench::options>();
+  CLI::App* sub = app.add_subcommand(
+      "bench",
+      "Benchmark a family (or all) against the copy-bandwidth roofline and vendor anchors");
+  sub->add_option("family", opts->family, "Algorithm family to run: reduce, or all")
+      ->capture_default_str();
+  sub->add_flag("--ladder", opts->ladder,
+                "Show the family's optimization ladder (every kernel variant, oldest first)");
+  sub->add_option("--json", opts->json_path, "Also write every row as JSON to FILE")
+      ->type_name("FILE");
+  sub->add_option("--markdown", opts->markdown_path, "Also write the Markdown tables to FILE")
+      ->type_name("FILE");
+  sub->add_option("--backend", opts->backend,
+                  "Run only this backend (default: every available one)")
+      ->check(CLI::IsMember({"host", "cuda"}));
+  sub->add_flag("--quick", opts->quick, "Fewer sizes and repetitions (a smoke run)");
+  return [opts] {
+    if (!opts->backend.empty()) opts->backend = resolve_backend(opts->backend);
+    return bench::run(*opts);
+  };
+}
+
+}  // namespace gpuprim::cli

@@ -1,0 +1,198 @@
+// `gpuprim reduce FILE.npy`: sum, min, max, argmin or argmax of every element
+// of a NumPy array, printed with full precision (shortest round trip).
+//
+// Sums of integers are 64-bit (signed ones wrap like two's complement, as
+// NumPy's int64 does); sums of floats are accumulated in double. min and max
+// of floats ignore NaNs unless every value is NaN (like numpy.nanmin). The
+// GPU path converts types the library does not precompile (8- and 16-bit
+// integers, bool) to one it does, value for value, so both backends print
+// the same result for integers.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "commands.hpp"
+#include "gpuprim/core/device_vector.hpp"
+#include "gpuprim/io/npy.hpp"
+#include "gpuprim/reduce.hpp"
+
+namespace gpuprim::cli {
+namespace {
+
+struct reduce_options {
+  std::string file;
+  std::string op = "sum";
+  std::string backend;
+};
+
+template <class T>
+std::string to_text(T value) {
+  char text[64];
+  const auto result = std::to_chars(text, text + sizeof text, value);
+  return std::string(text, result.ptr);
+}
+
+template <class T>
+inline constexpr bool is_small_integer = std::is_integral_v<T> && sizeof(T) < 4;
+
+// The accumulator of a sum: signed integers are summed modulo 2^64 in
+// uint64 (defined wrap-around) and reinterpreted as int64 at the end.
+template <class T>
+using sum_type = std::conditional_t<std::is_floating_point_v<T>, double, std::uint64_t>;
+
+// What an array of T becomes on the GPU, for each reduction, among the
+// precompiled instantiations (detail::precompiled_reduce).
+template <class T>
+using cuda_sum_input =
+    std::conditional_t<std::is_floating_point_v<T> || std::is_same_v<T, std::uint8_t>, T,
+                       std::uint64_t>;
+template <class T>
+using cuda_min_max_input =
+    std::conditional_t<is_small_integer<T> && !std::is_same_v<T, std::uint8_t>,
+                       std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>, T>;
+template <class T>
+using cuda_arg_input =
+    std::conditional_t<is_small_integer<T>,
+                       std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>, T>;
+
+template <class D, class T>
+device_vector<D> upload_as(std::span<const T> values) {
+  if constexpr (std::is_same_v<D, T>) {
+    return to_device(values);
+  } else {
+    std::vector<D> converted(values.size());
+    std::transform(values.begin(), values.end(), converted.begin(),
+                   [](T x) { return static_cast<D>(x); });
+    return to_device(std::span<const D>(converted));
+  }
+}
+
+template <class T>
+std::string sum_of(std::span<const T> values, bool on_cuda) {
+  using S = sum_type<T>;
+  const S total = on_cuda ? reduce(cuda, upload_as<cuda_sum_input<T>>(values), S{0}, plus{})
+                          : reduce(host, values, S{0}, plus{});
+  if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    return to_text(static_cast<std::int64_t>(total));
+  } else {
+    return to_text(total);
+  }
+}
+
+template <bool Max, class T>
+std::string extreme_of(std::span<const T> values, bool on_cuda) {
+  if constexpr (std::is_floating_point_v<T>) {
+    // min_element skips NaNs, so the result does not depend on where they are.
+    if (on_cuda) {
+      const device_vector<T> d = to_device(values);
+      return to_text(Max ? max_element(cuda, d).value : min_element(cuda, d).value);
+    }
+    return to_text(Max ? max_element(host, values).value : min_element(host, values).value);
+  } else {
+    using op = std::conditional_t<Max, maximum, minimum>;
+    const T init = Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+    if (on_cuda) {
+      using D = cuda_min_max_input<T>;
+      return to_text(static_cast<T>(reduce(cuda, upload_as<D>(values), D{init}, op{})));
+    }
+    return to_text(reduce(host, values, init, op{}));
+  }
+}
+
+template <bool Max, class T>
+std::string position_of_extreme(std::span<const T> values, bool on_cuda) {
+  if (on_cuda) {
+    const auto d = upload_as<cuda_arg_input<T>>(values);
+    const auto found = Max ? max_element(cuda, d) : min_element(cuda, d);
+    return to_text(static_cast<T>(found.value)) + " " + to_text(found.index);
+  }
+  const auto found = Max ? max_element(host, values) : min_element(host, values);
+  return to_text(found.value) + " " + to_text(found.index);
+}
+
+template <class T>
+std::string reduce_values(std::span<const T> values, const std::string& op, bool on_cuda) {
+  if (op == "sum") return sum_of(values, on_cuda);
+  if (values.empty()) throw usage_error("cannot take the " + op + " of an empty array");
+  if (op == "min") return extreme_of<false>(values, on_cuda);
+  if (op == "max") return extreme_of<true>(values, on_cuda);
+  if (op == "argmin") return position_of_extreme<false>(values, on_cuda);
+  if (op == "argmax") return position_of_extreme<true>(values, on_cuda);
+  throw usage_error("unknown --op " + op);
+}
+
+std::string reduce_array(const io::npy_array& array, const std::string& op, bool on_cuda) {
+  switch (array.type) {
+    case io::dtype::bool8:  // as uint8: True counts 1
+      return reduce_values(
+          std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(array.bytes.data()),
+                                        array.bytes.size()),
+          op, on_cuda);
+    case io::dtype::uint8:
+      return reduce_values(array.values<std::uint8_t>(), op, on_cuda);
+    case io::dtype::int8:
+      return reduce_values(array.values<std::int8_t>(), op, on_cuda);
+    case io::dtype::uint16:
+      return reduce_values(array.values<std::uint16_t>(), op, on_cuda);
+    case io::dtype::int16:
+      return reduce_values(array.values<std::int16_t>(), op, on_cuda);
+    case io::dtype::uint32:
+      return reduce_values(array.values<std::uint32_t>(), op, on_cuda);
+    case io::dtype::int32:
+      return reduce_values(array.values<std::int32_t>(), op, on_cuda);
+    case io::dtype::uint64:
+      return reduce_values(array.values<std::uint64_t>(), op, on_cuda);
+    case io::dtype::int64:
+      return reduce_values(array.values<std::int64_t>(), op, on_cuda);
+    case io::dtype::float32:
+      return reduce_values(array.values<float>(), op, on_cuda);
+    case io::dtype::float64:
+      return reduce_values(array.values<double>(), op, on_cuda);
+  }
+  throw usage_error("unsupported dtype");
+}
+
+int run_reduce(const reduce_options& opts) {
+  const bool on_cuda = resolve_backend(opts.backend) == "cuda";
+  const io::npy_array array = io::read_npy(opts.file);
+  std::string result;
+  try {
+    result = reduce_array(array, opts.op, on_cuda);
+  } catch (const usage_error& e) {
+    throw usage_error(opts.file + ": " + e.what());
+  }
+  std::printf("%s\n", result.c_str());
+  return exit_success;
+}
+
+}  // namespace
+
+command add_reduce_command(CLI::App& app) {
+  auto opts = std::make_shared<reduce_options>();
+  CLI::App* sub = app.add_subcommand(
+      "reduce", "Reduce every element of a NumPy .npy array (any shape) and print the result");
+  sub->add_option("FILE", opts->file,
+                  "The .npy file (bool, int8..int64, uint8..uint64, float32, "
+                  "float64; little-endian, C order)")
+      ->required()
+      ->type_name("");
+  sub->add_option("--op", opts->op,
+                  "sum (integers in 64 bits, floats in double), min, max (NaN ignored), "
+                  "argmin or argmax (prints the value and the index of its first occurrence)")
+      ->check(CLI::IsMember({"sum", "min", "max", "argmin", "argmax"}))
+      ->capture_default_str();
+  sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
+      ->check(CLI::IsMember({"host", "cuda"}));
+  return [opts] { return run_reduce(*opts); };
+}
+
+}  // namespace gpuprim::cli

@@ -1,0 +1,26 @@
+// gpuprim-bench: the benchmark harness on its own (also `gpuprim bench`).
+#include <CLI/CLI.hpp>
+
+#include "bench.hpp"
+
+int main(int argc, char** argv) {
+  gpuprim::bench::options opts;
+  CLI::App app{"Benchmarks of gpuprim against the copy-bandwidth roofline and the vendor library",
+               "gpuprim-bench"};
+  app.add_option("family", opts.family, "Algorithm family: reduce, all")->capture_default_str();
+  app.add_flag("--ladder", opts.ladder, "Print the family's ladder of kernel variants (GPU)");
+  app.add_option("--backend", opts.backend, "host or cuda (default: every one available)")
+      ->check(CLI::IsMember({"host", "cuda"}));
+  app.add_option("--json", opts.json_path, "Also write every row as JSON to FILE")
+      ->option_text("FILE");
+  app.add_option("--markdown", opts.markdown_path, "Also write the Markdown tables to FILE")
+      ->option_text("FILE");
+  app.add_flag("--quick", opts.quick, "Smaller sizes (the run count stays >= 20)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;  // --help exits 0; bad arguments 2
+  }
+  return gpuprim::bench::run(opts);
+}

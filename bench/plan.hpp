@@ -1,0 +1,49 @@
+// A benchmark run is a plan: the tables to print and the cases that fill
+// them. Each family adds its tables and cases; run.cpp executes the cases in
+// order, printing progress, and a case that throws leaves an error row.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "report.hpp"
+
+namespace gpuprim::bench {
+
+struct context {
+  bool quick = false;
+  bool host = false;  // run the host rows
+  bool cuda = false;  // run the CUDA rows (a device is present)
+  stream_t stream = nullptr;
+  std::size_t l2_cache_bytes = 0;
+  double copy_bandwidth_gbs = 0.0;
+  double host_read_bandwidth_gbs = 0.0;
+};
+
+struct bench_case {
+  std::size_t table = 0;  // index into plan::tables
+  row header;             // names the case; also the error row if it throws
+  std::function<std::vector<row>()> measure;
+};
+
+struct plan {
+  std::vector<table> tables;
+  std::vector<bench_case> cases;
+
+  std::size_t add_table(table t) {
+    tables.push_back(std::move(t));
+    return tables.size() - 1;
+  }
+};
+
+// "reduce sum float 2^24 cuda", for the progress lines.
+std::string describe(const row& header);
+
+// The reduction family: API rows (host and CUDA) or, with `ladder`, the
+// ladder tables (CUDA only).
+void plan_reduce(const context& ctx, plan& p);
+void plan_reduce_ladder(const context& ctx, plan& p);
+
+}  // namespace gpuprim::bench

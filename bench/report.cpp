@@ -1,0 +1,203 @@
+#include "report.hpp"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace gpuprim::bench {
+
+std::optional<double> row::ratio_to_vendor() const {
+  if (!vendor_measured || !error.empty()) return std::nullopt;
+  return vendor_measured->median_us / measured.median_us;
+}
+
+std::optional<double> row::queued_ratio_to_vendor() const {
+  if (!vendor_measured || !error.empty() || measured.queued_us <= 0 ||
+      vendor_measured->queued_us <= 0) {
+    return std::nullopt;
+  }
+  return vendor_measured->queued_us / measured.queued_us;
+}
+
+namespace {
+
+std::string format(const char* spec, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, spec, value);
+  return text;
+}
+
+// 2^24 reads better than 16777216 in a table.
+std::string format_count(std::size_t n) {
+  if (n != 0 && (n & (n - 1)) == 0) {
+    int log2 = 0;
+    while ((std::size_t{1} << log2) != n)
+      ++log2;
+    return "2^" + std::to_string(log2);
+  }
+  return std::to_string(n);
+}
+
+std::string format_time_us(double us) {
+  return format(us < 100 ? "%.2f" : "%.1f", us);
+}
+
+double percent_of(const row& r, const table& t) {
+  return t.roofline_gbs > 0 ? 100.0 * r.gbs() / t.roofline_gbs : 0.0;
+}
+
+std::string check_cell(const row& r) {
+  if (!r.error.empty()) return "error: " + r.error;
+  return r.check.empty() ? "-" : r.check;
+}
+
+void write_api_table(std::ostringstream& out, const table& t) {
+  out << "| implementation | op | type | n | median (us) | min (us) | GB/s | % of " << t.roofline
+      << " | vendor | vendor (us) | vendor / gpuprim | queued (us) | vendor queued (us) | "
+         "vendor / gpuprim, queued | check |\n"
+      << "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | "
+         "---: | --- |\n";
+  for (const row& r : t.rows) {
+    out << "| " << r.implementation << " | " << r.variant << " | " << r.type << " | "
+        << format_count(r.n) << " | ";
+    if (!r.error.empty()) {
+      out << "- | - | - | - | " << r.vendor << " | - | - | - | - | - | " << check_cell(r) << " |\n";
+      continue;
+    }
+    out << format_time_us(r.measured.median_us) << " | " << format_time_us(r.measured.min_us)
+        << " | " << format("%.0f", r.gbs()) << " | " << format("%.1f", percent_of(r, t)) << " | "
+        << (r.vendor.empty() ? "-" : r.vendor) << " | "
+        << (r.vendor_measured ? format_time_us(r.vendor_measured->median_us) : "-") << " | "
+        << (r.ratio_to_vendor() ? format("%.2f", *r.ratio_to_vendor()) : "-") << " | "
+        << (r.measured.queued_us > 0 ? format_time_us(r.measured.queued_us) : "-") << " | "
+        << (r.vendor_measured && r.vendor_measured->queued_us > 0
+                ? format_time_us(r.vendor_measured->queued_us)
+                : "-")
+        << " | " << (r.queued_ratio_to_vendor() ? format("%.2f", *r.queued_ratio_to_vendor()) : "-")
+        << " | " << check_cell(r) << " |\n";
+  }
+}
+
+void write_ladder_table(std::ostringstream& out, const table& t) {
+  out << "| rung | fixes | time (us) | GB/s | x prev | x first | % of copy bw |\n"
+      << "| --- | --- | ---: | ---: | ---: | ---: | ---: |\n";
+  const row* first = nullptr;
+  const row* previous = nullptr;
+  for (const row& r : t.rows) {
+    std::string name = r.variant;
+    if (!r.error.empty()) {
+      out << "| " << name << " | " << r.fixes << " | error: " << r.error << " | | | | |\n";
+      continue;
+    }
+    if (!r.check.empty() && r.check != "ok") name += " (**wrong result**: " + r.check + ")";
+    const double us = r.measured.median_us;
+    out << "| " << name << " | " << r.fixes << " | " << format_time_us(us) << " | "
+        << format("%.0f", r.gbs()) << " | "
+        << (previous ? format("%.2f", previous->measured.median_us / us) : "-") << " | "
+        << (first ? format("%.2f", first->measured.median_us / us) : "-") << " | "
+        << format("%.1f", percent_of(r, t)) << " |\n";
+    if (!first) first = &r;
+    previous = &r;
+  }
+}
+
+}  // namespace
+
+std::string to_markdown(const run_info& info, const std::vector<table>& tables) {
+  std::ostringstream out;
+  out << "# gpuprim-bench\n\n";
+  if (!info.device.empty()) {
+    out << "GPU: " << info.device << " (sm_" << info.compute_capability << ", "
+        << info.multiprocessors << " SMs, " << (info.l2_cache_bytes >> 20) << " MiB L2); driver "
+        << (info.nvidia_driver.empty() ? "?" : info.nvidia_driver) << " (CUDA "
+        << info.driver_cuda_version << "); runtime CUDA " << info.runtime_cuda_version
+        << "; device-to-device copy " << format("%.0f", info.copy_bandwidth_gbs)
+        << " GB/s (read + write)\n\n";
+  } else {
+    out << "GPU: none used\n\n";
+  }
+  out << "Host: " << info.host_cpu << ", " << info.host_threads << " OpenMP threads";
+  if (info.host_read_bandwidth_gbs > 0) {
+    out << "; memory read " << format("%.1f", info.host_read_bandwidth_gbs) << " GB/s";
+  }
+  out << "\n\nDate: " << info.date_utc << (info.quick ? " (quick run: smaller sizes)" : "")
+      << "; every time is the median of " << timed_runs << " runs after " << warmup_runs
+      << " warm-up runs.\n";
+  for (const std::string& note : info.notes)
+    out << "\n- " << note;
+  if (!info.notes.empty()) out << '\n';
+
+  for (const table& t : tables) {
+    out << "\n## " << t.title << "\n\n";
+    for (const std::string& note : t.notes)
+      out << "- " << note << '\n';
+    if (!t.notes.empty()) out << '\n';
+    if (t.kind == table_kind::ladder) {
+      write_ladder_table(out, t);
+    } else {
+      write_api_table(out, t);
+    }
+  }
+  return out.str();
+}
+
+std::string to_json(const run_info& info, const std::vector<table>& tables) {
+  using nlohmann::json;
+  json run = {
+      {"date_utc", info.date_utc},
+      {"device", info.device},
+      {"compute_capability", info.compute_capability},
+      {"multiprocessors", info.multiprocessors},
+      {"l2_cache_bytes", info.l2_cache_bytes},
+      {"nvidia_driver", info.nvidia_driver},
+      {"driver_cuda_version", info.driver_cuda_version},
+      {"runtime_cuda_version", info.runtime_cuda_version},
+      {"copy_bandwidth_gbs", info.copy_bandwidth_gbs},
+      {"host_cpu", info.host_cpu},
+      {"host_threads", info.host_threads},
+      {"host_read_bandwidth_gbs", info.host_read_bandwidth_gbs},
+      {"quick", info.quick},
+      {"timed_runs", timed_runs},
+      {"warmup_runs", warmup_runs},
+      {"notes", info.notes},
+  };
+  json rows = json::array();
+  for (const table& t : tables) {
+    for (const row& r : t.rows) {
+      const bool ok = r.error.empty();
+      const auto ratio = r.ratio_to_vendor();
+      rows.push_back({
+          {"table", t.title},
+          {"implementation", r.implementation},
+          {"algorithm", r.algorithm},
+          {"variant", r.variant},
+          {"fixes", r.fixes},
+          {"backend", r.backend},
+          {"type", r.type},
+          {"n", r.n},
+          {"bytes", r.bytes},
+          {"runs", r.measured.runs},
+          {"median_us", ok ? json(r.measured.median_us) : json()},
+          {"min_us", ok ? json(r.measured.min_us) : json()},
+          {"gbs", ok ? json(r.gbs()) : json()},
+          {"roofline", t.roofline},
+          {"roofline_gbs", t.roofline_gbs},
+          {"pct_of_copy", ok ? json(percent_of(r, t)) : json()},
+          {"vendor", r.vendor.empty() ? json() : json(r.vendor)},
+          {"vendor_us", r.vendor_measured ? json(r.vendor_measured->median_us) : json()},
+          {"ratio_to_vendor", ratio ? json(*ratio) : json()},
+          {"queued_us", ok && r.measured.queued_us > 0 ? json(r.measured.queued_us) : json()},
+          {"vendor_queued_us", r.vendor_measured && r.vendor_measured->queued_us > 0
+                                   ? json(r.vendor_measured->queued_us)
+                                   : json()},
+          {"queued_ratio_to_vendor",
+           r.queued_ratio_to_vendor() ? json(*r.queued_ratio_to_vendor()) : json()},
+          {"check", r.check},
+          {"error", r.error},
+      });
+    }
+  }
+  return json{{"run", run}, {"rows", rows}}.dump(2) + "\n";
+}
+
+}  // namespace gpuprim::bench

@@ -1,0 +1,142 @@
+// gpuprim::bench::run: checks the options, measures the rooflines, builds
+// the plan of the chosen family and runs it, then writes the reports.
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include "bench.hpp"
+#include "gpuprim/core/runtime.hpp"
+#include "plan.hpp"
+#include "system_info.hpp"
+
+namespace gpuprim::bench {
+namespace {
+
+constexpr std::size_t mib = std::size_t{1} << 20;
+
+int bad_option(const std::string& message) {
+  std::fprintf(stderr, "gpuprim-bench: %s\n", message.c_str());
+  return 2;
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream file(path);
+  file << text;
+  file.close();
+  if (!file) {
+    std::fprintf(stderr, "gpuprim-bench: cannot write %s\n", path.c_str());
+    return false;
+  }
+  std::fprintf(stderr, "wrote %s\n", path.c_str());
+  return true;
+}
+
+// Runs every case; a case that throws becomes an error row. Returns the
+// number of failed cases.
+int execute(plan& p) {
+  int failures = 0;
+  const std::size_t total = p.cases.size();
+  for (std::size_t i = 0; i < total; ++i) {
+    const bench_case& c = p.cases[i];
+    std::fprintf(stderr, "[%zu/%zu] %s ...\n", i + 1, total, describe(c.header).c_str());
+    try {
+      for (row& r : c.measure())
+        p.tables[c.table].rows.push_back(std::move(r));
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "  failed: %s\n", e.what());
+      row failed = c.header;
+      failed.error = e.what();
+      p.tables[c.table].rows.push_back(std::move(failed));
+      ++failures;
+    }
+  }
+  return failures;
+}
+
+}  // namespace
+
+std::string describe(const row& header) {
+  std::string n = std::to_string(header.n);
+  if (header.n != 0 && (header.n & (header.n - 1)) == 0) {
+    int log2 = 0;
+    while ((std::size_t{1} << log2) != header.n)
+      ++log2;
+    n = "2^" + std::to_string(log2);
+  }
+  return header.algorithm + " " + header.variant + " " + header.type + " " + n + " " +
+         header.backend;
+}
+
+int run(const options& opts) {
+  if (opts.family != "all" && opts.family != "reduce") {
+    return bad_option("unknown family '" + opts.family + "' (known: reduce, all)");
+  }
+  if (!opts.backend.empty() && opts.backend != "host" && opts.backend != "cuda") {
+    return bad_option("unknown backend '" + opts.backend + "' (host or cuda)");
+  }
+  const bool has_device = cuda_device_count() > 0;
+  const char* no_device_reason =
+      GPUPRIM_HAS_CUDA ? "no CUDA device found" : "this build of gpuprim has no CUDA backend";
+  if (opts.backend == "cuda" && !has_device) {
+    return bad_option(std::string("--backend cuda: ") + no_device_reason);
+  }
+  if (opts.ladder && opts.backend == "host") {
+    return bad_option("--ladder: the ladder's kernels run on the GPU; use --backend cuda");
+  }
+  if (opts.ladder && !has_device) {
+    return bad_option(std::string("--ladder needs a CUDA device: ") + no_device_reason);
+  }
+
+  context ctx;
+  ctx.quick = opts.quick;
+  ctx.cuda = has_device && opts.backend != "host";
+  ctx.host = !opts.ladder && opts.backend != "cuda";
+
+  run_info info;
+  plan p;
+  int failures = 0;
+  try {
+    info = describe_system(ctx.cuda);
+    info.quick = opts.quick;
+    if (!ctx.cuda && opts.backend.empty()) {
+      info.notes.push_back(std::string("CUDA rows skipped: ") + no_device_reason + ".");
+      std::fprintf(stderr, "gpuprim-bench: CUDA rows skipped: %s\n", no_device_reason);
+    }
+#if GPUPRIM_HAS_CUDA
+    std::optional<device_stream> stream;
+    if (ctx.cuda) {
+      stream.emplace();
+      ctx.stream = stream->get();
+      ctx.l2_cache_bytes = info.l2_cache_bytes;
+      std::fprintf(stderr, "[roofline] device-to-device copy bandwidth ...\n");
+      info.copy_bandwidth_gbs = ctx.copy_bandwidth_gbs = measure_device_copy_bandwidth_gbs();
+    }
+#endif
+    if (ctx.host) {
+      std::fprintf(stderr, "[roofline] host memory read bandwidth ...\n");
+      info.host_read_bandwidth_gbs = ctx.host_read_bandwidth_gbs =
+          measure_host_read_bandwidth_gbs((opts.quick ? 256 : 1024) * mib);
+    }
+    if (opts.ladder) {
+      plan_reduce_ladder(ctx, p);
+    } else {
+      plan_reduce(ctx, p);
+    }
+    failures = execute(p);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpuprim-bench: %s\n", e.what());
+    return 1;
+  }
+
+  const std::string markdown = to_markdown(info, p.tables);
+  std::cout << markdown << std::flush;
+  bool written = true;
+  if (!opts.markdown_path.empty()) written &= write_file(opts.markdown_path, markdown);
+  if (!opts.json_path.empty()) written &= write_file(opts.json_path, to_json(info, p.tables));
+  if (failures) std::fprintf(stderr, "gpuprim-bench: %d case(s) failed\n", failures);
+  return failures || !written ? 1 : 0;
+}
+
+}  // namespace gpuprim::bench

@@ -1,0 +1,152 @@
+// NumPy .npy arrays: read (format 1.0, 2.0, 3.0) and write (1.0, or 2.0 when
+// the header needs it), byte for byte as numpy.save writes them.
+//
+//   gp::io::npy_array a = gp::io::read_npy("x.npy");
+//   if (a.type == gp::io::dtype::float32) use(a.values<float>());
+//   gp::io::write_npy<float>("y.npy", values, {rows, cols});
+//
+// Supported: little-endian ('<', or '|' for one-byte types) bool, integers of
+// 1, 2, 4 and 8 bytes, float32 and float64, in C order, of any shape (0-d and
+// empty included). Anything else (big-endian, complex, structured, strings,
+// Fortran order, short data) is a format_error naming the file and the
+// problem; nothing is silently converted or truncated.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <initializer_list>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace gpuprim::io {
+
+// A file is unreadable, malformed or of a kind this reader does not support.
+// The message starts with the file's path.
+class format_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class dtype {
+  bool8,  // numpy bool: one byte, 0 or 1
+  uint8,
+  int8,
+  uint16,
+  int16,
+  uint32,
+  int32,
+  uint64,
+  int64,
+  float32,
+  float64,
+};
+
+// Bytes per element.
+std::size_t dtype_size(dtype type) noexcept;
+// numpy's name: "bool", "uint8", ..., "float64".
+std::string_view dtype_name(dtype type) noexcept;
+// The descr numpy writes: "|b1", "|u1", "|i1", "<u2", ..., "<f8".
+std::string_view dtype_descr(dtype type) noexcept;
+
+template <class T>
+struct dtype_of_t;  // undefined for types without a .npy dtype
+template <>
+struct dtype_of_t<bool> : std::integral_constant<dtype, dtype::bool8> {};
+template <>
+struct dtype_of_t<std::uint8_t> : std::integral_constant<dtype, dtype::uint8> {};
+template <>
+struct dtype_of_t<std::int8_t> : std::integral_constant<dtype, dtype::int8> {};
+template <>
+struct dtype_of_t<std::uint16_t> : std::integral_constant<dtype, dtype::uint16> {};
+template <>
+struct dtype_of_t<std::int16_t> : std::integral_constant<dtype, dtype::int16> {};
+template <>
+struct dtype_of_t<std::uint32_t> : std::integral_constant<dtype, dtype::uint32> {};
+template <>
+struct dtype_of_t<std::int32_t> : std::integral_constant<dtype, dtype::int32> {};
+template <>
+struct dtype_of_t<std::uint64_t> : std::integral_constant<dtype, dtype::uint64> {};
+template <>
+struct dtype_of_t<std::int64_t> : std::integral_constant<dtype, dtype::int64> {};
+template <>
+struct dtype_of_t<float> : std::integral_constant<dtype, dtype::float32> {};
+template <>
+struct dtype_of_t<double> : std::integral_constant<dtype, dtype::float64> {};
+
+template <class T>
+inline constexpr dtype dtype_of = dtype_of_t<std::remove_cv_t<T>>::value;
+
+// An array as stored in a .npy file: element type, shape (empty for a 0-d
+// array, which holds one element) and the elements' bytes in C order.
+struct npy_array {
+  dtype type = dtype::float64;
+  std::vector<std::uint64_t> shape;
+  std::vector<std::byte> bytes;
+
+  // Number of elements: the product of the shape (1 for 0-d).
+  std::uint64_t size() const noexcept;
+
+  // The elements as T; throws std::invalid_argument when T is not the
+  // array's type (no conversion happens).
+  template <class T>
+  std::span<const T> values() const {
+    check_type(dtype_of<T>);
+    return {reinterpret_cast<const T*>(bytes.data()), bytes.size() / sizeof(T)};
+  }
+  template <class T>
+  std::span<T> values() {
+    check_type(dtype_of<T>);
+    return {reinterpret_cast<T*>(bytes.data()), bytes.size() / sizeof(T)};
+  }
+
+ private:
+  void check_type(dtype wanted) const;
+};
+
+// Reads a whole .npy file. Throws format_error (file missing or unreadable,
+// bad magic, unsupported version, malformed or truncated header, unsupported
+// dtype, fortran_order True, data shorter or longer than the shape says, a
+// bool byte other than 0 or 1).
+npy_array read_npy(const std::filesystem::path& path);
+
+// Writes `bytes` (elements of `type` in C order) with the given shape; an
+// empty shape writes a 0-d array. Throws std::invalid_argument when the byte
+// count does not match the shape, format_error when the file cannot be written.
+void write_npy(const std::filesystem::path& path, dtype type, std::span<const std::byte> bytes,
+               std::span<const std::uint64_t> shape);
+
+void write_npy(const std::filesystem::path& path, const npy_array& array);
+
+// Writes `values` with the given shape (default: 1-D of values.size()).
+template <class T>
+void write_npy(const std::filesystem::path& path, std::span<const T> values,
+               std::span<const std::uint64_t> shape) {
+  write_npy(path, dtype_of<T>, std::as_bytes(values), shape);
+}
+template <class T>
+void write_npy(const std::filesystem::path& path, std::span<const T> values,
+               std::initializer_list<std::uint64_t> shape) {
+  write_npy(path, values, std::span<const std::uint64_t>(shape.begin(), shape.size()));
+}
+template <class T>
+void write_npy(const std::filesystem::path& path, std::span<const T> values) {
+  const std::uint64_t length = values.size();
+  write_npy(path, values, std::span<const std::uint64_t>(&length, 1));
+}
+template <class T>
+void write_npy(const std::filesystem::path& path, const std::vector<T>& values) {
+  write_npy(path, std::span<const T>(values));
+}
+
+// The bytes before the data in a file numpy.save would write for this type
+// and shape: magic, version, header length, the header dict (with numpy's
+// spare room for the first axis to grow), spaces and '\n' up to a multiple
+// of 64 bytes.
+std::string npy_header(dtype type, std::span<const std::uint64_t> shape);
+
+}  // namespace gpuprim::io

@@ -1,0 +1,492 @@
+// .npy reader and writer. The format (numpy.lib.format):
+//   "\x93NUMPY", major, minor, header length (uint16 LE for 1.0, uint32 LE
+//   for 2.0 and 3.0), the header: a Python dict literal with the keys
+//   'descr', 'fortran_order' and 'shape', padded with spaces and a final
+//   '\n', then the raw elements.
+#include "gpuprim/io/npy.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <string>
+
+namespace gpuprim::io {
+namespace {
+
+constexpr std::string_view magic = "\x93NUMPY";
+constexpr std::size_t prefix_bytes = 8;  // magic + major + minor
+constexpr std::size_t array_align = 64;
+// numpy leaves room in the header for the first axis to grow to this many
+// digits, so a file can be appended to in place.
+constexpr std::size_t growth_axis_max_digits = 21;
+
+struct dtype_entry {
+  dtype type;
+  char kind;  // numpy's kind letter: b, u, i, f
+  std::size_t size;
+  std::string_view name;
+  std::string_view descr;
+};
+
+constexpr std::array<dtype_entry, 11> dtype_table = {{
+    {dtype::bool8, 'b', 1, "bool", "|b1"},
+    {dtype::uint8, 'u', 1, "uint8", "|u1"},
+    {dtype::int8, 'i', 1, "int8", "|i1"},
+    {dtype::uint16, 'u', 2, "uint16", "<u2"},
+    {dtype::int16, 'i', 2, "int16", "<i2"},
+    {dtype::uint32, 'u', 4, "uint32", "<u4"},
+    {dtype::int32, 'i', 4, "int32", "<i4"},
+    {dtype::uint64, 'u', 8, "uint64", "<u8"},
+    {dtype::int64, 'i', 8, "int64", "<i8"},
+    {dtype::float32, 'f', 4, "float32", "<f4"},
+    {dtype::float64, 'f', 8, "float64", "<f8"},
+}};
+
+const dtype_entry& entry_of(dtype type) {
+  return dtype_table[static_cast<std::size_t>(type)];
+}
+
+std::string describe(const std::filesystem::path& path) {
+  return path.string();
+}
+
+[[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
+  throw format_error(describe(path) + ": " + what);
+}
+
+// Header text for messages: one line, not too long.
+std::string quoted_excerpt(std::string_view text) {
+  std::string out;
+  for (char c : text.substr(0, 120)) {
+    if (c == '\n') {
+      out += "\\n";
+    } else if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) {
+      out += '?';
+    } else {
+      out += c;
+    }
+  }
+  if (text.size() > 120) out += "...";
+  return "\"" + out + "\"";
+}
+
+std::string shape_repr(std::span<const std::uint64_t> shape) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += std::to_string(shape[i]);
+  }
+  if (shape.size() == 1) out += ',';
+  return out + ")";
+}
+
+// Product of the shape times the element size, or nullopt on overflow.
+std::optional<std::uint64_t> data_bytes(std::span<const std::uint64_t> shape,
+                                        std::size_t element_size) {
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return 0;
+  std::uint64_t total = element_size;
+  for (std::uint64_t extent : shape) {
+    if (total > std::numeric_limits<std::uint64_t>::max() / extent) return std::nullopt;
+    total *= extent;
+  }
+  return total;
+}
+
+// ---- header dict parser -------------------------------------------------
+// A Python literal of the form numpy writes, parsed strictly: keys and
+// 'descr' are quoted strings, 'fortran_order' is True or False, 'shape' is a
+// tuple of non-negative integers ("(3,)", not "(3)", like Python).
+
+struct header_fields {
+  std::optional<std::string> descr;
+  std::optional<bool> fortran_order;
+  std::optional<std::vector<std::uint64_t>> shape;
+};
+
+class header_parser {
+ public:
+  header_parser(std::string_view text, const std::filesystem::path& path)
+      : text_(text), path_(path) {}
+
+  header_fields parse() {
+    header_fields fields;
+    skip_space();
+    expect('{', "the header to start with '{'");
+    skip_space();
+    while (!at('}')) {
+      const std::string key = parse_string("a quoted key");
+      skip_space();
+      expect(':', "':' after key '" + key + "'");
+      skip_space();
+      if (key == "descr") {
+        if (fields.descr) error("key 'descr' appears twice");
+        if (at('[')) error("structured dtypes (a list as 'descr') are not supported");
+        fields.descr = parse_string("a quoted dtype string as 'descr'");
+      } else if (key == "fortran_order") {
+        if (fields.fortran_order) error("key 'fortran_order' appears twice");
+        fields.fortran_order = parse_bool();
+      } else if (key == "shape") {
+        if (fields.shape) error("key 'shape' appears twice");
+        fields.shape = parse_shape();
+      } else {
+        error("unexpected key '" + key + "'");
+      }
+      skip_space();
+      if (at(',')) {
+        ++pos_;
+        skip_space();
+      } else if (!at('}')) {
+        error("expected ',' or '}'");
+      }
+    }
+    ++pos_;  // '}'
+    skip_space();
+    if (pos_ != text_.size()) error("unexpected text after the closing '}'");
+    if (!fields.descr) error("key 'descr' is missing");
+    if (!fields.fortran_order) error("key 'fortran_order' is missing");
+    if (!fields.shape) error("key 'shape' is missing");
+    return fields;
+  }
+
+ private:
+  [[noreturn]] void error(const std::string& what) const {
+    fail(path_, "malformed .npy header: " + what + " at offset " + std::to_string(pos_) + " of " +
+                    quoted_excerpt(text_));
+  }
+
+  bool at(char c) const { return pos_ < text_.size() && text_[pos_] == c; }
+
+  void expect(char c, const std::string& what) {
+    if (!at(c)) error("expected " + what);
+    ++pos_;
+  }
+
+  void skip_space() {
+    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' ||
+                                   text_[pos_] == '\n' || text_[pos_] == '\r'))
+      ++pos_;
+  }
+
+  std::string parse_string(const std::string& what) {
+    if (!at('\'') && !at('"')) error("expected " + what);
+    const char quote = text_[pos_++];
+    const std::size_t begin = pos_;
+    while (pos_ < text_.size() && text_[pos_] != quote) {
+      if (text_[pos_] == '\\') error("escape sequences in strings are not supported");
+      if (text_[pos_] == '\n') break;
+      ++pos_;
+    }
+    if (!at(quote)) error("unterminated string");
+    std::string value(text_.substr(begin, pos_ - begin));
+    ++pos_;
+    return value;
+  }
+
+  bool parse_word(std::string_view word) {
+    if (text_.substr(pos_, word.size()) != word) return false;
+    const std::size_t end = pos_ + word.size();
+    if (end < text_.size() &&
+        (std::isalnum(static_cast<unsigned char>(text_[end])) || text_[end] == '_'))
+      return false;
+    pos_ = end;
+    return true;
+  }
+
+  bool parse_bool() {
+    if (parse_word("True")) return true;
+    if (parse_word("False")) return false;
+    error("expected True or False as 'fortran_order'");
+  }
+
+  std::uint64_t parse_extent() {
+    if (pos_ >= text_.size() || !std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+      error(at('-') ? "negative dimension in 'shape'" : "expected an integer in 'shape'");
+    }
+    std::uint64_t value = 0;
+    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+      const std::uint64_t digit = static_cast<std::uint64_t>(text_[pos_] - '0');
+      if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
+        error("dimension too large in 'shape'");
+      value = value * 10 + digit;
+      ++pos_;
+    }
+    // Python 2 long suffix, found in old version 1.0 files.
+    if (at('L') || at('l')) ++pos_;
+    return value;
+  }
+
+  std::vector<std::uint64_t> parse_shape() {
+    expect('(', "a tuple as 'shape'");
+    std::vector<std::uint64_t> shape;
+    skip_space();
+    bool trailing_comma = false;
+    while (!at(')')) {
+      shape.push_back(parse_extent());
+      skip_space();
+      trailing_comma = at(',');
+      if (trailing_comma) {
+        ++pos_;
+        skip_space();
+      } else if (!at(')')) {
+        error("expected ',' or ')' in 'shape'");
+      }
+    }
+    if (shape.size() == 1 && !trailing_comma) error("'shape' (n) is not a tuple; write (n,)");
+    ++pos_;  // ')'
+    return shape;
+  }
+
+  std::string_view text_;
+  const std::filesystem::path& path_;
+  std::size_t pos_ = 0;
+};
+
+// The reason a descr is not one of dtype_table's, for the error message.
+std::string why_unsupported(char order, char kind, std::size_t size) {
+  for (const dtype_entry& entry : dtype_table) {
+    if (entry.kind == kind && entry.size == size) {
+      return order == '>' ? "big-endian data is not supported"
+                          : "the byte order must be '<' (little-endian)";
+    }
+  }
+  switch (kind) {
+    case 'c':
+      return "complex numbers are not supported";
+    case 'f':
+      return "only float32 ('<f4') and float64 ('<f8') are supported";
+    case 'i':
+    case 'u':
+      return "integers must be 1, 2, 4 or 8 bytes";
+    case 'b':
+      return "bool must be one byte ('|b1')";
+    default:
+      return "only bool, integer and float arrays are supported";
+  }
+}
+
+// descr is <byte order><kind><size>: "<f4", "|u1". For one-byte types the
+// byte order does not matter; for wider ones it must be '<' ('=', native, is
+// not written by numpy and would make the file's meaning depend on the writer).
+dtype parse_descr(const std::string& descr, const std::filesystem::path& path) {
+  const bool well_formed = descr.size() >= 3 && descr.size() <= 4 &&
+                           std::string_view("<>|=").find(descr[0]) != std::string_view::npos &&
+                           std::all_of(descr.begin() + 2, descr.end(), [](char c) {
+                             return std::isdigit(static_cast<unsigned char>(c));
+                           });
+  if (!well_formed) {
+    fail(path,
+         "unsupported dtype '" + descr + "': only bool, integer and float arrays are supported");
+  }
+  const char order = descr[0];
+  const char kind = descr[1];
+  const std::size_t size = std::stoul(descr.substr(2));
+  for (const dtype_entry& entry : dtype_table) {
+    if (entry.kind == kind && entry.size == size && (size == 1 || order == '<')) return entry.type;
+  }
+  fail(path, "unsupported dtype '" + descr + "': " + why_unsupported(order, kind, size));
+}
+
+std::string errno_text() {
+  return std::strerror(errno);
+}
+
+std::uint32_t little_endian_u32(const unsigned char* p, std::size_t bytes) {
+  std::uint32_t value = 0;
+  for (std::size_t i = 0; i < bytes; ++i)
+    value |= static_cast<std::uint32_t>(p[i]) << (8 * i);
+  return value;
+}
+
+}  // namespace
+
+std::size_t dtype_size(dtype type) noexcept {
+  return entry_of(type).size;
+}
+std::string_view dtype_name(dtype type) noexcept {
+  return entry_of(type).name;
+}
+std::string_view dtype_descr(dtype type) noexcept {
+  return entry_of(type).descr;
+}
+
+std::uint64_t npy_array::size() const noexcept {
+  std::uint64_t n = 1;
+  for (std::uint64_t extent : shape)
+    n *= extent;
+  return n;
+}
+
+void npy_array::check_type(dtype wanted) const {
+  if (wanted != type) {
+    throw std::invalid_argument("npy_array holds " + std::string(dtype_name(type)) +
+                                " elements, not " + std::string(dtype_name(wanted)));
+  }
+}
+
+std::string npy_header(dtype type, std::span<const std::uint64_t> shape) {
+  std::string dict = "{'descr': '" + std::string(dtype_descr(type)) +
+                     "', 'fortran_order': False, 'shape': " + shape_repr(shape) + ", }";
+  if (!shape.empty()) {
+    const std::size_t digits = std::to_string(shape[0]).size();
+    dict.append(growth_axis_max_digits > digits ? growth_axis_max_digits - digits : 0, ' ');
+  }
+  const std::size_t text_bytes = dict.size() + 1;  // + '\n'
+  for (std::size_t length_bytes : {2, 4}) {
+    const std::size_t before = prefix_bytes + length_bytes + text_bytes;
+    // Like numpy: a header that is already aligned still gets 64 spaces.
+    const std::size_t padding = array_align - before % array_align;
+    const std::size_t header_length = text_bytes + padding;
+    if (length_bytes == 2 && header_length > 0xffff) continue;  // needs version 2.0
+    std::string out(magic);
+    out += static_cast<char>(length_bytes == 2 ? 1 : 2);
+    out += '\0';
+    for (std::size_t i = 0; i < length_bytes; ++i)
+      out += static_cast<char>((header_length >> (8 * i)) & 0xff);
+    out += dict;
+    out.append(padding, ' ');
+    out += '\n';
+    return out;
+  }
+  throw std::invalid_argument("npy_header: header of " + std::to_string(text_bytes) +
+                              " bytes is too long");
+}
+
+npy_array read_npy(const std::filesystem::path& path) {
+  std::error_code status_error;
+  const auto status = std::filesystem::status(path, status_error);
+  if (std::filesystem::is_directory(status)) fail(path, "is a directory, not a .npy file");
+  const bool regular = std::filesystem::is_regular_file(status);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, "cannot open for reading: " + errno_text());
+
+  unsigned char prefix[prefix_bytes + 4];
+  in.read(reinterpret_cast<char*>(prefix), prefix_bytes);
+  if (in.gcount() == 0) fail(path, "empty file, not a .npy file");
+  if (static_cast<std::size_t>(in.gcount()) < magic.size() ||
+      std::memcmp(prefix, magic.data(), magic.size()) != 0) {
+    fail(path, "not a .npy file (bad magic: the file must start with \"\\x93NUMPY\")");
+  }
+  if (static_cast<std::size_t>(in.gcount()) < prefix_bytes) fail(path, "truncated .npy prefix");
+  const int major = prefix[6];
+  const int minor = prefix[7];
+  if (!(major >= 1 && major <= 3 && minor == 0)) {
+    fail(path, "unsupported .npy format version " + std::to_string(major) + "." +
+                   std::to_string(minor) + " (1.0, 2.0 and 3.0 are supported)");
+  }
+  const std::size_t length_bytes = major == 1 ? 2 : 4;
+  in.read(reinterpret_cast<char*>(prefix + prefix_bytes), length_bytes);
+  if (static_cast<std::size_t>(in.gcount()) < length_bytes) fail(path, "truncated .npy prefix");
+  const std::uint32_t header_length = little_endian_u32(prefix + prefix_bytes, length_bytes);
+
+  std::string header(header_length, '\0');
+  in.read(header.data(), header_length);
+  if (static_cast<std::uint64_t>(in.gcount()) < header_length) {
+    fail(path, "truncated header: the prefix says " + std::to_string(header_length) +
+                   " bytes, the file has " + std::to_string(in.gcount()));
+  }
+  if (header.empty() || header.back() != '\n') {
+    fail(path, "malformed .npy header: it does not end with '\\n': " + quoted_excerpt(header));
+  }
+
+  header_fields fields = header_parser(header, path).parse();
+  npy_array array;
+  array.type = parse_descr(*fields.descr, path);
+  array.shape = std::move(*fields.shape);
+  // Column-major and row-major data are the same when at most one axis is
+  // longer than 1.
+  const auto long_axes = std::count_if(array.shape.begin(), array.shape.end(),
+                                       [](std::uint64_t extent) { return extent > 1; });
+  if (*fields.fortran_order && long_axes > 1) {
+    fail(path,
+         "fortran_order True (column-major data) is not supported; save a C-ordered array "
+         "(numpy.ascontiguousarray)");
+  }
+
+  const std::size_t element_size = dtype_size(array.type);
+  const std::string what =
+      "shape " + shape_repr(array.shape) + " of " + std::string(dtype_name(array.type));
+  const std::optional<std::uint64_t> expected = data_bytes(array.shape, element_size);
+  if (!expected || *expected > std::numeric_limits<std::size_t>::max()) {
+    fail(path, what + " is too large");
+  }
+  const std::uint64_t data_start = prefix_bytes + length_bytes + header_length;
+
+  const auto too_short = [&](std::uint64_t have) {
+    fail(path, "data is truncated: " + what + " needs " + std::to_string(*expected) +
+                   " bytes, the file has " + std::to_string(have));
+  };
+  const auto too_long = [&](std::uint64_t have) {
+    fail(path,
+         "the file has " + std::to_string(have - *expected) + " bytes after the data of " + what);
+  };
+  std::error_code size_error;
+  std::uint64_t file_size = 0;
+  if (regular) file_size = std::filesystem::file_size(path, size_error);
+  if (regular && !size_error) {
+    // Check the size first, so a corrupt shape cannot ask for a huge buffer.
+    const std::uint64_t available = file_size >= data_start ? file_size - data_start : 0;
+    if (available < *expected) too_short(available);
+    if (available > *expected) too_long(available);
+    array.bytes.resize(static_cast<std::size_t>(*expected));
+    in.read(reinterpret_cast<char*>(array.bytes.data()),
+            static_cast<std::streamsize>(array.bytes.size()));
+    if (static_cast<std::uint64_t>(in.gcount()) != *expected) too_short(in.gcount());
+  } else {
+    // A pipe or other stream: read in pieces up to the expected size.
+    constexpr std::size_t piece = std::size_t{64} << 20;
+    while (array.bytes.size() < *expected) {
+      const std::size_t have = array.bytes.size();
+      const std::size_t want = std::min<std::uint64_t>(piece, *expected - have);
+      array.bytes.resize(have + want);
+      in.read(reinterpret_cast<char*>(array.bytes.data() + have),
+              static_cast<std::streamsize>(want));
+      if (static_cast<std::size_t>(in.gcount()) != want) too_short(have + in.gcount());
+    }
+    if (in.peek() != std::char_traits<char>::eof()) {
+      std::uint64_t extra = 0;
+      while (in.get(), !in.eof())
+        ++extra;
+      too_long(*expected + extra);
+    }
+  }
+  if (in.bad()) fail(path, "read error: " + errno_text());
+
+  if (array.type == dtype::bool8) {
+    const auto bad = std::find_if(array.bytes.begin(), array.bytes.end(),
+                                  [](std::byte b) { return std::to_integer<unsigned>(b) > 1; });
+    if (bad != array.bytes.end()) {
+      fail(path, "bool element " + std::to_string(bad - array.bytes.begin()) + " is " +
+                     std::to_string(std::to_integer<unsigned>(*bad)) + ", not 0 or 1");
+    }
+  }
+  return array;
+}
+
+void write_npy(const std::filesystem::path& path, dtype type, std::span<const std::byte> bytes,
+               std::span<const std::uint64_t> shape) {
+  const std::optional<std::uint64_t> expected = data_bytes(shape, dtype_size(type));
+  if (!expected || *expected != bytes.size()) {
+    throw std::invalid_argument("write_npy: " + describe(path) + ": shape " + shape_repr(shape) +
+                                " of " + std::string(dtype_name(type)) + " does not match " +
+                                std::to_string(bytes.size()) + " bytes of data");
+  }
+  const std::string header = npy_header(type, shape);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) fail(path, "cannot open for writing: " + errno_text());
+  out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) fail(path, "write error: " + errno_text());
+}
+
+void write_npy(const std::filesystem::path& path, const npy_array& array) {
+  write_npy(path, array.type, array.bytes, array.shape);
+}
+
+}  // namespace gpuprim::io

@@ -1,0 +1,60 @@
+// Writes the small .npy files the CLI tests read (and a few broken ones)
+// into the directory given as the only argument.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "gpuprim/io/npy.hpp"
+
+namespace fs = std::filesystem;
+namespace io = gpuprim::io;
+
+namespace {
+
+void write_text(const fs::path& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s DIRECTORY\n", argv[0]);
+    return 2;
+  }
+  const fs::path dir = argv[1];
+  fs::create_directories(dir);
+
+  io::write_npy(dir / "float32.npy", std::vector<float>{0.5f, 1.25f, -2.0f, 3.5f});  // sum 3.25
+  // float32(0.1) ten times: 1.0000000149011612 when summed in double.
+  io::write_npy(dir / "tenths.npy", std::vector<float>(10, 0.1f));
+  // 3 x 4 int32: min -7 at 6, max 42 first at 5.
+  const std::vector<std::int32_t> matrix = {3, 8, 1, 0, 9, 42, -7, 5, 2, 42, 11, 4};
+  io::write_npy<std::int32_t>(dir / "int32_matrix.npy", matrix, {3, 4});
+  // Sums that overflow the element type.
+  io::write_npy(dir / "int8.npy", std::vector<std::int8_t>{-128, -1, 127, -100});  // -102
+  io::write_npy(dir / "uint8.npy", std::vector<std::uint8_t>(1000, 255));          // 255000
+  io::write_npy(dir / "int16.npy", std::vector<std::int16_t>{-32768, 5, -32768, 32767});
+  const bool flags[] = {true, false, true, true};
+  io::write_npy(dir / "bool.npy", std::span<const bool>(flags));
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  io::write_npy(dir / "float64_nan.npy", std::vector<double>{nan, 2.5, -1.5, nan});
+  io::write_npy(dir / "empty.npy", std::vector<float>{});
+  const std::int64_t scalar = -9000000000;
+  io::write_npy<std::int64_t>(dir / "scalar.npy", std::span<const std::int64_t>(&scalar, 1), {});
+
+  // Broken files.
+  write_text(dir / "corrupt.npy", "this is a text file, not an array\n");
+  std::string header = io::npy_header(io::dtype::float32, std::vector<std::uint64_t>{4});
+  write_text(dir / "truncated.npy", header + std::string(8, '\0'));  // 2 of 4 floats
+  std::string big_endian = header;
+  big_endian.replace(big_endian.find("<f4"), 3, ">f4");
+  write_text(dir / "big_endian.npy", big_endian + std::string(16, '\0'));
+  return 0;
+}

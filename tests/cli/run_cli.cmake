@@ -1,0 +1,72 @@
+# Runs one `gpuprim` command line and checks its exit code and output.
+#
+#   cmake -DEXIT=<code> [-DSTDOUT=<exact stdout, trailing newline ignored>]
+#         [-DSTDOUT_CONTAINS=<text>] [-DSTDERR_CONTAINS=<text>]
+#         [-DDEVICE=required|absent] -P run_cli.cmake -- <gpuprim> <arguments...>
+#
+# DEVICE: run only when a CUDA device is present (required) or absent;
+# otherwise print "SKIP: ..." (the test's SKIP_REGULAR_EXPRESSION).
+# A failing command (non-zero exit) must print exactly one line on stderr.
+
+set(command)
+set(after_separator FALSE)
+math(EXPR last "${CMAKE_ARGC} - 1")
+foreach(i RANGE ${last})
+  if(after_separator)
+    list(APPEND command "${CMAKE_ARGV${i}}")
+  elseif(CMAKE_ARGV${i} STREQUAL "--")
+    set(after_separator TRUE)
+  endif()
+endforeach()
+list(GET command 0 gpuprim)
+
+if(DEVICE)
+  execute_process(COMMAND "${gpuprim}" info --no-measure
+    OUTPUT_VARIABLE info RESULT_VARIABLE info_exit)
+  if(NOT info_exit EQUAL 0 OR NOT info MATCHES "CUDA devices: ([0-9]+)")
+    message(FATAL_ERROR "`gpuprim info --no-measure` failed (${info_exit}):\n${info}")
+  endif()
+  set(devices ${CMAKE_MATCH_1})
+  if(DEVICE STREQUAL "required" AND devices EQUAL 0)
+    message("SKIP: needs a CUDA device")
+    return()
+  elseif(DEVICE STREQUAL "absent" AND devices GREATER 0)
+    message("SKIP: needs a machine without a CUDA device")
+    return()
+  endif()
+endif()
+
+execute_process(COMMAND ${command}
+  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE exit_code)
+string(REPLACE ";" " " shown "${command}")
+set(report "command: ${shown}\nexit: ${exit_code}\nstdout:\n${out}\nstderr:\n${err}")
+
+if(NOT exit_code STREQUAL "${EXIT}")
+  message(FATAL_ERROR "expected exit code ${EXIT}\n${report}")
+endif()
+if(DEFINED STDOUT)
+  string(REGEX REPLACE "\n$" "" trimmed "${out}")
+  if(NOT trimmed STREQUAL STDOUT)
+    message(FATAL_ERROR "expected stdout \"${STDOUT}\"\n${report}")
+  endif()
+endif()
+if(DEFINED STDOUT_CONTAINS)
+  string(FIND "${out}" "${STDOUT_CONTAINS}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "expected stdout to contain \"${STDOUT_CONTAINS}\"\n${report}")
+  endif()
+endif()
+if(DEFINED STDERR_CONTAINS)
+  string(FIND "${err}" "${STDERR_CONTAINS}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "expected stderr to contain \"${STDERR_CONTAINS}\"\n${report}")
+  endif()
+endif()
+if(NOT exit_code EQUAL 0)
+  string(REGEX MATCHALL "\n" newlines "${err}")
+  list(LENGTH newlines lines)
+  if(NOT lines EQUAL 1 OR NOT err MATCHES "\n$")
+    message(FATAL_ERROR "expected exactly one line on stderr\n${report}")
+  endif()
+endif()
+message("${report}")

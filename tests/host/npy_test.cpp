@@ -1,0 +1,507 @@
+// NumPy .npy reading and writing: round trips for every dtype and shape,
+// headers byte-identical to numpy.save's, and one test per malformed input.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gpuprim/io/npy.hpp"
+
+namespace fs = std::filesystem;
+namespace io = gpuprim::io;
+
+namespace {
+
+// A fresh directory under the system's temporary directory, removed after.
+class npy_files : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::random_device entropy;
+    dir_ = fs::temp_directory_path() /
+           ("gpuprim_npy_test_" + std::to_string(entropy()) + "_" + std::to_string(entropy()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);
+  }
+
+  fs::path file(const std::string& name) const { return dir_ / name; }
+
+  fs::path write_raw(const std::string& name, const std::string& bytes) const {
+    const fs::path path = file(name);
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    return path;
+  }
+
+  static std::string read_raw(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  }
+
+  // Expects read_npy(path) to throw format_error whose message names the
+  // file and contains `phrase`.
+  static void expect_format_error(const fs::path& path, const std::string& phrase) {
+    try {
+      io::read_npy(path);
+      ADD_FAILURE() << "no error reading " << path;
+    } catch (const io::format_error& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(path.string()), std::string::npos) << message;
+      EXPECT_NE(message.find(phrase), std::string::npos) << message;
+      EXPECT_EQ(message.find('\n'), std::string::npos) << "one line: " << message;
+    }
+  }
+
+ private:
+  fs::path dir_;
+};
+
+// A version 1.0 prefix for a header text (which the caller pads and ends
+// with '\n' as it likes).
+std::string v1_prefix(std::size_t header_length) {
+  std::string out("\x93NUMPY\x01\x00", 8);
+  out += static_cast<char>(header_length & 0xff);
+  out += static_cast<char>(header_length >> 8);
+  return out;
+}
+
+std::string v1_file(const std::string& header_text, const std::string& data = {}) {
+  return v1_prefix(header_text.size()) + header_text + data;
+}
+
+// The dict numpy writes, padded (spaces + '\n') so prefix + header is a
+// multiple of 64 bytes, as for a version 1.0 file.
+std::string padded_v1_header(const std::string& dict) {
+  std::string text = dict;
+  while ((10 + text.size() + 1) % 64 != 0)
+    text += ' ';
+  return text + '\n';
+}
+
+template <class T>
+std::string bytes_of(const std::vector<T>& values) {
+  return std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+}
+
+// ---- headers, byte for byte as numpy 1.2x/2.x writes them -----------------
+
+TEST_F(npy_files, header_of_float32_vector_matches_numpy) {
+  // numpy.save(f, numpy.zeros(3, numpy.float32)); 20 spaces are numpy's room
+  // for the first axis to grow, 40 pad to 128 bytes.
+  const std::string expected = std::string("\x93NUMPY\x01\x00\x76\x00", 10) +
+                               "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }" +
+                               std::string(20 + 40, ' ') + "\n";
+  ASSERT_EQ(expected.size(), 128u);
+  const std::vector<float> values = {1.5f, -2.0f, 0.25f};
+  const fs::path path = file("f4.npy");
+  io::write_npy(path, values);
+  EXPECT_EQ(read_raw(path), expected + bytes_of(values));
+  const std::uint64_t shape[] = {3};
+  EXPECT_EQ(io::npy_header(io::dtype::float32, shape), expected);
+}
+
+TEST_F(npy_files, header_of_scalar_matches_numpy) {
+  // numpy.save(f, numpy.uint8(7)): a 0-d array has no growth room.
+  const std::string expected = std::string("\x93NUMPY\x01\x00\x76\x00", 10) +
+                               "{'descr': '|u1', 'fortran_order': False, 'shape': (), }" +
+                               std::string(62, ' ') + "\n";
+  ASSERT_EQ(expected.size(), 128u);
+  const std::vector<std::uint8_t> value = {7};
+  const fs::path path = file("u1.npy");
+  io::write_npy<std::uint8_t>(path, value, {});
+  EXPECT_EQ(read_raw(path), expected + "\x07");
+}
+
+TEST_F(npy_files, header_of_matrix_matches_numpy) {
+  const std::string expected = std::string("\x93NUMPY\x01\x00\x76\x00", 10) +
+                               "{'descr': '<i8', 'fortran_order': False, 'shape': (2, 3), }" +
+                               std::string(20 + 38, ' ') + "\n";
+  ASSERT_EQ(expected.size(), 128u);
+  const std::uint64_t shape[] = {2, 3};
+  EXPECT_EQ(io::npy_header(io::dtype::int64, shape), expected);
+}
+
+TEST_F(npy_files, header_of_empty_bool_matches_numpy) {
+  const std::string expected = std::string("\x93NUMPY\x01\x00\x76\x00", 10) +
+                               "{'descr': '|b1', 'fortran_order': False, 'shape': (0,), }" +
+                               std::string(20 + 40, ' ') + "\n";
+  const fs::path path = file("b1.npy");
+  io::write_npy(path, std::span<const bool>{});
+  EXPECT_EQ(read_raw(path), expected);
+}
+
+TEST_F(npy_files, header_already_aligned_gets_64_more_spaces_like_numpy) {
+  // The dict plus growth room plus '\n' is 118 bytes here, so 10 + 118 is
+  // already a multiple of 64; numpy still appends 64 spaces (header 182).
+  const std::uint64_t shape[] = {1, 1, 1000, 123456, 123456, 123456, 123456};
+  const std::string dict =
+      "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 1000, 123456, 123456, 123456, "
+      "123456), }";
+  const std::string expected = std::string("\x93NUMPY\x01\x00\xb6\x00", 10) + dict +
+                               std::string(20, ' ') + std::string(64, ' ') + "\n";
+  ASSERT_EQ(expected.size(), 192u);
+  EXPECT_EQ(io::npy_header(io::dtype::float32, shape), expected);
+}
+
+TEST_F(npy_files, long_header_is_written_as_version_2) {
+  // 22000 axes of length 1: the header no longer fits a 16-bit length.
+  const std::vector<std::uint64_t> shape(22000, 1);
+  const std::string header = io::npy_header(io::dtype::float32, shape);
+  ASSERT_GE(header.size(), 12u);
+  EXPECT_EQ(header.substr(0, 8), std::string("\x93NUMPY\x02\x00", 8));
+  const std::uint32_t length =
+      static_cast<unsigned char>(header[8]) | static_cast<unsigned char>(header[9]) << 8 |
+      static_cast<unsigned char>(header[10]) << 16 | static_cast<unsigned char>(header[11]) << 24;
+  EXPECT_EQ(length, 66100u);  // what numpy computes for this dict
+  EXPECT_EQ(header.size(), 12u + length);
+  EXPECT_EQ(header.size() % 64, 0u);
+  EXPECT_EQ(header.back(), '\n');
+
+  const std::vector<float> one = {4.0f};
+  const fs::path path = file("v2.npy");
+  io::write_npy(path, std::span<const float>(one), shape);
+  const io::npy_array back = io::read_npy(path);
+  EXPECT_EQ(back.shape, shape);
+  EXPECT_EQ(back.values<float>()[0], 4.0f);
+}
+
+// ---- round trips --------------------------------------------------------
+
+template <class T>
+class npy_round_trip : public npy_files {};
+using npy_types =
+    ::testing::Types<bool, std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::uint32_t,
+                     std::int32_t, std::uint64_t, std::int64_t, float, double>;
+TYPED_TEST_SUITE(npy_round_trip, npy_types);
+
+// Held in a plain array: std::vector<bool> has no contiguous storage.
+template <class T>
+std::unique_ptr<T[]> sample_values(std::size_t n) {
+  auto out = std::make_unique<T[]>(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (std::is_same_v<T, bool>) {
+      out[i] = i % 3 == 1;
+    } else if (i % 4 == 0) {
+      out[i] = std::numeric_limits<T>::lowest();
+    } else if (i % 4 == 1) {
+      out[i] = std::numeric_limits<T>::max();
+    } else {
+      out[i] = static_cast<T>(static_cast<T>(i) / T(2));
+    }
+  }
+  return out;
+}
+
+TYPED_TEST(npy_round_trip, every_shape_reads_back_identically) {
+  using T = TypeParam;
+  const std::vector<std::vector<std::uint64_t>> shapes = {{0}, {1},       {7},         {2, 3},
+                                                          {},  {3, 0, 2}, {2, 1, 3, 2}};
+  int index = 0;
+  for (const auto& shape : shapes) {
+    std::uint64_t n = 1;
+    for (auto extent : shape)
+      n *= extent;
+    const auto storage = sample_values<T>(n);
+    const std::span<const T> values(storage.get(), n);
+    const fs::path path = this->file("a" + std::to_string(index++) + ".npy");
+    io::write_npy(path, values, shape);
+
+    const io::npy_array back = io::read_npy(path);
+    EXPECT_EQ(back.type, io::dtype_of<T>);
+    EXPECT_EQ(back.shape, shape);
+    EXPECT_EQ(back.size(), n);
+    const std::span<const T> got = back.values<T>();
+    ASSERT_EQ(got.size(), n);
+    for (std::size_t i = 0; i < n; ++i)
+      EXPECT_EQ(got[i], values[i]) << "element " << i;
+
+    // The file is the header numpy would write followed by the raw elements.
+    const std::string data(reinterpret_cast<const char*>(values.data()), values.size_bytes());
+    EXPECT_EQ(this->read_raw(path), io::npy_header(io::dtype_of<T>, shape) + data);
+  }
+}
+
+TEST_F(npy_files, dtype_names_and_descrs) {
+  EXPECT_EQ(io::dtype_descr(io::dtype::bool8), "|b1");
+  EXPECT_EQ(io::dtype_descr(io::dtype::int8), "|i1");
+  EXPECT_EQ(io::dtype_descr(io::dtype::uint16), "<u2");
+  EXPECT_EQ(io::dtype_descr(io::dtype::float64), "<f8");
+  EXPECT_EQ(io::dtype_name(io::dtype::bool8), "bool");
+  EXPECT_EQ(io::dtype_name(io::dtype::uint32), "uint32");
+  EXPECT_EQ(io::dtype_size(io::dtype::int64), 8u);
+  EXPECT_EQ(io::dtype_size(io::dtype::float32), 4u);
+}
+
+TEST_F(npy_files, untyped_write_round_trips) {
+  io::npy_array array;
+  array.type = io::dtype::int16;
+  array.shape = {2, 2};
+  const std::vector<std::int16_t> values = {-1, 2, -3, 4};
+  const std::string raw = bytes_of(values);
+  array.bytes.resize(raw.size());
+  std::memcpy(array.bytes.data(), raw.data(), raw.size());
+  const fs::path path = file("i2.npy");
+  io::write_npy(path, array);
+  const io::npy_array back = io::read_npy(path);
+  EXPECT_EQ(back.type, io::dtype::int16);
+  EXPECT_EQ(back.shape, array.shape);
+  EXPECT_EQ(back.bytes, array.bytes);
+}
+
+// ---- files other writers produce ------------------------------------------
+
+TEST_F(npy_files, reads_other_key_orders_quotes_and_16_byte_alignment) {
+  // Old numpy aligned to 16 bytes; hand-written headers may reorder keys,
+  // use double quotes or Python 2 long suffixes.
+  const std::vector<std::int32_t> values = {1, 2, 3, 4, 5, 6};
+  std::string header = "{\"shape\": (2L, 3L), \"fortran_order\": False, \"descr\": \"<i4\"}";
+  while ((10 + header.size() + 1) % 16 != 0)
+    header += ' ';
+  header += '\n';
+  const fs::path path = write_raw("old.npy", v1_file(header, bytes_of(values)));
+  const io::npy_array back = io::read_npy(path);
+  EXPECT_EQ(back.shape, (std::vector<std::uint64_t>{2, 3}));
+  EXPECT_EQ(std::vector<std::int32_t>(back.values<std::int32_t>().begin(),
+                                      back.values<std::int32_t>().end()),
+            values);
+}
+
+TEST_F(npy_files, reads_version_3) {
+  const std::vector<double> values = {0.5, -0.25};
+  std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }";
+  while ((12 + header.size() + 1) % 64 != 0)
+    header += ' ';
+  header += '\n';
+  std::string prefix("\x93NUMPY\x03\x00", 8);
+  for (int i = 0; i < 4; ++i)
+    prefix += static_cast<char>((header.size() >> (8 * i)) & 0xff);
+  const fs::path path = write_raw("v3.npy", prefix + header + bytes_of(values));
+  const io::npy_array back = io::read_npy(path);
+  EXPECT_EQ(back.type, io::dtype::float64);
+  EXPECT_EQ(back.values<double>()[1], -0.25);
+}
+
+TEST_F(npy_files, fortran_order_is_accepted_for_one_long_axis) {
+  // Column-major and row-major layouts coincide for a (1, 3) array.
+  const std::vector<std::uint16_t> values = {7, 8, 9};
+  const std::string header =
+      padded_v1_header("{'descr': '<u2', 'fortran_order': True, 'shape': (1, 3), }");
+  const fs::path path = write_raw("f1.npy", v1_file(header, bytes_of(values)));
+  EXPECT_EQ(io::read_npy(path).values<std::uint16_t>()[2], 9);
+}
+
+// ---- errors: one test per case ------------------------------------------
+
+TEST_F(npy_files, missing_file_is_an_error) {
+  expect_format_error(file("nothing-here.npy"), "cannot open");
+}
+
+TEST_F(npy_files, directory_is_an_error) {
+  fs::create_directories(file("a-directory.npy"));
+  expect_format_error(file("a-directory.npy"), "directory");
+}
+
+TEST_F(npy_files, empty_file_is_an_error) {
+  expect_format_error(write_raw("empty.npy", ""), "empty file");
+}
+
+TEST_F(npy_files, bad_magic_is_an_error) {
+  expect_format_error(write_raw("text.npy", "hello, this is not numpy data at all\n"), "bad magic");
+}
+
+TEST_F(npy_files, unsupported_version_is_an_error) {
+  const std::string header =
+      padded_v1_header("{'descr': '<f4', 'fortran_order': False, 'shape': (0,), }");
+  std::string bytes = v1_file(header);
+  bytes[6] = 4;
+  expect_format_error(write_raw("v4.npy", bytes), "unsupported .npy format version 4.0");
+  bytes[6] = 1;
+  bytes[7] = 1;
+  expect_format_error(write_raw("v11.npy", bytes), "version 1.1");
+}
+
+TEST_F(npy_files, truncated_prefix_is_an_error) {
+  expect_format_error(write_raw("prefix.npy", std::string("\x93NUMPY\x01\x00\x76", 9)),
+                      "truncated .npy prefix");
+}
+
+TEST_F(npy_files, truncated_header_is_an_error) {
+  const std::string header =
+      padded_v1_header("{'descr': '<f4', 'fortran_order': False, 'shape': (0,), }");
+  const std::string bytes = v1_file(header).substr(0, 40);
+  expect_format_error(write_raw("header.npy", bytes), "truncated header");
+}
+
+TEST_F(npy_files, header_without_final_newline_is_an_error) {
+  const std::string bytes = v1_file("{'descr': '<f4', 'fortran_order': False, 'shape': (0,), }  ");
+  expect_format_error(write_raw("newline.npy", bytes), "does not end with '\\n'");
+}
+
+TEST_F(npy_files, missing_key_is_an_error) {
+  const std::string header = padded_v1_header("{'descr': '<f4', 'shape': (0,), }");
+  expect_format_error(write_raw("key.npy", v1_file(header)), "key 'fortran_order' is missing");
+}
+
+TEST_F(npy_files, unknown_key_is_an_error) {
+  const std::string header =
+      padded_v1_header("{'descr': '<f4', 'fortran_order': False, 'shape': (0,), 'units': 'm', }");
+  expect_format_error(write_raw("extra.npy", v1_file(header)), "unexpected key 'units'");
+}
+
+TEST_F(npy_files, duplicate_key_is_an_error) {
+  const std::string header =
+      padded_v1_header("{'descr': '<f4', 'fortran_order': False, 'shape': (0,), 'shape': (1,)}");
+  expect_format_error(write_raw("twice.npy", v1_file(header)), "'shape' appears twice");
+}
+
+TEST_F(npy_files, shape_without_tuple_comma_is_an_error) {
+  const std::string header =
+      padded_v1_header("{'descr': '<f4', 'fortran_order': False, 'shape': (0), }");
+  expect_format_error(write_raw("paren.npy", v1_file(header)), "is not a tuple");
+}
+
+TEST_F(npy_files, negative_dimension_is_an_error) {
+  const std::string header =
+      padded_v1_header("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }");
+  expect_format_error(write_raw("negative.npy", v1_file(header)), "negative dimension");
+}
+
+TEST_F(npy_files, shape_too_large_is_an_error) {
+  const std::string header = padded_v1_header(
+      "{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }");
+  expect_format_error(write_raw("huge.npy", v1_file(header)), "is too large");
+}
+
+TEST_F(npy_files, bad_fortran_order_value_is_an_error) {
+  const std::string header =
+      padded_v1_header("{'descr': '<f4', 'fortran_order': 0, 'shape': (0,), }");
+  expect_format_error(write_raw("order.npy", v1_file(header)), "expected True or False");
+}
+
+TEST_F(npy_files, text_after_the_dict_is_an_error) {
+  const std::string header =
+      padded_v1_header("{'descr': '<f4', 'fortran_order': False, 'shape': (0,), } x");
+  expect_format_error(write_raw("junk.npy", v1_file(header)), "after the closing '}'");
+}
+
+TEST_F(npy_files, big_endian_is_an_error) {
+  const std::string header =
+      padded_v1_header("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }");
+  expect_format_error(write_raw("big.npy", v1_file(header, "abcd")),
+                      "unsupported dtype '>f4': big-endian");
+}
+
+TEST_F(npy_files, complex_is_an_error) {
+  const std::string header =
+      padded_v1_header("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }");
+  expect_format_error(write_raw("complex.npy", v1_file(header, "abcdefgh")),
+                      "unsupported dtype '<c8': complex");
+}
+
+TEST_F(npy_files, half_float_is_an_error) {
+  const std::string header =
+      padded_v1_header("{'descr': '<f2', 'fortran_order': False, 'shape': (1,), }");
+  expect_format_error(write_raw("half.npy", v1_file(header, "ab")), "unsupported dtype '<f2'");
+}
+
+TEST_F(npy_files, string_dtype_is_an_error) {
+  const std::string header =
+      padded_v1_header("{'descr': '<U5', 'fortran_order': False, 'shape': (1,), }");
+  expect_format_error(write_raw("unicode.npy", v1_file(header, std::string(20, 'a'))),
+                      "unsupported dtype '<U5'");
+}
+
+TEST_F(npy_files, datetime_dtype_is_an_error) {
+  const std::string header =
+      padded_v1_header("{'descr': '<M8[ns]', 'fortran_order': False, 'shape': (1,), }");
+  expect_format_error(write_raw("datetime.npy", v1_file(header, std::string(8, '\0'))),
+                      "unsupported dtype '<M8[ns]': only bool, integer and float");
+}
+
+TEST_F(npy_files, native_byte_order_is_an_error) {
+  const std::string header =
+      padded_v1_header("{'descr': '=i4', 'fortran_order': False, 'shape': (1,), }");
+  expect_format_error(write_raw("native.npy", v1_file(header, std::string(4, '\0'))),
+                      "the byte order must be '<'");
+}
+
+TEST_F(npy_files, one_byte_types_take_any_byte_order) {
+  const std::string header =
+      padded_v1_header("{'descr': '>i1', 'fortran_order': False, 'shape': (2,), }");
+  const io::npy_array array = io::read_npy(write_raw("i1.npy", v1_file(header, "\xff\x02")));
+  EXPECT_EQ(array.values<std::int8_t>()[0], -1);
+  EXPECT_EQ(array.values<std::int8_t>()[1], 2);
+}
+
+TEST_F(npy_files, structured_dtype_is_an_error) {
+  const std::string header = padded_v1_header(
+      "{'descr': [('x', '<f4'), ('y', '<f4')], 'fortran_order': False, 'shape': (1,), }");
+  expect_format_error(write_raw("struct.npy", v1_file(header, "abcdefgh")), "structured dtypes");
+}
+
+TEST_F(npy_files, fortran_order_true_is_an_error) {
+  const std::string header =
+      padded_v1_header("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }");
+  expect_format_error(write_raw("fortran.npy", v1_file(header, std::string(24, '\0'))),
+                      "fortran_order True");
+}
+
+TEST_F(npy_files, short_data_is_an_error) {
+  const std::string header =
+      padded_v1_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }");
+  expect_format_error(write_raw("short.npy", v1_file(header, std::string(23, '\0'))),
+                      "data is truncated: shape (2, 3) of float32 needs 24 bytes, the file has 23");
+}
+
+TEST_F(npy_files, extra_data_is_an_error) {
+  const std::string header =
+      padded_v1_header("{'descr': '<i2', 'fortran_order': False, 'shape': (2,), }");
+  expect_format_error(write_raw("long.npy", v1_file(header, std::string(5, '\0'))),
+                      "1 bytes after the data");
+}
+
+TEST_F(npy_files, bool_byte_other_than_0_or_1_is_an_error) {
+  const std::string header =
+      padded_v1_header("{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }");
+  expect_format_error(write_raw("bool.npy", v1_file(header, std::string("\x01\x00\x02", 3))),
+                      "bool element 2 is 2");
+}
+
+TEST_F(npy_files, values_of_the_wrong_type_throw) {
+  const std::vector<float> values = {1.0f};
+  const fs::path path = file("typed.npy");
+  io::write_npy(path, values);
+  const io::npy_array array = io::read_npy(path);
+  EXPECT_THROW(array.values<double>(), std::invalid_argument);
+  EXPECT_THROW(array.values<std::int32_t>(), std::invalid_argument);
+  EXPECT_NO_THROW(array.values<float>());
+}
+
+TEST_F(npy_files, writing_a_mismatched_shape_throws) {
+  const std::vector<double> values = {1.0, 2.0, 3.0};
+  EXPECT_THROW(io::write_npy<double>(file("mismatch.npy"), values, {2, 2}), std::invalid_argument);
+  EXPECT_FALSE(fs::exists(file("mismatch.npy"))) << "nothing is written on a bad call";
+}
+
+TEST_F(npy_files, writing_to_a_missing_directory_is_an_error) {
+  const std::vector<double> values = {1.0};
+  const fs::path path = file("no/such/dir/x.npy");
+  try {
+    io::write_npy(path, values);
+    ADD_FAILURE() << "no error";
+  } catch (const io::format_error& e) {
+    EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cannot open for writing"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
