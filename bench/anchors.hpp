@@ -1,12 +1,13 @@
 // Vendor anchors: the library a CUDA programmer would otherwise call,
 // measured in the same run on the same inputs. Declared in plain C++; the
-// CUB code lives in anchors_cub_reduce.cu.
+// CUB code lives in anchors_cub_<family>.cu.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 #include "gpuprim/core/macros.hpp"
+#include "gpuprim/scan.hpp"
 
 namespace gpuprim::bench {
 
@@ -53,6 +54,58 @@ class cub_reduce {
 extern template class cub_reduce<float>;
 extern template class cub_reduce<double>;
 extern template class cub_reduce<std::int32_t>;
+
+// cub::DeviceScan::{InclusiveSum, ExclusiveSum} over inputs of `n`
+// elements (anchors_cub_scan.cu); temporary storage allocated once, here.
+template <class T>
+class cub_scan {
+ public:
+  cub_scan(scan_kind kind, std::size_t n, stream_t stream);
+  ~cub_scan();
+  cub_scan(const cub_scan&) = delete;
+  cub_scan& operator=(const cub_scan&) = delete;
+
+  // Enqueues the scan of in[0, n) into out[0, n) (device memory).
+  void enqueue(const T* in, T* out) const;
+
+  // "cub::DeviceScan::InclusiveSum" or "cub::DeviceScan::ExclusiveSum".
+  static const char* name(scan_kind kind);
+
+ private:
+  scan_kind kind_;
+  std::size_t n_;
+  stream_t stream_;
+  void* temp_storage_ = nullptr;
+  std::size_t temp_storage_bytes_ = 0;
+};
+
+extern template class cub_scan<float>;
+extern template class cub_scan<double>;
+extern template class cub_scan<std::int32_t>;
+
+// cub::DeviceSegmentedReduce::Sum over `num_segments` segments given by
+// num_segments + 1 offsets (begin = offsets, end = offsets + 1), reading the
+// same 64-bit offsets gpuprim reads. Temporary storage as for cub_reduce.
+template <class T>
+class cub_segmented_sum {
+ public:
+  cub_segmented_sum(std::size_t num_segments, stream_t stream);
+  ~cub_segmented_sum();
+  cub_segmented_sum(const cub_segmented_sum&) = delete;
+  cub_segmented_sum& operator=(const cub_segmented_sum&) = delete;
+
+  void enqueue(const T* in, const std::uint64_t* offsets, T* out) const;
+
+  static const char* name() { return "cub::DeviceSegmentedReduce::Sum"; }
+
+ private:
+  std::size_t num_segments_;
+  stream_t stream_;
+  void* temp_storage_ = nullptr;
+  std::size_t temp_storage_bytes_ = 0;
+};
+
+extern template class cub_segmented_sum<float>;
 #endif
 
 }  // namespace gpuprim::bench

@@ -8,7 +8,7 @@
 namespace gpuprim::bench {
 
 struct options {
-  std::string family = "all";  // "reduce", "all" (later: "scan", "sort", ...)
+  std::string family = "all";  // "reduce", "scan", "all" (later: "sort", ...)
   bool ladder = false;         // print the family's ladder table instead of the API rows
   std::string backend;         // "", "host" or "cuda": "" runs every available one
   std::string json_path;       // write all rows as JSON here ("" = don't)
@@ -32,5 +32,12 @@ double measure_device_copy_bandwidth_gbs();
 // buffer is 1 GiB unless given.
 double measure_host_read_bandwidth_gbs();
 double measure_host_read_bandwidth_gbs(std::size_t buffer_bytes);
+
+// This machine's memory copy bandwidth in GB/s (bytes read + bytes written,
+// like the device copy): all OpenMP threads copying their own part of a
+// buffer far larger than the caches, measured now; 1 GiB each way unless
+// given. The roofline of host rows that read and write every element (scan).
+double measure_host_copy_bandwidth_gbs();
+double measure_host_copy_bandwidth_gbs(std::size_t buffer_bytes);
 
 }  // namespace gpuprim::bench

@@ -20,6 +20,7 @@ struct context {
   std::size_t l2_cache_bytes = 0;
   double copy_bandwidth_gbs = 0.0;
   double host_read_bandwidth_gbs = 0.0;
+  double host_copy_bandwidth_gbs = 0.0;  // measured when a host scan row runs
 };
 
 struct bench_case {
@@ -45,5 +46,12 @@ std::string describe(const row& header);
 // ladder tables (CUDA only).
 void plan_reduce(const context& ctx, plan& p);
 void plan_reduce_ladder(const context& ctx, plan& p);
+
+// The scan family, likewise (bench/scan_bench.cpp).
+void plan_scan(const context& ctx, plan& p);
+void plan_scan_ladder(const context& ctx, plan& p);
+
+// The segmented family: segmented_reduce against CUB (CUDA) and on the host.
+void plan_segmented_reduce(const context& ctx, plan& p);
 
 }  // namespace gpuprim::bench

@@ -95,4 +95,43 @@ double measure_host_read_bandwidth_gbs(std::size_t buffer_bytes) {
   return static_cast<double>(words * sizeof(std::uint64_t)) / (t.median_us * 1e3);
 }
 
+double measure_host_copy_bandwidth_gbs() {
+  return measure_host_copy_bandwidth_gbs(gib);
+}
+
+// Every thread copies its own contiguous chunk of the source into the same
+// chunk of the destination, both first written by that thread (so the pages
+// are on its NUMA node). std::copy becomes memmove, which the C library
+// tunes per CPU (non-temporal stores for large chunks where they pay off),
+// as a user's copy would be. Bytes read + bytes written per pass.
+double measure_host_copy_bandwidth_gbs(std::size_t buffer_bytes) {
+  const std::size_t words = std::max<std::size_t>(buffer_bytes / sizeof(std::uint64_t), 1);
+  const std::unique_ptr<std::uint64_t[]> source(new std::uint64_t[words]);
+  const std::unique_ptr<std::uint64_t[]> destination(new std::uint64_t[words]);
+  std::uint64_t* from = source.get();
+  std::uint64_t* to = destination.get();
+  const auto chunk_begin = [words](std::size_t t, std::size_t team) { return words * t / team; };
+#pragma omp parallel
+  {
+    const std::size_t team = static_cast<std::size_t>(omp_get_num_threads());
+    const std::size_t t = static_cast<std::size_t>(omp_get_thread_num());
+    for (std::size_t i = chunk_begin(t, team); i < chunk_begin(t + 1, team); ++i) {
+      from[i] = i * 0x9e3779b97f4a7c15ull + 1;
+      to[i] = 0;
+    }
+  }
+  const timing t = time_host([&](int) {
+#pragma omp parallel
+    {
+      const std::size_t team = static_cast<std::size_t>(omp_get_num_threads());
+      const std::size_t thread = static_cast<std::size_t>(omp_get_thread_num());
+      std::copy(from + chunk_begin(thread, team), from + chunk_begin(thread + 1, team),
+                to + chunk_begin(thread, team));
+    }
+  });
+  volatile std::uint64_t sink = to[words / 2];
+  (void)sink;
+  return 2.0 * static_cast<double>(words * sizeof(std::uint64_t)) / (t.median_us * 1e3);
+}
+
 }  // namespace gpuprim::bench

@@ -70,8 +70,12 @@ std::string describe(const row& header) {
 }
 
 int run(const options& opts) {
-  if (opts.family != "all" && opts.family != "reduce") {
-    return bad_option("unknown family '" + opts.family + "' (known: reduce, all)");
+  const bool run_reduce = opts.family == "all" || opts.family == "reduce";
+  const bool run_segmented = opts.family == "all" || opts.family == "segmented_reduce";
+  const bool run_scan = opts.family == "all" || opts.family == "scan";
+  if (!run_reduce && !run_segmented && !run_scan) {
+    return bad_option("unknown family '" + opts.family +
+                      "' (known: reduce, scan, segmented_reduce, all)");
   }
   if (!opts.backend.empty() && opts.backend != "host" && opts.backend != "cuda") {
     return bad_option("unknown backend '" + opts.backend + "' (host or cuda)");
@@ -118,11 +122,19 @@ int run(const options& opts) {
       std::fprintf(stderr, "[roofline] host memory read bandwidth ...\n");
       info.host_read_bandwidth_gbs = ctx.host_read_bandwidth_gbs =
           measure_host_read_bandwidth_gbs((opts.quick ? 256 : 1024) * mib);
+      if (run_scan) {
+        std::fprintf(stderr, "[roofline] host memory copy bandwidth ...\n");
+        ctx.host_copy_bandwidth_gbs =
+            measure_host_copy_bandwidth_gbs((opts.quick ? 256 : 1024) * mib);
+      }
     }
     if (opts.ladder) {
-      plan_reduce_ladder(ctx, p);
+      if (run_reduce) plan_reduce_ladder(ctx, p);  // (segmented_reduce has no ladder yet)
+      if (run_scan) plan_scan_ladder(ctx, p);
     } else {
-      plan_reduce(ctx, p);
+      if (run_reduce) plan_reduce(ctx, p);
+      if (run_scan) plan_scan(ctx, p);
+      if (run_segmented) plan_segmented_reduce(ctx, p);
     }
     failures = execute(p);
   } catch (const std::exception& e) {

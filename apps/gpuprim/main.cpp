@@ -66,12 +66,13 @@ int main(int argc, char** argv) {
   commands["info"] = cli::add_info_command(app);
   commands["bench"] = cli::add_bench_command(app);
   commands["reduce"] = cli::add_reduce_command(app);
+  commands["scan"] = cli::add_scan_command(app);
 
   // CLI11 would only say "A subcommand is required" for a misspelt one.
   if (argc > 1 && argv[1][0] != '-' && !commands.contains(argv[1])) {
     return cli::report(cli::exit_bad_input, "gpuprim",
                        std::string("unknown command '") + argv[1] +
-                           "' (commands: info, bench, reduce; run with --help for usage)");
+                           "' (commands: info, bench, reduce, scan; run with --help for usage)");
   }
   try {
     app.parse(argc, argv);

@@ -180,6 +180,49 @@ workspace stream_workspace(stream_t stream, std::size_t scratch_bytes) {
   return {static_cast<unsigned*>(e.data), static_cast<char*>(e.data) + counter_bytes};
 }
 
+lookback_workspace stream_lookback_workspace(stream_t stream, std::size_t tiles,
+                                             std::size_t value_bytes_per_tile) {
+  struct entry {
+    void* data = nullptr;
+    std::size_t tiles = 0;
+    std::size_t value_bytes = 0;
+    unsigned epoch = 0;
+  };
+  static std::mutex mutex;
+  static std::map<std::pair<int, stream_t>, entry> workspaces;  // lives with the process
+  const int device = current_device();
+  std::lock_guard lock(mutex);
+  entry& e = workspaces[{device, stream}];
+  tiles = std::max<std::size_t>(tiles, 1);
+  const std::size_t value_bytes = tiles * value_bytes_per_tile;
+  if (!e.data || e.tiles < tiles || e.value_bytes < value_bytes) {
+    const std::size_t grown_tiles = std::max(tiles, 2 * e.tiles);
+    const std::size_t grown_values = std::max(value_bytes, 2 * e.value_bytes);
+    const std::size_t flag_bytes = align_up(grown_tiles * sizeof(unsigned long long), 256);
+    void* data = nullptr;
+    const cudaError_t code = cudaMalloc(&data, flag_bytes + grown_values);
+    if (code != cudaSuccess) {
+      detail::throw_cuda_error(code, "cudaMalloc", "lookback workspace", flag_bytes + grown_values);
+    }
+    GPUPRIM_CUDA_CHECK(cudaMemsetAsync(data, 0, flag_bytes, stream), "lookback workspace");
+    if (e.data) {
+      GPUPRIM_CUDA_CHECK(cudaStreamSynchronize(stream), "lookback workspace");
+      cudaFree(e.data);
+    }
+    e.data = data;
+    e.tiles = grown_tiles;
+    e.value_bytes = grown_values;
+  }
+  const std::size_t flag_bytes = align_up(e.tiles * sizeof(unsigned long long), 256);
+  if (++e.epoch == (1u << 30)) {
+    // Wrapped: flags of epoch 1 may still lie in slots no call has reached since.
+    GPUPRIM_CUDA_CHECK(cudaMemsetAsync(e.data, 0, flag_bytes, stream), "lookback workspace");
+    e.epoch = 1;
+  }
+  return {static_cast<unsigned long long*>(e.data), static_cast<char*>(e.data) + flag_bytes,
+          e.epoch};
+}
+
 }  // namespace cuda_detail
 
 // ---- scratch memory ------------------------------------------------------

@@ -49,6 +49,38 @@ int main(int argc, char** argv) {
   const std::int64_t scalar = -9000000000;
   io::write_npy<std::int64_t>(dir / "scalar.npy", std::span<const std::int64_t>(&scalar, 1), {});
 
+  // Scans: the inputs above, and what `gpuprim scan` must write for them,
+  // byte for byte as numpy.save writes numpy's result.
+  const fs::path expected = dir / "expected";
+  fs::create_directories(expected);
+  // np.cumsum of float32 [0.5, 1.25, -2.0, 3.5]: exact in float32.
+  io::write_npy(expected / "cumsum_float32.npy", std::vector<float>{0.5f, 1.75f, -0.25f, 3.25f});
+  io::write_npy(expected / "exclusive_cumsum_float32.npy",
+                std::vector<float>{0.0f, 0.5f, 1.75f, -0.25f});
+  io::write_npy(expected / "cummax_float32.npy", std::vector<float>{0.5f, 1.25f, 1.25f, 3.5f});
+  // The 3 x 4 matrix flattened; int32 sums become int64.
+  io::write_npy(expected / "cumsum_int32_matrix.npy",
+                std::vector<std::int64_t>{3, 11, 12, 12, 21, 63, 56, 61, 63, 105, 116, 120});
+  io::write_npy(expected / "cummin_int32_matrix.npy",
+                std::vector<std::int32_t>{3, 3, 1, 0, 0, 0, -7, -7, -7, -7, -7, -7});
+  io::write_npy(expected / "exclusive_cummin_int32_matrix.npy",
+                std::vector<std::int32_t>{std::numeric_limits<std::int32_t>::max(), 3, 3, 1, 0, 0,
+                                          0, -7, -7, -7, -7, -7});
+  // Past int32's range: numpy widens to int64 first.
+  io::write_npy(dir / "int32_big.npy", std::vector<std::int32_t>{2147483647, 2147483647, -5});
+  io::write_npy(expected / "cumsum_int32_big.npy",
+                std::vector<std::int64_t>{2147483647, 4294967294, 4294967289});
+  io::write_npy(expected / "cumsum_int8.npy", std::vector<std::int64_t>{-128, -129, -2, -102});
+  std::vector<std::uint64_t> uint8_sums(1000);
+  for (std::size_t i = 0; i < uint8_sums.size(); ++i)
+    uint8_sums[i] = 255 * (i + 1);
+  io::write_npy(expected / "cumsum_uint8.npy", uint8_sums);
+  io::write_npy(expected / "cumsum_bool.npy", std::vector<std::int64_t>{1, 1, 2, 3});
+  // np.fmin.accumulate of [nan, 2.5, -1.5, nan]: NaN until the first number.
+  io::write_npy(expected / "cummin_float64_nan.npy", std::vector<double>{nan, 2.5, -1.5, -1.5});
+  io::write_npy(expected / "cumsum_empty.npy", std::vector<float>{});
+  io::write_npy(expected / "cumsum_scalar.npy", std::vector<std::int64_t>{-9000000000});
+
   // Broken files.
   write_text(dir / "corrupt.npy", "this is a text file, not an array\n");
   std::string header = io::npy_header(io::dtype::float32, std::vector<std::uint64_t>{4});

@@ -87,8 +87,9 @@ std::vector<T> to_host(const device_vector<T>& values) {
 }
 
 // Device -> host copy into caller-provided memory of the same size.
-template <class T>
-void copy(device_span<const T> from, std::span<T> to) {
+template <class U, class T>
+requires std::is_same_v<std::remove_const_t<U>, T>
+void copy(device_span<U> from, std::span<T> to) {
   if (from.size() != to.size()) {
     throw std::invalid_argument("gpuprim::copy: device span has " + std::to_string(from.size()) +
                                 " elements, host span " + std::to_string(to.size()));
@@ -98,8 +99,9 @@ void copy(device_span<const T> from, std::span<T> to) {
 }
 
 // Host -> device copy into existing device memory of the same size.
-template <class T>
-void copy(std::span<const T> from, device_span<T> to) {
+template <class U, class T>
+requires std::is_same_v<std::remove_const_t<U>, T>
+void copy(std::span<U> from, device_span<T> to) {
   if (from.size() != to.size()) {
     throw std::invalid_argument("gpuprim::copy: host span has " + std::to_string(from.size()) +
                                 " elements, device span " + std::to_string(to.size()));

@@ -40,28 +40,36 @@ T reduce_chunk(const In* in, std::size_t begin, std::size_t end, Op& op, Fetch& 
   auto value = [&](std::size_t i) { return static_cast<T>(fetch(in[i], i)); };
   if (n < 4 * lanes) {
     T acc = value(begin);
-    for (std::size_t i = begin + 1; i < end; ++i) acc = op(acc, value(i));
+    for (std::size_t i = begin + 1; i < end; ++i)
+      acc = op(acc, value(i));
     return acc;
   }
   T acc[lanes];
   if constexpr (is_commutative_v<Op>) {
-    for (std::size_t k = 0; k < lanes; ++k) acc[k] = value(begin + k);
+    for (std::size_t k = 0; k < lanes; ++k)
+      acc[k] = value(begin + k);
     std::size_t i = begin + lanes;
     for (; i + lanes <= end; i += lanes) {
-      for (std::size_t k = 0; k < lanes; ++k) acc[k] = op(acc[k], value(i + k));
+      for (std::size_t k = 0; k < lanes; ++k)
+        acc[k] = op(acc[k], value(i + k));
     }
-    for (; i < end; ++i) acc[0] = op(acc[0], value(i));
+    for (; i < end; ++i)
+      acc[0] = op(acc[0], value(i));
   } else {
     const std::size_t len = n / lanes;  // lane k: [begin + k*len, begin + (k+1)*len)
-    for (std::size_t k = 0; k < lanes; ++k) acc[k] = value(begin + k * len);
+    for (std::size_t k = 0; k < lanes; ++k)
+      acc[k] = value(begin + k * len);
     for (std::size_t i = 1; i < len; ++i) {
-      for (std::size_t k = 0; k < lanes; ++k) acc[k] = op(acc[k], value(begin + k * len + i));
+      for (std::size_t k = 0; k < lanes; ++k)
+        acc[k] = op(acc[k], value(begin + k * len + i));
     }
     // The last lane also owns the remainder after the eight sub-ranges.
-    for (std::size_t j = begin + lanes * len; j < end; ++j) acc[lanes - 1] = op(acc[lanes - 1], value(j));
+    for (std::size_t j = begin + lanes * len; j < end; ++j)
+      acc[lanes - 1] = op(acc[lanes - 1], value(j));
   }
   T total = acc[0];
-  for (std::size_t k = 1; k < lanes; ++k) total = op(total, acc[k]);
+  for (std::size_t k = 1; k < lanes; ++k)
+    total = op(total, acc[k]);
   return total;
 }
 

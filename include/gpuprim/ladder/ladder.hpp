@@ -38,4 +38,27 @@ inline std::span<const reduce_rung<T>> reduce_rungs() {
 }
 #endif
 
+template <class T>
+struct scan_rung {
+  const char* name;   // what the kernel is, e.g. "scan_blelloch"
+  const char* fixes;  // one line: what it fixes over the rung before
+  // Enqueues the inclusive prefix sum of `in` into `out` (any size,
+  // out.size() == in.size(), else std::invalid_argument) on `stream`;
+  // scratch comes from gp::get_scratch_resource(). Throws gp::cuda_error on
+  // failure.
+  void (*run)(device_span<const T> in, device_span<T> out, stream_t stream);
+};
+
+// The scan ladder for inclusive sums, oldest first. Precompiled for float,
+// double, std::int32_t and std::int64_t.
+#if GPUPRIM_HAS_CUDA
+template <class T>
+std::span<const scan_rung<T>> scan_rungs();
+#else
+template <class T>
+inline std::span<const scan_rung<T>> scan_rungs() {
+  return {};
+}
+#endif
+
 }  // namespace gpuprim::ladder

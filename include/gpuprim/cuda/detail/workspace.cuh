@@ -26,3 +26,25 @@ struct workspace {
 workspace stream_workspace(stream_t stream, std::size_t scratch_bytes);
 
 }  // namespace gpuprim::cuda_detail
+
+namespace gpuprim::cuda_detail {
+
+// Tile-status storage for decoupled look-back kernels, per (device, stream).
+// One 64-bit status word per tile whose upper half is always a flag
+// (epoch * 4 + kind); the lower half may hold a value of up to 4 bytes.
+// Larger values live in a separate array. Instead of clearing the flags
+// before every call (an extra launch), each call gets a new `epoch`: a flag
+// counts only if it carries the current epoch, so words left by earlier
+// calls read as "not yet published". Status words are zeroed when the
+// storage is made or grown, epochs start at 1 and only grow, and nothing
+// but flags is ever written to the upper halves.
+struct lookback_workspace {
+  unsigned long long* status;  // one per tile
+  void* values;                // value_bytes_per_tile per tile, 256-byte aligned
+  unsigned epoch;              // in [1, 2^30)
+};
+
+lookback_workspace stream_lookback_workspace(stream_t stream, std::size_t tiles,
+                                             std::size_t value_bytes_per_tile);
+
+}  // namespace gpuprim::cuda_detail

@@ -1,0 +1,65 @@
+// The CUB anchor for the scan family.
+#include <cuda_runtime_api.h>
+
+#include <climits>
+#include <cub/device/device_scan.cuh>
+
+#include "anchors.hpp"
+#include "gpuprim/cuda/detail/check.cuh"
+
+namespace gpuprim::bench {
+namespace {
+
+// As for reductions: fewer than 2^31 elements go through CUB's 32-bit offsets.
+template <class T, class Size>
+cudaError_t call_cub_sized(scan_kind kind, void* temp, std::size_t& temp_bytes, const T* in, T* out,
+                           Size n, cudaStream_t stream) {
+  if (kind == scan_kind::exclusive) {
+    return cub::DeviceScan::ExclusiveSum(temp, temp_bytes, in, out, n, stream);
+  }
+  return cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, n, stream);
+}
+
+template <class T>
+cudaError_t call_cub(scan_kind kind, void* temp, std::size_t& temp_bytes, const T* in, T* out,
+                     std::size_t n, cudaStream_t stream) {
+  if (n <= static_cast<std::size_t>(INT_MAX)) {
+    return call_cub_sized(kind, temp, temp_bytes, in, out, static_cast<int>(n), stream);
+  }
+  return call_cub_sized(kind, temp, temp_bytes, in, out, n, stream);
+}
+
+}  // namespace
+
+template <class T>
+cub_scan<T>::cub_scan(scan_kind kind, std::size_t n, stream_t stream)
+    : kind_(kind), n_(n), stream_(stream) {
+  GPUPRIM_CUDA_CHECK(
+      call_cub<T>(kind_, nullptr, temp_storage_bytes_, nullptr, nullptr, n_, stream_),
+      "cub anchor");
+  GPUPRIM_CUDA_CHECK(cudaMalloc(&temp_storage_, temp_storage_bytes_), "cub anchor");
+}
+
+template <class T>
+cub_scan<T>::~cub_scan() {
+  cudaFree(temp_storage_);
+}
+
+template <class T>
+void cub_scan<T>::enqueue(const T* in, T* out) const {
+  std::size_t temp_bytes = temp_storage_bytes_;
+  GPUPRIM_CUDA_CHECK(call_cub<T>(kind_, temp_storage_, temp_bytes, in, out, n_, stream_),
+                     "cub anchor");
+}
+
+template <class T>
+const char* cub_scan<T>::name(scan_kind kind) {
+  return kind == scan_kind::exclusive ? "cub::DeviceScan::ExclusiveSum"
+                                      : "cub::DeviceScan::InclusiveSum";
+}
+
+template class cub_scan<float>;
+template class cub_scan<double>;
+template class cub_scan<std::int32_t>;
+
+}  // namespace gpuprim::bench

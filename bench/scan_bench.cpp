@@ -1,0 +1,353 @@
+// The scan family's rows: gpuprim::inclusive_scan / exclusive_scan against
+// CUB on the GPU, gpuprim::inclusive_scan(gp::host) against the standard
+// library on the CPU, and the ladder of historical kernels (DESIGN.md
+// sections 6 and 7). A scan must read and write every element, so GB/s
+// counts n x sizeof(T) read + n x sizeof(T) written, like the copy roofline.
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "anchors.hpp"
+#include "gpuprim/scan.hpp"
+#include "inputs.hpp"
+#include "plan.hpp"
+
+#if GPUPRIM_HAS_CUDA
+#include "gpuprim/ladder/ladder.hpp"
+#endif
+
+namespace gpuprim::bench {
+namespace {
+
+constexpr std::uint64_t input_seed = 20261122;
+
+template <class T>
+const char* type_name() {
+  if constexpr (std::is_same_v<T, float>) return "float";
+  if constexpr (std::is_same_v<T, double>) return "double";
+  if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
+}
+
+const char* variant_name(scan_kind kind) {
+  return kind == scan_kind::exclusive ? "exclusive sum" : "inclusive sum";
+}
+
+row make_header(const char* backend, const char* type, std::size_t n, std::size_t element_bytes) {
+  row r;
+  r.algorithm = "scan";
+  r.backend = backend;
+  r.type = type;
+  r.n = n;
+  r.bytes = 2.0 * static_cast<double>(n) * static_cast<double>(element_bytes);
+  return r;
+}
+
+// Compares two scans element by element. Integers must match exactly. Float
+// prefix sums (of positive inputs) are compared with a relative tolerance
+// that any summation order meets but a wrong or unwritten element does not:
+// the prefixes are rounded at magnitudes up to n, and the two sides round
+// differently.
+template <class T, class Expected>
+std::string compare_scans(std::span<const T> got, std::span<const Expected> expected,
+                          const char* reference) {
+  if (got.size() != expected.size()) return "size mismatch";
+  const std::size_t n = got.size();
+  constexpr double tolerance = sizeof(T) == 4 ? 1e-3 : 1e-9;
+  std::size_t wrong = 0;
+  std::size_t first_wrong = n;
+#pragma omp parallel for reduction(+ : wrong) reduction(min : first_wrong)
+  for (std::size_t i = 0; i < n; ++i) {
+    bool ok;
+    if constexpr (std::is_floating_point_v<T>) {
+      // Scaled, not divided: an exclusive scan's first element is 0 on both
+      // sides. A NaN fails here.
+      const double want = static_cast<double>(expected[i]);
+      ok = std::abs(static_cast<double>(got[i]) - want) <= tolerance * std::abs(want);
+    } else {
+      ok = got[i] == static_cast<T>(expected[i]);
+    }
+    if (!ok) {
+      ++wrong;
+      first_wrong = std::min(first_wrong, i);
+    }
+  }
+  if (wrong == 0) return "ok";
+  char text[160];
+  std::snprintf(text, sizeof text, "%zu elements differ from %s, first at %zu: %.9g vs %.9g", wrong,
+                reference, first_wrong, static_cast<double>(got[first_wrong]),
+                static_cast<double>(expected[first_wrong]));
+  return text;
+}
+
+// ---- host ---------------------------------------------------------------
+
+std::vector<row> measure_host_scan(row r) {
+  const host_array<float> values = random_host_array<float>(r.n, input_seed);
+  const std::span<const float> in = values.span();
+  const std::unique_ptr<float[]> output(new float[r.n]);
+  const std::span<float> out(output.get(), r.n);
+
+  r.measured = time_host([&](int) { gpuprim::inclusive_scan(host, in, out); });
+  std::vector<double> reference(r.n);
+  std::inclusive_scan(in.begin(), in.end(), reference.begin(), std::plus<double>{}, 0.0);
+  r.check = compare_scans<float, double>(out, reference, "double scan");
+
+  // A float scan on one thread stagnates once the running sum's spacing
+  // exceeds the inputs (2^25 for these values); it is timed, not checked.
+  r.vendor = "std::inclusive_scan (1 thread)";
+  r.vendor_measured =
+      time_host([&](int) { std::inclusive_scan(in.begin(), in.end(), out.begin()); });
+  return {r};
+}
+
+void plan_host_rows(const context& ctx, plan& p) {
+  table t;
+  t.title = "scan (host)";
+  t.roofline = "host copy bw";
+  t.roofline_gbs = ctx.host_copy_bandwidth_gbs;
+  char copy[64];
+  std::snprintf(copy, sizeof copy, "%.1f GB/s", ctx.host_copy_bandwidth_gbs);
+  t.notes = {
+      "gpuprim::inclusive_scan(gp::host, ...) on all OpenMP threads, timed with steady_clock; "
+      "std::inclusive_scan runs on one thread, for context.",
+      "GB/s counts n x sizeof(T) read + n x sizeof(T) written; the roofline is every thread "
+      "copying its own part of a buffer far larger than the caches, measured in this run: " +
+          std::string(copy) + " (read + write).",
+      "check: gpuprim's float prefix sums against double-precision ones.",
+  };
+  const std::size_t index = p.add_table(std::move(t));
+  const int log2_n = ctx.quick ? 25 : 27;
+  row header = make_header("host", "float", std::size_t{1} << log2_n, sizeof(float));
+  header.variant = variant_name(scan_kind::inclusive);
+  p.cases.push_back({index, header, [header] { return measure_host_scan(header); }});
+}
+
+// ---- CUDA ---------------------------------------------------------------
+
+#if GPUPRIM_HAS_CUDA
+
+template <class T>
+void enqueue_scan(scan_kind kind, device_span<const T> in, device_span<T> out, stream_t stream) {
+  if (kind == scan_kind::exclusive) {
+    gpuprim::exclusive_scan(cuda.on(stream), in, out, T{0}, plus{});
+  } else {
+    gpuprim::inclusive_scan(cuda.on(stream), in, out);
+  }
+}
+
+// One size's inputs and outputs on the device, as many of each as it takes
+// to defeat L2 (so neither the reads nor the writes of one call hit lines
+// the previous call left in L2).
+template <class T>
+struct device_workload {
+  std::vector<device_vector<T>> inputs;
+  std::vector<device_vector<T>> outputs;
+
+  device_workload(std::size_t n, std::size_t l2_cache_bytes) {
+    const host_array<T> values = random_host_array<T>(n, input_seed);
+    const std::size_t copies = copies_to_defeat_l2(n * sizeof(T), l2_cache_bytes);
+    inputs = device_copies(values.span(), copies);
+    outputs.reserve(copies);
+    for (std::size_t i = 0; i < copies; ++i)
+      outputs.emplace_back(n);
+  }
+  device_span<const T> input(int run) const { return inputs[run % inputs.size()].span(); }
+  device_span<T> output(int run) { return outputs[run % outputs.size()].span(); }
+  // Output 0, once the stream has finished writing it.
+  std::vector<T> first_output(stream_t stream) {
+    synchronize(stream);
+    return to_host(outputs[0]);
+  }
+};
+
+template <class T>
+std::vector<row> measure_cuda_scan(const context& ctx, row r, scan_kind kind) {
+  device_workload<T> work(r.n, ctx.l2_cache_bytes);
+  const stream_t stream = ctx.stream;
+  r.measured = time_device(
+      stream, [&](int run) { enqueue_scan(kind, work.input(run), work.output(run), stream); });
+  const cub_scan<T> cub(kind, r.n, stream);
+  r.vendor = cub_scan<T>::name(kind);
+  r.vendor_measured = time_device(
+      stream, [&](int run) { cub.enqueue(work.input(run).data(), work.output(run).data()); });
+
+  cub.enqueue(work.input(0).data(), work.output(0).data());
+  const std::vector<T> expected = work.first_output(stream);
+  enqueue_scan(kind, work.input(0), work.output(0), stream);
+  const std::vector<T> got = work.first_output(stream);
+  r.check = compare_scans<T, T>(got, expected, "CUB");
+  return {r};
+}
+
+enum class scalar { f32, i32 };
+
+struct cuda_case {
+  scan_kind kind;
+  scalar type;
+  int log2_n;
+  bool in_quick_runs;
+};
+
+constexpr cuda_case cuda_cases[] = {
+    {scan_kind::inclusive, scalar::f32, 20, true},  {scan_kind::exclusive, scalar::f32, 20, true},
+    {scan_kind::inclusive, scalar::f32, 24, true},  {scan_kind::exclusive, scalar::f32, 24, true},
+    {scan_kind::inclusive, scalar::f32, 28, false}, {scan_kind::exclusive, scalar::f32, 28, false},
+    {scan_kind::inclusive, scalar::i32, 28, false}, {scan_kind::exclusive, scalar::i32, 28, false},
+};
+
+std::string l2_note(std::size_t l2_cache_bytes) {
+  return "Inputs and outputs under 3 x L2 (" + std::to_string(3 * (l2_cache_bytes >> 20)) +
+         " MiB) are rotated among copies that together exceed it, so every call reads and "
+         "writes memory, not L2.";
+}
+
+void plan_cuda_rows(const context& ctx, plan& p) {
+  table t;
+  t.title = "scan (cuda)";
+  t.roofline = "copy bw";
+  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.notes = {
+      "gpuprim::inclusive_scan / exclusive_scan(gp::cuda.on(stream), in, out) against "
+      "cub::DeviceScan::InclusiveSum / ExclusiveSum (temporary storage allocated once, outside "
+      "the timed loop).",
+      "CUDA events around each call; GB/s counts n x sizeof(T) read + n x sizeof(T) written, "
+      "the fewest bytes a scan must move; % of the device-to-device copy bandwidth of this run.",
+      l2_note(ctx.l2_cache_bytes),
+      "vendor / gpuprim above 1 means gpuprim is faster; check compares every element of the "
+      "two outputs (floats within a relative 1e-3: the two round differently).",
+  };
+  const std::size_t index = p.add_table(std::move(t));
+  for (const cuda_case& c : cuda_cases) {
+    if (ctx.quick && !c.in_quick_runs) continue;
+    const auto add = [&]<class T>() {
+      row header = make_header("cuda", type_name<T>(), std::size_t{1} << c.log2_n, sizeof(T));
+      header.variant = variant_name(c.kind);
+      p.cases.push_back({index, header, [ctx, header, kind = c.kind] {
+                           return measure_cuda_scan<T>(ctx, header, kind);
+                         }});
+    };
+    if (c.type == scalar::f32) {
+      add.template operator()<float>();
+    } else {
+      add.template operator()<std::int32_t>();
+    }
+  }
+}
+
+// The ladder's rungs share one input set per type; the reference result is
+// CUB's inclusive sum of the first copy.
+template <class T>
+struct ladder_inputs {
+  std::unique_ptr<device_workload<T>> work;
+  std::vector<T> reference;
+
+  device_workload<T>& prepare(const context& ctx, std::size_t n) {
+    if (!work) {
+      work = std::make_unique<device_workload<T>>(n, ctx.l2_cache_bytes);
+      const cub_scan<T> cub(scan_kind::inclusive, n, ctx.stream);
+      cub.enqueue(work->input(0).data(), work->output(0).data());
+      reference = work->first_output(ctx.stream);
+    }
+    return *work;
+  }
+};
+
+template <class T>
+using scan_enqueuer = std::function<void(device_span<const T> in, device_span<T> out)>;
+
+template <class T>
+row measure_ladder_row(const context& ctx, ladder_inputs<T>& inputs, row r,
+                       const scan_enqueuer<T>& enqueue) {
+  device_workload<T>& work = inputs.prepare(ctx, r.n);
+  r.measured =
+      time_device(ctx.stream, [&](int run) { enqueue(work.input(run), work.output(run)); });
+  work.outputs[0].fill_bytes(0xFF);  // an element the rung does not write fails the check
+  enqueue(work.input(0), work.output(0));
+  r.check = compare_scans<T, T>(work.first_output(ctx.stream), inputs.reference, "CUB");
+  return r;
+}
+
+template <class T>
+void plan_ladder(const context& ctx, plan& p, int log2_n) {
+  table t;
+  t.title = "scan ladder: inclusive sum of 2^" + std::to_string(log2_n) + " " + type_name<T>() +
+            " (cuda)";
+  t.kind = table_kind::ladder;
+  t.roofline = "copy bw";
+  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.notes = {
+      "Rungs oldest first; x prev and x first are speed-ups over the rung above and the "
+      "first rung. The last two rows are the production path and CUB, for reference.",
+      "CUDA events around each call; GB/s counts n x sizeof(T) read + n x sizeof(T) written. " +
+          l2_note(ctx.l2_cache_bytes),
+  };
+  const std::size_t index = p.add_table(std::move(t));
+  const auto inputs = std::make_shared<ladder_inputs<T>>();
+  const stream_t stream = ctx.stream;
+  const auto add = [&](row r, scan_enqueuer<T> enqueue) {
+    p.cases.push_back({index, r, [ctx, inputs, r, enqueue] {
+                         return std::vector<row>{measure_ladder_row<T>(ctx, *inputs, r, enqueue)};
+                       }});
+  };
+
+  row header = make_header("cuda", type_name<T>(), std::size_t{1} << log2_n, sizeof(T));
+  header.implementation = "gpuprim::ladder";
+  for (const ladder::scan_rung<T>& rung : ladder::scan_rungs<T>()) {
+    row r = header;
+    r.variant = rung.name;
+    r.fixes = rung.fixes;
+    add(r, [run = rung.run, stream](device_span<const T> in, device_span<T> out) {
+      run(in, out, stream);
+    });
+  }
+
+  row production = header;
+  production.implementation = "gpuprim";
+  production.variant = "gpuprim::inclusive_scan";
+  production.fixes = "(reference) the production path";
+  add(production, [stream](device_span<const T> in, device_span<T> out) {
+    enqueue_scan(scan_kind::inclusive, in, out, stream);
+  });
+
+  row vendor = header;
+  vendor.implementation = "cub";
+  vendor.variant = cub_scan<T>::name(scan_kind::inclusive);
+  vendor.fixes = "(reference) the vendor library";
+  // Made on the first (warm-up) call, so its allocation is not timed.
+  const auto cub = std::make_shared<std::unique_ptr<cub_scan<T>>>();
+  add(vendor, [cub, n = header.n, stream](device_span<const T> in, device_span<T> out) {
+    if (!*cub) *cub = std::make_unique<cub_scan<T>>(scan_kind::inclusive, n, stream);
+    (*cub)->enqueue(in.data(), out.data());
+  });
+}
+
+#endif  // GPUPRIM_HAS_CUDA
+
+}  // namespace
+
+void plan_scan(const context& ctx, plan& p) {
+#if GPUPRIM_HAS_CUDA
+  if (ctx.cuda) plan_cuda_rows(ctx, p);
+#endif
+  if (ctx.host) plan_host_rows(ctx, p);
+}
+
+void plan_scan_ladder(const context& ctx, plan& p) {
+#if GPUPRIM_HAS_CUDA
+  if (!ctx.cuda) return;
+  const int log2_n = ctx.quick ? 24 : 26;
+  plan_ladder<float>(ctx, p, log2_n);
+  if (!ctx.quick) plan_ladder<std::int32_t>(ctx, p, log2_n);
+#else
+  (void)ctx;
+  (void)p;
+#endif
+}
+
+}  // namespace gpuprim::bench

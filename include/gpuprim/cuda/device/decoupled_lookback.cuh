@@ -1,0 +1,124 @@
+// Decoupled look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan
+// with Decoupled Look-back", 2016): how tile t of a single-pass scan learns
+// the combination of all tiles before it without waiting for tile t-1 to
+// finish its whole scan.
+//
+// Each tile publishes its own aggregate as soon as it has reduced its data
+// (kind A), then overwrites it with its inclusive prefix once it knows its
+// exclusive prefix (kind P). A tile polls the 32 tiles before it, one per
+// lane, until one of them shows a P, then folds the aggregates after that P
+// onto it.
+//
+// Reproducibility: every P is the strict left fold
+// (((a_0 op a_1) op a_2) ... op a_t) of the tiles' aggregates, and folding
+// a_{j+1} .. a_{t-1} onto P(j) in order gives that same fold bit for bit,
+// whichever j a tile happened to find: floating-point scans give the same
+// bits on every run. (A tree over the window, as in CUB, would be faster
+// to combine but would round differently depending on timing.)
+//
+// Status words (cuda/detail/workspace.cuh): 64 bits per tile, the flag
+// (epoch * 4 + kind) in the upper half, read and written with relaxed
+// device-scope atomics. A value of up to 4 bytes rides in the lower half,
+// so one load sees flag and value together: no fence, one L2 round trip
+// per poll. Larger values go to a side array, written and fenced before
+// the flag, and read after a fence once the flag is seen.
+#pragma once
+
+#include <cuda/atomic>
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+
+#include "gpuprim/cuda/detail/shuffle_up.cuh"
+
+namespace gpuprim::cuda_detail {
+
+template <class T>
+struct tile_lookback {
+  static constexpr unsigned aggregate = 1;  // kinds
+  static constexpr unsigned inclusive_prefix = 2;
+  static constexpr bool packed = sizeof(T) <= 4;
+
+  unsigned long long* status;  // one word per tile
+  T* values;                   // !packed: two per tile, [2t] aggregate, [2t + 1] prefix
+  unsigned epoch;
+
+  struct entry {
+    unsigned kind;
+    T value;
+  };
+
+  // Relaxed device-scope 64-bit accesses: single-copy atomic (flag and
+  // packed value travel together), served at L2, never hoisted out of a
+  // polling loop.
+  static __device__ unsigned long long load_status(unsigned long long* p) {
+    return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*p).load(
+        cuda::memory_order_relaxed);
+  }
+  static __device__ void store_status(unsigned long long* p, unsigned long long w) {
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*p).store(
+        w, cuda::memory_order_relaxed);
+  }
+
+  __device__ void publish(unsigned long long tile, unsigned kind, const T& value) const {
+    const unsigned long long flag = static_cast<unsigned long long>(epoch * 4 + kind) << 32;
+    if constexpr (packed) {
+      unsigned bits = 0;
+      memcpy(&bits, &value, sizeof(T));
+      store_status(&status[tile], flag | bits);
+    } else {
+      values[2 * tile + (kind == inclusive_prefix ? 1 : 0)] = value;
+      __threadfence();  // the value is visible before the flag
+      store_status(&status[tile], flag);
+    }
+  }
+
+  // Waits until tile p has published in this epoch; returns what it has.
+  __device__ entry read(long long p) const {
+    unsigned long long w = load_status(&status[p]);
+    while ((w >> 34) != epoch)
+      w = load_status(&status[p]);
+    entry e{static_cast<unsigned>(w >> 32) & 3u, T{}};
+    if constexpr (packed) {
+      const unsigned bits = static_cast<unsigned>(w);
+      memcpy(&e.value, &bits, sizeof(T));
+    } else {
+      __threadfence();  // the flag was seen before the value is read
+      e.value = values[2 * p + (e.kind == inclusive_prefix ? 1 : 0)];
+    }
+    return e;
+  }
+
+  // Called by all 32 lanes of one warp, for tile > 0. Returns
+  // (((a_0 op a_1) ... op a_{tile-1}) (see the note at the top).
+  template <class Op>
+  __device__ T exclusive_prefix(unsigned long long tile, Op op) const {
+    const int lane = threadIdx.x % 32;
+    const long long end = static_cast<long long>(tile);
+    // Poll the 32 tiles just before this one (lane 0 the nearest) until one
+    // of them has published its inclusive prefix. Tiles never walk further
+    // back: a tile that did would fold forward from an old prefix over many
+    // windows while the front of published prefixes, which moves 32 tiles
+    // per poll of the tiles right behind it, ran past it. Tile 0 always
+    // publishes a prefix, so the front reaches every tile.
+    const long long p = end - 1 - lane;
+    entry e;
+    unsigned prefixes;
+    for (;;) {
+      e = p >= 0 ? read(p) : entry{inclusive_prefix, T{}};
+      prefixes = __ballot_sync(full_warp_mask, e.kind == inclusive_prefix);
+      if (prefixes) break;
+    }
+    // Fold the entries in hand, oldest first, from the nearest prefix.
+    // When prefixes keep up, that prefix is a tile or two back and the
+    // fold is short; it is on the path of every later tile.
+    const int nearest_lane = __ffs(prefixes) - 1;
+    T acc = shuffle_from(e.value, nearest_lane);
+    for (int l = nearest_lane - 1; l >= 0; --l)
+      acc = op(acc, shuffle_from(e.value, l));
+    return acc;
+  }
+};
+
+}  // namespace gpuprim::cuda_detail

@@ -1,0 +1,252 @@
+// Device-wide scan in a single pass: each element is read once and written
+// once (decoupled look-back, cuda/device/decoupled_lookback.cuh).
+//
+// One block scans one tile of Threads * Items elements:
+//  1. Each warp owns 32 * Items consecutive elements. It loads them with
+//     coalesced 16-byte vector loads (lane-striped) into a padded shared
+//     buffer, then each lane reads back its Items consecutive elements
+//     (blocked). One pad slot per 32 elements makes both the striped writes
+//     and the blocked reads free of bank conflicts.
+//  2. Each thread scans its Items elements in registers; a block_scan of the
+//     thread totals gives each thread its prefix within the tile and the
+//     tile's aggregate.
+//  3. Warp 0 learns the tile's prefix by decoupled look-back; thread 0
+//     publishes the tile's aggregate first and its inclusive prefix after.
+//  4. Results go back through the shared buffer (blocked in, striped out)
+//     to coalesced vector stores.
+// Elements past n in the last tile are never combined (partial values), so
+// the operator is never applied to anything but real data. Input and output
+// may be the same array: a tile is fully read before it is written.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "gpuprim/core/device_span.hpp"
+#include "gpuprim/cuda/block/block_scan.cuh"
+#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/detail/partial.cuh"
+#include "gpuprim/cuda/detail/vector.cuh"
+#include "gpuprim/cuda/detail/workspace.cuh"
+#include "gpuprim/cuda/device/decoupled_lookback.cuh"
+#include "gpuprim/scan.hpp"
+
+namespace gpuprim::cuda_detail {
+
+// Resident blocks per SM the compiler must allow. The kernel's speed is set
+// by how fast published prefixes move from tile to tile, which grows with
+// the number of tiles in flight: asking for a full SM (2048 threads, so 32
+// registers a thread, no spills) took 2^28 floats from 1175 us to 980 us
+// on the H100. Wider accumulators would spill at 32 registers, so they keep
+// the compiler's own choice.
+template <class T, int Threads>
+inline constexpr int scan_min_blocks = sizeof(T) <= 4 ? 2048 / Threads : 1;
+
+// Shared-memory index of element e of a warp's tile: one pad slot per 32.
+__device__ __forceinline__ int padded_index(int e) {
+  return e + e / 32;
+}
+
+// Stages one warp's 32 * Items elements between lane-striped global memory
+// and lane-blocked registers.
+template <int Items, int Vec, class V>
+struct warp_exchange {
+  static constexpr int elements = 32 * Items;
+  static constexpr int slots = elements + elements / 32;
+  V* buffer;  // this warp's `slots` elements of shared memory
+
+  // Loads the first `valid` elements at `src` (all of them: Vec-wide loads).
+  __device__ void load(const V* src, int valid, int lane) const {
+    if (Vec > 1 && valid == elements) {
+#pragma unroll
+      for (int j = 0; j < Items / Vec; ++j) {
+        const int e = (j * 32 + lane) * Vec;
+        const vector_of<V, Vec> v = load_vector<Vec>(src + e);
+#pragma unroll
+        for (int c = 0; c < Vec; ++c)
+          buffer[padded_index(e + c)] = v.items[c];
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < Items; ++j) {
+        const int e = j * 32 + lane;
+        if (e < valid) buffer[padded_index(e)] = src[e];
+      }
+    }
+    __syncwarp();
+  }
+
+  __device__ V blocked(int lane, int k) const {
+    return buffer[padded_index(lane * Items + k)];
+  }
+  __device__ void set_blocked(int lane, int k, const V& v) const {
+    buffer[padded_index(lane * Items + k)] = v;
+  }
+
+  // Stores the first `valid` staged elements to `dst`.
+  __device__ void store(V* dst, int valid, int lane) const {
+    __syncwarp();
+    if (Vec > 1 && valid == elements) {
+#pragma unroll
+      for (int j = 0; j < Items / Vec; ++j) {
+        const int e = (j * 32 + lane) * Vec;
+        vector_of<V, Vec> v;
+#pragma unroll
+        for (int c = 0; c < Vec; ++c)
+          v.items[c] = buffer[padded_index(e + c)];
+        *reinterpret_cast<vector_of<V, Vec>*>(dst + e) = v;
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < Items; ++j) {
+        const int e = j * 32 + lane;
+        if (e < valid) dst[e] = buffer[padded_index(e)];
+      }
+    }
+  }
+};
+
+template <int Threads, int Items, int Vec, bool Exclusive, class In, class Out, class T, class Op,
+          class Fetch>
+__global__ void __launch_bounds__(Threads, scan_min_blocks<T, Threads>)
+    scan_decoupled_lookback(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch fetch,
+                            tile_lookback<T> lookback) {
+  constexpr int warps = Threads / 32;
+  constexpr int warp_elements = 32 * Items;
+  using in_exchange = warp_exchange<Items, Vec, In>;
+  using out_exchange = warp_exchange<Items, Vec, Out>;
+  constexpr int exchange_bytes = std::max(sizeof(In), sizeof(Out)) * in_exchange::slots;
+  __shared__ alignas(16) unsigned char exchange_storage[warps][exchange_bytes];
+  __shared__ typename block_scan<Threads, T>::storage scan_storage;
+  __shared__ partial<T> tile_prefix;
+
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  const std::uint64_t tile = blockIdx.x;
+  const std::uint64_t warp_begin = tile * Threads * Items + std::uint64_t(warp) * warp_elements;
+  const int warp_valid =
+      warp_begin >= n ? 0
+                      : static_cast<int>(std::min<std::uint64_t>(warp_elements, n - warp_begin));
+
+  // 1. Load; each thread takes its Items consecutive elements.
+  const in_exchange load_stage{reinterpret_cast<In*>(exchange_storage[warp])};
+  load_stage.load(in + warp_begin, warp_valid, lane);
+  const int thread_valid = std::clamp(warp_valid - lane * Items, 0, Items);
+  T items[Items];
+#pragma unroll
+  for (int k = 0; k < Items; ++k) {
+    if (k < thread_valid) {
+      items[k] = static_cast<T>(fetch(load_stage.blocked(lane, k), warp_begin + lane * Items + k));
+    }
+  }
+
+  // 2. Scan in registers, then across the block.
+#pragma unroll
+  for (int k = 1; k < Items; ++k) {
+    if (k < thread_valid) items[k] = op(items[k - 1], items[k]);
+  }
+  // The last valid item, by a chain of selects: written as
+  // items[thread_valid - 1], the run-time index would move `items` to local
+  // memory.
+  partial<T> thread_total{items[0], thread_valid > 0};
+#pragma unroll
+  for (int k = 1; k < Items; ++k)
+    thread_total.value = k < thread_valid ? items[k] : thread_total.value;
+  const auto block = block_scan<Threads, T>{scan_storage}.exclusive_scan(thread_total, op);
+
+  // 3. The tile's prefix.
+  if (tile == 0) {
+    if (threadIdx.x == 0) {
+      const partial<T> start = Exclusive ? partial<T>{init, true} : partial<T>{T{}, false};
+      tile_prefix = start;
+      const partial<T> inclusive = combine(start, block.block_total, op);
+      if (inclusive.valid) lookback.publish(0, tile_lookback<T>::inclusive_prefix, inclusive.value);
+    }
+  } else {
+    if (threadIdx.x == 0)
+      lookback.publish(tile, tile_lookback<T>::aggregate, block.block_total.value);
+    if (warp == 0) {
+      const T prefix = lookback.exclusive_prefix(tile, op);
+      if (lane == 0) {
+        tile_prefix = {prefix, true};
+        lookback.publish(tile, tile_lookback<T>::inclusive_prefix,
+                         op(prefix, block.block_total.value));
+      }
+    }
+  }
+  __syncthreads();
+
+  // 4. Combine with the prefixes and store.
+  const partial<T> before = combine(tile_prefix, block.exclusive_prefix, op);
+  const out_exchange store_stage{reinterpret_cast<Out*>(exchange_storage[warp])};
+  __syncwarp();  // every lane has read its inputs from the shared buffer
+#pragma unroll
+  for (int k = 0; k < Items; ++k) {
+    if (k < thread_valid) {
+      T result;
+      if constexpr (Exclusive) {
+        result = k == 0 ? before.value : op(before.value, items[k - 1]);
+      } else {
+        result = before.valid ? op(before.value, items[k]) : items[k];
+      }
+      store_stage.set_blocked(lane, k, static_cast<Out>(result));
+    }
+  }
+  store_stage.store(out + warp_begin, warp_valid, lane);
+}
+
+// Elements per thread: about 64 bytes of the widest of input, output and
+// accumulator per thread (16 floats, 8 doubles), a whole number of 16-byte
+// vectors for 4- and 8-byte types.
+template <std::size_t Bytes>
+inline constexpr int scan_items_per_thread =
+    Bytes <= 4 ? 16 : (Bytes <= 8 ? 8 : std::max<int>(1, 64 / static_cast<int>(Bytes)));
+
+// 512 threads (8192 four-byte elements a tile) measured faster than 128 or
+// 256 on the H100: the look-back, not memory, limits this kernel today
+// (docs/performance.md), and bigger tiles mean fewer look-back steps.
+template <bool Exclusive, int Threads = 512, class In, class Out, class T, class Op, class Fetch>
+void launch_scan(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch fetch,
+                 stream_t stream) {
+  constexpr int threads = Threads;
+  constexpr int items = scan_items_per_thread<std::max({sizeof(In), sizeof(Out), sizeof(T)})>;
+  constexpr int vec = std::min(vector_items<In>, vector_items<Out>);
+  constexpr bool can_vectorize = vec > 1 && items % vec == 0;
+  const std::uint64_t tiles = ceil_div(n, std::uint64_t(threads) * items);
+  if (tiles > 0x7fffffffull) throw std::invalid_argument("gpuprim::scan: input too large");
+  const lookback_workspace ws =
+      stream_lookback_workspace(stream, tiles, tile_lookback<T>::packed ? 0 : 2 * sizeof(T));
+  const tile_lookback<T> lookback{ws.status, static_cast<T*>(ws.values), ws.epoch};
+  // Every warp's slice starts at a multiple of 32 * items elements, so the
+  // vector path only needs both arrays 16-byte aligned.
+  if (can_vectorize && is_aligned(in, 16) && is_aligned(out, 16)) {
+    scan_decoupled_lookback<threads, items, (can_vectorize ? vec : 1), Exclusive>
+        <<<static_cast<unsigned>(tiles), threads, 0, stream>>>(in, out, n, init, op, fetch,
+                                                               lookback);
+  } else {
+    scan_decoupled_lookback<threads, items, 1, Exclusive>
+        <<<static_cast<unsigned>(tiles), threads, 0, stream>>>(in, out, n, init, op, fetch,
+                                                               lookback);
+  }
+  detail::check_launch("scan_decoupled_lookback", "scan");
+}
+
+}  // namespace gpuprim::cuda_detail
+
+namespace gpuprim::detail {
+
+template <class In, class Out, class T, class Op, class Fetch>
+void cuda_scan_into(const In* in, Out* out, std::size_t n, scan_kind kind, T init, Op op,
+                    Fetch fetch, stream_t stream) {
+  if (n == 0) return;
+  if (kind == scan_kind::exclusive) {
+    cuda_detail::launch_scan<true>(in, out, n, init, op, fetch, stream);
+  } else {
+    cuda_detail::launch_scan<false>(in, out, n, init, op, fetch, stream);
+  }
+}
+
+}  // namespace gpuprim::detail

@@ -1,0 +1,4 @@
+// Precompiled scans over float.
+#include "instantiate.cuh"
+
+GPUPRIM_INSTANTIATE_SCAN_OPS(float)

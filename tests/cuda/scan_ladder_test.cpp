@@ -1,0 +1,148 @@
+// The scan ladder: every rung, called from plain C++ through the table, must
+// produce the exact prefix sums (integers) or ones within tolerance (floats).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <set>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "gpuprim/core/device_vector.hpp"
+#include "gpuprim/ladder/ladder.hpp"
+#include "support/cuda_fixture.hpp"
+#include "support/test_data.hpp"
+
+namespace gp = gpuprim;
+using namespace gpuprim::test;
+
+namespace {
+
+// Inclusive prefix sums in double for floats, exactly in T for integers
+// (random_vector's signed values are small enough not to overflow).
+template <class T>
+using reference_t = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+
+template <class T>
+std::vector<reference_t<T>> reference_inclusive_sum(std::span<const T> x) {
+  std::vector<reference_t<T>> sums(x.size());
+  reference_t<T> running{};
+  for (std::size_t i = 0; i < x.size(); ++i)
+    sums[i] = running += static_cast<reference_t<T>>(x[i]);
+  return sums;
+}
+
+// Reports the first wrong element and how many there are. Prefix i of a
+// float scan may be off by the rounding of a sum of i + 1 terms.
+template <class T>
+void expect_prefix_sums(const std::vector<T>& got, std::span<const T> x, const std::string& where) {
+  ASSERT_EQ(got.size(), x.size()) << where;
+  const auto want = reference_inclusive_sum(x);
+  double max_abs = 0;
+  for (T v : x)
+    max_abs = std::max(max_abs, std::abs(static_cast<double>(v)));
+  std::size_t wrong = 0, first_wrong = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    bool ok;
+    if constexpr (std::is_floating_point_v<T>) {
+      // Written as !(error > tolerance) would let NaN through; this does not.
+      ok = std::abs(static_cast<double>(got[i]) - want[i]) <= sum_tolerance<T>(i + 1, max_abs);
+    } else {
+      ok = got[i] == want[i];
+    }
+    if (!ok && wrong++ == 0) first_wrong = i;
+  }
+  EXPECT_EQ(wrong, 0u) << where << ": first wrong element " << first_wrong << " is "
+                       << (wrong ? static_cast<double>(got[first_wrong]) : 0.0) << ", expected "
+                       << (wrong ? static_cast<double>(want[first_wrong]) : 0.0);
+}
+
+// Runs a rung into a poisoned output: NaN for floats (which never passes),
+// 0xA5A5... for integers (far from any prefix sum of the test data).
+template <class T>
+std::vector<T> run_rung(const gp::ladder::scan_rung<T>& rung, gp::device_span<const T> in) {
+  gp::device_vector<T> out(in.size());
+  out.fill_bytes(std::is_floating_point_v<T> ? 0xFF : 0xA5);
+  rung.run(in, out.span(), nullptr);
+  return gp::to_host(out);
+}
+
+}  // namespace
+
+template <class T>
+class cuda_scan_ladder : public typed_cuda_test<T> {};
+using ladder_types = ::testing::Types<float, double, std::int32_t, std::int64_t>;
+TYPED_TEST_SUITE(cuda_scan_ladder, ladder_types);
+
+TYPED_TEST(cuda_scan_ladder, every_rung_scans_every_size) {
+  using T = TypeParam;
+  auto rng = make_rng(51);
+  for (std::size_t n : standard_sizes()) {
+    const auto x = random_vector<T>(n, rng);
+    const auto d = gp::to_device(x);
+    for (const auto& rung : gp::ladder::scan_rungs<T>()) {
+      expect_prefix_sums<T>(run_rung(rung, d.span()), x,
+                            std::string(rung.name) + " n=" + std::to_string(n));
+    }
+  }
+}
+
+// Subspans that start off a 16-byte boundary (the production rung's vector
+// loads fall back to scalar ones).
+TYPED_TEST(cuda_scan_ladder, every_rung_scans_unaligned_subspans) {
+  using T = TypeParam;
+  auto rng = make_rng(52);
+  const auto x = random_vector<T>(20011, rng);
+  const auto d = gp::to_device(x);
+  for (std::size_t offset : {1u, 3u}) {
+    const std::size_t n = x.size() - offset - 2;
+    const auto part = std::span<const T>(x).subspan(offset, n);
+    for (const auto& rung : gp::ladder::scan_rungs<T>()) {
+      expect_prefix_sums<T>(run_rung(rung, d.span().subspan(offset, n)), part,
+                            std::string(rung.name) + " offset=" + std::to_string(offset));
+    }
+  }
+}
+
+TYPED_TEST(cuda_scan_ladder, every_rung_rejects_a_size_mismatch) {
+  using T = TypeParam;
+  gp::device_vector<T> x(10), shorter(9), empty(0);
+  for (const auto& rung : gp::ladder::scan_rungs<T>()) {
+    EXPECT_THROW(rung.run(x.span(), shorter.span(), nullptr), std::invalid_argument) << rung.name;
+    EXPECT_THROW(rung.run(empty.span(), x.span(), nullptr), std::invalid_argument) << rung.name;
+    EXPECT_THROW(rung.run(x.span(), gp::device_span<T>{}, nullptr), std::invalid_argument)
+        << rung.name;
+  }
+}
+
+// Reading the table needs no device.
+template <class T>
+void expect_complete_scan_table() {
+  const auto rungs = gp::ladder::scan_rungs<T>();
+  ASSERT_GE(rungs.size(), 5u);
+  std::set<std::string> names;
+  for (const auto& rung : rungs) {
+    ASSERT_NE(rung.name, nullptr);
+    ASSERT_NE(rung.fixes, nullptr);
+    EXPECT_FALSE(std::string(rung.name).empty());
+    EXPECT_FALSE(std::string(rung.fixes).empty()) << rung.name;
+    EXPECT_NE(rung.run, nullptr) << rung.name;
+    EXPECT_TRUE(names.insert(rung.name).second) << "duplicate rung name " << rung.name;
+  }
+  EXPECT_EQ(std::string(rungs.front().name), "scan_hillis_steele");
+  EXPECT_EQ(std::string(rungs.back().name), "scan_decoupled_lookback");
+}
+
+TEST(scan_ladder_table, has_five_named_rungs_for_every_type) {
+#if GPUPRIM_HAS_CUDA
+  expect_complete_scan_table<float>();
+  expect_complete_scan_table<double>();
+  expect_complete_scan_table<std::int32_t>();
+  expect_complete_scan_table<std::int64_t>();
+#else
+  EXPECT_TRUE(gp::ladder::scan_rungs<float>().empty());
+  GTEST_SKIP() << "built without CUDA: the ladder is empty";
+#endif
+}

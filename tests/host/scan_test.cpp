@@ -1,0 +1,120 @@
+// CPU backend of the scan family against sequential references.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "gpuprim/scan.hpp"
+#include "support/reduce_reference.hpp"
+#include "support/scan_reference.hpp"
+#include "support/test_data.hpp"
+
+namespace gp = gpuprim;
+using namespace gpuprim::test;
+
+template <class T>
+class host_scan : public ::testing::Test {};
+using scan_types =
+    ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>;
+TYPED_TEST_SUITE(host_scan, scan_types);
+
+template <class T>
+using ref_t = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+
+TYPED_TEST(host_scan, inclusive_and_exclusive_sums_at_every_size) {
+  using T = TypeParam;
+  auto rng = make_rng(31);
+  for (std::size_t n : standard_sizes()) {
+    const auto x = random_vector<T>(n, rng);
+    std::vector<T> out(n);
+    gp::inclusive_scan(gp::host, x, out);
+    expect_scan_near<T>(out, reference_inclusive_scan<ref_t<T>>(std::span<const T>(x), gp::plus{}),
+                        "inclusive");
+    gp::exclusive_scan(gp::host, x, out, T(3));
+    expect_scan_near<T>(
+        out, reference_exclusive_scan<ref_t<T>>(std::span<const T>(x), ref_t<T>(3), gp::plus{}),
+        "exclusive");
+  }
+}
+
+TYPED_TEST(host_scan, min_and_max_scans) {
+  using T = TypeParam;
+  auto rng = make_rng(32);
+  const auto x = random_vector<T>(300007, rng);
+  std::vector<T> out(x.size());
+  gp::inclusive_scan(gp::host, x, out, gp::minimum{});
+  expect_scan_near<T>(out, reference_inclusive_scan<T>(std::span<const T>(x), gp::minimum{}),
+                      "min");
+  gp::exclusive_scan(gp::host, x, out, std::numeric_limits<T>::lowest(), gp::maximum{});
+  expect_scan_near<T>(out,
+                      reference_exclusive_scan<T>(std::span<const T>(x),
+                                                  std::numeric_limits<T>::lowest(), gp::maximum{}),
+                      "max");
+}
+
+TEST(host_scan, exclusive_is_inclusive_shifted_by_one) {
+  auto rng = make_rng(33);
+  const auto x = random_vector<std::int64_t>(200003, rng);
+  std::vector<std::int64_t> inc(x.size()), exc(x.size());
+  gp::inclusive_scan(gp::host, x, inc);
+  gp::exclusive_scan(gp::host, x, exc, std::int64_t{0});
+  EXPECT_EQ(exc[0], 0);
+  for (std::size_t i = 1; i < x.size(); ++i)
+    ASSERT_EQ(exc[i], inc[i - 1]) << i;
+}
+
+TEST(host_scan, in_place_and_thread_counts) {
+  auto rng = make_rng(34);
+  const auto x = random_vector<std::int32_t>(1000003, rng);
+  const auto want =
+      reference_inclusive_scan<std::int32_t>(std::span<const std::int32_t>(x), gp::plus{});
+  for (int threads : {1, 2, 3, 8}) {
+    std::vector<std::int32_t> y = x;
+    gp::inclusive_scan(gp::host.threads(threads), y, y);
+    ASSERT_EQ(y, want) << threads;
+  }
+}
+
+TEST(host_scan, non_commutative_operator_keeps_order) {
+  auto rng = make_rng(35);
+  std::uniform_int_distribution<std::uint32_t> d;
+  for (std::size_t n : {std::size_t{1}, std::size_t{77}, std::size_t{300001}}) {
+    std::vector<mat2> x(n);
+    for (auto& m : x)
+      m = {d(rng), d(rng), d(rng), d(rng)};
+    std::vector<mat2> got(n), want(n);
+    mat2 acc = mat2_identity();
+    for (std::size_t i = 0; i < n; ++i)
+      want[i] = acc = mat2_product{}(acc, x[i]);
+    for (int threads : {1, 3}) {
+      gp::inclusive_scan(gp::host.threads(threads), x, got, mat2_product{});
+      ASSERT_EQ(got, want) << "n=" << n;
+    }
+    gp::exclusive_scan(gp::host, x, got, mat2_identity(), mat2_product{});
+    EXPECT_EQ(got[0], mat2_identity());
+    for (std::size_t i = 1; i < n; ++i)
+      ASSERT_EQ(got[i], want[i - 1]);
+  }
+}
+
+TEST(host_scan, transform_inclusive_scan_widens) {
+  std::vector<std::uint8_t> x(100000, 200);
+  std::vector<std::uint64_t> out(x.size());
+  gp::transform_inclusive_scan(gp::host, x, out, gp::plus{},
+                               [](std::uint8_t v) { return std::uint64_t{v}; });
+  EXPECT_EQ(out.back(), 200ull * 100000);
+  EXPECT_EQ(out[9], 2000u);
+}
+
+TEST(host_scan, bad_ranges_throw_and_leave_output_untouched) {
+  std::vector<int> x(100, 1), small(99, 7);
+  EXPECT_THROW(gp::inclusive_scan(gp::host, x, small), std::invalid_argument);
+  EXPECT_EQ(small, std::vector<int>(99, 7));
+  std::vector<int> y(200, 1);
+  EXPECT_THROW(gp::inclusive_scan(gp::host, std::span<const int>(y).subspan(0, 100),
+                                  std::span<int>(y).subspan(1, 100)),
+               std::invalid_argument);
+  EXPECT_EQ(y, std::vector<int>(200, 1));
+}
