@@ -25,8 +25,11 @@
 namespace gpuprim::host_detail {
 
 inline constexpr std::size_t scan_lanes = 8;
-// Per thread and round: 64K elements (256 KiB of floats) fit in L2.
-inline constexpr std::size_t scan_block_elements = 64 * 1024;
+// Per thread and round: about 64K elements (256 KiB of floats) fit in L2.
+// Not a power of two on purpose: lanes 32 KiB apart would map all sixteen
+// streams of pass 2 (eight read, eight written) to the same L1 sets; 16
+// extra elements per lane shift each lane by a cache line.
+inline constexpr std::size_t scan_block_elements = scan_lanes * (8 * 1024 + 16);
 
 // Pass 2 for one thread's block: lane k of length lane_len starts at
 // begin + k * lane_len and continues from prefix[k]; the last lane also owns
