@@ -1,5 +1,6 @@
-// Segmented family: reductions (and, later, scans) of many independent
-// segments of one array, each segment given by a pair of offsets.
+// Segmented family: reductions and scans of many independent segments of
+// one array. Reductions take segments as offsets; scans take head flags
+// (one byte per element, nonzero starts a segment) or offsets.
 //
 //   // offsets: num_segments + 1 non-decreasing positions in `values`;
 //   // segment s is values[offsets[s], offsets[s + 1]).
@@ -23,8 +24,10 @@
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/core/operators.hpp"
+#include "gpuprim/core/segmented_operator.hpp"
 #include "gpuprim/host/segmented_reduce.hpp"
 #include "gpuprim/reduce.hpp"
+#include "gpuprim/scan.hpp"
 
 namespace gpuprim {
 
@@ -140,6 +143,238 @@ void segmented_reduce(cuda_backend backend, const V& values, const O& offsets,
   detail::check_segmented_sizes(o.size(), out.size(), "segmented_reduce");
   detail::cuda_segmented_reduce_into(v.data(), v.size(), o.data(), out.size(), out.data(), init, op,
                                      backend.stream);
+}
+
+// ---- segmented scans -----------------------------------------------------
+//
+//   gp::inclusive_segmented_scan(gp::cuda, d_values, d_head_flags, d_out);
+//   gp::exclusive_segmented_scan(gp::host, values, offsets, out, 0.0f);
+//
+// A segmented scan restarts at every segment head: inclusive,
+// out[i] = x[h] op ... op x[i]; exclusive, out[i] = init op x[h] op ... op
+// x[i-1] (so out[h] = init), where h is the head of i's segment.
+// Segments come as
+//  - head flags: a std::uint8_t (or bool) per element, nonzero where a
+//    segment starts; element 0 always starts one, flagged or not;
+//  - offsets: num_segments + 1 non-decreasing positions with offsets[0] == 0
+//    and offsets.back() == size (the segments partition the array; empty
+//    segments are allowed). They are turned into head flags first.
+// `op` must be associative; operands keep input order. It runs as one scan
+// over (value, head) pairs with the segmented operator
+// (core/segmented_operator.hpp), on the same single pass as gp::inclusive_scan.
+// From plain C++ the GPU backend is precompiled for int32/uint32/int64/
+// uint64/float/double values with gp::plus and uint8 flags; other
+// combinations need a .cu file that includes gpuprim/cuda/segmented.cuh.
+
+template <class F>
+concept head_flag = std::is_same_v<F, std::uint8_t> || std::is_same_v<F, bool>;
+
+namespace detail {
+
+template <class V, class Flag, class Op>
+inline constexpr bool precompiled_segmented_scan =
+    one_of<V, std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>&&
+        std::is_same_v<Flag, std::uint8_t>&& std::is_same_v<Op, plus>;
+
+#if GPUPRIM_HAS_CUDA
+// Defined in gpuprim/cuda/device/device_segmented_scan.cuh: flags[offsets[s]]
+// = 1 for every offset below n (flags must be zeroed first).
+template <class Offset>
+void cuda_mark_segment_heads(const Offset* offsets, std::size_t num_offsets, std::uint8_t* flags,
+                             std::size_t n, stream_t stream);
+#else
+template <class Offset>
+void cuda_mark_segment_heads(const Offset*, std::size_t, std::uint8_t*, std::size_t, stream_t) {
+  no_cuda_backend("segmented_scan");
+}
+#endif
+
+template <class Offset>
+void check_partition_offsets(std::span<const Offset> offsets, std::size_t n,
+                             const char* algorithm) {
+  check_host_offsets(offsets, n, algorithm);
+  if (offsets[0] != 0 || static_cast<std::uint64_t>(offsets.back()) != n) {
+    throw std::invalid_argument(std::string("gpuprim::") + algorithm +
+                                ": offsets must start at 0 and end at the input's size " +
+                                std::to_string(n));
+  }
+}
+
+template <bool Exclusive, class V, class Flag, class O, class T, class Op>
+void host_segmented_scan(host_backend backend, std::span<const V> v, const Flag* flags, O& out,
+                         T init, Op op, const char* algorithm) {
+  T* o = std::ranges::data(out);
+  check_scan_ranges(algorithm, v.data(), v.size_bytes(), v.size(), o,
+                    std::ranges::size(out) * sizeof(T), std::ranges::size(out));
+  if constexpr (Exclusive) {
+    host_detail::scan<false>(backend, v.data(), o, v.size(), std::optional<flagged<T>>{},
+                             segmented<Op>{op},
+                             exclusive_head_flag_fetch<T, V, Flag>{v.data(), flags, init});
+  } else {
+    host_detail::scan<false>(backend, v.data(), o, v.size(), std::optional<flagged<T>>{},
+                             segmented<Op>{op}, head_flag_fetch<T, Flag>{flags});
+  }
+}
+
+template <bool Exclusive, class V, class Flag, class T, class Op>
+void cuda_segmented_scan(cuda_backend backend, device_span<const V> v, const Flag* flags,
+                         device_span<T> out, T init, Op op, const char* algorithm) {
+#if !defined(__CUDACC__)
+  static_assert(precompiled_segmented_scan<V, Flag, Op> && std::is_same_v<V, T>,
+                "gpuprim: this segmented scan's type/flag/operator combination is not "
+                "precompiled into the library; call it from a .cu file that includes "
+                "gpuprim/cuda/segmented.cuh");
+#endif
+  check_scan_ranges(algorithm, v.data(), v.size_bytes(), v.size(), out.data(), out.size_bytes(),
+                    out.size());
+  if constexpr (Exclusive) {
+    cuda_scan_into(v.data(), out.data(), v.size(), scan_kind::inclusive, flagged<T>{},
+                   segmented<Op>{op}, exclusive_head_flag_fetch<T, V, Flag>{v.data(), flags, init},
+                   backend.stream);
+  } else {
+    cuda_scan_into(v.data(), out.data(), v.size(), scan_kind::inclusive, flagged<T>{},
+                   segmented<Op>{op}, head_flag_fetch<T, Flag>{flags}, backend.stream);
+  }
+}
+
+// Offsets -> head flags (host).
+template <class Offset>
+std::vector<std::uint8_t> host_head_flags(std::span<const Offset> offsets, std::size_t n,
+                                          const char* algorithm) {
+  check_partition_offsets(offsets, n, algorithm);
+  std::vector<std::uint8_t> flags(n, 0);
+  for (const Offset o : offsets) {
+    if (static_cast<std::uint64_t>(o) < n) flags[static_cast<std::size_t>(o)] = 1;
+  }
+  return flags;
+}
+
+// Runs `scan(flags)` with head flags made from device offsets in scratch memory.
+template <class Offset, class Scan>
+void with_device_head_flags(cuda_backend backend, device_span<const Offset> offsets, std::size_t n,
+                            const char* algorithm, Scan scan) {
+  if (offsets.empty()) {
+    throw std::invalid_argument(std::string("gpuprim::") + algorithm +
+                                ": offsets is empty (it needs num_segments + 1 entries)");
+  }
+  if (n == 0) return;
+  memory_resource* resource = get_scratch_resource();
+  auto* flags = static_cast<std::uint8_t*>(resource->allocate(n, backend.stream));
+  try {
+    fill_bytes(flags, 0, n, backend.stream);
+    cuda_mark_segment_heads(offsets.data(), offsets.size(), flags, n, backend.stream);
+    scan(static_cast<const std::uint8_t*>(flags));
+  } catch (...) {
+    resource->deallocate(flags, n, backend.stream);
+    throw;
+  }
+  resource->deallocate(flags, n, backend.stream);
+}
+
+}  // namespace detail
+
+// Head flags, host.
+template <host_range V, host_range F, class O, class Op = plus>
+requires detail::segmented_output_range<O> && head_flag<std::ranges::range_value_t<F>>
+void inclusive_segmented_scan(host_backend backend, const V& values, const F& head_flags, O&& out,
+                              Op op = {}) {
+  using T = std::ranges::range_value_t<O>;
+  const auto v = detail::host_span(values);
+  const auto f = detail::host_span(head_flags);
+  detail::check_scan_ranges("inclusive_segmented_scan", f.data(), f.size_bytes(), f.size(),
+                            out.data(), 0, std::ranges::size(out));
+  detail::host_segmented_scan<false>(backend, v, f.data(), out, T{}, op,
+                                     "inclusive_segmented_scan");
+}
+
+template <host_range V, host_range F, class O, class T, class Op = plus>
+requires detail::segmented_output_range<O> && head_flag<std::ranges::range_value_t<F>>
+void exclusive_segmented_scan(host_backend backend, const V& values, const F& head_flags, O&& out,
+                              T init, Op op = {}) {
+  const auto v = detail::host_span(values);
+  const auto f = detail::host_span(head_flags);
+  detail::check_scan_ranges("exclusive_segmented_scan", f.data(), f.size_bytes(), f.size(),
+                            out.data(), 0, std::ranges::size(out));
+  detail::host_segmented_scan<true>(backend, v, f.data(), out, init, op,
+                                    "exclusive_segmented_scan");
+}
+
+// Offsets, host.
+template <host_range V, host_range S, class O, class Op = plus>
+requires detail::segmented_output_range<O> &&
+    (!head_flag<std::ranges::range_value_t<S>>)&&std::integral<
+        std::ranges::range_value_t<S>> void inclusive_segmented_scan(host_backend backend,
+                                                                     const V& values,
+                                                                     const S& offsets, O&& out,
+                                                                     Op op = {}) {
+  using T = std::ranges::range_value_t<O>;
+  const auto v = detail::host_span(values);
+  const auto flags =
+      detail::host_head_flags(detail::host_span(offsets), v.size(), "inclusive_segmented_scan");
+  detail::host_segmented_scan<false>(backend, v, flags.data(), out, T{}, op,
+                                     "inclusive_segmented_scan");
+}
+
+template <host_range V, host_range S, class O, class T, class Op = plus>
+requires detail::segmented_output_range<O> &&
+    (!head_flag<std::ranges::range_value_t<S>>)&&std::integral<
+        std::ranges::range_value_t<S>> void exclusive_segmented_scan(host_backend backend,
+                                                                     const V& values,
+                                                                     const S& offsets, O&& out,
+                                                                     T init, Op op = {}) {
+  const auto v = detail::host_span(values);
+  const auto flags =
+      detail::host_head_flags(detail::host_span(offsets), v.size(), "exclusive_segmented_scan");
+  detail::host_segmented_scan<true>(backend, v, flags.data(), out, init, op,
+                                    "exclusive_segmented_scan");
+}
+
+// Head flags or offsets, GPU. `out` is a device_span<T> or device_vector<T>.
+template <device_range V, device_range S, class O, class Op = plus>
+void inclusive_segmented_scan(cuda_backend backend, const V& values, const S& segments, O&& out,
+                              Op op = {}) {
+  using In = device_range_value_t<const V>;
+  using Seg = device_range_value_t<const S>;
+  auto o = as_device_span(out);
+  using T = typename decltype(o)::value_type;
+  const device_span<const In> v = as_device_span(values);
+  const device_span<const Seg> s = as_device_span(segments);
+  if constexpr (head_flag<Seg>) {
+    detail::check_scan_ranges("inclusive_segmented_scan", s.data(), s.size_bytes(), s.size(),
+                              o.data(), 0, o.size());
+    detail::cuda_segmented_scan<false>(backend, v, s.data(), o, T{}, op,
+                                       "inclusive_segmented_scan");
+  } else {
+    static_assert(std::is_integral_v<Seg>, "gpuprim: segments are head flags or integer offsets");
+    detail::with_device_head_flags(backend, s, v.size(), "inclusive_segmented_scan",
+                                   [&](const std::uint8_t* flags) {
+                                     detail::cuda_segmented_scan<false>(
+                                         backend, v, flags, o, T{}, op, "inclusive_segmented_scan");
+                                   });
+  }
+}
+
+template <device_range V, device_range S, class O, class T, class Op = plus>
+void exclusive_segmented_scan(cuda_backend backend, const V& values, const S& segments, O&& out,
+                              T init, Op op = {}) {
+  using In = device_range_value_t<const V>;
+  using Seg = device_range_value_t<const S>;
+  auto o = as_device_span(out);
+  const device_span<const In> v = as_device_span(values);
+  const device_span<const Seg> s = as_device_span(segments);
+  if constexpr (head_flag<Seg>) {
+    detail::check_scan_ranges("exclusive_segmented_scan", s.data(), s.size_bytes(), s.size(),
+                              o.data(), 0, o.size());
+    detail::cuda_segmented_scan<true>(backend, v, s.data(), o, init, op,
+                                      "exclusive_segmented_scan");
+  } else {
+    static_assert(std::is_integral_v<Seg>, "gpuprim: segments are head flags or integer offsets");
+    detail::with_device_head_flags(
+        backend, s, v.size(), "exclusive_segmented_scan", [&](const std::uint8_t* flags) {
+          detail::cuda_segmented_scan<true>(backend, v, flags, o, init, op,
+                                            "exclusive_segmented_scan");
+        });
+  }
 }
 
 }  // namespace gpuprim

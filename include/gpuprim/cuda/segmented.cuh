@@ -4,4 +4,5 @@
 #pragma once
 
 #include "gpuprim/cuda/device/device_segmented_reduce.cuh"
+#include "gpuprim/cuda/device/device_segmented_scan.cuh"
 #include "gpuprim/segmented.hpp"
