@@ -83,6 +83,32 @@ extern template class cub_scan<float>;
 extern template class cub_scan<double>;
 extern template class cub_scan<std::int32_t>;
 
+// cub::DeviceScan::InclusiveSumByKey over `n` elements with int32 keys:
+// the sum restarts wherever the key differs from the one before it (give
+// each segment its index as key, and the segments are those of head flags).
+// Temporary storage allocated once, here.
+template <class T>
+class cub_inclusive_sum_by_key {
+ public:
+  cub_inclusive_sum_by_key(std::size_t n, stream_t stream);
+  ~cub_inclusive_sum_by_key();
+  cub_inclusive_sum_by_key(const cub_inclusive_sum_by_key&) = delete;
+  cub_inclusive_sum_by_key& operator=(const cub_inclusive_sum_by_key&) = delete;
+
+  // Enqueues the scan of in[0, n) by keys[0, n) into out[0, n) (device memory).
+  void enqueue(const std::int32_t* keys, const T* in, T* out) const;
+
+  static const char* name() { return "cub::DeviceScan::InclusiveSumByKey"; }
+
+ private:
+  std::size_t n_;
+  stream_t stream_;
+  void* temp_storage_ = nullptr;
+  std::size_t temp_storage_bytes_ = 0;
+};
+
+extern template class cub_inclusive_sum_by_key<float>;
+
 // cub::DeviceSegmentedReduce::Sum over `num_segments` segments given by
 // num_segments + 1 offsets (begin = offsets, end = offsets + 1), reading the
 // same 64-bit offsets gpuprim reads. Temporary storage as for cub_reduce.

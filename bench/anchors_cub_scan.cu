@@ -1,8 +1,9 @@
-// The CUB anchor for the scan family.
+// The CUB anchors for the scan family: plain and by-key (segmented) scans.
 #include <cuda_runtime_api.h>
 
 #include <climits>
 #include <cub/device/device_scan.cuh>
+#include <cuda/std/functional>
 
 #include "anchors.hpp"
 #include "gpuprim/cuda/detail/check.cuh"
@@ -27,6 +28,17 @@ cudaError_t call_cub(scan_kind kind, void* temp, std::size_t& temp_bytes, const 
     return call_cub_sized(kind, temp, temp_bytes, in, out, static_cast<int>(n), stream);
   }
   return call_cub_sized(kind, temp, temp_bytes, in, out, n, stream);
+}
+
+template <class T>
+cudaError_t call_cub_by_key(void* temp, std::size_t& temp_bytes, const std::int32_t* keys,
+                            const T* in, T* out, std::size_t n, cudaStream_t stream) {
+  if (n <= static_cast<std::size_t>(INT_MAX)) {
+    return cub::DeviceScan::InclusiveSumByKey(temp, temp_bytes, keys, in, out, static_cast<int>(n),
+                                              cuda::std::equal_to<>{}, stream);
+  }
+  return cub::DeviceScan::InclusiveSumByKey(temp, temp_bytes, keys, in, out, n,
+                                            cuda::std::equal_to<>{}, stream);
 }
 
 }  // namespace
@@ -61,5 +73,29 @@ const char* cub_scan<T>::name(scan_kind kind) {
 template class cub_scan<float>;
 template class cub_scan<double>;
 template class cub_scan<std::int32_t>;
+
+template <class T>
+cub_inclusive_sum_by_key<T>::cub_inclusive_sum_by_key(std::size_t n, stream_t stream)
+    : n_(n), stream_(stream) {
+  GPUPRIM_CUDA_CHECK(
+      call_cub_by_key<T>(nullptr, temp_storage_bytes_, nullptr, nullptr, nullptr, n_, stream_),
+      "cub anchor");
+  GPUPRIM_CUDA_CHECK(cudaMalloc(&temp_storage_, temp_storage_bytes_ ? temp_storage_bytes_ : 1),
+                     "cub anchor");
+}
+
+template <class T>
+cub_inclusive_sum_by_key<T>::~cub_inclusive_sum_by_key() {
+  cudaFree(temp_storage_);
+}
+
+template <class T>
+void cub_inclusive_sum_by_key<T>::enqueue(const std::int32_t* keys, const T* in, T* out) const {
+  std::size_t temp_bytes = temp_storage_bytes_;
+  GPUPRIM_CUDA_CHECK(call_cub_by_key<T>(temp_storage_, temp_bytes, keys, in, out, n_, stream_),
+                     "cub anchor");
+}
+
+template class cub_inclusive_sum_by_key<float>;
 
 }  // namespace gpuprim::bench

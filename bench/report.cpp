@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -9,6 +10,11 @@ namespace gpuprim::bench {
 std::optional<double> row::ratio_to_vendor() const {
   if (!vendor_measured || !error.empty()) return std::nullopt;
   return vendor_measured->median_us / measured.median_us;
+}
+
+std::optional<double> row::vendor_gbs() const {
+  if (!vendor_measured || !error.empty()) return std::nullopt;
+  return (vendor_bytes > 0 ? vendor_bytes : bytes) / (vendor_measured->median_us * 1e3);
 }
 
 std::optional<double> row::queued_ratio_to_vendor() const {
@@ -52,23 +58,31 @@ std::string check_cell(const row& r) {
 }
 
 void write_api_table(std::ostringstream& out, const table& t) {
+  // A "vendor GB/s" column only where some vendor moves other bytes than gpuprim.
+  const bool vendor_bytes_differ =
+      std::any_of(t.rows.begin(), t.rows.end(), [](const row& r) { return r.vendor_bytes > 0; });
   out << "| implementation | op | type | n | median (us) | min (us) | GB/s | % of " << t.roofline
-      << " | vendor | vendor (us) | vendor / gpuprim | queued (us) | vendor queued (us) | "
-         "vendor / gpuprim, queued | check |\n"
-      << "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | "
-         "---: | --- |\n";
+      << " | vendor | vendor (us) | " << (vendor_bytes_differ ? "vendor GB/s | " : "")
+      << "vendor / gpuprim | queued (us) | vendor queued (us) | vendor / gpuprim, queued | check "
+         "|\n"
+      << "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | "
+      << (vendor_bytes_differ ? "---: | " : "") << "---: | ---: | ---: | ---: | --- |\n";
   for (const row& r : t.rows) {
     out << "| " << r.implementation << " | " << r.variant << " | " << r.type << " | "
         << format_count(r.n) << " | ";
     if (!r.error.empty()) {
-      out << "- | - | - | - | " << r.vendor << " | - | - | - | - | - | " << check_cell(r) << " |\n";
+      out << "- | - | - | - | " << r.vendor << " | - | " << (vendor_bytes_differ ? "- | " : "")
+          << "- | - | - | - | " << check_cell(r) << " |\n";
       continue;
     }
     out << format_time_us(r.measured.median_us) << " | " << format_time_us(r.measured.min_us)
         << " | " << format("%.0f", r.gbs()) << " | " << format("%.1f", percent_of(r, t)) << " | "
         << (r.vendor.empty() ? "-" : r.vendor) << " | "
-        << (r.vendor_measured ? format_time_us(r.vendor_measured->median_us) : "-") << " | "
-        << (r.ratio_to_vendor() ? format("%.2f", *r.ratio_to_vendor()) : "-") << " | "
+        << (r.vendor_measured ? format_time_us(r.vendor_measured->median_us) : "-") << " | ";
+    if (vendor_bytes_differ) {
+      out << (r.vendor_gbs() ? format("%.0f", *r.vendor_gbs()) : "-") << " | ";
+    }
+    out << (r.ratio_to_vendor() ? format("%.2f", *r.ratio_to_vendor()) : "-") << " | "
         << (r.measured.queued_us > 0 ? format_time_us(r.measured.queued_us) : "-") << " | "
         << (r.vendor_measured && r.vendor_measured->queued_us > 0
                 ? format_time_us(r.vendor_measured->queued_us)
@@ -185,6 +199,8 @@ std::string to_json(const run_info& info, const std::vector<table>& tables) {
           {"pct_of_copy", ok ? json(percent_of(r, t)) : json()},
           {"vendor", r.vendor.empty() ? json() : json(r.vendor)},
           {"vendor_us", r.vendor_measured ? json(r.vendor_measured->median_us) : json()},
+          {"vendor_bytes", r.vendor_bytes > 0 ? r.vendor_bytes : r.bytes},
+          {"vendor_gbs", r.vendor_gbs() ? json(*r.vendor_gbs()) : json()},
           {"ratio_to_vendor", ratio ? json(*ratio) : json()},
           {"queued_us", ok && r.measured.queued_us > 0 ? json(r.measured.queued_us) : json()},
           {"vendor_queued_us", r.vendor_measured && r.vendor_measured->queued_us > 0

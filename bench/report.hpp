@@ -18,6 +18,9 @@ struct row {
   std::string type;                        // "float", "double", "int32"
   std::size_t n = 0;
   double bytes = 0;  // the fewest bytes the algorithm must move
+  // The bytes the vendor's call moves when its inputs differ from gpuprim's
+  // (e.g. int32 keys for one-byte head flags); 0: the same as `bytes`.
+  double vendor_bytes = 0;
   timing measured;
   std::string vendor;  // the anchor's name; "" when there is none
   std::optional<timing> vendor_measured;
@@ -26,6 +29,8 @@ struct row {
   std::string error;  // set when the row could not be measured
 
   double gbs() const { return bytes / (measured.median_us * 1e3); }
+  // The vendor's GB/s, counting its own bytes (vendor_bytes, or bytes).
+  std::optional<double> vendor_gbs() const;
   // CUB time / gpuprim time: above 1 means gpuprim is faster.
   std::optional<double> ratio_to_vendor() const;
   // The same for calls queued back to back (timing::queued_us).

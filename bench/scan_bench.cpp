@@ -3,6 +3,9 @@
 // library on the CPU, and the ladder of historical kernels (DESIGN.md
 // sections 6 and 7). A scan must read and write every element, so GB/s
 // counts n x sizeof(T) read + n x sizeof(T) written, like the copy roofline.
+// Segmented scans (gpuprim::inclusive_segmented_scan with one-byte head
+// flags) run against cub::DeviceScan::InclusiveSumByKey (int32 keys) on the
+// GPU and a one-thread loop on the CPU, in tables of their own.
 #include <omp.h>
 
 #include <algorithm>
@@ -15,6 +18,7 @@
 
 #include "anchors.hpp"
 #include "gpuprim/scan.hpp"
+#include "gpuprim/segmented.hpp"
 #include "inputs.hpp"
 #include "plan.hpp"
 
@@ -85,6 +89,60 @@ std::string compare_scans(std::span<const T> got, std::span<const Expected> expe
   return text;
 }
 
+// ---- segments -------------------------------------------------------------
+
+// A segment shape: every segment `length` long, or (length == 0) lengths
+// hashed from the segment index, 1 to 2048.
+struct segment_shape {
+  const char* name;
+  std::size_t length;
+
+  std::size_t length_of(std::uint64_t segment) const {
+    return length != 0 ? length : 1 + mix_bits(input_seed ^ segment) % 2048;
+  }
+};
+
+constexpr segment_shape segments_of_8{"segments of 8", 8};
+constexpr segment_shape segments_of_1024{"segments of 1024", 1024};
+constexpr segment_shape random_segments{"segments of 1-2048", 0};
+
+// One byte per element, 1 where a segment starts.
+std::vector<std::uint8_t> make_head_flags(std::size_t n, const segment_shape& shape) {
+  std::vector<std::uint8_t> head_flags(n, 0);
+  std::uint64_t segment = 0;
+  for (std::size_t head = 0; head < n; head += shape.length_of(segment++))
+    head_flags[head] = 1;
+  return head_flags;
+}
+
+// CUB's form of the same segments: each element's key is the index of its
+// segment, so adjacent keys differ exactly at the heads.
+std::vector<std::int32_t> keys_of_segments(std::span<const std::uint8_t> head_flags) {
+  std::vector<std::int32_t> keys(head_flags.size());
+  std::int32_t segment = -1;
+  for (std::size_t i = 0; i < head_flags.size(); ++i) {
+    if (i == 0 || head_flags[i] != 0) ++segment;
+    keys[i] = segment;
+  }
+  return keys;
+}
+
+// Values read, flags (one byte) read, values written.
+double segmented_scan_bytes(std::size_t n, std::size_t value_bytes) {
+  return static_cast<double>(n) * static_cast<double>(2 * value_bytes + sizeof(std::uint8_t));
+}
+
+row make_segmented_header(const char* backend, const segment_shape& shape, std::size_t n) {
+  row r;
+  r.algorithm = "segmented_scan";
+  r.variant = std::string("inclusive sum, ") + shape.name;
+  r.backend = backend;
+  r.type = "float";
+  r.n = n;
+  r.bytes = segmented_scan_bytes(n, sizeof(float));
+  return r;
+}
+
 // ---- host ---------------------------------------------------------------
 
 std::vector<row> measure_host_scan(row r) {
@@ -126,6 +184,47 @@ void plan_host_rows(const context& ctx, plan& p) {
   row header = make_header("host", "float", std::size_t{1} << log2_n, sizeof(float));
   header.variant = variant_name(scan_kind::inclusive);
   p.cases.push_back({index, header, [header] { return measure_host_scan(header); }});
+}
+
+std::vector<row> measure_host_segmented_scan(row r, segment_shape shape) {
+  const host_array<float> values = random_host_array<float>(r.n, input_seed);
+  const std::span<const float> in = values.span();
+  const std::vector<std::uint8_t> head_flags = make_head_flags(r.n, shape);
+  const std::unique_ptr<float[]> output(new float[r.n]);
+  const std::span<float> out(output.get(), r.n);
+  r.measured =
+      time_host([&](int) { gpuprim::inclusive_segmented_scan(host, in, head_flags, out); });
+
+  std::vector<float> sequential(r.n);
+  r.vendor = "sequential loop (1 thread)";
+  r.vendor_measured = time_host([&](int) {
+    float running = 0.0f;
+    for (std::size_t i = 0; i < r.n; ++i) {
+      running = head_flags[i] != 0 ? in[i] : running + in[i];
+      sequential[i] = running;
+    }
+  });
+  r.check = compare_scans<float, float>(out, sequential, "sequential loop");
+  return {r};
+}
+
+void plan_host_segmented_rows(const context& ctx, plan& p) {
+  table t;
+  t.title = "segmented scan (host)";
+  t.roofline = "host copy bw";
+  t.roofline_gbs = ctx.host_copy_bandwidth_gbs;
+  t.notes = {
+      "gpuprim::inclusive_segmented_scan(gp::host, values, head_flags, out) on all OpenMP "
+      "threads against a one-thread loop, timed with steady_clock.",
+      "GB/s counts n x 4 bytes of floats read, n one-byte head flags read and n x 4 bytes "
+      "written; the roofline is the host copy bandwidth of this run (read + write).",
+      "check: gpuprim's result against the loop's, floats within a relative 1e-3.",
+  };
+  const std::size_t index = p.add_table(std::move(t));
+  const std::size_t n = std::size_t{1} << (ctx.quick ? 25 : 27);
+  const row header = make_segmented_header("host", segments_of_1024, n);
+  p.cases.push_back(
+      {index, header, [header] { return measure_host_segmented_scan(header, segments_of_1024); }});
 }
 
 // ---- CUDA ---------------------------------------------------------------
@@ -240,6 +339,88 @@ void plan_cuda_rows(const context& ctx, plan& p) {
   }
 }
 
+// A segmented scan's inputs on the device: values and outputs as for a plain
+// scan, plus the segments in both forms, head flags (gpuprim) and keys
+// (CUB), rotated with the values so that they too come from memory.
+struct segmented_workload {
+  device_workload<float> values;
+  std::vector<device_vector<std::uint8_t>> head_flags;
+  std::vector<device_vector<std::int32_t>> keys;
+
+  segmented_workload(std::size_t n, const segment_shape& shape, std::size_t l2_cache_bytes)
+      : values(n, l2_cache_bytes) {
+    const std::vector<std::uint8_t> flags = make_head_flags(n, shape);
+    head_flags = device_copies<std::uint8_t>(flags, values.inputs.size());
+    keys = device_copies<std::int32_t>(keys_of_segments(flags), values.inputs.size());
+  }
+  device_span<const std::uint8_t> flags_for(int run) const {
+    return head_flags[run % head_flags.size()].span();
+  }
+  const std::int32_t* keys_for(int run) const { return keys[run % keys.size()].data(); }
+};
+
+std::vector<row> measure_cuda_segmented_scan(const context& ctx, row r, segment_shape shape) {
+  segmented_workload work(r.n, shape, ctx.l2_cache_bytes);
+  const stream_t stream = ctx.stream;
+  const auto enqueue = [&](int run) {
+    gpuprim::inclusive_segmented_scan(cuda.on(stream), work.values.input(run), work.flags_for(run),
+                                      work.values.output(run));
+  };
+  r.measured = time_device(stream, enqueue);
+  const cub_inclusive_sum_by_key<float> cub(r.n, stream);
+  const auto enqueue_cub = [&](int run) {
+    cub.enqueue(work.keys_for(run), work.values.input(run).data(), work.values.output(run).data());
+  };
+  r.vendor = cub_inclusive_sum_by_key<float>::name();
+  r.vendor_bytes = static_cast<double>(r.n) * (2 * sizeof(float) + sizeof(std::int32_t));
+  r.vendor_measured = time_device(stream, enqueue_cub);
+
+  enqueue_cub(0);
+  const std::vector<float> expected = work.values.first_output(stream);
+  enqueue(0);
+  r.check = compare_scans<float, float>(work.values.first_output(stream), expected, "CUB");
+  return {r};
+}
+
+struct segmented_cuda_case {
+  segment_shape shape;
+  int log2_n;
+  bool in_quick_runs;
+};
+
+constexpr segmented_cuda_case segmented_cuda_cases[] = {
+    {segments_of_1024, 24, true}, {random_segments, 24, true}, {segments_of_1024, 28, false},
+    {random_segments, 28, false}, {segments_of_8, 28, false},
+};
+
+void plan_cuda_segmented_rows(const context& ctx, plan& p) {
+  table t;
+  t.title = "segmented scan (cuda)";
+  t.roofline = "copy bw";
+  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.notes = {
+      "gpuprim::inclusive_segmented_scan(gp::cuda.on(stream), values, head_flags, out) with "
+      "one-byte head flags against cub::DeviceScan::InclusiveSumByKey with int32 keys (the "
+      "segment's index: the same segments), temporary storage allocated once, outside the timed "
+      "loop.",
+      "CUDA events around each call. GB/s counts what each side must move: gpuprim n x 4 bytes "
+      "of floats read + n flag bytes read + n x 4 bytes written; CUB (vendor GB/s) n x 4 bytes "
+      "of keys in place of the flags. % of the device-to-device copy bandwidth of this run.",
+      l2_note(ctx.l2_cache_bytes) + " Flags and keys rotate with the values.",
+      "segments of 1-2048: lengths hashed from the segment index.",
+      "vendor / gpuprim (times) above 1 means gpuprim is faster; check compares every element "
+      "of the two outputs (floats within a relative 1e-3).",
+  };
+  const std::size_t index = p.add_table(std::move(t));
+  for (const segmented_cuda_case& c : segmented_cuda_cases) {
+    if (ctx.quick && !c.in_quick_runs) continue;
+    const row header = make_segmented_header("cuda", c.shape, std::size_t{1} << c.log2_n);
+    p.cases.push_back({index, header, [ctx, header, shape = c.shape] {
+                         return measure_cuda_segmented_scan(ctx, header, shape);
+                       }});
+  }
+}
+
 // The ladder's rungs share one input set per type; the reference result is
 // CUB's inclusive sum of the first copy.
 template <class T>
@@ -333,9 +514,15 @@ void plan_ladder(const context& ctx, plan& p, int log2_n) {
 
 void plan_scan(const context& ctx, plan& p) {
 #if GPUPRIM_HAS_CUDA
-  if (ctx.cuda) plan_cuda_rows(ctx, p);
+  if (ctx.cuda) {
+    plan_cuda_rows(ctx, p);
+    plan_cuda_segmented_rows(ctx, p);
+  }
 #endif
-  if (ctx.host) plan_host_rows(ctx, p);
+  if (ctx.host) {
+    plan_host_rows(ctx, p);
+    plan_host_segmented_rows(ctx, p);
+  }
 }
 
 void plan_scan_ladder(const context& ctx, plan& p) {
