@@ -17,6 +17,15 @@
 // The GPU path scans in a type the library precompiles (64-bit integers for
 // integer sums, 32-bit ones for the min/max of 8- and 16-bit integers), so
 // both backends write the same integers.
+//
+// --segments FLAGS.npy makes it a segmented scan: the scan restarts at every
+// segment head (an exclusive one restarts at init). FLAGS.npy is 1-D and is
+// either head flags, bool or uint8 with one entry per input element (nonzero
+// starts a segment; element 0 always starts one), or offsets, integers with
+// num_segments + 1 entries rising from 0 to the input's size (other integer
+// dtypes than int64 / uint64 are widened to them). Segmented sums run on
+// either backend; segmented min / max only on the host (--backend host), as
+// the GPU backend does not precompile them. NaNs are skipped per segment.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -27,12 +36,14 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "commands.hpp"
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/io/npy.hpp"
 #include "gpuprim/scan.hpp"
+#include "gpuprim/segmented.hpp"
 
 namespace gpuprim::cli {
 namespace {
@@ -84,6 +95,81 @@ std::vector<C> scan_values(const std::vector<C>& values, bool exclusive, C init,
   return out;
 }
 
+// The segments of a segmented scan as the library takes them: one head flag
+// per element, or num_segments + 1 offsets. Empty when the scan is not
+// segmented.
+using segment_list = std::variant<std::monostate, std::vector<std::uint8_t>,
+                                  std::vector<std::int64_t>, std::vector<std::uint64_t>>;
+
+bool is_segmented(const segment_list& segments) {
+  return !std::holds_alternative<std::monostate>(segments);
+}
+
+// Whether element i starts a segment (element 0 always does).
+std::vector<bool> segment_heads(const segment_list& segments, std::size_t n) {
+  std::vector<bool> heads(n, false);
+  if (n > 0) heads[0] = true;
+  std::visit(
+      [&]<class List>(const List& list) {
+        if constexpr (std::is_same_v<List, std::vector<std::uint8_t>>) {
+          for (std::size_t i = 0; i < n; ++i)
+            heads[i] = heads[i] || list[i] != 0;
+        } else if constexpr (!std::is_same_v<List, std::monostate>) {
+          for (const auto offset : list)
+            if (static_cast<std::uint64_t>(offset) < n)
+              heads[static_cast<std::size_t>(offset)] = true;
+        }
+      },
+      segments);
+  return heads;
+}
+
+// Scans `values`, restarting at every segment head. The GPU runs the
+// precompiled sums; the caller keeps other operators on the host.
+template <class C, class Op>
+std::vector<C> segmented_scan_values(const std::vector<C>& values, const segment_list& segments,
+                                     bool exclusive, C init, Op op, bool on_cuda) {
+  std::vector<C> result(values.size());
+  if (values.empty()) return result;
+  std::visit(
+      [&]<class List>(const List& list) {
+        if constexpr (!std::is_same_v<List, std::monostate>) {
+          using S = typename List::value_type;
+          if constexpr (detail::precompiled_segmented_scan<C, std::uint8_t, Op>) {
+            if (on_cuda) {
+              const device_vector<C> in = to_device(values);
+              const device_vector<S> d_segments = to_device(list);
+              device_vector<C> out(values.size());
+              if (exclusive) {
+                exclusive_segmented_scan(cuda, in, d_segments, out, init, op);
+              } else {
+                inclusive_segmented_scan(cuda, in, d_segments, out, op);
+              }
+              result = to_host(out);
+              return;
+            }
+          }
+          if (on_cuda) throw usage_error("segmented min/max scans are only on the host backend");
+          if (exclusive) {
+            exclusive_segmented_scan(host, values, list, result, init, op);
+          } else {
+            inclusive_segmented_scan(host, values, list, result, op);
+          }
+        }
+      },
+      segments);
+  return result;
+}
+
+template <class C, class Op>
+std::vector<C> scan_values(const std::vector<C>& values, const segment_list& segments,
+                           bool exclusive, C init, Op op, bool on_cuda) {
+  if (is_segmented(segments)) {
+    return segmented_scan_values(values, segments, exclusive, init, op, on_cuda);
+  }
+  return scan_values(values, exclusive, init, op, on_cuda);
+}
+
 // Writes `values` converted to O as a 1-D array (bool as numpy's one byte).
 template <class O, class C>
 void write_as(const std::string& path, const std::vector<C>& values) {
@@ -97,17 +183,19 @@ void write_as(const std::string& path, const std::vector<C>& values) {
 }
 
 template <class T>
-void write_sums(std::span<const T> values, const scan_options& opts, bool on_cuda) {
+void write_sums(std::span<const T> values, const segment_list& segments, const scan_options& opts,
+                bool on_cuda) {
   using C = sum_compute_t<T>;
   std::vector<C> widened(values.size());
   std::transform(values.begin(), values.end(), widened.begin(),
                  [](T x) { return static_cast<C>(x); });
-  write_as<sum_output_t<T>>(opts.output,
-                            scan_values<C>(widened, opts.exclusive, C{0}, plus{}, on_cuda));
+  write_as<sum_output_t<T>>(
+      opts.output, scan_values<C>(widened, segments, opts.exclusive, C{0}, plus{}, on_cuda));
 }
 
 template <bool Max, class T>
-void write_extremes(std::span<const T> values, const scan_options& opts, bool on_cuda) {
+void write_extremes(std::span<const T> values, const segment_list& segments,
+                    const scan_options& opts, bool on_cuda) {
   using C = extreme_compute_t<T>;
   using op = std::conditional_t<Max, maximum, minimum>;
   using limits = std::numeric_limits<T>;
@@ -118,70 +206,153 @@ void write_extremes(std::span<const T> values, const scan_options& opts, bool on
     init = Max ? limits::lowest() : limits::max();
   }
   // NaNs become the operator's identity; the outputs before the first
-  // number go back to NaN below (inclusive scans only).
+  // number of each segment (of the whole array when not segmented) go back
+  // to NaN below (inclusive scans only).
   std::vector<C> converted(values.size());
-  std::size_t leading_nans = 0;
+  std::vector<bool> before_first_number(values.size(), false);
+  const std::vector<bool> heads = segment_heads(segments, values.size());
   bool seen_number = false;
   for (std::size_t i = 0; i < values.size(); ++i) {
     const T x = values[i];
     bool is_nan = false;
     if constexpr (std::is_floating_point_v<T>) is_nan = std::isnan(x);
     converted[i] = static_cast<C>(is_nan ? init : x);
+    if (heads[i]) seen_number = false;
     seen_number = seen_number || !is_nan;
-    if (!seen_number) leading_nans = i + 1;
+    before_first_number[i] = !seen_number;
   }
   std::vector<C> result =
-      scan_values<C>(converted, opts.exclusive, static_cast<C>(init), op{}, on_cuda);
+      scan_values<C>(converted, segments, opts.exclusive, static_cast<C>(init), op{}, on_cuda);
   if constexpr (std::is_floating_point_v<T>) {
-    if (!opts.exclusive) std::fill_n(result.begin(), leading_nans, limits::quiet_NaN());
+    if (!opts.exclusive) {
+      for (std::size_t i = 0; i < result.size(); ++i)
+        if (before_first_number[i]) result[i] = limits::quiet_NaN();
+    }
   }
   write_as<T>(opts.output, result);
 }
 
 template <class T>
-void write_scan(std::span<const T> values, const scan_options& opts, bool on_cuda) {
-  if (opts.op == "sum") return write_sums(values, opts, on_cuda);
-  if (opts.op == "min") return write_extremes<false>(values, opts, on_cuda);
-  if (opts.op == "max") return write_extremes<true>(values, opts, on_cuda);
+void write_scan(std::span<const T> values, const segment_list& segments, const scan_options& opts,
+                bool on_cuda) {
+  if (opts.op == "sum") return write_sums(values, segments, opts, on_cuda);
+  if (opts.op == "min") return write_extremes<false>(values, segments, opts, on_cuda);
+  if (opts.op == "max") return write_extremes<true>(values, segments, opts, on_cuda);
   throw usage_error("unknown --op " + opts.op);
 }
 
-void scan_array(const io::npy_array& array, const scan_options& opts, bool on_cuda) {
+void scan_array(const io::npy_array& array, const segment_list& segments, const scan_options& opts,
+                bool on_cuda) {
   switch (array.type) {
     case io::dtype::bool8:
-      return write_scan(array.values<bool>(), opts, on_cuda);
+      return write_scan(array.values<bool>(), segments, opts, on_cuda);
     case io::dtype::uint8:
-      return write_scan(array.values<std::uint8_t>(), opts, on_cuda);
+      return write_scan(array.values<std::uint8_t>(), segments, opts, on_cuda);
     case io::dtype::int8:
-      return write_scan(array.values<std::int8_t>(), opts, on_cuda);
+      return write_scan(array.values<std::int8_t>(), segments, opts, on_cuda);
     case io::dtype::uint16:
-      return write_scan(array.values<std::uint16_t>(), opts, on_cuda);
+      return write_scan(array.values<std::uint16_t>(), segments, opts, on_cuda);
     case io::dtype::int16:
-      return write_scan(array.values<std::int16_t>(), opts, on_cuda);
+      return write_scan(array.values<std::int16_t>(), segments, opts, on_cuda);
     case io::dtype::uint32:
-      return write_scan(array.values<std::uint32_t>(), opts, on_cuda);
+      return write_scan(array.values<std::uint32_t>(), segments, opts, on_cuda);
     case io::dtype::int32:
-      return write_scan(array.values<std::int32_t>(), opts, on_cuda);
+      return write_scan(array.values<std::int32_t>(), segments, opts, on_cuda);
     case io::dtype::uint64:
-      return write_scan(array.values<std::uint64_t>(), opts, on_cuda);
+      return write_scan(array.values<std::uint64_t>(), segments, opts, on_cuda);
     case io::dtype::int64:
-      return write_scan(array.values<std::int64_t>(), opts, on_cuda);
+      return write_scan(array.values<std::int64_t>(), segments, opts, on_cuda);
     case io::dtype::float32:
-      return write_scan(array.values<float>(), opts, on_cuda);
+      return write_scan(array.values<float>(), segments, opts, on_cuda);
     case io::dtype::float64:
-      return write_scan(array.values<double>(), opts, on_cuda);
+      return write_scan(array.values<double>(), segments, opts, on_cuda);
   }
   throw usage_error(opts.file + ": unsupported dtype");
 }
 
-int run_scan(const scan_options& opts) {
-  if (!opts.segments.empty()) {
-    throw usage_error("--segments " + opts.segments +
-                      ": segmented scans are not supported yet (planned for a later release)");
+template <class To, class From>
+std::vector<To> widened(std::span<const From> values) {
+  return std::vector<To>(values.begin(), values.end());
+}
+
+// Offsets must rise from 0 to the number of values.
+template <class Offset>
+void check_offsets(const std::vector<Offset>& offsets, std::uint64_t num_values,
+                   const std::string& file) {
+  const auto fail = [&](const std::string& what) { throw usage_error(file + ": " + what); };
+  if (offsets.empty()) fail("no offsets (they need num_segments + 1 entries, from 0 to the size)");
+  if (offsets.front() != 0)
+    fail("the first offset is " + std::to_string(offsets.front()) + ", not 0");
+  for (std::size_t i = 1; i < offsets.size(); ++i) {
+    if (offsets[i] < offsets[i - 1]) {
+      fail("offsets[" + std::to_string(i) + "] = " + std::to_string(offsets[i]) +
+           " is smaller than the offset before it");
+    }
   }
+  if (static_cast<std::uint64_t>(offsets.back()) != num_values) {
+    fail("the last offset is " + std::to_string(offsets.back()) + ", but the input has " +
+         std::to_string(num_values) + " values");
+  }
+}
+
+// Reads --segments: bool / uint8 head flags, one per value, or integer
+// offsets (as int64 when signed, uint64 when not).
+segment_list read_segments(const std::string& file, std::uint64_t num_values) {
+  const io::npy_array array = io::read_npy(file);
+  if (array.shape.size() != 1) {
+    throw usage_error(file + ": segments must be a 1-D array, not " +
+                      std::to_string(array.shape.size()) + "-D");
+  }
+  const auto flags = [&](std::vector<std::uint8_t> head_flags) -> segment_list {
+    if (head_flags.size() != num_values) {
+      throw usage_error(file + ": " + std::to_string(head_flags.size()) +
+                        " head flags, but the input has " + std::to_string(num_values) +
+                        " values (one flag per value)");
+    }
+    return head_flags;
+  };
+  const auto offsets = [&](auto list) -> segment_list {
+    check_offsets(list, num_values, file);
+    return list;
+  };
+  switch (array.type) {
+    case io::dtype::bool8:
+      return flags(widened<std::uint8_t>(array.values<bool>()));
+    case io::dtype::uint8:
+      return flags(widened<std::uint8_t>(array.values<std::uint8_t>()));
+    case io::dtype::int8:
+      return offsets(widened<std::int64_t>(array.values<std::int8_t>()));
+    case io::dtype::int16:
+      return offsets(widened<std::int64_t>(array.values<std::int16_t>()));
+    case io::dtype::int32:
+      return offsets(widened<std::int64_t>(array.values<std::int32_t>()));
+    case io::dtype::int64:
+      return offsets(widened<std::int64_t>(array.values<std::int64_t>()));
+    case io::dtype::uint16:
+      return offsets(widened<std::uint64_t>(array.values<std::uint16_t>()));
+    case io::dtype::uint32:
+      return offsets(widened<std::uint64_t>(array.values<std::uint32_t>()));
+    case io::dtype::uint64:
+      return offsets(widened<std::uint64_t>(array.values<std::uint64_t>()));
+    case io::dtype::float32:
+    case io::dtype::float64:
+      break;
+  }
+  throw usage_error(file +
+                    ": segments are bool or uint8 head flags or integer offsets, not floats");
+}
+
+int run_scan(const scan_options& opts) {
   const bool on_cuda = resolve_backend(opts.backend) == "cuda";
+  const bool segmented = !opts.segments.empty();
+  // Checked before any file is read: the answer does not depend on them.
+  if (segmented && opts.op != "sum" && opts.backend != "host") {
+    throw usage_error("segmented min/max scans are only on the host backend (add --backend host)");
+  }
   const io::npy_array array = io::read_npy(opts.file);
-  scan_array(array, opts, on_cuda);
+  const segment_list segments =
+      segmented ? read_segments(opts.segments, array.size()) : segment_list{};
+  scan_array(array, segments, opts, on_cuda);
   return exit_success;
 }
 
@@ -213,7 +384,9 @@ command add_scan_command(CLI::App& app) {
   sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
       ->check(CLI::IsMember({"host", "cuda"}));
   sub->add_option("--segments", opts->segments,
-                  "Flags marking segment heads (segmented scan; not supported yet)")
+                  "Segmented scan, restarting at every segment: a 1-D .npy of bool or uint8 "
+                  "head flags, one per element (nonzero starts a segment), or of integer offsets "
+                  "(num_segments + 1, rising from 0 to the size). min / max: --backend host only")
       ->option_text("FLAGS.npy");
   return [opts] { return run_scan(*opts); };
 }

@@ -81,6 +81,34 @@ int main(int argc, char** argv) {
   io::write_npy(expected / "cumsum_empty.npy", std::vector<float>{});
   io::write_npy(expected / "cumsum_scalar.npy", std::vector<std::int64_t>{-9000000000});
 
+  // Segmented scans: seven int32 values in segments [0, 3), [3, 5), [5, 7),
+  // given as bool head flags, as uint8 head flags (any nonzero byte starts a
+  // segment; element 0 starts one unflagged) and as int64 / uint64 offsets
+  // (the uint64 ones with an empty segment, which changes nothing).
+  io::write_npy(dir / "segment_values.npy", std::vector<std::int32_t>{1, 2, 3, 4, 5, 6, 7});
+  const bool segment_heads[] = {true, false, false, true, false, true, false};
+  io::write_npy(dir / "segment_flags_bool.npy", std::span<const bool>(segment_heads));
+  io::write_npy(dir / "segment_flags_uint8.npy", std::vector<std::uint8_t>{0, 0, 0, 7, 0, 1, 0});
+  io::write_npy(dir / "segment_offsets_int64.npy", std::vector<std::int64_t>{0, 3, 5, 7});
+  io::write_npy(dir / "segment_offsets_uint64.npy", std::vector<std::uint64_t>{0, 3, 3, 5, 7});
+  io::write_npy(expected / "segmented_cumsum.npy", std::vector<std::int64_t>{1, 3, 6, 4, 9, 6, 13});
+  io::write_npy(expected / "exclusive_segmented_cumsum.npy",
+                std::vector<std::int64_t>{0, 1, 3, 0, 4, 0, 6});
+  // float32.npy [0.5, 1.25, -2.0, 3.5] by bool.npy [1, 0, 1, 1].
+  io::write_npy(expected / "segmented_cumsum_float32.npy",
+                std::vector<float>{0.5f, 1.75f, -2.0f, 3.5f});
+  // float64_nan.npy [nan, 2.5, -1.5, nan] by bool.npy: a segment's outputs
+  // are NaN until its first number.
+  io::write_npy(expected / "segmented_cummin_float64_nan.npy",
+                std::vector<double>{nan, 2.5, -1.5, nan});
+  // The rows of int32_matrix.npy as segments.
+  io::write_npy(dir / "matrix_row_offsets.npy", std::vector<std::int64_t>{0, 4, 8, 12});
+  io::write_npy(expected / "segmented_cummin_int32_matrix.npy",
+                std::vector<std::int32_t>{3, 3, 1, 0, 9, 9, -7, -7, 2, 2, 2, 2});
+  // Offsets that do not partition float32.npy's four values.
+  io::write_npy(dir / "offsets_past_end.npy", std::vector<std::int64_t>{0, 2, 5});
+  io::write_npy(dir / "offsets_decreasing.npy", std::vector<std::int64_t>{0, 3, 1, 4});
+
   // Broken files.
   write_text(dir / "corrupt.npy", "this is a text file, not an array\n");
   std::string header = io::npy_header(io::dtype::float32, std::vector<std::uint64_t>{4});
