@@ -214,7 +214,7 @@ lookback_workspace stream_lookback_workspace(stream_t stream, std::size_t tiles,
     e.value_bytes = grown_values;
   }
   const std::size_t flag_bytes = align_up(e.tiles * sizeof(unsigned long long), 256);
-  if (++e.epoch == (1u << 30)) {
+  if (++e.epoch == (1u << 29)) {
     // Wrapped: flags of epoch 1 may still lie in slots no call has reached since.
     GPUPRIM_CUDA_CHECK(cudaMemsetAsync(e.data, 0, flag_bytes, stream), "lookback workspace");
     e.epoch = 1;

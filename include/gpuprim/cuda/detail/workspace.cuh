@@ -31,7 +31,8 @@ namespace gpuprim::cuda_detail {
 
 // Tile-status storage for decoupled look-back kernels, per (device, stream).
 // One 64-bit status word per tile whose upper half is always a flag
-// (epoch * 4 + kind); the lower half may hold a value of up to 4 bytes.
+// (epoch * 8 + spare bit * 4 + kind); the lower half may hold a value of up
+// to 4 bytes.
 // Larger values live in a separate array. Instead of clearing the flags
 // before every call (an extra launch), each call gets a new `epoch`: a flag
 // counts only if it carries the current epoch, so words left by earlier
@@ -41,7 +42,7 @@ namespace gpuprim::cuda_detail {
 struct lookback_workspace {
   unsigned long long* status;  // one per tile
   void* values;                // value_bytes_per_tile per tile, 256-byte aligned
-  unsigned epoch;              // in [1, 2^30)
+  unsigned epoch;              // in [1, 2^29)
 };
 
 lookback_workspace stream_lookback_workspace(stream_t stream, std::size_t tiles,

@@ -17,10 +17,10 @@
 // to combine but would round differently depending on timing.)
 //
 // Status words (cuda/detail/workspace.cuh): 64 bits per tile, the flag
-// (epoch * 4 + kind) in the upper half, read and written with relaxed
-// device-scope atomics. A value of up to 4 bytes rides in the lower half,
-// so one load sees flag and value together: no fence, one L2 round trip
-// per poll. Larger values go to a side array, written and fenced before
+// (epoch * 8 + spare bit * 4 + kind) in the upper half, read and written
+// with relaxed device-scope atomics. A value of up to 4 bytes (plus one
+// spare bit: a segmented scan's head flag) rides in the lower half, so one
+// load sees flag and value together: no fence, one L2 round trip per poll. Larger values go to a side array, written and fenced before
 // the flag, and read after a fence once the flag is seen.
 #pragma once
 
@@ -30,15 +30,47 @@
 #include <cstring>
 #include <type_traits>
 
+#include "gpuprim/core/segmented_operator.hpp"
 #include "gpuprim/cuda/detail/shuffle_up.cuh"
 
 namespace gpuprim::cuda_detail {
+
+// How a tile's value rides in its status word: 32 payload bits in the lower
+// half plus one spare bit in the flag half. Values of up to 4 bytes pack;
+// so does a segmented scan's (value, head) pair when the value has 4 bytes
+// or fewer, with the head in the spare bit.
+template <class T>
+struct status_packing {
+  static constexpr bool packed = sizeof(T) <= 4;
+  static __device__ void encode(const T& v, unsigned& bits, unsigned& spare) {
+    bits = 0;
+    memcpy(&bits, &v, sizeof(T));
+    spare = 0;
+  }
+  static __device__ T decode(unsigned bits, unsigned) {
+    T v;
+    memcpy(&v, &bits, sizeof(T));
+    return v;
+  }
+};
+
+template <class V>
+struct status_packing<flagged<V>> {
+  static constexpr bool packed = sizeof(V) <= 4;
+  static __device__ void encode(const flagged<V>& v, unsigned& bits, unsigned& spare) {
+    status_packing<V>::encode(v.value, bits, spare);
+    spare = v.head ? 1u : 0u;
+  }
+  static __device__ flagged<V> decode(unsigned bits, unsigned spare) {
+    return {status_packing<V>::decode(bits, 0), spare != 0};
+  }
+};
 
 template <class T>
 struct tile_lookback {
   static constexpr unsigned aggregate = 1;  // kinds
   static constexpr unsigned inclusive_prefix = 2;
-  static constexpr bool packed = sizeof(T) <= 4;
+  static constexpr bool packed = status_packing<T>::packed;
 
   unsigned long long* status;  // one word per tile
   T* values;                   // !packed: two per tile, [2t] aggregate, [2t + 1] prefix
@@ -61,28 +93,31 @@ struct tile_lookback {
         w, cuda::memory_order_relaxed);
   }
 
+  // Upper half of a status word: epoch * 8 + spare * 4 + kind.
+  __device__ unsigned long long word_flag(unsigned kind, unsigned spare) const {
+    return static_cast<unsigned long long>(epoch * 8 + spare * 4 + kind) << 32;
+  }
+
   __device__ void publish(unsigned long long tile, unsigned kind, const T& value) const {
-    const unsigned long long flag = static_cast<unsigned long long>(epoch * 4 + kind) << 32;
     if constexpr (packed) {
-      unsigned bits = 0;
-      memcpy(&bits, &value, sizeof(T));
-      store_status(&status[tile], flag | bits);
+      unsigned bits, spare;
+      status_packing<T>::encode(value, bits, spare);
+      store_status(&status[tile], word_flag(kind, spare) | bits);
     } else {
       values[2 * tile + (kind == inclusive_prefix ? 1 : 0)] = value;
       __threadfence();  // the value is visible before the flag
-      store_status(&status[tile], flag);
+      store_status(&status[tile], word_flag(kind, 0));
     }
   }
 
   // Waits until tile p has published in this epoch; returns what it has.
   __device__ entry read(long long p) const {
     unsigned long long w = load_status(&status[p]);
-    while ((w >> 34) != epoch)
+    while ((w >> 35) != epoch)
       w = load_status(&status[p]);
     entry e{static_cast<unsigned>(w >> 32) & 3u, T{}};
     if constexpr (packed) {
-      const unsigned bits = static_cast<unsigned>(w);
-      memcpy(&e.value, &bits, sizeof(T));
+      e.value = status_packing<T>::decode(static_cast<unsigned>(w), static_cast<unsigned>(w >> 34) & 1u);
     } else {
       __threadfence();  // the flag was seen before the value is read
       e.value = values[2 * p + (e.kind == inclusive_prefix ? 1 : 0)];

@@ -40,10 +40,11 @@ namespace gpuprim::cuda_detail {
 // by how fast published prefixes move from tile to tile, which grows with
 // the number of tiles in flight: asking for a full SM (2048 threads, so 32
 // registers a thread, no spills) took 2^28 floats from 1175 us to 980 us
-// on the H100. Wider accumulators would spill at 32 registers, so they keep
-// the compiler's own choice.
+// on the H100. Accumulators that do not fit a status word would spill at 32
+// registers, so they keep the compiler's own choice.
 template <class T, int Threads>
-inline constexpr int scan_min_blocks = sizeof(T) <= 4 ? 2048 / Threads : 1;
+inline constexpr int scan_min_blocks =
+    sizeof(T) <= 4 ? 2048 / Threads : (tile_lookback<T>::packed ? 1536 / Threads : 1);
 
 // Shared-memory index of element e of a warp's tile: one pad slot per 32.
 __device__ __forceinline__ int padded_index(int e) {
