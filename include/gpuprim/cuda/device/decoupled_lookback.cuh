@@ -20,8 +20,8 @@
 // (epoch * 8 + spare bit * 4 + kind) in the upper half, read and written
 // with relaxed device-scope atomics. A value of up to 4 bytes (plus one
 // spare bit: a segmented scan's head flag) rides in the lower half, so one
-// load sees flag and value together: no fence, one L2 round trip per poll. Larger values go to a side array, written and fenced before
-// the flag, and read after a fence once the flag is seen.
+// load sees flag and value together: no fence, one L2 round trip per poll. Larger values go to a
+// side array, written and fenced before the flag, and read after a fence once the flag is seen.
 #pragma once
 
 #include <cuda/atomic>
@@ -117,7 +117,8 @@ struct tile_lookback {
       w = load_status(&status[p]);
     entry e{static_cast<unsigned>(w >> 32) & 3u, T{}};
     if constexpr (packed) {
-      e.value = status_packing<T>::decode(static_cast<unsigned>(w), static_cast<unsigned>(w >> 34) & 1u);
+      e.value =
+          status_packing<T>::decode(static_cast<unsigned>(w), static_cast<unsigned>(w >> 34) & 1u);
     } else {
       __threadfence();  // the flag was seen before the value is read
       e.value = values[2 * p + (e.kind == inclusive_prefix ? 1 : 0)];

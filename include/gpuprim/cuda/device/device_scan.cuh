@@ -43,8 +43,9 @@ namespace gpuprim::cuda_detail {
 // on the H100. Accumulators that do not fit a status word would spill at 32
 // registers, so they keep the compiler's own choice.
 template <class T, int Threads>
-inline constexpr int scan_min_blocks =
-    sizeof(T) <= 4 ? 2048 / Threads : (tile_lookback<T>::packed ? 1536 / Threads : 1);
+inline constexpr int scan_min_blocks = sizeof(T) <= 4
+                                           ? 2048 / Threads
+                                           : (tile_lookback<T>::packed ? 1024 / Threads : 1);
 
 // Shared-memory index of element e of a warp's tile: one pad slot per 32.
 __device__ __forceinline__ int padded_index(int e) {
@@ -213,7 +214,10 @@ template <bool Exclusive, int Threads = 512, class In, class Out, class T, class
 void launch_scan(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch fetch,
                  stream_t stream) {
   constexpr int threads = Threads;
-  constexpr int items = scan_items_per_thread<std::max({sizeof(In), sizeof(Out), sizeof(T)})>;
+  // A packed (value, head) pair counts as its value: the head is one bit.
+  constexpr std::size_t accumulator_bytes = tile_lookback<T>::packed ? 4 : sizeof(T);
+  constexpr int items =
+      scan_items_per_thread<std::max({sizeof(In), sizeof(Out), accumulator_bytes})>;
   constexpr int vec = std::min(vector_items<In>, vector_items<Out>);
   constexpr bool can_vectorize = vec > 1 && items % vec == 0;
   const std::uint64_t tiles = ceil_div(n, std::uint64_t(threads) * items);
