@@ -26,8 +26,12 @@ namespace gpuprim::host_detail {
 // it, transform_reduce would use fewer than four threads anyway).
 inline constexpr std::uint64_t parallel_segment_length = 4 * min_elements_per_thread;
 // Segments per scheduling chunk: large enough that taking a chunk (one
-// atomic) is rare next to the work in it, small enough to balance.
-inline constexpr std::int64_t segments_per_chunk = 256;
+// atomic) is rare next to the work in it, small enough to balance. With
+// 256, 2^23 segments of 8 floats took 27.5 ms on 2 cores; with 4096,
+// 13.4 ms (a one-thread loop: 17.3 ms).
+inline constexpr std::int64_t segments_per_chunk = 4096;
+// Up to this length a segment is one in-order loop.
+inline constexpr std::uint64_t short_segment_length = 32;
 
 template <class In, class T, class Offset, class Op>
 void segmented_reduce(host_backend backend, const In* values, const Offset* offsets,
@@ -52,9 +56,15 @@ void segmented_reduce(host_backend backend, const In* values, const Offset* offs
     Op thread_op = op;
     fetch_t fetch{};
     const auto begin = static_cast<std::size_t>(offsets[s]);
-    out[s] = n == 0
-                 ? init
-                 : thread_op(init, reduce_chunk<In, T>(values, begin, begin + n, thread_op, fetch));
+    if (n <= short_segment_length) {
+      // Short segments: one plain in-order loop (no per-segment setup).
+      T acc = init;
+      for (std::size_t j = begin; j < begin + n; ++j)
+        acc = thread_op(acc, static_cast<T>(values[j]));
+      out[s] = acc;
+      continue;
+    }
+    out[s] = thread_op(init, reduce_chunk<In, T>(values, begin, begin + n, thread_op, fetch));
   }
 
   if (!has_long_segments) return;
