@@ -26,6 +26,7 @@
 #include "gpuprim/core/operators.hpp"
 #include "gpuprim/core/segmented_operator.hpp"
 #include "gpuprim/host/segmented_reduce.hpp"
+#include "gpuprim/host/segmented_scan.hpp"
 #include "gpuprim/reduce.hpp"
 #include "gpuprim/scan.hpp"
 
@@ -206,14 +207,7 @@ void host_segmented_scan(host_backend backend, std::span<const V> v, const Flag*
   T* o = std::ranges::data(out);
   check_scan_ranges(algorithm, v.data(), v.size_bytes(), v.size(), o,
                     std::ranges::size(out) * sizeof(T), std::ranges::size(out));
-  if constexpr (Exclusive) {
-    host_detail::scan<false>(backend, v.data(), o, v.size(), std::optional<flagged<T>>{},
-                             segmented<Op>{op},
-                             exclusive_head_flag_fetch<T, V, Flag>{v.data(), flags, init});
-  } else {
-    host_detail::scan<false>(backend, v.data(), o, v.size(), std::optional<flagged<T>>{},
-                             segmented<Op>{op}, head_flag_fetch<T, Flag>{flags});
-  }
+  host_detail::segmented_scan<Exclusive>(backend, v.data(), flags, o, v.size(), init, op);
 }
 
 template <bool Exclusive, class V, class Flag, class T, class Op>
