@@ -105,14 +105,10 @@ void check_host_offsets(std::span<const Offset> offsets, std::size_t num_values,
   }
 }
 
-template <class R>
-concept segmented_output_range = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
-    !std::is_const_v<std::remove_reference_t<std::ranges::range_reference_t<R>>>;
-
 }  // namespace detail
 
 template <host_range V, host_range O, class Out, class T, class Op = plus>
-requires detail::segmented_output_range<Out> && std::integral<std::ranges::range_value_t<O>>
+requires detail::host_output_range<Out> && std::integral<std::ranges::range_value_t<O>>
 void segmented_reduce(host_backend backend, const V& values, const O& offsets, Out&& out, T init,
                       Op op = {}) {
   static_assert(std::is_same_v<std::ranges::range_value_t<Out>, T>,
@@ -171,6 +167,14 @@ template <class F>
 concept head_flag = std::is_same_v<F, std::uint8_t> || std::is_same_v<F, bool>;
 
 namespace detail {
+
+inline void check_head_flag_count(const char* algorithm, std::size_t flags, std::size_t values) {
+  if (flags != values) {
+    throw std::invalid_argument(std::string("gpuprim::") + algorithm + ": " +
+                                std::to_string(flags) + " head flags for " +
+                                std::to_string(values) + " values");
+  }
+}
 
 template <class V, class Flag, class Op>
 inline constexpr bool precompiled_segmented_scan =
@@ -269,38 +273,34 @@ void with_device_head_flags(cuda_backend backend, device_span<const Offset> offs
 
 // Head flags, host.
 template <host_range V, host_range F, class O, class Op = plus>
-requires detail::segmented_output_range<O> && head_flag<std::ranges::range_value_t<F>>
+requires detail::host_output_range<O> && head_flag<std::ranges::range_value_t<F>>
 void inclusive_segmented_scan(host_backend backend, const V& values, const F& head_flags, O&& out,
                               Op op = {}) {
   using T = std::ranges::range_value_t<O>;
   const auto v = detail::host_span(values);
   const auto f = detail::host_span(head_flags);
-  detail::check_scan_ranges("inclusive_segmented_scan", f.data(), f.size_bytes(), f.size(),
-                            out.data(), 0, std::ranges::size(out));
+  detail::check_head_flag_count("inclusive_segmented_scan", f.size(), v.size());
   detail::host_segmented_scan<false>(backend, v, f.data(), out, T{}, op,
                                      "inclusive_segmented_scan");
 }
 
 template <host_range V, host_range F, class O, class T, class Op = plus>
-requires detail::segmented_output_range<O> && head_flag<std::ranges::range_value_t<F>>
+requires detail::host_output_range<O> && head_flag<std::ranges::range_value_t<F>>
 void exclusive_segmented_scan(host_backend backend, const V& values, const F& head_flags, O&& out,
                               T init, Op op = {}) {
   const auto v = detail::host_span(values);
   const auto f = detail::host_span(head_flags);
-  detail::check_scan_ranges("exclusive_segmented_scan", f.data(), f.size_bytes(), f.size(),
-                            out.data(), 0, std::ranges::size(out));
+  detail::check_head_flag_count("exclusive_segmented_scan", f.size(), v.size());
   detail::host_segmented_scan<true>(backend, v, f.data(), out, init, op,
                                     "exclusive_segmented_scan");
 }
 
 // Offsets, host.
 template <host_range V, host_range S, class O, class Op = plus>
-requires detail::segmented_output_range<O> &&
-    (!head_flag<std::ranges::range_value_t<S>>)&&std::integral<
-        std::ranges::range_value_t<S>> void inclusive_segmented_scan(host_backend backend,
-                                                                     const V& values,
-                                                                     const S& offsets, O&& out,
-                                                                     Op op = {}) {
+requires detail::host_output_range<O> &&(!head_flag<std::ranges::range_value_t<S>>)&&std::integral<
+    std::ranges::range_value_t<S>> void inclusive_segmented_scan(host_backend backend,
+                                                                 const V& values, const S& offsets,
+                                                                 O&& out, Op op = {}) {
   using T = std::ranges::range_value_t<O>;
   const auto v = detail::host_span(values);
   const auto flags =
@@ -310,12 +310,10 @@ requires detail::segmented_output_range<O> &&
 }
 
 template <host_range V, host_range S, class O, class T, class Op = plus>
-requires detail::segmented_output_range<O> &&
-    (!head_flag<std::ranges::range_value_t<S>>)&&std::integral<
-        std::ranges::range_value_t<S>> void exclusive_segmented_scan(host_backend backend,
-                                                                     const V& values,
-                                                                     const S& offsets, O&& out,
-                                                                     T init, Op op = {}) {
+requires detail::host_output_range<O> &&(!head_flag<std::ranges::range_value_t<S>>)&&std::integral<
+    std::ranges::range_value_t<S>> void exclusive_segmented_scan(host_backend backend,
+                                                                 const V& values, const S& offsets,
+                                                                 O&& out, T init, Op op = {}) {
   const auto v = detail::host_span(values);
   const auto flags =
       detail::host_head_flags(detail::host_span(offsets), v.size(), "exclusive_segmented_scan");
@@ -334,8 +332,7 @@ void inclusive_segmented_scan(cuda_backend backend, const V& values, const S& se
   const device_span<const In> v = as_device_span(values);
   const device_span<const Seg> s = as_device_span(segments);
   if constexpr (head_flag<Seg>) {
-    detail::check_scan_ranges("inclusive_segmented_scan", s.data(), s.size_bytes(), s.size(),
-                              o.data(), 0, o.size());
+    detail::check_head_flag_count("inclusive_segmented_scan", s.size(), v.size());
     detail::cuda_segmented_scan<false>(backend, v, s.data(), o, T{}, op,
                                        "inclusive_segmented_scan");
   } else {
@@ -357,8 +354,7 @@ void exclusive_segmented_scan(cuda_backend backend, const V& values, const S& se
   const device_span<const In> v = as_device_span(values);
   const device_span<const Seg> s = as_device_span(segments);
   if constexpr (head_flag<Seg>) {
-    detail::check_scan_ranges("exclusive_segmented_scan", s.data(), s.size_bytes(), s.size(),
-                              o.data(), 0, o.size());
+    detail::check_head_flag_count("exclusive_segmented_scan", s.size(), v.size());
     detail::cuda_segmented_scan<true>(backend, v, s.data(), o, init, op,
                                       "exclusive_segmented_scan");
   } else {
