@@ -54,4 +54,18 @@ void plan_scan_ladder(const context& ctx, plan& p);
 // The segmented family: segmented_reduce against CUB (CUDA) and on the host.
 void plan_segmented_reduce(const context& ctx, plan& p);
 
+// The histogram family (bench/histogram_bench.cpp): API rows against
+// cub::DeviceHistogram and on the host; the ladder of privatization rungs.
+void plan_histogram(const context& ctx, plan& p);
+void plan_histogram_ladder(const context& ctx, plan& p);
+
+// Sorting: radix sort rows against cub::DeviceRadixSort and on the host
+// (bench/sort_bench.cpp); sorting networks and batched small sorts
+// (bench/sorting_network_bench.cpp); the sort ladder (bitonic in global
+// memory -> shared-memory merges -> one-bit radix split -> full radix sort,
+// in bench/sorting_network_bench.cpp).
+void plan_sort(const context& ctx, plan& p);
+void plan_sorting_network(const context& ctx, plan& p);
+void plan_sort_ladder(const context& ctx, plan& p);
+
 }  // namespace gpuprim::bench

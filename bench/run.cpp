@@ -73,9 +73,11 @@ int run(const options& opts) {
   const bool run_reduce = opts.family == "all" || opts.family == "reduce";
   const bool run_segmented = opts.family == "all" || opts.family == "segmented_reduce";
   const bool run_scan = opts.family == "all" || opts.family == "scan";
-  if (!run_reduce && !run_segmented && !run_scan) {
+  const bool run_histogram = opts.family == "all" || opts.family == "histogram";
+  const bool run_sort = opts.family == "all" || opts.family == "sort";
+  if (!run_reduce && !run_segmented && !run_scan && !run_histogram && !run_sort) {
     return bad_option("unknown family '" + opts.family +
-                      "' (known: reduce, scan, segmented_reduce, all)");
+                      "' (known: reduce, scan, segmented_reduce, histogram, sort, all)");
   }
   if (!opts.backend.empty() && opts.backend != "host" && opts.backend != "cuda") {
     return bad_option("unknown backend '" + opts.backend + "' (host or cuda)");
@@ -131,10 +133,17 @@ int run(const options& opts) {
     if (opts.ladder) {
       if (run_reduce) plan_reduce_ladder(ctx, p);  // (segmented_reduce has no ladder yet)
       if (run_scan) plan_scan_ladder(ctx, p);
+      if (run_histogram) plan_histogram_ladder(ctx, p);
+      if (run_sort) plan_sort_ladder(ctx, p);
     } else {
       if (run_reduce) plan_reduce(ctx, p);
       if (run_scan) plan_scan(ctx, p);
       if (run_segmented) plan_segmented_reduce(ctx, p);
+      if (run_histogram) plan_histogram(ctx, p);
+      if (run_sort) {
+        plan_sort(ctx, p);
+        plan_sorting_network(ctx, p);
+      }
     }
     failures = execute(p);
   } catch (const std::exception& e) {
