@@ -1,0 +1,472 @@
+// Histogram family: histogram_even, histogram_range, histogram (user classifier).
+//
+//   std::vector<std::uint32_t> counts(256);
+//   auto left_out = gp::histogram_even(gp::host, bytes, counts, 0, 256);   // one bin per value
+//   gp::device_vector<std::uint64_t> d_counts(1024);
+//   gp::histogram_even(gp::cuda, d_x, d_counts, 0.0f, 1.0f);             // 1024 bins over [0, 1)
+//   gp::histogram_range(gp::cuda, d_x, d_counts4, std::vector<float>{0, 1, 10, 100, 1000});
+//   gp::histogram(gp::host, x, counts, [](float v) { return int(v) % 7; });
+//   gp::histogram_even_into(gp::cuda.on(s), d_x, d_counts, 0.0f, 1.0f, d_left_out);  // async
+//
+// Semantics, for every backend:
+//  - The number of bins is counts.size() (at least 1). `counts` is overwritten
+//    with the number of samples in each bin; counters are std::uint32_t or
+//    std::uint64_t and wrap on overflow.
+//  - histogram_even: bin b holds [lower + b * w, lower + (b + 1) * w), w = (upper - lower) / bins;
+//    a sample x in [lower, upper) goes to bin floor((x - lower) * bins / (upper - lower)),
+//    computed exactly for integer samples and, for floating samples, in the
+//    sample's type as (x - lower) * (bins / (upper - lower)) (the scale is
+//    computed once), clamped to bins - 1. Levels of integer samples are int64
+//    (so 8-bit samples can have upper = 256).
+//  - histogram_range: boundaries has bins + 1 strictly increasing entries;
+//    bin i holds [boundaries[i], boundaries[i + 1]).
+//  - histogram: classify(x) returns a bin index (any integer type); a negative
+//    or >= bins index means "not counted".
+//  - Samples outside the range, NaNs, and samples the classifier rejects are
+//    not counted; how many there were is returned ("left out").
+//  - Bad arguments (no bins, lower >= upper, NaN or infinite levels,
+//    boundaries of the wrong size or not increasing) throw
+//    std::invalid_argument before anything is written.
+// Synchronization, like gp::reduce / gp::reduce_into: the value-returning GPU
+// forms wait for the result (they return the left-out count); the *_into
+// forms only enqueue, writing the left-out count to a device std::uint64_t
+// (or nowhere, when it is not given). histogram_range_into takes the
+// boundaries in device memory and checks only their number (checking their
+// order would cost a copy and a synchronization).
+// From plain C++ the GPU backend is precompiled for histogram_even and
+// histogram_range over uint8, int32, uint32, float and double samples with
+// uint32 / uint64 counters (detail::precompiled_histogram); custom
+// classifiers need a .cu file that includes gpuprim/cuda/histogram.cuh.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <ranges>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "gpuprim/core/backend.hpp"
+#include "gpuprim/core/device_vector.hpp"
+#include "gpuprim/core/memory.hpp"
+#include "gpuprim/core/runtime.hpp"
+#include "gpuprim/host/histogram.hpp"
+#include "gpuprim/reduce.hpp"
+
+namespace gpuprim {
+
+// The type of histogram_even's lower / upper and histogram_range's
+// boundaries: the sample type for floating samples, int64 for integers.
+template <class T>
+using histogram_level_t = std::conditional_t<std::is_floating_point_v<T>, T, std::int64_t>;
+
+template <class T>
+concept histogram_sample = std::is_arithmetic_v<T> && !std::is_same_v<T, bool> &&
+                           (std::is_floating_point_v<T> || sizeof(T) <= 4);
+
+template <class C>
+concept histogram_counter = std::is_same_v<C, std::uint32_t> || std::is_same_v<C, std::uint64_t>;
+
+namespace detail {
+
+// Binners map a sample to its bin in [0, bins), or to -1 (not counted). They
+// are small values copied into kernels.
+template <class T>
+struct even_binner {
+  using level = histogram_level_t<T>;
+  level lower;
+  level upper;
+  int bins;
+  // Floating samples: bins / (upper - lower) in T. Integers: upper - lower.
+  std::conditional_t<std::is_floating_point_v<T>, T, std::uint64_t> scale;
+
+  even_binner() = default;
+  even_binner(level lo, level hi, int num_bins) : lower(lo), upper(hi), bins(num_bins) {
+    if constexpr (std::is_floating_point_v<T>) {
+      scale = static_cast<T>(num_bins) / (hi - lo);
+    } else {
+      scale = static_cast<std::uint64_t>(hi - lo);
+    }
+  }
+
+  GPUPRIM_HD int operator()(T x) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (!(x >= lower && x < upper)) return -1;  // NaN fails both
+      const int b = static_cast<int>((x - lower) * scale);
+      return b < bins ? b : bins - 1;
+    } else {
+      const auto v = static_cast<std::int64_t>(x);
+      if (v < lower || v >= upper) return -1;
+      // (v - lower) < 2^33 and bins < 2^31: the product fits in 64 bits.
+      return static_cast<int>(static_cast<std::uint64_t>(v - lower) *
+                              static_cast<std::uint64_t>(bins) / scale);
+    }
+  }
+};
+
+// Bins between bins + 1 increasing boundaries (host or device memory, as the
+// backend reads it).
+template <class T>
+struct range_binner {
+  using level = histogram_level_t<T>;
+  const level* boundaries;
+  int bins;
+
+  GPUPRIM_HD int operator()(T x) const {
+    const level v = static_cast<level>(x);
+    if (!(v >= boundaries[0] && v < boundaries[bins])) return -1;
+    int lo = 0;  // boundaries[lo] <= v < boundaries[hi]
+    int hi = bins;
+    while (hi - lo > 1) {
+      const int mid = lo + (hi - lo) / 2;
+      if (boundaries[mid] <= v) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+};
+
+// A user classifier: any integer it returns outside [0, bins) is "not counted".
+template <class F>
+struct classify_binner {
+  F classify;
+  int bins;
+
+  template <class T>
+  GPUPRIM_HD int operator()(const T& x) const {
+    const auto b = classify(x);
+    static_assert(std::is_integral_v<decltype(b)>,
+                  "gpuprim::histogram: classify must return an "
+                  "integer bin index");
+    if constexpr (std::is_signed_v<decltype(b)>) {
+      if (b < 0) return -1;
+    }
+    return static_cast<std::uint64_t>(b) < static_cast<std::uint64_t>(bins) ? static_cast<int>(b)
+                                                                            : -1;
+  }
+};
+
+#if GPUPRIM_HAS_CUDA
+// Defined in gpuprim/cuda/device/device_histogram.cuh. Enqueues on `stream`:
+// counts[0, bins) = the histogram of samples[0, n) under `binner`, and, when
+// left_out is not null, *left_out = the number of samples it rejected.
+template <class Sample, class Counter, class Binner>
+void cuda_histogram_into(const Sample* samples, std::size_t n, Counter* counts, int bins,
+                         Binner binner, std::uint64_t* left_out, stream_t stream);
+#else
+template <class Sample, class Counter, class Binner>
+void cuda_histogram_into(const Sample*, std::size_t, Counter*, int, Binner, std::uint64_t*,
+                         stream_t) {
+  no_cuda_backend("histogram");
+}
+#endif
+
+// The instantiations compiled into the library (src/histogram/*.cu).
+template <class Sample, class Counter, class Binner>
+inline constexpr bool precompiled_histogram =
+    one_of<Sample, std::uint8_t, std::int32_t, std::uint32_t, float, double>&&
+        histogram_counter<Counter>&& one_of<Binner, even_binner<Sample>, range_binner<Sample>>;
+
+template <class Sample, class Counter, class Binner>
+void cuda_histogram_checked(device_span<const Sample> samples, device_span<Counter> counts,
+                            Binner binner, std::uint64_t* left_out, stream_t stream) {
+#if !defined(__CUDACC__)
+  static_assert(precompiled_histogram<Sample, Counter, Binner>,
+                "gpuprim: this histogram's sample type / counter / classifier is not precompiled "
+                "into the library; call it from a .cu file that includes "
+                "gpuprim/cuda/histogram.cuh");
+#endif
+  cuda_histogram_into(samples.data(), samples.size(), counts.data(),
+                      static_cast<int>(counts.size()), binner, left_out, stream);
+}
+
+inline std::string histogram_where(const char* algorithm) {
+  return std::string("gpuprim::") + algorithm + ": ";
+}
+
+// The number of bins is counts.size(): at least 1, less than 2^31.
+inline int checked_bins(const char* algorithm, std::size_t bins) {
+  if (bins == 0) {
+    throw std::invalid_argument(histogram_where(algorithm) +
+                                "counts is empty (the number of bins is counts.size(), which "
+                                "must be at least 1)");
+  }
+  if (bins > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw std::invalid_argument(histogram_where(algorithm) + "counts has " + std::to_string(bins) +
+                                " bins; at most 2^31 - 1 are supported");
+  }
+  return static_cast<int>(bins);
+}
+
+template <class L>
+std::string level_text(L v) {
+  if constexpr (std::is_floating_point_v<L>) {
+    if (std::isnan(v)) return "nan";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.9g", static_cast<double>(v));
+    return text;
+  } else {
+    return std::to_string(v);
+  }
+}
+
+template <class L>
+void check_level_is_number(const char* algorithm, const std::string& name, L v) {
+  if constexpr (std::is_floating_point_v<L>) {
+    if (std::isnan(v)) throw std::invalid_argument(histogram_where(algorithm) + name + " is NaN");
+    if (std::isinf(v)) {
+      throw std::invalid_argument(histogram_where(algorithm) + name + " is infinite (" +
+                                  level_text(v) + "); levels must be finite");
+    }
+  }
+}
+
+template <class T>
+even_binner<T> checked_even_binner(const char* algorithm, std::size_t num_bins,
+                                   histogram_level_t<T> lower, histogram_level_t<T> upper) {
+  const int bins = checked_bins(algorithm, num_bins);
+  check_level_is_number(algorithm, "lower", lower);
+  check_level_is_number(algorithm, "upper", upper);
+  if (!(lower < upper)) {
+    throw std::invalid_argument(histogram_where(algorithm) + "lower (" + level_text(lower) +
+                                ") must be less than upper (" + level_text(upper) + ")");
+  }
+  if constexpr (std::is_floating_point_v<T>) {
+    if (!std::isfinite(upper - lower)) {
+      throw std::invalid_argument(histogram_where(algorithm) + "upper - lower overflows (" +
+                                  level_text(lower) + " to " + level_text(upper) + ")");
+    }
+  } else {
+    // Integer samples are at most 32 bits wide: levels beyond +-2^33 only
+    // make empty bins, and keep the bin arithmetic within 64 bits.
+    constexpr std::int64_t limit = std::int64_t{1} << 33;
+    if (lower < -limit || upper > limit) {
+      throw std::invalid_argument(histogram_where(algorithm) +
+                                  "levels of integer samples must lie "
+                                  "in [-2^33, 2^33] (got " +
+                                  level_text(lower) + " to " + level_text(upper) + ")");
+    }
+  }
+  return even_binner<T>(lower, upper, bins);
+}
+
+// bins + 1 entries, numbers, strictly increasing.
+template <class L>
+int checked_boundaries(const char* algorithm, std::size_t num_bins, std::span<const L> boundaries) {
+  const int bins = checked_bins(algorithm, num_bins);
+  if (boundaries.size() != num_bins + 1) {
+    throw std::invalid_argument(
+        histogram_where(algorithm) + "boundaries has " + std::to_string(boundaries.size()) +
+        " entries; " + std::to_string(num_bins) + " bins need " + std::to_string(num_bins + 1));
+  }
+  for (std::size_t i = 0; i < boundaries.size(); ++i) {
+    check_level_is_number(algorithm, "boundaries[" + std::to_string(i) + "]", boundaries[i]);
+    if (i > 0 && !(boundaries[i - 1] < boundaries[i])) {
+      throw std::invalid_argument(
+          histogram_where(algorithm) + "boundaries must increase: boundaries[" +
+          std::to_string(i - 1) + "] = " + level_text(boundaries[i - 1]) +
+          " is not less than boundaries[" + std::to_string(i) + "] = " + level_text(boundaries[i]));
+    }
+  }
+  return bins;
+}
+
+template <class R>
+concept histogram_host_counts =
+    std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
+    !std::is_const_v<std::remove_reference_t<std::ranges::range_reference_t<R>>> &&
+    histogram_counter<std::ranges::range_value_t<R>>;
+
+template <class R>
+concept histogram_device_counts =
+    device_range<R> && histogram_counter<std::remove_const_t<device_range_value_t<R>>>;
+
+template <class R>
+using host_sample_t = std::ranges::range_value_t<R>;
+template <class R>
+using device_sample_t = std::remove_const_t<device_range_value_t<const R>>;
+
+// Runs a device histogram and returns its left-out count (synchronizes).
+template <class Sample, class Counter, class Binner>
+std::uint64_t cuda_histogram_to_host(cuda_backend backend, device_span<const Sample> samples,
+                                     device_span<Counter> counts, Binner binner) {
+  memory_resource* resource = get_scratch_resource();
+  auto* left_out =
+      static_cast<std::uint64_t*>(resource->allocate(sizeof(std::uint64_t), backend.stream));
+  std::uint64_t result = 0;
+  try {
+    cuda_histogram_checked(samples, counts, binner, left_out, backend.stream);
+    copy_to_host(&result, left_out, sizeof result, backend.stream);
+    synchronize(backend.stream);
+  } catch (...) {
+    resource->deallocate(left_out, sizeof(std::uint64_t), backend.stream);
+    throw;
+  }
+  resource->deallocate(left_out, sizeof(std::uint64_t), backend.stream);
+  return result;
+}
+
+template <class T>
+device_span<T> writable_device_span(device_span<T> s) {
+  static_assert(!std::is_const_v<T>, "gpuprim: histogram counts must be writable device memory");
+  return s;
+}
+
+inline std::uint64_t* left_out_pointer(const char* algorithm, device_span<std::uint64_t> left_out) {
+  if (left_out.data() != nullptr && left_out.size() < 1) {
+    throw std::invalid_argument(histogram_where(algorithm) + "left_out is an empty span");
+  }
+  return left_out.data();
+}
+
+}  // namespace detail
+
+// ---- histogram_even -------------------------------------------------------
+
+template <host_range R, detail::histogram_host_counts C>
+requires histogram_sample<detail::host_sample_t<R>> std::uint64_t histogram_even(
+    host_backend backend, const R& samples, C&& counts,
+    std::type_identity_t<histogram_level_t<detail::host_sample_t<R>>> lower,
+    std::type_identity_t<histogram_level_t<detail::host_sample_t<R>>> upper) {
+  using T = detail::host_sample_t<R>;
+  const auto binner =
+      detail::checked_even_binner<T>("histogram_even", std::ranges::size(counts), lower, upper);
+  const auto s = detail::host_span(samples);
+  return host_detail::histogram(backend, s.data(), s.size(), std::ranges::data(counts), binner.bins,
+                                binner);
+}
+
+template <device_range R, detail::histogram_device_counts C>
+requires histogram_sample<detail::device_sample_t<R>> std::uint64_t histogram_even(
+    cuda_backend backend, const R& samples, C&& counts,
+    std::type_identity_t<histogram_level_t<detail::device_sample_t<R>>> lower,
+    std::type_identity_t<histogram_level_t<detail::device_sample_t<R>>> upper) {
+  using T = detail::device_sample_t<R>;
+  auto c = detail::writable_device_span(as_device_span(counts));
+  const auto binner = detail::checked_even_binner<T>("histogram_even", c.size(), lower, upper);
+  device_span<const T> s = as_device_span(samples);
+  return detail::cuda_histogram_to_host(backend, s, c, binner);
+}
+
+// Asynchronous: enqueues on the backend's stream; left_out[0] (device memory)
+// receives the left-out count when given.
+template <device_range R, detail::histogram_device_counts C>
+requires histogram_sample<detail::device_sample_t<R>>
+void histogram_even_into(cuda_backend backend, const R& samples, C&& counts,
+                         std::type_identity_t<histogram_level_t<detail::device_sample_t<R>>> lower,
+                         std::type_identity_t<histogram_level_t<detail::device_sample_t<R>>> upper,
+                         device_span<std::uint64_t> left_out = {}) {
+  using T = detail::device_sample_t<R>;
+  auto c = detail::writable_device_span(as_device_span(counts));
+  const auto binner = detail::checked_even_binner<T>("histogram_even_into", c.size(), lower, upper);
+  std::uint64_t* out = detail::left_out_pointer("histogram_even_into", left_out);
+  device_span<const T> s = as_device_span(samples);
+  detail::cuda_histogram_checked(s, c, binner, out, backend.stream);
+}
+
+// ---- histogram_range ------------------------------------------------------
+
+template <host_range R, detail::histogram_host_counts C, host_range B>
+requires histogram_sample<detail::host_sample_t<R>> &&
+    std::is_same_v<std::ranges::range_value_t<B>, histogram_level_t<detail::host_sample_t<R>>>
+        std::uint64_t histogram_range(host_backend backend, const R& samples, C&& counts,
+                                      const B& boundaries) {
+  using T = detail::host_sample_t<R>;
+  const auto b = detail::host_span(boundaries);
+  const int bins = detail::checked_boundaries("histogram_range", std::ranges::size(counts), b);
+  const auto s = detail::host_span(samples);
+  return host_detail::histogram(backend, s.data(), s.size(), std::ranges::data(counts), bins,
+                                detail::range_binner<T>{b.data(), bins});
+}
+
+// The boundaries are host memory here (they are checked on the host and
+// copied to the device); the call synchronizes.
+template <device_range R, detail::histogram_device_counts C, host_range B>
+requires histogram_sample<detail::device_sample_t<R>> &&
+    std::is_same_v<std::ranges::range_value_t<B>, histogram_level_t<detail::device_sample_t<R>>>
+        std::uint64_t histogram_range(cuda_backend backend, const R& samples, C&& counts,
+                                      const B& boundaries) {
+  using T = detail::device_sample_t<R>;
+  using L = histogram_level_t<T>;
+  auto c = detail::writable_device_span(as_device_span(counts));
+  const auto b = detail::host_span(boundaries);
+  const int bins = detail::checked_boundaries("histogram_range", c.size(), b);
+  device_span<const T> s = as_device_span(samples);
+  memory_resource* resource = get_scratch_resource();
+  auto* d_boundaries = static_cast<L*>(resource->allocate(b.size_bytes(), backend.stream));
+  std::uint64_t result = 0;
+  try {
+    detail::copy_to_device(d_boundaries, b.data(), b.size_bytes(), backend.stream);
+    result =
+        detail::cuda_histogram_to_host(backend, s, c, detail::range_binner<T>{d_boundaries, bins});
+  } catch (...) {
+    resource->deallocate(d_boundaries, b.size_bytes(), backend.stream);
+    throw;
+  }
+  resource->deallocate(d_boundaries, b.size_bytes(), backend.stream);
+  return result;
+}
+
+// Asynchronous, with the boundaries in device memory: only their number is
+// checked; they must increase (the GPU trusts them).
+template <device_range R, detail::histogram_device_counts C, device_range B>
+requires histogram_sample<detail::device_sample_t<R>> &&
+    std::is_same_v<std::remove_const_t<device_range_value_t<const B>>,
+                   histogram_level_t<detail::device_sample_t<R>>>
+void histogram_range_into(cuda_backend backend, const R& samples, C&& counts, const B& boundaries,
+                          device_span<std::uint64_t> left_out = {}) {
+  using T = detail::device_sample_t<R>;
+  auto c = detail::writable_device_span(as_device_span(counts));
+  device_span<const histogram_level_t<T>> b = as_device_span(boundaries);
+  const int bins = detail::checked_bins("histogram_range_into", c.size());
+  if (b.size() != c.size() + 1) {
+    throw std::invalid_argument("gpuprim::histogram_range_into: boundaries has " +
+                                std::to_string(b.size()) + " entries; " + std::to_string(c.size()) +
+                                " bins need " + std::to_string(c.size() + 1));
+  }
+  std::uint64_t* out = detail::left_out_pointer("histogram_range_into", left_out);
+  device_span<const T> s = as_device_span(samples);
+  detail::cuda_histogram_checked(s, c, detail::range_binner<T>{b.data(), bins}, out,
+                                 backend.stream);
+}
+
+// ---- histogram (user classifier) -------------------------------------------
+
+template <host_range R, detail::histogram_host_counts C, class Classify>
+std::uint64_t histogram(host_backend backend, const R& samples, C&& counts, Classify classify) {
+  const int bins = detail::checked_bins("histogram", std::ranges::size(counts));
+  const auto s = detail::host_span(samples);
+  return host_detail::histogram(backend, s.data(), s.size(), std::ranges::data(counts), bins,
+                                detail::classify_binner<Classify>{classify, bins});
+}
+
+template <device_range R, detail::histogram_device_counts C, class Classify>
+std::uint64_t histogram(cuda_backend backend, const R& samples, C&& counts, Classify classify) {
+  using T = detail::device_sample_t<R>;
+  auto c = detail::writable_device_span(as_device_span(counts));
+  const int bins = detail::checked_bins("histogram", c.size());
+  device_span<const T> s = as_device_span(samples);
+  return detail::cuda_histogram_to_host(backend, s, c,
+                                        detail::classify_binner<Classify>{classify, bins});
+}
+
+template <device_range R, detail::histogram_device_counts C, class Classify>
+void histogram_into(cuda_backend backend, const R& samples, C&& counts, Classify classify,
+                    device_span<std::uint64_t> left_out = {}) {
+  using T = detail::device_sample_t<R>;
+  auto c = detail::writable_device_span(as_device_span(counts));
+  const int bins = detail::checked_bins("histogram_into", c.size());
+  std::uint64_t* out = detail::left_out_pointer("histogram_into", left_out);
+  device_span<const T> s = as_device_span(samples);
+  detail::cuda_histogram_checked(s, c, detail::classify_binner<Classify>{classify, bins}, out,
+                                 backend.stream);
+}
+
+}  // namespace gpuprim

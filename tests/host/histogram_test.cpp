@@ -1,0 +1,239 @@
+// CPU backend of the histogram family against sequential references.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "gpuprim/histogram.hpp"
+#include "support/histogram_reference.hpp"
+#include "support/test_data.hpp"
+
+namespace gp = gpuprim;
+using namespace gpuprim::test;
+
+namespace {
+
+template <class S, class C>
+struct sample_and_counter {
+  using sample = S;
+  using counter = C;
+};
+
+template <class P>
+class host_histogram : public ::testing::Test {};
+using histogram_types = ::testing::Types<
+    sample_and_counter<std::uint8_t, std::uint32_t>,
+    sample_and_counter<std::uint8_t, std::uint64_t>,
+    sample_and_counter<std::int32_t, std::uint32_t>,
+    sample_and_counter<std::uint32_t, std::uint64_t>, sample_and_counter<float, std::uint32_t>,
+    sample_and_counter<float, std::uint64_t>, sample_and_counter<double, std::uint32_t>>;
+TYPED_TEST_SUITE(host_histogram, histogram_types);
+
+constexpr std::uint32_t poison = 0xDEADBEEF;
+
+template <class C>
+void expect_histogram(const std::vector<C>& got, std::uint64_t got_left_out,
+                      const reference_histogram<C>& want, const std::string& where) {
+  ASSERT_EQ(got.size(), want.counts.size()) << where;
+  std::size_t wrong = 0, first = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (got[i] != want.counts[i] && wrong++ == 0) first = i;
+  }
+  EXPECT_EQ(wrong, 0u) << where << ": first wrong bin " << first << " has "
+                       << (wrong ? got[first] : C{}) << ", expected "
+                       << (wrong ? want.counts[first] : C{});
+  EXPECT_EQ(got_left_out, want.left_out) << where << ": left-out count";
+}
+
+}  // namespace
+
+TYPED_TEST(host_histogram, even_bins_at_every_size) {
+  using T = typename TypeParam::sample;
+  using C = typename TypeParam::counter;
+  auto rng = make_rng(61);
+  const auto [lo, hi] = partial_range<T>();
+  for (std::size_t n : standard_sizes()) {
+    const auto x = random_samples<T>(n, rng);
+    for (std::size_t bins :
+         {std::size_t{1}, std::size_t{7}, std::size_t{64}, std::size_t{256}, std::size_t{1024}}) {
+      std::vector<C> counts(bins, C(poison));
+      const std::uint64_t left = gp::histogram_even(gp::host, x, counts, lo, hi);
+      expect_histogram(counts, left,
+                       reference_histogram_even<C>(std::span<const T>(x), bins, lo, hi),
+                       "n=" + std::to_string(n) + " bins=" + std::to_string(bins));
+    }
+  }
+}
+
+TYPED_TEST(host_histogram, range_bins_at_every_size) {
+  using T = typename TypeParam::sample;
+  using C = typename TypeParam::counter;
+  auto rng = make_rng(62);
+  for (std::size_t n : standard_sizes()) {
+    const auto x = random_samples<T>(n, rng);
+    for (std::size_t bins : {std::size_t{1}, std::size_t{5}, std::size_t{200}}) {
+      const auto boundaries = uneven_boundaries<T>(bins);
+      std::vector<C> counts(bins, C(poison));
+      const std::uint64_t left = gp::histogram_range(gp::host, x, counts, boundaries);
+      expect_histogram(
+          counts, left,
+          reference_histogram_range<C>(std::span<const T>(x),
+                                       std::span<const gp::histogram_level_t<T>>(boundaries)),
+          "n=" + std::to_string(n) + " bins=" + std::to_string(bins));
+    }
+  }
+}
+
+TYPED_TEST(host_histogram, more_bins_than_samples) {
+  using T = typename TypeParam::sample;
+  using C = typename TypeParam::counter;
+  auto rng = make_rng(63);
+  const auto x = random_samples<T>((1u << 20) + 7, rng);
+  const auto [lo, hi] = partial_range<T>();
+  std::vector<C> counts(100000, C(poison));
+  const std::uint64_t left = gp::histogram_even(gp::host.threads(3), x, counts, lo, hi);
+  expect_histogram(counts, left, reference_histogram_even<C>(std::span<const T>(x), 100000, lo, hi),
+                   "100000 bins");
+}
+
+TYPED_TEST(host_histogram, all_in_one_bin_and_none_in_range) {
+  using T = typename TypeParam::sample;
+  using C = typename TypeParam::counter;
+  const std::vector<T> x(70001, T(5));
+  std::vector<C> counts(16, C(poison));
+  EXPECT_EQ(gp::histogram_even(gp::host, x, counts, 0, 16), 0u);
+  for (std::size_t b = 0; b < counts.size(); ++b)
+    EXPECT_EQ(counts[b], b == 5 ? C(70001) : C(0)) << b;
+  EXPECT_EQ(gp::histogram_even(gp::host, x, counts, 6, 100), 70001u);
+  for (C c : counts)
+    EXPECT_EQ(c, C(0));
+  std::vector<C> one(1, C(poison));
+  EXPECT_EQ(gp::histogram_even(gp::host, x, one, 0, 100), 0u);
+  EXPECT_EQ(one[0], C(70001));
+}
+
+TEST(host_histogram_edges, samples_at_lower_and_upper) {
+  // [0, 4) in 4 bins: 0 -> bin 0, 3.9999 -> bin 3, 4 is left out, -0.0 counts as 0.
+  const std::vector<float> x = {
+      0.0f, -0.0f, 1.0f, 2.5f, std::nextafter(4.0f, 0.0f), 4.0f, std::nextafter(0.0f, -1.0f)};
+  std::vector<std::uint32_t> counts(4, poison);
+  EXPECT_EQ(gp::histogram_even(gp::host, x, counts, 0.0f, 4.0f), 2u);
+  EXPECT_EQ(counts, (std::vector<std::uint32_t>{2, 1, 1, 1}));
+  // Integers: [-3, 5) in 3 bins of width 8/3: [-3, -1/3) | [-1/3, 2 1/3) | [2 1/3, 5).
+  const std::vector<std::int32_t> y = {-4, -3, -1, 0, 2, 3, 4, 5};
+  counts.assign(3, poison);
+  EXPECT_EQ(gp::histogram_even(gp::host, y, counts, -3, 5), 2u);
+  EXPECT_EQ(counts, (std::vector<std::uint32_t>{2, 2, 2}));
+  // Boundaries are half-open too.
+  const std::vector<double> z = {1.0, 2.0, 2.0, 3.0, 10.0, 0.999};
+  std::vector<std::uint64_t> c3(3, poison);
+  EXPECT_EQ(gp::histogram_range(gp::host, z, c3, std::vector<double>{1.0, 2.0, 3.0, 10.0}), 2u);
+  EXPECT_EQ(c3, (std::vector<std::uint64_t>{1, 2, 1}));
+}
+
+TEST(host_histogram_edges, nan_and_inf_are_left_out) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> x = {nan, inf, -inf, 0.5f, -nan, 0.25f};
+  std::vector<std::uint32_t> counts(2, poison);
+  EXPECT_EQ(gp::histogram_even(gp::host, x, counts, 0.0f, 1.0f), 4u);
+  EXPECT_EQ(counts, (std::vector<std::uint32_t>{1, 1}));
+  EXPECT_EQ(gp::histogram_range(gp::host, x, counts, std::vector<float>{0.0f, 0.3f, 1.0f}), 4u);
+  EXPECT_EQ(counts, (std::vector<std::uint32_t>{1, 1}));
+}
+
+TEST(host_histogram_edges, full_byte_range_and_empty_input) {
+  std::vector<std::uint8_t> x(256 * 300);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = static_cast<std::uint8_t>(i * 7);
+  std::vector<std::uint32_t> counts(256, poison);
+  EXPECT_EQ(gp::histogram_even(gp::host, x, counts, 0, 256), 0u);
+  for (auto c : counts)
+    EXPECT_EQ(c, 300u);
+  const std::vector<std::uint8_t> none;
+  EXPECT_EQ(gp::histogram_even(gp::host, none, counts, 0, 256), 0u);
+  for (auto c : counts)
+    EXPECT_EQ(c, 0u);
+}
+
+TEST(host_histogram_edges, classifier_with_negative_and_too_large_bins) {
+  auto rng = make_rng(64);
+  const auto x = random_samples<std::int32_t>(100003, rng);
+  std::vector<std::uint64_t> counts(10, poison);
+  // Bin = v mod 13 for non-negative v: bins 10..12 and negatives are left out.
+  const auto classify = [](std::int32_t v) { return v < 0 ? -1 : v % 13; };
+  const std::uint64_t left = gp::histogram(gp::host, x, counts, classify);
+  std::vector<std::uint64_t> want(10, 0);
+  std::uint64_t want_left = 0;
+  for (auto v : x) {
+    const int b = classify(v);
+    if (b >= 0 && b < 10) {
+      ++want[b];
+    } else {
+      ++want_left;
+    }
+  }
+  EXPECT_EQ(counts, want);
+  EXPECT_EQ(left, want_left);
+  // An unsigned classifier: huge values are out of range, not wrapped.
+  std::vector<std::uint32_t> c2(3, poison);
+  const std::vector<std::uint8_t> bytes = {0, 1, 2, 3, 255};
+  // 0 -> 2^64 - 1 and 255 -> 254 are left out; 1, 2, 3 -> bins 0, 1, 2.
+  EXPECT_EQ(gp::histogram(gp::host, bytes, c2, [](std::uint8_t v) { return std::uint64_t(v) - 1; }),
+            2u);
+  EXPECT_EQ(c2, (std::vector<std::uint32_t>{1, 1, 1}));
+}
+
+TEST(host_histogram_errors, bad_arguments_throw_and_leave_counts_untouched) {
+  const std::vector<float> x = {0.5f, 1.5f};
+  std::vector<std::uint32_t> counts(4, poison);
+  std::vector<std::uint32_t> empty;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const auto expect_message = [&](auto&& call, const std::string& text) {
+    try {
+      call();
+      ADD_FAILURE() << "no exception; expected one saying '" << text << "'";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+    }
+    for (auto c : counts)
+      ASSERT_EQ(c, poison);
+  };
+  expect_message([&] { gp::histogram_even(gp::host, x, empty, 0.0f, 1.0f); }, "counts is empty");
+  expect_message([&] { gp::histogram_even(gp::host, x, counts, 1.0f, 1.0f); },
+                 "lower (1) must be less than upper (1)");
+  expect_message([&] { gp::histogram_even(gp::host, x, counts, 2.0f, 1.0f); }, "must be less");
+  expect_message([&] { gp::histogram_even(gp::host, x, counts, nan, 1.0f); }, "lower is NaN");
+  expect_message([&] { gp::histogram_even(gp::host, x, counts, 0.0f, nan); }, "upper is NaN");
+  expect_message([&] { gp::histogram_even(gp::host, x, counts, -inf, 1.0f); }, "infinite");
+  expect_message([&] { gp::histogram_even(gp::host, x, counts, -3e38f, 3e38f); }, "overflows");
+  expect_message(
+      [&] {
+        gp::histogram_range(gp::host, x, counts, std::vector<float>{0, 1, 2, 3});
+      },
+      "boundaries has 4 entries; 4 bins need 5");
+  expect_message(
+      [&] {
+        gp::histogram_range(gp::host, x, counts, std::vector<float>{0, 1, 1, 2, 3});
+      },
+      "boundaries must increase: boundaries[1] = 1 is not less than boundaries[2] = 1");
+  expect_message(
+      [&] {
+        gp::histogram_range(gp::host, x, counts, std::vector<float>{0, 1, 3, 2, 4});
+      },
+      "boundaries[2] = 3 is not less than boundaries[3] = 2");
+  expect_message(
+      [&] {
+        gp::histogram_range(gp::host, x, counts, std::vector<float>{0, nan, 2, 3, 4});
+      },
+      "boundaries[1] is NaN");
+  expect_message([&] { gp::histogram(gp::host, x, empty, [](float) { return 0; }); },
+                 "counts is empty");
+  const std::vector<std::uint8_t> bytes = {1};
+  expect_message([&] { gp::histogram_even(gp::host, bytes, counts, 5, 5); },
+                 "lower (5) must be less than upper (5)");
+}

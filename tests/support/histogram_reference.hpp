@@ -1,0 +1,142 @@
+// Sequential references for the histogram family, and the samples and
+// levels the host and GPU tests share.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+#include "gpuprim/histogram.hpp"
+
+namespace gpuprim::test {
+
+template <class Counter>
+struct reference_histogram {
+  std::vector<Counter> counts;
+  std::uint64_t left_out = 0;
+};
+
+// histogram_even by its definition: integers exactly (floor of an exact
+// rational), floats in their own type as the documented rule says.
+template <class Counter, class T>
+reference_histogram<Counter> reference_histogram_even(std::span<const T> x, std::size_t bins,
+                                                      histogram_level_t<T> lower,
+                                                      histogram_level_t<T> upper) {
+  reference_histogram<Counter> r{std::vector<Counter>(bins, 0), 0};
+  for (const T v : x) {
+    std::int64_t b = -1;
+    if constexpr (std::is_floating_point_v<T>) {
+      if (v >= lower && v < upper) {
+        const T scale = static_cast<T>(bins) / (upper - lower);
+        b = static_cast<std::int64_t>(std::floor((v - lower) * scale));
+        b = std::min<std::int64_t>(b, static_cast<std::int64_t>(bins) - 1);
+      }
+    } else {
+      const auto w = static_cast<std::int64_t>(v);
+      if (w >= lower && w < upper) {
+        const long double q = static_cast<long double>(w - lower) * static_cast<long double>(bins) /
+                              static_cast<long double>(upper - lower);
+        b = static_cast<std::int64_t>(q);
+        // Exact floor: fix the rounding of the long double quotient.
+        const auto num = static_cast<unsigned __int128>(w - lower) * bins;
+        const auto den = static_cast<unsigned __int128>(upper - lower);
+        while (b > 0 && static_cast<unsigned __int128>(b) * den > num)
+          --b;
+        while (static_cast<unsigned __int128>(b + 1) * den <= num)
+          ++b;
+      }
+    }
+    if (b >= 0) {
+      ++r.counts[static_cast<std::size_t>(b)];
+    } else {
+      ++r.left_out;
+    }
+  }
+  return r;
+}
+
+// histogram_range by a linear search.
+template <class Counter, class T>
+reference_histogram<Counter> reference_histogram_range(
+    std::span<const T> x, std::span<const histogram_level_t<T>> boundaries) {
+  const std::size_t bins = boundaries.size() - 1;
+  reference_histogram<Counter> r{std::vector<Counter>(bins, 0), 0};
+  for (const T v : x) {
+    const auto w = static_cast<histogram_level_t<T>>(v);
+    bool counted = false;
+    for (std::size_t i = 0; i < bins && !counted; ++i) {
+      if (boundaries[i] <= w && w < boundaries[i + 1]) {
+        ++r.counts[i];
+        counted = true;
+      }
+    }
+    if (!counted) ++r.left_out;
+  }
+  return r;
+}
+
+// Random samples: 8-bit over every value, 32-bit integers in [-1000, 1000]
+// (unsigned: [0, 2000]), floats in [-1, 1).
+template <class T>
+std::vector<T> random_samples(std::size_t n, std::mt19937_64& rng) {
+  std::vector<T> v(n);
+  if constexpr (std::is_floating_point_v<T>) {
+    std::uniform_real_distribution<double> d(-1.0, 1.0);
+    for (auto& x : v)
+      x = static_cast<T>(d(rng));
+  } else if constexpr (sizeof(T) == 1) {
+    std::uniform_int_distribution<int> d(0, 255);
+    for (auto& x : v)
+      x = static_cast<T>(d(rng));
+  } else if constexpr (std::is_signed_v<T>) {
+    std::uniform_int_distribution<int> d(-1000, 1000);
+    for (auto& x : v)
+      x = static_cast<T>(d(rng));
+  } else {
+    std::uniform_int_distribution<unsigned> d(0, 2000);
+    for (auto& x : v)
+      x = static_cast<T>(d(rng));
+  }
+  return v;
+}
+
+// A range covering most, not all, of random_samples' values, so some are left out.
+template <class T>
+std::pair<histogram_level_t<T>, histogram_level_t<T>> partial_range() {
+  if constexpr (std::is_floating_point_v<T>) {
+    return {static_cast<T>(-0.75), static_cast<T>(0.875)};
+  } else if constexpr (sizeof(T) == 1) {
+    return {10, 250};
+  } else if constexpr (std::is_signed_v<T>) {
+    return {-900, 950};
+  } else {
+    return {50, 1900};
+  }
+}
+
+// bins + 1 increasing boundaries spread unevenly over partial_range().
+template <class T>
+std::vector<histogram_level_t<T>> uneven_boundaries(std::size_t bins) {
+  using L = histogram_level_t<T>;
+  const auto [lo, hi] = partial_range<T>();
+  std::vector<L> b(bins + 1);
+  for (std::size_t i = 0; i <= bins; ++i) {
+    const double f = static_cast<double>(i) / static_cast<double>(bins);
+    const double curved = f * f * (3.0 - 2.0 * f);  // denser at both ends
+    b[i] = static_cast<L>(static_cast<double>(lo) + curved * static_cast<double>(hi - lo));
+  }
+  if constexpr (!std::is_floating_point_v<T>) {
+    // Integer rounding may repeat a boundary: keep them strictly increasing
+    // (fewer bins than asked for when the range is too narrow is the caller's problem).
+    for (std::size_t i = 1; i <= bins; ++i)
+      b[i] = std::max(b[i], b[i - 1] + 1);
+  }
+  return b;
+}
+
+}  // namespace gpuprim::test
