@@ -1,0 +1,441 @@
+// Device-wide histogram: privatized counts in shared memory, merged into the
+// output with one global atomic per (block, non-empty bin).
+//
+// Three kernels, chosen on the host from the sample size and the bin count:
+//  - histogram_lane_bytes (one-byte samples, bins <= 256): every lane of a
+//    warp owns a private row of 8-bit counters, laid out so that lane l's
+//    counters all sit in shared-memory bank l (word = slot / 4 * 32 + l, byte
+//    slot % 4). An increment is a plain load-add-store with no atomics and no
+//    bank conflicts whatever the data. Before any counter can pass 255 the
+//    warp folds its rows into 32-bit register totals (each lane sums one row
+//    of 32 words, reading them in a rotated order that is again
+//    conflict-free). A 256-entry table maps bytes to bins (skipped when the
+//    bins are the byte values themselves); slot `bins` counts the left out.
+//  - histogram_shared_atomics (bins * 4 bytes fit in 48 KiB): 32-bit
+//    sub-histograms in shared memory, one per warp when they fit in 32 KiB
+//    (fewer, shared by several warps, otherwise), incremented with shared
+//    atomics, summed per block at the end.
+//  - histogram_global_atomics (more bins): global atomics on the output.
+// All read the samples with 16-byte vector loads from the first 16-byte
+// boundary on (the few samples before and after one by one), several loads
+// in flight per thread, over a persistent grid (as many blocks as are
+// resident at once). Counts start from a zeroing kernel on the same stream.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <type_traits>
+
+#include "gpuprim/core/device_info.hpp"
+#include "gpuprim/core/runtime.hpp"
+#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/detail/vector.cuh"
+#include "gpuprim/histogram.hpp"
+
+namespace gpuprim::cuda_detail {
+
+inline constexpr int histogram_threads = 256;
+inline constexpr int histogram_unroll = 4;  // vector loads in flight per thread
+// Shared sub-histograms of one block: as many copies (up to one per warp)
+// as fit in this budget, so that several blocks stay resident per SM.
+inline constexpr std::size_t histogram_copies_budget = 32 * 1024;
+// One copy larger than this (12288 bins) takes the global-memory path.
+inline constexpr std::size_t histogram_shared_limit = 48 * 1024;
+// Samples per launch: every 32-bit count a block or a thread keeps stays
+// exact (arrays longer than this take several launches).
+inline constexpr std::uint64_t histogram_launch_samples = std::uint64_t{1} << 31;
+
+// histogram_lane_bytes: 8 warps, 4 loads of 16 bytes in flight per lane, and
+// a fold of the 8-bit counters every 3 rounds (<= 192 increments per lane;
+// the scalar head and tail add at most 2 more before the last fold).
+inline constexpr int lane_bytes_threads = 256;
+inline constexpr int lane_bytes_unroll = 4;
+inline constexpr int lane_bytes_rounds_per_fold = 3;
+inline constexpr int lane_bytes_max_slots = 257;  // 256 bins + "left out"
+inline constexpr int lane_bytes_max_rows = (lane_bytes_max_slots + 3) / 4;
+
+template <class Counter>
+__device__ __forceinline__ void add_to_counter(Counter* counter, unsigned value) {
+  if constexpr (sizeof(Counter) == 4) {
+    atomicAdd(reinterpret_cast<unsigned int*>(counter), value);
+  } else {
+    atomicAdd(reinterpret_cast<unsigned long long*>(counter),
+              static_cast<unsigned long long>(value));
+  }
+}
+
+// Adds every thread's `left` to *block_total (shared; all threads call it).
+__device__ __forceinline__ void add_block_left_out(unsigned left, unsigned* block_total) {
+  left = __reduce_add_sync(0xffffffffu, left);
+  if (threadIdx.x % 32 == 0 && left != 0) atomicAdd(block_total, left);
+}
+
+__device__ __forceinline__ void publish_left_out(std::uint64_t* left_out, unsigned block_total) {
+  if (threadIdx.x == 0 && left_out != nullptr && block_total != 0) {
+    atomicAdd(reinterpret_cast<unsigned long long*>(left_out),
+              static_cast<unsigned long long>(block_total));
+  }
+}
+
+// Calls count(x) for every sample of in[0, n): from the first 16-byte
+// boundary on as vectors, grid-strided with Unroll loads in flight per
+// thread; the samples before that boundary and after the last whole vector
+// one by one.
+template <int Threads, int Unroll, class Sample, class Count>
+__device__ __forceinline__ void for_each_sample(const Sample* __restrict__ in, std::uint64_t n,
+                                                Count& count) {
+  constexpr int Vec = vector_items<Sample>;
+  const std::uint64_t thread = std::uint64_t(blockIdx.x) * Threads + threadIdx.x;
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * Threads;
+  const auto misalignment = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(in) % 16);
+  std::uint64_t head = Vec > 1 && misalignment != 0 ? (16 - misalignment) / sizeof(Sample) : 0;
+  head = head < n ? head : n;
+  const std::uint64_t vectors = (n - head) / Vec;
+  const Sample* body = in + head;
+  std::uint64_t v = thread;
+  for (; v + (Unroll - 1) * stride < vectors; v += Unroll * stride) {
+    vector_of<Sample, Vec> r[Unroll];
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u)
+      r[u] = load_vector<Vec>(body + (v + u * stride) * Vec);
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+#pragma unroll
+      for (int k = 0; k < Vec; ++k)
+        count(r[u].items[k]);
+    }
+  }
+  for (; v < vectors; v += stride) {
+    const vector_of<Sample, Vec> r = load_vector<Vec>(body + v * Vec);
+#pragma unroll
+    for (int k = 0; k < Vec; ++k)
+      count(r.items[k]);
+  }
+  const std::uint64_t tail = head + vectors * Vec;
+  if (thread < head) count(in[thread]);
+  if (thread < n - tail) count(in[tail + thread]);
+}
+
+template <class Counter>
+__global__ void histogram_zero(Counter* __restrict__ counts, int bins,
+                               std::uint64_t* __restrict__ left_out) {
+  const int stride = gridDim.x * blockDim.x;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < bins; i += stride)
+    counts[i] = 0;
+  if (left_out != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *left_out = 0;
+}
+
+template <int Threads, int Unroll, class Sample, class Counter, class Binner>
+__global__ void __launch_bounds__(Threads)
+    histogram_shared_atomics(const Sample* __restrict__ in, std::uint64_t n, Binner binner,
+                             int bins, int copies, Counter* __restrict__ counts,
+                             std::uint64_t* __restrict__ left_out) {
+  extern __shared__ unsigned sub_histograms[];  // copies x bins
+  __shared__ unsigned block_left_out;
+  for (int i = threadIdx.x; i < copies * bins; i += Threads)
+    sub_histograms[i] = 0;
+  if (threadIdx.x == 0) block_left_out = 0;
+  __syncthreads();
+
+  // Warp w counts into copy w % copies.
+  unsigned* mine = sub_histograms + (threadIdx.x / 32 % copies) * bins;
+  unsigned left = 0;
+  auto count = [&](Sample x) {
+    const int b = binner(x);
+    if (b >= 0) {
+      atomicAdd(mine + b, 1u);
+    } else {
+      ++left;
+    }
+  };
+  for_each_sample<Threads, Unroll>(in, n, count);
+  add_block_left_out(left, &block_left_out);
+  __syncthreads();
+
+  for (int b = threadIdx.x; b < bins; b += Threads) {
+    unsigned sum = 0;
+    for (int c = 0; c < copies; ++c)
+      sum += sub_histograms[c * bins + b];
+    if (sum != 0) add_to_counter(counts + b, sum);
+  }
+  publish_left_out(left_out, block_left_out);
+}
+
+template <int Threads, int Unroll, class Sample, class Counter, class Binner>
+__global__ void __launch_bounds__(Threads)
+    histogram_global_atomics(const Sample* __restrict__ in, std::uint64_t n, Binner binner,
+                             Counter* __restrict__ counts, std::uint64_t* __restrict__ left_out) {
+  __shared__ unsigned block_left_out;
+  if (threadIdx.x == 0) block_left_out = 0;
+  __syncthreads();
+  unsigned left = 0;
+  auto count = [&](Sample x) {
+    const int b = binner(x);
+    if (b >= 0) {
+      add_to_counter(counts + b, 1u);
+    } else {
+      ++left;
+    }
+  };
+  for_each_sample<Threads, Unroll>(in, n, count);
+  add_block_left_out(left, &block_left_out);
+  __syncthreads();
+  publish_left_out(left_out, block_left_out);
+}
+
+// Rows of 32 words (4 slots per word) a warp of histogram_lane_bytes keeps.
+GPUPRIM_HD constexpr int lane_bytes_rows(int slots) {
+  return (slots + 3) / 4;
+}
+
+// Identity: the bins are the 256 byte values (slot = byte, nothing left
+// out); otherwise a table maps bytes to bins, `bins` meaning "left out".
+template <bool Identity, class Sample, class Counter, class Binner>
+__global__ void __launch_bounds__(lane_bytes_threads)
+    histogram_lane_bytes(const Sample* __restrict__ in, std::uint64_t n, Binner binner, int bins,
+                         Counter* __restrict__ counts, std::uint64_t* __restrict__ left_out) {
+  static_assert(sizeof(Sample) == 1);
+  extern __shared__ unsigned lane_counters[];  // warps x rows x 32 words
+  __shared__ unsigned short slot_of[256];
+  __shared__ unsigned block_totals[lane_bytes_max_slots];
+  const int slots = Identity ? 256 : bins + 1;
+  const int rows = lane_bytes_rows(slots);
+  const int lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32;
+  unsigned* mine = lane_counters + warp * rows * 32;
+  for (int i = threadIdx.x; i < (lane_bytes_threads / 32) * rows * 32; i += lane_bytes_threads)
+    lane_counters[i] = 0;
+  for (int i = threadIdx.x; i < lane_bytes_max_slots; i += lane_bytes_threads)
+    block_totals[i] = 0;
+  if constexpr (!Identity) {
+    for (int v = threadIdx.x; v < 256; v += lane_bytes_threads) {
+      const int b = binner(static_cast<Sample>(static_cast<std::uint8_t>(v)));
+      slot_of[v] = static_cast<unsigned short>(b >= 0 ? b : bins);
+    }
+  }
+  __syncthreads();
+
+  const auto count = [&](unsigned byte) {
+    const unsigned slot = Identity ? byte : slot_of[byte];
+    mine[(slot >> 2) * 32 + lane] += 1u << ((slot & 3) * 8);
+  };
+  const auto count_word = [&](unsigned word) {
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      count((word >> (8 * k)) & 0xFFu);
+  };
+  // Lane l owns the 32-bit totals of rows l, l + 32 and l + 64.
+  unsigned totals[3][4] = {};
+  const auto fold = [&] {
+    __syncwarp();
+#pragma unroll
+    for (int j = 0; j < 3; ++j) {
+      const int row = lane + 32 * j;
+      if (row < rows) {
+        unsigned even = 0, odd = 0;  // 16-bit fields: at most 32 x 255
+        for (int k = 0; k < 32; ++k) {
+          const int index = row * 32 + ((lane + k) & 31);  // bank (lane + k) % 32
+          const unsigned word = mine[index];
+          mine[index] = 0;
+          even += word & 0x00FF00FFu;
+          odd += (word >> 8) & 0x00FF00FFu;
+        }
+        totals[j][0] += even & 0xFFFFu;
+        totals[j][1] += odd & 0xFFFFu;
+        totals[j][2] += even >> 16;
+        totals[j][3] += odd >> 16;
+      }
+    }
+    __syncwarp();
+  };
+
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(in);
+  const auto misalignment = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(in) % 16);
+  std::uint64_t head = misalignment != 0 ? 16 - misalignment : 0;
+  head = head < n ? head : n;
+  const std::uint64_t vectors = (n - head) / 16;
+  const uint4* body = reinterpret_cast<const uint4*>(bytes + head);
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * lane_bytes_threads;
+  // The loop is uniform across a warp (it tests the warp's first vector),
+  // so every lane reaches each fold.
+  const std::uint64_t warp_first = std::uint64_t(blockIdx.x) * lane_bytes_threads + warp * 32;
+  int rounds = 0;
+  for (std::uint64_t base = warp_first; base < vectors; base += lane_bytes_unroll * stride) {
+    uint4 r[lane_bytes_unroll];
+#pragma unroll
+    for (int u = 0; u < lane_bytes_unroll; ++u) {
+      const std::uint64_t v = base + lane + u * stride;
+      r[u] = v < vectors ? body[v] : make_uint4(0, 0, 0, 0);
+    }
+#pragma unroll
+    for (int u = 0; u < lane_bytes_unroll; ++u) {
+      if (base + lane + u * stride < vectors) {
+        count_word(r[u].x);
+        count_word(r[u].y);
+        count_word(r[u].z);
+        count_word(r[u].w);
+      }
+    }
+    if (++rounds == lane_bytes_rounds_per_fold) {
+      fold();
+      rounds = 0;
+    }
+  }
+  const std::uint64_t thread = std::uint64_t(blockIdx.x) * lane_bytes_threads + threadIdx.x;
+  const std::uint64_t tail = head + vectors * 16;
+  if (thread < head) count(bytes[thread]);
+  if (thread < n - tail) count(bytes[tail + thread]);
+  fold();
+
+#pragma unroll
+  for (int j = 0; j < 3; ++j) {
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const int slot = (lane + 32 * j) * 4 + q;
+      if (slot < slots && totals[j][q] != 0) atomicAdd(&block_totals[slot], totals[j][q]);
+    }
+  }
+  __syncthreads();
+  for (int s = threadIdx.x; s < slots; s += lane_bytes_threads) {
+    const unsigned total = block_totals[s];
+    if (total == 0) continue;
+    if (s < bins) {
+      add_to_counter(counts + s, total);
+    } else if (left_out != nullptr) {
+      atomicAdd(reinterpret_cast<unsigned long long*>(left_out),
+                static_cast<unsigned long long>(total));
+    }
+  }
+}
+
+// Resident blocks per SM of `kernel` with `shared_bytes` of dynamic shared
+// memory (cached per kernel, size and device).
+inline int histogram_resident_blocks(const void* kernel, int threads, std::size_t shared_bytes) {
+  static std::mutex mutex;
+  static std::map<std::tuple<const void*, std::size_t, int>, int> cache;
+  const int device = current_device();
+  std::lock_guard lock(mutex);
+  const auto key = std::make_tuple(kernel, shared_bytes, device);
+  if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  int blocks = 0;
+  GPUPRIM_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, shared_bytes),
+      "histogram");
+  blocks = std::max(blocks, 1);
+  cache.emplace(key, blocks);
+  return blocks;
+}
+
+// Lets `kernel` use more than 48 KiB of dynamic shared memory (once per
+// kernel, size and device).
+inline void histogram_allow_shared(const void* kernel, std::size_t shared_bytes) {
+  if (shared_bytes <= 48 * 1024) return;
+  static std::mutex mutex;
+  static std::map<std::tuple<const void*, std::size_t, int>, bool> done;
+  const int device = current_device();
+  std::lock_guard lock(mutex);
+  if (done.emplace(std::make_tuple(kernel, shared_bytes, device), true).second) {
+    GPUPRIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(shared_bytes)),
+                       "histogram");
+  }
+}
+
+// A persistent grid: resident blocks on every SM, no more than the work needs.
+inline unsigned histogram_grid(int resident_per_sm, std::uint64_t n,
+                               std::uint64_t samples_per_block_round) {
+  const std::uint64_t full = static_cast<std::uint64_t>(resident_per_sm) *
+                             static_cast<std::uint64_t>(current_multiprocessor_count());
+  const std::uint64_t needed = std::max<std::uint64_t>(1, ceil_div(n, samples_per_block_round));
+  return static_cast<unsigned>(std::min(full, needed));
+}
+
+// Whether the bins of an even histogram of bytes are the byte values.
+template <class Binner>
+bool bins_are_bytes(const Binner& binner, int bins) {
+  if constexpr (std::is_same_v<Binner, detail::even_binner<std::uint8_t>>) {
+    return bins == 256 && binner.lower == 0 && binner.upper == 256;
+  } else {
+    (void)binner;
+    (void)bins;
+    return false;
+  }
+}
+
+template <class Sample, class Counter, class Binner>
+void histogram_launch(const Sample* in, std::uint64_t n, Counter* counts, int bins, Binner binner,
+                      std::uint64_t* left_out, stream_t stream) {
+  constexpr const char* algorithm = "histogram";
+  const cudaStream_t s = reinterpret_cast<cudaStream_t>(stream);
+  if constexpr (sizeof(Sample) == 1) {
+    if (bins <= 256) {
+      const bool identity = bins_are_bytes(binner, bins);
+      const int slots = identity ? 256 : bins + 1;
+      const std::size_t shared =
+          std::size_t(lane_bytes_threads / 32) * lane_bytes_rows(slots) * 32 * sizeof(unsigned);
+      const auto kernel = identity ? &histogram_lane_bytes<true, Sample, Counter, Binner>
+                                   : &histogram_lane_bytes<false, Sample, Counter, Binner>;
+      const void* key = reinterpret_cast<const void*>(kernel);
+      histogram_allow_shared(key, shared);
+      const unsigned grid =
+          histogram_grid(histogram_resident_blocks(key, lane_bytes_threads, shared), n,
+                         std::uint64_t(lane_bytes_threads) * 16 * lane_bytes_unroll);
+      kernel<<<grid, lane_bytes_threads, shared, s>>>(in, n, binner, bins, counts, left_out);
+      detail::check_launch("histogram_lane_bytes", algorithm);
+      return;
+    }
+  }
+  constexpr int threads = histogram_threads;
+  constexpr int unroll = histogram_unroll;
+  constexpr std::uint64_t per_block_round = std::uint64_t(threads) * vector_items<Sample> * unroll;
+  const std::size_t copy_bytes = std::size_t(bins) * sizeof(unsigned);
+  if (copy_bytes <= histogram_shared_limit) {
+    int copies = 1;
+    while (copies * 2 <= threads / 32 && copy_bytes * copies * 2 <= histogram_copies_budget)
+      copies *= 2;
+    const std::size_t shared = copy_bytes * copies;
+    const auto kernel = &histogram_shared_atomics<threads, unroll, Sample, Counter, Binner>;
+    const void* key = reinterpret_cast<const void*>(kernel);
+    const unsigned grid =
+        histogram_grid(histogram_resident_blocks(key, threads, shared), n, per_block_round);
+    kernel<<<grid, threads, shared, s>>>(in, n, binner, bins, copies, counts, left_out);
+    detail::check_launch("histogram_shared_atomics", algorithm);
+    return;
+  }
+  const auto kernel = &histogram_global_atomics<threads, unroll, Sample, Counter, Binner>;
+  const void* key = reinterpret_cast<const void*>(kernel);
+  const unsigned grid =
+      histogram_grid(histogram_resident_blocks(key, threads, 0), n, per_block_round);
+  kernel<<<grid, threads, 0, s>>>(in, n, binner, counts, left_out);
+  detail::check_launch("histogram_global_atomics", algorithm);
+}
+
+}  // namespace gpuprim::cuda_detail
+
+namespace gpuprim::detail {
+
+template <class Sample, class Counter, class Binner>
+void cuda_histogram_into(const Sample* samples, std::size_t n, Counter* counts, int bins,
+                         Binner binner, std::uint64_t* left_out, stream_t stream) {
+  using namespace cuda_detail;
+  const cudaStream_t s = reinterpret_cast<cudaStream_t>(stream);
+  const unsigned zero_grid =
+      static_cast<unsigned>(std::min<std::uint64_t>(ceil_div(std::uint64_t(bins), 256), 1024));
+  histogram_zero<<<zero_grid, 256, 0, s>>>(counts, bins, left_out);
+  check_launch("histogram_zero", "histogram");
+  for (std::uint64_t offset = 0; offset < n; offset += histogram_launch_samples) {
+    const std::uint64_t chunk = std::min<std::uint64_t>(n - offset, histogram_launch_samples);
+    histogram_launch(samples + offset, chunk, counts, bins, binner, left_out, stream);
+  }
+}
+
+}  // namespace gpuprim::detail

@@ -1,0 +1,4 @@
+// Precompiled histograms of float samples.
+#include "instantiate.cuh"
+
+GPUPRIM_INSTANTIATE_HISTOGRAMS(float)
