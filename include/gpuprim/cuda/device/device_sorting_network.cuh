@@ -1,0 +1,514 @@
+// Device-wide sorting networks: bitonic and odd-even merge sort of one
+// array, and bitonic sorts of many arrays at once (batched: equal sizes;
+// segmented: sizes from offsets).
+//
+// Every array is sorted by the "all ascending" bitonic network padded to a
+// power of two P (cuda/warp/warp_bitonic_sort.cuh), on one of three paths
+// chosen by P:
+//  - P <= 64: registers. P / Items lanes of a warp hold one array, Items
+//    consecutive keys per lane (vector loads when every array is full and
+//    aligned), and run the whole network with shuffles. One launch.
+//  - P * sizeof(key) <= 32 KiB: one block per array, in shared memory
+//    (cuda/block/block_bitonic_sort.cuh). One launch.
+//  - larger: the array is cut into tiles of 32 KiB; a block sorts each tile,
+//    then every stage above the tile runs its wide steps as one launch each
+//    (global memory) and its steps within a tile as one launch of block
+//    merges. Many arrays share each launch.
+// Odd-even merge sort sorts tiles in shared memory the same way, but the
+// pairs of its merge steps straddle tile boundaries at every stride, so all
+// its steps above the tile run in global memory, one launch each.
+//
+// Keys of the precompiled types with gp::sort_less / gp::sort_greater are
+// sorted as unsigned integers (sort_codec): the key order as bits, made once
+// at load and undone at store, so a compare-exchange is an integer min/max.
+// The mapping is a bijection (every bit pattern, NaN payloads included,
+// comes back unchanged); all NaNs land above every number.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <bit>
+#include <climits>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "gpuprim/core/radix_key.hpp"
+#include "gpuprim/core/runtime.hpp"
+#include "gpuprim/cuda/block/block_bitonic_sort.cuh"
+#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/detail/scratch.cuh"
+#include "gpuprim/cuda/detail/vector.cuh"
+#include "gpuprim/cuda/warp/warp_bitonic_sort.cuh"
+#include "gpuprim/sorting_network.hpp"
+
+namespace gpuprim::cuda_detail {
+
+// ---- keys --------------------------------------------------------------------
+
+// How keys of type T are compared: as themselves with the user's comparator.
+template <class T, class Comp>
+struct sort_codec {
+  using key = T;
+  Comp comp;
+  __device__ static T encode(const T& x) { return x; }
+  __device__ static T decode(const T& k) { return k; }
+  __device__ bool less(const T& a, const T& b) const { return comp(a, b); }
+};
+
+// The flipped pattern of -inf: float and double keys are shifted down by it.
+template <class T, class Bits>
+constexpr Bits float_nan_shift() {
+  if constexpr (std::is_same_v<T, float>) return Bits(0x007FFFFFu);
+  if constexpr (std::is_same_v<T, double>) return Bits(0x000FFFFFFFFFFFFFull);
+  return Bits(0);
+}
+
+// Radix keys in gp::sort's order, as unsigned integers compared with `<`.
+// Integers: radix_key's bits (a bijection already). Floats: radix_key's
+// sign flip (a bijection), minus the flipped pattern of -inf (of +inf when
+// descending), so that negative NaNs, which the flip puts below -inf, wrap
+// around to the top next to the positive ones.
+template <class T, bool Descending>
+struct radix_sort_codec {
+  using key = typename radix_key<T>::bits_type;
+  static constexpr key sign = radix_key<T>::sign_bit;
+  static constexpr key nan_shift = float_nan_shift<T, key>();
+
+  __device__ static key encode(const T& x) {
+    key b = std::bit_cast<key>(x);
+    if constexpr (std::is_floating_point_v<T>) {
+      b = (b & sign) ? key(~b) : key(b | sign);
+      if constexpr (Descending) b = key(~b);
+      return key(b - nan_shift);
+    } else {
+      if constexpr (std::is_signed_v<T>) b = key(b ^ sign);
+      return Descending ? key(~b) : b;
+    }
+  }
+  __device__ static T decode(key k) {
+    if constexpr (std::is_floating_point_v<T>) {
+      k = key(k + nan_shift);
+      if constexpr (Descending) k = key(~k);
+      return std::bit_cast<T>((k & sign) ? key(k & key(~sign)) : key(~k));
+    } else {
+      if constexpr (Descending) k = key(~k);
+      if constexpr (std::is_signed_v<T>) k = key(k ^ sign);
+      return std::bit_cast<T>(k);
+    }
+  }
+  __device__ static bool less(key a, key b) { return a < b; }
+};
+
+template <class T>
+requires is_radix_key_v<T>
+struct sort_codec<T, sort_less> : radix_sort_codec<T, false> {
+  constexpr explicit sort_codec(sort_less) {}
+};
+template <class T>
+requires is_radix_key_v<T>
+struct sort_codec<T, sort_greater> : radix_sort_codec<T, true> {
+  constexpr explicit sort_codec(sort_greater) {}
+};
+
+template <class Codec>
+struct key_less {
+  Codec codec;
+  __device__ bool operator()(const typename Codec::key& a, const typename Codec::key& b) const {
+    return codec.less(a, b);
+  }
+};
+
+// Keys per lane in registers: two 16-byte vectors of 4-byte keys, fewer
+// for wider ones (registers), one for anything over 16 bytes.
+template <class K>
+inline constexpr int network_items = sizeof(K) <= 4    ? 8
+                                     : sizeof(K) <= 8  ? 4
+                                     : sizeof(K) <= 16 ? 2
+                                                       : 1;
+
+inline constexpr unsigned network_threads = 256;
+inline constexpr unsigned register_sort_max = 64;            // keys per array on the register path
+inline constexpr std::size_t shared_tile_bytes = 32 * 1024;  // the shared-memory path's tile
+
+// The largest power-of-two tile of keys that fits shared_tile_bytes.
+template <class K>
+constexpr unsigned shared_tile_keys() {
+  return unsigned(std::bit_floor(shared_tile_bytes / sizeof(K)));
+}
+
+// ---- arrays ------------------------------------------------------------------
+
+struct array_extent {
+  std::uint64_t begin;
+  std::uint64_t size;
+};
+
+// Arrays of equal size, one after the other.
+struct uniform_arrays {
+  std::uint64_t size;
+  __device__ array_extent operator()(std::uint64_t a) const { return {a * size, size}; }
+};
+
+// Arrays listed one by one (segments, grouped by padded size on the host).
+struct listed_arrays {
+  const array_extent* list;
+  __device__ array_extent operator()(std::uint64_t a) const { return list[a]; }
+};
+
+// ---- kernels -----------------------------------------------------------------
+
+// Register path: each group of P / Items lanes sorts one array of at most P
+// keys. Full: every array has exactly P keys and the data is 16-byte
+// aligned (vector loads, no guards).
+template <unsigned P, int Items, bool Full, class Codec, class T, class Arrays>
+__global__ void __launch_bounds__(network_threads)
+    sort_arrays_in_registers(T* __restrict__ data, Arrays arrays, std::uint64_t count,
+                             Codec codec) {
+  using K = typename Codec::key;
+  constexpr unsigned lanes = P / Items;
+  using layout = blocked_layout<Items, lanes>;
+  const unsigned lane = threadIdx.x % 32;
+  const std::uint64_t a = (std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) / lanes;
+  const array_extent array = a < count ? arrays(a) : array_extent{0, 0};
+  const unsigned valid = unsigned(array.size);
+  T* const keys = data + array.begin;
+  const unsigned first = layout::offset(lane, 0);
+  K v[Items]{};
+  if constexpr (Full) {
+    if (a < count) {
+      const vector_of<T, Items> in = load_vector<Items>(keys + first);
+#pragma unroll
+      for (int r = 0; r < Items; ++r)
+        v[r] = codec.encode(in.items[r]);
+    }
+  } else {
+#pragma unroll
+    for (int r = 0; r < Items; ++r) {
+      if (first + r < valid) v[r] = codec.encode(keys[first + r]);
+    }
+  }
+  // Lanes past the last array take part in the shuffles with nothing to do.
+  bitonic_sort_registers<layout, !Full>(v, 0, lane, valid, key_less<Codec>{codec});
+  if constexpr (Full) {
+    if (a < count) {
+      vector_of<T, Items> out;
+#pragma unroll
+      for (int r = 0; r < Items; ++r)
+        out.items[r] = codec.decode(v[r]);
+      *reinterpret_cast<vector_of<T, Items>*>(keys + first) = out;
+    }
+  } else {
+#pragma unroll
+    for (int r = 0; r < Items; ++r) {
+      if (first + r < valid) keys[first + r] = codec.decode(v[r]);
+    }
+  }
+}
+
+// Shared-memory path: block b sorts tile (b % tiles_per_array) of array
+// (b / tiles_per_array), `tile` keys (dynamic shared memory), or with
+// merge_only runs the in-tile steps of a stage spanning several tiles.
+template <int Items, class Codec, class T, class Arrays>
+__global__ void __launch_bounds__(network_threads)
+    sort_tiles_in_shared(T* __restrict__ data, Arrays arrays, std::uint64_t tiles_per_array,
+                         unsigned tile, bool merge_only, Codec codec) {
+  using K = typename Codec::key;
+  extern __shared__ __align__(16) unsigned char network_shared[];
+  K* const keys = reinterpret_cast<K*>(network_shared);
+  const std::uint64_t b = blockIdx.x;
+  const array_extent array = arrays(b / tiles_per_array);
+  const std::uint64_t tile_begin = (b % tiles_per_array) * tile;
+  if (tile_begin >= array.size) return;  // the whole block: uniform
+  const unsigned valid = unsigned(std::min<std::uint64_t>(tile, array.size - tile_begin));
+  if (valid < 2) return;
+  T* const tile_data = data + array.begin + tile_begin;
+  for (unsigned i = threadIdx.x; i < valid; i += blockDim.x)
+    keys[i] = codec.encode(tile_data[i]);
+  __syncthreads();
+  const block_bitonic_sort<Items, K, key_less<Codec>> sorter{keys, tile, valid,
+                                                             key_less<Codec>{codec}};
+  if (merge_only) {
+    sorter.merge();
+  } else {
+    sorter.sort();
+  }
+  for (unsigned i = threadIdx.x; i < valid; i += blockDim.x)
+    tile_data[i] = codec.decode(keys[i]);
+}
+
+// One global compare-exchange step of the bitonic network over `count`
+// arrays padded to 2^log2_half * 2: pair t of an array is (lo, lo ^ mask),
+// lo = t with a zero bit at `top`.
+template <class Codec, class T, class Arrays>
+__global__ void __launch_bounds__(network_threads)
+    bitonic_step_global(T* __restrict__ data, Arrays arrays, std::uint64_t count,
+                        unsigned log2_half, std::uint64_t mask, std::uint64_t top, Codec codec) {
+  const std::uint64_t total = count << log2_half;
+  const std::uint64_t half_mask = (std::uint64_t(1) << log2_half) - 1;
+  for (std::uint64_t g = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; g < total;
+       g += std::uint64_t(gridDim.x) * blockDim.x) {
+    const array_extent array = arrays(g >> log2_half);
+    const std::uint64_t lo = insert_zero_bit(g & half_mask, top);
+    const std::uint64_t hi = lo ^ mask;
+    if (hi >= array.size) continue;
+    T* const keys = data + array.begin;
+    const T x = keys[lo];
+    const T y = keys[hi];
+    if (codec.less(codec.encode(y), codec.encode(x))) {
+      keys[lo] = y;
+      keys[hi] = x;
+    }
+  }
+}
+
+// Odd-even merge sort of each tile of one array in shared memory: merges of
+// runs up to the tile.
+template <class Codec, class T>
+__global__ void __launch_bounds__(network_threads)
+    odd_even_sort_tiles(T* __restrict__ data, std::uint64_t n, unsigned tile, Codec codec) {
+  using K = typename Codec::key;
+  extern __shared__ __align__(16) unsigned char network_shared[];
+  K* const keys = reinterpret_cast<K*>(network_shared);
+  const std::uint64_t tile_begin = std::uint64_t(blockIdx.x) * tile;
+  const unsigned valid = unsigned(std::min<std::uint64_t>(tile, n - tile_begin));
+  T* const tile_data = data + tile_begin;
+  for (unsigned i = threadIdx.x; i < valid; i += blockDim.x)
+    keys[i] = codec.encode(tile_data[i]);
+  __syncthreads();
+  for (unsigned p = 1; p < tile; p *= 2) {
+    for (unsigned k = p; k >= 1; k /= 2) {
+      for (unsigned t = threadIdx.x; t < tile / 2; t += blockDim.x) {
+        const unsigned a = insert_zero_bit(t, k);
+        const unsigned lo = k == p ? a : a + k;
+        const unsigned hi = k == p ? a + k : a + 2 * k;
+        // Both ends in one run of 2p (always so when k == p), both real.
+        if (hi < valid && lo / (2 * p) == hi / (2 * p)) {
+          const K x = keys[lo];
+          const K y = keys[hi];
+          if (codec.less(y, x)) {
+            keys[lo] = y;
+            keys[hi] = x;
+          }
+        }
+      }
+      __syncthreads();
+    }
+  }
+  for (unsigned i = threadIdx.x; i < valid; i += blockDim.x)
+    tile_data[i] = codec.decode(keys[i]);
+}
+
+// Step (p, k) of odd-even merge sort over one array padded to 2^log2_padded.
+template <class Codec, class T>
+__global__ void __launch_bounds__(network_threads)
+    odd_even_step_global(T* __restrict__ data, std::uint64_t n, std::uint64_t pairs,
+                         std::uint64_t p, std::uint64_t k, Codec codec) {
+  for (std::uint64_t t = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; t < pairs;
+       t += std::uint64_t(gridDim.x) * blockDim.x) {
+    const std::uint64_t a = insert_zero_bit(t, k);
+    const std::uint64_t lo = k == p ? a : a + k;
+    const std::uint64_t hi = k == p ? a + k : a + 2 * k;
+    if (hi >= n || lo / (2 * p) != hi / (2 * p)) continue;
+    const T x = data[lo];
+    const T y = data[hi];
+    if (codec.less(codec.encode(y), codec.encode(x))) {
+      data[lo] = y;
+      data[hi] = x;
+    }
+  }
+}
+
+// ---- launchers ---------------------------------------------------------------
+
+inline constexpr const char* network_algorithm = "sorting network";
+
+inline unsigned network_grid(std::uint64_t blocks) {
+  if (blocks > std::uint64_t(INT_MAX)) {
+    throw std::invalid_argument(
+        "gpuprim::sorting network: the input needs more than 2^31 - 1 "
+        "blocks; sort it in parts");
+  }
+  return unsigned(blocks);
+}
+
+// Grid of a grid-stride loop over `items`: enough blocks to fill the GPU a
+// few times over, no more.
+inline unsigned network_stride_grid(std::uint64_t items) {
+  const std::uint64_t wanted = ceil_div(items, network_threads);
+  const std::uint64_t cap = std::uint64_t(current_multiprocessor_count()) * 32;
+  return unsigned(std::max<std::uint64_t>(1, std::min(wanted, cap)));
+}
+
+template <unsigned P, class Codec, class T, class Arrays>
+void launch_register_sort(T* data, Arrays arrays, std::uint64_t count, bool full, Codec codec,
+                          stream_t stream) {
+  using K = typename Codec::key;
+  constexpr int items = std::min<int>(int(P), network_items<K>);
+  constexpr unsigned lanes = P / items;
+  const unsigned grid = network_grid(ceil_div(count * lanes, network_threads));
+  // Full vector loads need the vector's alignment at every array.
+  constexpr bool vectorizable = sizeof(vector_of<T, items>) == sizeof(T) * items;
+  if constexpr (vectorizable) {
+    if (full) {
+      sort_arrays_in_registers<P, items, true>
+          <<<grid, network_threads, 0, stream>>>(data, arrays, count, codec);
+      detail::check_launch("sort_arrays_in_registers", network_algorithm);
+      return;
+    }
+  }
+  sort_arrays_in_registers<P, items, false>
+      <<<grid, network_threads, 0, stream>>>(data, arrays, count, codec);
+  detail::check_launch("sort_arrays_in_registers", network_algorithm);
+}
+
+template <class Codec, class T, class Arrays>
+void launch_shared_tiles(T* data, Arrays arrays, std::uint64_t count, std::uint64_t tiles_per_array,
+                         unsigned tile, bool merge_only, Codec codec, stream_t stream) {
+  using K = typename Codec::key;
+  constexpr int items = network_items<K>;
+  const unsigned threads =
+      std::clamp(tile / unsigned(items), 32u, network_threads);  // a chunk per warp
+  sort_tiles_in_shared<items>
+      <<<network_grid(count * tiles_per_array), threads, tile * sizeof(K), stream>>>(
+          data, arrays, tiles_per_array, tile, merge_only, codec);
+  detail::check_launch("sort_tiles_in_shared", network_algorithm);
+}
+
+// Sorts `count` arrays of at most `padded` (a power of two) keys each;
+// `full`: every array has exactly `padded` keys and data is 16-byte aligned.
+template <class Codec, class T, class Arrays>
+void sort_arrays(T* data, Arrays arrays, std::uint64_t count, std::uint64_t padded, bool full,
+                 Codec codec, stream_t stream) {
+  using K = typename Codec::key;
+  static_assert(alignof(K) <= 16,
+                "gpuprim: sorting networks take keys aligned to 16 bytes at most");
+  static_assert(32 * sizeof(K) <= shared_tile_bytes,
+                "gpuprim: sorting network keys are at most 1 KiB each");
+  if (count == 0 || padded < 2) return;
+  switch (padded) {
+    case 2:
+      return launch_register_sort<2>(data, arrays, count, full, codec, stream);
+    case 4:
+      return launch_register_sort<4>(data, arrays, count, full, codec, stream);
+    case 8:
+      return launch_register_sort<8>(data, arrays, count, full, codec, stream);
+    case 16:
+      return launch_register_sort<16>(data, arrays, count, full, codec, stream);
+    case 32:
+      return launch_register_sort<32>(data, arrays, count, full, codec, stream);
+    case 64:
+      return launch_register_sort<64>(data, arrays, count, full, codec, stream);
+    default:
+      break;
+  }
+  constexpr unsigned chunk = 32u * network_items<K>;
+  constexpr unsigned max_tile = shared_tile_keys<K>();
+  static_assert(max_tile >= chunk);
+  if (padded <= max_tile) {
+    const unsigned tile = std::max(unsigned(padded), chunk);
+    return launch_shared_tiles(data, arrays, count, 1, tile, false, codec, stream);
+  }
+  // Longer than a tile: sort the tiles, then merge stage by stage.
+  const std::uint64_t tiles = padded / max_tile;
+  launch_shared_tiles(data, arrays, count, tiles, max_tile, false, codec, stream);
+  const unsigned log2_half = unsigned(std::countr_zero(padded / 2));
+  const unsigned grid = network_stride_grid(count * (padded / 2));
+  for (std::uint64_t k = 2 * std::uint64_t(max_tile); k <= padded; k *= 2) {
+    for (std::uint64_t top = k / 2; top >= max_tile; top /= 2) {
+      const std::uint64_t mask = top == k / 2 ? k - 1 : top;
+      bitonic_step_global<<<grid, network_threads, 0, stream>>>(data, arrays, count, log2_half,
+                                                                mask, top, codec);
+      detail::check_launch("bitonic_step_global", network_algorithm);
+    }
+    launch_shared_tiles(data, arrays, count, tiles, max_tile, true, codec, stream);
+  }
+}
+
+}  // namespace gpuprim::cuda_detail
+
+namespace gpuprim::detail {
+
+template <class T, class Comp>
+void cuda_sort_batched(T* data, std::size_t n, std::size_t array_size, Comp comp, stream_t stream) {
+  if (n == 0 || array_size < 2) return;
+  using namespace cuda_detail;
+  const std::uint64_t padded = std::bit_ceil(std::uint64_t(array_size));
+  const bool full = padded == array_size && is_aligned(data, 16);
+  sort_arrays(data, uniform_arrays{array_size}, n / array_size, padded, full,
+              sort_codec<T, Comp>{comp}, stream);
+}
+
+template <class T, class Comp>
+void cuda_bitonic_sort(T* data, std::size_t n, Comp comp, stream_t stream) {
+  cuda_sort_batched(data, n, n, comp, stream);
+}
+
+template <class T, class Comp>
+void cuda_odd_even_merge_sort(T* data, std::size_t n, Comp comp, stream_t stream) {
+  using namespace cuda_detail;
+  using codec = sort_codec<T, Comp>;
+  using K = typename codec::key;
+  if (n < 2) return;
+  const std::uint64_t padded = std::bit_ceil(std::uint64_t(n));
+  const unsigned tile = unsigned(std::min<std::uint64_t>(padded, shared_tile_keys<K>()));
+  const codec c{comp};
+  odd_even_sort_tiles<<<network_grid(ceil_div(n, tile)), network_threads, tile * sizeof(K),
+                        stream>>>(data, n, tile, c);
+  check_launch("odd_even_sort_tiles", network_algorithm);
+  const std::uint64_t pairs = padded / 2;
+  const unsigned grid = network_stride_grid(pairs);
+  for (std::uint64_t p = tile; p < padded; p *= 2) {
+    for (std::uint64_t k = p; k >= 1; k /= 2) {
+      odd_even_step_global<<<grid, network_threads, 0, stream>>>(data, n, pairs, p, k, c);
+      check_launch("odd_even_step_global", network_algorithm);
+    }
+  }
+}
+
+template <class T, class Comp>
+void cuda_segmented_sort(T* data, std::size_t n, const std::uint64_t* offsets,
+                         std::size_t num_offsets, Comp comp, stream_t stream) {
+  using namespace cuda_detail;
+  using codec = sort_codec<T, Comp>;
+  using K = typename codec::key;
+  if (n == 0 || num_offsets < 2) return;
+  // Group the segments by path: one group per padded size up to a tile,
+  // one for everything longer (padded to the longest).
+  constexpr int groups = 64;
+  std::vector<std::vector<array_extent>> by_size(groups);
+  std::uint64_t longest = 0;
+  for (std::size_t s = 0; s + 1 < num_offsets; ++s) {
+    const std::uint64_t size = offsets[s + 1] - offsets[s];
+    if (size < 2) continue;
+    const std::uint64_t padded = std::bit_ceil(size);
+    const int group = padded <= shared_tile_keys<K>() ? std::countr_zero(padded) : 0;
+    if (group == 0) longest = std::max(longest, padded);
+    by_size[group].push_back({offsets[s], size});
+  }
+  std::vector<array_extent> all;
+  std::vector<std::size_t> first(groups + 1, 0);
+  for (int g = 0; g < groups; ++g) {
+    first[g] = all.size();
+    all.insert(all.end(), by_size[g].begin(), by_size[g].end());
+  }
+  first[groups] = all.size();
+  if (all.empty()) return;
+  scratch_buffer list(all.size() * sizeof(array_extent), stream);
+  copy_to_device(list.get(), all.data(), all.size() * sizeof(array_extent), stream);
+  synchronize(stream);  // `all` may go once the copy is done
+  const codec c{comp};
+  for (int g = 0; g < groups; ++g) {
+    const std::uint64_t count = first[g + 1] - first[g];
+    if (count == 0) continue;
+    const listed_arrays arrays{list.get<array_extent>() + first[g]};
+    const std::uint64_t padded = g == 0 ? longest : std::uint64_t(1) << g;
+    sort_arrays(data, arrays, count, padded, false, c, stream);
+  }
+}
+
+}  // namespace gpuprim::detail

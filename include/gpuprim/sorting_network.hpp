@@ -1,0 +1,230 @@
+// Sorting networks and batched sorts of many small arrays.
+//
+//   gp::bitonic_sort(gp::cuda, d_keys);                      // in place, any length
+//   gp::odd_even_merge_sort(gp::host, keys, gp::sort_greater{});
+//   gp::sort_batched(gp::cuda.on(s), d_keys, 32);            // each run of 32 sorted
+//   gp::segmented_sort(gp::cuda, d_keys, d_offsets);         // each segment sorted
+//
+// Semantics, for every backend:
+//  - In place; any length (the network is padded to a power of two inside:
+//    positions past the end act as +infinity and are never touched).
+//  - Keys: any trivially copyable, default-constructible type with a
+//    comparator that is a strict weak order (comp(a, b): a goes before b).
+//    The default, gp::sort_less, is the order of gp::sort
+//    (core/radix_key.hpp): -0.0 before +0.0, NaNs last, in both directions
+//    with gp::sort_greater. Networks are not stable: keys that compare
+//    equal (NaNs with different payloads) may come out in any order.
+//  - sort_batched(data, array_size): data.size() must be a multiple of
+//    array_size (> 0); each run data[a * array_size, (a + 1) * array_size)
+//    is sorted on its own.
+//  - segmented_sort(data, offsets): offsets are num_segments + 1
+//    non-decreasing positions with offsets[0] == 0 and offsets.back() ==
+//    data.size(); segment s is data[offsets[s], offsets[s + 1]) (empty
+//    segments are allowed). On the GPU the offsets (device memory) are
+//    copied to the host and checked there first: the call synchronizes
+//    with the stream once, before it enqueues the sort.
+//  - Bad arguments throw std::invalid_argument before anything is written.
+// GPU: arrays of up to 64 keys sort in registers (a few lanes of a warp per
+// array), arrays up to 32 KiB in one block's shared memory, longer ones by
+// one launch per global compare-exchange step plus shared-memory merges
+// (bitonic) or global steps (odd-even). The host runs the same networks
+// with OpenMP; batched and segmented host sorts use std::sort per array.
+// From plain C++ the GPU backend is precompiled for int32/uint32/int64/
+// uint64/float/double keys with sort_less and sort_greater; other types or
+// comparators need a .cu file that includes gpuprim/cuda/sorting_network.cuh.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <ranges>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "gpuprim/core/backend.hpp"
+#include "gpuprim/core/device_vector.hpp"
+#include "gpuprim/core/radix_key.hpp"
+#include "gpuprim/host/sorting_network.hpp"
+#include "gpuprim/scan.hpp"
+#include "gpuprim/segmented.hpp"
+
+namespace gpuprim {
+
+namespace detail {
+
+#if GPUPRIM_HAS_CUDA
+// Defined in gpuprim/cuda/device/device_sorting_network.cuh. Each enqueues an
+// in-place sort of data[0, n) on `stream`; arguments are already checked.
+template <class T, class Comp>
+void cuda_bitonic_sort(T* data, std::size_t n, Comp comp, stream_t stream);
+template <class T, class Comp>
+void cuda_odd_even_merge_sort(T* data, std::size_t n, Comp comp, stream_t stream);
+template <class T, class Comp>
+void cuda_sort_batched(T* data, std::size_t n, std::size_t array_size, Comp comp, stream_t stream);
+// `offsets` are in host memory and partition [0, n).
+template <class T, class Comp>
+void cuda_segmented_sort(T* data, std::size_t n, const std::uint64_t* offsets,
+                         std::size_t num_offsets, Comp comp, stream_t stream);
+#else
+template <class T, class Comp>
+void cuda_bitonic_sort(T*, std::size_t, Comp, stream_t) {
+  no_cuda_backend("bitonic_sort");
+}
+template <class T, class Comp>
+void cuda_odd_even_merge_sort(T*, std::size_t, Comp, stream_t) {
+  no_cuda_backend("odd_even_merge_sort");
+}
+template <class T, class Comp>
+void cuda_sort_batched(T*, std::size_t, std::size_t, Comp, stream_t) {
+  no_cuda_backend("sort_batched");
+}
+template <class T, class Comp>
+void cuda_segmented_sort(T*, std::size_t, const std::uint64_t*, std::size_t, Comp, stream_t) {
+  no_cuda_backend("segmented_sort");
+}
+#endif
+
+// The instantiations compiled into the library (src/sorting_network/*.cu).
+template <class T, class Comp>
+inline constexpr bool precompiled_sorting_network =
+    one_of<T, std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>&&
+        one_of<Comp, sort_less, sort_greater>;
+
+template <class T, class Comp>
+constexpr void check_network_types() {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>,
+                "gpuprim: sorting networks sort trivially copyable, default-constructible keys");
+  static_assert(std::is_invocable_r_v<bool, Comp&, const T&, const T&>,
+                "gpuprim: the comparator must be callable as bool(const T&, const T&)");
+}
+
+template <class T, class Comp>
+constexpr void check_precompiled_network() {
+  check_network_types<T, Comp>();
+#if !defined(__CUDACC__)
+  static_assert(precompiled_sorting_network<T, Comp>,
+                "gpuprim: this sorting network's key type/comparator is not precompiled into the "
+                "library; call it from a .cu file that includes gpuprim/cuda/sorting_network.cuh");
+#endif
+}
+
+inline void check_batched_shape(std::size_t n, std::size_t array_size) {
+  if (array_size == 0) {
+    throw std::invalid_argument("gpuprim::sort_batched: array_size is 0");
+  }
+  if (n % array_size != 0) {
+    throw std::invalid_argument("gpuprim::sort_batched: the data's " + std::to_string(n) +
+                                " elements are not a whole number of arrays of " +
+                                std::to_string(array_size));
+  }
+}
+
+// Offsets (host memory) must partition [0, n).
+template <class Offset>
+void check_sort_offsets(std::span<const Offset> offsets, std::size_t n) {
+  if (offsets.empty()) {
+    throw std::invalid_argument(
+        "gpuprim::segmented_sort: offsets is empty (it needs num_segments + 1 entries, "
+        "starting at 0 and ending at the data's size)");
+  }
+  check_partition_offsets(offsets, n, "segmented_sort");
+}
+
+template <class R>
+auto host_data_span(R& r) {
+  return std::span(std::ranges::data(r), std::ranges::size(r));
+}
+
+template <class R>
+auto writable_device_span(R& data) {
+  auto d = as_device_span(data);
+  static_assert(!std::is_const_v<typename decltype(d)::element_type>,
+                "gpuprim: sorting networks sort writable device memory in place");
+  return d;
+}
+
+}  // namespace detail
+
+// ---- bitonic_sort / odd_even_merge_sort ------------------------------------
+
+template <class R, class Comp = sort_less>
+requires detail::host_output_range<R>
+void bitonic_sort(host_backend backend, R&& data, Comp comp = {}) {
+  auto d = detail::host_data_span(data);
+  detail::check_network_types<std::ranges::range_value_t<R>, Comp>();
+  host_detail::bitonic_sort(backend, d.data(), d.size(), comp);
+}
+
+template <device_range R, class Comp = sort_less>
+void bitonic_sort(cuda_backend backend, R&& data, Comp comp = {}) {
+  auto d = detail::writable_device_span(data);
+  detail::check_precompiled_network<device_range_value_t<R>, Comp>();
+  detail::cuda_bitonic_sort(d.data(), d.size(), comp, backend.stream);
+}
+
+template <class R, class Comp = sort_less>
+requires detail::host_output_range<R>
+void odd_even_merge_sort(host_backend backend, R&& data, Comp comp = {}) {
+  auto d = detail::host_data_span(data);
+  detail::check_network_types<std::ranges::range_value_t<R>, Comp>();
+  host_detail::odd_even_merge_sort(backend, d.data(), d.size(), comp);
+}
+
+template <device_range R, class Comp = sort_less>
+void odd_even_merge_sort(cuda_backend backend, R&& data, Comp comp = {}) {
+  auto d = detail::writable_device_span(data);
+  detail::check_precompiled_network<device_range_value_t<R>, Comp>();
+  detail::cuda_odd_even_merge_sort(d.data(), d.size(), comp, backend.stream);
+}
+
+// ---- sort_batched ------------------------------------------------------------
+
+template <class R, class Comp = sort_less>
+requires detail::host_output_range<R>
+void sort_batched(host_backend backend, R&& data, std::size_t array_size, Comp comp = {}) {
+  auto d = detail::host_data_span(data);
+  detail::check_network_types<std::ranges::range_value_t<R>, Comp>();
+  detail::check_batched_shape(d.size(), array_size);
+  host_detail::sort_batched(backend, d.data(), d.size(), array_size, comp);
+}
+
+template <device_range R, class Comp = sort_less>
+void sort_batched(cuda_backend backend, R&& data, std::size_t array_size, Comp comp = {}) {
+  auto d = detail::writable_device_span(data);
+  detail::check_precompiled_network<device_range_value_t<R>, Comp>();
+  detail::check_batched_shape(d.size(), array_size);
+  detail::cuda_sort_batched(d.data(), d.size(), array_size, comp, backend.stream);
+}
+
+// ---- segmented_sort ------------------------------------------------------------
+
+template <class R, host_range O, class Comp = sort_less>
+requires detail::host_output_range<R> && std::integral<std::ranges::range_value_t<O>>
+void segmented_sort(host_backend backend, R&& data, const O& offsets, Comp comp = {}) {
+  auto d = detail::host_data_span(data);
+  detail::check_network_types<std::ranges::range_value_t<R>, Comp>();
+  const auto o = detail::host_span(offsets);
+  detail::check_sort_offsets(o, d.size());
+  host_detail::segmented_sort(backend, d.data(), o, comp);
+}
+
+template <device_range R, device_range O, class Comp = sort_less>
+requires std::integral<device_range_value_t<const O>>
+void segmented_sort(cuda_backend backend, R&& data, const O& offsets, Comp comp = {}) {
+  auto d = detail::writable_device_span(data);
+  detail::check_precompiled_network<device_range_value_t<R>, Comp>();
+  using Offset = device_range_value_t<const O>;
+  const device_span<const Offset> o = as_device_span(offsets);
+  std::vector<Offset> host_offsets(o.size());
+  if (!o.empty()) {
+    detail::copy_to_host(host_offsets.data(), o.data(), o.size_bytes(), backend.stream);
+    synchronize(backend.stream);
+  }
+  detail::check_sort_offsets(std::span<const Offset>(host_offsets), d.size());
+  const std::vector<std::uint64_t> wide(host_offsets.begin(), host_offsets.end());
+  detail::cuda_segmented_sort(d.data(), d.size(), wide.data(), wide.size(), comp, backend.stream);
+}
+
+}  // namespace gpuprim

@@ -1,0 +1,4 @@
+// Precompiled sorting networks over float keys.
+#include "instantiate.cuh"
+
+GPUPRIM_INSTANTIATE_SORTING_NETWORKS(float)

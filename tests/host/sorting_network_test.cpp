@@ -1,0 +1,156 @@
+// CPU backend of the sorting networks against std::stable_sort.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpuprim/sorting_network.hpp"
+#include "support/sorting_network_reference.hpp"
+#include "support/test_data.hpp"
+
+namespace gp = gpuprim;
+using namespace gpuprim::test;
+
+template <class T>
+class host_sorting_network : public ::testing::Test {};
+using network_types =
+    ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>;
+TYPED_TEST_SUITE(host_sorting_network, network_types);
+
+namespace {
+
+// Every pattern at sizes up to a few thousand; random keys only beyond.
+template <class T, class Sort>
+void check_every_size_and_pattern(Sort sort, std::size_t salt) {
+  auto rng = make_rng(salt);
+  for (std::size_t n : standard_sizes()) {
+    for (key_pattern pattern : all_key_patterns) {
+      if (n > 10000 && pattern != key_pattern::random) continue;
+      const auto input = make_keys<T>(n, pattern, rng);
+      std::vector<T> up = input, down = input;
+      sort(up, gp::sort_less{});
+      EXPECT_TRUE(is_network_sort_of<T>(up, input, gp::sort_less{}))
+          << "ascending, n=" << n << ", " << name_of(pattern);
+      if (n > 10000) continue;
+      sort(down, gp::sort_greater{});
+      EXPECT_TRUE(is_network_sort_of<T>(down, input, gp::sort_greater{}))
+          << "descending, n=" << n << ", " << name_of(pattern);
+    }
+  }
+}
+
+}  // namespace
+
+TYPED_TEST(host_sorting_network, bitonic_sort_every_size_and_pattern) {
+  check_every_size_and_pattern<TypeParam>(
+      [](auto& keys, auto comp) { gp::bitonic_sort(gp::host, keys, comp); }, 61);
+}
+
+TYPED_TEST(host_sorting_network, odd_even_merge_sort_every_size_and_pattern) {
+  check_every_size_and_pattern<TypeParam>(
+      [](auto& keys, auto comp) { gp::odd_even_merge_sort(gp::host, keys, comp); }, 62);
+}
+
+TYPED_TEST(host_sorting_network, batched_every_array_size) {
+  using T = TypeParam;
+  auto rng = make_rng(63);
+  for (std::size_t array_size : {1u, 2u, 31u, 32u, 33u, 1000u, 5000u}) {
+    for (std::size_t count : {0u, 1u, 7u, 40u}) {
+      const auto input = make_keys<T>(array_size * count, key_pattern::special, rng);
+      std::vector<T> keys = input;
+      gp::sort_batched(gp::host, keys, array_size);
+      EXPECT_TRUE(is_batched_sort_of<T>(keys, input, array_size, gp::sort_less{}))
+          << "array_size=" << array_size << " count=" << count;
+    }
+  }
+}
+
+TYPED_TEST(host_sorting_network, segmented_every_layout) {
+  using T = TypeParam;
+  auto rng = make_rng(64);
+  for (std::size_t n : {0u, 1u, 1000u, 100003u}) {
+    const auto input = make_keys<T>(n, key_pattern::special, rng);
+    for (const auto& offsets : segment_layouts(n, rng)) {
+      std::vector<T> keys = input;
+      gp::segmented_sort(gp::host, keys, offsets, gp::sort_greater{});
+      EXPECT_TRUE(
+          (is_segmented_sort_of<T, std::uint64_t>(keys, input, offsets, gp::sort_greater{})));
+    }
+  }
+}
+
+TEST(host_sorting_network, custom_struct_and_comparator) {
+  struct item {
+    int key;
+    float payload;
+  };
+  const auto by_key = [](const item& a, const item& b) { return a.key < b.key; };
+  auto rng = make_rng(65);
+  for (std::size_t n : standard_sizes()) {
+    std::vector<item> input(n);
+    for (std::size_t i = 0; i < n; ++i)
+      input[i] = {static_cast<int>(rng() % 100), static_cast<float>(i)};
+    std::vector<item> a = input, b = input;
+    gp::bitonic_sort(gp::host, a, by_key);
+    gp::odd_even_merge_sort(gp::host, b, by_key);
+    EXPECT_TRUE(is_network_sort_of<item>(a, input, by_key)) << "bitonic n=" << n;
+    EXPECT_TRUE(is_network_sort_of<item>(b, input, by_key)) << "odd-even n=" << n;
+    // Payloads travel with their keys: every original index is still there once.
+    std::vector<bool> seen(n, false);
+    for (const item& x : a) {
+      ASSERT_FALSE(seen[static_cast<std::size_t>(x.payload)]);
+      seen[static_cast<std::size_t>(x.payload)] = true;
+    }
+  }
+}
+
+TEST(host_sorting_network, thread_counts_give_the_same_result) {
+  auto rng = make_rng(66);
+  const auto input = make_keys<float>(300007, key_pattern::random, rng);
+  std::vector<float> one = input, four = input;
+  gp::bitonic_sort(gp::host.threads(1), one);
+  gp::bitonic_sort(gp::host.threads(4), four);
+  EXPECT_EQ(one, four);
+}
+
+TEST(host_sorting_network, bad_batched_shapes_throw_and_leave_data_untouched) {
+  std::vector<int> keys{5, 4, 3, 2, 1, 0, 9};
+  const auto before = keys;
+  try {
+    gp::sort_batched(gp::host, keys, 2);
+    FAIL() << "no exception for 7 keys in arrays of 2";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("not a whole number of arrays of 2"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(gp::sort_batched(gp::host, keys, 0), std::invalid_argument);
+  EXPECT_EQ(keys, before);
+  std::vector<int> empty;
+  EXPECT_THROW(gp::sort_batched(gp::host, empty, 0), std::invalid_argument);
+  gp::sort_batched(gp::host, empty, 3);  // no arrays: nothing to do
+}
+
+TEST(host_sorting_network, bad_offsets_throw_and_leave_data_untouched) {
+  std::vector<int> keys{5, 4, 3, 2, 1, 0};
+  const auto before = keys;
+  const std::vector<std::vector<std::int64_t>> bad = {
+      {},            // empty
+      {0, 3},        // does not reach the end
+      {1, 6},        // does not start at 0
+      {0, 4, 2, 6},  // decreasing
+      {0, 3, 7},     // past the end
+      {-1, 6},       // negative
+  };
+  for (const auto& offsets : bad) {
+    EXPECT_THROW(gp::segmented_sort(gp::host, keys, offsets), std::invalid_argument)
+        << offsets.size() << " offsets";
+    EXPECT_EQ(keys, before);
+  }
+  try {
+    gp::segmented_sort(gp::host, keys, std::vector<std::int64_t>{0, 3});
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("segmented_sort"), std::string::npos) << e.what();
+  }
+}
