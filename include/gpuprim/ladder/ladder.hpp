@@ -61,4 +61,49 @@ inline std::span<const scan_rung<T>> scan_rungs() {
 }
 #endif
 
+// The histogram ladder's problem: one-byte samples into 64 bins, bin =
+// byte / 4 (gp::histogram_even over [0, 256) with 64 bins).
+inline constexpr int histogram_ladder_bins = 64;
+
+struct histogram_rung {
+  const char* name;   // what the kernel is, e.g. "histogram_block_shared_atomics"
+  const char* fixes;  // one line: what it fixes over the rung before
+  // Enqueues counts = the 64-bin histogram of `samples` on `stream`
+  // (counts.size() must be 64, else std::invalid_argument). Throws
+  // gp::cuda_error on failure.
+  void (*run)(device_span<const std::uint8_t> samples, device_span<std::uint32_t> counts,
+              stream_t stream);
+};
+
+#if GPUPRIM_HAS_CUDA
+std::span<const histogram_rung> histogram_rungs();
+#else
+inline std::span<const histogram_rung> histogram_rungs() {
+  return {};
+}
+#endif
+
+// The sort ladder sorts 32-bit unsigned keys ascending, in place.
+template <class T>
+struct sort_rung {
+  const char* name;   // what the kernel is, e.g. "sort_bitonic_shared"
+  const char* fixes;  // one line: what it fixes over the rung before
+  // Enqueues the ascending sort of `keys` (any size) on `stream`; scratch
+  // comes from gp::get_scratch_resource(). Throws gp::cuda_error on failure.
+  void (*run)(device_span<T> keys, stream_t stream);
+};
+
+// The sort ladder, oldest first: bitonic in global memory, bitonic with
+// shared-memory merges, one-bit radix split by scan, the library's radix
+// sort. Precompiled for std::uint32_t.
+#if GPUPRIM_HAS_CUDA
+template <class T>
+std::span<const sort_rung<T>> sort_rungs();
+#else
+template <class T>
+inline std::span<const sort_rung<T>> sort_rungs() {
+  return {};
+}
+#endif
+
 }  // namespace gpuprim::ladder

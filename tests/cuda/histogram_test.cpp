@@ -1,0 +1,247 @@
+// GPU histograms from plain C++ (precompiled kernels). Skips without a device.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "gpuprim/histogram.hpp"
+#include "support/cuda_fixture.hpp"
+#include "support/histogram_reference.hpp"
+#include "support/test_data.hpp"
+
+namespace gp = gpuprim;
+using namespace gpuprim::test;
+
+namespace {
+
+template <class S, class C>
+struct sample_and_counter {
+  using sample = S;
+  using counter = C;
+};
+
+constexpr std::uint32_t poison = 0xDEADBEEF;
+
+// Counts filled with the poison value, so a bin the GPU does not write fails.
+template <class C>
+gp::device_vector<C> poisoned_counts(std::size_t bins) {
+  return gp::to_device(std::vector<C>(bins, C(poison)));
+}
+
+template <class C>
+void expect_histogram(const std::vector<C>& got, std::uint64_t got_left_out,
+                      const reference_histogram<C>& want, const std::string& where) {
+  ASSERT_EQ(got.size(), want.counts.size()) << where;
+  std::size_t wrong = 0, first = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (got[i] != want.counts[i] && wrong++ == 0) first = i;
+  }
+  EXPECT_EQ(wrong, 0u) << where << ": first wrong bin " << first << " has "
+                       << (wrong ? got[first] : C{}) << ", expected "
+                       << (wrong ? want.counts[first] : C{});
+  EXPECT_EQ(got_left_out, want.left_out) << where << ": left-out count";
+}
+
+}  // namespace
+
+// Every precompiled sample type with both counter types.
+template <class P>
+class cuda_histogram : public typed_cuda_test<P> {};
+using histogram_types = ::testing::Types<
+    sample_and_counter<std::uint8_t, std::uint32_t>,
+    sample_and_counter<std::uint8_t, std::uint64_t>,
+    sample_and_counter<std::int32_t, std::uint32_t>,
+    sample_and_counter<std::int32_t, std::uint64_t>,
+    sample_and_counter<std::uint32_t, std::uint32_t>,
+    sample_and_counter<std::uint32_t, std::uint64_t>, sample_and_counter<float, std::uint32_t>,
+    sample_and_counter<float, std::uint64_t>, sample_and_counter<double, std::uint32_t>,
+    sample_and_counter<double, std::uint64_t>>;
+TYPED_TEST_SUITE(cuda_histogram, histogram_types);
+
+// Bin counts that take each kernel: byte counters (<= 256 bins of bytes),
+// per-warp and shared-by-warps sub-histograms, global atomics (100000).
+TYPED_TEST(cuda_histogram, even_bins_at_every_size) {
+  using T = typename TypeParam::sample;
+  using C = typename TypeParam::counter;
+  auto rng = make_rng(71);
+  const auto [lo, hi] = partial_range<T>();
+  for (std::size_t n : standard_sizes()) {
+    const auto x = random_samples<T>(n, rng);
+    const auto d = gp::to_device(x);
+    for (std::size_t bins : {1, 7, 64, 256, 257, 1024, 5000, 100000}) {
+      auto counts = poisoned_counts<C>(bins);
+      const std::uint64_t left = gp::histogram_even(gp::cuda, d, counts, lo, hi);
+      expect_histogram(gp::to_host(counts), left,
+                       reference_histogram_even<C>(std::span<const T>(x), bins, lo, hi),
+                       "n=" + std::to_string(n) + " bins=" + std::to_string(bins));
+    }
+  }
+}
+
+TYPED_TEST(cuda_histogram, range_bins_at_every_size) {
+  using T = typename TypeParam::sample;
+  using C = typename TypeParam::counter;
+  auto rng = make_rng(72);
+  for (std::size_t n : standard_sizes()) {
+    const auto x = random_samples<T>(n, rng);
+    const auto d = gp::to_device(x);
+    for (std::size_t bins : {1, 5, 200, 1500}) {
+      const auto boundaries = uneven_boundaries<T>(bins);
+      auto counts = poisoned_counts<C>(bins);
+      const std::uint64_t left = gp::histogram_range(gp::cuda, d, counts, boundaries);
+      expect_histogram(
+          gp::to_host(counts), left,
+          reference_histogram_range<C>(std::span<const T>(x),
+                                       std::span<const gp::histogram_level_t<T>>(boundaries)),
+          "n=" + std::to_string(n) + " bins=" + std::to_string(bins));
+    }
+  }
+}
+
+// Subspans off a 16-byte boundary: the scalar head and tail around the vectors.
+TYPED_TEST(cuda_histogram, unaligned_subspans_and_async_form) {
+  using T = typename TypeParam::sample;
+  using C = typename TypeParam::counter;
+  auto rng = make_rng(73);
+  const auto x = random_samples<T>(100003, rng);
+  const auto d = gp::to_device(x);
+  const auto [lo, hi] = partial_range<T>();
+  gp::device_vector<std::uint64_t> left(1);
+  for (std::size_t offset : {1u, 3u, 7u}) {
+    const std::size_t n = x.size() - offset - 5;
+    const auto part = std::span<const T>(x).subspan(offset, n);
+    for (std::size_t bins : {64, 256, 1000}) {
+      auto counts = poisoned_counts<C>(bins);
+      left.fill_bytes(0x77);
+      gp::histogram_even_into(gp::cuda, d.span().subspan(offset, n), counts, lo, hi, left.span());
+      expect_histogram(gp::to_host(counts), gp::to_host(left)[0],
+                       reference_histogram_even<C>(part, bins, lo, hi),
+                       "offset=" + std::to_string(offset) + " bins=" + std::to_string(bins));
+    }
+  }
+}
+
+TYPED_TEST(cuda_histogram, all_in_one_bin_none_in_range_one_bin) {
+  using T = typename TypeParam::sample;
+  using C = typename TypeParam::counter;
+  const std::size_t n = (1u << 20) + 7;
+  const auto d = gp::to_device(std::vector<T>(n, T(5)));
+  for (std::size_t bins : {16, 2000, 100000}) {
+    auto counts = poisoned_counts<C>(bins);
+    EXPECT_EQ(
+        gp::histogram_even(gp::cuda, d, counts, 0, static_cast<gp::histogram_level_t<T>>(bins)),
+        0u);
+    const auto got = gp::to_host(counts);
+    for (std::size_t b = 0; b < bins; ++b)
+      ASSERT_EQ(got[b], b == 5 ? C(n) : C(0)) << "bins=" << bins << " bin " << b;
+  }
+  auto counts = poisoned_counts<C>(16);
+  EXPECT_EQ(gp::histogram_even(gp::cuda, d, counts, 6, 100), n);
+  for (C c : gp::to_host(counts))
+    EXPECT_EQ(c, C(0));
+  auto one = poisoned_counts<C>(1);
+  EXPECT_EQ(gp::histogram_even(gp::cuda, d, one, 0, 100), 0u);
+  EXPECT_EQ(gp::to_host(one)[0], C(n));
+}
+
+TEST_F(cuda_test, histogram_bytes_every_value_and_runs) {
+  // The identity byte path (256 bins over [0, 256)) with long runs of one
+  // value: every lane's 8-bit counter of one bin fills up between folds.
+  std::vector<std::uint8_t> x((1u << 22) + 13);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = static_cast<std::uint8_t>(i < x.size() / 2 ? 200 : (i * 7) >> 3);
+  const auto d = gp::to_device(x);
+  for (std::size_t bins : {256, 64, 255}) {
+    auto counts = poisoned_counts<std::uint32_t>(bins);
+    const std::uint64_t left = gp::histogram_even(gp::cuda, d, counts, 0, 256);
+    expect_histogram(
+        gp::to_host(counts), left,
+        reference_histogram_even<std::uint32_t>(std::span<const std::uint8_t>(x), bins, 0, 256),
+        "bins=" + std::to_string(bins));
+  }
+}
+
+TEST_F(cuda_test, histogram_edges_nan_inf_and_bounds) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> x = {
+      0.0f, -0.0f, 1.0f, 2.5f, std::nextafter(4.0f, 0.0f), 4.0f, std::nextafter(0.0f, -1.0f),
+      nan,  inf,   -inf};
+  const auto d = gp::to_device(x);
+  auto counts = poisoned_counts<std::uint32_t>(4);
+  EXPECT_EQ(gp::histogram_even(gp::cuda, d, counts, 0.0f, 4.0f), 5u);
+  EXPECT_EQ(gp::to_host(counts), (std::vector<std::uint32_t>{2, 1, 1, 1}));
+  auto c3 = poisoned_counts<std::uint64_t>(3);
+  EXPECT_EQ(gp::histogram_range(gp::cuda, d, c3, std::vector<float>{-0.0f, 1.0f, 2.5f, 4.0f}), 5u);
+  EXPECT_EQ(gp::to_host(c3), (std::vector<std::uint64_t>{2, 1, 2}));
+}
+
+TEST_F(cuda_test, histogram_of_empty_input_zeroes_counts) {
+  gp::device_vector<float> x;
+  auto counts = poisoned_counts<std::uint32_t>(10);
+  EXPECT_EQ(gp::histogram_even(gp::cuda, x, counts, 0.0f, 1.0f), 0u);
+  for (auto c : gp::to_host(counts))
+    EXPECT_EQ(c, 0u);
+}
+
+TEST_F(cuda_test, histogram_range_into_with_device_boundaries) {
+  auto rng = make_rng(74);
+  const auto x = random_samples<float>(300007, rng);
+  const auto boundaries = uneven_boundaries<float>(37);
+  const auto d = gp::to_device(x);
+  const auto d_boundaries = gp::to_device(boundaries);
+  auto counts = poisoned_counts<std::uint64_t>(37);
+  gp::device_vector<std::uint64_t> left(1);
+  gp::histogram_range_into(gp::cuda, d, counts, d_boundaries, left.span());
+  expect_histogram(gp::to_host(counts), gp::to_host(left)[0],
+                   reference_histogram_range<std::uint64_t>(std::span<const float>(x),
+                                                            std::span<const float>(boundaries)),
+                   "range_into");
+  // Without a left-out output.
+  gp::histogram_range_into(gp::cuda, d, counts, d_boundaries);
+  EXPECT_EQ(gp::to_host(counts), (reference_histogram_range<std::uint64_t>(
+                                      std::span<const float>(x), std::span<const float>(boundaries))
+                                      .counts));
+}
+
+TEST_F(cuda_test, histogram_bad_arguments_throw_and_leave_counts_untouched) {
+  const auto x = gp::to_device(std::vector<float>{0.5f, 1.5f});
+  auto counts = poisoned_counts<std::uint32_t>(4);
+  gp::device_vector<std::uint32_t> empty;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const auto expect_message = [&](auto&& call, const std::string& text) {
+    try {
+      call();
+      ADD_FAILURE() << "no exception; expected one saying '" << text << "'";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+    }
+    for (auto c : gp::to_host(counts))
+      ASSERT_EQ(c, poison);
+  };
+  expect_message([&] { gp::histogram_even(gp::cuda, x, empty, 0.0f, 1.0f); }, "counts is empty");
+  expect_message([&] { gp::histogram_even(gp::cuda, x, counts, 1.0f, 0.0f); }, "must be less");
+  expect_message([&] { gp::histogram_even(gp::cuda, x, counts, nan, 1.0f); }, "lower is NaN");
+  expect_message([&] { gp::histogram_even_into(gp::cuda, x, counts, 0.0f, nan); }, "upper is NaN");
+  expect_message(
+      [&] {
+        gp::histogram_range(gp::cuda, x, counts, std::vector<float>{0, 1, 2, 3});
+      },
+      "boundaries has 4 entries; 4 bins need 5");
+  expect_message(
+      [&] {
+        gp::histogram_range(gp::cuda, x, counts, std::vector<float>{0, 2, 1, 3, 4});
+      },
+      "boundaries must increase");
+  expect_message(
+      [&] {
+        gp::histogram_range(gp::cuda, x, counts, std::vector<float>{0, 1, 2, 3, nan});
+      },
+      "boundaries[4] is NaN");
+  const auto short_boundaries = gp::to_device(std::vector<float>{0, 1, 2});
+  expect_message([&] { gp::histogram_range_into(gp::cuda, x, counts, short_boundaries); },
+                 "boundaries has 3 entries");
+}
