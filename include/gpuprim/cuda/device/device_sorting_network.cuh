@@ -390,21 +390,30 @@ void sort_arrays(T* data, Arrays arrays, std::uint64_t count, std::uint64_t padd
   static_assert(32 * sizeof(K) <= shared_tile_bytes,
                 "gpuprim: sorting network keys are at most 1 KiB each");
   if (count == 0 || padded < 2) return;
-  switch (padded) {
-    case 2:
-      return launch_register_sort<2>(data, arrays, count, full, codec, stream);
-    case 4:
-      return launch_register_sort<4>(data, arrays, count, full, codec, stream);
-    case 8:
-      return launch_register_sort<8>(data, arrays, count, full, codec, stream);
-    case 16:
-      return launch_register_sort<16>(data, arrays, count, full, codec, stream);
-    case 32:
-      return launch_register_sort<32>(data, arrays, count, full, codec, stream);
-    case 64:
-      return launch_register_sort<64>(data, arrays, count, full, codec, stream);
-    default:
-      break;
+  // The register path needs an array within 32 lanes: up to 64 keys, fewer
+  // for keys over 16 bytes (one per lane).
+  constexpr std::uint64_t register_max =
+      std::min<std::uint64_t>(register_sort_max, 32 * network_items<K>);
+  if (padded <= register_max) {
+    switch (padded) {
+      case 2:
+        return launch_register_sort<2>(data, arrays, count, full, codec, stream);
+      case 4:
+        return launch_register_sort<4>(data, arrays, count, full, codec, stream);
+      case 8:
+        return launch_register_sort<8>(data, arrays, count, full, codec, stream);
+      case 16:
+        return launch_register_sort<16>(data, arrays, count, full, codec, stream);
+      case 32:
+        return launch_register_sort<32>(data, arrays, count, full, codec, stream);
+      case 64:
+        if constexpr (register_max >= 64) {
+          return launch_register_sort<64>(data, arrays, count, full, codec, stream);
+        }
+        break;
+      default:
+        break;
+    }
   }
   constexpr unsigned chunk = 32u * network_items<K>;
   constexpr unsigned max_tile = shared_tile_keys<K>();
