@@ -61,6 +61,28 @@ inline std::span<const scan_rung<T>> scan_rungs() {
 }
 #endif
 
+// The histogram ladder's problem: one-byte samples into 64 bins, bin =
+// byte / 4 (gp::histogram_even over [0, 256) with 64 bins).
+inline constexpr int histogram_ladder_bins = 64;
+
+struct histogram_rung {
+  const char* name;   // what the kernel is, e.g. "histogram_block_shared_atomics"
+  const char* fixes;  // one line: what it fixes over the rung before
+  // Enqueues counts = the 64-bin histogram of `samples` on `stream`
+  // (counts.size() must be 64, else std::invalid_argument). Throws
+  // gp::cuda_error on failure.
+  void (*run)(device_span<const std::uint8_t> samples, device_span<std::uint32_t> counts,
+              stream_t stream);
+};
+
+#if GPUPRIM_HAS_CUDA
+std::span<const histogram_rung> histogram_rungs();
+#else
+inline std::span<const histogram_rung> histogram_rungs() {
+  return {};
+}
+#endif
+
 // The sort ladder sorts 32-bit unsigned keys ascending, in place.
 template <class T>
 struct sort_rung {
