@@ -134,4 +134,31 @@ class cub_segmented_sum {
 extern template class cub_segmented_sum<float>;
 #endif
 
+#if GPUPRIM_HAS_CUDA
+// cub::DeviceSegmentedSort::SortKeys over `num_segments` segments of `n`
+// keys given by num_segments + 1 int offsets, out of place
+// (anchors_cub_sorting_network.cu); temporary storage allocated once, here.
+template <class T>
+class cub_segmented_sort {
+ public:
+  cub_segmented_sort(std::size_t n, std::size_t num_segments, stream_t stream);
+  ~cub_segmented_sort();
+  cub_segmented_sort(const cub_segmented_sort&) = delete;
+  cub_segmented_sort& operator=(const cub_segmented_sort&) = delete;
+
+  void enqueue(const T* keys_in, T* keys_out, const int* offsets) const;
+
+  static const char* name() { return "cub::DeviceSegmentedSort::SortKeys"; }
+
+ private:
+  std::size_t n_;
+  std::size_t num_segments_;
+  stream_t stream_;
+  void* temp_storage_ = nullptr;
+  std::size_t temp_storage_bytes_ = 0;
+};
+
+extern template class cub_segmented_sort<float>;
+#endif
+
 }  // namespace gpuprim::bench
