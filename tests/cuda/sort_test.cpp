@@ -1,0 +1,581 @@
+// GPU radix sort from plain C++ (every key type is precompiled) against the
+// sequential reference of support/sort_reference.hpp, keys compared by bit
+// pattern. Skips without a device.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpuprim/sort.hpp"
+#include "support/cuda_fixture.hpp"
+#include "support/sort_reference.hpp"
+#include "support/test_data.hpp"
+
+#if GPUPRIM_HAS_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace gp = gpuprim;
+using namespace gpuprim::test;
+
+namespace {
+
+using key_types =
+    ::testing::Types<std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t,
+                     std::uint32_t, std::int64_t, std::uint64_t, float, double>;
+
+template <class T>
+T poison() {
+  T x;
+  std::memset(&x, 0xA5, sizeof(T));
+  return x;
+}
+
+// Device memory filled with 0xA5 bytes (on the default stream, which every
+// test synchronizes before it reads results back).
+template <class T>
+gp::device_vector<T> poisoned_device(std::size_t n) {
+  gp::device_vector<T> d(n);
+  d.fill_bytes(0xA5);
+  return d;
+}
+
+template <class T>
+void expect_poisoned(const gp::device_vector<T>& d, const std::string& what) {
+  const std::vector<T> host = gp::to_host(d);
+  for (std::size_t i = 0; i < host.size(); ++i)
+    ASSERT_TRUE(same_bytes(host[i], poison<T>())) << what << ": element " << i << " was written";
+}
+
+gp::sort_order order_of(bool descending) {
+  return descending ? gp::sort_order::descending : gp::sort_order::ascending;
+}
+
+std::string describe(std::size_t n, const char* pattern, bool descending) {
+  return "n=" + std::to_string(n) + " " + pattern + (descending ? " descending" : " ascending");
+}
+
+std::vector<std::uint32_t> positions(std::size_t n) {
+  std::vector<std::uint32_t> p(n);
+  std::iota(p.begin(), p.end(), 0u);
+  return p;
+}
+
+// The sizes of the host tests, and one of about 3 * 2^20 keys: hundreds of
+// tiles, so the look-back crosses many of them.
+std::vector<std::size_t> gpu_sort_sizes() {
+  auto sizes = sort_sizes();
+  sizes.push_back((std::size_t{3} << 20) + 1);
+  return sizes;
+}
+
+struct pair32 {
+  std::int32_t a;
+  float b;
+  friend bool operator==(const pair32&, const pair32&) = default;
+};
+static_assert(sizeof(pair32) == 8);
+
+// A non-blocking stream (it does not wait for the legacy default stream).
+class test_stream {
+ public:
+  test_stream() {
+#if GPUPRIM_HAS_CUDA
+    cudaStream_t s = nullptr;
+    if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) {
+      throw std::runtime_error("cudaStreamCreateWithFlags failed");
+    }
+    stream_ = s;
+#endif
+  }
+  ~test_stream() {
+#if GPUPRIM_HAS_CUDA
+    if (stream_) cudaStreamDestroy(stream_);
+#endif
+  }
+  test_stream(const test_stream&) = delete;
+  test_stream& operator=(const test_stream&) = delete;
+  gp::stream_t get() const {
+    return stream_;
+  }
+
+ private:
+  gp::stream_t stream_ = nullptr;
+};
+
+}  // namespace
+
+template <class K>
+class cuda_radix_sort : public typed_cuda_test<K> {};
+class cuda_radix_sort_api : public cuda_test {};
+TYPED_TEST_SUITE(cuda_radix_sort, key_types);
+
+TYPED_TEST(cuda_radix_sort, keys_at_every_size_pattern_and_order) {
+  using K = TypeParam;
+  auto rng = make_rng(201);
+  for (std::size_t n : gpu_sort_sizes()) {
+    for (key_pattern pattern : all_key_patterns()) {
+      for (bool descending : {false, true}) {
+        // Past 10^4 keys: random keys (both ways below 2^21, ascending above)
+        // and few distinct ones ascending; the rest at every tile edge below.
+        if (n > 10000) {
+          const bool random = pattern == key_pattern::random_bits;
+          const bool few = pattern == key_pattern::few_distinct && n < (1u << 21);
+          if (!(random && (!descending || n < (1u << 21))) && !(few && !descending)) continue;
+        }
+        const std::string what = describe(n, pattern_name(pattern), descending);
+        const std::vector<K> x = pattern_keys<K>(pattern, n, rng);
+        const std::vector<K> want = reference_sort(std::span<const K>(x), descending);
+
+        const gp::device_vector<K> d_x = gp::to_device(x);
+        gp::device_vector<K> d_out = poisoned_device<K>(n);
+        gp::sort(gp::cuda, d_x, d_out, order_of(descending));
+        expect_same_bytes(gp::to_host(d_out), want, what + " out of place");
+        expect_same_bytes(gp::to_host(d_x), x, what + ": the input changed");
+
+        gp::device_vector<K> d_y = gp::to_device(x);
+        gp::sort(gp::cuda, d_y, order_of(descending));
+        expect_same_bytes(gp::to_host(d_y), want, what + " in place");
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+TYPED_TEST(cuda_radix_sort, pairs_keep_equal_keys_in_input_order) {
+  using K = TypeParam;
+  auto rng = make_rng(202);
+  for (std::size_t n : sort_sizes()) {
+    for (key_pattern pattern : {key_pattern::few_distinct, key_pattern::all_equal,
+                                key_pattern::random_bits, key_pattern::reverse_sorted}) {
+      if (n > 10000 && pattern != key_pattern::few_distinct) continue;
+      for (bool descending : {false, true}) {
+        const std::string what = describe(n, pattern_name(pattern), descending);
+        const std::vector<K> x = pattern_keys<K>(pattern, n, rng);
+        const std::vector<std::uint32_t> pos = positions(n);
+        const auto perm = reference_sort_permutation(std::span<const K>(x), descending);
+        const auto want = gather(std::span<const K>(x), perm);
+
+        const gp::device_vector<K> d_x = gp::to_device(x);
+        const gp::device_vector<std::uint32_t> d_pos = gp::to_device(pos);
+        gp::device_vector<K> d_keys_out = poisoned_device<K>(n);
+        gp::device_vector<std::uint32_t> d_values_out = poisoned_device<std::uint32_t>(n);
+        gp::sort_by_key(gp::cuda, d_x, d_pos, d_keys_out, d_values_out, order_of(descending));
+        expect_same_bytes(gp::to_host(d_keys_out), want, what + " keys, out of place");
+        ASSERT_EQ(gp::to_host(d_values_out), perm) << what << " values, out of place";
+        expect_same_bytes(gp::to_host(d_x), x, what + ": the key input changed");
+        ASSERT_EQ(gp::to_host(d_pos), pos) << what << ": the value input changed";
+
+        gp::device_vector<K> d_k = gp::to_device(x);
+        gp::device_vector<std::uint32_t> d_v = gp::to_device(pos);
+        gp::sort_by_key(gp::cuda, d_k, d_v, order_of(descending));
+        expect_same_bytes(gp::to_host(d_k), want, what + " keys, in place");
+        ASSERT_EQ(gp::to_host(d_v), perm) << what << " values, in place";
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+template <class K, class V, class ValueOf>
+void check_value_type(std::mt19937_64& rng, ValueOf value_of) {
+  for (std::size_t n : {std::size_t{1}, std::size_t{33}, std::size_t{4097}, std::size_t{8193},
+                        std::size_t{300007}}) {
+    for (key_pattern pattern : {key_pattern::few_distinct, key_pattern::random_bits}) {
+      for (bool descending : {false, true}) {
+        const std::string what = describe(n, pattern_name(pattern), descending) + ", " +
+                                 std::to_string(sizeof(V)) + "-byte values";
+        const std::vector<K> x = pattern_keys<K>(pattern, n, rng);
+        std::vector<V> values(n);
+        for (std::size_t i = 0; i < n; ++i)
+          values[i] = static_cast<V>(value_of(static_cast<std::uint32_t>(i)));
+        const auto perm = reference_sort_permutation(std::span<const K>(x), descending);
+        const auto want_keys = gather(std::span<const K>(x), perm);
+        const auto want_values = gather(std::span<const V>(values), perm);
+
+        const gp::device_vector<K> d_x = gp::to_device(x);
+        const gp::device_vector<V> d_values = gp::to_device(values);
+        gp::device_vector<K> d_keys_out = poisoned_device<K>(n);
+        gp::device_vector<V> d_values_out = poisoned_device<V>(n);
+        gp::sort_by_key(gp::cuda, d_x, d_values, d_keys_out, d_values_out, order_of(descending));
+        expect_same_bytes(gp::to_host(d_keys_out), want_keys, what + " keys, out of place");
+        expect_same_bytes(gp::to_host(d_values_out), want_values, what + " values, out of place");
+        expect_same_bytes(gp::to_host(d_values), values, what + ": the value input changed");
+
+        gp::device_vector<K> d_k = gp::to_device(x);
+        gp::device_vector<V> d_v = gp::to_device(values);
+        gp::sort_by_key(gp::cuda, d_k, d_v, order_of(descending));
+        expect_same_bytes(gp::to_host(d_k), want_keys, what + " keys, in place");
+        expect_same_bytes(gp::to_host(d_v), want_values, what + " values, in place");
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+TYPED_TEST(cuda_radix_sort, eight_byte_values_move_with_their_keys) {
+  using K = TypeParam;
+  auto rng = make_rng(203);
+  check_value_type<K, std::uint64_t>(
+      rng, [](std::uint32_t i) { return std::uint64_t{i} * 0x9E3779B97F4A7C15ull; });
+  check_value_type<K, double>(rng, [](std::uint32_t i) { return i + 0.25 * (i % 4); });
+  check_value_type<K, pair32>(rng, [](std::uint32_t i) {
+    return pair32{static_cast<std::int32_t>(i), -static_cast<float>(i)};
+  });
+  check_value_type<K, float>(rng, [](std::uint32_t i) { return i * 0.5f; });
+}
+
+TYPED_TEST(cuda_radix_sort, bit_ranges) {
+  using K = TypeParam;
+  constexpr int bits = 8 * sizeof(K);
+  auto rng = make_rng(204);
+  auto ranges = bit_ranges_for(bits);
+  ranges.push_back({4, -1});  // end -1: up to the top bit
+  for (const auto& [begin, end] : ranges) {
+    for (std::size_t n :
+         {std::size_t{1}, std::size_t{33}, std::size_t{4097}, std::size_t{100003}}) {
+      for (bool descending : {false, true}) {
+        const std::string what = "key_bits{" + std::to_string(begin) + ", " + std::to_string(end) +
+                                 "} " + describe(n, "random bits", descending);
+        const gp::key_bits range{begin, end};
+        const std::vector<K> x = random_bits_keys<K>(n, rng);
+        const std::vector<std::uint32_t> pos = positions(n);
+        const auto perm = reference_sort_permutation(std::span<const K>(x), descending, begin, end);
+        const auto want = gather(std::span<const K>(x), perm);
+
+        const gp::device_vector<K> d_x = gp::to_device(x);
+        const gp::device_vector<std::uint32_t> d_pos = gp::to_device(pos);
+        gp::device_vector<K> d_keys_out = poisoned_device<K>(n);
+        gp::device_vector<std::uint32_t> d_values_out = poisoned_device<std::uint32_t>(n);
+        gp::sort_by_key(gp::cuda, d_x, d_pos, d_keys_out, d_values_out, order_of(descending),
+                        range);
+        expect_same_bytes(gp::to_host(d_keys_out), want, what + " keys, out of place");
+        ASSERT_EQ(gp::to_host(d_values_out), perm) << what;
+
+        gp::device_vector<K> d_k = gp::to_device(x);
+        gp::sort(gp::cuda, d_k, order_of(descending), range);
+        expect_same_bytes(gp::to_host(d_k), want, what + " keys only, in place");
+        if (begin == end)
+          expect_same_bytes(gp::to_host(d_k), x, what + ": an empty bit range moves nothing");
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+TYPED_TEST(cuda_radix_sort, unaligned_subspans) {
+  using K = TypeParam;
+  auto rng = make_rng(205);
+  const std::vector<K> x = random_bits_keys<K>(50000, rng);
+  const std::vector<std::uint32_t> pos = positions(x.size());
+  const gp::device_vector<K> d_x = gp::to_device(x);
+  const gp::device_vector<std::uint32_t> d_pos = gp::to_device(pos);
+  for (std::size_t offset : {1u, 3u}) {
+    const std::size_t n = x.size() - 2 * offset;
+    const auto in = std::span<const K>(x).subspan(offset, n);
+    const auto perm = reference_sort_permutation(in, true);
+    const auto want = gather(in, perm);
+    gp::device_vector<K> d_out = poisoned_device<K>(x.size() + 2);
+    gp::device_vector<std::uint32_t> d_values_out = poisoned_device<std::uint32_t>(x.size() + 2);
+    gp::sort_by_key(gp::cuda, d_x.span().subspan(offset, n), d_pos.span().subspan(offset, n),
+                    d_out.span().subspan(offset + 1, n), d_values_out.span().subspan(offset, n),
+                    gp::sort_order::descending);
+    const auto got = gp::to_host(d_out);
+    expect_same_bytes(std::span<const K>(got).subspan(offset + 1, n), std::span<const K>(want),
+                      "unaligned keys");
+    EXPECT_TRUE(same_bytes(got[offset], poison<K>())) << "wrote before the output";
+    EXPECT_TRUE(same_bytes(got[offset + 1 + n], poison<K>())) << "wrote past the output";
+    const auto got_values = gp::to_host(d_values_out);
+    for (std::size_t i = 0; i < n; ++i)
+      ASSERT_EQ(got_values[offset + i], perm[i] + offset) << "unaligned values at " << i;
+
+    // In place on an unaligned subspan.
+    gp::device_vector<K> d_y = gp::to_device(x);
+    gp::sort(gp::cuda, d_y.span().subspan(offset, n), gp::sort_order::descending);
+    const auto y = gp::to_host(d_y);
+    expect_same_bytes(std::span<const K>(y).subspan(offset, n), std::span<const K>(want),
+                      "unaligned in place");
+    EXPECT_TRUE(same_bytes(y[offset - 1], x[offset - 1]));
+    EXPECT_TRUE(same_bytes(y[offset + n], x[offset + n]));
+  }
+}
+
+// ---- float keys --------------------------------------------------------------
+
+template <class F>
+class cuda_radix_sort_float : public typed_cuda_test<F> {};
+using float_types = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(cuda_radix_sort_float, float_types);
+
+TYPED_TEST(cuda_radix_sort_float, nan_zeros_infinities_and_denormals) {
+  using F = TypeParam;
+  auto rng = make_rng(206);
+  const std::vector<F> specials = special_float_keys<F>();
+  for (std::size_t copies : {1u, 3u, 200u, 20000u}) {
+    std::vector<F> x;
+    for (std::size_t c = 0; c < copies; ++c)
+      x.insert(x.end(), specials.begin(), specials.end());
+    if (copies > 1) {
+      std::shuffle(x.begin(), x.end(), rng);
+      const auto more = random_bits_keys<F>(copies * 10, rng);
+      x.insert(x.end(), more.begin(), more.end());
+    }
+    const std::vector<std::uint32_t> pos = positions(x.size());
+    const gp::device_vector<F> d_x = gp::to_device(x);
+    const gp::device_vector<std::uint32_t> d_pos = gp::to_device(pos);
+    for (bool descending : {false, true}) {
+      const std::string what = describe(x.size(), "special floats", descending);
+      gp::device_vector<F> d_keys_out = poisoned_device<F>(x.size());
+      gp::device_vector<std::uint32_t> d_values_out = poisoned_device<std::uint32_t>(x.size());
+      gp::sort_by_key(gp::cuda, d_x, d_pos, d_keys_out, d_values_out, order_of(descending));
+      const auto keys_out = gp::to_host(d_keys_out);
+      const auto values_out = gp::to_host(d_values_out);
+      expect_float_sort_order<F>(x, keys_out, values_out, descending, what);
+      const auto perm = reference_sort_permutation(std::span<const F>(x), descending);
+      expect_same_bytes(keys_out, gather(std::span<const F>(x), perm), what + " vs reference");
+      ASSERT_EQ(values_out, perm) << what;
+
+      gp::device_vector<F> d_k = gp::to_device(x);
+      gp::sort(gp::cuda, d_k, order_of(descending));
+      expect_same_bytes(gp::to_host(d_k), keys_out, what + " keys only, in place");
+    }
+  }
+}
+
+TEST_F(cuda_radix_sort_api, order_of_the_special_float_values) {
+  using L = std::numeric_limits<float>;
+  const float nan = L::quiet_NaN();
+  const std::vector<float> x = {
+      nan,  1.0f,           -0.0f,           L::infinity(), 0.0f, -L::denorm_min(),
+      -nan, -L::infinity(), L::denorm_min(), -1.0f};
+  gp::device_vector<float> d = gp::to_device(x);
+  gp::sort(gp::cuda, d);
+  const std::vector<float> want_asc = {-L::infinity(),  -1.0f, -L::denorm_min(), -0.0f, 0.0f,
+                                       L::denorm_min(), 1.0f,  L::infinity(),    nan,   -nan};
+  expect_same_bytes(gp::to_host(d), want_asc, "ascending");
+  const gp::device_vector<float> d_x = gp::to_device(x);
+  gp::device_vector<float> d_desc(x.size());
+  gp::sort(gp::cuda, d_x, d_desc, gp::sort_order::descending);
+  const std::vector<float> want_desc = {L::infinity(),    1.0f,  L::denorm_min(), 0.0f, -0.0f,
+                                        -L::denorm_min(), -1.0f, -L::infinity(),  nan,  -nan};
+  expect_same_bytes(gp::to_host(d_desc), want_desc, "descending (NaNs still last, in input order)");
+}
+
+// ---- streams ----------------------------------------------------------------------
+
+// Sorts of different sizes, types and directions enqueued back to back on
+// one stream (each reuses the stream's look-back status words with a new
+// epoch) and on a second stream in between, read back only at the end.
+TEST_F(cuda_radix_sort_api, back_to_back_on_non_default_streams) {
+  auto rng = make_rng(207);
+  test_stream s1, s2;
+  for (gp::stream_t stream : {s1.get(), gp::stream_t{nullptr}}) {
+    const auto on = gp::cuda.on(stream);
+    const auto other = gp::cuda.on(s2.get());
+    const std::string where = stream ? "non-default stream" : "default stream";
+
+    const auto big = random_bits_keys<std::uint32_t>((std::size_t{3} << 20) + 5, rng);
+    const auto small = pattern_keys<float>(key_pattern::few_distinct, 4097, rng);
+    const auto tiny = random_bits_keys<std::int16_t>(33, rng);
+    const auto mid = pattern_keys<std::uint64_t>(key_pattern::few_distinct, 300007, rng);
+    const auto mid_values = positions(mid.size());
+    const auto side = random_bits_keys<double>((1u << 20) + 7, rng);
+
+    gp::device_vector<std::uint32_t> d_big = gp::to_device(big);
+    gp::device_vector<std::uint32_t> d_big_out = poisoned_device<std::uint32_t>(big.size());
+    gp::device_vector<float> d_small = gp::to_device(small);
+    gp::device_vector<std::int16_t> d_tiny = gp::to_device(tiny);
+    const gp::device_vector<std::uint64_t> d_mid = gp::to_device(mid);
+    const gp::device_vector<std::uint32_t> d_mid_values = gp::to_device(mid_values);
+    gp::device_vector<std::uint64_t> d_mid_out = poisoned_device<std::uint64_t>(mid.size());
+    gp::device_vector<std::uint32_t> d_mid_values_out = poisoned_device<std::uint32_t>(mid.size());
+    gp::device_vector<double> d_side = gp::to_device(side);
+    gp::synchronize();  // the poison fills, before streams that do not wait for them
+
+    gp::sort(on, d_big, d_big_out);                       // many tiles
+    gp::sort(on, d_tiny, gp::sort_order::descending);     // one tile
+    gp::sort(other, d_side, gp::sort_order::descending);  // meanwhile, elsewhere
+    gp::sort_by_key(on, d_mid, d_mid_values, d_mid_out, d_mid_values_out,
+                    gp::sort_order::descending);
+    gp::sort(on, d_small);
+    gp::sort(on, d_big_out, gp::sort_order::descending);  // the first sort's output
+    gp::sort(on, d_big, gp::sort_order::ascending, gp::key_bits{8, 24});
+    for (int i = 0; i < 6; ++i)  // one array, many passes
+      gp::sort(on, d_small, i % 2 ? gp::sort_order::ascending : gp::sort_order::descending);
+    gp::synchronize(stream);
+    gp::synchronize(s2.get());
+
+    const auto u32 = std::span<const std::uint32_t>(big);
+    expect_same_bytes(gp::to_host(d_big_out), reference_sort(u32, true), where + ": big, twice");
+    expect_same_bytes(gp::to_host(d_big), reference_sort(u32, false, 8, 24),
+                      where + ": big, key_bits{8, 24}");
+    expect_same_bytes(gp::to_host(d_tiny),
+                      reference_sort(std::span<const std::int16_t>(tiny), true), where + ": tiny");
+    expect_same_bytes(gp::to_host(d_side), reference_sort(std::span<const double>(side), true),
+                      where + ": the other stream");
+    const auto perm = reference_sort_permutation(std::span<const std::uint64_t>(mid), true);
+    expect_same_bytes(gp::to_host(d_mid_out), gather(std::span<const std::uint64_t>(mid), perm),
+                      where + ": pairs, keys");
+    EXPECT_EQ(gp::to_host(d_mid_values_out), perm) << where << ": pairs, values";
+    expect_same_bytes(gp::to_host(d_small), reference_sort(std::span<const float>(small), false),
+                      where + ": sorted seven times");
+  }
+}
+
+// ---- stable_ names, limits and errors -------------------------------------------------
+
+TEST_F(cuda_radix_sort_api, stable_names_are_the_same_sorts) {
+  auto rng = make_rng(208);
+  const auto x = pattern_keys<std::int32_t>(key_pattern::few_distinct, 10007, rng);
+  const auto pos = positions(x.size());
+  const auto keys = std::span<const std::int32_t>(x);
+  const gp::device_vector<std::int32_t> d_x = gp::to_device(x);
+  const gp::device_vector<std::uint32_t> d_pos = gp::to_device(pos);
+
+  gp::device_vector<std::int32_t> d_k = gp::to_device(x);
+  gp::stable_sort(gp::cuda, d_k);
+  expect_same_bytes(gp::to_host(d_k), reference_sort(keys, false), "stable_sort");
+  gp::stable_sort(gp::cuda, d_k, gp::sort_order::descending);
+  expect_same_bytes(gp::to_host(d_k), reference_sort(keys, true), "stable_sort descending");
+
+  gp::device_vector<std::int32_t> d_out(x.size());
+  gp::stable_sort(gp::cuda, d_x, d_out, gp::sort_order::ascending, gp::key_bits{0, 8});
+  expect_same_bytes(gp::to_host(d_out), reference_sort(keys, false, 0, 8),
+                    "stable_sort out of place, key_bits{0, 8}");
+
+  d_k = gp::to_device(x);
+  gp::device_vector<std::uint32_t> d_v = gp::to_device(pos);
+  gp::stable_sort_by_key(gp::cuda, d_k, d_v);
+  EXPECT_EQ(gp::to_host(d_v), reference_sort_permutation(keys, false));
+
+  gp::device_vector<std::uint32_t> d_v_out(x.size());
+  gp::stable_sort_by_key(gp::cuda, d_x, d_pos, d_out, d_v_out, gp::sort_order::descending,
+                         gp::key_bits{4, 12});
+  EXPECT_EQ(gp::to_host(d_v_out), reference_sort_permutation(keys, true, 4, 12));
+}
+
+TEST_F(cuda_radix_sort_api, empty_input_and_same_memory_out_of_place) {
+  gp::device_vector<double> none, none_out;
+  gp::device_vector<std::uint64_t> no_values;
+  gp::sort(gp::cuda, none);
+  gp::sort(gp::cuda, none, none_out, gp::sort_order::descending);
+  gp::sort_by_key(gp::cuda, none, no_values);
+  gp::sort_by_key(gp::cuda, none, no_values, none_out, no_values);
+  gp::synchronize();
+
+  auto rng = make_rng(209);
+  const auto x = random_bits_keys<std::uint16_t>(5000, rng);
+  gp::device_vector<std::uint16_t> d = gp::to_device(x);
+  gp::sort(gp::cuda, gp::device_span<const std::uint16_t>(d.span()), d.span());
+  expect_same_bytes(gp::to_host(d), reference_sort(std::span<const std::uint16_t>(x), false),
+                    "same memory");
+}
+
+TEST_F(cuda_radix_sort_api, bad_sizes_throw_and_leave_outputs_untouched) {
+  const std::vector<std::int32_t> keys(100, 5);
+  const gp::device_vector<std::int32_t> d_keys = gp::to_device(keys);
+  {
+    gp::device_vector<std::int32_t> k = poisoned_device<std::int32_t>(100);
+    gp::device_vector<std::uint32_t> v = poisoned_device<std::uint32_t>(99);
+    EXPECT_THROW(gp::sort_by_key(gp::cuda, k, v), std::invalid_argument);
+    expect_poisoned(k, "in-place keys");
+    expect_poisoned(v, "in-place values");
+  }
+  for (std::size_t size : {99u, 101u, 0u}) {
+    gp::device_vector<std::int32_t> out = poisoned_device<std::int32_t>(size);
+    EXPECT_THROW(gp::sort(gp::cuda, d_keys, out), std::invalid_argument) << size;
+    expect_poisoned(out, "key output of " + std::to_string(size));
+  }
+  const gp::device_vector<std::uint64_t> d_values =
+      gp::to_device(std::vector<std::uint64_t>(100, 7));
+  const gp::device_vector<std::uint64_t> d_short_values =
+      gp::to_device(std::vector<std::uint64_t>(99, 7));
+  struct sizes {
+    std::size_t keys_out, values_out;
+    bool short_input;
+  };
+  for (const sizes& s : {sizes{100, 99, false}, sizes{101, 100, false}, sizes{100, 100, true}}) {
+    gp::device_vector<std::int32_t> ko = poisoned_device<std::int32_t>(s.keys_out);
+    gp::device_vector<std::uint64_t> vo = poisoned_device<std::uint64_t>(s.values_out);
+    EXPECT_THROW(
+        gp::sort_by_key(gp::cuda, d_keys, s.short_input ? d_short_values : d_values, ko, vo),
+        std::invalid_argument);
+    expect_poisoned(ko, "key output");
+    expect_poisoned(vo, "value output");
+  }
+}
+
+TEST_F(cuda_radix_sort_api, bad_bit_ranges_throw_and_leave_outputs_untouched) {
+  const gp::device_vector<std::uint32_t> d_x = gp::to_device(std::vector<std::uint32_t>(1000, 3));
+  for (const auto& [begin, end] : std::vector<std::pair<int, int>>{
+           {-1, 8}, {0, 33}, {9, 8}, {33, -1}, {40, 40}, {32, 31}, {-8, -1}}) {
+    const std::string what = "key_bits{" + std::to_string(begin) + ", " + std::to_string(end) + "}";
+    gp::device_vector<std::uint32_t> k = poisoned_device<std::uint32_t>(1000);
+    EXPECT_THROW(gp::sort(gp::cuda, k, gp::sort_order::ascending, gp::key_bits{begin, end}),
+                 std::invalid_argument)
+        << what;
+    expect_poisoned(k, what + " in place");
+    gp::device_vector<std::uint32_t> out = poisoned_device<std::uint32_t>(1000);
+    EXPECT_THROW(gp::sort(gp::cuda, d_x, out, gp::sort_order::descending, gp::key_bits{begin, end}),
+                 std::invalid_argument)
+        << what;
+    expect_poisoned(out, what + " out of place");
+  }
+  gp::device_vector<std::uint8_t> k8 = poisoned_device<std::uint8_t>(100);
+  gp::device_vector<std::uint32_t> v8 = poisoned_device<std::uint32_t>(100);
+  EXPECT_THROW(gp::sort_by_key(gp::cuda, k8, v8, gp::sort_order::ascending, gp::key_bits{0, 9}),
+               std::invalid_argument);
+  expect_poisoned(k8, "8-bit keys");
+  expect_poisoned(v8, "values of 8-bit keys");
+  gp::device_vector<double> kd = poisoned_device<double>(100);
+  EXPECT_THROW(gp::sort(gp::cuda, kd, gp::sort_order::ascending, gp::key_bits{0, 65}),
+               std::invalid_argument);
+  expect_poisoned(kd, "double keys");
+}
+
+TEST_F(cuda_radix_sort_api, overlapping_ranges_throw_and_leave_memory_untouched) {
+  gp::device_vector<std::int32_t> y = poisoned_device<std::int32_t>(200);
+  EXPECT_THROW(gp::sort(gp::cuda, gp::device_span<const std::int32_t>(y.span().subspan(0, 100)),
+                        y.span().subspan(1, 100)),
+               std::invalid_argument);
+  EXPECT_THROW(gp::sort(gp::cuda, gp::device_span<const std::int32_t>(y.span().subspan(50, 100)),
+                        y.span().subspan(0, 100)),
+               std::invalid_argument);
+  expect_poisoned(y, "partially overlapping keys");
+
+  gp::device_vector<std::uint32_t> buffer = poisoned_device<std::uint32_t>(300);
+  const gp::device_vector<std::int32_t> keys = gp::to_device(std::vector<std::int32_t>(100, 4));
+  gp::device_vector<std::int32_t> keys_out = poisoned_device<std::int32_t>(100);
+  const auto all = buffer.span();
+  EXPECT_THROW(
+      gp::sort_by_key(gp::cuda, keys, gp::device_span<const std::uint32_t>(all.subspan(0, 100)),
+                      keys_out, all.subspan(10, 100)),
+      std::invalid_argument);
+  EXPECT_THROW(gp::sort_by_key(gp::cuda, all.subspan(0, 100), all.subspan(50, 100)),
+               std::invalid_argument);
+  const gp::device_vector<std::uint32_t> ukeys = gp::to_device(std::vector<std::uint32_t>(100, 9));
+  EXPECT_THROW(
+      gp::sort_by_key(gp::cuda, ukeys, gp::device_span<const std::uint32_t>(all.subspan(0, 100)),
+                      all.subspan(150, 100), all.subspan(100, 100)),
+      std::invalid_argument);
+  expect_poisoned(buffer, "overlapping values");
+  expect_poisoned(keys_out, "key output");
+}
+
+TEST_F(cuda_radix_sort_api, two_to_the_32_keys_are_refused_before_touching_memory) {
+  // The size is checked before the memory is read: a small allocation named
+  // with a huge size never gets dereferenced.
+  gp::device_vector<std::uint8_t> d = poisoned_device<std::uint8_t>(16);
+  const gp::device_span<std::uint8_t> huge(d.data(), std::size_t{1} << 32);
+  EXPECT_THROW(gp::sort(gp::cuda, huge), std::invalid_argument);
+  expect_poisoned(d, "refused sort");
+}
