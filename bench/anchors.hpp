@@ -132,6 +132,35 @@ class cub_segmented_sum {
 };
 
 extern template class cub_segmented_sum<float>;
+
+// cub::DeviceHistogram::HistogramEven: `bins` even bins over [lower, upper)
+// of `n` samples, unsigned int counters (anchors_cub_histogram.cu).
+// Temporary storage allocated once, here.
+template <class Sample, class Level>
+class cub_histogram_even {
+ public:
+  cub_histogram_even(int bins, Level lower, Level upper, std::size_t n, stream_t stream);
+  ~cub_histogram_even();
+  cub_histogram_even(const cub_histogram_even&) = delete;
+  cub_histogram_even& operator=(const cub_histogram_even&) = delete;
+
+  // Enqueues the histogram of in[0, n) into counts[0, bins) (device memory).
+  void enqueue(const Sample* in, unsigned* counts) const;
+
+  static const char* name() { return "cub::DeviceHistogram::HistogramEven"; }
+
+ private:
+  int bins_;
+  Level lower_;
+  Level upper_;
+  std::size_t n_;
+  stream_t stream_;
+  void* temp_storage_ = nullptr;
+  std::size_t temp_storage_bytes_ = 0;
+};
+
+extern template class cub_histogram_even<std::uint8_t, int>;
+extern template class cub_histogram_even<float, float>;
 #endif
 
 #if GPUPRIM_HAS_CUDA
