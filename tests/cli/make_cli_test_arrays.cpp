@@ -109,6 +109,48 @@ int main(int argc, char** argv) {
   io::write_npy(dir / "offsets_past_end.npy", std::vector<std::int64_t>{0, 2, 5});
   io::write_npy(dir / "offsets_decreasing.npy", std::vector<std::int64_t>{0, 3, 1, 4});
 
+  // Sorts (`gpuprim sort`): what numpy.sort(a, kind="stable") gives, with
+  // gpuprim's order of -0.0 before +0.0; descending is the reverse with
+  // NaNs still last; values move with their keys (equal keys keep their
+  // input order).
+  io::write_npy(dir / "sort_int32.npy",
+                std::vector<std::int32_t>{5, -3, 2147483647, 0, -3, -2147483647 - 1, 7, 5});
+  io::write_npy(expected / "sort_int32.npy",
+                std::vector<std::int32_t>{-2147483647 - 1, -3, -3, 0, 5, 5, 7, 2147483647});
+  io::write_npy(expected / "sort_int32_descending.npy",
+                std::vector<std::int32_t>{2147483647, 7, 5, 5, 0, -3, -3, -2147483647 - 1});
+  // Values: the input positions (numpy.arange), as uint32 and as float64.
+  io::write_npy(dir / "sort_positions_uint32.npy",
+                std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 6, 7});
+  io::write_npy(expected / "argsort_int32.npy", std::vector<std::uint32_t>{5, 1, 4, 3, 0, 7, 6, 2});
+  io::write_npy(expected / "argsort_int32_descending.npy",
+                std::vector<std::uint32_t>{2, 6, 0, 7, 3, 1, 4, 5});
+  io::write_npy(dir / "sort_positions_float64.npy",
+                std::vector<double>{0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0});
+  io::write_npy(expected / "argsort_int32_float64.npy",
+                std::vector<double>{5.0, 1.0, 4.0, 3.0, 0.0, 7.0, 6.0, 2.0});
+  const float fnan = std::numeric_limits<float>::quiet_NaN();
+  const float finf = std::numeric_limits<float>::infinity();
+  io::write_npy(dir / "sort_float32.npy",
+                std::vector<float>{1.5f, fnan, 0.0f, -finf, -0.0f, -2.5f, fnan, finf, -0.0f});
+  io::write_npy(expected / "sort_float32.npy",
+                std::vector<float>{-finf, -2.5f, -0.0f, -0.0f, 0.0f, 1.5f, finf, fnan, fnan});
+  io::write_npy(expected / "sort_float32_descending.npy",
+                std::vector<float>{finf, 1.5f, 0.0f, -0.0f, -0.0f, -2.5f, -finf, fnan, fnan});
+  io::write_npy(dir / "sort_positions9_int64.npy",
+                std::vector<std::int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8});
+  io::write_npy(expected / "argsort_float32.npy",
+                std::vector<std::int64_t>{3, 5, 4, 8, 2, 0, 7, 1, 6});
+  io::write_npy(expected / "argsort_float32_descending.npy",
+                std::vector<std::int64_t>{7, 0, 2, 4, 8, 5, 3, 1, 6});
+  // The 3 x 4 int32 matrix above, flattened and sorted.
+  io::write_npy(expected / "sort_int32_matrix.npy",
+                std::vector<std::int32_t>{-7, 0, 1, 2, 3, 4, 5, 8, 9, 11, 42, 42});
+  io::write_npy(expected / "sort_uint8.npy", std::vector<std::uint8_t>(1000, 255));
+  const bool sorted_flags[] = {false, true, true, true};
+  io::write_npy(expected / "sort_bool.npy", std::span<const bool>(sorted_flags));
+  io::write_npy(expected / "sort_scalar.npy", std::vector<std::int64_t>{-9000000000});
+
   // Broken files.
   write_text(dir / "corrupt.npy", "this is a text file, not an array\n");
   std::string header = io::npy_header(io::dtype::float32, std::vector<std::uint64_t>{4});

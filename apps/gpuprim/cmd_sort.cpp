@@ -1,0 +1,227 @@
+// `gpuprim sort FILE.npy -o OUT.npy`: the elements of a NumPy array sorted
+// (radix sort, stable), written as a 1-D NumPy array of the input's dtype.
+//
+// Like numpy.sort(a, axis=None, kind="stable"): the array is read in C order
+// and the result is 1-D. Keys are bool, 8/16/32/64-bit integers, float32 or
+// float64, in the order of gpuprim/core/radix_key.hpp: NaNs last (numpy
+// does the same), and -0.0 before +0.0 (numpy keeps them in input order).
+// --descending reverses the order of every key except NaNs, which stay
+// last; equal keys keep their input order in both directions.
+//
+// --values V.npy moves a second array with the keys (gp::sort_by_key): it
+// has one element per key (read in C order, like the keys) of 4 or 8 bytes
+// (int32, uint32, float32, int64, uint64, float64), and is written 1-D with
+// its dtype to --values-out, or by default next to OUT.npy as
+// OUT.values.npy. Passing numpy.arange(a.size) gives numpy.argsort(a,
+// axis=None, kind="stable") (for ascending sorts without -0.0).
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include "commands.hpp"
+#include "gpuprim/core/device_vector.hpp"
+#include "gpuprim/io/npy.hpp"
+#include "gpuprim/sort.hpp"
+
+namespace gpuprim::cli {
+namespace {
+
+struct sort_options {
+  std::string file;
+  std::string output;
+  bool descending = false;
+  std::string values;
+  std::string values_output;
+  std::string backend;
+};
+
+// Values move as opaque 4- or 8-byte words, whatever their dtype.
+using value_words =
+    std::variant<std::monostate, std::vector<std::uint32_t>, std::vector<std::uint64_t>>;
+
+template <class W>
+std::vector<W> words_of(const io::npy_array& array) {
+  std::vector<W> words(array.bytes.size() / sizeof(W));
+  if (!words.empty()) std::memcpy(words.data(), array.bytes.data(), array.bytes.size());
+  return words;
+}
+
+template <class T>
+std::span<const std::byte> bytes_of(const std::vector<T>& values) {
+  return std::as_bytes(std::span<const T>(values));
+}
+
+void write_1d(const std::string& path, io::dtype type, std::span<const std::byte> bytes,
+              std::uint64_t length) {
+  io::write_npy(path, type, bytes, std::span<const std::uint64_t>(&length, 1));
+}
+
+template <class K, class W>
+void sort_pairs(std::vector<K>& keys, std::vector<W>& values, sort_order order, bool on_cuda) {
+  if (on_cuda) {
+    device_vector<K> d_keys = to_device(keys);
+    device_vector<W> d_values = to_device(values);
+    sort_by_key(cuda, d_keys, d_values, order);
+    keys = to_host(d_keys);
+    values = to_host(d_values);
+  } else {
+    sort_by_key(host, keys, values, order);
+  }
+}
+
+template <class K>
+void sort_keys(std::vector<K>& keys, sort_order order, bool on_cuda) {
+  if (on_cuda) {
+    device_vector<K> d_keys = to_device(keys);
+    sort(cuda, d_keys, order);
+    keys = to_host(d_keys);
+  } else {
+    sort(host, keys, order);
+  }
+}
+
+// Sorts the keys of `array` as K (bool as uint8) and the values with them;
+// writes both.
+template <class K>
+void sort_and_write(const io::npy_array& array, value_words& values,
+                    const io::npy_array* values_array, const sort_options& opts, bool on_cuda) {
+  std::vector<K> keys = words_of<K>(array);
+  const sort_order order = opts.descending ? sort_order::descending : sort_order::ascending;
+  std::visit(
+      [&]<class List>(List& list) {
+        if constexpr (std::is_same_v<List, std::monostate>) {
+          sort_keys(keys, order, on_cuda);
+        } else {
+          sort_pairs(keys, list, order, on_cuda);
+        }
+      },
+      values);
+  write_1d(opts.output, array.type, bytes_of(keys), keys.size());
+  std::visit(
+      [&]<class List>(const List& list) {
+        if constexpr (!std::is_same_v<List, std::monostate>) {
+          write_1d(opts.values_output, values_array->type, bytes_of(list), list.size());
+        }
+      },
+      values);
+}
+
+void sort_array(const io::npy_array& array, value_words& values, const io::npy_array* values_array,
+                const sort_options& opts, bool on_cuda) {
+  switch (array.type) {
+    case io::dtype::bool8:  // 0 and 1, sorted as bytes
+    case io::dtype::uint8:
+      return sort_and_write<std::uint8_t>(array, values, values_array, opts, on_cuda);
+    case io::dtype::int8:
+      return sort_and_write<std::int8_t>(array, values, values_array, opts, on_cuda);
+    case io::dtype::uint16:
+      return sort_and_write<std::uint16_t>(array, values, values_array, opts, on_cuda);
+    case io::dtype::int16:
+      return sort_and_write<std::int16_t>(array, values, values_array, opts, on_cuda);
+    case io::dtype::uint32:
+      return sort_and_write<std::uint32_t>(array, values, values_array, opts, on_cuda);
+    case io::dtype::int32:
+      return sort_and_write<std::int32_t>(array, values, values_array, opts, on_cuda);
+    case io::dtype::uint64:
+      return sort_and_write<std::uint64_t>(array, values, values_array, opts, on_cuda);
+    case io::dtype::int64:
+      return sort_and_write<std::int64_t>(array, values, values_array, opts, on_cuda);
+    case io::dtype::float32:
+      return sort_and_write<float>(array, values, values_array, opts, on_cuda);
+    case io::dtype::float64:
+      return sort_and_write<double>(array, values, values_array, opts, on_cuda);
+  }
+  throw usage_error(opts.file + ": unsupported dtype");
+}
+
+// Reads --values: one 4- or 8-byte element per key.
+value_words read_values(const io::npy_array& values, const sort_options& opts,
+                        std::uint64_t num_keys) {
+  const std::size_t bytes = io::dtype_size(values.type);
+  if (bytes != 4 && bytes != 8) {
+    throw usage_error(opts.values +
+                      ": values must have 4- or 8-byte elements (int32, uint32, "
+                      "float32, int64, uint64, float64), not " +
+                      std::string(io::dtype_name(values.type)));
+  }
+  if (values.size() != num_keys) {
+    throw usage_error(opts.values + ": " + std::to_string(values.size()) + " values, but " +
+                      opts.file + " has " + std::to_string(num_keys) + " keys (one value per key)");
+  }
+  if (bytes == 4) return words_of<std::uint32_t>(values);
+  return words_of<std::uint64_t>(values);
+}
+
+// OUT.npy -> OUT.values.npy (OUT -> OUT.values.npy without the suffix).
+std::string default_values_output(const std::string& output) {
+  std::filesystem::path path(output);
+  if (path.extension() == ".npy") path.replace_extension();
+  path += ".values.npy";
+  return path.string();
+}
+
+int run_sort(sort_options opts) {
+  const bool on_cuda = resolve_backend(opts.backend) == "cuda";
+  const bool with_values = !opts.values.empty();
+  if (with_values && opts.values_output.empty()) {
+    opts.values_output = default_values_output(opts.output);
+  }
+  if (with_values && std::filesystem::path(opts.values_output).lexically_normal() ==
+                         std::filesystem::path(opts.output).lexically_normal()) {
+    throw usage_error("--values-out " + opts.values_output +
+                      " is the key output's path; give the sorted values their own file");
+  }
+  const io::npy_array array = io::read_npy(opts.file);
+  io::npy_array values_array;
+  value_words values;
+  if (with_values) {
+    values_array = io::read_npy(opts.values);
+    values = read_values(values_array, opts, array.size());
+  }
+  sort_array(array, values, with_values ? &values_array : nullptr, opts, on_cuda);
+  return exit_success;
+}
+
+}  // namespace
+
+command add_sort_command(CLI::App& app) {
+  auto opts = std::make_shared<sort_options>();
+  CLI::App* sub = app.add_subcommand(
+      "sort",
+      "Sort the elements of a NumPy .npy array (stable radix sort), flattened in C order like "
+      "numpy.sort(a, axis=None), written to a 1-D .npy array of the same dtype");
+  sub->add_option("FILE", opts->file,
+                  "The .npy file of keys (bool, int8..int64, uint8..uint64, float32, float64; "
+                  "little-endian, C order). NaNs sort last; -0.0 before +0.0")
+      ->required()
+      ->type_name("");
+  sub->add_option("-o,--output", opts->output, "Where to write the sorted keys")
+      ->required()
+      ->option_text("OUT.npy");
+  sub->add_flag("--descending", opts->descending,
+                "Largest first (NaNs still last; equal keys keep their input order)");
+  CLI::Option* values =
+      sub->add_option("--values", opts->values,
+                      "A .npy array moved with the keys: one element per key, of 4 or 8 bytes "
+                      "(int32, uint32, float32, int64, uint64, float64); numpy.arange(a.size) "
+                      "gives the stable argsort")
+          ->option_text("V.npy");
+  sub->add_option("--values-out", opts->values_output,
+                  "Where to write the values in the keys' new order (default: OUT.values.npy "
+                  "next to the sorted keys)")
+      ->option_text("VOUT.npy")
+      ->needs(values);
+  sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
+      ->check(CLI::IsMember({"host", "cuda"}));
+  return [opts] { return run_sort(*opts); };
+}
+
+}  // namespace gpuprim::cli
