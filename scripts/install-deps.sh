@@ -3,7 +3,7 @@
 # under /usr/local/cuda; without it only the CPU backend is built).
 set -euo pipefail
 packages=(cmake ninja-build g++ ccache libgtest-dev libbenchmark-dev libcli11-dev
-  nlohmann-json3-dev)
+  nlohmann-json3-dev libpng-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -29,6 +29,7 @@ command add_info_command(CLI::App& app);
 command add_bench_command(CLI::App& app);
 command add_reduce_command(CLI::App& app);
 command add_scan_command(CLI::App& app);
+command add_histogram_command(CLI::App& app);
 command add_sort_command(CLI::App& app);
 
 // The backend to use: `requested` ("host" or "cuda"), or when empty, cuda if

@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
   commands["bench"] = cli::add_bench_command(app);
   commands["reduce"] = cli::add_reduce_command(app);
   commands["scan"] = cli::add_scan_command(app);
+  commands["histogram"] = cli::add_histogram_command(app);
   commands["sort"] = cli::add_sort_command(app);
 
   // CLI11 would only say "A subcommand is required" for a misspelt one.
@@ -74,7 +75,7 @@ int main(int argc, char** argv) {
     return cli::report(
         cli::exit_bad_input, "gpuprim",
         std::string("unknown command '") + argv[1] +
-            "' (commands: info, bench, reduce, scan, sort; run with --help for usage)");
+            "' (commands: info, bench, reduce, scan, sort, histogram; run with --help for usage)");
   }
   try {
     app.parse(argc, argv);

@@ -1,0 +1,220 @@
+// `gpuprim histogram FILE --bins N [--range LO HI]`: counts of a NumPy array's
+// values (flattened) or of a PNG image's 8-bit channel values in N even bins.
+//
+// Prints one line per bin, "bin lo hi count" (the bin holds [lo, hi)), then
+// "left out: K", the number of values outside the range (and NaNs).
+// Without --range: [0, 256) for uint8 / bool arrays and images; otherwise
+// from the smallest value to just past the largest (max + 1 for integers,
+// the next float after max for floats), so every number is counted.
+// Integer data needs integer --range bounds. int64 / uint64 arrays are
+// binned as float64 (exact below 2^53); 8- and 16-bit integers as int32.
+// PNG images: every channel of every pixel (gray, gray + alpha, RGB or
+// RGBA; palettes are expanded; 16-bit images are converted to 8 bits).
+#include <png.h>
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "commands.hpp"
+#include "gpuprim/core/device_vector.hpp"
+#include "gpuprim/histogram.hpp"
+#include "gpuprim/io/npy.hpp"
+
+namespace gpuprim::cli {
+namespace {
+
+struct histogram_options {
+  std::string file;
+  long long bins = 0;
+  std::vector<double> range;
+  std::string backend;
+};
+
+bool ends_with_png(std::string name) {
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return name.size() >= 4 && name.compare(name.size() - 4, 4, ".png") == 0;
+}
+
+// All channel values of a PNG image, 8 bits each, row by row.
+std::vector<std::uint8_t> read_png_values(const std::string& file) {
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_file(&image, file.c_str())) {
+    throw usage_error(file + ": cannot read PNG image (" + image.message + ")");
+  }
+  // Keep the image's channels, as 8-bit values, palettes expanded.
+  image.format &= ~(PNG_FORMAT_FLAG_LINEAR | PNG_FORMAT_FLAG_COLORMAP);
+  std::vector<std::uint8_t> values(PNG_IMAGE_SIZE(image));
+  if (!png_image_finish_read(&image, nullptr, values.data(), 0, nullptr)) {
+    const std::string message = image.message;
+    png_image_free(&image);
+    throw usage_error(file + ": cannot read PNG image (" + message + ")");
+  }
+  return values;
+}
+
+template <class T>
+std::uint64_t count_values(const std::vector<T>& values, std::vector<std::uint64_t>& counts,
+                           histogram_level_t<T> lower, histogram_level_t<T> upper, bool on_cuda) {
+  if (on_cuda) {
+    const device_vector<T> d = to_device(values);
+    device_vector<std::uint64_t> d_counts(counts.size());
+    const std::uint64_t left_out = histogram_even(cuda, d, d_counts, lower, upper);
+    counts = to_host(d_counts);
+    return left_out;
+  }
+  return histogram_even(host, values, counts, lower, upper);
+}
+
+void print_histogram(const std::vector<std::uint64_t>& counts, std::uint64_t left_out, double lower,
+                     double upper) {
+  const double bins = static_cast<double>(counts.size());
+  for (std::size_t b = 0; b < counts.size(); ++b) {
+    const double lo = lower + (upper - lower) * static_cast<double>(b) / bins;
+    const double hi = b + 1 == counts.size()
+                          ? upper
+                          : lower + (upper - lower) * static_cast<double>(b + 1) / bins;
+    std::printf("%zu %.9g %.9g %llu\n", b, lo, hi, static_cast<unsigned long long>(counts[b]));
+  }
+  std::printf("left out: %llu\n", static_cast<unsigned long long>(left_out));
+}
+
+// Bins `values` (of a type the library takes) with the options' range, or
+// the default one, and prints the result.
+template <class T>
+void histogram_values(const std::vector<T>& values, const histogram_options& opts, bool on_cuda,
+                      bool byte_range) {
+  using L = histogram_level_t<T>;
+  L lower, upper;
+  if (!opts.range.empty()) {
+    const double lo = opts.range[0], hi = opts.range[1];
+    if constexpr (std::is_integral_v<T>) {
+      if (lo != std::floor(lo) || hi != std::floor(hi)) {
+        throw usage_error("--range " + std::to_string(lo) + " " + std::to_string(hi) +
+                          ": the data are integers, so the bounds must be integers");
+      }
+    }
+    lower = static_cast<L>(lo);
+    upper = static_cast<L>(hi);
+  } else if (byte_range) {
+    lower = 0;
+    upper = 256;
+  } else {
+    bool any = false;
+    T lo{}, hi{};
+    for (const T v : values) {
+      if constexpr (std::is_floating_point_v<T>) {
+        if (!std::isfinite(v)) continue;
+      }
+      if (!any || v < lo) lo = v;
+      if (!any || hi < v) hi = v;
+      any = true;
+    }
+    if (!any) {
+      lower = 0;
+      upper = 1;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      lower = lo;
+      upper = std::nextafter(hi, std::numeric_limits<T>::infinity());
+    } else {
+      lower = static_cast<L>(lo);
+      upper = static_cast<L>(hi) + 1;
+    }
+  }
+  std::vector<std::uint64_t> counts(static_cast<std::size_t>(opts.bins));
+  const std::uint64_t left_out = count_values(values, counts, lower, upper, on_cuda);
+  print_histogram(counts, left_out, static_cast<double>(lower), static_cast<double>(upper));
+}
+
+template <class To, class From>
+std::vector<To> converted(std::span<const From> values) {
+  return std::vector<To>(values.begin(), values.end());
+}
+
+void histogram_array(const io::npy_array& array, const histogram_options& opts, bool on_cuda) {
+  switch (array.type) {
+    case io::dtype::bool8:
+      return histogram_values(converted<std::uint8_t>(array.values<bool>()), opts, on_cuda, true);
+    case io::dtype::uint8:
+      return histogram_values(converted<std::uint8_t>(array.values<std::uint8_t>()), opts, on_cuda,
+                              true);
+    case io::dtype::int8:
+      return histogram_values(converted<std::int32_t>(array.values<std::int8_t>()), opts, on_cuda,
+                              false);
+    case io::dtype::uint16:
+      return histogram_values(converted<std::int32_t>(array.values<std::uint16_t>()), opts, on_cuda,
+                              false);
+    case io::dtype::int16:
+      return histogram_values(converted<std::int32_t>(array.values<std::int16_t>()), opts, on_cuda,
+                              false);
+    case io::dtype::uint32:
+      return histogram_values(converted<std::uint32_t>(array.values<std::uint32_t>()), opts,
+                              on_cuda, false);
+    case io::dtype::int32:
+      return histogram_values(converted<std::int32_t>(array.values<std::int32_t>()), opts, on_cuda,
+                              false);
+    case io::dtype::uint64:
+      return histogram_values(converted<double>(array.values<std::uint64_t>()), opts, on_cuda,
+                              false);
+    case io::dtype::int64:
+      return histogram_values(converted<double>(array.values<std::int64_t>()), opts, on_cuda,
+                              false);
+    case io::dtype::float32:
+      return histogram_values(converted<float>(array.values<float>()), opts, on_cuda, false);
+    case io::dtype::float64:
+      return histogram_values(converted<double>(array.values<double>()), opts, on_cuda, false);
+  }
+  throw usage_error(opts.file + ": unsupported dtype");
+}
+
+int run_histogram(const histogram_options& opts) {
+  if (opts.bins < 1 || opts.bins > std::numeric_limits<int>::max()) {
+    throw usage_error("--bins " + std::to_string(opts.bins) +
+                      ": the number of bins must be at "
+                      "least 1 and below 2^31");
+  }
+  const bool on_cuda = resolve_backend(opts.backend) == "cuda";
+  if (ends_with_png(opts.file)) {
+    histogram_values(read_png_values(opts.file), opts, on_cuda, true);
+  } else {
+    histogram_array(io::read_npy(opts.file), opts, on_cuda);
+  }
+  return exit_success;
+}
+
+}  // namespace
+
+command add_histogram_command(CLI::App& app) {
+  auto opts = std::make_shared<histogram_options>();
+  CLI::App* sub = app.add_subcommand(
+      "histogram",
+      "Counts of a NumPy .npy array's values (flattened) or of a PNG image's 8-bit channel "
+      "values in even bins; prints 'bin lo hi count' per bin, then 'left out: K'");
+  sub->add_option("FILE", opts->file,
+                  "A .npy file (bool, int8..int64, uint8..uint64, float32, float64) or a .png "
+                  "image")
+      ->required()
+      ->type_name("");
+  sub->add_option("--bins", opts->bins, "Number of bins (at least 1)")->required();
+  sub->add_option("--range", opts->range,
+                  "Bounds LO HI of the bins: values in [LO, HI) are counted. Default: [0, 256) "
+                  "for uint8, bool and images; else min to just past max")
+      ->expected(2)
+      ->type_name("LO HI");
+  sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
+      ->check(CLI::IsMember({"host", "cuda"}));
+  return [opts] { return run_histogram(*opts); };
+}
+
+}  // namespace gpuprim::cli
