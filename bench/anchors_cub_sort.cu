@@ -1,0 +1,63 @@
+// The CUB anchor for the radix sort: cub::DeviceRadixSort::SortKeys and
+// SortPairs, out of place (the input is left as it was, like gpuprim's
+// out-of-place sort), temporary storage sized and allocated once.
+#include <cuda_runtime_api.h>
+
+#include <climits>
+#include <cub/device/device_radix_sort.cuh>
+
+#include "anchors.hpp"
+#include "gpuprim/cuda/detail/check.cuh"
+
+namespace gpuprim::bench {
+namespace {
+
+template <class K, class V>
+cudaError_t call_cub(void* temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out,
+                     const V* values_in, V* values_out, std::size_t n, cudaStream_t stream) {
+  if constexpr (std::is_void_v<V>) {
+    return cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys_in, keys_out, n, 0,
+                                          int(8 * sizeof(K)), stream);
+  } else {
+    return cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys_in, keys_out, values_in,
+                                           values_out, n, 0, int(8 * sizeof(K)), stream);
+  }
+}
+
+}  // namespace
+
+template <class K, class V>
+cub_radix_sort<K, V>::cub_radix_sort(std::size_t n, stream_t stream) : n_(n), stream_(stream) {
+  GPUPRIM_CUDA_CHECK((call_cub<K, V>(nullptr, temp_storage_bytes_, nullptr, nullptr, nullptr,
+                                     nullptr, n_, stream_)),
+                     "cub anchor");
+  GPUPRIM_CUDA_CHECK(cudaMalloc(&temp_storage_, temp_storage_bytes_ ? temp_storage_bytes_ : 1),
+                     "cub anchor");
+}
+
+template <class K, class V>
+cub_radix_sort<K, V>::~cub_radix_sort() {
+  cudaFree(temp_storage_);
+}
+
+template <class K, class V>
+void cub_radix_sort<K, V>::enqueue(const K* keys_in, K* keys_out, const value_type* values_in,
+                                   value_type* values_out) const {
+  std::size_t temp_bytes = temp_storage_bytes_;
+  if constexpr (std::is_void_v<V>) {
+    GPUPRIM_CUDA_CHECK((call_cub<K, V>(temp_storage_, temp_bytes, keys_in, keys_out, nullptr,
+                                       nullptr, n_, stream_)),
+                       "cub anchor");
+  } else {
+    GPUPRIM_CUDA_CHECK((call_cub<K, V>(temp_storage_, temp_bytes, keys_in, keys_out, values_in,
+                                       values_out, n_, stream_)),
+                       "cub anchor");
+  }
+}
+
+template class cub_radix_sort<std::uint32_t, void>;
+template class cub_radix_sort<std::uint64_t, void>;
+template class cub_radix_sort<float, void>;
+template class cub_radix_sort<std::uint32_t, std::uint32_t>;
+
+}  // namespace gpuprim::bench

@@ -1,0 +1,121 @@
+// Stable ranking of a tile's keys by one 8-bit digit: where each key goes
+// when the tile is reordered by that digit, and how many keys of each digit
+// the tile holds.
+//
+// Layout: 256 threads (one per digit value, which makes the per-digit steps
+// one thread each), Items keys per thread, warp-striped: item i of lane l of
+// warp w is tile element w * 32 * Items + i * 32 + l. Walking items in i
+// order with lanes in lane order therefore walks the warp's elements in
+// input order, which is what makes the ranking stable.
+//
+// 1. Per warp: for each item, the lanes holding the same digit find each
+//    other (one ballot per digit bit); the lowest of them adds the group's size
+//    to the warp's counter for that digit, and every lane's rank within
+//    the warp is the counter's old value plus the number of its peers on
+//    lower lanes. Only one lane ever writes a given counter in a step, so
+//    the counters need no atomics.
+// 2. Per digit (thread d): the warps' counts become prefixes over warps,
+//    their total is the tile's count of digit d, and an exclusive scan of
+//    the counts over digits gives where digit d starts in the tile.
+// 3. Per item: rank = digit start + earlier warps' count + rank in warp.
+#pragma once
+
+#include <cstdint>
+
+#include "gpuprim/cuda/detail/shuffle.cuh"
+
+namespace gpuprim::cuda_detail {
+
+inline constexpr int radix_digits = 256;
+
+struct block_radix_rank {
+  static constexpr int threads = radix_digits;
+  static constexpr int warps = threads / 32;
+
+  struct storage {
+    unsigned warp_counts[warps][radix_digits];  // per warp, then prefixes over warps
+    unsigned warp_totals[warps];                // for the scan over digits
+  };
+
+  // The valid lanes of the warp whose digit equals this lane's, from one
+  // ballot per digit bit. (__match_any_sync does this in one instruction,
+  // but a slow one: it made the ranking limited by its pipe on the H100.)
+  static __device__ unsigned lanes_with_same_digit(unsigned digit, unsigned valid_lanes) {
+    unsigned peers = valid_lanes;
+#pragma unroll
+    for (int bit = 0; bit < 8; ++bit) {
+      const bool set = (digit >> bit) & 1u;
+      const unsigned with_bit = __ballot_sync(full_warp_mask, set);
+      peers &= set ? with_bit : ~with_bit;
+    }
+    return peers;
+  }
+
+  // Digits of invalid items (past the end of the input) are ignored: they
+  // get no rank and count nowhere. Returns, in thread d, the tile's count
+  // of digit d and the tile position where digit d starts. Ends with a
+  // barrier: storage may be reused only after another barrier.
+  template <int Items>
+  static __device__ void rank(storage& s, const unsigned (&digits)[Items],
+                              const bool (&valid)[Items], unsigned (&ranks)[Items],
+                              unsigned& digit_count, unsigned& digit_start) {
+    const int lane = threadIdx.x % 32;
+    const int warp = threadIdx.x / 32;
+    for (int w = 0; w < warps; ++w)
+      s.warp_counts[w][threadIdx.x] = 0;
+    __syncthreads();
+
+    const unsigned lower_lanes = (1u << lane) - 1u;
+    unsigned* counts = s.warp_counts[warp];
+#pragma unroll
+    for (int i = 0; i < Items; ++i) {
+      const unsigned digit = digits[i];
+      const unsigned peers = lanes_with_same_digit(digit, __ballot_sync(full_warp_mask, valid[i]));
+      const int leader = __ffs(peers) - 1;
+      unsigned before = 0;
+      if (lane == leader && valid[i]) {
+        before = counts[digit];
+        counts[digit] = before + __popc(peers);
+      }
+      ranks[i] = __shfl_sync(full_warp_mask, before, leader & 31) + __popc(peers & lower_lanes);
+      __syncwarp();  // this step's counter writes are seen by the next step's leaders
+    }
+    __syncthreads();
+
+    // Thread d: prefixes over warps for digit d, and the tile's count.
+    const unsigned d = threadIdx.x;
+    unsigned running = 0;
+    for (int w = 0; w < warps; ++w) {
+      const unsigned c = s.warp_counts[w][d];
+      s.warp_counts[w][d] = running;
+      running += c;
+    }
+    digit_count = running;
+
+    // Exclusive scan of the counts over digits: warp scans, then the warps'
+    // totals.
+    unsigned inclusive = running;
+#pragma unroll
+    for (int delta = 1; delta < 32; delta *= 2) {
+      const unsigned lower = __shfl_up_sync(full_warp_mask, inclusive, delta);
+      if (lane >= delta) inclusive += lower;
+    }
+    if (lane == 31) s.warp_totals[warp] = inclusive;
+    __syncthreads();
+    unsigned warp_offset = 0;
+    for (int w = 0; w < warp; ++w)
+      warp_offset += s.warp_totals[w];
+    digit_start = warp_offset + inclusive - running;
+    for (int w = 0; w < warps; ++w)
+      s.warp_counts[w][d] += digit_start;
+    __syncthreads();
+
+#pragma unroll
+    for (int i = 0; i < Items; ++i) {
+      if (valid[i]) ranks[i] += counts[digits[i]];
+    }
+    __syncthreads();
+  }
+};
+
+}  // namespace gpuprim::cuda_detail

@@ -1,0 +1,385 @@
+// GPU radix sort: LSD, 8 bits a pass, one pass = one launch ("onesweep",
+// Adinets & Merrill 2022).
+//
+//   digit_histograms      one read of the keys counts every pass's digits
+//                         (shared-memory counters per block, then global).
+//   onesweep_pass (xP)    one block per tile of 256 * Items keys:
+//     1. load the tile and rank it stably by the pass's digit
+//        (block_radix_rank);
+//     2. publish the tile's count of each digit as soon as it is known, and
+//        learn from the tiles before it, by decoupled look-back per digit
+//        (thread d follows digit d), how many keys of each digit they hold;
+//     3. the global start of digit d (exclusive scan of the pass's global
+//        counts, done by every block: 256 values) plus that look-back sum
+//        is where this tile's run of digit d goes;
+//     4. reorder the tile in shared memory by rank and write each run out:
+//        consecutive threads write consecutive addresses within a run.
+//   Values follow their keys through the same ranks.
+//
+// Inputs of at most one tile are sorted by one block entirely in shared
+// memory (small_sort): one launch instead of one per pass.
+//
+// Tiles learn their index from blockIdx.x and wait only on lower tiles,
+// which the hardware starts first: the same assumption as the scan's
+// look-back (cuda/device/decoupled_lookback.cuh), whose status words and
+// per-pass epochs this reuses (one word per tile and digit, the count in
+// the lower half: fewer than 2^32 keys per call).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "gpuprim/core/radix_key.hpp"
+#include "gpuprim/cuda/block/block_radix_rank.cuh"
+#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/detail/scratch.cuh"
+#include "gpuprim/cuda/detail/workspace.cuh"
+#include "gpuprim/cuda/device/decoupled_lookback.cuh"
+#include "gpuprim/sort.hpp"
+
+namespace gpuprim::cuda_detail {
+
+// A pass's digit of a key: bits [shift, shift + 8) of its order pattern,
+// masked to the pass's width (the last pass of a bit range may be narrower).
+template <class K>
+struct radix_digit {
+  int shift;
+  unsigned mask;
+  bool descending;
+  __device__ unsigned operator()(K key) const {
+    return static_cast<unsigned>(radix_key<K>::to_bits(key, descending) >> shift) & mask;
+  }
+};
+
+// Keys only: values of this type are never loaded or stored.
+struct no_values {};
+
+// Keys per thread: 16 for keys up to 4 bytes (4096 a tile), 8 for 8-byte
+// keys, so a tile's keys take 16 KB of shared memory either way.
+template <class K>
+inline constexpr int radix_items = sizeof(K) <= 4 ? 16 : 8;
+
+template <class K, class V>
+struct radix_tile_storage {
+  static constexpr int items = radix_items<K>;
+  static constexpr int tile = block_radix_rank::threads * items;
+  static constexpr std::size_t stage_bytes =
+      tile * (sizeof(K) > sizeof(V) || std::is_same_v<V, no_values> ? sizeof(K) : sizeof(V));
+  block_radix_rank::storage rank;
+  unsigned run_offset[radix_digits];  // global index of the run of digit d minus its tile start
+  unsigned digit_start_scan[block_radix_rank::warps];
+  unsigned char digit_of_slot[tile];             // digit of the key at each reordered slot
+  alignas(16) unsigned char stage[stage_bytes];  // the tile reordered: keys, then values
+
+  __device__ K* keys() { return reinterpret_cast<K*>(stage); }
+  __device__ V* values() { return reinterpret_cast<V*>(stage); }
+};
+
+// Warp-striped loads: item i of this lane is element base + i * 32 + lane.
+template <int Items, class T>
+__device__ void load_warp_striped(const T* in, std::uint64_t base, std::uint64_t n,
+                                  T (&items)[Items], bool (&valid)[Items]) {
+  const int lane = threadIdx.x % 32;
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    const std::uint64_t at = base + std::uint64_t(i) * 32 + lane;
+    valid[i] = at < n;
+    if (valid[i]) items[i] = in[at];
+  }
+}
+
+// Every pass's digit counts: hist[p * 256 + d] += count of digit d in pass p.
+template <class K>
+__global__ void __launch_bounds__(256)
+    radix_digit_histograms(const K* keys, std::uint64_t n, radix_digit<K> first, int passes,
+                           unsigned* hist) {
+  constexpr int max_passes = 8 * sizeof(K) / 8;
+  __shared__ unsigned counts[max_passes][radix_digits];
+  for (int p = 0; p < passes; ++p)
+    counts[p][threadIdx.x] = 0;
+  __syncthreads();
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n; i += stride) {
+    const auto bits = radix_key<K>::to_bits(keys[i], first.descending);
+#pragma unroll
+    for (int p = 0; p < max_passes; ++p) {
+      if (p < passes) {
+        const int shift = first.shift + 8 * p;
+        atomicAdd(&counts[p][static_cast<unsigned>(bits >> shift) &
+                             (p + 1 == passes ? first.mask : 0xffu)],
+                  1u);
+      }
+    }
+  }
+  __syncthreads();
+  for (int p = 0; p < passes; ++p) {
+    const unsigned c = counts[p][threadIdx.x];
+    if (c) atomicAdd(&hist[p * radix_digits + threadIdx.x], c);
+  }
+}
+
+// Exclusive scan over the 256 digits (thread d holds digit d's value);
+// returns the sum of the values of digits below d. Uses `warp_sums`.
+__device__ inline unsigned block_exclusive_digit_scan(unsigned value, unsigned* warp_sums) {
+  const int lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32;
+  unsigned inclusive = value;
+#pragma unroll
+  for (int delta = 1; delta < 32; delta *= 2) {
+    const unsigned lower = __shfl_up_sync(full_warp_mask, inclusive, delta);
+    if (lane >= delta) inclusive += lower;
+  }
+  if (lane == 31) warp_sums[warp] = inclusive;
+  __syncthreads();
+  unsigned offset = 0;
+  for (int w = 0; w < warp; ++w)
+    offset += warp_sums[w];
+  return offset + inclusive - value;
+}
+
+template <class K, class V>
+__global__ void __launch_bounds__(256, 3)
+    radix_onesweep_pass(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
+                        std::uint64_t n, radix_digit<K> digit_of, const unsigned* pass_hist,
+                        tile_lookback<unsigned> lookback) {
+  using storage_t = radix_tile_storage<K, V>;
+  constexpr int items = storage_t::items;
+  constexpr int tile_size = storage_t::tile;
+  constexpr bool has_values = !std::is_same_v<V, no_values>;
+  __shared__ storage_t s;
+
+  const std::uint64_t tile = blockIdx.x;
+  const std::uint64_t tile_begin = tile * tile_size;
+  const int warp = threadIdx.x / 32;
+  const std::uint64_t warp_begin = tile_begin + std::uint64_t(warp) * 32 * items;
+
+  K keys[items];
+  bool valid[items];
+  unsigned digits[items];
+  unsigned ranks[items];
+  load_warp_striped(keys_in, warp_begin, n, keys, valid);
+#pragma unroll
+  for (int i = 0; i < items; ++i)
+    digits[i] = valid[i] ? digit_of(keys[i]) : 0;
+
+  unsigned count, tile_start;
+  block_radix_rank::rank(s.rank, digits, valid, ranks, count, tile_start);
+
+  // Thread d: the keys of digit d in tiles before this one, by look-back.
+  const unsigned d = threadIdx.x;
+  const unsigned long long slot = tile * radix_digits + d;
+  unsigned before = 0;
+  if (tile == 0) {
+    lookback.publish(slot, tile_lookback<unsigned>::inclusive_prefix, count);
+  } else {
+    lookback.publish(slot, tile_lookback<unsigned>::aggregate, count);
+    for (long long p = static_cast<long long>(tile) - 1;; --p) {
+      const auto e = lookback.read(static_cast<unsigned long long>(p) * radix_digits + d);
+      before += e.value;
+      if (e.kind == tile_lookback<unsigned>::inclusive_prefix) break;
+    }
+    lookback.publish(slot, tile_lookback<unsigned>::inclusive_prefix, before + count);
+  }
+  const unsigned global_start = block_exclusive_digit_scan(pass_hist[d], s.digit_start_scan);
+  // Slot j of the reordered tile (digit d) goes to run_offset[d] + j.
+  s.run_offset[d] = global_start + before - tile_start;
+
+  // Reorder the keys by rank, then write each digit's run out.
+#pragma unroll
+  for (int i = 0; i < items; ++i) {
+    if (valid[i]) {
+      s.keys()[ranks[i]] = keys[i];
+      s.digit_of_slot[ranks[i]] = static_cast<unsigned char>(digits[i]);
+    }
+  }
+  __syncthreads();
+  const unsigned tile_valid =
+      static_cast<unsigned>(n - tile_begin < tile_size ? n - tile_begin : tile_size);
+  for (unsigned j = threadIdx.x; j < tile_valid; j += block_radix_rank::threads)
+    keys_out[s.run_offset[s.digit_of_slot[j]] + j] = s.keys()[j];
+
+  if constexpr (has_values) {
+    V values[items];
+    load_warp_striped(values_in, warp_begin, n, values, valid);
+    __syncthreads();  // every key has left the stage
+#pragma unroll
+    for (int i = 0; i < items; ++i) {
+      if (valid[i]) s.values()[ranks[i]] = values[i];
+    }
+    __syncthreads();
+    for (unsigned j = threadIdx.x; j < tile_valid; j += block_radix_rank::threads)
+      values_out[s.run_offset[s.digit_of_slot[j]] + j] = s.values()[j];
+  }
+}
+
+// The whole input (at most one tile) sorted by one block: every pass
+// ranks the keys held in registers, reorders them through shared memory
+// and reloads them in the new order.
+template <class K, class V>
+__global__ void __launch_bounds__(256, 2)
+    radix_small_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out, unsigned n,
+                     radix_digit<K> first, int passes, int end_bit) {
+  using storage_t = radix_tile_storage<K, V>;
+  constexpr int items = storage_t::items;
+  constexpr bool has_values = !std::is_same_v<V, no_values>;
+  __shared__ storage_t s;
+
+  const int lane = threadIdx.x % 32;
+  const unsigned warp_begin = (threadIdx.x / 32) * 32 * items;
+  K keys[items];
+  V values[has_values ? items : 1];
+  bool valid[items];
+  unsigned digits[items];
+  unsigned ranks[items];
+  load_warp_striped(keys_in, warp_begin, n, keys, valid);
+  if constexpr (has_values) load_warp_striped(values_in, warp_begin, n, values, valid);
+
+  for (int p = 0; p < passes; ++p) {
+    const int shift = first.shift + 8 * p;
+    const int width = end_bit - shift < 8 ? end_bit - shift : 8;
+    const radix_digit<K> digit_of{shift, (1u << width) - 1u, first.descending};
+#pragma unroll
+    for (int i = 0; i < items; ++i)
+      digits[i] = valid[i] ? digit_of(keys[i]) : 0;
+    unsigned count, start;
+    block_radix_rank::rank(s.rank, digits, valid, ranks, count, start);
+    // Reorder through the stage and read back warp-striped (the order of
+    // slots is the new input order).
+#pragma unroll
+    for (int i = 0; i < items; ++i) {
+      if (valid[i]) s.keys()[ranks[i]] = keys[i];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < items; ++i) {
+      if (valid[i]) keys[i] = s.keys()[warp_begin + i * 32 + lane];
+    }
+    if constexpr (has_values) {
+      __syncthreads();
+#pragma unroll
+      for (int i = 0; i < items; ++i) {
+        if (valid[i]) s.values()[ranks[i]] = values[i];
+      }
+      __syncthreads();
+#pragma unroll
+      for (int i = 0; i < items; ++i) {
+        if (valid[i]) values[i] = s.values()[warp_begin + i * 32 + lane];
+      }
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int i = 0; i < items; ++i) {
+    if (valid[i]) {
+      keys_out[warp_begin + i * 32 + lane] = keys[i];
+      if constexpr (has_values) values_out[warp_begin + i * 32 + lane] = values[i];
+    }
+  }
+}
+
+template <class K, class V>
+void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
+                const detail::radix_sort_plan& plan, stream_t stream) {
+  constexpr bool has_values = !std::is_same_v<V, no_values>;
+  constexpr int threads = block_radix_rank::threads;
+  constexpr int tile_size = radix_tile_storage<K, V>::tile;
+  const std::uint64_t n = plan.n;
+  const int passes = plan.passes();
+  if (n == 0) return;
+  if (passes == 0) {  // nothing to compare: an out-of-place sort copies
+    if (keys_out != keys_in) {
+      GPUPRIM_CUDA_CHECK(
+          cudaMemcpyAsync(keys_out, keys_in, n * sizeof(K), cudaMemcpyDeviceToDevice, stream),
+          "sort");
+      if constexpr (has_values) {
+        GPUPRIM_CUDA_CHECK(
+            cudaMemcpyAsync(values_out, values_in, n * sizeof(V), cudaMemcpyDeviceToDevice, stream),
+            "sort");
+      }
+    }
+    return;
+  }
+  const radix_digit<K> first{plan.begin_bit, plan.mask(0), plan.descending};
+  if (n <= std::uint64_t(tile_size)) {
+    radix_small_sort<K, V><<<1, threads, 0, stream>>>(keys_in, keys_out, values_in, values_out,
+                                                      static_cast<unsigned>(n), first, passes,
+                                                      plan.end_bit);
+    detail::check_launch("radix_small_sort", "sort");
+    return;
+  }
+
+  // Every pass's digit counts. (The histogram kernel masks every pass but
+  // the last to 8 bits, so it takes the last pass's mask.)
+  scratch_buffer hist(std::size_t(passes) * radix_digits * sizeof(unsigned), stream);
+  GPUPRIM_CUDA_CHECK(cudaMemsetAsync(hist.get(), 0, std::size_t(passes) * radix_digits * 4, stream),
+                     "sort");
+  const radix_digit<K> histogram_digit{plan.begin_bit, plan.mask(passes - 1), plan.descending};
+  const unsigned hist_blocks = static_cast<unsigned>(std::min<std::uint64_t>(
+      ceil_div(n, threads * 16), std::uint64_t(current_multiprocessor_count()) * 8));
+  radix_digit_histograms<K><<<hist_blocks, threads, 0, stream>>>(keys_in, n, histogram_digit,
+                                                                 passes, hist.get<unsigned>());
+  detail::check_launch("radix_digit_histograms", "sort");
+
+  // Keys (and values) move between the output and a temporary array; the
+  // order is picked so the last pass writes the output, except that an
+  // in-place sort's first pass cannot write the array it reads.
+  scratch_buffer key_temp(n * sizeof(K), stream);
+  scratch_buffer value_temp(has_values ? n * sizeof(V) : 0, stream);
+  const bool in_place = keys_in == keys_out;
+  const bool last_to_output = !(in_place && passes % 2 == 1);
+  const std::uint64_t tiles = ceil_div(n, tile_size);
+  const K* key_src = keys_in;
+  const V* value_src = values_in;
+  for (int p = 0; p < passes; ++p) {
+    const bool to_output = last_to_output ? (passes - 1 - p) % 2 == 0 : p % 2 == 1;
+    K* key_dst = to_output ? keys_out : key_temp.get<K>();
+    V* value_dst = to_output ? values_out : value_temp.get<V>();
+    const lookback_workspace ws = stream_lookback_workspace(stream, tiles * radix_digits, 0);
+    const tile_lookback<unsigned> lookback{ws.status, nullptr, ws.epoch};
+    const radix_digit<K> digit_of{plan.shift(p), plan.mask(p), plan.descending};
+    radix_onesweep_pass<K, V><<<static_cast<unsigned>(tiles), threads, 0, stream>>>(
+        key_src, key_dst, value_src, value_dst, n, digit_of,
+        hist.get<unsigned>() + p * radix_digits, lookback);
+    detail::check_launch("radix_onesweep_pass", "sort");
+    key_src = key_dst;
+    value_src = value_dst;
+  }
+  if (!last_to_output) {
+    GPUPRIM_CUDA_CHECK(
+        cudaMemcpyAsync(keys_out, key_src, n * sizeof(K), cudaMemcpyDeviceToDevice, stream),
+        "sort");
+    if constexpr (has_values) {
+      GPUPRIM_CUDA_CHECK(
+          cudaMemcpyAsync(values_out, value_src, n * sizeof(V), cudaMemcpyDeviceToDevice, stream),
+          "sort");
+    }
+  }
+}
+
+}  // namespace gpuprim::cuda_detail
+
+namespace gpuprim::detail {
+
+template <class K>
+void cuda_radix_sort(const K* keys_in, K* keys_out, const void* values_in, void* values_out,
+                     const radix_sort_plan& plan, stream_t stream) {
+  using cuda_detail::radix_sort;
+  switch (plan.value_bytes) {
+    case 4:
+      radix_sort(keys_in, keys_out, static_cast<const std::uint32_t*>(values_in),
+                 static_cast<std::uint32_t*>(values_out), plan, stream);
+      break;
+    case 8:
+      radix_sort(keys_in, keys_out, static_cast<const std::uint64_t*>(values_in),
+                 static_cast<std::uint64_t*>(values_out), plan, stream);
+      break;
+    default:
+      radix_sort<K, cuda_detail::no_values>(keys_in, keys_out, nullptr, nullptr, plan, stream);
+  }
+}
+
+}  // namespace gpuprim::detail
