@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "gpuprim/core/macros.hpp"
 #include "gpuprim/scan.hpp"
@@ -161,6 +162,36 @@ class cub_histogram_even {
 
 extern template class cub_histogram_even<std::uint8_t, int>;
 extern template class cub_histogram_even<float, float>;
+
+// cub::DeviceRadixSort::SortKeys (V = void) or SortPairs over `n` keys, all
+// bits, out of place (anchors_cub_sort.cu); temporary storage allocated once.
+template <class K, class V>
+class cub_radix_sort {
+ public:
+  using value_type = std::conditional_t<std::is_void_v<V>, char, V>;
+  cub_radix_sort(std::size_t n, stream_t stream);
+  ~cub_radix_sort();
+  cub_radix_sort(const cub_radix_sort&) = delete;
+  cub_radix_sort& operator=(const cub_radix_sort&) = delete;
+
+  void enqueue(const K* keys_in, K* keys_out, const value_type* values_in = nullptr,
+               value_type* values_out = nullptr) const;
+
+  static const char* name() {
+    return std::is_void_v<V> ? "cub::DeviceRadixSort::SortKeys" : "cub::DeviceRadixSort::SortPairs";
+  }
+
+ private:
+  std::size_t n_;
+  stream_t stream_;
+  void* temp_storage_ = nullptr;
+  std::size_t temp_storage_bytes_ = 0;
+};
+
+extern template class cub_radix_sort<std::uint32_t, void>;
+extern template class cub_radix_sort<std::uint64_t, void>;
+extern template class cub_radix_sort<float, void>;
+extern template class cub_radix_sort<std::uint32_t, std::uint32_t>;
 #endif
 
 #if GPUPRIM_HAS_CUDA
