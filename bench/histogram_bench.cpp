@@ -25,20 +25,23 @@ namespace {
 
 constexpr std::uint64_t input_seed = 20261122;
 
-// Uniform samples: bytes over all 256 values, floats in [0.5, 1.5) (the
-// range of the float rows, so every sample is counted).
+// Uniform samples: bytes over all 256 values; floats 0.5 + k * 2^-23 for
+// random k < 2^23, all exactly in [0.5, 1.5) (the range of the float rows,
+// so every sample is counted).
 template <class T>
 host_array<T> histogram_samples(std::size_t n) {
-  if constexpr (std::is_same_v<T, std::uint8_t>) {
-    host_array<T> array{std::unique_ptr<T[]>(new T[n]), n};
-    T* out = array.data.get();
+  host_array<T> array{std::unique_ptr<T[]>(new T[n]), n};
+  T* out = array.data.get();
 #pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < n; ++i)
-      out[i] = static_cast<T>(mix_bits(input_seed ^ i) >> 56);
-    return array;
-  } else {
-    return random_host_array<T>(n, input_seed);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t bits = mix_bits(input_seed ^ i);
+    if constexpr (std::is_same_v<T, std::uint8_t>) {
+      out[i] = static_cast<T>(bits >> 56);
+    } else {
+      out[i] = 0.5f + static_cast<float>(bits >> 41) * 0x1.0p-23f;
+    }
   }
+  return array;
 }
 
 // The two shapes of the targets: 8-bit samples into one bin per value, and
