@@ -132,16 +132,17 @@ constexpr int value_word_bytes() {
 template <class R>
 using host_element_t = std::remove_reference_t<std::ranges::range_reference_t<R>>;
 
-template <class K, class V>
-void host_sort(host_backend backend, std::span<const K> keys_in, std::span<K> keys_out,
-               std::span<const V> values_in, std::span<V> values_out, sort_order order,
-               key_bits bits, const char* algorithm) {
-  constexpr bool has_values = !std::is_same_v<V, host_detail::no_value>;
+// Every check of a sort call (sizes, overlaps, bit range), for host spans
+// and device spans alike; returns the plan. Nothing has been written yet.
+template <class K, class V, class KeysIn, class KeysOut, class ValuesIn, class ValuesOut>
+radix_sort_plan check_sort(const KeysIn& keys_in, const KeysOut& keys_out,
+                           const ValuesIn& values_in, const ValuesOut& values_out, sort_order order,
+                           key_bits bits, const char* algorithm) {
   const radix_sort_plan plan =
       make_radix_sort_plan<K>(keys_in.size(), order, bits, value_word_bytes<V>(), algorithm);
   check_sort_output(algorithm, "the key output", keys_in.data(), keys_in.size(), keys_out.data(),
                     keys_out.size(), sizeof(K));
-  if constexpr (has_values) {
+  if constexpr (!std::is_same_v<V, host_detail::no_value>) {
     check_value_count(algorithm, keys_in.size(), values_in.size());
     check_sort_output(algorithm, "the value output", values_in.data(), values_in.size(),
                       values_out.data(), values_out.size(), sizeof(V));
@@ -151,11 +152,18 @@ void host_sort(host_backend backend, std::span<const K> keys_in, std::span<K> ke
                    values_in.size_bytes());
     check_distinct(algorithm, keys_in.data(), keys_in.size_bytes(), values_out.data(),
                    values_out.size_bytes());
-    host_detail::radix_sort(backend, keys_in.data(), keys_out.data(), values_in.data(),
-                            values_out.data(), plan);
-  } else {
-    host_detail::radix_sort<K, V>(backend, keys_in.data(), keys_out.data(), nullptr, nullptr, plan);
   }
+  return plan;
+}
+
+template <class K, class V>
+void host_sort(host_backend backend, std::span<const K> keys_in, std::span<K> keys_out,
+               std::span<const V> values_in, std::span<V> values_out, sort_order order,
+               key_bits bits, const char* algorithm) {
+  const radix_sort_plan plan =
+      check_sort<K, V>(keys_in, keys_out, values_in, values_out, order, bits, algorithm);
+  host_detail::radix_sort<K, V>(backend, keys_in.data(), keys_out.data(), values_in.data(),
+                                values_out.data(), plan);
 }
 
 template <class K, class V>
@@ -164,20 +172,7 @@ void device_sort(cuda_backend backend, device_span<const K> keys_in, device_span
                  key_bits bits, const char* algorithm) {
   constexpr bool has_values = !std::is_same_v<V, host_detail::no_value>;
   const radix_sort_plan plan =
-      make_radix_sort_plan<K>(keys_in.size(), order, bits, value_word_bytes<V>(), algorithm);
-  check_sort_output(algorithm, "the key output", keys_in.data(), keys_in.size(), keys_out.data(),
-                    keys_out.size(), sizeof(K));
-  if constexpr (has_values) {
-    check_value_count(algorithm, keys_in.size(), values_in.size());
-    check_sort_output(algorithm, "the value output", values_in.data(), values_in.size(),
-                      values_out.data(), values_out.size(), sizeof(V));
-    check_distinct(algorithm, keys_out.data(), keys_out.size_bytes(), values_out.data(),
-                   values_out.size_bytes());
-    check_distinct(algorithm, keys_out.data(), keys_out.size_bytes(), values_in.data(),
-                   values_in.size_bytes());
-    check_distinct(algorithm, keys_in.data(), keys_in.size_bytes(), values_out.data(),
-                   values_out.size_bytes());
-  }
+      check_sort<K, V>(keys_in, keys_out, values_in, values_out, order, bits, algorithm);
   if (keys_in.size() >= (std::size_t{1} << 32)) {
     throw std::invalid_argument(std::string("gpuprim::") + algorithm + ": " +
                                 std::to_string(keys_in.size()) +

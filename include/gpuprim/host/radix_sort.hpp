@@ -11,6 +11,9 @@
 #pragma once
 
 #include <omp.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <algorithm>
 #include <array>
@@ -61,35 +64,98 @@ struct digit_of {
 // Keys only: a value type that moves nothing.
 struct no_value {};
 
+// Writes one 64-byte-aligned cache line from `line` (64-byte aligned)
+// without reading it into the cache first (x86 streaming stores; a plain
+// copy elsewhere). Streaming stores are weakly ordered: call
+// streaming_stores_done() before other threads read what they wrote.
+inline void store_line_streaming(void* dst, const void* line) {
+#if defined(__SSE2__)
+  auto* d = static_cast<__m128i*>(dst);
+  const auto* s = static_cast<const __m128i*>(line);
+  for (int i = 0; i < 4; ++i)
+    _mm_stream_si128(d + i, _mm_load_si128(s + i));
+#else
+  std::memcpy(dst, line, 64);
+#endif
+}
+
+inline void streaming_stores_done() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
+
 // Moves src[lo, hi) to dst[next[digit]++] through a small buffer per digit:
 // a key goes into its digit's buffer (a few cache lines, all 256 of them
 // staying in L1), and a full buffer is written out as one run. Writing each
 // key straight to its place touches 256 far-apart streams per chunk, which
 // costs a cache-line fill and often a TLB miss per key.
+//
+// With `next_counts`, it also counts the next pass's digit of every key by
+// the chunk of the destination it lands in (next_counts[u * radix + d],
+// chunk u = [n u / team, n (u + 1) / team)), so the next pass need not read
+// its keys to count them. A digit's destinations only grow, so each digit
+// tracks its current chunk and that chunk's end.
 template <class K, class W, class Digit>
 void scatter_chunk(const K* key_src, const W* value_src, std::size_t lo, std::size_t hi, K* key_dst,
-                   W* value_dst, std::array<std::size_t, radix>& next, Digit digit) {
+                   W* value_dst, std::array<std::size_t, radix>& next, Digit digit,
+                   std::size_t* next_counts, Digit next_digit, std::size_t n, int team,
+                   bool stream) {
   constexpr bool has_values = !std::is_same_v<W, no_value>;
-  constexpr int run = 64 / sizeof(K) < 4 ? 4 : 64 / sizeof(K);
+  constexpr int run = 64 / sizeof(K);  // keys in one cache line
   struct buffers {
     alignas(64) K keys[radix][run];
     alignas(64) W values[radix][has_values ? run : 1];
     unsigned char fill[radix];
+    unsigned char limit[radix];  // keys to gather before the next write-out
   };
   auto b = std::make_unique<buffers>();
   std::fill(std::begin(b->fill), std::end(b->fill), 0);
+  // A digit's first write-out fills up to its destination's next line
+  // boundary, so every later full run is one aligned line, which streaming
+  // stores write without reading it first.
+  for (int d = 0; d < radix; ++d) {
+    const auto misalignment = reinterpret_cast<std::uintptr_t>(key_dst + next[d]) % 64;
+    b->limit[d] =
+        misalignment == 0 ? run : static_cast<unsigned char>((64 - misalignment) / sizeof(K));
+  }
+  std::array<int, radix> chunk{};
+  std::array<std::size_t, radix> chunk_end{};
+  if (next_counts) {
+    for (int d = 0; d < radix; ++d) {
+      // The chunk holding next[d]: the largest u with n u / team <= next[d].
+      int u = 0;
+      while (u + 1 < team && n * (u + 1) / team <= next[d])
+        ++u;
+      chunk[d] = u;
+      chunk_end[d] = n * (u + 1) / team;
+    }
+  }
   for (std::size_t i = lo; i < hi; ++i) {
     const K key = key_src[i];
     const unsigned d = digit(key);
     const unsigned f = b->fill[d];
+    if (next_counts) {
+      const std::size_t at = next[d] + f;
+      while (at >= chunk_end[d]) {
+        ++chunk[d];
+        chunk_end[d] = n * (chunk[d] + 1) / team;
+      }
+      ++next_counts[std::size_t(chunk[d]) * radix + next_digit(key)];
+    }
     b->keys[d][f] = key;
     if constexpr (has_values) b->values[d][f] = value_src[i];
-    if (f + 1 == run) {
+    if (f + 1 == b->limit[d]) {
       const std::size_t at = next[d];
-      std::memcpy(key_dst + at, b->keys[d], sizeof(b->keys[d]));
-      if constexpr (has_values) std::memcpy(value_dst + at, b->values[d], sizeof(b->values[d]));
-      next[d] = at + run;
+      if (f + 1 == run && stream) {
+        store_line_streaming(key_dst + at, b->keys[d]);
+      } else {
+        std::memcpy(key_dst + at, b->keys[d], (f + 1) * sizeof(K));
+      }
+      if constexpr (has_values) std::memcpy(value_dst + at, b->values[d], (f + 1) * sizeof(W));
+      next[d] = at + f + 1;
       b->fill[d] = 0;
+      b->limit[d] = run;
     } else {
       b->fill[d] = static_cast<unsigned char>(f + 1);
     }
@@ -100,6 +166,7 @@ void scatter_chunk(const K* key_src, const W* value_src, std::size_t lo, std::si
     if constexpr (has_values) std::memcpy(value_dst + next[d], b->values[d], f * sizeof(W));
     next[d] += f;
   }
+  if (stream) streaming_stores_done();
 }
 
 // Sorts keys_in -> keys_out (the same memory for an in-place sort), values
@@ -112,38 +179,60 @@ void radix_sort(host_backend backend, const K* keys_in, K* keys_out, const W* va
   if (n == 0) return;
   const int passes = plan.passes();
   const int threads = thread_count_for(backend, n);
+  const auto digit_for = [&plan](int p) {
+    return digit_of<K>{plan.shift(p), plan.mask(p), plan.descending};
+  };
 
-  // Every pass's digit counts from one read, to find the passes that would
-  // move nothing.
-  std::vector<std::size_t> totals(std::size_t(passes) * radix, 0);
-  {
-    std::vector<std::vector<std::size_t>> partial(threads);
+  // One read counts every pass's digits per chunk: the totals show which
+  // passes would move nothing, and the chunk counts serve the first pass
+  // that moves something. (Chunk u is [n u / team, n (u + 1) / team).)
+  int team = threads;
+  std::vector<std::vector<std::size_t>> upfront(threads);
 #pragma omp parallel num_threads(threads)
-    {
-      const int t = omp_get_thread_num();
-      const int team = omp_get_num_threads();
-      std::vector<std::size_t>& mine = partial[t];
-      mine.assign(std::size_t(passes) * radix, 0);
-      const std::size_t lo = n * t / team, hi = n * (t + 1) / team;
-      for (std::size_t i = lo; i < hi; ++i) {
-        const auto bits = radix_key<K>::to_bits(keys_in[i], plan.descending);
-        for (int p = 0; p < passes; ++p)
-          ++mine[std::size_t(p) * radix + ((bits >> plan.shift(p)) & plan.mask(p))];
-      }
+  {
+    const int t = omp_get_thread_num();
+#pragma omp single
+    team = omp_get_num_threads();
+    std::vector<std::size_t>& mine = upfront[t];
+    mine.assign(std::size_t(passes) * radix, 0);
+    const std::size_t lo = n * t / team, hi = n * (t + 1) / team;
+    for (std::size_t i = lo; i < hi; ++i) {
+      const auto bits = radix_key<K>::to_bits(keys_in[i], plan.descending);
+      for (int p = 0; p < passes; ++p)
+        ++mine[std::size_t(p) * radix + ((bits >> plan.shift(p)) & plan.mask(p))];
     }
-    for (const auto& mine : partial)
-      for (std::size_t i = 0; i < mine.size(); ++i)
-        totals[i] += mine[i];
+  }
+  std::vector<int> moving;  // the passes that move keys
+  for (int p = 0; p < passes; ++p) {
+    std::array<std::size_t, radix> total{};
+    for (int u = 0; u < team; ++u)
+      for (int d = 0; d < radix; ++d)
+        total[d] += upfront[u][std::size_t(p) * radix + d];
+    if (std::none_of(total.begin(), total.end(), [n](std::size_t c) { return c == n; }))
+      moving.push_back(p);
   }
 
+  // chunk_counts[u][d]: keys of this pass's digit d in chunk u of the array
+  // the pass reads. Each pass's scatter counts the next pass's digits by
+  // destination chunk, so every pass reads its keys once.
+  std::vector<std::array<std::size_t, radix>> chunk_counts(team);
+  if (!moving.empty()) {
+    for (int u = 0; u < team; ++u)
+      for (int d = 0; d < radix; ++d)
+        chunk_counts[u][d] = upfront[u][std::size_t(moving[0]) * radix + d];
+  }
+  upfront.clear();
+  std::vector<std::vector<std::size_t>> next_counts(team);  // [t][u * radix + d]
+  std::vector<std::array<std::size_t, radix>> offsets(team);
+
+  // Arrays far larger than the caches are written with streaming stores:
+  // the next pass reads them from memory anyway.
+  const bool stream = n * sizeof(K) >= (std::size_t{32} << 20);
   std::unique_ptr<K[]> key_temp;
   std::unique_ptr<W[]> value_temp;
   const K* key_src = keys_in;
   const W* value_src = values_in;
-  std::vector<std::array<std::size_t, radix>> offsets(threads);
-  for (int p = 0; p < passes; ++p) {
-    const std::size_t* total = &totals[std::size_t(p) * radix];
-    if (std::any_of(total, total + radix, [n](std::size_t c) { return c == n; })) continue;
+  for (std::size_t m = 0; m < moving.size(); ++m) {
     if (!key_temp) {
       key_temp = std::make_unique_for_overwrite<K[]>(n);
       if constexpr (has_values) value_temp = std::make_unique_for_overwrite<W[]>(n);
@@ -153,29 +242,37 @@ void radix_sort(host_backend backend, const K* keys_in, K* keys_out, const W* va
     K* key_dst = key_src == keys_out ? key_temp.get() : keys_out;
     W* value_dst = nullptr;
     if constexpr (has_values) value_dst = value_src == values_out ? value_temp.get() : values_out;
-    const digit_of<K> digit{plan.shift(p), plan.mask(p), plan.descending};
-#pragma omp parallel num_threads(threads)
+    const digit_of<K> digit = digit_for(moving[m]);
+    const bool count_next = m + 1 < moving.size();
+    const digit_of<K> next_digit = count_next ? digit_for(moving[m + 1]) : digit;
+
+    // Where each chunk's keys of each digit go: digit-major, chunk-minor
+    // (so chunk u's keys of digit d follow those of chunks < u: stable).
+    std::size_t running = 0;
+    for (int d = 0; d < radix; ++d) {
+      for (int u = 0; u < team; ++u) {
+        offsets[u][d] = running;
+        running += chunk_counts[u][d];
+      }
+    }
+    // The chunks and counts assume this team has the size the first one
+    // had: OpenMP gives the size asked for when it is available, and it was.
+#pragma omp parallel num_threads(team)
     {
       const int t = omp_get_thread_num();
-      const int team = omp_get_num_threads();
       const std::size_t lo = n * t / team, hi = n * (t + 1) / team;
-      std::array<std::size_t, radix>& mine = offsets[t];
-      mine.fill(0);
-      for (std::size_t i = lo; i < hi; ++i)
-        ++mine[digit(key_src[i])];
-#pragma omp barrier
-#pragma omp single
-      {
-        std::size_t running = 0;
-        for (int d = 0; d < radix; ++d) {
-          for (int u = 0; u < team; ++u) {
-            const std::size_t c = offsets[u][d];
-            offsets[u][d] = running;
-            running += c;
-          }
-        }
+      std::vector<std::size_t>& counts = next_counts[t];
+      if (count_next) counts.assign(std::size_t(team) * radix, 0);
+      scatter_chunk(key_src, value_src, lo, hi, key_dst, value_dst, offsets[t], digit,
+                    count_next ? counts.data() : nullptr, next_digit, n, team, stream);
+    }
+    if (count_next) {
+      for (int u = 0; u < team; ++u) {
+        chunk_counts[u].fill(0);
+        for (int t = 0; t < team; ++t)
+          for (int d = 0; d < radix; ++d)
+            chunk_counts[u][d] += next_counts[t][std::size_t(u) * radix + d];
       }
-      scatter_chunk(key_src, value_src, lo, hi, key_dst, value_dst, mine, digit);
     }
     key_src = key_dst;
     if constexpr (has_values) value_src = value_dst;
