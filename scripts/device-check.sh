@@ -50,7 +50,8 @@ cat "$OUT/ctest.tmp" >>"$OUT/build-tests.log" && rm "$OUT/ctest.tmp"
 if [ $RUN_SANITIZE -eq 1 ]; then
   # The > 2^31-element tests are left out: they add minutes under the
   # sanitizer and exercise no code path the other sizes miss.
-  filter='--gtest_filter=-*two_to_the_31*'
+  # SANITIZE_FILTER narrows the run to some suites (a gtest filter).
+  filter="--gtest_filter=${SANITIZE_FILTER:-*}-*two_to_the_31*"
   for tool in memcheck racecheck synccheck; do
     compute-sanitizer --tool "$tool" --error-exitcode 3 --print-limit 20 \
       "$BUILD/tests/gpuprim_cuda_tests" "$filter" --gtest_brief=1 >"$OUT/tool.tmp" 2>&1
@@ -61,10 +62,10 @@ if [ $RUN_SANITIZE -eq 1 ]; then
 fi
 
 if [ $RUN_BENCH -eq 1 ] && [ -x "$BUILD/bench/gpuprim-bench" ]; then
-  "$BUILD/bench/gpuprim-bench" all --json "$OUT/bench.json" --markdown "$OUT/bench.md" \
+  "$BUILD/bench/gpuprim-bench" "${BENCH_FAMILY:-all}" --json "$OUT/bench.json" --markdown "$OUT/bench.md" \
     >"$OUT/bench.log" 2>&1
   note "bench: rc=$?"
-  for family in reduce scan; do
+  for family in ${LADDER_FAMILIES:-reduce scan histogram sort}; do
     "$BUILD/bench/gpuprim-bench" "$family" --ladder --markdown "$OUT/ladder.tmp" \
       >>"$OUT/bench.log" 2>&1
     note "bench $family ladder: rc=$?"

@@ -54,6 +54,37 @@ TYPED_TEST(host_scan, min_and_max_scans) {
                       "max");
 }
 
+// Several rounds of blocks per thread, an odd size and an output that
+// starts 4 bytes past a cache line: the carries between rounds, threads
+// and lanes.
+TEST(host_scan, many_rounds_and_a_misaligned_output) {
+  auto rng = make_rng(37);
+  const std::size_t n = (std::size_t{1} << 23) + 4099;
+  const auto x = random_vector<std::int32_t>(n, rng);
+  std::vector<std::int32_t> storage(n + 1);
+  const std::span<std::int32_t> out(storage.data() + 1, n);  // 4 bytes past a line start
+  for (int threads : {1, 2, 3}) {
+    gp::inclusive_scan(gp::host.threads(threads), x, out);
+    std::int32_t running = 0;
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      running = static_cast<std::int32_t>(static_cast<std::uint32_t>(running) +
+                                          static_cast<std::uint32_t>(x[i]));
+      wrong += out[i] != running;
+    }
+    EXPECT_EQ(wrong, 0u) << "inclusive, threads " << threads;
+    gp::exclusive_scan(gp::host.threads(threads), x, out, std::int32_t{5});
+    running = 5;
+    wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      wrong += out[i] != running;
+      running = static_cast<std::int32_t>(static_cast<std::uint32_t>(running) +
+                                          static_cast<std::uint32_t>(x[i]));
+    }
+    EXPECT_EQ(wrong, 0u) << "exclusive, threads " << threads;
+  }
+}
+
 TEST(host_scan, exclusive_is_inclusive_shifted_by_one) {
   auto rng = make_rng(33);
   const auto x = random_vector<std::int64_t>(200003, rng);

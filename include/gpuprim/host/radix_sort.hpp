@@ -11,9 +11,6 @@
 #pragma once
 
 #include <omp.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include <algorithm>
 #include <array>
@@ -26,6 +23,7 @@
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/core/radix_key.hpp"
 #include "gpuprim/host/reduce.hpp"
+#include "gpuprim/host/streaming_store.hpp"
 
 namespace gpuprim::detail {
 
@@ -63,27 +61,6 @@ struct digit_of {
 
 // Keys only: a value type that moves nothing.
 struct no_value {};
-
-// Writes one 64-byte-aligned cache line from `line` (64-byte aligned)
-// without reading it into the cache first (x86 streaming stores; a plain
-// copy elsewhere). Streaming stores are weakly ordered: call
-// streaming_stores_done() before other threads read what they wrote.
-inline void store_line_streaming(void* dst, const void* line) {
-#if defined(__SSE2__)
-  auto* d = static_cast<__m128i*>(dst);
-  const auto* s = static_cast<const __m128i*>(line);
-  for (int i = 0; i < 4; ++i)
-    _mm_stream_si128(d + i, _mm_load_si128(s + i));
-#else
-  std::memcpy(dst, line, 64);
-#endif
-}
-
-inline void streaming_stores_done() {
-#if defined(__SSE2__)
-  _mm_sfence();
-#endif
-}
 
 // Moves src[lo, hi) to dst[next[digit]++] through a small buffer per digit:
 // a key goes into its digit's buffer (a few cache lines, all 256 of them
@@ -237,11 +214,18 @@ void radix_sort(host_backend backend, const K* keys_in, K* keys_out, const W* va
       key_temp = std::make_unique_for_overwrite<K[]>(n);
       if constexpr (has_values) value_temp = std::make_unique_for_overwrite<W[]>(n);
     }
-    // Into the output unless the keys are already there (in place, or
-    // after an odd number of passes).
-    K* key_dst = key_src == keys_out ? key_temp.get() : keys_out;
+    // Alternate so that the last pass writes the output; a pass never
+    // writes the array it reads (an in-place sort with an odd number of
+    // passes ends with one copy).
+    const bool to_output = (moving.size() - m) % 2 == 1;
+    K* key_dst = to_output ? keys_out : key_temp.get();
+    if (key_dst == key_src) key_dst = key_dst == keys_out ? key_temp.get() : keys_out;
     W* value_dst = nullptr;
-    if constexpr (has_values) value_dst = value_src == values_out ? value_temp.get() : values_out;
+    if constexpr (has_values) {
+      value_dst = to_output ? values_out : value_temp.get();
+      if (value_dst == value_src)
+        value_dst = value_dst == values_out ? value_temp.get() : values_out;
+    }
     const digit_of<K> digit = digit_for(moving[m]);
     const bool count_next = m + 1 < moving.size();
     const digit_of<K> next_digit = count_next ? digit_for(moving[m + 1]) : digit;
