@@ -11,13 +11,18 @@
 #pragma once
 
 #include <omp.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <vector>
 
 #include "gpuprim/core/backend.hpp"
@@ -146,6 +151,27 @@ void scatter_chunk(const K* key_src, const W* value_src, std::size_t lo, std::si
   if (stream) streaming_stores_done();
 }
 
+// Uninitialized storage for a large temporary array. On Linux it asks for
+// transparent huge pages: a pass scatters to 256 places at once, and with
+// 4 KiB pages nearly every one of those writes misses the TLB.
+struct free_deleter {
+  void operator()(void* p) const { std::free(p); }
+};
+template <class T>
+using large_buffer = std::unique_ptr<T[], free_deleter>;
+
+template <class T>
+large_buffer<T> make_large_buffer(std::size_t n) {
+  constexpr std::size_t huge_page = std::size_t{2} << 20;
+  const std::size_t bytes = (n * sizeof(T) + huge_page - 1) / huge_page * huge_page;
+  void* p = std::aligned_alloc(huge_page, bytes);
+  if (!p) throw std::bad_alloc();
+#if defined(__linux__)
+  madvise(p, bytes, MADV_HUGEPAGE);  // a hint; failure only costs speed
+#endif
+  return large_buffer<T>(static_cast<T*>(p));
+}
+
 // Sorts keys_in -> keys_out (the same memory for an in-place sort), values
 // alongside unless W is no_value.
 template <class K, class W>
@@ -205,14 +231,14 @@ void radix_sort(host_backend backend, const K* keys_in, K* keys_out, const W* va
   // Arrays far larger than the caches are written with streaming stores:
   // the next pass reads them from memory anyway.
   const bool stream = n * sizeof(K) >= (std::size_t{32} << 20);
-  std::unique_ptr<K[]> key_temp;
-  std::unique_ptr<W[]> value_temp;
+  large_buffer<K> key_temp;
+  large_buffer<W> value_temp;
   const K* key_src = keys_in;
   const W* value_src = values_in;
   for (std::size_t m = 0; m < moving.size(); ++m) {
     if (!key_temp) {
-      key_temp = std::make_unique_for_overwrite<K[]>(n);
-      if constexpr (has_values) value_temp = std::make_unique_for_overwrite<W[]>(n);
+      key_temp = make_large_buffer<K>(n);
+      if constexpr (has_values) value_temp = make_large_buffer<W>(n);
     }
     // Alternate so that the last pass writes the output; a pass never
     // writes the array it reads (an in-place sort with an odd number of
