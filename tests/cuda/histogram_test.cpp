@@ -164,6 +164,37 @@ TEST_F(cuda_test, histogram_bytes_every_value_and_runs) {
   }
 }
 
+// Bin counts at the shared-memory edges: bytes with 184-191 bins (the byte
+// counters' static plus dynamic shared memory just past 48 KiB), floats
+// with 12288 bins (one 48 KiB sub-histogram plus the kernel's static
+// shared memory), and a large byte launch after a smaller one of the same
+// kernel (the opt-in size must not shrink).
+TEST_F(cuda_test, histogram_bin_counts_at_the_shared_memory_limit) {
+  auto rng = make_rng(73);
+  const std::size_t n = (1u << 20) + 3;
+  const auto bytes = random_samples<std::uint8_t>(n, rng);
+  const auto d_bytes = gp::to_device(bytes);
+  for (std::size_t bins : {184, 188, 191, 256, 200, 256}) {
+    auto counts = poisoned_counts<std::uint32_t>(bins);
+    const std::uint64_t left = gp::histogram_even(gp::cuda, d_bytes, counts, 10, 250);
+    expect_histogram(gp::to_host(counts), left,
+                     reference_histogram_even<std::uint32_t>(std::span<const std::uint8_t>(bytes),
+                                                             bins, 10, 250),
+                     "bytes, bins=" + std::to_string(bins));
+  }
+  const auto floats = random_samples<float>(n, rng);
+  const auto d_floats = gp::to_device(floats);
+  const auto [lo, hi] = partial_range<float>();
+  for (std::size_t bins : {12285, 12288}) {
+    auto counts = poisoned_counts<std::uint32_t>(bins);
+    const std::uint64_t left = gp::histogram_even(gp::cuda, d_floats, counts, lo, hi);
+    expect_histogram(
+        gp::to_host(counts), left,
+        reference_histogram_even<std::uint32_t>(std::span<const float>(floats), bins, lo, hi),
+        "floats, bins=" + std::to_string(bins));
+  }
+}
+
 TEST_F(cuda_test, histogram_edges_nan_inf_and_bounds) {
   const float inf = std::numeric_limits<float>::infinity();
   const float nan = std::numeric_limits<float>::quiet_NaN();

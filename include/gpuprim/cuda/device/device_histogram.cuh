@@ -128,8 +128,9 @@ __device__ __forceinline__ void for_each_sample(const Sample* __restrict__ in, s
 template <class Counter>
 __global__ void histogram_zero(Counter* __restrict__ counts, int bins,
                                std::uint64_t* __restrict__ left_out) {
-  const int stride = gridDim.x * blockDim.x;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < bins; i += stride)
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+       i < static_cast<std::uint64_t>(bins); i += stride)
     counts[i] = 0;
   if (left_out != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *left_out = 0;
 }
@@ -335,19 +336,26 @@ inline int histogram_resident_blocks(const void* kernel, int threads, std::size_
   return blocks;
 }
 
-// Lets `kernel` use more than 48 KiB of dynamic shared memory (once per
-// kernel, size and device).
+// Lets `kernel` launch with `shared_bytes` of dynamic shared memory. Past
+// 48 KiB of static + dynamic shared memory a kernel needs the opt-in
+// attribute, which sets a maximum: it is only ever raised here (once per
+// kernel and device to each new largest size), so a smaller launch never
+// takes away what a larger one needs.
 inline void histogram_allow_shared(const void* kernel, std::size_t shared_bytes) {
-  if (shared_bytes <= 48 * 1024) return;
   static std::mutex mutex;
-  static std::map<std::tuple<const void*, std::size_t, int>, bool> done;
+  static std::map<std::pair<const void*, int>, std::size_t> allowed;  // dynamic bytes
   const int device = current_device();
   std::lock_guard lock(mutex);
-  if (done.emplace(std::make_tuple(kernel, shared_bytes, device), true).second) {
+  std::size_t& current = allowed[{kernel, device}];
+  if (shared_bytes <= current) return;
+  cudaFuncAttributes attributes{};
+  GPUPRIM_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel), "histogram");
+  if (attributes.sharedSizeBytes + shared_bytes > 48 * 1024) {
     GPUPRIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             static_cast<int>(shared_bytes)),
                        "histogram");
   }
+  current = shared_bytes;
 }
 
 // A persistent grid: resident blocks on every SM, no more than the work needs.
@@ -405,6 +413,7 @@ void histogram_launch(const Sample* in, std::uint64_t n, Counter* counts, int bi
     const std::size_t shared = copy_bytes * copies;
     const auto kernel = &histogram_shared_atomics<threads, unroll, Sample, Counter, Binner>;
     const void* key = reinterpret_cast<const void*>(kernel);
+    histogram_allow_shared(key, shared);
     const unsigned grid =
         histogram_grid(histogram_resident_blocks(key, threads, shared), n, per_block_round);
     kernel<<<grid, threads, shared, s>>>(in, n, binner, bins, copies, counts, left_out);
