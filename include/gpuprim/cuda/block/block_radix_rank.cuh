@@ -28,6 +28,25 @@ namespace gpuprim::cuda_detail {
 
 inline constexpr int radix_digits = 256;
 
+// Exclusive scan over the 256 digits (thread d holds digit d's value);
+// returns the sum of the values of digits below d. Uses `warp_sums`.
+__device__ inline unsigned block_exclusive_digit_scan(unsigned value, unsigned* warp_sums) {
+  const int lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32;
+  unsigned inclusive = value;
+#pragma unroll
+  for (int delta = 1; delta < 32; delta *= 2) {
+    const unsigned lower = __shfl_up_sync(full_warp_mask, inclusive, delta);
+    if (lane >= delta) inclusive += lower;
+  }
+  if (lane == 31) warp_sums[warp] = inclusive;
+  __syncthreads();
+  unsigned offset = 0;
+  for (int w = 0; w < warp; ++w)
+    offset += warp_sums[w];
+  return offset + inclusive - value;
+}
+
 struct block_radix_rank {
   static constexpr int threads = radix_digits;
   static constexpr int warps = threads / 32;
@@ -92,20 +111,7 @@ struct block_radix_rank {
     }
     digit_count = running;
 
-    // Exclusive scan of the counts over digits: warp scans, then the warps'
-    // totals.
-    unsigned inclusive = running;
-#pragma unroll
-    for (int delta = 1; delta < 32; delta *= 2) {
-      const unsigned lower = __shfl_up_sync(full_warp_mask, inclusive, delta);
-      if (lane >= delta) inclusive += lower;
-    }
-    if (lane == 31) s.warp_totals[warp] = inclusive;
-    __syncthreads();
-    unsigned warp_offset = 0;
-    for (int w = 0; w < warp; ++w)
-      warp_offset += s.warp_totals[w];
-    digit_start = warp_offset + inclusive - running;
+    digit_start = block_exclusive_digit_scan(running, s.warp_totals);
     for (int w = 0; w < warps; ++w)
       s.warp_counts[w][d] += digit_start;
     __syncthreads();

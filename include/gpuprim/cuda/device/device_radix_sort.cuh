@@ -122,25 +122,6 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-// Exclusive scan over the 256 digits (thread d holds digit d's value);
-// returns the sum of the values of digits below d. Uses `warp_sums`.
-__device__ inline unsigned block_exclusive_digit_scan(unsigned value, unsigned* warp_sums) {
-  const int lane = threadIdx.x % 32;
-  const int warp = threadIdx.x / 32;
-  unsigned inclusive = value;
-#pragma unroll
-  for (int delta = 1; delta < 32; delta *= 2) {
-    const unsigned lower = __shfl_up_sync(full_warp_mask, inclusive, delta);
-    if (lane >= delta) inclusive += lower;
-  }
-  if (lane == 31) warp_sums[warp] = inclusive;
-  __syncthreads();
-  unsigned offset = 0;
-  for (int w = 0; w < warp; ++w)
-    offset += warp_sums[w];
-  return offset + inclusive - value;
-}
-
 template <class K, class V>
 __global__ void __launch_bounds__(256, 3)
     radix_onesweep_pass(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
