@@ -17,32 +17,10 @@ using namespace gpuprim::test;
 
 namespace {
 
-template <class S, class C>
-struct sample_and_counter {
-  using sample = S;
-  using counter = C;
-};
-
-constexpr std::uint32_t poison = 0xDEADBEEF;
-
 // Counts filled with the poison value, so a bin the GPU does not write fails.
 template <class C>
 gp::device_vector<C> poisoned_counts(std::size_t bins) {
   return gp::to_device(std::vector<C>(bins, C(poison)));
-}
-
-template <class C>
-void expect_histogram(const std::vector<C>& got, std::uint64_t got_left_out,
-                      const reference_histogram<C>& want, const std::string& where) {
-  ASSERT_EQ(got.size(), want.counts.size()) << where;
-  std::size_t wrong = 0, first = 0;
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    if (got[i] != want.counts[i] && wrong++ == 0) first = i;
-  }
-  EXPECT_EQ(wrong, 0u) << where << ": first wrong bin " << first << " has "
-                       << (wrong ? got[first] : C{}) << ", expected "
-                       << (wrong ? want.counts[first] : C{});
-  EXPECT_EQ(got_left_out, want.left_out) << where << ": left-out count";
 }
 
 }  // namespace

@@ -16,12 +16,6 @@ using namespace gpuprim::test;
 
 namespace {
 
-template <class S, class C>
-struct sample_and_counter {
-  using sample = S;
-  using counter = C;
-};
-
 template <class P>
 class host_histogram : public ::testing::Test {};
 using histogram_types = ::testing::Types<
@@ -31,22 +25,6 @@ using histogram_types = ::testing::Types<
     sample_and_counter<std::uint32_t, std::uint64_t>, sample_and_counter<float, std::uint32_t>,
     sample_and_counter<float, std::uint64_t>, sample_and_counter<double, std::uint32_t>>;
 TYPED_TEST_SUITE(host_histogram, histogram_types);
-
-constexpr std::uint32_t poison = 0xDEADBEEF;
-
-template <class C>
-void expect_histogram(const std::vector<C>& got, std::uint64_t got_left_out,
-                      const reference_histogram<C>& want, const std::string& where) {
-  ASSERT_EQ(got.size(), want.counts.size()) << where;
-  std::size_t wrong = 0, first = 0;
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    if (got[i] != want.counts[i] && wrong++ == 0) first = i;
-  }
-  EXPECT_EQ(wrong, 0u) << where << ": first wrong bin " << first << " has "
-                       << (wrong ? got[first] : C{}) << ", expected "
-                       << (wrong ? want.counts[first] : C{});
-  EXPECT_EQ(got_left_out, want.left_out) << where << ": left-out count";
-}
 
 }  // namespace
 

@@ -8,8 +8,11 @@
 #include <limits>
 #include <random>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "gpuprim/histogram.hpp"
 
@@ -137,6 +140,30 @@ std::vector<histogram_level_t<T>> uneven_boundaries(std::size_t bins) {
       b[i] = std::max(b[i], b[i - 1] + 1);
   }
   return b;
+}
+
+// A (sample type, counter type) pair for typed tests.
+template <class S, class C>
+struct sample_and_counter {
+  using sample = S;
+  using counter = C;
+};
+
+// Fills outputs whose bins a histogram must all write.
+constexpr std::uint32_t poison = 0xDEADBEEF;
+
+template <class C>
+void expect_histogram(const std::vector<C>& got, std::uint64_t got_left_out,
+                      const reference_histogram<C>& want, const std::string& where) {
+  ASSERT_EQ(got.size(), want.counts.size()) << where;
+  std::size_t wrong = 0, first = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (got[i] != want.counts[i] && wrong++ == 0) first = i;
+  }
+  EXPECT_EQ(wrong, 0u) << where << ": first wrong bin " << first << " has "
+                       << (wrong ? got[first] : C{}) << ", expected "
+                       << (wrong ? want.counts[first] : C{});
+  EXPECT_EQ(got_left_out, want.left_out) << where << ": left-out count";
 }
 
 }  // namespace gpuprim::test
