@@ -29,17 +29,6 @@ using namespace gpuprim::test;
 
 namespace {
 
-using key_types =
-    ::testing::Types<std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t,
-                     std::uint32_t, std::int64_t, std::uint64_t, float, double>;
-
-template <class T>
-T poison() {
-  T x;
-  std::memset(&x, 0xA5, sizeof(T));
-  return x;
-}
-
 // Device memory filled with 0xA5 bytes (on the default stream, which every
 // test synchronizes before it reads results back).
 template <class T>
@@ -56,20 +45,6 @@ void expect_poisoned(const gp::device_vector<T>& d, const std::string& what) {
     ASSERT_TRUE(same_bytes(host[i], poison<T>())) << what << ": element " << i << " was written";
 }
 
-gp::sort_order order_of(bool descending) {
-  return descending ? gp::sort_order::descending : gp::sort_order::ascending;
-}
-
-std::string describe(std::size_t n, const char* pattern, bool descending) {
-  return "n=" + std::to_string(n) + " " + pattern + (descending ? " descending" : " ascending");
-}
-
-std::vector<std::uint32_t> positions(std::size_t n) {
-  std::vector<std::uint32_t> p(n);
-  std::iota(p.begin(), p.end(), 0u);
-  return p;
-}
-
 // The sizes of the host tests, and one of about 3 * 2^20 keys: hundreds of
 // tiles, so the look-back crosses many of them.
 std::vector<std::size_t> gpu_sort_sizes() {
@@ -77,13 +52,6 @@ std::vector<std::size_t> gpu_sort_sizes() {
   sizes.push_back((std::size_t{3} << 20) + 1);
   return sizes;
 }
-
-struct pair32 {
-  std::int32_t a;
-  float b;
-  friend bool operator==(const pair32&, const pair32&) = default;
-};
-static_assert(sizeof(pair32) == 8);
 
 // A non-blocking stream (it does not wait for the legacy default stream).
 class test_stream {
@@ -117,7 +85,7 @@ class test_stream {
 template <class K>
 class cuda_radix_sort : public typed_cuda_test<K> {};
 class cuda_radix_sort_api : public cuda_test {};
-TYPED_TEST_SUITE(cuda_radix_sort, key_types);
+TYPED_TEST_SUITE(cuda_radix_sort, radix_key_types);
 
 TYPED_TEST(cuda_radix_sort, keys_at_every_size_pattern_and_order) {
   using K = TypeParam;

@@ -23,52 +23,18 @@ using namespace gpuprim::test;
 
 namespace {
 
-using key_types =
-    ::testing::Types<std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t,
-                     std::uint32_t, std::int64_t, std::uint64_t, float, double>;
-
 constexpr std::uint32_t poison_value = 0xA5A5A5A5u;
-
-// A key or value filled with 0xA5 bytes: what outputs hold before a sort.
-template <class T>
-T poison() {
-  T x;
-  std::memset(&x, 0xA5, sizeof(T));
-  return x;
-}
 
 template <class T>
 std::vector<T> poisoned(std::size_t n) {
   return std::vector<T>(n, poison<T>());
 }
 
-gp::sort_order order_of(bool descending) {
-  return descending ? gp::sort_order::descending : gp::sort_order::ascending;
-}
-
-std::string describe(std::size_t n, const char* pattern, bool descending) {
-  return "n=" + std::to_string(n) + " " + pattern + (descending ? " descending" : " ascending");
-}
-
-std::vector<std::uint32_t> positions(std::size_t n) {
-  std::vector<std::uint32_t> p(n);
-  std::iota(p.begin(), p.end(), 0u);
-  return p;
-}
-
-// An 8-byte value that is neither an integer nor a floating-point number.
-struct pair32 {
-  std::int32_t a;
-  float b;
-  friend bool operator==(const pair32&, const pair32&) = default;
-};
-static_assert(sizeof(pair32) == 8);
-
 }  // namespace
 
 template <class K>
 class host_radix_sort : public ::testing::Test {};
-TYPED_TEST_SUITE(host_radix_sort, key_types);
+TYPED_TEST_SUITE(host_radix_sort, radix_key_types);
 
 TYPED_TEST(host_radix_sort, keys_at_every_size_pattern_and_order) {
   using K = TypeParam;

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "gpuprim/core/radix_key.hpp"
+#include "gpuprim/sort.hpp"
 
 namespace gpuprim::test {
 
@@ -282,5 +283,41 @@ void expect_float_sort_order(std::span<const F> input, std::span<const F> got,
     }
   }
 }
+
+// What the host and GPU sort tests share.
+
+using radix_key_types =
+    ::testing::Types<std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t,
+                     std::uint32_t, std::int64_t, std::uint64_t, float, double>;
+
+// A key or value filled with 0xA5 bytes: what outputs hold before a sort.
+template <class T>
+T poison() {
+  T x;
+  std::memset(&x, 0xA5, sizeof(T));
+  return x;
+}
+
+inline sort_order order_of(bool descending) {
+  return descending ? sort_order::descending : sort_order::ascending;
+}
+
+inline std::string describe(std::size_t n, const char* pattern, bool descending) {
+  return "n=" + std::to_string(n) + " " + pattern + (descending ? " descending" : " ascending");
+}
+
+inline std::vector<std::uint32_t> positions(std::size_t n) {
+  std::vector<std::uint32_t> p(n);
+  std::iota(p.begin(), p.end(), 0u);
+  return p;
+}
+
+// An 8-byte value that is neither an integer nor a floating-point number.
+struct pair32 {
+  std::int32_t a;
+  float b;
+  friend bool operator==(const pair32&, const pair32&) = default;
+};
+static_assert(sizeof(pair32) == 8);
 
 }  // namespace gpuprim::test
