@@ -41,7 +41,7 @@ if [ $build_rc -ne 0 ]; then
   exit 1
 fi
 
-(cd "$BUILD" && ctest --output-on-failure -j 4 --timeout 600) >"$OUT/ctest.tmp" 2>&1
+(cd "$BUILD" && ctest --output-on-failure -j 4 --timeout "${CTEST_TIMEOUT:-600}") >"$OUT/ctest.tmp" 2>&1
 note "tests: rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.tmp" | tail -1)"
 grep -E '(Failed|Not Run|Timeout)' "$OUT/ctest.tmp" | head -20 | tee -a "$summary"
 cat "$OUT/ctest.tmp" >>"$OUT/build-tests.log" && rm "$OUT/ctest.tmp"
