@@ -9,11 +9,13 @@ mkdir -p "$OUT"
 BUILD=build/device
 RUN_BENCH=1
 RUN_SANITIZE=1
+RUN_TESTS=1
 for arg in "$@"; do
   case "$arg" in
     --no-bench) RUN_BENCH=0 ;;
     --no-sanitize) RUN_SANITIZE=0 ;;
     --tests-only) RUN_BENCH=0; RUN_SANITIZE=0 ;;
+    --no-tests) RUN_TESTS=0 ;;
   esac
 done
 summary="$OUT/summary.txt"
@@ -21,7 +23,9 @@ summary="$OUT/summary.txt"
 note() { echo "$*" | tee -a "$summary"; }
 
 # At most 8 files come back: summary.txt, build-tests.log, sanitize.log,
-# bench.json, bench.md, bench.log.
+# bench.json (or bench-<family>.json each), bench.md, bench.log.
+# Environment: CTEST_TIMEOUT and SANITIZE_TIMEOUT (seconds), SANITIZE_FILTER
+# (a gtest filter), SANITIZE_TOOLS, BENCH_FAMILY, LADDER_FAMILIES.
 {
   date -u
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
@@ -41,19 +45,20 @@ if [ $build_rc -ne 0 ]; then
   exit 1
 fi
 
-(cd "$BUILD" && ctest --output-on-failure -j 4 --timeout "${CTEST_TIMEOUT:-600}") >"$OUT/ctest.tmp" 2>&1
-note "tests: rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.tmp" | tail -1)"
-grep -E '(Failed|Not Run|Timeout)' "$OUT/ctest.tmp" | head -20 | tee -a "$summary"
-cat "$OUT/ctest.tmp" >>"$OUT/build-tests.log" && rm "$OUT/ctest.tmp"
-"$BUILD/tests/gpuprim_cuda_tests" --gtest_brief=1 2>&1 | tail -5 | tee -a "$summary"
+if [ $RUN_TESTS -eq 1 ]; then
+  (cd "$BUILD" && ctest --output-on-failure -j 4 --timeout "${CTEST_TIMEOUT:-600}") >"$OUT/ctest.tmp" 2>&1
+  note "tests: rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.tmp" | tail -1)"
+  grep -E '(Failed|Not Run|Timeout)' "$OUT/ctest.tmp" | head -20 | tee -a "$summary"
+  cat "$OUT/ctest.tmp" >>"$OUT/build-tests.log" && rm "$OUT/ctest.tmp"
+fi
 
 if [ $RUN_SANITIZE -eq 1 ]; then
   # The > 2^31-element tests are left out: they add minutes under the
   # sanitizer and exercise no code path the other sizes miss.
   # SANITIZE_FILTER narrows the run to some suites (a gtest filter).
   filter="--gtest_filter=${SANITIZE_FILTER:-*}-*two_to_the_31*"
-  for tool in memcheck racecheck synccheck; do
-    compute-sanitizer --tool "$tool" --error-exitcode 3 --print-limit 20 \
+  for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
+    timeout "${SANITIZE_TIMEOUT:-600}" compute-sanitizer --tool "$tool" --error-exitcode 3 --print-limit 20 \
       "$BUILD/tests/gpuprim_cuda_tests" "$filter" --gtest_brief=1 >"$OUT/tool.tmp" 2>&1
     rc=$?
     note "compute-sanitizer $tool: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/tool.tmp" | tail -1)"
@@ -62,9 +67,18 @@ if [ $RUN_SANITIZE -eq 1 ]; then
 fi
 
 if [ $RUN_BENCH -eq 1 ] && [ -x "$BUILD/bench/gpuprim-bench" ]; then
-  "$BUILD/bench/gpuprim-bench" "${BENCH_FAMILY:-all}" --json "$OUT/bench.json" --markdown "$OUT/bench.md" \
-    >"$OUT/bench.log" 2>&1
-  note "bench: rc=$?"
+  # BENCH_FAMILY: one family or several (space-separated); with several,
+  # each writes bench-<family>.json and all append to bench.md.
+  families=${BENCH_FAMILY:-all}
+  : >"$OUT/bench.md"
+  for family in $families; do
+    json="$OUT/bench.json"
+    [ "$families" = "$family" ] || json="$OUT/bench-$family.json"
+    "$BUILD/bench/gpuprim-bench" "$family" --json "$json" --markdown "$OUT/table.tmp" \
+      >>"$OUT/bench.log" 2>&1
+    note "bench $family: rc=$?"
+    cat "$OUT/table.tmp" >>"$OUT/bench.md" 2>/dev/null && rm -f "$OUT/table.tmp"
+  done
   for family in ${LADDER_FAMILIES:-reduce scan histogram sort}; do
     "$BUILD/bench/gpuprim-bench" "$family" --ladder --markdown "$OUT/ladder.tmp" \
       >>"$OUT/bench.log" 2>&1

@@ -89,6 +89,9 @@ struct block_bitonic_sort {
       } else {
         bitonic_sort_registers<layout, true>(v, base, lane, valid, less);
       }
+      // Padding lanes read keys[valid - 1], which its owner lane stores
+      // below: shuffles order no memory accesses, __syncwarp does.
+      __syncwarp();
 #pragma unroll
       for (int r = 0; r < Items; ++r) {
         const unsigned i = base + layout::offset(lane, r);
