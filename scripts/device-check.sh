@@ -25,7 +25,8 @@ note() { echo "$*" | tee -a "$summary"; }
 # At most 8 files come back: summary.txt, build-tests.log, sanitize.log,
 # bench.json (or bench-<family>.json each), bench.md, bench.log.
 # Environment: CTEST_TIMEOUT and SANITIZE_TIMEOUT (seconds), SANITIZE_FILTER
-# (a gtest filter), SANITIZE_TOOLS, BENCH_FAMILY, LADDER_FAMILIES.
+# (a gtest filter), SANITIZE_TOOLS, BENCH_FAMILY, BENCH_ARGS (e.g.
+# --backend cuda), LADDER_FAMILIES.
 {
   date -u
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
@@ -74,7 +75,7 @@ if [ $RUN_BENCH -eq 1 ] && [ -x "$BUILD/bench/gpuprim-bench" ]; then
   for family in $families; do
     json="$OUT/bench.json"
     [ "$families" = "$family" ] || json="$OUT/bench-$family.json"
-    "$BUILD/bench/gpuprim-bench" "$family" --json "$json" --markdown "$OUT/table.tmp" \
+    "$BUILD/bench/gpuprim-bench" "$family" ${BENCH_ARGS:-} --json "$json" --markdown "$OUT/table.tmp" \
       >>"$OUT/bench.log" 2>&1
     note "bench $family: rc=$?"
     cat "$OUT/table.tmp" >>"$OUT/bench.md" 2>/dev/null && rm -f "$OUT/table.tmp"
