@@ -85,6 +85,33 @@ TEST(host_scan, many_rounds_and_a_misaligned_output) {
   }
 }
 
+// 64-bit sums on the vector path (pairs of elements per SSE2 vector), in
+// place, with values near the top so that the sums wrap: exact, like a
+// sequential loop.
+TEST(host_scan, wrapping_uint64_sums_in_place_match_a_loop_exactly) {
+  auto rng = make_rng(38);
+  const std::size_t n = (std::size_t{1} << 21) + 13;
+  std::vector<std::uint64_t> x(n);
+  for (auto& v : x)
+    v = ~std::uint64_t{0} - (rng() % 1000);
+  for (bool exclusive : {false, true}) {
+    std::vector<std::uint64_t> data = x;
+    if (exclusive) {
+      gp::exclusive_scan(gp::host.threads(2), data, data, std::uint64_t{7});
+    } else {
+      gp::inclusive_scan(gp::host.threads(2), data, data);
+    }
+    std::uint64_t running = exclusive ? 7 : 0;
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!exclusive) running += x[i];
+      wrong += data[i] != running;
+      if (exclusive) running += x[i];
+    }
+    EXPECT_EQ(wrong, 0u) << (exclusive ? "exclusive" : "inclusive");
+  }
+}
+
 TEST(host_scan, exclusive_is_inclusive_shifted_by_one) {
   auto rng = make_rng(33);
   const auto x = random_vector<std::int64_t>(200003, rng);

@@ -10,6 +10,8 @@
 // lanes again side by side, and writes the output. Pass 2 reads what pass 1
 // just brought into the cache, so memory sees about one read and one write
 // per element, like a copy. The operator only needs to be associative.
+// Plain sums of the arithmetic types run pass 2 on SSE2 vectors
+// (host/vector_scan.hpp).
 #pragma once
 
 #include <omp.h>
@@ -21,6 +23,7 @@
 
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/host/reduce.hpp"
+#include "gpuprim/host/vector_scan.hpp"
 
 namespace gpuprim::host_detail {
 
@@ -42,13 +45,20 @@ void scan_lanes_from(const In* in, Out* out, std::size_t begin, std::size_t end,
   T acc[scan_lanes];
   for (std::size_t k = 0; k < scan_lanes; ++k)
     acc[k] = prefix[k];
+  std::size_t done = 0;  // elements of each lane scanned on vectors
+#if defined(__SSE2__)
+  if constexpr (vector_scan_applies<In, Out, T, Op, Fetch>) {
+    vector_scan_lanes<Exclusive>(in + begin, out + begin, lane_len, lane_len, acc);
+    done = lane_len;
+  }
+#endif
   auto step = [&](std::size_t k, std::size_t i) {
     const T x = static_cast<T>(fetch(in[i], i));
     if constexpr (Exclusive) out[i] = static_cast<Out>(acc[k]);
     acc[k] = op(acc[k], x);
     if constexpr (!Exclusive) out[i] = static_cast<Out>(acc[k]);
   };
-  for (std::size_t i = 0; i < lane_len; ++i) {
+  for (std::size_t i = done; i < lane_len; ++i) {
     for (std::size_t k = 0; k < scan_lanes; ++k)
       step(k, begin + k * lane_len + i);
   }
@@ -87,7 +97,8 @@ void scan(host_backend backend, const In* in, Out* out, std::size_t n, std::opti
       const std::size_t round_n = std::min(round, n - round_begin);
       const std::size_t begin = round_begin + round_n * t / team;
       const std::size_t end = round_begin + round_n * (t + 1) / team;
-      const std::size_t lane_len = (end - begin) / scan_lanes;
+      // A multiple of 4: whole vectors of 32- and 64-bit values.
+      const std::size_t lane_len = (end - begin) / scan_lanes / 4 * 4;
       std::optional<T>* totals = &lane_total[static_cast<std::size_t>(t) * scan_lanes];
       for (std::size_t k = 0; k < scan_lanes; ++k) {
         const std::size_t lb = begin + k * lane_len;
