@@ -156,19 +156,15 @@ void plan_host_rows(const context& ctx, plan& p) {
 
 #if GPUPRIM_HAS_CUDA
 
-// Samples rotated among copies that together exceed L2; one counts array
-// per side (it stays in L2 either way).
+// Samples rotated past L2; one counts array per side (it stays in L2
+// either way).
 template <class T>
-struct device_workload {
-  std::vector<device_vector<T>> inputs;
+struct device_workload : rotated_buffers<T> {
   device_vector<std::uint32_t> counts;
   device_vector<std::uint64_t> left_out{1};
 
-  device_workload(std::size_t n, int bins, std::size_t l2_cache_bytes) : counts(bins) {
-    const host_array<T> values = histogram_samples<T>(n);
-    inputs = device_copies(values.span(), copies_to_defeat_l2(n * sizeof(T), l2_cache_bytes));
-  }
-  device_span<const T> input(int run) const { return inputs[run % inputs.size()].span(); }
+  device_workload(std::size_t n, int bins, std::size_t l2_cache_bytes)
+      : rotated_buffers<T>(histogram_samples<T>(n).span(), l2_cache_bytes, false), counts(bins) {}
 };
 
 template <class T>
@@ -214,12 +210,6 @@ constexpr cuda_case cuda_cases[] = {
     {false, 24, false}, {true, 28, false}, {false, 28, false},
 };
 
-std::string l2_note(std::size_t l2_cache_bytes) {
-  return "Inputs under 3 x L2 (" + std::to_string(3 * (l2_cache_bytes >> 20)) +
-         " MiB) are rotated among copies that together exceed it, so every call reads memory, "
-         "not L2.";
-}
-
 void plan_cuda_rows(const context& ctx, plan& p) {
   table t;
   t.title = "histogram (cuda)";
@@ -232,7 +222,7 @@ void plan_cuda_rows(const context& ctx, plan& p) {
       "256), float samples in [0.5, 1.5) into 1024 bins over [0.5, 1.5).",
       "CUDA events around each call; GB/s counts n x sizeof(T) read; % of the device-to-device "
       "copy bandwidth (read + write) of this run.",
-      l2_note(ctx.l2_cache_bytes),
+      l2_note(ctx.l2_cache_bytes, false),
       "vendor / gpuprim above 1 means gpuprim is faster; check compares every bin with CUB's "
       "and requires no sample left out.",
   };
@@ -300,41 +290,33 @@ void plan_ladder(const context& ctx, plan& p, int log2_n) {
       "with the same 64 bins follows for reference.",
       "CUDA events around each call (each rung zeroes its counts first); GB/s counts n bytes "
       "read. " +
-          l2_note(ctx.l2_cache_bytes),
+          l2_note(ctx.l2_cache_bytes, false),
   };
-  const std::size_t index = p.add_table(std::move(t));
   const auto inputs = std::make_shared<ladder_inputs>();
   const stream_t stream = ctx.stream;
-  const auto add = [&](row r, histogram_enqueuer enqueue) {
-    p.cases.push_back({index, r, [ctx, inputs, r, enqueue] {
-                         return std::vector<row>{measure_ladder_row(ctx, *inputs, r, enqueue)};
-                       }});
-  };
-  row header =
-      make_header("cuda", "uint8", ladder::histogram_ladder_bins, std::size_t{1} << log2_n, 1);
-  header.implementation = "gpuprim::ladder";
-  for (const ladder::histogram_rung& rung : ladder::histogram_rungs()) {
-    row r = header;
-    r.variant = rung.name;
-    r.fixes = rung.fixes;
-    add(r,
-        [run = rung.run, stream](device_span<const std::uint8_t> in,
-                                 device_span<std::uint32_t> counts) { run(in, counts, stream); });
-  }
-  row vendor = header;
-  vendor.implementation = "cub";
-  vendor.variant = cub_histogram_even<std::uint8_t, int>::name();
-  vendor.fixes = "(reference) the vendor library";
-  // Made on the first (warm-up) call, so its allocation is not timed.
-  const auto cub = std::make_shared<std::unique_ptr<cub_histogram_even<std::uint8_t, int>>>();
-  add(vendor, [cub, n = header.n, stream](device_span<const std::uint8_t> in,
-                                          device_span<std::uint32_t> counts) {
-    if (!*cub) {
-      *cub = std::make_unique<cub_histogram_even<std::uint8_t, int>>(ladder::histogram_ladder_bins,
-                                                                     0, 256, n, stream);
-    }
-    (*cub)->enqueue(in.data(), reinterpret_cast<unsigned*>(counts.data()));
+  const std::size_t n = std::size_t{1} << log2_n;
+  auto rows = make_ladder_rows<histogram_enqueuer>(
+      p, p.add_table(std::move(t)),
+      make_header("cuda", "uint8", ladder::histogram_ladder_bins, n, 1),
+      [ctx, inputs](const row& r, const histogram_enqueuer& enqueue) {
+        return measure_ladder_row(ctx, *inputs, r, enqueue);
+      });
+  rows.add_rungs(ladder::histogram_rungs(), [stream](auto run) -> histogram_enqueuer {
+    return [run, stream](device_span<const std::uint8_t> in, device_span<std::uint32_t> counts) {
+      run(in, counts, stream);
+    };
   });
+  // CUB's object is made on the first (warm-up) call, so its allocation is
+  // not timed.
+  using cub_bytes = cub_histogram_even<std::uint8_t, int>;
+  const auto cub = std::make_shared<std::unique_ptr<cub_bytes>>();
+  rows.add("cub", cub_bytes::name(), "(reference) the vendor library",
+           [cub, n, stream](device_span<const std::uint8_t> in, device_span<std::uint32_t> counts) {
+             if (!*cub) {
+               *cub = std::make_unique<cub_bytes>(ladder::histogram_ladder_bins, 0, 256, n, stream);
+             }
+             (*cub)->enqueue(in.data(), reinterpret_cast<unsigned*>(counts.data()));
+           });
 }
 
 #endif  // GPUPRIM_HAS_CUDA

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "gpuprim/core/device_vector.hpp"
@@ -81,6 +82,39 @@ std::vector<device_vector<T>> device_copies(std::span<const T> values, std::size
     result.push_back(result.front());  // device-to-device copy
   synchronize(nullptr);
   return result;
+}
+
+// One size's inputs (and outputs) on the device, as many copies of each as
+// it takes to defeat L2: call `run` reads input(run) and writes output(run),
+// so neither its reads nor its writes hit lines an earlier call left in L2.
+template <class T>
+struct rotated_buffers {
+  std::vector<device_vector<T>> inputs;
+  std::vector<device_vector<T>> outputs;  // none when made without outputs
+
+  rotated_buffers(std::span<const T> values, std::size_t l2_cache_bytes, bool with_outputs = true) {
+    const std::size_t copies = copies_to_defeat_l2(values.size_bytes(), l2_cache_bytes);
+    inputs = device_copies(values, copies);
+    if (!with_outputs) return;
+    outputs.reserve(copies);
+    for (std::size_t i = 0; i < copies; ++i)
+      outputs.emplace_back(values.size());
+  }
+  device_span<const T> input(int run) const { return inputs[run % inputs.size()].span(); }
+  device_span<T> output(int run) { return outputs[run % outputs.size()].span(); }
+  // Output 0, once the stream has finished writing it.
+  std::vector<T> first_output(stream_t stream) {
+    synchronize(stream);
+    return to_host(outputs[0]);
+  }
+};
+
+// The note under every table whose inputs rotate (rotated_buffers).
+inline std::string l2_note(std::size_t l2_cache_bytes, bool outputs_too) {
+  return std::string(outputs_too ? "Inputs and outputs" : "Inputs") + " under 3 x L2 (" +
+         std::to_string(3 * (l2_cache_bytes >> 20)) +
+         " MiB) are rotated among copies that together exceed it, so every call " +
+         (outputs_too ? "reads and writes" : "reads") + " memory, not L2.";
 }
 
 }  // namespace gpuprim::bench

@@ -39,6 +39,41 @@ struct plan {
   }
 };
 
+// The rows of one ladder table: one per rung, then the references (the
+// production path, the vendor library). Enqueue is what a family's rows
+// run; measure(row, enqueue) times one row (it captures the family's shared
+// inputs).
+template <class Enqueue, class Measure>
+struct ladder_rows {
+  plan& p;
+  std::size_t table;
+  row header;
+  Measure measure;
+
+  void add(const std::string& implementation, const std::string& variant, const std::string& fixes,
+           Enqueue enqueue) {
+    row r = header;
+    r.implementation = implementation;
+    r.variant = variant;
+    r.fixes = fixes;
+    p.cases.push_back({table, r, [measure = measure, r, enqueue = std::move(enqueue)] {
+                         return std::vector<row>{measure(r, enqueue)};
+                       }});
+  }
+  // One row per rung (name, fixes, run); bind(run) makes its Enqueue.
+  template <class Rungs, class Bind>
+  void add_rungs(const Rungs& rungs, Bind bind) {
+    for (const auto& rung : rungs)
+      add("gpuprim::ladder", rung.name, rung.fixes, bind(rung.run));
+  }
+};
+
+template <class Enqueue, class Measure>
+ladder_rows<Enqueue, Measure> make_ladder_rows(plan& p, std::size_t table, row header,
+                                               Measure measure) {
+  return {p, table, std::move(header), std::move(measure)};
+}
+
 // "reduce sum float 2^24 cuda", for the progress lines.
 std::string describe(const row& header);
 

@@ -156,18 +156,14 @@ void enqueue_reduce_into(reduce_op op, device_span<const T> in, device_span<T> o
   }
 }
 
-// One size's inputs on the device, as many copies as it takes to defeat
-// L2, and a two-element output (gpuprim's result, the anchor's result).
+// One size's random inputs rotated past L2, and a two-element output
+// (gpuprim's result, the anchor's result).
 template <class T>
-struct device_workload {
-  std::vector<device_vector<T>> copies;
+struct device_workload : rotated_buffers<T> {
   device_vector<T> out{2};
 
-  device_workload(std::size_t n, std::size_t l2_cache_bytes) {
-    const host_array<T> values = random_host_array<T>(n, input_seed);
-    copies = device_copies(values.span(), copies_to_defeat_l2(n * sizeof(T), l2_cache_bytes));
-  }
-  device_span<const T> input(int run) const { return copies[run % copies.size()].span(); }
+  device_workload(std::size_t n, std::size_t l2_cache_bytes)
+      : rotated_buffers<T>(random_host_array<T>(n, input_seed).span(), l2_cache_bytes, false) {}
   device_span<T> gpuprim_out() { return out.span().first(1); }
   device_span<T> vendor_out() { return out.span().subspan(1, 1); }
   // Both results, once the stream has finished them.
@@ -211,12 +207,6 @@ constexpr cuda_case cuda_cases[] = {
     {reduce_op::min, scalar::f32, 28, false}, {reduce_op::max, scalar::f32, 28, false},
 };
 
-std::string l2_note(std::size_t l2_cache_bytes) {
-  return "Inputs under 3 x L2 (" + std::to_string(3 * (l2_cache_bytes >> 20)) +
-         " MiB) are rotated among copies that together exceed it, so every call reads from "
-         "memory, not from L2.";
-}
-
 void plan_cuda_rows(const context& ctx, plan& p) {
   table t;
   t.title = "reduce (cuda)";
@@ -227,7 +217,7 @@ void plan_cuda_rows(const context& ctx, plan& p) {
       "storage allocated once, outside the timed loop); both leave the result on the device.",
       "CUDA events around each call; GB/s counts n x sizeof(T) read, the fewest bytes a "
       "reduction must move; % of the device-to-device copy bandwidth of this run.",
-      l2_note(ctx.l2_cache_bytes),
+      l2_note(ctx.l2_cache_bytes, false),
       "vendor / gpuprim above 1 means gpuprim is faster; check compares the two results.",
   };
   const std::size_t index = p.add_table(std::move(t));
@@ -286,46 +276,31 @@ void plan_ladder(const context& ctx, plan& p, int log2_n) {
       "Rungs oldest first; x prev and x first are speed-ups over the rung above and the "
       "first rung. The last two rows are the production path and CUB, for reference.",
       "CUDA events around each call; GB/s counts n x sizeof(T) read. " +
-          l2_note(ctx.l2_cache_bytes),
+          l2_note(ctx.l2_cache_bytes, false),
   };
-  const std::size_t index = p.add_table(std::move(t));
   const auto inputs = std::make_shared<ladder_inputs<T>>();
   const stream_t stream = ctx.stream;
-  const auto add = [&](row r, sum_enqueuer<T> enqueue) {
-    p.cases.push_back({index, r, [ctx, inputs, r, enqueue] {
-                         return std::vector<row>{measure_ladder_row<T>(ctx, *inputs, r, enqueue)};
-                       }});
-  };
-
-  row header = make_header("cuda", type_name<T>(), std::size_t{1} << log2_n, sizeof(T));
-  header.implementation = "gpuprim::ladder";
-  for (const ladder::reduce_rung<T>& rung : ladder::reduce_rungs<T>()) {
-    row r = header;
-    r.variant = rung.name;
-    r.fixes = rung.fixes;
-    add(r, [run = rung.run, stream](device_span<const T> in, device_span<T> out) {
-      run(in, out, stream);
-    });
-  }
-
-  row production = header;
-  production.implementation = "gpuprim";
-  production.variant = "gpuprim::reduce_into";
-  production.fixes = "(reference) the production path";
-  add(production, [stream](device_span<const T> in, device_span<T> out) {
-    enqueue_reduce_into(reduce_op::sum, in, out, stream);
+  const std::size_t n = std::size_t{1} << log2_n;
+  auto rows = make_ladder_rows<sum_enqueuer<T>>(
+      p, p.add_table(std::move(t)), make_header("cuda", type_name<T>(), n, sizeof(T)),
+      [ctx, inputs](const row& r, const sum_enqueuer<T>& enqueue) {
+        return measure_ladder_row<T>(ctx, *inputs, r, enqueue);
+      });
+  rows.add_rungs(ladder::reduce_rungs<T>(), [stream](auto run) -> sum_enqueuer<T> {
+    return [run, stream](device_span<const T> in, device_span<T> out) { run(in, out, stream); };
   });
-
-  row vendor = header;
-  vendor.implementation = "cub";
-  vendor.variant = cub_reduce<T>::name(reduce_op::sum);
-  vendor.fixes = "(reference) the vendor library";
-  // Made on the first (warm-up) call, so its allocation is not timed.
+  rows.add("gpuprim", "gpuprim::reduce_into", "(reference) the production path",
+           [stream](device_span<const T> in, device_span<T> out) {
+             enqueue_reduce_into(reduce_op::sum, in, out, stream);
+           });
+  // CUB's object is made on the first (warm-up) call, so its allocation is
+  // not timed.
   const auto cub = std::make_shared<std::unique_ptr<cub_reduce<T>>>();
-  add(vendor, [cub, n = header.n, stream](device_span<const T> in, device_span<T> out) {
-    if (!*cub) *cub = std::make_unique<cub_reduce<T>>(reduce_op::sum, n, stream);
-    (*cub)->enqueue(in.data(), out.data());
-  });
+  rows.add("cub", cub_reduce<T>::name(reduce_op::sum), "(reference) the vendor library",
+           [cub, n, stream](device_span<const T> in, device_span<T> out) {
+             if (!*cub) *cub = std::make_unique<cub_reduce<T>>(reduce_op::sum, n, stream);
+             (*cub)->enqueue(in.data(), out.data());
+           });
 }
 
 #endif  // GPUPRIM_HAS_CUDA

@@ -240,29 +240,11 @@ void enqueue_scan(scan_kind kind, device_span<const T> in, device_span<T> out, s
   }
 }
 
-// One size's inputs and outputs on the device, as many of each as it takes
-// to defeat L2 (so neither the reads nor the writes of one call hit lines
-// the previous call left in L2).
+// One size's random inputs and outputs, rotated past L2.
 template <class T>
-struct device_workload {
-  std::vector<device_vector<T>> inputs;
-  std::vector<device_vector<T>> outputs;
-
-  device_workload(std::size_t n, std::size_t l2_cache_bytes) {
-    const host_array<T> values = random_host_array<T>(n, input_seed);
-    const std::size_t copies = copies_to_defeat_l2(n * sizeof(T), l2_cache_bytes);
-    inputs = device_copies(values.span(), copies);
-    outputs.reserve(copies);
-    for (std::size_t i = 0; i < copies; ++i)
-      outputs.emplace_back(n);
-  }
-  device_span<const T> input(int run) const { return inputs[run % inputs.size()].span(); }
-  device_span<T> output(int run) { return outputs[run % outputs.size()].span(); }
-  // Output 0, once the stream has finished writing it.
-  std::vector<T> first_output(stream_t stream) {
-    synchronize(stream);
-    return to_host(outputs[0]);
-  }
+struct device_workload : rotated_buffers<T> {
+  device_workload(std::size_t n, std::size_t l2_cache_bytes)
+      : rotated_buffers<T>(random_host_array<T>(n, input_seed).span(), l2_cache_bytes) {}
 };
 
 template <class T>
@@ -300,12 +282,6 @@ constexpr cuda_case cuda_cases[] = {
     {scan_kind::inclusive, scalar::i32, 28, false}, {scan_kind::exclusive, scalar::i32, 28, false},
 };
 
-std::string l2_note(std::size_t l2_cache_bytes) {
-  return "Inputs and outputs under 3 x L2 (" + std::to_string(3 * (l2_cache_bytes >> 20)) +
-         " MiB) are rotated among copies that together exceed it, so every call reads and "
-         "writes memory, not L2.";
-}
-
 void plan_cuda_rows(const context& ctx, plan& p) {
   table t;
   t.title = "scan (cuda)";
@@ -317,7 +293,7 @@ void plan_cuda_rows(const context& ctx, plan& p) {
       "the timed loop).",
       "CUDA events around each call; GB/s counts n x sizeof(T) read + n x sizeof(T) written, "
       "the fewest bytes a scan must move; % of the device-to-device copy bandwidth of this run.",
-      l2_note(ctx.l2_cache_bytes),
+      l2_note(ctx.l2_cache_bytes, true),
       "vendor / gpuprim above 1 means gpuprim is faster; check compares every element of the "
       "two outputs (floats within a relative 1e-3: the two round differently).",
   };
@@ -406,7 +382,7 @@ void plan_cuda_segmented_rows(const context& ctx, plan& p) {
       "CUDA events around each call. GB/s counts what each side must move: gpuprim n x 4 bytes "
       "of floats read + n flag bytes read + n x 4 bytes written; CUB (vendor GB/s) n x 4 bytes "
       "of keys in place of the flags. % of the device-to-device copy bandwidth of this run.",
-      l2_note(ctx.l2_cache_bytes) + " Flags and keys rotate with the values.",
+      l2_note(ctx.l2_cache_bytes, true) + " Flags and keys rotate with the values.",
       "segments of 1-2048: lengths hashed from the segment index.",
       "vendor / gpuprim (times) above 1 means gpuprim is faster; check compares every element "
       "of the two outputs (floats within a relative 1e-3).",
@@ -466,46 +442,31 @@ void plan_ladder(const context& ctx, plan& p, int log2_n) {
       "Rungs oldest first; x prev and x first are speed-ups over the rung above and the "
       "first rung. The last two rows are the production path and CUB, for reference.",
       "CUDA events around each call; GB/s counts n x sizeof(T) read + n x sizeof(T) written. " +
-          l2_note(ctx.l2_cache_bytes),
+          l2_note(ctx.l2_cache_bytes, true),
   };
-  const std::size_t index = p.add_table(std::move(t));
   const auto inputs = std::make_shared<ladder_inputs<T>>();
   const stream_t stream = ctx.stream;
-  const auto add = [&](row r, scan_enqueuer<T> enqueue) {
-    p.cases.push_back({index, r, [ctx, inputs, r, enqueue] {
-                         return std::vector<row>{measure_ladder_row<T>(ctx, *inputs, r, enqueue)};
-                       }});
-  };
-
-  row header = make_header("cuda", type_name<T>(), std::size_t{1} << log2_n, sizeof(T));
-  header.implementation = "gpuprim::ladder";
-  for (const ladder::scan_rung<T>& rung : ladder::scan_rungs<T>()) {
-    row r = header;
-    r.variant = rung.name;
-    r.fixes = rung.fixes;
-    add(r, [run = rung.run, stream](device_span<const T> in, device_span<T> out) {
-      run(in, out, stream);
-    });
-  }
-
-  row production = header;
-  production.implementation = "gpuprim";
-  production.variant = "gpuprim::inclusive_scan";
-  production.fixes = "(reference) the production path";
-  add(production, [stream](device_span<const T> in, device_span<T> out) {
-    enqueue_scan(scan_kind::inclusive, in, out, stream);
+  const std::size_t n = std::size_t{1} << log2_n;
+  auto rows = make_ladder_rows<scan_enqueuer<T>>(
+      p, p.add_table(std::move(t)), make_header("cuda", type_name<T>(), n, sizeof(T)),
+      [ctx, inputs](const row& r, const scan_enqueuer<T>& enqueue) {
+        return measure_ladder_row<T>(ctx, *inputs, r, enqueue);
+      });
+  rows.add_rungs(ladder::scan_rungs<T>(), [stream](auto run) -> scan_enqueuer<T> {
+    return [run, stream](device_span<const T> in, device_span<T> out) { run(in, out, stream); };
   });
-
-  row vendor = header;
-  vendor.implementation = "cub";
-  vendor.variant = cub_scan<T>::name(scan_kind::inclusive);
-  vendor.fixes = "(reference) the vendor library";
-  // Made on the first (warm-up) call, so its allocation is not timed.
+  rows.add("gpuprim", "gpuprim::inclusive_scan", "(reference) the production path",
+           [stream](device_span<const T> in, device_span<T> out) {
+             enqueue_scan(scan_kind::inclusive, in, out, stream);
+           });
+  // CUB's object is made on the first (warm-up) call, so its allocation is
+  // not timed.
   const auto cub = std::make_shared<std::unique_ptr<cub_scan<T>>>();
-  add(vendor, [cub, n = header.n, stream](device_span<const T> in, device_span<T> out) {
-    if (!*cub) *cub = std::make_unique<cub_scan<T>>(scan_kind::inclusive, n, stream);
-    (*cub)->enqueue(in.data(), out.data());
-  });
+  rows.add("cub", cub_scan<T>::name(scan_kind::inclusive), "(reference) the vendor library",
+           [cub, n, stream](device_span<const T> in, device_span<T> out) {
+             if (!*cub) *cub = std::make_unique<cub_scan<T>>(scan_kind::inclusive, n, stream);
+             (*cub)->enqueue(in.data(), out.data());
+           });
 }
 
 #endif  // GPUPRIM_HAS_CUDA

@@ -80,50 +80,35 @@ row make_header(const char* backend, const char* variant, const char* type, std:
 // ---- cuda ---------------------------------------------------------------
 #if GPUPRIM_HAS_CUDA
 
-// Inputs rotated among copies that together exceed the L2 (as for scans);
-// outputs likewise.
-template <class T>
-struct rotated {
-  std::vector<device_vector<T>> inputs;
-  std::vector<device_vector<T>> outputs;
-  rotated(std::span<const T> values, std::size_t l2_cache_bytes) {
-    const std::size_t copies = copies_to_defeat_l2(values.size_bytes(), l2_cache_bytes);
-    inputs = device_copies(values, copies);
-    for (std::size_t i = 0; i < copies; ++i)
-      outputs.emplace_back(values.size());
-  }
-  device_span<const T> in(int run) const { return inputs[run % inputs.size()].span(); }
-  device_span<T> out(int run) { return outputs[run % outputs.size()].span(); }
-};
-
 template <class K, class V>
 std::vector<row> measure_cuda_sort(const context& ctx, row r) {
   constexpr bool pairs = !std::is_void_v<V>;
   const stream_t stream = ctx.stream;
   const host_array<K> keys = random_keys<K>(r.n);
-  rotated<K> k(keys.span(), ctx.l2_cache_bytes);
+  rotated_buffers<K> k(keys.span(), ctx.l2_cache_bytes);
   using W = std::conditional_t<pairs, V, std::uint32_t>;
-  std::unique_ptr<rotated<W>> v;
+  std::unique_ptr<rotated_buffers<W>> v;
   if constexpr (pairs) {
     std::vector<W> positions(r.n);
     for (std::size_t i = 0; i < r.n; ++i)
       positions[i] = static_cast<W>(i);
-    v = std::make_unique<rotated<W>>(positions, ctx.l2_cache_bytes);
+    v = std::make_unique<rotated_buffers<W>>(positions, ctx.l2_cache_bytes);
   }
   const auto enqueue = [&](int run) {
     if constexpr (pairs) {
-      sort_by_key(cuda.on(stream), k.in(run), v->in(run), k.out(run), v->out(run));
+      sort_by_key(cuda.on(stream), k.input(run), v->input(run), k.output(run), v->output(run));
     } else {
-      sort(cuda.on(stream), k.in(run), k.out(run));
+      sort(cuda.on(stream), k.input(run), k.output(run));
     }
   };
   r.measured = time_device(stream, enqueue);
   const cub_radix_sort<K, V> cub(r.n, stream);
   const auto enqueue_cub = [&](int run) {
     if constexpr (pairs) {
-      cub.enqueue(k.in(run).data(), k.out(run).data(), v->in(run).data(), v->out(run).data());
+      cub.enqueue(k.input(run).data(), k.output(run).data(), v->input(run).data(),
+                  v->output(run).data());
     } else {
-      cub.enqueue(k.in(run).data(), k.out(run).data());
+      cub.enqueue(k.input(run).data(), k.output(run).data());
     }
   };
   r.vendor = cub_radix_sort<K, V>::name();
@@ -155,7 +140,7 @@ void plan_cuda_rows(const context& ctx, plan& p) {
       "Keys: every bit random (float: uniform in (-1000, 1000)); pair values: uint32 positions. "
       "GB/s counts each key and value read once and written once (the fewest bytes any sort "
       "moves; an LSD radix sort moves them once per 8-bit pass); Gkeys/s = n / time.",
-      "Inputs and outputs rotate among copies that together exceed 3 x L2.",
+      l2_note(ctx.l2_cache_bytes, true),
       "check: gpuprim's keys (and values) equal CUB's bit for bit (both sorts are stable).",
   };
   const std::size_t index = p.add_table(std::move(t));

@@ -133,31 +133,31 @@ void plan_host_rows(const context& ctx, plan& p) {
 std::vector<row> measure_cuda_batched(const context& ctx, row r, std::size_t array_size) {
   const stream_t stream = ctx.stream;
   const host_array<float> values = random_host_array<float>(r.n, input_seed);
-  const std::size_t copies = copies_to_defeat_l2(r.n * sizeof(float), ctx.l2_cache_bytes);
-  std::vector<device_vector<float>> keys = device_copies(values.span(), copies);
-  r.measured = time_device(
-      stream, [&](int run) { sort_batched(cuda.on(stream), keys[run % copies], array_size); });
+  // gpuprim sorts in place, each call on one of the rotated input copies
+  // (sorted again on later rounds: the network does the same work on any
+  // input); CUB reads one copy and writes another.
+  rotated_buffers<float> keys(values.span(), ctx.l2_cache_bytes, false);
+  r.measured = time_device(stream, [&](int run) {
+    sort_batched(cuda.on(stream), keys.inputs[run % keys.inputs.size()], array_size);
+  });
 
   const std::size_t count = r.n / array_size;
   std::vector<int> offsets(count + 1);
   for (std::size_t a = 0; a <= count; ++a)
     offsets[a] = static_cast<int>(a * array_size);
   const device_vector<int> d_offsets = to_device(offsets);
-  const std::vector<device_vector<float>> inputs = device_copies(values.span(), copies);
-  std::vector<device_vector<float>> outputs;
-  for (std::size_t i = 0; i < copies; ++i)
-    outputs.emplace_back(r.n);
+  rotated_buffers<float> cub_buffers(values.span(), ctx.l2_cache_bytes);
   const cub_segmented_sort<float> cub(r.n, count, stream);
   r.vendor = cub_segmented_sort<float>::name();
   r.vendor_measured = time_device(stream, [&](int run) {
-    cub.enqueue(inputs[run % copies].data(), outputs[run % copies].data(), d_offsets.data());
+    cub.enqueue(cub_buffers.input(run).data(), cub_buffers.output(run).data(), d_offsets.data());
   });
 
   device_vector<float> fresh = to_device(values.span());
   sort_batched(cuda.on(stream), fresh, array_size);
-  cub.enqueue(inputs[0].data(), outputs[0].data(), d_offsets.data());
+  cub.enqueue(cub_buffers.input(0).data(), cub_buffers.output(0).data(), d_offsets.data());
   synchronize(stream);
-  r.check = compare_sorted<float>(to_host(fresh), to_host(outputs[0]), "CUB");
+  r.check = compare_sorted<float>(to_host(fresh), cub_buffers.first_output(stream), "CUB");
   return {r};
 }
 
@@ -172,8 +172,8 @@ void plan_cuda_rows(const context& ctx, plan& p) {
       "against cub::DeviceSegmentedSort::SortKeys (out of place, int offsets, temporary storage "
       "allocated once).",
       "CUDA events; GB/s counts n x 4 bytes read + n x 4 bytes written (CUB also reads the "
-      "offsets); % of the device-to-device copy bandwidth of this run. Inputs rotate among "
-      "copies that together exceed 3 x L2.",
+      "offsets); % of the device-to-device copy bandwidth of this run.",
+      l2_note(ctx.l2_cache_bytes, true),
       "check: gpuprim's result on a fresh copy of the input against CUB's.",
   };
   const std::size_t index = p.add_table(std::move(t));
@@ -234,28 +234,20 @@ void plan_ladder(const context& ctx, plan& p, int log2_n) {
       "CUDA events around each in-place sort; GB/s counts n x 4 bytes read + n x 4 bytes "
       "written (keys/s = n / time). check: a fresh copy of the input against std::sort.",
   };
-  const std::size_t index = p.add_table(std::move(t));
   const auto inputs = std::make_shared<ladder_inputs>();
   const stream_t stream = ctx.stream;
-  const auto add = [&](row r, sort_enqueuer enqueue) {
-    p.cases.push_back({index, r, [ctx, inputs, r, enqueue] {
-                         return std::vector<row>{measure_ladder_row(ctx, *inputs, r, enqueue)};
-                       }});
-  };
-  row header =
-      make_header("sort", "cuda", "uint32", std::size_t{1} << log2_n, sizeof(std::uint32_t));
-  header.implementation = "gpuprim::ladder";
-  for (const ladder::sort_rung<std::uint32_t>& rung : ladder::sort_rungs<std::uint32_t>()) {
-    row r = header;
-    r.variant = rung.name;
-    r.fixes = rung.fixes;
-    add(r, [run = rung.run, stream](device_span<std::uint32_t> keys) { run(keys, stream); });
-  }
-  row network = header;
-  network.implementation = "gpuprim";
-  network.variant = "gpuprim::bitonic_sort";
-  network.fixes = "(reference) the production network: registers and shared tiles";
-  add(network, [stream](device_span<std::uint32_t> keys) { bitonic_sort(cuda.on(stream), keys); });
+  auto rows = make_ladder_rows<sort_enqueuer>(
+      p, p.add_table(std::move(t)),
+      make_header("sort", "cuda", "uint32", std::size_t{1} << log2_n, sizeof(std::uint32_t)),
+      [ctx, inputs](const row& r, const sort_enqueuer& enqueue) {
+        return measure_ladder_row(ctx, *inputs, r, enqueue);
+      });
+  rows.add_rungs(ladder::sort_rungs<std::uint32_t>(), [stream](auto run) -> sort_enqueuer {
+    return [run, stream](device_span<std::uint32_t> keys) { run(keys, stream); };
+  });
+  rows.add("gpuprim", "gpuprim::bitonic_sort",
+           "(reference) the production network: registers and shared tiles",
+           [stream](device_span<std::uint32_t> keys) { bitonic_sort(cuda.on(stream), keys); });
 }
 
 #endif  // GPUPRIM_HAS_CUDA
