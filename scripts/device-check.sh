@@ -2,7 +2,9 @@
 # One call on the GPU machine: build, GPU tests, the same tests under
 # compute-sanitizer (memcheck, racecheck, synccheck), and the benchmarks.
 # Logs and results go to $OUT (flat: the device tool brings back at most 8
-# files). Usage: scripts/device-check.sh [--no-bench] [--no-sanitize] [--tests-only]
+# files). Usage: scripts/device-check.sh [--no-bench] [--no-sanitize]
+# [--tests-only] [--no-tests] [--tune-radix] (the last also times the radix
+# sort's tile sizes against CUB: tune-radix.txt).
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -10,12 +12,14 @@ BUILD=build/device
 RUN_BENCH=1
 RUN_SANITIZE=1
 RUN_TESTS=1
+RUN_TUNE_RADIX=0
 for arg in "$@"; do
   case "$arg" in
     --no-bench) RUN_BENCH=0 ;;
     --no-sanitize) RUN_SANITIZE=0 ;;
     --tests-only) RUN_BENCH=0; RUN_SANITIZE=0 ;;
     --no-tests) RUN_TESTS=0 ;;
+    --tune-radix) RUN_TUNE_RADIX=1 ;;
   esac
 done
 summary="$OUT/summary.txt"
@@ -65,6 +69,15 @@ if [ $RUN_SANITIZE -eq 1 ]; then
     note "compute-sanitizer $tool: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/tool.tmp" | tail -1)"
     { echo "==== $tool"; cat "$OUT/tool.tmp"; } >>"$OUT/sanitize.log" && rm "$OUT/tool.tmp"
   done
+fi
+
+if [ $RUN_TUNE_RADIX -eq 1 ]; then
+  # The radix sort's keys per thread against CUB (scripts/tune_radix_tile.cu).
+  nvcc -std=c++20 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -Iinclude \
+    -DGPUPRIM_HAS_CUDA=1 -Xcompiler -fopenmp scripts/tune_radix_tile.cu \
+    src/core/runtime_cuda.cpp -lgomp -o "$BUILD/tune_radix_tile" >"$OUT/tune-radix.txt" 2>&1 &&
+    "$BUILD/tune_radix_tile" >>"$OUT/tune-radix.txt" 2>&1
+  note "tune radix: rc=$?"
 fi
 
 if [ $RUN_BENCH -eq 1 ] && [ -x "$BUILD/bench/gpuprim-bench" ]; then

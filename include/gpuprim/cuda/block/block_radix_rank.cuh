@@ -8,6 +8,9 @@
 // order with lanes in lane order therefore walks the warp's elements in
 // input order, which is what makes the ranking stable.
 //
+// Items past the end of the input (a partial last tile) take part in the
+// warp's ballots but get no rank; full tiles skip every such check.
+//
 // 1. Per warp: for each item, the lanes holding the same digit find each
 //    other (one ballot per digit bit); the lowest of them adds the group's size
 //    to the warp's counter for that digit, and every lane's rank within
@@ -59,8 +62,8 @@ struct block_radix_rank {
   // The valid lanes of the warp whose digit equals this lane's, from one
   // ballot per digit bit. (__match_any_sync does this in one instruction,
   // but a slow one: it made the ranking limited by its pipe on the H100.)
-  static __device__ unsigned lanes_with_same_digit(unsigned digit, unsigned valid_lanes) {
-    unsigned peers = valid_lanes;
+  static __device__ unsigned lanes_with_same_digit(unsigned digit, unsigned candidates) {
+    unsigned peers = candidates;
 #pragma unroll
     for (int bit = 0; bit < 8; ++bit) {
       const bool set = (digit >> bit) & 1u;
@@ -70,14 +73,31 @@ struct block_radix_rank {
     return peers;
   }
 
-  // Digits of invalid items (past the end of the input) are ignored: they
-  // get no rank and count nowhere. Returns, in thread d, the tile's count
-  // of digit d and the tile position where digit d starts. Ends with a
-  // barrier: storage may be reused only after another barrier.
-  template <int Items>
-  static __device__ void rank(storage& s, const unsigned (&digits)[Items],
-                              const bool (&valid)[Items], unsigned (&ranks)[Items],
-                              unsigned& digit_count, unsigned& digit_start) {
+  // The lanes of this warp whose item i is real: item i of lane l is
+  // element i * 32 + l of the warp's chunk, of which the first warp_valid
+  // are real (all of them when Full).
+  template <bool Full>
+  static __device__ unsigned valid_lanes(int i, unsigned warp_valid) {
+    if constexpr (Full) return full_warp_mask;
+    const int left = int(warp_valid) - i * 32;
+    return left >= 32 ? full_warp_mask : left <= 0 ? 0u : (1u << left) - 1u;
+  }
+  template <bool Full>
+  static __device__ bool is_valid(int i, unsigned warp_valid) {
+    return Full || unsigned(i * 32) + threadIdx.x % 32 < warp_valid;
+  }
+
+  // Ranks the keys of the tile by digit_of(key). Only the first warp_valid
+  // items of each warp's chunk are real (see valid_lanes); the others get
+  // no rank and count nowhere. Digits are recomputed from the keys where
+  // needed rather than kept: registers are what limits the tile size.
+  // Returns, in thread d, the tile's count of digit d and the tile position
+  // where digit d starts. Ends with a barrier: storage may be reused only
+  // after another barrier.
+  template <bool Full, int Items, class K, class DigitOf>
+  static __device__ void rank(storage& s, const K (&keys)[Items], DigitOf digit_of,
+                              unsigned warp_valid, unsigned (&ranks)[Items], unsigned& digit_count,
+                              unsigned& digit_start) {
     const int lane = threadIdx.x % 32;
     const int warp = threadIdx.x / 32;
     for (int w = 0; w < warps; ++w)
@@ -88,11 +108,12 @@ struct block_radix_rank {
     unsigned* counts = s.warp_counts[warp];
 #pragma unroll
     for (int i = 0; i < Items; ++i) {
-      const unsigned digit = digits[i];
-      const unsigned peers = lanes_with_same_digit(digit, __ballot_sync(full_warp_mask, valid[i]));
+      const bool valid = is_valid<Full>(i, warp_valid);
+      const unsigned digit = valid ? digit_of(keys[i]) : 0u;
+      const unsigned peers = lanes_with_same_digit(digit, valid_lanes<Full>(i, warp_valid));
       const int leader = __ffs(peers) - 1;
       unsigned before = 0;
-      if (lane == leader && valid[i]) {
+      if (lane == leader && valid) {
         before = counts[digit];
         counts[digit] = before + __popc(peers);
       }
@@ -118,7 +139,7 @@ struct block_radix_rank {
 
 #pragma unroll
     for (int i = 0; i < Items; ++i) {
-      if (valid[i]) ranks[i] += counts[digits[i]];
+      if (is_valid<Full>(i, warp_valid)) ranks[i] += counts[digit_of(keys[i])];
     }
     __syncthreads();
   }

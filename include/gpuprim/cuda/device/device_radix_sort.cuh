@@ -59,13 +59,14 @@ struct radix_digit {
 struct no_values {};
 
 // Keys per thread: 16 for keys up to 4 bytes (4096 a tile), 8 for 8-byte
-// keys, so a tile's keys take 16 KB of shared memory either way.
+// keys, so a tile's keys take 16 KB of shared memory either way. (A
+// template parameter of the kernels below, for tuning.)
 template <class K>
 inline constexpr int radix_items = sizeof(K) <= 4 ? 16 : 8;
 
-template <class K, class V>
+template <class K, class V, int Items>
 struct radix_tile_storage {
-  static constexpr int items = radix_items<K>;
+  static constexpr int items = Items;
   static constexpr int tile = block_radix_rank::threads * items;
   static constexpr std::size_t stage_bytes =
       tile * (sizeof(K) > sizeof(V) || std::is_same_v<V, no_values> ? sizeof(K) : sizeof(V));
@@ -79,16 +80,23 @@ struct radix_tile_storage {
   __device__ V* values() { return reinterpret_cast<V*>(stage); }
 };
 
-// Warp-striped loads: item i of this lane is element base + i * 32 + lane.
-template <int Items, class T>
-__device__ void load_warp_striped(const T* in, std::uint64_t base, std::uint64_t n,
-                                  T (&items)[Items], bool (&valid)[Items]) {
+// The number of real elements of a warp's chunk of 32 * Items that starts
+// at warp_begin.
+template <int Items>
+__device__ unsigned warp_valid_count(std::uint64_t warp_begin, std::uint64_t n) {
+  const std::uint64_t left = n > warp_begin ? n - warp_begin : 0;
+  return left < std::uint64_t(32 * Items) ? unsigned(left) : unsigned(32 * Items);
+}
+
+// Warp-striped loads: item i of this lane is element base + i * 32 + lane,
+// real when i * 32 + lane < warp_valid (always when Full).
+template <bool Full, int Items, class T>
+__device__ void load_warp_striped(const T* in, std::uint64_t base, unsigned warp_valid,
+                                  T (&items)[Items]) {
   const int lane = threadIdx.x % 32;
 #pragma unroll
   for (int i = 0; i < Items; ++i) {
-    const std::uint64_t at = base + std::uint64_t(i) * 32 + lane;
-    valid[i] = at < n;
-    if (valid[i]) items[i] = in[at];
+    if (block_radix_rank::is_valid<Full>(i, warp_valid)) items[i] = in[base + i * 32 + lane];
   }
 }
 
@@ -122,33 +130,26 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-template <class K, class V>
-__global__ void __launch_bounds__(256, 3)
-    radix_onesweep_pass(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
-                        std::uint64_t n, radix_digit<K> digit_of, const unsigned* pass_hist,
-                        tile_lookback<unsigned> lookback) {
-  using storage_t = radix_tile_storage<K, V>;
-  constexpr int items = storage_t::items;
-  constexpr int tile_size = storage_t::tile;
+// One tile of one pass (see the top of the file). Full: the tile has no
+// element past the end of the input, so nothing is checked per item.
+template <bool Full, class K, class V, int Items>
+__device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items>& s, const K* keys_in,
+                                    K* keys_out, const V* values_in, V* values_out, std::uint64_t n,
+                                    radix_digit<K> digit_of, const unsigned* pass_hist,
+                                    tile_lookback<unsigned> lookback) {
+  constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
   constexpr bool has_values = !std::is_same_v<V, no_values>;
-  __shared__ storage_t s;
-
   const std::uint64_t tile = blockIdx.x;
   const std::uint64_t tile_begin = tile * tile_size;
   const int warp = threadIdx.x / 32;
-  const std::uint64_t warp_begin = tile_begin + std::uint64_t(warp) * 32 * items;
+  const std::uint64_t warp_begin = tile_begin + std::uint64_t(warp) * 32 * Items;
+  const unsigned warp_valid = Full ? 32u * Items : warp_valid_count<Items>(warp_begin, n);
 
-  K keys[items];
-  bool valid[items];
-  unsigned digits[items];
-  unsigned ranks[items];
-  load_warp_striped(keys_in, warp_begin, n, keys, valid);
-#pragma unroll
-  for (int i = 0; i < items; ++i)
-    digits[i] = valid[i] ? digit_of(keys[i]) : 0;
-
+  K keys[Items];
+  unsigned ranks[Items];
+  load_warp_striped<Full>(keys_in, warp_begin, warp_valid, keys);
   unsigned count, tile_start;
-  block_radix_rank::rank(s.rank, digits, valid, ranks, count, tile_start);
+  block_radix_rank::rank<Full>(s.rank, keys, digit_of, warp_valid, ranks, count, tile_start);
 
   // Thread d: the keys of digit d in tiles before this one, by look-back.
   const unsigned d = threadIdx.x;
@@ -171,25 +172,26 @@ __global__ void __launch_bounds__(256, 3)
 
   // Reorder the keys by rank, then write each digit's run out.
 #pragma unroll
-  for (int i = 0; i < items; ++i) {
-    if (valid[i]) {
+  for (int i = 0; i < Items; ++i) {
+    if (block_radix_rank::is_valid<Full>(i, warp_valid)) {
       s.keys()[ranks[i]] = keys[i];
-      s.digit_of_slot[ranks[i]] = static_cast<unsigned char>(digits[i]);
+      s.digit_of_slot[ranks[i]] = static_cast<unsigned char>(digit_of(keys[i]));
     }
   }
   __syncthreads();
   const unsigned tile_valid =
-      static_cast<unsigned>(n - tile_begin < tile_size ? n - tile_begin : tile_size);
+      Full ? unsigned(tile_size)
+           : static_cast<unsigned>(n - tile_begin < tile_size ? n - tile_begin : tile_size);
   for (unsigned j = threadIdx.x; j < tile_valid; j += block_radix_rank::threads)
     keys_out[s.run_offset[s.digit_of_slot[j]] + j] = s.keys()[j];
 
   if constexpr (has_values) {
-    V values[items];
-    load_warp_striped(values_in, warp_begin, n, values, valid);
+    V values[Items];
+    load_warp_striped<Full>(values_in, warp_begin, warp_valid, values);
     __syncthreads();  // every key has left the stage
 #pragma unroll
-    for (int i = 0; i < items; ++i) {
-      if (valid[i]) s.values()[ranks[i]] = values[i];
+    for (int i = 0; i < Items; ++i) {
+      if (block_radix_rank::is_valid<Full>(i, warp_valid)) s.values()[ranks[i]] = values[i];
     }
     __syncthreads();
     for (unsigned j = threadIdx.x; j < tile_valid; j += block_radix_rank::threads)
@@ -197,98 +199,116 @@ __global__ void __launch_bounds__(256, 3)
   }
 }
 
+// Blocks per SM the pass is compiled for: 3 at 16 keys per thread (80
+// registers), 2 beyond.
+template <int Items>
+inline constexpr int radix_pass_min_blocks = Items <= 16 ? 3 : 2;
+
+template <class K, class V, int Items>
+__global__ void __launch_bounds__(256, radix_pass_min_blocks<Items>)
+    radix_onesweep_pass(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
+                        std::uint64_t n, radix_digit<K> digit_of, const unsigned* pass_hist,
+                        tile_lookback<unsigned> lookback) {
+  __shared__ radix_tile_storage<K, V, Items> s;
+  constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
+  if ((std::uint64_t(blockIdx.x) + 1) * tile_size <= n) {
+    radix_onesweep_tile<true>(s, keys_in, keys_out, values_in, values_out, n, digit_of, pass_hist,
+                              lookback);
+  } else {
+    radix_onesweep_tile<false>(s, keys_in, keys_out, values_in, values_out, n, digit_of, pass_hist,
+                               lookback);
+  }
+}
+
 // The whole input (at most one tile) sorted by one block: every pass
 // ranks the keys held in registers, reorders them through shared memory
 // and reloads them in the new order.
-template <class K, class V>
+template <class K, class V, int Items>
 __global__ void __launch_bounds__(256, 2)
     radix_small_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out, unsigned n,
                      radix_digit<K> first, int passes, int end_bit) {
-  using storage_t = radix_tile_storage<K, V>;
-  constexpr int items = storage_t::items;
   constexpr bool has_values = !std::is_same_v<V, no_values>;
-  __shared__ storage_t s;
+  __shared__ radix_tile_storage<K, V, Items> s;
 
   const int lane = threadIdx.x % 32;
-  const unsigned warp_begin = (threadIdx.x / 32) * 32 * items;
-  K keys[items];
-  V values[has_values ? items : 1];
-  bool valid[items];
-  unsigned digits[items];
-  unsigned ranks[items];
-  load_warp_striped(keys_in, warp_begin, n, keys, valid);
-  if constexpr (has_values) load_warp_striped(values_in, warp_begin, n, values, valid);
+  const unsigned warp_begin = (threadIdx.x / 32) * 32 * Items;
+  const unsigned warp_valid = warp_valid_count<Items>(warp_begin, n);
+  K keys[Items];
+  V values[has_values ? Items : 1];
+  unsigned ranks[Items];
+  load_warp_striped<false>(keys_in, warp_begin, warp_valid, keys);
+  if constexpr (has_values) load_warp_striped<false>(values_in, warp_begin, warp_valid, values);
+  auto valid = [&](int i) { return block_radix_rank::is_valid<false>(i, warp_valid); };
 
   for (int p = 0; p < passes; ++p) {
     const int shift = first.shift + 8 * p;
     const int width = end_bit - shift < 8 ? end_bit - shift : 8;
     const radix_digit<K> digit_of{shift, (1u << width) - 1u, first.descending};
-#pragma unroll
-    for (int i = 0; i < items; ++i)
-      digits[i] = valid[i] ? digit_of(keys[i]) : 0;
     unsigned count, start;
-    block_radix_rank::rank(s.rank, digits, valid, ranks, count, start);
+    block_radix_rank::rank<false>(s.rank, keys, digit_of, warp_valid, ranks, count, start);
     // Reorder through the stage and read back warp-striped (the order of
     // slots is the new input order).
 #pragma unroll
-    for (int i = 0; i < items; ++i) {
-      if (valid[i]) s.keys()[ranks[i]] = keys[i];
+    for (int i = 0; i < Items; ++i) {
+      if (valid(i)) s.keys()[ranks[i]] = keys[i];
     }
     __syncthreads();
 #pragma unroll
-    for (int i = 0; i < items; ++i) {
-      if (valid[i]) keys[i] = s.keys()[warp_begin + i * 32 + lane];
+    for (int i = 0; i < Items; ++i) {
+      if (valid(i)) keys[i] = s.keys()[warp_begin + i * 32 + lane];
     }
     if constexpr (has_values) {
       __syncthreads();
 #pragma unroll
-      for (int i = 0; i < items; ++i) {
-        if (valid[i]) s.values()[ranks[i]] = values[i];
+      for (int i = 0; i < Items; ++i) {
+        if (valid(i)) s.values()[ranks[i]] = values[i];
       }
       __syncthreads();
 #pragma unroll
-      for (int i = 0; i < items; ++i) {
-        if (valid[i]) values[i] = s.values()[warp_begin + i * 32 + lane];
+      for (int i = 0; i < Items; ++i) {
+        if (valid(i)) values[i] = s.values()[warp_begin + i * 32 + lane];
       }
     }
     __syncthreads();
   }
 #pragma unroll
-  for (int i = 0; i < items; ++i) {
-    if (valid[i]) {
+  for (int i = 0; i < Items; ++i) {
+    if (valid(i)) {
       keys_out[warp_begin + i * 32 + lane] = keys[i];
       if constexpr (has_values) values_out[warp_begin + i * 32 + lane] = values[i];
     }
   }
 }
 
-template <class K, class V>
+template <class K, class V, int Items = radix_items<K>>
 void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
                 const detail::radix_sort_plan& plan, stream_t stream) {
   constexpr bool has_values = !std::is_same_v<V, no_values>;
   constexpr int threads = block_radix_rank::threads;
-  constexpr int tile_size = radix_tile_storage<K, V>::tile;
+  constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
   const std::uint64_t n = plan.n;
   const int passes = plan.passes();
   if (n == 0) return;
-  if (passes == 0) {  // nothing to compare: an out-of-place sort copies
-    if (keys_out != keys_in) {
+  // Keys (and values) from one device array to another, as they are.
+  auto copy_out = [&](const K* keys_from, const V* values_from) {
+    GPUPRIM_CUDA_CHECK(
+        cudaMemcpyAsync(keys_out, keys_from, n * sizeof(K), cudaMemcpyDeviceToDevice, stream),
+        "sort");
+    if constexpr (has_values) {
       GPUPRIM_CUDA_CHECK(
-          cudaMemcpyAsync(keys_out, keys_in, n * sizeof(K), cudaMemcpyDeviceToDevice, stream),
+          cudaMemcpyAsync(values_out, values_from, n * sizeof(V), cudaMemcpyDeviceToDevice, stream),
           "sort");
-      if constexpr (has_values) {
-        GPUPRIM_CUDA_CHECK(
-            cudaMemcpyAsync(values_out, values_in, n * sizeof(V), cudaMemcpyDeviceToDevice, stream),
-            "sort");
-      }
     }
+  };
+  if (passes == 0) {  // nothing to compare: an out-of-place sort copies
+    if (keys_out != keys_in) copy_out(keys_in, values_in);
     return;
   }
   const radix_digit<K> first{plan.begin_bit, plan.mask(0), plan.descending};
   if (n <= std::uint64_t(tile_size)) {
-    radix_small_sort<K, V><<<1, threads, 0, stream>>>(keys_in, keys_out, values_in, values_out,
-                                                      static_cast<unsigned>(n), first, passes,
-                                                      plan.end_bit);
+    radix_small_sort<K, V, Items><<<1, threads, 0, stream>>>(keys_in, keys_out, values_in,
+                                                             values_out, static_cast<unsigned>(n),
+                                                             first, passes, plan.end_bit);
     detail::check_launch("radix_small_sort", "sort");
     return;
   }
@@ -322,23 +342,14 @@ void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out
     const lookback_workspace ws = stream_lookback_workspace(stream, tiles * radix_digits, 0);
     const tile_lookback<unsigned> lookback{ws.status, nullptr, ws.epoch};
     const radix_digit<K> digit_of{plan.shift(p), plan.mask(p), plan.descending};
-    radix_onesweep_pass<K, V><<<static_cast<unsigned>(tiles), threads, 0, stream>>>(
+    radix_onesweep_pass<K, V, Items><<<static_cast<unsigned>(tiles), threads, 0, stream>>>(
         key_src, key_dst, value_src, value_dst, n, digit_of,
         hist.get<unsigned>() + p * radix_digits, lookback);
     detail::check_launch("radix_onesweep_pass", "sort");
     key_src = key_dst;
     value_src = value_dst;
   }
-  if (!last_to_output) {
-    GPUPRIM_CUDA_CHECK(
-        cudaMemcpyAsync(keys_out, key_src, n * sizeof(K), cudaMemcpyDeviceToDevice, stream),
-        "sort");
-    if constexpr (has_values) {
-      GPUPRIM_CUDA_CHECK(
-          cudaMemcpyAsync(values_out, value_src, n * sizeof(V), cudaMemcpyDeviceToDevice, stream),
-          "sort");
-    }
-  }
+  if (!last_to_output) copy_out(key_src, value_src);
 }
 
 }  // namespace gpuprim::cuda_detail

@@ -1,0 +1,154 @@
+// Tuning probe for the GPU radix sort's tile: times the onesweep sort at
+// several keys per thread (Items: tile = 256 x Items) against
+// cub::DeviceRadixSort in one process on the same buffers, and checks that
+// every variant's output equals CUB's bit for bit (both sorts are stable).
+// Not part of the build or the tests; on the GPU machine:
+//
+//   nvcc -std=c++20 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr \
+//     -Iinclude -DGPUPRIM_HAS_CUDA=1 -Xcompiler -fopenmp \
+//     scripts/tune_radix_tile.cu src/core/runtime_cuda.cpp -lgomp -o tune && ./tune
+//
+// Prints one line per (keys, size): CUB's time and each variant's time and
+// ratio (CUB / variant: above 1 is faster than CUB). Medians of 20 calls
+// after 3 warm-ups, CUDA events, isolated calls.
+#include <cuda_runtime.h>
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "gpuprim/cuda/device/device_radix_sort.cuh"
+#include "gpuprim/sort.hpp"
+
+namespace gp = gpuprim;
+namespace gc = gpuprim::cuda_detail;
+
+#define CHECK_CUDA(x)                                                             \
+  do {                                                                            \
+    const cudaError_t e = (x);                                                    \
+    if (e != cudaSuccess) {                                                       \
+      std::printf("CUDA error %s at line %d\n", cudaGetErrorString(e), __LINE__); \
+      std::exit(1);                                                               \
+    }                                                                             \
+  } while (0)
+
+template <class F>
+float median_ms(F f) {
+  cudaEvent_t a, b;
+  CHECK_CUDA(cudaEventCreate(&a));
+  CHECK_CUDA(cudaEventCreate(&b));
+  for (int i = 0; i < 3; ++i)
+    f();
+  std::vector<float> t;
+  for (int i = 0; i < 20; ++i) {
+    CHECK_CUDA(cudaEventRecord(a));
+    f();
+    CHECK_CUDA(cudaEventRecord(b));
+    CHECK_CUDA(cudaEventSynchronize(b));
+    float ms = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms);
+  }
+  std::sort(t.begin(), t.end());
+  CHECK_CUDA(cudaEventDestroy(a));
+  CHECK_CUDA(cudaEventDestroy(b));
+  return t[t.size() / 2];
+}
+
+template <class K>
+K random_key(std::mt19937_64& g) {
+  if constexpr (std::is_floating_point_v<K>) {
+    return K(double(g() >> 11) * 0x1p-53 * 2000.0 - 1000.0);
+  } else {
+    return K(g());
+  }
+}
+
+template <class K, class V, int Items>
+void run_variant(const K* keys, K* keys_out, const V* values, V* values_out, std::size_t n,
+                 const std::vector<K>& cub_keys, const std::vector<V>& cub_values, float cub_ms) {
+  gp::detail::radix_sort_plan plan{};
+  plan.n = n;
+  plan.begin_bit = 0;
+  plan.end_bit = int(8 * sizeof(K));
+  plan.descending = false;
+  plan.value_bytes = std::is_same_v<V, gc::no_values> ? 0 : int(sizeof(V));
+  const float ms = median_ms(
+      [&] { gc::radix_sort<K, V, Items>(keys, keys_out, values, values_out, plan, nullptr); });
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::vector<K> got(n);
+  CHECK_CUDA(cudaMemcpy(got.data(), keys_out, n * sizeof(K), cudaMemcpyDeviceToHost));
+  bool same = std::memcmp(got.data(), cub_keys.data(), n * sizeof(K)) == 0;
+  if constexpr (!std::is_same_v<V, gc::no_values>) {
+    std::vector<V> got_values(n);
+    CHECK_CUDA(cudaMemcpy(got_values.data(), values_out, n * sizeof(V), cudaMemcpyDeviceToHost));
+    same = same && std::memcmp(got_values.data(), cub_values.data(), n * sizeof(V)) == 0;
+  }
+  std::printf("  items %2d: %9.1f us  %.2fx CUB  %s\n", Items, ms * 1e3, cub_ms / ms,
+              same ? "same as CUB" : "DIFFERENT FROM CUB");
+}
+
+template <class K, bool Pairs, int... Items>
+void compare(std::size_t n) {
+  using V = std::conditional_t<Pairs, std::uint32_t, gc::no_values>;
+  std::mt19937_64 g(n);
+  std::vector<K> host_keys(n);
+  for (auto& k : host_keys)
+    k = random_key<K>(g);
+  std::vector<std::uint32_t> host_values(n);
+  for (std::size_t i = 0; i < n; ++i)
+    host_values[i] = std::uint32_t(i);
+  K *keys, *keys_out;
+  std::uint32_t *values, *values_out;
+  CHECK_CUDA(cudaMalloc(&keys, n * sizeof(K)));
+  CHECK_CUDA(cudaMalloc(&keys_out, n * sizeof(K)));
+  CHECK_CUDA(cudaMalloc(&values, n * 4));
+  CHECK_CUDA(cudaMalloc(&values_out, n * 4));
+  CHECK_CUDA(cudaMemcpy(keys, host_keys.data(), n * sizeof(K), cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(values, host_values.data(), n * 4, cudaMemcpyHostToDevice));
+
+  std::size_t temp_bytes = 0;
+  void* temp = nullptr;
+  auto cub_sort = [&] {
+    if constexpr (Pairs) {
+      CHECK_CUDA(
+          cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys, keys_out, values, values_out, n));
+    } else {
+      CHECK_CUDA(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys, keys_out, n));
+    }
+  };
+  cub_sort();
+  CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
+  const float cub_ms = median_ms(cub_sort);
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::vector<K> cub_keys(n);
+  CHECK_CUDA(cudaMemcpy(cub_keys.data(), keys_out, n * sizeof(K), cudaMemcpyDeviceToHost));
+  std::vector<V> cub_values(Pairs ? n : 0);
+  if constexpr (Pairs) {
+    CHECK_CUDA(cudaMemcpy(cub_values.data(), values_out, n * 4, cudaMemcpyDeviceToHost));
+  }
+  std::printf("%s%s keys, n = 2^%d: CUB %.1f us\n", std::is_floating_point_v<K> ? "float" : "uint",
+              Pairs ? " + uint32 value" : "", int(std::log2(double(n))), cub_ms * 1e3);
+  V* v_in = reinterpret_cast<V*>(Pairs ? values : nullptr);
+  V* v_out = reinterpret_cast<V*>(Pairs ? values_out : nullptr);
+  (run_variant<K, V, Items>(keys, keys_out, v_in, v_out, n, cub_keys, cub_values, cub_ms), ...);
+  CHECK_CUDA(cudaFree(temp));
+  CHECK_CUDA(cudaFree(keys));
+  CHECK_CUDA(cudaFree(keys_out));
+  CHECK_CUDA(cudaFree(values));
+  CHECK_CUDA(cudaFree(values_out));
+}
+
+int main() {
+  for (std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28}) {
+    compare<std::uint32_t, false, 16, 20, 24>(n);
+    compare<float, false, 16, 20, 24>(n);
+    compare<std::uint32_t, true, 16, 20, 24>(n);
+    compare<std::uint64_t, false, 8, 12>(n);
+  }
+}
