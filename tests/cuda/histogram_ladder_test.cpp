@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -12,6 +11,7 @@
 #include "gpuprim/ladder/ladder.hpp"
 #include "support/cuda_fixture.hpp"
 #include "support/histogram_reference.hpp"
+#include "support/ladder_table.hpp"
 #include "support/test_data.hpp"
 
 namespace gp = gpuprim;
@@ -77,15 +77,8 @@ TEST_F(cuda_test, histogram_ladder_rejects_other_bin_counts) {
 TEST(histogram_ladder_table, has_five_named_rungs) {
 #if GPUPRIM_HAS_CUDA
   const auto rungs = gp::ladder::histogram_rungs();
-  ASSERT_EQ(rungs.size(), 5u);
-  std::set<std::string> names;
-  for (const auto& rung : rungs) {
-    EXPECT_FALSE(std::string(rung.name).empty());
-    EXPECT_FALSE(std::string(rung.fixes).empty()) << rung.name;
-    EXPECT_NE(rung.run, nullptr) << rung.name;
-    EXPECT_TRUE(names.insert(rung.name).second) << "duplicate rung name " << rung.name;
-  }
-  EXPECT_EQ(std::string(rungs.front().name), "histogram_global_atomics");
+  gpuprim::test::expect_complete_ladder(rungs, 5, "histogram_global_atomics",
+                                        "histogram_even (lane byte counters)");
   EXPECT_EQ(std::string(rungs[3].name), "histogram_thread_byte_counters");
 #else
   EXPECT_TRUE(gp::ladder::histogram_rungs().empty());

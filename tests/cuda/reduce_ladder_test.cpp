@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <set>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -12,6 +11,7 @@
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/ladder/ladder.hpp"
 #include "support/cuda_fixture.hpp"
+#include "support/ladder_table.hpp"
 #include "support/reduce_reference.hpp"
 #include "support/test_data.hpp"
 
@@ -89,29 +89,16 @@ TYPED_TEST(cuda_reduce_ladder, every_rung_rejects_an_empty_output) {
 }
 
 // Reading the table needs no device.
-template <class T>
-void expect_complete_table() {
-  const auto rungs = gp::ladder::reduce_rungs<T>();
-  ASSERT_GE(rungs.size(), 10u);
-  std::set<std::string> names;
-  for (const auto& rung : rungs) {
-    ASSERT_NE(rung.name, nullptr);
-    ASSERT_NE(rung.fixes, nullptr);
-    EXPECT_FALSE(std::string(rung.name).empty());
-    EXPECT_FALSE(std::string(rung.fixes).empty()) << rung.name;
-    EXPECT_NE(rung.run, nullptr) << rung.name;
-    EXPECT_TRUE(names.insert(rung.name).second) << "duplicate rung name " << rung.name;
-  }
-  EXPECT_EQ(std::string(rungs.front().name), "reduce_interleaved_divergent");
-  EXPECT_EQ(std::string(rungs.back().name), "reduce_single_pass");
-}
-
 TEST(reduce_ladder_table, has_ten_named_rungs_for_every_type) {
 #if GPUPRIM_HAS_CUDA
-  expect_complete_table<float>();
-  expect_complete_table<double>();
-  expect_complete_table<std::int32_t>();
-  expect_complete_table<std::int64_t>();
+  const auto check = [](const auto& rungs) {
+    gpuprim::test::expect_complete_ladder(rungs, 10, "reduce_interleaved_divergent",
+                                          "reduce_single_pass");
+  };
+  check(gp::ladder::reduce_rungs<float>());
+  check(gp::ladder::reduce_rungs<double>());
+  check(gp::ladder::reduce_rungs<std::int32_t>());
+  check(gp::ladder::reduce_rungs<std::int64_t>());
 #else
   EXPECT_TRUE(gp::ladder::reduce_rungs<float>().empty());
   GTEST_SKIP() << "built without CUDA: the ladder is empty";

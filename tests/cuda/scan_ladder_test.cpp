@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <set>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -13,6 +12,7 @@
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/ladder/ladder.hpp"
 #include "support/cuda_fixture.hpp"
+#include "support/ladder_table.hpp"
 #include "support/test_data.hpp"
 
 namespace gp = gpuprim;
@@ -118,29 +118,16 @@ TYPED_TEST(cuda_scan_ladder, every_rung_rejects_a_size_mismatch) {
 }
 
 // Reading the table needs no device.
-template <class T>
-void expect_complete_scan_table() {
-  const auto rungs = gp::ladder::scan_rungs<T>();
-  ASSERT_GE(rungs.size(), 5u);
-  std::set<std::string> names;
-  for (const auto& rung : rungs) {
-    ASSERT_NE(rung.name, nullptr);
-    ASSERT_NE(rung.fixes, nullptr);
-    EXPECT_FALSE(std::string(rung.name).empty());
-    EXPECT_FALSE(std::string(rung.fixes).empty()) << rung.name;
-    EXPECT_NE(rung.run, nullptr) << rung.name;
-    EXPECT_TRUE(names.insert(rung.name).second) << "duplicate rung name " << rung.name;
-  }
-  EXPECT_EQ(std::string(rungs.front().name), "scan_hillis_steele");
-  EXPECT_EQ(std::string(rungs.back().name), "scan_decoupled_lookback");
-}
-
 TEST(scan_ladder_table, has_five_named_rungs_for_every_type) {
 #if GPUPRIM_HAS_CUDA
-  expect_complete_scan_table<float>();
-  expect_complete_scan_table<double>();
-  expect_complete_scan_table<std::int32_t>();
-  expect_complete_scan_table<std::int64_t>();
+  const auto check = [](const auto& rungs) {
+    gpuprim::test::expect_complete_ladder(rungs, 5, "scan_hillis_steele",
+                                          "scan_decoupled_lookback");
+  };
+  check(gp::ladder::scan_rungs<float>());
+  check(gp::ladder::scan_rungs<double>());
+  check(gp::ladder::scan_rungs<std::int32_t>());
+  check(gp::ladder::scan_rungs<std::int64_t>());
 #else
   EXPECT_TRUE(gp::ladder::scan_rungs<float>().empty());
   GTEST_SKIP() << "built without CUDA: the ladder is empty";

@@ -4,13 +4,13 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/ladder/ladder.hpp"
 #include "support/cuda_fixture.hpp"
+#include "support/ladder_table.hpp"
 #include "support/sorting_network_reference.hpp"
 #include "support/test_data.hpp"
 
@@ -54,18 +54,8 @@ TEST_F(cuda_test, sort_ladder_every_rung_sorts_a_subspan_only) {
 // Reading the table needs no device.
 TEST(sort_ladder_table, has_four_named_rungs) {
 #if GPUPRIM_HAS_CUDA
-  const auto rungs = gp::ladder::sort_rungs<std::uint32_t>();
-  ASSERT_EQ(rungs.size(), 4u);
-  std::set<std::string> names;
-  for (const auto& rung : rungs) {
-    ASSERT_NE(rung.name, nullptr);
-    ASSERT_NE(rung.fixes, nullptr);
-    EXPECT_FALSE(std::string(rung.fixes).empty()) << rung.name;
-    EXPECT_NE(rung.run, nullptr) << rung.name;
-    EXPECT_TRUE(names.insert(rung.name).second) << "duplicate rung name " << rung.name;
-  }
-  EXPECT_EQ(std::string(rungs.front().name), "sort_bitonic_global");
-  EXPECT_EQ(std::string(rungs.back().name), "sort_radix");
+  gpuprim::test::expect_complete_ladder(gp::ladder::sort_rungs<std::uint32_t>(), 4,
+                                        "sort_bitonic_global", "sort_radix");
 #else
   EXPECT_TRUE(gp::ladder::sort_rungs<std::uint32_t>().empty());
   GTEST_SKIP() << "built without CUDA: the ladder is empty";
