@@ -3,8 +3,9 @@
 # compute-sanitizer (memcheck, racecheck, synccheck), and the benchmarks.
 # Logs and results go to $OUT (flat: the device tool brings back at most 8
 # files). Usage: scripts/device-check.sh [--no-bench] [--no-sanitize]
-# [--tests-only] [--no-tests] [--tune-radix] (the last also times the radix
-# sort's tile sizes against CUB: tune-radix.txt).
+# [--tests-only] [--no-tests] [--tune-radix] [--ncu-radix] (the last two
+# time the radix sort's tile sizes against CUB: tune-radix.txt; profile its
+# passes and CUB's with Nsight Compute: ncu-radix.txt).
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -13,6 +14,7 @@ RUN_BENCH=1
 RUN_SANITIZE=1
 RUN_TESTS=1
 RUN_TUNE_RADIX=0
+RUN_NCU_RADIX=0
 for arg in "$@"; do
   case "$arg" in
     --no-bench) RUN_BENCH=0 ;;
@@ -20,6 +22,7 @@ for arg in "$@"; do
     --tests-only) RUN_BENCH=0; RUN_SANITIZE=0 ;;
     --no-tests) RUN_TESTS=0 ;;
     --tune-radix) RUN_TUNE_RADIX=1 ;;
+    --ncu-radix) RUN_NCU_RADIX=1 ;;
   esac
 done
 summary="$OUT/summary.txt"
@@ -71,13 +74,26 @@ if [ $RUN_SANITIZE -eq 1 ]; then
   done
 fi
 
-if [ $RUN_TUNE_RADIX -eq 1 ]; then
+if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
   # The radix sort's keys per thread against CUB (scripts/tune_radix_tile.cu).
-  nvcc -std=c++20 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -Iinclude \
-    -DGPUPRIM_HAS_CUDA=1 -Xcompiler -fopenmp scripts/tune_radix_tile.cu \
-    src/core/runtime_cuda.cpp -lgomp -o "$BUILD/tune_radix_tile" >"$OUT/tune-radix.txt" 2>&1 &&
+  nvcc -std=c++20 -O3 -arch=sm_90 -lineinfo --extended-lambda --expt-relaxed-constexpr \
+    -Iinclude -DGPUPRIM_HAS_CUDA=1 -Xcompiler -fopenmp scripts/tune_radix_tile.cu \
+    src/core/runtime_cuda.cpp -lgomp -o "$BUILD/tune_radix_tile" >"$OUT/tune-radix.txt" 2>&1
+  note "tune radix build: rc=$?"
+  if [ $RUN_TUNE_RADIX -eq 1 ]; then
     "$BUILD/tune_radix_tile" >>"$OUT/tune-radix.txt" 2>&1
-  note "tune radix: rc=$?"
+    note "tune radix: rc=$?"
+  fi
+  if [ $RUN_NCU_RADIX -eq 1 ]; then
+    # Our onesweep passes and CUB's, side by side: time, issue, stalls,
+    # occupancy, memory (ncu-radix.txt).
+    ncu --kernel-name regex:'[Oo]nesweep|radix_digit_histograms|Histogram' \
+      --section SpeedOfLight --section Occupancy --section LaunchStats \
+      --section WarpStateStats --section InstructionStats --section ComputeWorkloadAnalysis \
+      --section MemoryWorkloadAnalysis --section SchedulerStats \
+      "$BUILD/tune_radix_tile" --profile >"$OUT/ncu-radix.txt" 2>&1
+    note "ncu radix: rc=$?"
+  fi
 fi
 
 if [ $RUN_BENCH -eq 1 ] && [ -x "$BUILD/bench/gpuprim-bench" ]; then

@@ -10,7 +10,9 @@
 //
 // Prints one line per (keys, size): CUB's time and each variant's time and
 // ratio (CUB / variant: above 1 is faster than CUB). Medians of 20 calls
-// after 3 warm-ups, CUDA events, isolated calls.
+// after 3 warm-ups, CUDA events, isolated calls. With --profile it sorts
+// 2^26 keys once each way instead, for Nsight Compute (device-check.sh
+// --ncu-radix).
 #include <cuda_runtime.h>
 #include <cub/device/device_radix_sort.cuh>
 
@@ -144,7 +146,36 @@ void compare(std::size_t n) {
   CHECK_CUDA(cudaFree(values_out));
 }
 
-int main() {
+// --profile: one default-tile sort and one CUB sort of 2^26 uint32 keys,
+// nothing else, for Nsight Compute to compare the two passes' kernels.
+void profile_once() {
+  const std::size_t n = std::size_t{1} << 26;
+  std::mt19937_64 g(1);
+  std::vector<std::uint32_t> host_keys(n);
+  for (auto& k : host_keys)
+    k = std::uint32_t(g());
+  std::uint32_t *keys, *keys_out;
+  CHECK_CUDA(cudaMalloc(&keys, n * 4));
+  CHECK_CUDA(cudaMalloc(&keys_out, n * 4));
+  CHECK_CUDA(cudaMemcpy(keys, host_keys.data(), n * 4, cudaMemcpyHostToDevice));
+  gp::detail::radix_sort_plan plan{};
+  plan.n = n;
+  plan.end_bit = 32;
+  gc::radix_sort<std::uint32_t, gc::no_values>(keys, keys_out, nullptr, nullptr, plan, nullptr);
+  std::size_t temp_bytes = 0;
+  void* temp = nullptr;
+  CHECK_CUDA(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys, keys_out, n));
+  CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
+  CHECK_CUDA(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys, keys_out, n));
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::printf("profiled one gpuprim and one CUB sort of 2^26 uint32 keys\n");
+}
+
+int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--profile") == 0) {
+    profile_once();
+    return 0;
+  }
   for (std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28}) {
     compare<std::uint32_t, false, 16, 20, 24>(n);
     compare<float, false, 16, 20, 24>(n);
