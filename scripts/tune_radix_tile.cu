@@ -1,5 +1,6 @@
 // Tuning probe for the GPU radix sort's tile: times the onesweep sort at
-// several keys per thread (Items: tile = 256 x Items) against
+// several keys per thread (Items: tile = 256 x Items) and look-back windows
+// (status words loaded at once per digit) against
 // cub::DeviceRadixSort in one process on the same buffers, and checks that
 // every variant's output equals CUB's bit for bit (both sorts are stable).
 // Not part of the build or the tests; on the GPU machine:
@@ -71,17 +72,23 @@ K random_key(std::mt19937_64& g) {
   }
 }
 
-template <class K, class V, int Items>
-void run_variant(const K* keys, K* keys_out, const V* values, V* values_out, std::size_t n,
-                 const std::vector<K>& cub_keys, const std::vector<V>& cub_values, float cub_ms) {
+// A tile configuration: keys per thread and look-back window.
+template <int Items, int Window>
+struct tile_config {};
+
+template <class K, class V, int Items, int Window>
+void run_variant(tile_config<Items, Window>, const K* keys, K* keys_out, const V* values,
+                 V* values_out, std::size_t n, const std::vector<K>& cub_keys,
+                 const std::vector<V>& cub_values, float cub_ms) {
   gp::detail::radix_sort_plan plan{};
   plan.n = n;
   plan.begin_bit = 0;
   plan.end_bit = int(8 * sizeof(K));
   plan.descending = false;
   plan.value_bytes = std::is_same_v<V, gc::no_values> ? 0 : int(sizeof(V));
-  const float ms = median_ms(
-      [&] { gc::radix_sort<K, V, Items>(keys, keys_out, values, values_out, plan, nullptr); });
+  const float ms = median_ms([&] {
+    gc::radix_sort<K, V, Items, Window>(keys, keys_out, values, values_out, plan, nullptr);
+  });
   CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<K> got(n);
   CHECK_CUDA(cudaMemcpy(got.data(), keys_out, n * sizeof(K), cudaMemcpyDeviceToHost));
@@ -91,11 +98,11 @@ void run_variant(const K* keys, K* keys_out, const V* values, V* values_out, std
     CHECK_CUDA(cudaMemcpy(got_values.data(), values_out, n * sizeof(V), cudaMemcpyDeviceToHost));
     same = same && std::memcmp(got_values.data(), cub_values.data(), n * sizeof(V)) == 0;
   }
-  std::printf("  items %2d: %9.1f us  %.2fx CUB  %s\n", Items, ms * 1e3, cub_ms / ms,
-              same ? "same as CUB" : "DIFFERENT FROM CUB");
+  std::printf("  items %2d, look-back window %d: %9.1f us  %.2fx CUB  %s\n", Items, Window,
+              ms * 1e3, cub_ms / ms, same ? "same as CUB" : "DIFFERENT FROM CUB");
 }
 
-template <class K, bool Pairs, int... Items>
+template <class K, bool Pairs, class... Configs>
 void compare(std::size_t n) {
   using V = std::conditional_t<Pairs, std::uint32_t, gc::no_values>;
   std::mt19937_64 g(n);
@@ -138,7 +145,7 @@ void compare(std::size_t n) {
               Pairs ? " + uint32 value" : "", int(std::log2(double(n))), cub_ms * 1e3);
   V* v_in = reinterpret_cast<V*>(Pairs ? values : nullptr);
   V* v_out = reinterpret_cast<V*>(Pairs ? values_out : nullptr);
-  (run_variant<K, V, Items>(keys, keys_out, v_in, v_out, n, cub_keys, cub_values, cub_ms), ...);
+  (run_variant<K, V>(Configs{}, keys, keys_out, v_in, v_out, n, cub_keys, cub_values, cub_ms), ...);
   CHECK_CUDA(cudaFree(temp));
   CHECK_CUDA(cudaFree(keys));
   CHECK_CUDA(cudaFree(keys_out));
@@ -176,10 +183,15 @@ int main(int argc, char** argv) {
     profile_once();
     return 0;
   }
+  using c16 = tile_config<16, 1>;  // the default
+  using c16w4 = tile_config<16, 4>;
+  using c20w4 = tile_config<20, 4>;
+  using c24w4 = tile_config<24, 4>;
+  using c24w8 = tile_config<24, 8>;
   for (std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28}) {
-    compare<std::uint32_t, false, 16, 20, 24>(n);
-    compare<float, false, 16, 20, 24>(n);
-    compare<std::uint32_t, true, 16, 20, 24>(n);
-    compare<std::uint64_t, false, 8, 12>(n);
+    compare<std::uint32_t, false, c16, c16w4, c20w4, c24w4, c24w8>(n);
+    compare<float, false, c16, c16w4, c24w4>(n);
+    compare<std::uint32_t, true, c16, c16w4, c24w4>(n);
+    compare<std::uint64_t, false, tile_config<8, 1>, tile_config<8, 4>, tile_config<12, 4>>(n);
   }
 }

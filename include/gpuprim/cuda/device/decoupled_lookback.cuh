@@ -110,9 +110,15 @@ struct tile_lookback {
     }
   }
 
+  // Tile p's status word as it is now (published in this epoch or not):
+  // several of these can be in flight at once, then read(p, word) each.
+  __device__ unsigned long long peek(long long p) const { return load_status(&status[p]); }
+
   // Waits until tile p has published in this epoch; returns what it has.
-  __device__ entry read(long long p) const {
-    unsigned long long w = load_status(&status[p]);
+  __device__ entry read(long long p) const { return read(p, peek(p)); }
+
+  // The same, starting from a word `w` already loaded from tile p.
+  __device__ entry read(long long p, unsigned long long w) const {
     while ((w >> 35) != epoch)
       w = load_status(&status[p]);
     entry e{static_cast<unsigned>(w >> 32) & 3u, T{}};

@@ -130,9 +130,35 @@ __global__ void __launch_bounds__(256)
   }
 }
 
+// Thread d of tile `tile` (> 0): how many keys of digit d the tiles before
+// it hold, walking back from tile - 1 to the nearest tile that has published
+// its inclusive prefix (tile 0 always has). Tiles run about as long as one
+// another, so the nearest prefix is often many tiles back, and each step of
+// a one-word-at-a-time walk is a round trip to L2: Window words are loaded
+// at once, so a walk of j tiles waits about j / Window round trips. (Words
+// loaded past the prefix are ignored.)
+template <int Window>
+__device__ unsigned keys_of_digit_before(const tile_lookback<unsigned>& lookback, long long tile,
+                                         unsigned d) {
+  unsigned before = 0;
+  for (long long p = tile - 1;; p -= Window) {
+    unsigned long long words[Window];
+#pragma unroll
+    for (int k = 0; k < Window; ++k)
+      words[k] = p - k >= 0 ? lookback.peek((p - k) * radix_digits + d) : 0;
+#pragma unroll
+    for (int k = 0; k < Window; ++k) {
+      // p - k >= 0 here: tile 0's prefix ends every walk.
+      const auto e = lookback.read((p - k) * radix_digits + d, words[k]);
+      before += e.value;
+      if (e.kind == tile_lookback<unsigned>::inclusive_prefix) return before;
+    }
+  }
+}
+
 // One tile of one pass (see the top of the file). Full: the tile has no
 // element past the end of the input, so nothing is checked per item.
-template <bool Full, class K, class V, int Items>
+template <bool Full, int LookbackWindow, class K, class V, int Items>
 __device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items>& s, const K* keys_in,
                                     K* keys_out, const V* values_in, V* values_out, std::uint64_t n,
                                     radix_digit<K> digit_of, const unsigned* pass_hist,
@@ -159,11 +185,7 @@ __device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items>& s, const K*
     lookback.publish(slot, tile_lookback<unsigned>::inclusive_prefix, count);
   } else {
     lookback.publish(slot, tile_lookback<unsigned>::aggregate, count);
-    for (long long p = static_cast<long long>(tile) - 1;; --p) {
-      const auto e = lookback.read(static_cast<unsigned long long>(p) * radix_digits + d);
-      before += e.value;
-      if (e.kind == tile_lookback<unsigned>::inclusive_prefix) break;
-    }
+    before = keys_of_digit_before<LookbackWindow>(lookback, static_cast<long long>(tile), d);
     lookback.publish(slot, tile_lookback<unsigned>::inclusive_prefix, before + count);
   }
   const unsigned global_start = block_exclusive_digit_scan(pass_hist[d], s.digit_start_scan);
@@ -204,7 +226,7 @@ __device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items>& s, const K*
 template <int Items>
 inline constexpr int radix_pass_min_blocks = Items <= 16 ? 3 : 2;
 
-template <class K, class V, int Items>
+template <class K, class V, int Items, int LookbackWindow>
 __global__ void __launch_bounds__(256, radix_pass_min_blocks<Items>)
     radix_onesweep_pass(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
                         std::uint64_t n, radix_digit<K> digit_of, const unsigned* pass_hist,
@@ -212,11 +234,11 @@ __global__ void __launch_bounds__(256, radix_pass_min_blocks<Items>)
   __shared__ radix_tile_storage<K, V, Items> s;
   constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
   if ((std::uint64_t(blockIdx.x) + 1) * tile_size <= n) {
-    radix_onesweep_tile<true>(s, keys_in, keys_out, values_in, values_out, n, digit_of, pass_hist,
-                              lookback);
+    radix_onesweep_tile<true, LookbackWindow>(s, keys_in, keys_out, values_in, values_out, n,
+                                              digit_of, pass_hist, lookback);
   } else {
-    radix_onesweep_tile<false>(s, keys_in, keys_out, values_in, values_out, n, digit_of, pass_hist,
-                               lookback);
+    radix_onesweep_tile<false, LookbackWindow>(s, keys_in, keys_out, values_in, values_out, n,
+                                               digit_of, pass_hist, lookback);
   }
 }
 
@@ -280,7 +302,11 @@ __global__ void __launch_bounds__(256, 2)
   }
 }
 
-template <class K, class V, int Items = radix_items<K>>
+// Status words loaded at once by a pass's per-digit look-back (see
+// keys_of_digit_before); 1 is the plain serial walk.
+inline constexpr int radix_lookback_window = 1;
+
+template <class K, class V, int Items = radix_items<K>, int LookbackWindow = radix_lookback_window>
 void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
                 const detail::radix_sort_plan& plan, stream_t stream) {
   constexpr bool has_values = !std::is_same_v<V, no_values>;
@@ -342,9 +368,10 @@ void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out
     const lookback_workspace ws = stream_lookback_workspace(stream, tiles * radix_digits, 0);
     const tile_lookback<unsigned> lookback{ws.status, nullptr, ws.epoch};
     const radix_digit<K> digit_of{plan.shift(p), plan.mask(p), plan.descending};
-    radix_onesweep_pass<K, V, Items><<<static_cast<unsigned>(tiles), threads, 0, stream>>>(
-        key_src, key_dst, value_src, value_dst, n, digit_of,
-        hist.get<unsigned>() + p * radix_digits, lookback);
+    radix_onesweep_pass<K, V, Items, LookbackWindow>
+        <<<static_cast<unsigned>(tiles), threads, 0, stream>>>(
+            key_src, key_dst, value_src, value_dst, n, digit_of,
+            hist.get<unsigned>() + p * radix_digits, lookback);
     detail::check_launch("radix_onesweep_pass", "sort");
     key_src = key_dst;
     value_src = value_dst;
