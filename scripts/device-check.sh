@@ -30,7 +30,8 @@ summary="$OUT/summary.txt"
 note() { echo "$*" | tee -a "$summary"; }
 
 # At most 8 files come back: summary.txt, build-tests.log, sanitize.log,
-# bench.json (or bench-<family>.json each), bench.md, bench.log.
+# tune-radix.txt, ncu-radix.txt, bench.json (or bench-<family>.json each),
+# bench.md, bench.log: with several bench families, leave out a radix option.
 # Environment: CTEST_TIMEOUT and SANITIZE_TIMEOUT (seconds), SANITIZE_FILTER
 # (a gtest filter), SANITIZE_TOOLS, BENCH_FAMILY, BENCH_ARGS (e.g.
 # --backend cuda), LADDER_FAMILIES.
