@@ -4,12 +4,17 @@
 // The input is walked in rounds. In each round every OpenMP thread takes a
 // contiguous block small enough to stay in its cache (`block_elements`),
 // cut into eight contiguous lanes. Pass 1 reduces each lane (eight
-// independent chains keep the adder busy); one thread turns the lane totals
-// into exclusive prefixes, in input order, continuing the running carry of
-// the previous rounds; pass 2 rescans each lane from its prefix, the eight
-// lanes again side by side, and writes the output. Pass 2 reads what pass 1
-// just brought into the cache, so memory sees about one read and one write
-// per element, like a copy. The operator only needs to be associative.
+// independent chains keep the adder busy); the thread then waits for the
+// inclusive prefix of the block before its own (the previous thread's, or
+// the last thread's of the previous round), turns its lane totals into
+// prefixes from it, publishes its own inclusive prefix, and in pass 2
+// rescans each lane from its prefix, the eight lanes again side by side,
+// writing the output. Pass 2 reads what pass 1 just brought into the cache,
+// so memory sees about one read and one write per element, like a copy.
+// There are no barriers: a thread waits only for its predecessor's prefix,
+// so threads drift apart and one reads while another writes. The prefixes
+// are the same left fold of the lane totals whatever the timing, so results
+// do not vary from run to run. The operator only needs to be associative.
 // Plain sums of the arithmetic types run pass 2 on SSE2 vectors
 // (host/vector_scan.hpp).
 #pragma once
@@ -17,8 +22,10 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "gpuprim/core/backend.hpp"
@@ -79,13 +86,20 @@ void scan(host_backend backend, const In* in, Out* out, std::size_t n, std::opti
     out[0] = static_cast<Out>(*init);
     first = 1;
   }
-  T carry = *init;
   const int threads = thread_count_for(backend, n);
   const std::size_t round = static_cast<std::size_t>(threads) * scan_block_elements;
-  // Per (thread, lane): the lane's total (empty lanes have none), then the
-  // exclusive prefix it starts from.
-  std::vector<std::optional<T>> lane_total(static_cast<std::size_t>(threads) * scan_lanes);
-  std::vector<T> lane_prefix(lane_total.size(), carry);
+  // Thread t's inclusive prefix through its block of the latest round it
+  // has finished counting, tagged with that round + 1. Thread t's block of
+  // round r starts from its predecessor's prefix: thread t - 1's of round r,
+  // or for thread 0 the last thread's of round r - 1. One slot per thread is
+  // enough: a thread cannot publish round r + 1 before its successor has
+  // read round r (the chain of prefixes runs through that successor).
+  struct alignas(64) prefix_slot {
+    std::atomic<std::size_t> round_done{0};
+    T prefix{};
+  };
+  std::vector<prefix_slot> slots(static_cast<std::size_t>(threads));
+  const T initial = *init;
 
 #pragma omp parallel num_threads(threads)
   {
@@ -93,33 +107,42 @@ void scan(host_backend backend, const In* in, Out* out, std::size_t n, std::opti
     const int t = omp_get_thread_num();
     Op thread_op = op;
     Fetch thread_fetch = fetch;
-    for (std::size_t round_begin = first; round_begin < n; round_begin += round) {
+    std::size_t r = 0;
+    for (std::size_t round_begin = first; round_begin < n; round_begin += round, ++r) {
       const std::size_t round_n = std::min(round, n - round_begin);
       const std::size_t begin = round_begin + round_n * t / team;
       const std::size_t end = round_begin + round_n * (t + 1) / team;
       // A multiple of 4: whole vectors of 32- and 64-bit values.
       const std::size_t lane_len = (end - begin) / scan_lanes / 4 * 4;
-      std::optional<T>* totals = &lane_total[static_cast<std::size_t>(t) * scan_lanes];
+      std::optional<T> totals[scan_lanes];
       for (std::size_t k = 0; k < scan_lanes; ++k) {
         const std::size_t lb = begin + k * lane_len;
         const std::size_t le = k + 1 < scan_lanes ? lb + lane_len : end;
-        totals[k] = std::nullopt;
         if (lb < le) totals[k] = reduce_chunk<In, T>(in, lb, le, thread_op, thread_fetch);
       }
-#pragma omp barrier
-#pragma omp single
-      {
-        // Prefixes in input order (thread-major, then lane), continuing the
-        // carry of earlier rounds.
-        for (std::size_t j = 0; j < static_cast<std::size_t>(team) * scan_lanes; ++j) {
-          lane_prefix[j] = carry;
-          if (lane_total[j]) carry = op(carry, *lane_total[j]);
+      // The prefix before this block: wait for the predecessor's. Threads
+      // do not wait for each other otherwise, so one can read its next
+      // block while another writes: reads and writes overlap in memory.
+      T carry = initial;
+      if (t > 0 || r > 0) {
+        const prefix_slot& before = slots[static_cast<std::size_t>(t > 0 ? t - 1 : team - 1)];
+        const std::size_t wanted = t > 0 ? r + 1 : r;
+        for (int spins = 0; before.round_done.load(std::memory_order_acquire) != wanted; ++spins) {
+          if (spins > 1000) std::this_thread::yield();  // more threads than cores
         }
-      }  // implicit barrier: prefixes visible to all
-      scan_lanes_from<Exclusive, In, Out, T>(in, out, begin, end,
-                                             &lane_prefix[static_cast<std::size_t>(t) * scan_lanes],
-                                             lane_len, thread_op, thread_fetch);
-#pragma omp barrier
+        carry = before.prefix;
+      }
+      // Lane prefixes in input order, continuing the carry.
+      T lane_prefix[scan_lanes];
+      for (std::size_t k = 0; k < scan_lanes; ++k) {
+        lane_prefix[k] = carry;
+        if (totals[k]) carry = thread_op(carry, *totals[k]);
+      }
+      prefix_slot& mine = slots[static_cast<std::size_t>(t)];
+      mine.prefix = carry;
+      mine.round_done.store(r + 1, std::memory_order_release);
+      scan_lanes_from<Exclusive, In, Out, T>(in, out, begin, end, lane_prefix, lane_len, thread_op,
+                                             thread_fetch);
     }
   }
 }
