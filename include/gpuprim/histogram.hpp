@@ -313,12 +313,6 @@ std::uint64_t cuda_histogram_to_host(cuda_backend backend, device_span<const Sam
   return result;
 }
 
-template <class T>
-device_span<T> writable_device_span(device_span<T> s) {
-  static_assert(!std::is_const_v<T>, "gpuprim: histogram counts must be writable device memory");
-  return s;
-}
-
 inline std::uint64_t* left_out_pointer(const char* algorithm, device_span<std::uint64_t> left_out) {
   if (left_out.data() != nullptr && left_out.size() < 1) {
     throw std::invalid_argument(histogram_where(algorithm) + "left_out is an empty span");
@@ -349,7 +343,7 @@ requires histogram_sample<detail::device_sample_t<R>> std::uint64_t histogram_ev
     std::type_identity_t<histogram_level_t<detail::device_sample_t<R>>> lower,
     std::type_identity_t<histogram_level_t<detail::device_sample_t<R>>> upper) {
   using T = detail::device_sample_t<R>;
-  auto c = detail::writable_device_span(as_device_span(counts));
+  auto c = writable_device_span(counts);
   const auto binner = detail::checked_even_binner<T>("histogram_even", c.size(), lower, upper);
   device_span<const T> s = as_device_span(samples);
   return detail::cuda_histogram_to_host(backend, s, c, binner);
@@ -364,7 +358,7 @@ void histogram_even_into(cuda_backend backend, const R& samples, C&& counts,
                          std::type_identity_t<histogram_level_t<detail::device_sample_t<R>>> upper,
                          device_span<std::uint64_t> left_out = {}) {
   using T = detail::device_sample_t<R>;
-  auto c = detail::writable_device_span(as_device_span(counts));
+  auto c = writable_device_span(counts);
   const auto binner = detail::checked_even_binner<T>("histogram_even_into", c.size(), lower, upper);
   std::uint64_t* out = detail::left_out_pointer("histogram_even_into", left_out);
   device_span<const T> s = as_device_span(samples);
@@ -395,7 +389,7 @@ requires histogram_sample<detail::device_sample_t<R>> &&
                                       const B& boundaries) {
   using T = detail::device_sample_t<R>;
   using L = histogram_level_t<T>;
-  auto c = detail::writable_device_span(as_device_span(counts));
+  auto c = writable_device_span(counts);
   const auto b = detail::host_span(boundaries);
   const int bins = detail::checked_boundaries("histogram_range", c.size(), b);
   device_span<const T> s = as_device_span(samples);
@@ -423,7 +417,7 @@ requires histogram_sample<detail::device_sample_t<R>> &&
 void histogram_range_into(cuda_backend backend, const R& samples, C&& counts, const B& boundaries,
                           device_span<std::uint64_t> left_out = {}) {
   using T = detail::device_sample_t<R>;
-  auto c = detail::writable_device_span(as_device_span(counts));
+  auto c = writable_device_span(counts);
   device_span<const histogram_level_t<T>> b = as_device_span(boundaries);
   const int bins = detail::checked_bins("histogram_range_into", c.size());
   if (b.size() != c.size() + 1) {
@@ -450,7 +444,7 @@ std::uint64_t histogram(host_backend backend, const R& samples, C&& counts, Clas
 template <device_range R, detail::histogram_device_counts C, class Classify>
 std::uint64_t histogram(cuda_backend backend, const R& samples, C&& counts, Classify classify) {
   using T = detail::device_sample_t<R>;
-  auto c = detail::writable_device_span(as_device_span(counts));
+  auto c = writable_device_span(counts);
   const int bins = detail::checked_bins("histogram", c.size());
   device_span<const T> s = as_device_span(samples);
   return detail::cuda_histogram_to_host(backend, s, c,
@@ -461,7 +455,7 @@ template <device_range R, detail::histogram_device_counts C, class Classify>
 void histogram_into(cuda_backend backend, const R& samples, C&& counts, Classify classify,
                     device_span<std::uint64_t> left_out = {}) {
   using T = detail::device_sample_t<R>;
-  auto c = detail::writable_device_span(as_device_span(counts));
+  auto c = writable_device_span(counts);
   const int bins = detail::checked_bins("histogram_into", c.size());
   std::uint64_t* out = detail::left_out_pointer("histogram_into", left_out);
   device_span<const T> s = as_device_span(samples);

@@ -120,6 +120,16 @@ auto host_span(const R& r) {
   return std::span<const std::ranges::range_value_t<R>>(std::ranges::data(r), std::ranges::size(r));
 }
 
+// The span of a host output (or data sorted in place); const data is a
+// compile-time error.
+template <class R>
+auto writable_host_span(R& r) {
+  using T = std::remove_reference_t<decltype(*std::ranges::data(r))>;
+  static_assert(!std::is_const_v<T>,
+                "gpuprim: an output (or data sorted in place) must be writable");
+  return std::span<T>(std::ranges::data(r), std::ranges::size(r));
+}
+
 }  // namespace detail
 
 // ---- reduce -------------------------------------------------------------

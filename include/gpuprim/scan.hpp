@@ -110,9 +110,7 @@ template <class R, class O, class T, class Op, class Fetch>
 void device_scan(cuda_backend backend, const R& in, O& out, scan_kind kind, T init, Op op,
                  Fetch fetch, const char* algorithm) {
   device_span<const device_range_value_t<const R>> s = as_device_span(in);
-  auto o = as_device_span(out);
-  static_assert(!std::is_const_v<typename decltype(o)::element_type>,
-                "gpuprim: the output of a scan must be writable device memory");
+  auto o = writable_device_span(out);
   check_scan_ranges(algorithm, s.data(), s.size_bytes(), s.size(), o.data(), o.size_bytes(),
                     o.size());
   cuda_scan_checked(s, o, kind, init, op, fetch, backend.stream);

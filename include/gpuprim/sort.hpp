@@ -129,9 +129,6 @@ constexpr int value_word_bytes() {
   }
 }
 
-template <class R>
-using host_element_t = std::remove_reference_t<std::ranges::range_reference_t<R>>;
-
 // Every check of a sort call (sizes, overlaps, bit range), for host spans
 // and device spans alike; returns the plan. Nothing has been written yet.
 template <class K, class V, class KeysIn, class KeysOut, class ValuesIn, class ValuesOut>
@@ -184,20 +181,6 @@ void device_sort(cuda_backend backend, device_span<const K> keys_in, device_span
                   backend.stream);
 }
 
-template <class R>
-auto host_mutable_span(R& r) {
-  static_assert(!std::is_const_v<host_element_t<R>>, "gpuprim: sort output must be writable");
-  return std::span<host_element_t<R>>(std::ranges::data(r), std::ranges::size(r));
-}
-
-template <class R>
-auto device_mutable_span(R& r) {
-  auto s = as_device_span(r);
-  static_assert(!std::is_const_v<typename decltype(s)::element_type>,
-                "gpuprim: sort output must be writable device memory");
-  return s;
-}
-
 template <class T>
 std::span<const T> as_const(std::span<T> s) {
   return {s.data(), s.size()};
@@ -215,7 +198,7 @@ device_span<const T> as_const(device_span<T> s) {
 template <host_range R>
 void sort(host_backend backend, R&& keys, sort_order order = sort_order::ascending,
           key_bits bits = {}) {
-  auto k = detail::host_mutable_span(keys);
+  auto k = detail::writable_host_span(keys);
   using K = typename decltype(k)::value_type;
   detail::host_sort<K, host_detail::no_value>(backend, detail::as_const(k), k, {}, {}, order, bits,
                                               "sort");
@@ -224,7 +207,7 @@ void sort(host_backend backend, R&& keys, sort_order order = sort_order::ascendi
 template <device_range R>
 void sort(cuda_backend backend, R&& keys, sort_order order = sort_order::ascending,
           key_bits bits = {}) {
-  auto k = detail::device_mutable_span(keys);
+  auto k = writable_device_span(keys);
   using K = std::remove_const_t<typename decltype(k)::element_type>;
   detail::device_sort<K, host_detail::no_value>(backend, detail::as_const(k), k, {}, {}, order,
                                                 bits, "sort");
@@ -235,7 +218,7 @@ template <host_range R, host_range O>
 void sort(host_backend backend, const R& in, O&& out, sort_order order = sort_order::ascending,
           key_bits bits = {}) {
   const auto i = detail::host_span(in);
-  auto o = detail::host_mutable_span(out);
+  auto o = detail::writable_host_span(out);
   using K = typename decltype(o)::value_type;
   static_assert(std::is_same_v<typename decltype(i)::value_type, K>,
                 "gpuprim::sort: input and output keys must have the same type");
@@ -246,7 +229,7 @@ template <device_range R, device_range O>
 void sort(cuda_backend backend, const R& in, O&& out, sort_order order = sort_order::ascending,
           key_bits bits = {}) {
   device_span<const device_range_value_t<const R>> i = as_device_span(in);
-  auto o = detail::device_mutable_span(out);
+  auto o = writable_device_span(out);
   using K = std::remove_const_t<typename decltype(o)::element_type>;
   static_assert(std::is_same_v<device_range_value_t<const R>, K>,
                 "gpuprim::sort: input and output keys must have the same type");
@@ -259,8 +242,8 @@ void sort(cuda_backend backend, const R& in, O&& out, sort_order order = sort_or
 template <host_range R, host_range V>
 void sort_by_key(host_backend backend, R&& keys, V&& values,
                  sort_order order = sort_order::ascending, key_bits bits = {}) {
-  auto k = detail::host_mutable_span(keys);
-  auto v = detail::host_mutable_span(values);
+  auto k = detail::writable_host_span(keys);
+  auto v = detail::writable_host_span(values);
   using K = typename decltype(k)::value_type;
   using T = typename decltype(v)::value_type;
   detail::host_sort<K, T>(backend, detail::as_const(k), k, detail::as_const(v), v, order, bits,
@@ -270,8 +253,8 @@ void sort_by_key(host_backend backend, R&& keys, V&& values,
 template <device_range R, device_range V>
 void sort_by_key(cuda_backend backend, R&& keys, V&& values,
                  sort_order order = sort_order::ascending, key_bits bits = {}) {
-  auto k = detail::device_mutable_span(keys);
-  auto v = detail::device_mutable_span(values);
+  auto k = writable_device_span(keys);
+  auto v = writable_device_span(values);
   using K = std::remove_const_t<typename decltype(k)::element_type>;
   using T = std::remove_const_t<typename decltype(v)::element_type>;
   detail::device_sort<K, T>(backend, detail::as_const(k), k, detail::as_const(v), v, order, bits,
@@ -284,8 +267,8 @@ void sort_by_key(host_backend backend, const R& keys_in, const V& values_in, RO&
                  VO&& values_out, sort_order order = sort_order::ascending, key_bits bits = {}) {
   const auto ki = detail::host_span(keys_in);
   const auto vi = detail::host_span(values_in);
-  auto ko = detail::host_mutable_span(keys_out);
-  auto vo = detail::host_mutable_span(values_out);
+  auto ko = detail::writable_host_span(keys_out);
+  auto vo = detail::writable_host_span(values_out);
   using K = typename decltype(ko)::value_type;
   using T = typename decltype(vo)::value_type;
   static_assert(std::is_same_v<typename decltype(ki)::value_type, K> &&
@@ -299,8 +282,8 @@ void sort_by_key(cuda_backend backend, const R& keys_in, const V& values_in, RO&
                  VO&& values_out, sort_order order = sort_order::ascending, key_bits bits = {}) {
   device_span<const device_range_value_t<const R>> ki = as_device_span(keys_in);
   device_span<const device_range_value_t<const V>> vi = as_device_span(values_in);
-  auto ko = detail::device_mutable_span(keys_out);
-  auto vo = detail::device_mutable_span(values_out);
+  auto ko = writable_device_span(keys_out);
+  auto vo = writable_device_span(values_out);
   using K = std::remove_const_t<typename decltype(ko)::element_type>;
   using T = std::remove_const_t<typename decltype(vo)::element_type>;
   static_assert(std::is_same_v<device_range_value_t<const R>, K> &&

@@ -132,19 +132,6 @@ void check_sort_offsets(std::span<const Offset> offsets, std::size_t n) {
   check_partition_offsets(offsets, n, "segmented_sort");
 }
 
-template <class R>
-auto host_data_span(R& r) {
-  return std::span(std::ranges::data(r), std::ranges::size(r));
-}
-
-template <class R>
-auto writable_device_span(R& data) {
-  auto d = as_device_span(data);
-  static_assert(!std::is_const_v<typename decltype(d)::element_type>,
-                "gpuprim: sorting networks sort writable device memory in place");
-  return d;
-}
-
 }  // namespace detail
 
 // ---- bitonic_sort / odd_even_merge_sort ------------------------------------
@@ -152,14 +139,14 @@ auto writable_device_span(R& data) {
 template <class R, class Comp = sort_less>
 requires detail::host_output_range<R>
 void bitonic_sort(host_backend backend, R&& data, Comp comp = {}) {
-  auto d = detail::host_data_span(data);
+  auto d = detail::writable_host_span(data);
   detail::check_network_types<std::ranges::range_value_t<R>, Comp>();
   host_detail::bitonic_sort(backend, d.data(), d.size(), comp);
 }
 
 template <device_range R, class Comp = sort_less>
 void bitonic_sort(cuda_backend backend, R&& data, Comp comp = {}) {
-  auto d = detail::writable_device_span(data);
+  auto d = writable_device_span(data);
   detail::check_precompiled_network<device_range_value_t<R>, Comp>();
   detail::cuda_bitonic_sort(d.data(), d.size(), comp, backend.stream);
 }
@@ -167,14 +154,14 @@ void bitonic_sort(cuda_backend backend, R&& data, Comp comp = {}) {
 template <class R, class Comp = sort_less>
 requires detail::host_output_range<R>
 void odd_even_merge_sort(host_backend backend, R&& data, Comp comp = {}) {
-  auto d = detail::host_data_span(data);
+  auto d = detail::writable_host_span(data);
   detail::check_network_types<std::ranges::range_value_t<R>, Comp>();
   host_detail::odd_even_merge_sort(backend, d.data(), d.size(), comp);
 }
 
 template <device_range R, class Comp = sort_less>
 void odd_even_merge_sort(cuda_backend backend, R&& data, Comp comp = {}) {
-  auto d = detail::writable_device_span(data);
+  auto d = writable_device_span(data);
   detail::check_precompiled_network<device_range_value_t<R>, Comp>();
   detail::cuda_odd_even_merge_sort(d.data(), d.size(), comp, backend.stream);
 }
@@ -184,7 +171,7 @@ void odd_even_merge_sort(cuda_backend backend, R&& data, Comp comp = {}) {
 template <class R, class Comp = sort_less>
 requires detail::host_output_range<R>
 void sort_batched(host_backend backend, R&& data, std::size_t array_size, Comp comp = {}) {
-  auto d = detail::host_data_span(data);
+  auto d = detail::writable_host_span(data);
   detail::check_network_types<std::ranges::range_value_t<R>, Comp>();
   detail::check_batched_shape(d.size(), array_size);
   host_detail::sort_batched(backend, d.data(), d.size(), array_size, comp);
@@ -192,7 +179,7 @@ void sort_batched(host_backend backend, R&& data, std::size_t array_size, Comp c
 
 template <device_range R, class Comp = sort_less>
 void sort_batched(cuda_backend backend, R&& data, std::size_t array_size, Comp comp = {}) {
-  auto d = detail::writable_device_span(data);
+  auto d = writable_device_span(data);
   detail::check_precompiled_network<device_range_value_t<R>, Comp>();
   detail::check_batched_shape(d.size(), array_size);
   detail::cuda_sort_batched(d.data(), d.size(), array_size, comp, backend.stream);
@@ -203,7 +190,7 @@ void sort_batched(cuda_backend backend, R&& data, std::size_t array_size, Comp c
 template <class R, host_range O, class Comp = sort_less>
 requires detail::host_output_range<R> && std::integral<std::ranges::range_value_t<O>>
 void segmented_sort(host_backend backend, R&& data, const O& offsets, Comp comp = {}) {
-  auto d = detail::host_data_span(data);
+  auto d = detail::writable_host_span(data);
   detail::check_network_types<std::ranges::range_value_t<R>, Comp>();
   const auto o = detail::host_span(offsets);
   detail::check_sort_offsets(o, d.size());
@@ -213,7 +200,7 @@ void segmented_sort(host_backend backend, R&& data, const O& offsets, Comp comp 
 template <device_range R, device_range O, class Comp = sort_less>
 requires std::integral<device_range_value_t<const O>>
 void segmented_sort(cuda_backend backend, R&& data, const O& offsets, Comp comp = {}) {
-  auto d = detail::writable_device_span(data);
+  auto d = writable_device_span(data);
   detail::check_precompiled_network<device_range_value_t<R>, Comp>();
   using Offset = device_range_value_t<const O>;
   const device_span<const Offset> o = as_device_span(offsets);

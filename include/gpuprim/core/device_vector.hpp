@@ -124,6 +124,16 @@ device_span<const T> as_device_span(const device_vector<T>& v) {
   return v.span();
 }
 
+// What algorithms accept as a device output: the same, and writable (const
+// data is a compile-time error).
+template <class R>
+auto writable_device_span(R&& r) {
+  auto s = as_device_span(r);
+  static_assert(!std::is_const_v<typename decltype(s)::element_type>,
+                "gpuprim: an output (or data sorted in place) must be writable device memory");
+  return s;
+}
+
 template <class R>
 concept device_range = requires(R& r) {
   gpuprim::as_device_span(r);
