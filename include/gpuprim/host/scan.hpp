@@ -127,8 +127,12 @@ void scan(host_backend backend, const In* in, Out* out, std::size_t n, std::opti
       if (t > 0 || r > 0) {
         const prefix_slot& before = slots[static_cast<std::size_t>(t > 0 ? t - 1 : team - 1)];
         const std::size_t wanted = t > 0 ? r + 1 : r;
-        for (int spins = 0; before.round_done.load(std::memory_order_acquire) != wanted; ++spins) {
-          if (spins > 1000) std::this_thread::yield();  // more threads than cores
+        for (int spins = 0; before.round_done.load(std::memory_order_acquire) != wanted;) {
+          if (spins < 1000) {
+            ++spins;
+          } else {
+            std::this_thread::yield();  // more threads than cores
+          }
         }
         carry = before.prefix;
       }

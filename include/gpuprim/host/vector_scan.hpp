@@ -108,22 +108,6 @@ template <class T>
 inline constexpr bool has_vector_scan_ops<T, std::void_t<decltype(vector_scan_ops<T>::width)>> =
     true;
 
-#else
-
-template <class T>
-inline constexpr bool has_vector_scan_ops = false;
-
-#endif
-
-// Whether the host scan of In into Out (accumulating T) with Op and Fetch
-// runs on vectors: a plain sum, no transform.
-template <class In, class Out, class T, class Op, class Fetch>
-inline constexpr bool vector_scan_applies =
-    std::is_same_v<In, T>&& std::is_same_v<Out, T>&& std::is_same_v<Op, plus>&&
-        std::is_same_v<Fetch, detail::unary_fetch<identity>>&& has_vector_scan_ops<T>;
-
-#if defined(__SSE2__)
-
 // Sums of one vector's elements up to each (inclusive), before any carry.
 template <class T>
 typename vector_scan_ops<T>::vec vector_inclusive_sums(typename vector_scan_ops<T>::vec x) {
@@ -160,6 +144,18 @@ void vector_scan_lanes(const T* in, T* out, std::size_t stride, std::size_t leng
   }
 }
 
+#else
+
+template <class T>
+inline constexpr bool has_vector_scan_ops = false;
+
 #endif
+
+// Whether the host scan of In into Out (accumulating T) with Op and Fetch
+// runs on vectors: a plain sum, no transform.
+template <class In, class Out, class T, class Op, class Fetch>
+inline constexpr bool vector_scan_applies =
+    std::is_same_v<In, T>&& std::is_same_v<Out, T>&& std::is_same_v<Op, plus>&&
+        std::is_same_v<Fetch, detail::unary_fetch<identity>>&& has_vector_scan_ops<T>;
 
 }  // namespace gpuprim::host_detail

@@ -82,9 +82,10 @@ struct block_radix_rank {
     const int left = int(warp_valid) - i * 32;
     return left >= 32 ? full_warp_mask : left <= 0 ? 0u : (1u << left) - 1u;
   }
+  // Whether this lane's item i is real.
   template <bool Full>
   static __device__ bool is_valid(int i, unsigned warp_valid) {
-    return Full || unsigned(i * 32) + threadIdx.x % 32 < warp_valid;
+    return Full || ((valid_lanes<Full>(i, warp_valid) >> (threadIdx.x % 32)) & 1u);
   }
 
   // Ranks the keys of the tile by digit_of(key). Only the first warp_valid
