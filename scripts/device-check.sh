@@ -30,10 +30,11 @@ summary="$OUT/summary.txt"
 note() { echo "$*" | tee -a "$summary"; }
 
 # At most 8 files come back: summary.txt, build-tests.log, sanitize.log,
-# tune-radix.txt, ncu-radix.txt, bench.json (or bench-<family>.json each),
+# tune-radix.txt, ncu-radix.txt, sass-radix.txt, bench.json (or bench-<family>.json each),
 # bench.md, bench.log: with several bench families, leave out a radix option.
-# Environment: CTEST_TIMEOUT and SANITIZE_TIMEOUT (seconds), SANITIZE_FILTER
-# (a gtest filter), SANITIZE_TOOLS, BENCH_FAMILY, BENCH_ARGS (e.g.
+# Environment: CTEST_TIMEOUT and SANITIZE_TIMEOUT (seconds), CTEST_REGEX (the
+# tests to run, a ctest -R pattern), SANITIZE_FILTER
+# (a gtest filter), SANITIZE_TOOLS, SANITIZE_MAX_SIZE, BENCH_FAMILY, BENCH_ARGS (e.g.
 # --backend cuda), LADDER_FAMILIES.
 {
   date -u
@@ -55,7 +56,8 @@ if [ $build_rc -ne 0 ]; then
 fi
 
 if [ $RUN_TESTS -eq 1 ]; then
-  (cd "$BUILD" && ctest --output-on-failure -j 4 --timeout "${CTEST_TIMEOUT:-600}") >"$OUT/ctest.tmp" 2>&1
+  (cd "$BUILD" && ctest --output-on-failure -j 4 --timeout "${CTEST_TIMEOUT:-600}" \
+    ${CTEST_REGEX:+-R "$CTEST_REGEX"}) >"$OUT/ctest.tmp" 2>&1
   note "tests: rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.tmp" | tail -1)"
   grep -E '(Failed|Not Run|Timeout)' "$OUT/ctest.tmp" | head -20 | tee -a "$summary"
   cat "$OUT/ctest.tmp" >>"$OUT/build-tests.log" && rm "$OUT/ctest.tmp"
@@ -67,34 +69,20 @@ if [ $RUN_SANITIZE -eq 1 ]; then
   # SANITIZE_FILTER narrows the run to some suites (a gtest filter).
   filter="--gtest_filter=${SANITIZE_FILTER:-*}-*two_to_the_31*"
   for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
-    timeout "${SANITIZE_TIMEOUT:-600}" compute-sanitizer --tool "$tool" --error-exitcode 3 --print-limit 20 \
-      "$BUILD/tests/gpuprim_cuda_tests" "$filter" --gtest_brief=1 >"$OUT/tool.tmp" 2>&1
+    # racecheck runs kernels hundreds of times slower: its size sweeps stop
+    # at SANITIZE_MAX_SIZE (default 2^16 elements, 16 radix tiles), which
+    # still reaches every code path (tests/support/test_data.hpp).
+    cap=
+    [ "$tool" = racecheck ] && cap="GPUPRIM_TEST_MAX_SIZE=${SANITIZE_MAX_SIZE:-65536}"
+    # Line-buffered, every test named: if the time limit cuts the run off,
+    # the log still says how far it got.
+    env $cap timeout -s INT "${SANITIZE_TIMEOUT:-600}" stdbuf -oL compute-sanitizer --tool "$tool" \
+      --error-exitcode 3 --print-limit 20 \
+      "$BUILD/tests/gpuprim_cuda_tests" "$filter" >"$OUT/tool.tmp" 2>&1
     rc=$?
     note "compute-sanitizer $tool: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/tool.tmp" | tail -1)"
     { echo "==== $tool"; cat "$OUT/tool.tmp"; } >>"$OUT/sanitize.log" && rm "$OUT/tool.tmp"
   done
-fi
-
-if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
-  # The radix sort's keys per thread against CUB (scripts/tune_radix_tile.cu).
-  nvcc -std=c++20 -O3 -arch=sm_90 -lineinfo --extended-lambda --expt-relaxed-constexpr \
-    -Iinclude -DGPUPRIM_HAS_CUDA=1 -Xcompiler -fopenmp scripts/tune_radix_tile.cu \
-    src/core/runtime_cuda.cpp -lgomp -o "$BUILD/tune_radix_tile" >"$OUT/tune-radix.txt" 2>&1
-  note "tune radix build: rc=$?"
-  if [ $RUN_TUNE_RADIX -eq 1 ]; then
-    "$BUILD/tune_radix_tile" >>"$OUT/tune-radix.txt" 2>&1
-    note "tune radix: rc=$?"
-  fi
-  if [ $RUN_NCU_RADIX -eq 1 ]; then
-    # Our onesweep passes and CUB's, side by side: time, issue, stalls,
-    # occupancy, memory (ncu-radix.txt).
-    ncu --kernel-name regex:'[Oo]nesweep|radix_digit_histograms|Histogram' \
-      --section SpeedOfLight --section Occupancy --section LaunchStats \
-      --section WarpStateStats --section InstructionStats --section ComputeWorkloadAnalysis \
-      --section MemoryWorkloadAnalysis --section SchedulerStats \
-      "$BUILD/tune_radix_tile" --profile >"$OUT/ncu-radix.txt" 2>&1
-    note "ncu radix: rc=$?"
-  fi
 fi
 
 if [ $RUN_BENCH -eq 1 ] && [ -x "$BUILD/bench/gpuprim-bench" ]; then
@@ -118,4 +106,31 @@ if [ $RUN_BENCH -eq 1 ] && [ -x "$BUILD/bench/gpuprim-bench" ]; then
   done
   grep -v '^\[' "$OUT/bench.log"
 fi
+if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
+  # The radix sort's keys per thread against CUB (scripts/tune_radix_tile.cu).
+  nvcc -std=c++20 -O3 -arch=sm_90 -lineinfo --extended-lambda --expt-relaxed-constexpr \
+    -Iinclude -DGPUPRIM_HAS_CUDA=1 -Xcompiler -fopenmp scripts/tune_radix_tile.cu \
+    src/core/runtime_cuda.cpp -lgomp -o "$BUILD/tune_radix_tile" >"$OUT/tune-radix.txt" 2>&1
+  note "tune radix build: rc=$?"
+  # The SASS of the default keys-only uint32 pass (sass-radix.txt): what a
+  # tile's work compiles to, instruction by instruction.
+  cuobjdump -sass "$BUILD/tune_radix_tile" 2>/dev/null |
+    awk '/Function : /{keep = /radix_onesweep_passIjNS[0-9]_9no_valuesELi16ELi1E/} keep' \
+      >"$OUT/sass-radix.txt"
+  if [ $RUN_TUNE_RADIX -eq 1 ]; then
+    "$BUILD/tune_radix_tile" >>"$OUT/tune-radix.txt" 2>&1
+    note "tune radix: rc=$?"
+  fi
+  if [ $RUN_NCU_RADIX -eq 1 ]; then
+    # Our onesweep passes and CUB's, side by side: time, issue, stalls,
+    # occupancy, memory (ncu-radix.txt).
+    ncu --kernel-name regex:'[Oo]nesweep|radix_digit_histograms|Histogram' \
+      --section SpeedOfLight --section Occupancy --section LaunchStats \
+      --section WarpStateStats --section InstructionStats --section ComputeWorkloadAnalysis \
+      --section MemoryWorkloadAnalysis --section SchedulerStats --section SourceCounters \
+      "$BUILD/tune_radix_tile" --profile >"$OUT/ncu-radix.txt" 2>&1
+    note "ncu radix: rc=$?"
+  fi
+fi
+
 cat "$summary"

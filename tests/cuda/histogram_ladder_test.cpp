@@ -40,7 +40,7 @@ TEST_F(cuda_test, histogram_ladder_every_rung_counts_every_size) {
   auto rng = make_rng(91);
   std::vector<std::size_t> sizes = standard_sizes();
   sizes.push_back(3'000'017);  // many folds of the byte-counter rungs
-  for (std::size_t n : sizes) {
+  for (std::size_t n : test_sizes(sizes)) {
     const auto x = random_samples<std::uint8_t>(n, rng);
     const auto d = gp::to_device(x);
     for (const auto& rung : gp::ladder::histogram_rungs())

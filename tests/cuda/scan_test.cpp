@@ -27,7 +27,7 @@ TYPED_TEST(cuda_scan, inclusive_and_exclusive_sums_at_every_size) {
   std::vector<std::size_t> sizes = standard_sizes();
   sizes.push_back(4096);  // exactly one tile of 4-byte types
   sizes.push_back(4096 * 3 + 1);
-  for (std::size_t n : sizes) {
+  for (std::size_t n : test_sizes(sizes)) {
     const auto x = random_vector<T>(n, rng);
     const auto d = gp::to_device(x);
     gp::device_vector<T> out(n);

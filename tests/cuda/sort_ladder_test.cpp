@@ -22,7 +22,7 @@ TEST_F(cuda_test, sort_ladder_every_rung_sorts_every_size_and_pattern) {
   std::vector<std::size_t> sizes = standard_sizes();
   for (std::size_t n : {2047u, 2048u, 2049u, 4097u})  // around rung 2's tile
     sizes.push_back(n);
-  for (std::size_t n : sizes) {
+  for (std::size_t n : test_sizes(sizes)) {
     for (key_pattern pattern : all_key_patterns) {
       if (n > 100000 && pattern != key_pattern::random) continue;
       const auto input = make_keys<std::uint32_t>(n, pattern, rng);

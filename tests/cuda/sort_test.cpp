@@ -50,7 +50,7 @@ void expect_poisoned(const gp::device_vector<T>& d, const std::string& what) {
 std::vector<std::size_t> gpu_sort_sizes() {
   auto sizes = sort_sizes();
   sizes.push_back((std::size_t{3} << 20) + 1);
-  return sizes;
+  return test_sizes(sizes);
 }
 
 // A non-blocking stream (it does not wait for the legacy default stream).

@@ -30,7 +30,7 @@ std::vector<std::size_t> network_sizes() {
   std::vector<std::size_t> sizes = standard_sizes();
   for (std::size_t n : {63u, 64u, 65u, 4096u, 8191u, 8193u, 16385u})
     sizes.push_back(n);
-  return sizes;
+  return test_sizes(sizes);
 }
 
 template <class T, class Sort>

@@ -24,6 +24,7 @@
 
 #include "gpuprim/core/radix_key.hpp"
 #include "gpuprim/sort.hpp"
+#include "support/test_data.hpp"
 
 namespace gpuprim::test {
 
@@ -114,8 +115,8 @@ void expect_same_bytes(const std::vector<T>& got, const std::vector<T>& want,
 // Sizes the sort tests use: standard_sizes' edges plus those around tiles
 // of 4096 and 8192 keys.
 inline std::vector<std::size_t> sort_sizes() {
-  return {0,    1,    2,    31,   32,   33,   1023, 1024,          1025,
-          4095, 4096, 4097, 7919, 8191, 8192, 8193, (1u << 20) + 7};
+  return test_sizes({0, 1, 2, 31, 32, 33, 1023, 1024, 1025, 4095, 4096, 4097, 7919, 8191, 8192,
+                     8193, (1u << 20) + 7});
 }
 
 // ---- key patterns ------------------------------------------------------------

@@ -15,11 +15,33 @@
 
 namespace gpuprim::test {
 
+// GPUPRIM_TEST_MAX_SIZE caps the sizes of the size sweeps (see
+// test_sizes). compute-sanitizer's racecheck runs kernels hundreds of times
+// slower; a hazard lives in a kernel's code paths (one tile, a partial tile,
+// several tiles, the look-back), which sizes of a few tiles already reach, so
+// scripts/device-check.sh caps the sweeps it runs under racecheck. Unset: no
+// cap.
+inline std::size_t test_size_cap() {
+  static const std::size_t cap = [] {
+    if (const char* s = std::getenv("GPUPRIM_TEST_MAX_SIZE"))
+      return std::size_t{std::strtoull(s, nullptr, 10)};
+    return std::numeric_limits<std::size_t>::max();
+  }();
+  return cap;
+}
+
+// The sizes of a sweep at or below test_size_cap().
+inline std::vector<std::size_t> test_sizes(std::vector<std::size_t> sizes) {
+  std::erase_if(sizes, [](std::size_t n) { return n > test_size_cap(); });
+  return sizes;
+}
+
 // Sizes of DESIGN.md section 5: edges around warp and block sizes, a prime,
-// and one past a power of two large enough to use many blocks.
+// and one past a power of two large enough to use many blocks (capped by
+// test_size_cap).
 inline const std::vector<std::size_t>& standard_sizes() {
-  static const std::vector<std::size_t> sizes = {
-      0, 1, 2, 31, 32, 33, 1023, 1024, 1025, 7919, (1u << 20) + 7};
+  static const std::vector<std::size_t> sizes =
+      test_sizes({0, 1, 2, 31, 32, 33, 1023, 1024, 1025, 7919, (1u << 20) + 7});
   return sizes;
 }
 
