@@ -141,7 +141,10 @@ void compare(std::size_t n) {
   if constexpr (Pairs) {
     CHECK_CUDA(cudaMemcpy(cub_values.data(), values_out, n * 4, cudaMemcpyDeviceToHost));
   }
-  std::printf("%s%s keys, n = 2^%d: CUB %.1f us\n", std::is_floating_point_v<K> ? "float" : "uint",
+  std::printf("%s%s keys, n = 2^%d: CUB %.1f us\n",
+              std::is_floating_point_v<K> ? "float"
+              : sizeof(K) == 8            ? "uint64"
+                                          : "uint32",
               Pairs ? " + uint32 value" : "", int(std::log2(double(n))), cub_ms * 1e3);
   V* v_in = reinterpret_cast<V*>(Pairs ? values : nullptr);
   V* v_out = reinterpret_cast<V*>(Pairs ? values_out : nullptr);
@@ -183,15 +186,15 @@ int main(int argc, char** argv) {
     profile_once();
     return 0;
   }
-  using c16 = tile_config<16, 1>;  // the default
-  using c16w4 = tile_config<16, 4>;
-  using c20w4 = tile_config<20, 4>;
+  using c16w1 = tile_config<16, 1>;
+  using c16w4 = tile_config<16, 4>;  // the default up to 4-byte keys
   using c24w4 = tile_config<24, 4>;
   using c24w8 = tile_config<24, 8>;
+  using c12w4 = tile_config<12, 4>;  // the default for 8-byte keys
   for (std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28}) {
-    compare<std::uint32_t, false, c16, c16w4, c20w4, c24w4, c24w8>(n);
-    compare<float, false, c16, c16w4, c24w4>(n);
-    compare<std::uint32_t, true, c16, c16w4, c24w4>(n);
-    compare<std::uint64_t, false, tile_config<8, 1>, tile_config<8, 4>, tile_config<12, 4>>(n);
+    compare<std::uint32_t, false, c16w4, c16w1, c24w4, c24w8>(n);
+    compare<float, false, c16w4, c24w4>(n);
+    compare<std::uint32_t, true, c16w4, c24w4>(n);
+    compare<std::uint64_t, false, c12w4, tile_config<8, 4>, tile_config<16, 4>>(n);
   }
 }

@@ -56,8 +56,7 @@ void expect_config_sorts() {
   // One key, one partial tile, a few tiles, many tiles (long look-back
   // walks); every bit random, and three distinct keys (long runs:
   // stability and the empty digits' counts).
-  for (std::size_t n :
-       {std::size_t{1}, std::size_t{4097}, std::size_t{100003}, std::size_t{3000017}}) {
+  for (std::size_t n : test_sizes({1, 4097, 100003, 3000017})) {
     for (key_pattern pattern : {key_pattern::random_bits, key_pattern::few_distinct}) {
       const std::vector<K> keys = pattern_keys<K>(pattern, n, rng);
       for (bool pairs : {false, true}) {
@@ -72,10 +71,12 @@ void expect_config_sorts() {
 }  // namespace
 
 TEST_F(cuda_test, radix_tile_configurations_sort_like_stable_sort) {
+  expect_config_sorts<std::uint32_t, 16, 1>();
   expect_config_sorts<std::uint32_t, 16, 4>();
   expect_config_sorts<std::uint32_t, 20, 4>();
   expect_config_sorts<std::uint32_t, 24, 4>();
   expect_config_sorts<std::uint32_t, 24, 8>();
   expect_config_sorts<std::uint64_t, 8, 4>();
   expect_config_sorts<std::uint64_t, 12, 4>();
+  expect_config_sorts<std::uint64_t, 16, 4>();
 }

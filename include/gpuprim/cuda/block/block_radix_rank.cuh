@@ -12,11 +12,15 @@
 // warp's ballots but get no rank; full tiles skip every such check.
 //
 // 1. Per warp: for each item, the lanes holding the same digit find each
-//    other (one ballot per digit bit); the lowest of them adds the group's size
-//    to the warp's counter for that digit, and every lane's rank within
-//    the warp is the counter's old value plus the number of its peers on
-//    lower lanes. Only one lane ever writes a given counter in a step, so
-//    the counters need no atomics.
+//    other: each sets its bit in the warp's match word for its digit (a
+//    shared-memory atomic OR) and reads the word back. The lowest of them
+//    adds the group's size to the warp's counter for that digit and clears
+//    the match word, and every lane's rank within the warp is the counter's
+//    old value plus the number of its peers on lower lanes. Only one lane
+//    ever writes a given counter in a step, so the counters need no atomics.
+//    (Finding the peers took one ballot per digit bit before: eight votes
+//    and the bit tests around them made the pass issue-bound on the H100.
+//    __match_any_sync does it in one instruction, but a slow one.)
 // 2. Per digit (thread d): the warps' counts become prefixes over warps,
 //    their total is the tile's count of digit d, and an exclusive scan of
 //    the counts over digits gives where digit d starts in the tile.
@@ -56,22 +60,9 @@ struct block_radix_rank {
 
   struct storage {
     unsigned warp_counts[warps][radix_digits];  // per warp, then prefixes over warps
+    unsigned warp_match[warps][radix_digits];   // per warp: lanes holding each digit (step 1)
     unsigned warp_totals[warps];                // for the scan over digits
   };
-
-  // The valid lanes of the warp whose digit equals this lane's, from one
-  // ballot per digit bit. (__match_any_sync does this in one instruction,
-  // but a slow one: it made the ranking limited by its pipe on the H100.)
-  static __device__ unsigned lanes_with_same_digit(unsigned digit, unsigned candidates) {
-    unsigned peers = candidates;
-#pragma unroll
-    for (int bit = 0; bit < 8; ++bit) {
-      const bool set = (digit >> bit) & 1u;
-      const unsigned with_bit = __ballot_sync(full_warp_mask, set);
-      peers &= set ? with_bit : ~with_bit;
-    }
-    return peers;
-  }
 
   // The lanes of this warp whose item i is real: item i of lane l is
   // element i * 32 + l of the warp's chunk, of which the first warp_valid
@@ -101,25 +92,32 @@ struct block_radix_rank {
                               unsigned& digit_start) {
     const int lane = threadIdx.x % 32;
     const int warp = threadIdx.x / 32;
-    for (int w = 0; w < warps; ++w)
+    for (int w = 0; w < warps; ++w) {
       s.warp_counts[w][threadIdx.x] = 0;
+      s.warp_match[w][threadIdx.x] = 0;
+    }
     __syncthreads();
 
-    const unsigned lower_lanes = (1u << lane) - 1u;
+    const unsigned lane_bit = 1u << lane;
     unsigned* counts = s.warp_counts[warp];
+    unsigned* match = s.warp_match[warp];
 #pragma unroll
     for (int i = 0; i < Items; ++i) {
       const bool valid = is_valid<Full>(i, warp_valid);
       const unsigned digit = valid ? digit_of(keys[i]) : 0u;
-      const unsigned peers = lanes_with_same_digit(digit, valid_lanes<Full>(i, warp_valid));
+      if (valid) atomicOr(&match[digit], lane_bit);
+      __syncwarp();                         // every lane's bit is in before any lane reads
+      const unsigned peers = match[digit];  // (unused in a lane past the end)
+      __syncwarp();                         // every lane has read before the leader clears
       const int leader = __ffs(peers) - 1;
       unsigned before = 0;
       if (lane == leader && valid) {
         before = counts[digit];
         counts[digit] = before + __popc(peers);
+        match[digit] = 0;
       }
-      ranks[i] = __shfl_sync(full_warp_mask, before, leader & 31) + __popc(peers & lower_lanes);
-      __syncwarp();  // this step's counter writes are seen by the next step's leaders
+      ranks[i] = __shfl_sync(full_warp_mask, before, leader & 31) + __popc(peers & (lane_bit - 1));
+      __syncwarp();  // the clear and the counter write are seen by the next step
     }
     __syncthreads();
 

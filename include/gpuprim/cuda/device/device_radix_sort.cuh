@@ -4,11 +4,11 @@
 //   digit_histograms      one read of the keys counts every pass's digits
 //                         (shared-memory counters per block, then global).
 //   onesweep_pass (xP)    one block per tile of 256 * Items keys:
-//     1. load the tile and rank it stably by the pass's digit
-//        (block_radix_rank);
-//     2. publish the tile's count of each digit as soon as it is known, and
-//        learn from the tiles before it, by decoupled look-back per digit
-//        (thread d follows digit d), how many keys of each digit they hold;
+//     1. load the tile, count its digits and publish the counts at once;
+//        then rank the tile stably by the pass's digit (block_radix_rank);
+//     2. learn from the tiles before it, by decoupled look-back per digit
+//        (thread d follows digit d), how many keys of each digit they hold,
+//        and publish this tile's inclusive count;
 //     3. the global start of digit d (exclusive scan of the pass's global
 //        counts, done by every block: 256 values) plus that look-back sum
 //        is where this tile's run of digit d goes;
@@ -62,7 +62,7 @@ struct no_values {};
 // keys, so a tile's keys take 16 KB of shared memory either way. (A
 // template parameter of the kernels below, for tuning.)
 template <class K>
-inline constexpr int radix_items = sizeof(K) <= 4 ? 16 : 8;
+inline constexpr int radix_items = sizeof(K) <= 4 ? 16 : 12;
 
 template <class K, class V, int Items>
 struct radix_tile_storage {
@@ -70,11 +70,17 @@ struct radix_tile_storage {
   static constexpr int tile = block_radix_rank::threads * items;
   static constexpr std::size_t stage_bytes =
       tile * (sizeof(K) > sizeof(V) || std::is_same_v<V, no_values> ? sizeof(K) : sizeof(V));
-  block_radix_rank::storage rank;
-  unsigned run_offset[radix_digits];  // global index of the run of digit d minus its tile start
+  unsigned digit_count[radix_digits];  // the tile's count of digit d
+  unsigned run_offset[radix_digits];   // global index of the run of digit d minus its tile start
   unsigned digit_start_scan[block_radix_rank::warps];
-  unsigned char digit_of_slot[tile];             // digit of the key at each reordered slot
-  alignas(16) unsigned char stage[stage_bytes];  // the tile reordered: keys, then values
+  unsigned char
+      digit_of_slot[std::is_same_v<V, no_values> ? 1 : tile];  // with values: digit at each slot
+  // The ranking's counters are done with (block_radix_rank::rank ends with a
+  // barrier) before the first key is staged, so the two share memory.
+  union {
+    block_radix_rank::storage rank;
+    alignas(16) unsigned char stage[stage_bytes];  // the tile reordered: keys, then values
+  };
 
   __device__ K* keys() { return reinterpret_cast<K*>(stage); }
   __device__ V* values() { return reinterpret_cast<V*>(stage); }
@@ -174,17 +180,34 @@ __device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items>& s, const K*
   K keys[Items];
   unsigned ranks[Items];
   load_warp_striped<Full>(keys_in, warp_begin, warp_valid, keys);
-  unsigned count, tile_start;
-  block_radix_rank::rank<Full>(s.rank, keys, digit_of, warp_valid, ranks, count, tile_start);
 
-  // Thread d: the keys of digit d in tiles before this one, by look-back.
+  // Count the tile's digits (shared-memory atomics) and publish the counts
+  // before ranking: the tiles after this one then walk past it while it
+  // ranks instead of waiting for it, and by the time this tile looks back,
+  // the tiles before it have long published theirs (CUB's onesweep does the
+  // same). Thread d follows digit d from here on.
   const unsigned d = threadIdx.x;
   const unsigned long long slot = tile * radix_digits + d;
+  s.digit_count[d] = 0;
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    if (block_radix_rank::is_valid<Full>(i, warp_valid))
+      atomicAdd(&s.digit_count[digit_of(keys[i])], 1u);
+  }
+  __syncthreads();
+  const unsigned count = s.digit_count[d];
+  lookback.publish(
+      slot,
+      tile == 0 ? tile_lookback<unsigned>::inclusive_prefix : tile_lookback<unsigned>::aggregate,
+      count);
+
+  unsigned ranked_count, tile_start;  // ranked_count == count
+  block_radix_rank::rank<Full>(s.rank, keys, digit_of, warp_valid, ranks, ranked_count, tile_start);
+
+  // The keys of digit d in tiles before this one, by look-back.
   unsigned before = 0;
-  if (tile == 0) {
-    lookback.publish(slot, tile_lookback<unsigned>::inclusive_prefix, count);
-  } else {
-    lookback.publish(slot, tile_lookback<unsigned>::aggregate, count);
+  if (tile > 0) {
     before = keys_of_digit_before<LookbackWindow>(lookback, static_cast<long long>(tile), d);
     lookback.publish(slot, tile_lookback<unsigned>::inclusive_prefix, before + count);
   }
@@ -192,20 +215,24 @@ __device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items>& s, const K*
   // Slot j of the reordered tile (digit d) goes to run_offset[d] + j.
   s.run_offset[d] = global_start + before - tile_start;
 
-  // Reorder the keys by rank, then write each digit's run out.
+  // Reorder the keys by rank, then write each digit's run out. The digit of
+  // the key at slot j is recomputed from the key (cheaper than a byte per
+  // slot in shared memory); with values, the thread that writes slot j's key
+  // keeps that digit for slot j's value (the same thread, so no barrier).
 #pragma unroll
   for (int i = 0; i < Items; ++i) {
-    if (block_radix_rank::is_valid<Full>(i, warp_valid)) {
-      s.keys()[ranks[i]] = keys[i];
-      s.digit_of_slot[ranks[i]] = static_cast<unsigned char>(digit_of(keys[i]));
-    }
+    if (block_radix_rank::is_valid<Full>(i, warp_valid)) s.keys()[ranks[i]] = keys[i];
   }
   __syncthreads();
   const unsigned tile_valid =
       Full ? unsigned(tile_size)
            : static_cast<unsigned>(n - tile_begin < tile_size ? n - tile_begin : tile_size);
-  for (unsigned j = threadIdx.x; j < tile_valid; j += block_radix_rank::threads)
-    keys_out[s.run_offset[s.digit_of_slot[j]] + j] = s.keys()[j];
+  for (unsigned j = threadIdx.x; j < tile_valid; j += block_radix_rank::threads) {
+    const K key = s.keys()[j];
+    const unsigned digit = digit_of(key);
+    keys_out[s.run_offset[digit] + j] = key;
+    if constexpr (has_values) s.digit_of_slot[j] = static_cast<unsigned char>(digit);
+  }
 
   if constexpr (has_values) {
     V values[Items];
@@ -221,8 +248,8 @@ __device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items>& s, const K*
   }
 }
 
-// Blocks per SM the pass is compiled for: 3 at 16 keys per thread (80
-// registers), 2 beyond.
+// Blocks per SM the pass is compiled for: 3 up to 16 keys per thread (at
+// most 85 registers), 2 beyond.
 template <int Items>
 inline constexpr int radix_pass_min_blocks = Items <= 16 ? 3 : 2;
 
@@ -304,7 +331,7 @@ __global__ void __launch_bounds__(256, 2)
 
 // Status words loaded at once by a pass's per-digit look-back (see
 // keys_of_digit_before); 1 is the plain serial walk.
-inline constexpr int radix_lookback_window = 1;
+inline constexpr int radix_lookback_window = 4;
 
 template <class K, class V, int Items = radix_items<K>, int LookbackWindow = radix_lookback_window>
 void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
