@@ -72,12 +72,13 @@ K random_key(std::mt19937_64& g) {
   }
 }
 
-// A tile configuration: keys per thread and look-back window.
-template <int Items, int Window>
+// A tile configuration: keys per thread, look-back window, and the blocks
+// per SM the pass is compiled for (0: the library's default).
+template <int Items, int Window, int MinBlocks = 0>
 struct tile_config {};
 
-template <class K, class V, int Items, int Window>
-void run_variant(tile_config<Items, Window>, const K* keys, K* keys_out, const V* values,
+template <class K, class V, int Items, int Window, int MinBlocks>
+void run_variant(tile_config<Items, Window, MinBlocks>, const K* keys, K* keys_out, const V* values,
                  V* values_out, std::size_t n, const std::vector<K>& cub_keys,
                  const std::vector<V>& cub_values, float cub_ms) {
   gp::detail::radix_sort_plan plan{};
@@ -87,7 +88,8 @@ void run_variant(tile_config<Items, Window>, const K* keys, K* keys_out, const V
   plan.descending = false;
   plan.value_bytes = std::is_same_v<V, gc::no_values> ? 0 : int(sizeof(V));
   const float ms = median_ms([&] {
-    gc::radix_sort<K, V, Items, Window>(keys, keys_out, values, values_out, plan, nullptr);
+    constexpr int blocks = MinBlocks > 0 ? MinBlocks : gc::radix_pass_min_blocks<Items>;
+    gc::radix_sort<K, V, Items, Window, blocks>(keys, keys_out, values, values_out, plan, nullptr);
   });
   CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<K> got(n);
@@ -98,8 +100,9 @@ void run_variant(tile_config<Items, Window>, const K* keys, K* keys_out, const V
     CHECK_CUDA(cudaMemcpy(got_values.data(), values_out, n * sizeof(V), cudaMemcpyDeviceToHost));
     same = same && std::memcmp(got_values.data(), cub_values.data(), n * sizeof(V)) == 0;
   }
-  std::printf("  items %2d, look-back window %d: %9.1f us  %.2fx CUB  %s\n", Items, Window,
-              ms * 1e3, cub_ms / ms, same ? "same as CUB" : "DIFFERENT FROM CUB");
+  std::printf("  items %2d, look-back window %d, %d blocks/SM: %9.1f us  %.2fx CUB  %s\n", Items,
+              Window, MinBlocks > 0 ? MinBlocks : gc::radix_pass_min_blocks<Items>, ms * 1e3,
+              cub_ms / ms, same ? "same as CUB" : "DIFFERENT FROM CUB");
 }
 
 template <class K, bool Pairs, class... Configs>
@@ -186,15 +189,16 @@ int main(int argc, char** argv) {
     profile_once();
     return 0;
   }
-  using c16w1 = tile_config<16, 1>;
   using c16w4 = tile_config<16, 4>;  // the default up to 4-byte keys
+  using c16w8 = tile_config<16, 8>;
+  using c16w4b4 = tile_config<16, 4, 4>;  // 64 registers: spills 32 bytes
+  using c20w4 = tile_config<20, 4>;
   using c24w4 = tile_config<24, 4>;
-  using c24w8 = tile_config<24, 8>;
   using c12w4 = tile_config<12, 4>;  // the default for 8-byte keys
   for (std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28}) {
-    compare<std::uint32_t, false, c16w4, c16w1, c24w4, c24w8>(n);
-    compare<float, false, c16w4, c24w4>(n);
-    compare<std::uint32_t, true, c16w4, c24w4>(n);
-    compare<std::uint64_t, false, c12w4, tile_config<8, 4>, tile_config<16, 4>>(n);
+    compare<std::uint32_t, false, c16w4, c16w8, c16w4b4, c24w4>(n);
+    compare<float, false, c16w4, c16w4b4>(n);
+    compare<std::uint32_t, true, c16w4, c20w4, c24w4>(n);
+    compare<std::uint64_t, false, c12w4, tile_config<12, 8>>(n);
   }
 }
