@@ -30,12 +30,12 @@ summary="$OUT/summary.txt"
 note() { echo "$*" | tee -a "$summary"; }
 
 # At most 8 files come back: summary.txt, build-tests.log, sanitize.log,
-# tune-radix.txt, ncu-radix.txt, sass-radix.txt, bench.json (or bench-<family>.json each),
-# bench.md, bench.log: with several bench families, leave out a radix option.
-# Environment: CTEST_TIMEOUT and SANITIZE_TIMEOUT (seconds), CTEST_REGEX (the
-# tests to run, a ctest -R pattern), SANITIZE_FILTER
-# (a gtest filter), SANITIZE_TOOLS, SANITIZE_MAX_SIZE, BENCH_FAMILY, BENCH_ARGS (e.g.
-# --backend cuda), LADDER_FAMILIES.
+# tune-radix.txt, ncu-radix.txt, ncu-stalls.txt, sass-radix.txt, bench.json
+# (or bench-<family>.json each), bench.md, bench.log: with benchmarks, leave
+# out the radix options. Environment: CTEST_TIMEOUT and SANITIZE_TIMEOUT
+# (seconds), CTEST_REGEX (the tests to run, a ctest -R pattern),
+# SANITIZE_FILTER (a gtest filter), SANITIZE_TOOLS, SANITIZE_MAX_SIZE,
+# BENCH_FAMILY, BENCH_ARGS (e.g. --backend cuda), LADDER_FAMILIES.
 {
   date -u
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
@@ -130,6 +130,12 @@ if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
       --section MemoryWorkloadAnalysis --section SchedulerStats --section SourceCounters \
       "$BUILD/tune_radix_tile" --profile >"$OUT/ncu-radix.txt" 2>&1
     note "ncu radix: rc=$?"
+    # Where the passes' warps wait, reason by reason (cycles per issued
+    # instruction), in a file of its own: ncu-stalls.txt.
+    ncu --kernel-name regex:'[Oo]nesweep' \
+      --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
+      "$BUILD/tune_radix_tile" --profile >"$OUT/ncu-stalls.txt" 2>&1
+    note "ncu stalls: rc=$?"
   fi
 fi
 
