@@ -3,15 +3,16 @@
 //
 //   digit_histograms      one read of the keys counts every pass's digits
 //                         (shared-memory counters per block, then global).
+//   digit_starts          one block per pass scans its counts: where each
+//                         digit's keys start in the pass's output.
 //   onesweep_pass (xP)    one block per tile of 256 * Items keys:
 //     1. load the tile, count its digits and publish the counts at once;
 //        then rank the tile stably by the pass's digit (block_radix_rank);
 //     2. learn from the tiles before it, by decoupled look-back per digit
 //        (thread d follows digit d), how many keys of each digit they hold,
 //        and publish this tile's inclusive count;
-//     3. the global start of digit d (exclusive scan of the pass's global
-//        counts, done by every block: 256 values) plus that look-back sum
-//        is where this tile's run of digit d goes;
+//     3. the global start of digit d plus that look-back sum is where this
+//        tile's run of digit d goes;
 //     4. reorder the tile in shared memory by rank and write each run out:
 //        consecutive threads write consecutive addresses within a run.
 //   Values follow their keys through the same ranks.
@@ -72,7 +73,6 @@ struct radix_tile_storage {
       tile * (sizeof(K) > sizeof(V) || std::is_same_v<V, no_values> ? sizeof(K) : sizeof(V));
   unsigned digit_count[radix_digits];  // the tile's count of digit d
   unsigned run_offset[radix_digits];   // global index of the run of digit d minus its tile start
-  unsigned digit_start_scan[block_radix_rank::warps];
   unsigned char
       digit_of_slot[std::is_same_v<V, no_values> ? 1 : tile];  // with values: digit at each slot
   // The ranking's counters are done with (block_radix_rank::rank ends with a
@@ -152,6 +152,17 @@ __global__ void __launch_bounds__(256)
   }
 }
 
+// Each pass's digit counts become where each digit's keys start in that
+// pass's output (an exclusive scan over the 256 digits, one block per
+// pass), once, instead of in every tile of the pass. (A template, like
+// every kernel in a header: one instance per key type.)
+template <class K>
+__global__ void __launch_bounds__(radix_digits) radix_digit_starts(unsigned* hist) {
+  __shared__ unsigned warp_sums[radix_digits / 32];
+  unsigned* pass = hist + blockIdx.x * radix_digits;
+  pass[threadIdx.x] = block_exclusive_digit_scan(pass[threadIdx.x], warp_sums);
+}
+
 // Thread d of tile `tile` (> 0): how many keys of digit d the tiles before
 // it hold, walking back from tile - 1 to the nearest tile that has published
 // its inclusive prefix (tile 0 always has). Tiles run about as long as one
@@ -183,7 +194,7 @@ __device__ unsigned keys_of_digit_before(const tile_lookback<unsigned>& lookback
 template <bool Full, int LookbackWindow, class K, class V, int Items>
 __device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items>& s, const K* keys_in,
                                     K* keys_out, const V* values_in, V* values_out, std::uint64_t n,
-                                    radix_digit<K> digit_of, const unsigned* pass_hist,
+                                    radix_digit<K> digit_of, const unsigned* digit_starts,
                                     tile_lookback<unsigned> lookback) {
   constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
   constexpr bool has_values = !std::is_same_v<V, no_values>;
@@ -221,13 +232,15 @@ __device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items>& s, const K*
   unsigned ranked_count, tile_start;  // ranked_count == count
   block_radix_rank::rank<Full>(s.rank, keys, digit_of, warp_valid, ranks, ranked_count, tile_start);
 
+  // Where digit d starts in this pass's output (loaded before the look-back,
+  // whose round trips cover its latency).
+  const unsigned global_start = digit_starts[d];
   // The keys of digit d in tiles before this one, by look-back.
   unsigned before = 0;
   if (tile > 0) {
     before = keys_of_digit_before<LookbackWindow>(lookback, static_cast<long long>(tile), d);
     lookback.publish(slot, tile_lookback<unsigned>::inclusive_prefix, before + count);
   }
-  const unsigned global_start = block_exclusive_digit_scan(pass_hist[d], s.digit_start_scan);
   // Slot j of the reordered tile (digit d) goes to run_offset[d] + j.
   s.run_offset[d] = global_start + before - tile_start;
 
@@ -273,16 +286,16 @@ inline constexpr int radix_pass_min_blocks = Items <= 16 ? 3 : 2;
 template <class K, class V, int Items, int LookbackWindow, int MinBlocks>
 __global__ void __launch_bounds__(256, MinBlocks)
     radix_onesweep_pass(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
-                        std::uint64_t n, radix_digit<K> digit_of, const unsigned* pass_hist,
+                        std::uint64_t n, radix_digit<K> digit_of, const unsigned* digit_starts,
                         tile_lookback<unsigned> lookback) {
   __shared__ radix_tile_storage<K, V, Items> s;
   constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
   if ((std::uint64_t(blockIdx.x) + 1) * tile_size <= n) {
     radix_onesweep_tile<true, LookbackWindow>(s, keys_in, keys_out, values_in, values_out, n,
-                                              digit_of, pass_hist, lookback);
+                                              digit_of, digit_starts, lookback);
   } else {
     radix_onesweep_tile<false, LookbackWindow>(s, keys_in, keys_out, values_in, values_out, n,
-                                               digit_of, pass_hist, lookback);
+                                               digit_of, digit_starts, lookback);
   }
 }
 
@@ -384,8 +397,9 @@ void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out
     return;
   }
 
-  // Every pass's digit counts. (The histogram kernel masks every pass but
-  // the last to 8 bits, so it takes the last pass's mask.)
+  // Every pass's digit counts, then where each digit starts in each pass.
+  // (The histogram kernel masks every pass but the last to 8 bits, so it
+  // takes the last pass's mask.)
   scratch_buffer hist(std::size_t(passes) * radix_digits * sizeof(unsigned), stream);
   GPUPRIM_CUDA_CHECK(cudaMemsetAsync(hist.get(), 0, std::size_t(passes) * radix_digits * 4, stream),
                      "sort");
@@ -395,6 +409,8 @@ void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out
   radix_digit_histograms<K><<<hist_blocks, threads, 0, stream>>>(keys_in, n, histogram_digit,
                                                                  passes, hist.get<unsigned>());
   detail::check_launch("radix_digit_histograms", "sort");
+  radix_digit_starts<K><<<passes, radix_digits, 0, stream>>>(hist.get<unsigned>());
+  detail::check_launch("radix_digit_starts", "sort");
 
   // Keys (and values) move between the output and a temporary array; the
   // order is picked so the last pass writes the output, except that an
