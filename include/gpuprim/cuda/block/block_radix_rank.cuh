@@ -8,8 +8,8 @@
 // order with lanes in lane order therefore walks the warp's elements in
 // input order, which is what makes the ranking stable.
 //
-// Items past the end of the input (a partial last tile) take part in the
-// warp's ballots but get no rank; full tiles skip every such check.
+// Items past the end of the input (a partial last tile) set no match bit
+// and get no rank; full tiles skip every such check.
 //
 // 1. Per warp: for each item, the lanes holding the same digit find each
 //    other: each sets its bit in the warp's match word for its digit (a
