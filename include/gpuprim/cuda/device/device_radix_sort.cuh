@@ -60,9 +60,9 @@ struct radix_digit {
 struct no_values {};
 
 // Keys per thread: 16 for keys up to 4 bytes (4096 a tile), 12 for 8-byte
-// keys (24 KB of keys a tile; 12 measured faster than 8 and 16 on the H100
-// at 2^20 to 2^28). A template parameter of the kernels below, for tuning
-// (scripts/tune_radix_tile.cu).
+// keys (24 KB of keys a tile; on the H100 faster than 8 at every size from
+// 2^20 to 2^28, and than 16 from 2^24 up). A template parameter of the
+// kernels below, for tuning (scripts/tune_radix_tile.cu).
 template <class K>
 inline constexpr int radix_items = sizeof(K) <= 4 ? 16 : 12;
 
