@@ -17,6 +17,7 @@
 
 #include "gpuprim/sort.hpp"
 #include "support/cuda_fixture.hpp"
+#include "support/sort_cases.hpp"
 #include "support/sort_reference.hpp"
 #include "support/test_data.hpp"
 
@@ -80,6 +81,31 @@ class test_stream {
   gp::stream_t stream_ = nullptr;
 };
 
+// The shared test bodies' view of the GPU (support/sort_cases.hpp).
+struct cuda_side {
+  static auto backend() { return gp::cuda; }
+  template <class T>
+  static gp::device_vector<T> put(const std::vector<T>& x) {
+    return gp::to_device(x);
+  }
+  template <class T>
+  static gp::device_vector<T> poisoned(std::size_t n) {
+    return poisoned_device<T>(n);
+  }
+  template <class T>
+  static std::vector<T> get(const gp::device_vector<T>& a) {
+    return gp::to_host(a);
+  }
+  template <class T>
+  static gp::device_span<T> span(gp::device_vector<T>& a) {
+    return a.span();
+  }
+  template <class T>
+  static gp::device_span<const T> span(const gp::device_vector<T>& a) {
+    return a.span();
+  }
+};
+
 }  // namespace
 
 template <class K>
@@ -88,193 +114,28 @@ class cuda_radix_sort_api : public cuda_test {};
 TYPED_TEST_SUITE(cuda_radix_sort, radix_key_types);
 
 TYPED_TEST(cuda_radix_sort, keys_at_every_size_pattern_and_order) {
-  using K = TypeParam;
   auto rng = make_rng(201);
-  for (std::size_t n : gpu_sort_sizes()) {
-    for (key_pattern pattern : all_key_patterns()) {
-      for (bool descending : {false, true}) {
-        // Past 10^4 keys: random keys (both ways below 2^21, ascending above)
-        // and few distinct ones ascending; the rest at every tile edge below.
-        if (n > 10000) {
-          const bool random = pattern == key_pattern::random_bits;
-          const bool few = pattern == key_pattern::few_distinct && n < (1u << 21);
-          if (!(random && (!descending || n < (1u << 21))) && !(few && !descending)) continue;
-        }
-        const std::string what = describe(n, pattern_name(pattern), descending);
-        const std::vector<K> x = pattern_keys<K>(pattern, n, rng);
-        const std::vector<K> want = reference_sort(std::span<const K>(x), descending);
-
-        const gp::device_vector<K> d_x = gp::to_device(x);
-        gp::device_vector<K> d_out = poisoned_device<K>(n);
-        gp::sort(gp::cuda, d_x, d_out, order_of(descending));
-        expect_same_bytes(gp::to_host(d_out), want, what + " out of place");
-        expect_same_bytes(gp::to_host(d_x), x, what + ": the input changed");
-
-        gp::device_vector<K> d_y = gp::to_device(x);
-        gp::sort(gp::cuda, d_y, order_of(descending));
-        expect_same_bytes(gp::to_host(d_y), want, what + " in place");
-        if (::testing::Test::HasFatalFailure()) return;
-      }
-    }
-  }
+  check_keys_at_every_size<cuda_side, TypeParam>(gpu_sort_sizes(), rng);
 }
 
 TYPED_TEST(cuda_radix_sort, pairs_keep_equal_keys_in_input_order) {
-  using K = TypeParam;
   auto rng = make_rng(202);
-  for (std::size_t n : sort_sizes()) {
-    for (key_pattern pattern : {key_pattern::few_distinct, key_pattern::all_equal,
-                                key_pattern::random_bits, key_pattern::reverse_sorted}) {
-      if (n > 10000 && pattern != key_pattern::few_distinct) continue;
-      for (bool descending : {false, true}) {
-        const std::string what = describe(n, pattern_name(pattern), descending);
-        const std::vector<K> x = pattern_keys<K>(pattern, n, rng);
-        const std::vector<std::uint32_t> pos = positions(n);
-        const auto perm = reference_sort_permutation(std::span<const K>(x), descending);
-        const auto want = gather(std::span<const K>(x), perm);
-
-        const gp::device_vector<K> d_x = gp::to_device(x);
-        const gp::device_vector<std::uint32_t> d_pos = gp::to_device(pos);
-        gp::device_vector<K> d_keys_out = poisoned_device<K>(n);
-        gp::device_vector<std::uint32_t> d_values_out = poisoned_device<std::uint32_t>(n);
-        gp::sort_by_key(gp::cuda, d_x, d_pos, d_keys_out, d_values_out, order_of(descending));
-        expect_same_bytes(gp::to_host(d_keys_out), want, what + " keys, out of place");
-        ASSERT_EQ(gp::to_host(d_values_out), perm) << what << " values, out of place";
-        expect_same_bytes(gp::to_host(d_x), x, what + ": the key input changed");
-        ASSERT_EQ(gp::to_host(d_pos), pos) << what << ": the value input changed";
-
-        gp::device_vector<K> d_k = gp::to_device(x);
-        gp::device_vector<std::uint32_t> d_v = gp::to_device(pos);
-        gp::sort_by_key(gp::cuda, d_k, d_v, order_of(descending));
-        expect_same_bytes(gp::to_host(d_k), want, what + " keys, in place");
-        ASSERT_EQ(gp::to_host(d_v), perm) << what << " values, in place";
-        if (::testing::Test::HasFatalFailure()) return;
-      }
-    }
-  }
-}
-
-template <class K, class V, class ValueOf>
-void check_value_type(std::mt19937_64& rng, ValueOf value_of) {
-  for (std::size_t n : {std::size_t{1}, std::size_t{33}, std::size_t{4097}, std::size_t{8193},
-                        std::size_t{100003}}) {
-    for (key_pattern pattern : {key_pattern::few_distinct, key_pattern::random_bits}) {
-      for (bool descending : {false, true}) {
-        const std::string what = describe(n, pattern_name(pattern), descending) + ", " +
-                                 std::to_string(sizeof(V)) + "-byte values";
-        const std::vector<K> x = pattern_keys<K>(pattern, n, rng);
-        std::vector<V> values(n);
-        for (std::size_t i = 0; i < n; ++i)
-          values[i] = static_cast<V>(value_of(static_cast<std::uint32_t>(i)));
-        const auto perm = reference_sort_permutation(std::span<const K>(x), descending);
-        const auto want_keys = gather(std::span<const K>(x), perm);
-        const auto want_values = gather(std::span<const V>(values), perm);
-
-        const gp::device_vector<K> d_x = gp::to_device(x);
-        const gp::device_vector<V> d_values = gp::to_device(values);
-        gp::device_vector<K> d_keys_out = poisoned_device<K>(n);
-        gp::device_vector<V> d_values_out = poisoned_device<V>(n);
-        gp::sort_by_key(gp::cuda, d_x, d_values, d_keys_out, d_values_out, order_of(descending));
-        expect_same_bytes(gp::to_host(d_keys_out), want_keys, what + " keys, out of place");
-        expect_same_bytes(gp::to_host(d_values_out), want_values, what + " values, out of place");
-        expect_same_bytes(gp::to_host(d_values), values, what + ": the value input changed");
-
-        gp::device_vector<K> d_k = gp::to_device(x);
-        gp::device_vector<V> d_v = gp::to_device(values);
-        gp::sort_by_key(gp::cuda, d_k, d_v, order_of(descending));
-        expect_same_bytes(gp::to_host(d_k), want_keys, what + " keys, in place");
-        expect_same_bytes(gp::to_host(d_v), want_values, what + " values, in place");
-        if (::testing::Test::HasFatalFailure()) return;
-      }
-    }
-  }
+  check_pairs_keep_equal_keys_in_input_order<cuda_side, TypeParam>(sort_sizes(), rng);
 }
 
 TYPED_TEST(cuda_radix_sort, eight_byte_values_move_with_their_keys) {
-  using K = TypeParam;
   auto rng = make_rng(203);
-  check_value_type<K, std::uint64_t>(
-      rng, [](std::uint32_t i) { return std::uint64_t{i} * 0x9E3779B97F4A7C15ull; });
-  check_value_type<K, double>(rng, [](std::uint32_t i) { return i + 0.25 * (i % 4); });
-  check_value_type<K, pair32>(rng, [](std::uint32_t i) {
-    return pair32{static_cast<std::int32_t>(i), -static_cast<float>(i)};
-  });
-  check_value_type<K, float>(rng, [](std::uint32_t i) { return i * 0.5f; });
+  check_value_types<cuda_side, TypeParam>(rng);
 }
 
 TYPED_TEST(cuda_radix_sort, bit_ranges) {
-  using K = TypeParam;
-  constexpr int bits = 8 * sizeof(K);
   auto rng = make_rng(204);
-  auto ranges = bit_ranges_for(bits);
-  ranges.push_back({4, -1});  // end -1: up to the top bit
-  for (const auto& [begin, end] : ranges) {
-    for (std::size_t n :
-         {std::size_t{1}, std::size_t{33}, std::size_t{4097}, std::size_t{100003}}) {
-      for (bool descending : {false, true}) {
-        const std::string what = "key_bits{" + std::to_string(begin) + ", " + std::to_string(end) +
-                                 "} " + describe(n, "random bits", descending);
-        const gp::key_bits range{begin, end};
-        const std::vector<K> x = random_bits_keys<K>(n, rng);
-        const std::vector<std::uint32_t> pos = positions(n);
-        const auto perm = reference_sort_permutation(std::span<const K>(x), descending, begin, end);
-        const auto want = gather(std::span<const K>(x), perm);
-
-        const gp::device_vector<K> d_x = gp::to_device(x);
-        const gp::device_vector<std::uint32_t> d_pos = gp::to_device(pos);
-        gp::device_vector<K> d_keys_out = poisoned_device<K>(n);
-        gp::device_vector<std::uint32_t> d_values_out = poisoned_device<std::uint32_t>(n);
-        gp::sort_by_key(gp::cuda, d_x, d_pos, d_keys_out, d_values_out, order_of(descending),
-                        range);
-        expect_same_bytes(gp::to_host(d_keys_out), want, what + " keys, out of place");
-        ASSERT_EQ(gp::to_host(d_values_out), perm) << what;
-
-        gp::device_vector<K> d_k = gp::to_device(x);
-        gp::sort(gp::cuda, d_k, order_of(descending), range);
-        expect_same_bytes(gp::to_host(d_k), want, what + " keys only, in place");
-        if (begin == end)
-          expect_same_bytes(gp::to_host(d_k), x, what + ": an empty bit range moves nothing");
-        if (::testing::Test::HasFatalFailure()) return;
-      }
-    }
-  }
+  check_bit_ranges<cuda_side, TypeParam>({1, 33, 4097, 100003}, rng);
 }
 
 TYPED_TEST(cuda_radix_sort, unaligned_subspans) {
-  using K = TypeParam;
   auto rng = make_rng(205);
-  const std::vector<K> x = random_bits_keys<K>(50000, rng);
-  const std::vector<std::uint32_t> pos = positions(x.size());
-  const gp::device_vector<K> d_x = gp::to_device(x);
-  const gp::device_vector<std::uint32_t> d_pos = gp::to_device(pos);
-  for (std::size_t offset : {1u, 3u}) {
-    const std::size_t n = x.size() - 2 * offset;
-    const auto in = std::span<const K>(x).subspan(offset, n);
-    const auto perm = reference_sort_permutation(in, true);
-    const auto want = gather(in, perm);
-    gp::device_vector<K> d_out = poisoned_device<K>(x.size() + 2);
-    gp::device_vector<std::uint32_t> d_values_out = poisoned_device<std::uint32_t>(x.size() + 2);
-    gp::sort_by_key(gp::cuda, d_x.span().subspan(offset, n), d_pos.span().subspan(offset, n),
-                    d_out.span().subspan(offset + 1, n), d_values_out.span().subspan(offset, n),
-                    gp::sort_order::descending);
-    const auto got = gp::to_host(d_out);
-    expect_same_bytes(std::span<const K>(got).subspan(offset + 1, n), std::span<const K>(want),
-                      "unaligned keys");
-    EXPECT_TRUE(same_bytes(got[offset], poison<K>())) << "wrote before the output";
-    EXPECT_TRUE(same_bytes(got[offset + 1 + n], poison<K>())) << "wrote past the output";
-    const auto got_values = gp::to_host(d_values_out);
-    for (std::size_t i = 0; i < n; ++i)
-      ASSERT_EQ(got_values[offset + i], perm[i] + offset) << "unaligned values at " << i;
-
-    // In place on an unaligned subspan.
-    gp::device_vector<K> d_y = gp::to_device(x);
-    gp::sort(gp::cuda, d_y.span().subspan(offset, n), gp::sort_order::descending);
-    const auto y = gp::to_host(d_y);
-    expect_same_bytes(std::span<const K>(y).subspan(offset, n), std::span<const K>(want),
-                      "unaligned in place");
-    EXPECT_TRUE(same_bytes(y[offset - 1], x[offset - 1]));
-    EXPECT_TRUE(same_bytes(y[offset + n], x[offset + n]));
-  }
+  check_unaligned_subspans<cuda_side, TypeParam>(rng);
 }
 
 // ---- float keys --------------------------------------------------------------
@@ -285,57 +146,12 @@ using float_types = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(cuda_radix_sort_float, float_types);
 
 TYPED_TEST(cuda_radix_sort_float, nan_zeros_infinities_and_denormals) {
-  using F = TypeParam;
   auto rng = make_rng(206);
-  const std::vector<F> specials = special_float_keys<F>();
-  for (std::size_t copies : {1u, 3u, 200u, 20000u}) {
-    std::vector<F> x;
-    for (std::size_t c = 0; c < copies; ++c)
-      x.insert(x.end(), specials.begin(), specials.end());
-    if (copies > 1) {
-      std::shuffle(x.begin(), x.end(), rng);
-      const auto more = random_bits_keys<F>(copies * 10, rng);
-      x.insert(x.end(), more.begin(), more.end());
-    }
-    const std::vector<std::uint32_t> pos = positions(x.size());
-    const gp::device_vector<F> d_x = gp::to_device(x);
-    const gp::device_vector<std::uint32_t> d_pos = gp::to_device(pos);
-    for (bool descending : {false, true}) {
-      const std::string what = describe(x.size(), "special floats", descending);
-      gp::device_vector<F> d_keys_out = poisoned_device<F>(x.size());
-      gp::device_vector<std::uint32_t> d_values_out = poisoned_device<std::uint32_t>(x.size());
-      gp::sort_by_key(gp::cuda, d_x, d_pos, d_keys_out, d_values_out, order_of(descending));
-      const auto keys_out = gp::to_host(d_keys_out);
-      const auto values_out = gp::to_host(d_values_out);
-      expect_float_sort_order<F>(x, keys_out, values_out, descending, what);
-      const auto perm = reference_sort_permutation(std::span<const F>(x), descending);
-      expect_same_bytes(keys_out, gather(std::span<const F>(x), perm), what + " vs reference");
-      ASSERT_EQ(values_out, perm) << what;
-
-      gp::device_vector<F> d_k = gp::to_device(x);
-      gp::sort(gp::cuda, d_k, order_of(descending));
-      expect_same_bytes(gp::to_host(d_k), keys_out, what + " keys only, in place");
-    }
-  }
+  check_special_floats<cuda_side, TypeParam>({1, 3, 200, 20000}, rng);
 }
 
 TEST_F(cuda_radix_sort_api, order_of_the_special_float_values) {
-  using L = std::numeric_limits<float>;
-  const float nan = L::quiet_NaN();
-  const std::vector<float> x = {
-      nan,  1.0f,           -0.0f,           L::infinity(), 0.0f, -L::denorm_min(),
-      -nan, -L::infinity(), L::denorm_min(), -1.0f};
-  gp::device_vector<float> d = gp::to_device(x);
-  gp::sort(gp::cuda, d);
-  const std::vector<float> want_asc = {-L::infinity(),  -1.0f, -L::denorm_min(), -0.0f, 0.0f,
-                                       L::denorm_min(), 1.0f,  L::infinity(),    nan,   -nan};
-  expect_same_bytes(gp::to_host(d), want_asc, "ascending");
-  const gp::device_vector<float> d_x = gp::to_device(x);
-  gp::device_vector<float> d_desc(x.size());
-  gp::sort(gp::cuda, d_x, d_desc, gp::sort_order::descending);
-  const std::vector<float> want_desc = {L::infinity(),    1.0f,  L::denorm_min(), 0.0f, -0.0f,
-                                        -L::denorm_min(), -1.0f, -L::infinity(),  nan,  -nan};
-  expect_same_bytes(gp::to_host(d_desc), want_desc, "descending (NaNs still last, in input order)");
+  check_order_of_the_special_floats<cuda_side>();
 }
 
 // ---- streams ----------------------------------------------------------------------

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gpuprim/sort.hpp"
+#include "support/sort_cases.hpp"
 #include "support/sort_reference.hpp"
 #include "support/test_data.hpp"
 
@@ -30,6 +31,31 @@ std::vector<T> poisoned(std::size_t n) {
   return std::vector<T>(n, poison<T>());
 }
 
+// The shared test bodies' view of the host (support/sort_cases.hpp).
+struct host_side {
+  static auto backend() { return gp::host; }
+  template <class T>
+  static std::vector<T> put(const std::vector<T>& x) {
+    return x;
+  }
+  template <class T>
+  static std::vector<T> poisoned(std::size_t n) {
+    return ::poisoned<T>(n);
+  }
+  template <class T>
+  static std::vector<T> get(const std::vector<T>& a) {
+    return a;
+  }
+  template <class T>
+  static std::span<T> span(std::vector<T>& a) {
+    return a;
+  }
+  template <class T>
+  static std::span<const T> span(const std::vector<T>& a) {
+    return a;
+  }
+};
+
 }  // namespace
 
 template <class K>
@@ -37,37 +63,8 @@ class host_radix_sort : public ::testing::Test {};
 TYPED_TEST_SUITE(host_radix_sort, radix_key_types);
 
 TYPED_TEST(host_radix_sort, keys_at_every_size_pattern_and_order) {
-  using K = TypeParam;
   auto rng = make_rng(101);
-  for (std::size_t n : sort_sizes()) {
-    for (key_pattern pattern : all_key_patterns()) {
-      for (bool descending : {false, true}) {
-        // The big size: random keys both ways and few distinct ones
-        // ascending (the other cases are covered at every tile edge below).
-        if (n > 10000 && pattern != key_pattern::random_bits &&
-            (pattern != key_pattern::few_distinct || descending))
-          continue;
-        const std::string what = describe(n, pattern_name(pattern), descending);
-        const std::vector<K> x = pattern_keys<K>(pattern, n, rng);
-        const std::vector<K> want = reference_sort(std::span<const K>(x), descending);
-        if constexpr (std::is_integral_v<K>) {
-          // The reference itself, against the integers' own order.
-          const bool sorted = descending ? std::is_sorted(want.begin(), want.end(), std::greater{})
-                                         : std::is_sorted(want.begin(), want.end());
-          ASSERT_TRUE(sorted) << what;
-        }
-
-        std::vector<K> out = poisoned<K>(n);
-        gp::sort(gp::host, x, out, order_of(descending));
-        expect_same_bytes(out, want, what + " out of place");
-
-        std::vector<K> y = x;
-        gp::sort(gp::host, y, order_of(descending));
-        expect_same_bytes(y, want, what + " in place");
-        if (::testing::Test::HasFatalFailure()) return;
-      }
-    }
-  }
+  check_keys_at_every_size<host_side, TypeParam>(sort_sizes(), rng);
 }
 
 TYPED_TEST(host_radix_sort, out_of_place_leaves_the_input_unchanged) {
@@ -87,111 +84,18 @@ TYPED_TEST(host_radix_sort, out_of_place_leaves_the_input_unchanged) {
 }
 
 TYPED_TEST(host_radix_sort, pairs_keep_equal_keys_in_input_order) {
-  using K = TypeParam;
   auto rng = make_rng(103);
-  for (std::size_t n : sort_sizes()) {
-    for (key_pattern pattern : {key_pattern::few_distinct, key_pattern::all_equal,
-                                key_pattern::random_bits, key_pattern::reverse_sorted}) {
-      if (n > 10000 && pattern != key_pattern::few_distinct) continue;
-      for (bool descending : {false, true}) {
-        const std::string what = describe(n, pattern_name(pattern), descending);
-        const std::vector<K> x = pattern_keys<K>(pattern, n, rng);
-        const std::vector<std::uint32_t> pos = positions(n);
-        const auto perm = reference_sort_permutation(std::span<const K>(x), descending);
-        const auto want = gather(std::span<const K>(x), perm);
-
-        std::vector<K> keys_out = poisoned<K>(n);
-        std::vector<std::uint32_t> values_out(n, poison_value);
-        gp::sort_by_key(gp::host, x, pos, keys_out, values_out, order_of(descending));
-        expect_same_bytes(keys_out, want, what + " keys, out of place");
-        ASSERT_EQ(values_out, perm) << what << " values, out of place";
-        ASSERT_EQ(pos, positions(n)) << what << " value input changed";
-
-        std::vector<K> k = x;
-        std::vector<std::uint32_t> v = pos;
-        gp::sort_by_key(gp::host, k, v, order_of(descending));
-        expect_same_bytes(k, want, what + " keys, in place");
-        ASSERT_EQ(v, perm) << what << " values, in place";
-        if (::testing::Test::HasFatalFailure()) return;
-      }
-    }
-  }
-}
-
-template <class K, class V, class ValueOf>
-void check_eight_byte_values(std::mt19937_64& rng, ValueOf value_of) {
-  for (std::size_t n : {std::size_t{1}, std::size_t{33}, std::size_t{8193}, std::size_t{100003}}) {
-    for (key_pattern pattern : {key_pattern::few_distinct, key_pattern::random_bits}) {
-      for (bool descending : {false, true}) {
-        const std::string what = describe(n, pattern_name(pattern), descending);
-        const std::vector<K> x = pattern_keys<K>(pattern, n, rng);
-        std::vector<V> values(n);
-        for (std::size_t i = 0; i < n; ++i)
-          values[i] = static_cast<V>(value_of(static_cast<std::uint32_t>(i)));
-        const auto perm = reference_sort_permutation(std::span<const K>(x), descending);
-        const auto want_keys = gather(std::span<const K>(x), perm);
-        const auto want_values = gather(std::span<const V>(values), perm);
-
-        std::vector<K> keys_out = poisoned<K>(n);
-        std::vector<V> values_out = poisoned<V>(n);
-        gp::sort_by_key(gp::host, x, values, keys_out, values_out, order_of(descending));
-        expect_same_bytes(keys_out, want_keys, what + " keys, out of place");
-        expect_same_bytes(values_out, want_values, what + " values, out of place");
-
-        std::vector<K> k = x;
-        gp::sort_by_key(gp::host, k, values, order_of(descending));
-        expect_same_bytes(k, want_keys, what + " keys, in place");
-        expect_same_bytes(values, want_values, what + " values, in place");
-        if (::testing::Test::HasFatalFailure()) return;
-      }
-    }
-  }
+  check_pairs_keep_equal_keys_in_input_order<host_side, TypeParam>(sort_sizes(), rng);
 }
 
 TYPED_TEST(host_radix_sort, eight_byte_values_move_with_their_keys) {
-  using K = TypeParam;
   auto rng = make_rng(104);
-  check_eight_byte_values<K, std::uint64_t>(
-      rng, [](std::uint32_t i) { return std::uint64_t{i} * 0x9E3779B97F4A7C15ull; });
-  check_eight_byte_values<K, double>(rng, [](std::uint32_t i) { return i + 0.25 * (i % 4); });
-  check_eight_byte_values<K, pair32>(rng, [](std::uint32_t i) {
-    return pair32{static_cast<std::int32_t>(i), -static_cast<float>(i)};
-  });
-  // 4-byte values that are not integers either.
-  check_eight_byte_values<K, float>(rng, [](std::uint32_t i) { return i * 0.5f; });
+  check_value_types<host_side, TypeParam>(rng);
 }
 
 TYPED_TEST(host_radix_sort, bit_ranges) {
-  using K = TypeParam;
-  constexpr int bits = 8 * sizeof(K);
   auto rng = make_rng(105);
-  auto ranges = bit_ranges_for(bits);
-  ranges.push_back({4, -1});  // end -1: up to the top bit
-  for (const auto& [begin, end] : ranges) {
-    for (std::size_t n : {std::size_t{1}, std::size_t{33}, std::size_t{4097}, std::size_t{20011}}) {
-      for (bool descending : {false, true}) {
-        const std::string what = "key_bits{" + std::to_string(begin) + ", " + std::to_string(end) +
-                                 "} " + describe(n, "random bits", descending);
-        const gp::key_bits range{begin, end};
-        const std::vector<K> x = random_bits_keys<K>(n, rng);
-        const std::vector<std::uint32_t> pos = positions(n);
-        const auto perm = reference_sort_permutation(std::span<const K>(x), descending, begin, end);
-        const auto want = gather(std::span<const K>(x), perm);
-
-        std::vector<K> keys_out = poisoned<K>(n);
-        std::vector<std::uint32_t> values_out(n, poison_value);
-        gp::sort_by_key(gp::host, x, pos, keys_out, values_out, order_of(descending), range);
-        expect_same_bytes(keys_out, want, what + " keys, out of place");
-        ASSERT_EQ(values_out, perm) << what;
-
-        std::vector<K> k = x;
-        gp::sort(gp::host, k, order_of(descending), range);
-        expect_same_bytes(k, want, what + " keys only, in place");
-        if (begin == end) expect_same_bytes(k, x, what + ": an empty bit range moves nothing");
-        if (::testing::Test::HasFatalFailure()) return;
-      }
-    }
-  }
+  check_bit_ranges<host_side, TypeParam>({1, 33, 4097, 20011}, rng);
 }
 
 TYPED_TEST(host_radix_sort, thread_counts_give_the_same_stable_result) {
@@ -215,20 +119,8 @@ TYPED_TEST(host_radix_sort, thread_counts_give_the_same_stable_result) {
 }
 
 TYPED_TEST(host_radix_sort, unaligned_subspans) {
-  using K = TypeParam;
   auto rng = make_rng(107);
-  const std::vector<K> x = random_bits_keys<K>(50000, rng);
-  for (std::size_t offset : {1u, 3u}) {
-    const std::size_t n = x.size() - 2 * offset;
-    const auto in = std::span<const K>(x).subspan(offset, n);
-    const auto want = reference_sort(in, true);
-    std::vector<K> out = poisoned<K>(x.size() + 2);
-    gp::sort(gp::host, in, std::span<K>(out).subspan(offset + 1, n), gp::sort_order::descending);
-    expect_same_bytes(std::span<const K>(out).subspan(offset + 1, n), std::span<const K>(want),
-                      "unaligned");
-    EXPECT_TRUE(same_bytes(out[offset], poison<K>())) << "wrote before the output";
-    EXPECT_TRUE(same_bytes(out[offset + 1 + n], poison<K>())) << "wrote past the output";
-  }
+  check_unaligned_subspans<host_side, TypeParam>(rng);
 }
 
 // ---- float keys --------------------------------------------------------------
@@ -239,52 +131,12 @@ using float_types = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(host_radix_sort_float, float_types);
 
 TYPED_TEST(host_radix_sort_float, nan_zeros_infinities_and_denormals) {
-  using F = TypeParam;
   auto rng = make_rng(108);
-  const std::vector<F> specials = special_float_keys<F>();
-  for (std::size_t copies : {1u, 3u, 2000u}) {
-    std::vector<F> x;
-    for (std::size_t c = 0; c < copies; ++c)
-      x.insert(x.end(), specials.begin(), specials.end());
-    if (copies > 1) {
-      std::shuffle(x.begin(), x.end(), rng);
-      const auto more = random_bits_keys<F>(copies * 10, rng);
-      x.insert(x.end(), more.begin(), more.end());
-    }
-    const std::vector<std::uint32_t> pos = positions(x.size());
-    for (bool descending : {false, true}) {
-      const std::string what = describe(x.size(), "special floats", descending);
-      std::vector<F> keys_out = poisoned<F>(x.size());
-      std::vector<std::uint32_t> values_out(x.size(), poison_value);
-      gp::sort_by_key(gp::host, x, pos, keys_out, values_out, order_of(descending));
-      expect_float_sort_order<F>(x, keys_out, values_out, descending, what);
-      const auto perm = reference_sort_permutation(std::span<const F>(x), descending);
-      expect_same_bytes(keys_out, gather(std::span<const F>(x), perm), what + " vs reference");
-      ASSERT_EQ(values_out, perm) << what;
-
-      std::vector<F> k = x;
-      gp::sort(gp::host, k, order_of(descending));
-      expect_same_bytes(k, keys_out, what + " keys only, in place");
-    }
-  }
+  check_special_floats<host_side, TypeParam>({1, 3, 2000}, rng);
 }
 
 TEST(host_radix_sort_float, order_of_the_special_values) {
-  using L = std::numeric_limits<float>;
-  const float nan = L::quiet_NaN();
-  std::vector<float> x = {
-      nan,  1.0f,           -0.0f,           L::infinity(), 0.0f, -L::denorm_min(),
-      -nan, -L::infinity(), L::denorm_min(), -1.0f};
-  std::vector<float> asc = x;
-  gp::sort(gp::host, asc);
-  const std::vector<float> want_asc = {-L::infinity(),  -1.0f, -L::denorm_min(), -0.0f, 0.0f,
-                                       L::denorm_min(), 1.0f,  L::infinity(),    nan,   -nan};
-  expect_same_bytes(asc, want_asc, "ascending");
-  std::vector<float> desc(x.size());
-  gp::sort(gp::host, x, desc, gp::sort_order::descending);
-  const std::vector<float> want_desc = {L::infinity(),    1.0f,  L::denorm_min(), 0.0f, -0.0f,
-                                        -L::denorm_min(), -1.0f, -L::infinity(),  nan,  -nan};
-  expect_same_bytes(desc, want_desc, "descending (NaNs still last, in input order)");
+  check_order_of_the_special_floats<host_side>();
 }
 
 // ---- stable_ names, and errors ----------------------------------------------------
