@@ -9,21 +9,12 @@
 
 #include "gpuprim/histogram.hpp"
 #include "support/cuda_fixture.hpp"
+#include "support/histogram_cases.hpp"
 #include "support/histogram_reference.hpp"
 #include "support/test_data.hpp"
 
 namespace gp = gpuprim;
 using namespace gpuprim::test;
-
-namespace {
-
-// Counts filled with the poison value, so a bin the GPU does not write fails.
-template <class C>
-gp::device_vector<C> poisoned_counts(std::size_t bins) {
-  return gp::to_device(std::vector<C>(bins, C(poison)));
-}
-
-}  // namespace
 
 // Every precompiled sample type with both counter types.
 template <class P>
@@ -42,41 +33,15 @@ TYPED_TEST_SUITE(cuda_histogram, histogram_types);
 // Bin counts that take each kernel: byte counters (<= 256 bins of bytes),
 // per-warp and shared-by-warps sub-histograms, global atomics (100000).
 TYPED_TEST(cuda_histogram, even_bins_at_every_size) {
-  using T = typename TypeParam::sample;
-  using C = typename TypeParam::counter;
   auto rng = make_rng(71);
-  const auto [lo, hi] = partial_range<T>();
-  for (std::size_t n : standard_sizes()) {
-    const auto x = random_samples<T>(n, rng);
-    const auto d = gp::to_device(x);
-    for (std::size_t bins : {1, 7, 64, 256, 257, 1024, 5000, 100000}) {
-      auto counts = poisoned_counts<C>(bins);
-      const std::uint64_t left = gp::histogram_even(gp::cuda, d, counts, lo, hi);
-      expect_histogram(gp::to_host(counts), left,
-                       reference_histogram_even<C>(std::span<const T>(x), bins, lo, hi),
-                       "n=" + std::to_string(n) + " bins=" + std::to_string(bins));
-    }
-  }
+  check_even_bins_at_every_size<cuda_side, typename TypeParam::sample, typename TypeParam::counter>(
+      {1, 7, 64, 256, 257, 1024, 5000, 100000}, rng);
 }
 
 TYPED_TEST(cuda_histogram, range_bins_at_every_size) {
-  using T = typename TypeParam::sample;
-  using C = typename TypeParam::counter;
   auto rng = make_rng(72);
-  for (std::size_t n : standard_sizes()) {
-    const auto x = random_samples<T>(n, rng);
-    const auto d = gp::to_device(x);
-    for (std::size_t bins : {1, 5, 200, 1500}) {
-      const auto boundaries = uneven_boundaries<T>(bins);
-      auto counts = poisoned_counts<C>(bins);
-      const std::uint64_t left = gp::histogram_range(gp::cuda, d, counts, boundaries);
-      expect_histogram(
-          gp::to_host(counts), left,
-          reference_histogram_range<C>(std::span<const T>(x),
-                                       std::span<const gp::histogram_level_t<T>>(boundaries)),
-          "n=" + std::to_string(n) + " bins=" + std::to_string(bins));
-    }
-  }
+  check_range_bins_at_every_size<cuda_side, typename TypeParam::sample,
+                                 typename TypeParam::counter>({1, 5, 200, 1500}, rng);
 }
 
 // Subspans off a 16-byte boundary: the scalar head and tail around the vectors.
@@ -92,7 +57,7 @@ TYPED_TEST(cuda_histogram, unaligned_subspans_and_async_form) {
     const std::size_t n = x.size() - offset - 5;
     const auto part = std::span<const T>(x).subspan(offset, n);
     for (std::size_t bins : {64, 256, 1000}) {
-      auto counts = poisoned_counts<C>(bins);
+      auto counts = poisoned_counts_on<cuda_side, C>(bins);
       left.fill_bytes(0x77);
       gp::histogram_even_into(gp::cuda, d.span().subspan(offset, n), counts, lo, hi, left.span());
       expect_histogram(gp::to_host(counts), gp::to_host(left)[0],
@@ -103,26 +68,9 @@ TYPED_TEST(cuda_histogram, unaligned_subspans_and_async_form) {
 }
 
 TYPED_TEST(cuda_histogram, all_in_one_bin_none_in_range_one_bin) {
-  using T = typename TypeParam::sample;
-  using C = typename TypeParam::counter;
-  const std::size_t n = (1u << 20) + 7;
-  const auto d = gp::to_device(std::vector<T>(n, T(5)));
-  for (std::size_t bins : {16, 2000, 100000}) {
-    auto counts = poisoned_counts<C>(bins);
-    EXPECT_EQ(
-        gp::histogram_even(gp::cuda, d, counts, 0, static_cast<gp::histogram_level_t<T>>(bins)),
-        0u);
-    const auto got = gp::to_host(counts);
-    for (std::size_t b = 0; b < bins; ++b)
-      ASSERT_EQ(got[b], b == 5 ? C(n) : C(0)) << "bins=" << bins << " bin " << b;
-  }
-  auto counts = poisoned_counts<C>(16);
-  EXPECT_EQ(gp::histogram_even(gp::cuda, d, counts, 6, 100), n);
-  for (C c : gp::to_host(counts))
-    EXPECT_EQ(c, C(0));
-  auto one = poisoned_counts<C>(1);
-  EXPECT_EQ(gp::histogram_even(gp::cuda, d, one, 0, 100), 0u);
-  EXPECT_EQ(gp::to_host(one)[0], C(n));
+  check_all_in_one_bin_none_in_range_one_bin<cuda_side, typename TypeParam::sample,
+                                             typename TypeParam::counter>((1u << 20) + 7,
+                                                                          {16, 2000, 100000});
 }
 
 TEST_F(cuda_test, histogram_bytes_every_value_and_runs) {
@@ -133,7 +81,7 @@ TEST_F(cuda_test, histogram_bytes_every_value_and_runs) {
     x[i] = static_cast<std::uint8_t>(i < x.size() / 2 ? 200 : (i * 7) >> 3);
   const auto d = gp::to_device(x);
   for (std::size_t bins : {256, 64, 255}) {
-    auto counts = poisoned_counts<std::uint32_t>(bins);
+    auto counts = poisoned_counts_on<cuda_side, std::uint32_t>(bins);
     const std::uint64_t left = gp::histogram_even(gp::cuda, d, counts, 0, 256);
     expect_histogram(
         gp::to_host(counts), left,
@@ -153,7 +101,7 @@ TEST_F(cuda_test, histogram_bin_counts_at_the_shared_memory_limit) {
   const auto bytes = random_samples<std::uint8_t>(n, rng);
   const auto d_bytes = gp::to_device(bytes);
   for (std::size_t bins : {184, 188, 191, 256, 200, 256}) {
-    auto counts = poisoned_counts<std::uint32_t>(bins);
+    auto counts = poisoned_counts_on<cuda_side, std::uint32_t>(bins);
     const std::uint64_t left = gp::histogram_even(gp::cuda, d_bytes, counts, 10, 250);
     expect_histogram(gp::to_host(counts), left,
                      reference_histogram_even<std::uint32_t>(std::span<const std::uint8_t>(bytes),
@@ -164,7 +112,7 @@ TEST_F(cuda_test, histogram_bin_counts_at_the_shared_memory_limit) {
   const auto d_floats = gp::to_device(floats);
   const auto [lo, hi] = partial_range<float>();
   for (std::size_t bins : {12285, 12288}) {
-    auto counts = poisoned_counts<std::uint32_t>(bins);
+    auto counts = poisoned_counts_on<cuda_side, std::uint32_t>(bins);
     const std::uint64_t left = gp::histogram_even(gp::cuda, d_floats, counts, lo, hi);
     expect_histogram(
         gp::to_host(counts), left,
@@ -180,17 +128,17 @@ TEST_F(cuda_test, histogram_edges_nan_inf_and_bounds) {
       0.0f, -0.0f, 1.0f, 2.5f, std::nextafter(4.0f, 0.0f), 4.0f, std::nextafter(0.0f, -1.0f),
       nan,  inf,   -inf};
   const auto d = gp::to_device(x);
-  auto counts = poisoned_counts<std::uint32_t>(4);
+  auto counts = poisoned_counts_on<cuda_side, std::uint32_t>(4);
   EXPECT_EQ(gp::histogram_even(gp::cuda, d, counts, 0.0f, 4.0f), 5u);
   EXPECT_EQ(gp::to_host(counts), (std::vector<std::uint32_t>{2, 1, 1, 1}));
-  auto c3 = poisoned_counts<std::uint64_t>(3);
+  auto c3 = poisoned_counts_on<cuda_side, std::uint64_t>(3);
   EXPECT_EQ(gp::histogram_range(gp::cuda, d, c3, std::vector<float>{-0.0f, 1.0f, 2.5f, 4.0f}), 5u);
   EXPECT_EQ(gp::to_host(c3), (std::vector<std::uint64_t>{2, 1, 2}));
 }
 
 TEST_F(cuda_test, histogram_of_empty_input_zeroes_counts) {
   gp::device_vector<float> x;
-  auto counts = poisoned_counts<std::uint32_t>(10);
+  auto counts = poisoned_counts_on<cuda_side, std::uint32_t>(10);
   EXPECT_EQ(gp::histogram_even(gp::cuda, x, counts, 0.0f, 1.0f), 0u);
   for (auto c : gp::to_host(counts))
     EXPECT_EQ(c, 0u);
@@ -202,7 +150,7 @@ TEST_F(cuda_test, histogram_range_into_with_device_boundaries) {
   const auto boundaries = uneven_boundaries<float>(37);
   const auto d = gp::to_device(x);
   const auto d_boundaries = gp::to_device(boundaries);
-  auto counts = poisoned_counts<std::uint64_t>(37);
+  auto counts = poisoned_counts_on<cuda_side, std::uint64_t>(37);
   gp::device_vector<std::uint64_t> left(1);
   gp::histogram_range_into(gp::cuda, d, counts, d_boundaries, left.span());
   expect_histogram(gp::to_host(counts), gp::to_host(left)[0],
@@ -218,7 +166,7 @@ TEST_F(cuda_test, histogram_range_into_with_device_boundaries) {
 
 TEST_F(cuda_test, histogram_bad_arguments_throw_and_leave_counts_untouched) {
   const auto x = gp::to_device(std::vector<float>{0.5f, 1.5f});
-  auto counts = poisoned_counts<std::uint32_t>(4);
+  auto counts = poisoned_counts_on<cuda_side, std::uint32_t>(4);
   gp::device_vector<std::uint32_t> empty;
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const auto expect_message = [&](auto&& call, const std::string& text) {

@@ -81,31 +81,6 @@ class test_stream {
   gp::stream_t stream_ = nullptr;
 };
 
-// The shared test bodies' view of the GPU (support/sort_cases.hpp).
-struct cuda_side {
-  static auto backend() { return gp::cuda; }
-  template <class T>
-  static gp::device_vector<T> put(const std::vector<T>& x) {
-    return gp::to_device(x);
-  }
-  template <class T>
-  static gp::device_vector<T> poisoned(std::size_t n) {
-    return poisoned_device<T>(n);
-  }
-  template <class T>
-  static std::vector<T> get(const gp::device_vector<T>& a) {
-    return gp::to_host(a);
-  }
-  template <class T>
-  static gp::device_span<T> span(gp::device_vector<T>& a) {
-    return a.span();
-  }
-  template <class T>
-  static gp::device_span<const T> span(const gp::device_vector<T>& a) {
-    return a.span();
-  }
-};
-
 }  // namespace
 
 template <class K>

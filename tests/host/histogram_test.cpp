@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpuprim/histogram.hpp"
+#include "support/histogram_cases.hpp"
 #include "support/histogram_reference.hpp"
 #include "support/test_data.hpp"
 
@@ -29,40 +30,15 @@ TYPED_TEST_SUITE(host_histogram, histogram_types);
 }  // namespace
 
 TYPED_TEST(host_histogram, even_bins_at_every_size) {
-  using T = typename TypeParam::sample;
-  using C = typename TypeParam::counter;
   auto rng = make_rng(61);
-  const auto [lo, hi] = partial_range<T>();
-  for (std::size_t n : standard_sizes()) {
-    const auto x = random_samples<T>(n, rng);
-    for (std::size_t bins :
-         {std::size_t{1}, std::size_t{7}, std::size_t{64}, std::size_t{256}, std::size_t{1024}}) {
-      std::vector<C> counts(bins, C(poison));
-      const std::uint64_t left = gp::histogram_even(gp::host, x, counts, lo, hi);
-      expect_histogram(counts, left,
-                       reference_histogram_even<C>(std::span<const T>(x), bins, lo, hi),
-                       "n=" + std::to_string(n) + " bins=" + std::to_string(bins));
-    }
-  }
+  check_even_bins_at_every_size<host_side, typename TypeParam::sample, typename TypeParam::counter>(
+      {1, 7, 64, 256, 1024}, rng);
 }
 
 TYPED_TEST(host_histogram, range_bins_at_every_size) {
-  using T = typename TypeParam::sample;
-  using C = typename TypeParam::counter;
   auto rng = make_rng(62);
-  for (std::size_t n : standard_sizes()) {
-    const auto x = random_samples<T>(n, rng);
-    for (std::size_t bins : {std::size_t{1}, std::size_t{5}, std::size_t{200}}) {
-      const auto boundaries = uneven_boundaries<T>(bins);
-      std::vector<C> counts(bins, C(poison));
-      const std::uint64_t left = gp::histogram_range(gp::host, x, counts, boundaries);
-      expect_histogram(
-          counts, left,
-          reference_histogram_range<C>(std::span<const T>(x),
-                                       std::span<const gp::histogram_level_t<T>>(boundaries)),
-          "n=" + std::to_string(n) + " bins=" + std::to_string(bins));
-    }
-  }
+  check_range_bins_at_every_size<host_side, typename TypeParam::sample,
+                                 typename TypeParam::counter>({1, 5, 200}, rng);
 }
 
 TYPED_TEST(host_histogram, more_bins_than_samples) {
@@ -78,19 +54,8 @@ TYPED_TEST(host_histogram, more_bins_than_samples) {
 }
 
 TYPED_TEST(host_histogram, all_in_one_bin_and_none_in_range) {
-  using T = typename TypeParam::sample;
-  using C = typename TypeParam::counter;
-  const std::vector<T> x(70001, T(5));
-  std::vector<C> counts(16, C(poison));
-  EXPECT_EQ(gp::histogram_even(gp::host, x, counts, 0, 16), 0u);
-  for (std::size_t b = 0; b < counts.size(); ++b)
-    EXPECT_EQ(counts[b], b == 5 ? C(70001) : C(0)) << b;
-  EXPECT_EQ(gp::histogram_even(gp::host, x, counts, 6, 100), 70001u);
-  for (C c : counts)
-    EXPECT_EQ(c, C(0));
-  std::vector<C> one(1, C(poison));
-  EXPECT_EQ(gp::histogram_even(gp::host, x, one, 0, 100), 0u);
-  EXPECT_EQ(one[0], C(70001));
+  check_all_in_one_bin_none_in_range_one_bin<host_side, typename TypeParam::sample,
+                                             typename TypeParam::counter>(70001, {16});
 }
 
 TEST(host_histogram_edges, samples_at_lower_and_upper) {

@@ -31,31 +31,6 @@ std::vector<T> poisoned(std::size_t n) {
   return std::vector<T>(n, poison<T>());
 }
 
-// The shared test bodies' view of the host (support/sort_cases.hpp).
-struct host_side {
-  static auto backend() { return gp::host; }
-  template <class T>
-  static std::vector<T> put(const std::vector<T>& x) {
-    return x;
-  }
-  template <class T>
-  static std::vector<T> poisoned(std::size_t n) {
-    return ::poisoned<T>(n);
-  }
-  template <class T>
-  static std::vector<T> get(const std::vector<T>& a) {
-    return a;
-  }
-  template <class T>
-  static std::span<T> span(std::vector<T>& a) {
-    return a;
-  }
-  template <class T>
-  static std::span<const T> span(const std::vector<T>& a) {
-    return a;
-  }
-};
-
 }  // namespace
 
 template <class K>

@@ -1,14 +1,5 @@
-// The radix sort test bodies the host and CUDA tests share. A `Side` says
-// where a test's arrays live and which backend sorts them:
-//
-//   Side::backend()          the backend passed to gp::sort
-//   Side::put(std::vector)   an array of that side holding these values
-//   Side::poisoned<T>(n)     n elements of 0xA5 bytes (what a sort must overwrite)
-//   Side::get(array)         the array's values, back on the host
-//   Side::span(array)        a span of the array, for subspans
-//
-// (tests/host/sort_test.cpp: std::vector and gp::host; tests/cuda/
-// sort_test.cpp: gp::device_vector and gp::cuda.) Every body checks
+// The radix sort test bodies the host and CUDA suites share, each run on a
+// `Side` (support/sides.hpp: host_side, cuda_side). Every body checks
 // against the sequential reference of sort_reference.hpp, keys by bit
 // pattern, and checks that out-of-place sorts leave their inputs as they
 // were.
@@ -27,10 +18,17 @@
 #include <vector>
 
 #include "gpuprim/sort.hpp"
+#include "support/sides.hpp"
 #include "support/sort_reference.hpp"
 #include "support/test_data.hpp"
 
 namespace gpuprim::test {
+
+// n elements of 0xA5 bytes on `Side`: what a sort must overwrite.
+template <class Side, class T>
+auto poisoned_on(std::size_t n) {
+  return Side::put(std::vector<T>(n, poison<T>()));
+}
 
 // Keys only, out of place and in place, every pattern and both orders at
 // every size. Past 10^4 keys only random keys (both ways below 2^21,
@@ -57,7 +55,7 @@ void check_keys_at_every_size(const std::vector<std::size_t>& sizes, std::mt1993
         }
 
         const auto in = Side::put(x);
-        auto out = Side::template poisoned<K>(n);
+        auto out = poisoned_on<Side, K>(n);
         gpuprim::sort(Side::backend(), in, out, order_of(descending));
         expect_same_bytes(Side::get(out), want, what + " out of place");
         expect_same_bytes(Side::get(in), x, what + ": the input changed");
@@ -89,8 +87,8 @@ void check_pairs_keep_equal_keys_in_input_order(const std::vector<std::size_t>& 
 
         const auto keys_in = Side::put(x);
         const auto values_in = Side::put(pos);
-        auto keys_out = Side::template poisoned<K>(n);
-        auto values_out = Side::template poisoned<std::uint32_t>(n);
+        auto keys_out = poisoned_on<Side, K>(n);
+        auto values_out = poisoned_on<Side, std::uint32_t>(n);
         gpuprim::sort_by_key(Side::backend(), keys_in, values_in, keys_out, values_out,
                              order_of(descending));
         expect_same_bytes(Side::get(keys_out), want, what + " keys, out of place");
@@ -129,8 +127,8 @@ void check_value_type(std::mt19937_64& rng, ValueOf value_of) {
 
         const auto keys_in = Side::put(x);
         const auto values_in = Side::put(values);
-        auto keys_out = Side::template poisoned<K>(n);
-        auto values_out = Side::template poisoned<V>(n);
+        auto keys_out = poisoned_on<Side, K>(n);
+        auto values_out = poisoned_on<Side, V>(n);
         gpuprim::sort_by_key(Side::backend(), keys_in, values_in, keys_out, values_out,
                              order_of(descending));
         expect_same_bytes(Side::get(keys_out), want_keys, what + " keys, out of place");
@@ -179,8 +177,8 @@ void check_bit_ranges(const std::vector<std::size_t>& sizes, std::mt19937_64& rn
 
         const auto keys_in = Side::put(x);
         const auto values_in = Side::put(pos);
-        auto keys_out = Side::template poisoned<K>(n);
-        auto values_out = Side::template poisoned<std::uint32_t>(n);
+        auto keys_out = poisoned_on<Side, K>(n);
+        auto values_out = poisoned_on<Side, std::uint32_t>(n);
         gpuprim::sort_by_key(Side::backend(), keys_in, values_in, keys_out, values_out,
                              order_of(descending), range);
         expect_same_bytes(Side::get(keys_out), want, what + " keys, out of place");
@@ -210,8 +208,8 @@ void check_unaligned_subspans(std::mt19937_64& rng) {
     const auto in = std::span<const K>(x).subspan(offset, n);
     const auto perm = reference_sort_permutation(in, true);
     const auto want = gather(in, perm);
-    auto keys_out = Side::template poisoned<K>(x.size() + 2);
-    auto values_out = Side::template poisoned<std::uint32_t>(x.size() + 2);
+    auto keys_out = poisoned_on<Side, K>(x.size() + 2);
+    auto values_out = poisoned_on<Side, std::uint32_t>(x.size() + 2);
     gpuprim::sort_by_key(
         Side::backend(), Side::span(keys_in).subspan(offset, n),
         Side::span(values_in).subspan(offset, n), Side::span(keys_out).subspan(offset + 1, n),
@@ -256,8 +254,8 @@ void check_special_floats(const std::vector<std::size_t>& copies_list, std::mt19
     const auto values_in = Side::put(pos);
     for (bool descending : {false, true}) {
       const std::string what = describe(x.size(), "special floats", descending);
-      auto keys_out = Side::template poisoned<F>(x.size());
-      auto values_out = Side::template poisoned<std::uint32_t>(x.size());
+      auto keys_out = poisoned_on<Side, F>(x.size());
+      auto values_out = poisoned_on<Side, std::uint32_t>(x.size());
       gpuprim::sort_by_key(Side::backend(), keys_in, values_in, keys_out, values_out,
                            order_of(descending));
       const std::vector<F> got = Side::get(keys_out);
@@ -288,7 +286,7 @@ void check_order_of_the_special_floats() {
                                        L::denorm_min(), 1.0f,  L::infinity(),    nan,   -nan};
   expect_same_bytes(Side::get(asc), want_asc, "ascending");
   const auto in = Side::put(x);
-  auto desc = Side::template poisoned<float>(x.size());
+  auto desc = poisoned_on<Side, float>(x.size());
   gpuprim::sort(Side::backend(), in, desc, gpuprim::sort_order::descending);
   const std::vector<float> want_desc = {L::infinity(),    1.0f,  L::denorm_min(), 0.0f, -0.0f,
                                         -L::denorm_min(), -1.0f, -L::infinity(),  nan,  -nan};
