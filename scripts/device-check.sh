@@ -3,9 +3,11 @@
 # compute-sanitizer (memcheck, racecheck, synccheck), and the benchmarks.
 # Logs and results go to $OUT (flat: the device tool brings back at most 8
 # files). Usage: scripts/device-check.sh [--no-bench] [--no-sanitize]
-# [--tests-only] [--no-tests] [--tune-radix] [--ncu-radix] (the last two
-# time the radix sort's tile sizes against CUB: tune-radix.txt; profile its
-# passes and CUB's with Nsight Compute: ncu-radix.txt).
+# [--tests-only] [--no-tests] [--tune-radix] [--ncu-radix] [--tune-scan]
+# (the radix probes time the radix sort's tile sizes against CUB:
+# tune-radix.txt, and profile its passes and CUB's with Nsight Compute:
+# ncu-radix.txt; --tune-scan times the scan's look-back windows against
+# CUB: tune-scan.txt).
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -15,6 +17,7 @@ RUN_SANITIZE=1
 RUN_TESTS=1
 RUN_TUNE_RADIX=0
 RUN_NCU_RADIX=0
+RUN_TUNE_SCAN=0
 for arg in "$@"; do
   case "$arg" in
     --no-bench) RUN_BENCH=0 ;;
@@ -23,6 +26,7 @@ for arg in "$@"; do
     --no-tests) RUN_TESTS=0 ;;
     --tune-radix) RUN_TUNE_RADIX=1 ;;
     --ncu-radix) RUN_NCU_RADIX=1 ;;
+    --tune-scan) RUN_TUNE_SCAN=1 ;;
   esac
 done
 summary="$OUT/summary.txt"
@@ -30,7 +34,8 @@ summary="$OUT/summary.txt"
 note() { echo "$*" | tee -a "$summary"; }
 
 # At most 8 files come back: summary.txt, build-tests.log, sanitize.log,
-# tune-radix.txt, ncu-radix.txt, ncu-stalls.txt, sass-radix.txt, bench.json
+# tune-radix.txt, ncu-radix.txt, ncu-stalls.txt, sass-radix.txt,
+# tune-scan.txt, bench.json
 # (or bench-<family>.json each), bench.md, bench.log: with benchmarks, leave
 # out the radix options. Environment: CTEST_TIMEOUT and SANITIZE_TIMEOUT
 # (seconds), CTEST_REGEX (the tests to run, a ctest -R pattern),
@@ -137,6 +142,16 @@ if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
       "$BUILD/tune_radix_tile" --profile >"$OUT/ncu-stalls.txt" 2>&1
     note "ncu stalls: rc=$?"
   fi
+fi
+
+if [ $RUN_TUNE_SCAN -eq 1 ]; then
+  # The scan's look-back window widths against CUB (scripts/tune_scan.cu).
+  nvcc -std=c++20 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr \
+    -Iinclude -DGPUPRIM_HAS_CUDA=1 scripts/tune_scan.cu src/core/runtime_cuda.cpp \
+    -o "$BUILD/tune_scan" >"$OUT/tune-scan.txt" 2>&1
+  note "tune scan build: rc=$?"
+  "$BUILD/tune_scan" >>"$OUT/tune-scan.txt" 2>&1
+  note "tune scan: rc=$?"
 fi
 
 cat "$summary"

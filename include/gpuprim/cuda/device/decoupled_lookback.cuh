@@ -132,33 +132,78 @@ struct tile_lookback {
     return e;
   }
 
+  // This lane's entry value in group `group` of a look-back window (group
+  // is the same in every lane; selects, not an indexed array, so the
+  // entries stay in registers).
+  template <int Words>
+  static __device__ T value_in_group(const entry (&e)[Words], int group) {
+    T v = e[0].value;
+#pragma unroll
+    for (int j = 1; j < Words; ++j)
+      v = j == group ? e[j].value : v;
+    return v;
+  }
+
   // Called by all 32 lanes of one warp, for tile > 0. Returns
   // (((a_0 op a_1) ... op a_{tile-1}) (see the note at the top).
-  template <class Op>
+  //
+  // Polls the 32 * Words tiles just before this one (lane l reads tiles
+  // tile - 1 - l - 32 j for j < Words, all loads in flight at once) until
+  // one of them has published its inclusive prefix. Tiles never walk further
+  // back: a tile that did would fold forward from an old prefix over many
+  // windows while the front of published prefixes, which moves up to
+  // 32 * Words tiles per poll of the tiles right behind it, ran past it.
+  // Tile 0 always publishes a prefix, so the front reaches every tile. A
+  // wider window lets the front move further per L2 round trip, which is
+  // what bounds a scan with many small tiles (docs/design.md).
+  template <int Words = 1, class Op>
   __device__ T exclusive_prefix(unsigned long long tile, Op op) const {
     const int lane = threadIdx.x % 32;
     const long long end = static_cast<long long>(tile);
-    // Poll the 32 tiles just before this one (lane 0 the nearest) until one
-    // of them has published its inclusive prefix. Tiles never walk further
-    // back: a tile that did would fold forward from an old prefix over many
-    // windows while the front of published prefixes, which moves 32 tiles
-    // per poll of the tiles right behind it, ran past it. Tile 0 always
-    // publishes a prefix, so the front reaches every tile.
-    const long long p = end - 1 - lane;
-    entry e;
-    unsigned prefixes;
+    auto tile_of = [&](int j) { return end - 1 - lane - 32LL * j; };
+    entry e[Words];
+    unsigned prefixes[Words];
+    int group = -1;  // the nearest group of 32 tiles holding a prefix
     for (;;) {
-      e = p >= 0 ? read(p) : entry{inclusive_prefix, T{}};
-      prefixes = __ballot_sync(full_warp_mask, e.kind == inclusive_prefix);
-      if (prefixes) break;
+      unsigned long long words[Words];
+#pragma unroll
+      for (int j = 0; j < Words; ++j)
+        words[j] = tile_of(j) >= 0 ? peek(tile_of(j)) : 0;
+#pragma unroll
+      for (int j = 0; j < Words; ++j) {
+        // Before tile 0 (only in tiles < 32 * Words): a stand-in prefix that
+        // is never the nearest, since tile 0's own prefix is nearer.
+        e[j] = tile_of(j) >= 0 ? read(tile_of(j), words[j]) : entry{inclusive_prefix, T{}};
+        prefixes[j] = __ballot_sync(full_warp_mask, e[j].kind == inclusive_prefix);
+      }
+#pragma unroll
+      for (int j = Words - 1; j >= 0; --j) {
+        if (prefixes[j]) group = j;
+      }
+      if (group >= 0) break;
     }
     // Fold the entries in hand, oldest first, from the nearest prefix.
     // When prefixes keep up, that prefix is a tile or two back and the
-    // fold is short; it is on the path of every later tile.
-    const int nearest_lane = __ffs(prefixes) - 1;
-    T acc = shuffle_from(e.value, nearest_lane);
-    for (int l = nearest_lane - 1; l >= 0; --l)
-      acc = op(acc, shuffle_from(e.value, l));
+    // fold is short; it is on the path of every later tile. (group and the
+    // lanes are the same in every lane, so the shuffles are uniform.)
+    // Group `group` from its prefix's lane down to lane 0, then every
+    // nearer group from lane 31 down.
+    int from = 0;
+#pragma unroll
+    for (int j = 0; j < Words; ++j) {
+      if (j == group) from = __ffs(prefixes[j]) - 1;
+    }
+    const T mine = value_in_group(e, group);
+    T acc = shuffle_from(mine, from);
+    for (int l = from - 1; l >= 0; --l)
+      acc = op(acc, shuffle_from(mine, l));
+#pragma unroll
+    for (int j = Words - 2; j >= 0; --j) {
+      if (j < group) {
+        for (int l = 31; l >= 0; --l)
+          acc = op(acc, shuffle_from(e[j].value, l));
+      }
+    }
     return acc;
   }
 };

@@ -111,8 +111,8 @@ struct warp_exchange {
   }
 };
 
-template <int Threads, int Items, int Vec, bool Exclusive, class In, class Out, class T, class Op,
-          class Fetch>
+template <int Threads, int Items, int Vec, int LookbackWords, bool Exclusive, class In, class Out,
+          class T, class Op, class Fetch>
 __global__ void __launch_bounds__(Threads, scan_min_blocks<T, Threads>)
     scan_decoupled_lookback(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch fetch,
                             tile_lookback<T> lookback) {
@@ -171,7 +171,7 @@ __global__ void __launch_bounds__(Threads, scan_min_blocks<T, Threads>)
     if (threadIdx.x == 0)
       lookback.publish(tile, tile_lookback<T>::aggregate, block.block_total.value);
     if (warp == 0) {
-      const T prefix = lookback.exclusive_prefix(tile, op);
+      const T prefix = lookback.template exclusive_prefix<LookbackWords>(tile, op);
       if (lane == 0) {
         tile_prefix = {prefix, true};
         lookback.publish(tile, tile_lookback<T>::inclusive_prefix,
@@ -207,10 +207,16 @@ template <std::size_t Bytes>
 inline constexpr int scan_items_per_thread =
     Bytes <= 4 ? 16 : (Bytes <= 8 ? 8 : std::max<int>(1, 64 / static_cast<int>(Bytes)));
 
+// Status words each lane of the look-back warp polls at once: 32 tiles per
+// word (see tile_lookback::exclusive_prefix; a template parameter of
+// launch_scan, for tuning).
+inline constexpr int scan_lookback_words = 1;
+
 // 512 threads (8192 four-byte elements a tile) measured faster than 128 or
 // 256 on the H100: the look-back, not memory, limits this kernel today
 // (docs/performance.md), and bigger tiles mean fewer look-back steps.
-template <bool Exclusive, int Threads = 512, class In, class Out, class T, class Op, class Fetch>
+template <bool Exclusive, int Threads = 512, int LookbackWords = scan_lookback_words, class In,
+          class Out, class T, class Op, class Fetch>
 void launch_scan(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch fetch,
                  stream_t stream) {
   constexpr int threads = Threads;
@@ -228,11 +234,11 @@ void launch_scan(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch f
   // Every warp's slice starts at a multiple of 32 * items elements, so the
   // vector path only needs both arrays 16-byte aligned.
   if (can_vectorize && is_aligned(in, 16) && is_aligned(out, 16)) {
-    scan_decoupled_lookback<threads, items, (can_vectorize ? vec : 1), Exclusive>
+    scan_decoupled_lookback<threads, items, (can_vectorize ? vec : 1), LookbackWords, Exclusive>
         <<<static_cast<unsigned>(tiles), threads, 0, stream>>>(in, out, n, init, op, fetch,
                                                                lookback);
   } else {
-    scan_decoupled_lookback<threads, items, 1, Exclusive>
+    scan_decoupled_lookback<threads, items, 1, LookbackWords, Exclusive>
         <<<static_cast<unsigned>(tiles), threads, 0, stream>>>(in, out, n, init, op, fetch,
                                                                lookback);
   }
