@@ -160,7 +160,7 @@ int main(int argc, char** argv) {
   }
   using c16w4 = tile_config<16, 4>;  // the default up to 4-byte keys
   using c16w8 = tile_config<16, 8>;
-  using c16w4b4 = tile_config<16, 4, 4>;  // 64 registers: spills 32 bytes
+  using c16w4b4 = tile_config<16, 4, 4>;  // 64 registers: spills 8 bytes
   using c20w4 = tile_config<20, 4>;
   using c24w4 = tile_config<24, 4>;
   using c12w4 = tile_config<12, 4>;  // the default for 8-byte keys

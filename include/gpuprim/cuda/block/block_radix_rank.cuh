@@ -11,20 +11,24 @@
 // Items past the end of the input (a partial last tile) set no match bit
 // and get no rank; full tiles skip every such check.
 //
-// 1. Per warp: for each item, the lanes holding the same digit find each
-//    other: each sets its bit in the warp's match word for its digit (a
-//    shared-memory atomic OR) and reads the word back. The lowest of them
-//    adds the group's size to the warp's counter for that digit and clears
-//    the match word, and every lane's rank within the warp is the counter's
-//    old value plus the number of its peers on lower lanes. Only one lane
-//    ever writes a given counter in a step, so the counters need no atomics.
-//    (Finding the peers took one ballot per digit bit before: eight votes
-//    and the bit tests around them made the pass issue-bound on the H100.
-//    __match_any_sync does it in one instruction, but a slow one.)
+// 1. Per warp: a count of each digit (shared-memory atomics on the warp's
+//    own counters).
 // 2. Per digit (thread d): the warps' counts become prefixes over warps,
-//    their total is the tile's count of digit d, and an exclusive scan of
-//    the counts over digits gives where digit d starts in the tile.
-// 3. Per item: rank = digit start + earlier warps' count + rank in warp.
+//    their total is the tile's count of digit d (handed to the caller at
+//    once: a onesweep pass publishes it before ranking), and an exclusive
+//    scan of the counts over digits gives where digit d starts in the tile;
+//    each warp's counter for digit d then holds where its run of d starts.
+// 3. Per warp, for each item in order: the lanes holding the same digit
+//    find each other: each sets its bit in the warp's match word for its
+//    digit (a shared-memory atomic OR) and reads the word back. The lowest
+//    of them takes the group's places from the warp's counter for that
+//    digit (rank = counter + peers on lower lanes) and clears the match
+//    word. Only one lane ever writes a given counter in a step, so the
+//    counters need no atomics. (Finding the peers took one ballot per digit
+//    bit before: eight votes and the bit tests around them made the pass
+//    issue-bound on the H100. __match_any_sync does it in one instruction,
+//    but a slow one.) Counting first, as CUB's onesweep does, means a rank
+//    is final when the warp's step ends: no pass over the items after.
 #pragma once
 
 #include <cstdint>
@@ -83,13 +87,15 @@ struct block_radix_rank {
   // items of each warp's chunk are real (see valid_lanes); the others get
   // no rank and count nowhere. Digits are recomputed from the keys where
   // needed rather than kept: registers are what limits the tile size.
-  // Returns, in thread d, the tile's count of digit d and the tile position
-  // where digit d starts. Ends with a barrier: storage may be reused only
-  // after another barrier.
-  template <bool Full, int Items, class K, class DigitOf>
+  // Thread d learns the tile's count of digit d and the tile position where
+  // digit d starts, and calls counts_known(count of digit d) as soon as the
+  // count is known, before the keys are ranked (a onesweep pass publishes
+  // it then). Ends with a barrier: storage may be reused only after another
+  // barrier.
+  template <bool Full, int Items, class K, class DigitOf, class CountsKnown>
   static __device__ void rank(storage& s, const K (&keys)[Items], DigitOf digit_of,
                               unsigned warp_valid, unsigned (&ranks)[Items], unsigned& digit_count,
-                              unsigned& digit_start) {
+                              unsigned& digit_start, CountsKnown counts_known) {
     const int lane = threadIdx.x % 32;
     const int warp = threadIdx.x / 32;
     for (int w = 0; w < warps; ++w) {
@@ -98,8 +104,35 @@ struct block_radix_rank {
     }
     __syncthreads();
 
-    const unsigned lane_bit = 1u << lane;
+    // 1. Each warp counts its digits (shared-memory atomics on the warp's
+    //    own counters).
     unsigned* counts = s.warp_counts[warp];
+#pragma unroll
+    for (int i = 0; i < Items; ++i) {
+      if (is_valid<Full>(i, warp_valid)) atomicAdd(&counts[digit_of(keys[i])], 1u);
+    }
+    __syncthreads();
+
+    // 2. Thread d: the tile's count of digit d, where digit d starts in the
+    //    tile, and where each warp's run of digit d starts.
+    const unsigned d = threadIdx.x;
+    unsigned running = 0;
+    for (int w = 0; w < warps; ++w) {
+      const unsigned c = s.warp_counts[w][d];
+      s.warp_counts[w][d] = running;
+      running += c;
+    }
+    digit_count = running;
+    counts_known(running);
+    digit_start = block_exclusive_digit_scan(running, s.warp_totals);
+    for (int w = 0; w < warps; ++w)
+      s.warp_counts[w][d] += digit_start;
+    __syncthreads();
+
+    // 3. Per item, in order: the lanes holding the same digit find each
+    //    other; the lowest takes the group's places from the warp's counter
+    //    for that digit, which already holds where the warp's run starts.
+    const unsigned lane_bit = 1u << lane;
     unsigned* match = s.warp_match[warp];
 #pragma unroll
     for (int i = 0; i < Items; ++i) {
@@ -118,27 +151,6 @@ struct block_radix_rank {
       }
       ranks[i] = __shfl_sync(full_warp_mask, before, leader & 31) + __popc(peers & (lane_bit - 1));
       __syncwarp();  // the clear and the counter write are seen by the next step
-    }
-    __syncthreads();
-
-    // Thread d: prefixes over warps for digit d, and the tile's count.
-    const unsigned d = threadIdx.x;
-    unsigned running = 0;
-    for (int w = 0; w < warps; ++w) {
-      const unsigned c = s.warp_counts[w][d];
-      s.warp_counts[w][d] = running;
-      running += c;
-    }
-    digit_count = running;
-
-    digit_start = block_exclusive_digit_scan(running, s.warp_totals);
-    for (int w = 0; w < warps; ++w)
-      s.warp_counts[w][d] += digit_start;
-    __syncthreads();
-
-#pragma unroll
-    for (int i = 0; i < Items; ++i) {
-      if (is_valid<Full>(i, warp_valid)) ranks[i] += counts[digit_of(keys[i])];
     }
     __syncthreads();
   }

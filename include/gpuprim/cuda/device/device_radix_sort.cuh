@@ -72,8 +72,7 @@ struct radix_tile_storage {
   static constexpr int tile = block_radix_rank::threads * items;
   static constexpr std::size_t stage_bytes =
       tile * (sizeof(K) > sizeof(V) || std::is_same_v<V, no_values> ? sizeof(K) : sizeof(V));
-  unsigned digit_count[radix_digits];  // the tile's count of digit d
-  unsigned run_offset[radix_digits];   // global index of the run of digit d minus its tile start
+  unsigned run_offset[radix_digits];  // global index of the run of digit d minus its tile start
   unsigned char
       digit_of_slot[std::is_same_v<V, no_values> ? 1 : tile];  // with values: digit at each slot
   // The ranking's counters are done with (block_radix_rank::rank ends with a
@@ -209,29 +208,22 @@ __device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items>& s, const K*
   unsigned ranks[Items];
   load_warp_striped<Full>(keys_in, warp_begin, warp_valid, keys);
 
-  // Count the tile's digits (shared-memory atomics) and publish the counts
-  // before ranking: the tiles after this one then walk past it while it
-  // ranks instead of waiting for it, and by the time this tile looks back,
-  // the tiles before it have long published theirs (CUB's onesweep does the
-  // same). Thread d follows digit d from here on.
+  // Rank the tile; thread d publishes the tile's count of digit d as soon
+  // as the ranking has counted the digits, before it ranks the keys: the
+  // tiles after this one then walk past it while it ranks instead of
+  // waiting for it, and by the time this tile looks back, the tiles before
+  // it have long published theirs (CUB's onesweep does the same). Thread d
+  // follows digit d from here on.
   const unsigned d = threadIdx.x;
   const unsigned long long slot = tile * radix_digits + d;
-  s.digit_count[d] = 0;
-  __syncthreads();
-#pragma unroll
-  for (int i = 0; i < Items; ++i) {
-    if (block_radix_rank::is_valid<Full>(i, warp_valid))
-      atomicAdd(&s.digit_count[digit_of(keys[i])], 1u);
-  }
-  __syncthreads();
-  const unsigned count = s.digit_count[d];
-  lookback.publish(
-      slot,
-      tile == 0 ? tile_lookback<unsigned>::inclusive_prefix : tile_lookback<unsigned>::aggregate,
-      count);
-
-  unsigned ranked_count, tile_start;  // ranked_count == count
-  block_radix_rank::rank<Full>(s.rank, keys, digit_of, warp_valid, ranks, ranked_count, tile_start);
+  unsigned count, tile_start;
+  block_radix_rank::rank<Full>(
+      s.rank, keys, digit_of, warp_valid, ranks, count, tile_start, [&](unsigned digit_count) {
+        lookback.publish(slot,
+                         tile == 0 ? tile_lookback<unsigned>::inclusive_prefix
+                                   : tile_lookback<unsigned>::aggregate,
+                         digit_count);
+      });
 
   // Where digit d starts in this pass's output (loaded before the look-back,
   // whose round trips cover its latency).
@@ -280,7 +272,8 @@ __device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items>& s, const K*
 
 // Blocks per SM the pass is compiled for (by default: a template parameter
 // of radix_sort, for tuning): 3 up to 16 keys per thread (at most 85
-// registers), 2 beyond. 4 at 16 keys per thread spills 32 bytes.
+// registers), 2 beyond. 4 at 16 keys per thread (64 registers) spills 8
+// bytes of keys-only passes.
 template <int Items>
 inline constexpr int radix_pass_min_blocks = Items <= 16 ? 3 : 2;
 
@@ -325,7 +318,8 @@ __global__ void __launch_bounds__(256, 2)
     const int width = end_bit - shift < 8 ? end_bit - shift : 8;
     const radix_digit<K> digit_of{shift, (1u << width) - 1u, first.descending};
     unsigned count, start;
-    block_radix_rank::rank<false>(s.rank, keys, digit_of, warp_valid, ranks, count, start);
+    block_radix_rank::rank<false>(s.rank, keys, digit_of, warp_valid, ranks, count, start,
+                                  [](unsigned) {});
     // Reorder through the stage and read back warp-striped (the order of
     // slots is the new input order).
 #pragma unroll
