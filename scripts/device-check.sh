@@ -4,10 +4,11 @@
 # Logs and results go to $OUT (flat: the device tool brings back at most 8
 # files). Usage: scripts/device-check.sh [--no-bench] [--no-sanitize]
 # [--tests-only] [--no-tests] [--tune-radix] [--ncu-radix] [--tune-scan]
-# (the radix probes time the radix sort's tile sizes against CUB:
-# tune-radix.txt, and profile its passes and CUB's with Nsight Compute:
-# ncu-radix.txt; --tune-scan times the scan's look-back windows against
-# CUB: tune-scan.txt).
+# [--tune-histogram] (the radix probes time the radix sort's tile sizes
+# against CUB: tune-radix.txt, and profile its passes and CUB's with Nsight
+# Compute: ncu-radix.txt; --tune-scan times the scan's look-back windows
+# against CUB: tune-scan.txt; --tune-histogram the byte histogram's
+# kernels: tune-histogram.txt).
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -18,6 +19,7 @@ RUN_TESTS=1
 RUN_TUNE_RADIX=0
 RUN_NCU_RADIX=0
 RUN_TUNE_SCAN=0
+RUN_TUNE_HISTOGRAM=0
 for arg in "$@"; do
   case "$arg" in
     --no-bench) RUN_BENCH=0 ;;
@@ -27,6 +29,7 @@ for arg in "$@"; do
     --tune-radix) RUN_TUNE_RADIX=1 ;;
     --ncu-radix) RUN_NCU_RADIX=1 ;;
     --tune-scan) RUN_TUNE_SCAN=1 ;;
+    --tune-histogram) RUN_TUNE_HISTOGRAM=1 ;;
   esac
 done
 summary="$OUT/summary.txt"
@@ -35,7 +38,7 @@ note() { echo "$*" | tee -a "$summary"; }
 
 # At most 8 files come back: summary.txt, build-tests.log, sanitize.log,
 # tune-radix.txt, ncu-radix.txt, ncu-stalls.txt, sass-radix.txt,
-# tune-scan.txt, bench.json
+# tune-scan.txt, tune-histogram.txt, bench.json
 # (or bench-<family>.json each), bench.md, bench.log: with benchmarks, leave
 # out the radix options. Environment: CTEST_TIMEOUT and SANITIZE_TIMEOUT
 # (seconds), CTEST_REGEX (the tests to run, a ctest -R pattern),
@@ -144,14 +147,19 @@ if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
   fi
 fi
 
-if [ $RUN_TUNE_SCAN -eq 1 ]; then
-  # The scan's look-back window widths against CUB (scripts/tune_scan.cu).
+# A stand-alone probe in scripts/: probe NAME builds scripts/tune_NAME.cu
+# and writes its output to tune-NAME.txt.
+probe() {
   nvcc -std=c++20 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr \
-    -Iinclude -DGPUPRIM_HAS_CUDA=1 scripts/tune_scan.cu src/core/runtime_cuda.cpp \
-    -o "$BUILD/tune_scan" >"$OUT/tune-scan.txt" 2>&1
-  note "tune scan build: rc=$?"
-  "$BUILD/tune_scan" >>"$OUT/tune-scan.txt" 2>&1
-  note "tune scan: rc=$?"
-fi
+    -Iinclude -DGPUPRIM_HAS_CUDA=1 "scripts/tune_$1.cu" src/core/runtime_cuda.cpp \
+    -o "$BUILD/tune_$1" >"$OUT/tune-$1.txt" 2>&1
+  note "tune $1 build: rc=$?"
+  "$BUILD/tune_$1" >>"$OUT/tune-$1.txt" 2>&1
+  note "tune $1: rc=$?"
+}
+# The scan's look-back window widths against CUB (scripts/tune_scan.cu).
+[ $RUN_TUNE_SCAN -eq 1 ] && probe scan
+# The byte histogram's kernels against CUB (scripts/tune_histogram.cu).
+[ $RUN_TUNE_HISTOGRAM -eq 1 ] && probe histogram
 
 cat "$summary"
