@@ -15,11 +15,8 @@ using namespace gpuprim::test;
 
 TEST_F(cuda_test, non_commutative_operator_keeps_order) {
   auto rng = make_rng(21);
-  std::uniform_int_distribution<std::uint32_t> d;
   for (std::size_t n : standard_sizes()) {
-    std::vector<mat2> x(n);
-    for (auto& m : x)
-      m = {d(rng), d(rng), d(rng), d(rng)};
+    const std::vector<mat2> x = random_mat2s(n, rng);
     mat2 want = mat2_identity();
     for (const auto& m : x)
       want = mat2_product{}(want, m);

@@ -15,13 +15,10 @@ using namespace gpuprim::test;
 
 TEST_F(cuda_test, scan_non_commutative_operator_keeps_order) {
   auto rng = make_rng(51);
-  std::uniform_int_distribution<std::uint32_t> d;
   std::vector<std::size_t> sizes = standard_sizes();
   sizes.push_back(3'000'017);  // hundreds of tiles: exercises look-back windows
   for (std::size_t n : test_sizes(sizes)) {
-    std::vector<mat2> x(n);
-    for (auto& m : x)
-      m = {d(rng), d(rng), d(rng), d(rng)};
+    const std::vector<mat2> x = random_mat2s(n, rng);
     std::vector<mat2> want(n);
     mat2 acc = mat2_identity();
     for (std::size_t i = 0; i < n; ++i)

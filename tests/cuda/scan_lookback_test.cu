@@ -19,6 +19,7 @@
 #include "gpuprim/cuda/device/device_scan.cuh"
 #include "support/cuda_fixture.hpp"
 #include "support/reduce_reference.hpp"
+#include "support/scan_reference.hpp"
 #include "support/sort_reference.hpp"
 #include "support/test_data.hpp"
 
@@ -71,15 +72,9 @@ TEST_F(cuda_test, scan_lookback_windows_give_the_default_bits) {
 // (the side-array path), exact: any fold out of order would show.
 TEST_F(cuda_test, scan_lookback_windows_keep_the_order_of_a_matrix_product) {
   auto rng = make_rng(58);
-  std::uniform_int_distribution<std::uint32_t> d;
   for (std::size_t n : lookback_sizes()) {
-    std::vector<mat2> x(n);
-    for (auto& m : x)
-      m = {d(rng), d(rng), d(rng), d(rng)};
-    std::vector<mat2> want(n);
-    mat2 acc = mat2_identity();
-    for (std::size_t i = 0; i < n; ++i)
-      want[i] = acc = mat2_product{}(acc, x[i]);
+    const std::vector<mat2> x = random_mat2s(n, rng);
+    const auto want = reference_inclusive_scan<mat2>(std::span<const mat2>(x), mat2_product{});
     ASSERT_EQ((scan_with_window<2, false>(x, mat2_identity(), mat2_product{})), want)
         << "2 words, n=" << n;
     ASSERT_EQ((scan_with_window<4, false>(x, mat2_identity(), mat2_product{})), want)

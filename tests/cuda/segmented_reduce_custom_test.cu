@@ -19,11 +19,8 @@ using namespace gpuprim::test;
 // segment (lanes, loads, parts of a long segment) changes the result.
 TEST_F(cuda_test, segmented_non_commutative_operator_keeps_order) {
   auto rng = make_rng(61);
-  std::uniform_int_distribution<std::uint32_t> d;
   for (const segment_layout& layout : segment_layouts(rng)) {
-    std::vector<mat2> x(layout.num_values);
-    for (auto& m : x)
-      m = {d(rng), d(rng), d(rng), d(rng)};
+    const std::vector<mat2> x = random_mat2s(layout.num_values, rng);
     const auto want = reference_segmented_reduce<mat2>(std::span<const mat2>(x), layout.offsets,
                                                        mat2_identity(), mat2_product{});
     const auto dx = gp::to_device(x);

@@ -16,11 +16,8 @@ using namespace gpuprim::test;
 
 TEST_F(cuda_test, segmented_scan_non_commutative_operator_keeps_order) {
   auto rng = make_rng(81);
-  std::uniform_int_distribution<std::uint32_t> d;
   for (std::size_t n : {std::size_t{1}, std::size_t{1025}, std::size_t{700001}}) {
-    std::vector<mat2> x(n);
-    for (auto& m : x)
-      m = {d(rng), d(rng), d(rng), d(rng)};
+    const std::vector<mat2> x = random_mat2s(n, rng);
     const auto lengths = random_lengths(n, 3000, rng);
     const auto flags = flags_from_lengths(lengths, n);
     const auto dx = gp::to_device(x);

@@ -106,10 +106,7 @@ TEST(host_reduce, non_commutative_operator_keeps_order) {
   auto rng = make_rng(4);
   for (std::size_t n :
        {std::size_t{1}, std::size_t{33}, std::size_t{100001}, std::size_t{1} << 18}) {
-    std::vector<mat2> x(n);
-    std::uniform_int_distribution<std::uint32_t> d;
-    for (auto& m : x)
-      m = {d(rng), d(rng), d(rng), d(rng)};
+    const std::vector<mat2> x = random_mat2s(n, rng);
     mat2 want = mat2_identity();
     for (const auto& m : x)
       want = mat2_product{}(want, m);

@@ -137,11 +137,8 @@ TEST(host_scan, in_place_and_thread_counts) {
 
 TEST(host_scan, non_commutative_operator_keeps_order) {
   auto rng = make_rng(35);
-  std::uniform_int_distribution<std::uint32_t> d;
   for (std::size_t n : {std::size_t{1}, std::size_t{77}, std::size_t{300001}}) {
-    std::vector<mat2> x(n);
-    for (auto& m : x)
-      m = {d(rng), d(rng), d(rng), d(rng)};
+    const std::vector<mat2> x = random_mat2s(n, rng);
     std::vector<mat2> got(n), want(n);
     mat2 acc = mat2_identity();
     for (std::size_t i = 0; i < n; ++i)

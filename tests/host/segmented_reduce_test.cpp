@@ -82,12 +82,9 @@ TEST(host_segmented_reduce, any_integral_offset_type) {
 
 TEST(host_segmented_reduce, non_commutative_operator_keeps_order) {
   auto rng = make_rng(42);
-  std::uniform_int_distribution<std::uint32_t> d;
   for (const segment_layout& layout : segment_layouts(rng)) {
     if (layout.num_values > 2'000'000) continue;  // the long layouts are covered by the sums
-    std::vector<mat2> x(layout.num_values);
-    for (auto& m : x)
-      m = {d(rng), d(rng), d(rng), d(rng)};
+    const std::vector<mat2> x = random_mat2s(layout.num_values, rng);
     const auto want = reference_segmented_reduce<mat2>(std::span<const mat2>(x), layout.offsets,
                                                        mat2_identity(), mat2_product{});
     for (int threads : {1, 3}) {
@@ -98,9 +95,7 @@ TEST(host_segmented_reduce, non_commutative_operator_keeps_order) {
     }
   }
   // One segment long enough to be reduced by all threads together.
-  std::vector<mat2> x(3 * gp::host_detail::parallel_segment_length + 11);
-  for (auto& m : x)
-    m = {d(rng), d(rng), d(rng), d(rng)};
+  const std::vector<mat2> x = random_mat2s(3 * gp::host_detail::parallel_segment_length + 11, rng);
   const std::vector<std::uint64_t> offsets = {0, 5, x.size() - 3, x.size()};
   const auto want = reference_segmented_reduce<mat2>(std::span<const mat2>(x), offsets,
                                                      mat2_identity(), mat2_product{});

@@ -71,11 +71,8 @@ TEST(host_segmented_scan, unflagged_first_element_all_flagged_and_in_place) {
 
 TEST(host_segmented_scan, non_commutative_operator_keeps_order) {
   auto rng = make_rng(62);
-  std::uniform_int_distribution<std::uint32_t> d;
   const std::size_t n = 200003;
-  std::vector<mat2> x(n);
-  for (auto& m : x)
-    m = {d(rng), d(rng), d(rng), d(rng)};
+  const std::vector<mat2> x = random_mat2s(n, rng);
   const auto flags = flags_from_lengths(random_lengths(n, 5000, rng), n);
   std::vector<mat2> out(n);
   gp::inclusive_segmented_scan(gp::host.threads(3), x, flags, out, mat2_product{});

@@ -4,8 +4,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <random>
 #include <span>
 #include <type_traits>
+#include <vector>
 
 #include "gpuprim/core/macros.hpp"
 #include "gpuprim/core/value_index.hpp"
@@ -69,6 +71,15 @@ struct mat2_product {
 
 inline mat2 mat2_identity() {
   return {1, 0, 0, 1};
+}
+
+// n matrices of uniformly random entries.
+inline std::vector<mat2> random_mat2s(std::size_t n, std::mt19937_64& rng) {
+  std::uniform_int_distribution<std::uint32_t> d;
+  std::vector<mat2> x(n);
+  for (auto& m : x)
+    m = {d(rng), d(rng), d(rng), d(rng)};
+  return x;
 }
 
 // A struct with a field of each size: exercises the word-wise shuffles.
