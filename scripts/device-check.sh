@@ -114,16 +114,27 @@ if [ $RUN_BENCH -eq 1 ] && [ -x "$BUILD/bench/gpuprim-bench" ]; then
   done
   grep -v '^\[' "$OUT/bench.log"
 fi
+# build_probe NAME LOG [nvcc arguments...]: builds the stand-alone probe
+# scripts/tune_NAME.cu into $BUILD/tune_NAME; the build log starts
+# tune-LOG.txt.
+build_probe() {
+  local name=$1 log=$2
+  shift 2
+  nvcc -std=c++20 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr \
+    -Iinclude -DGPUPRIM_HAS_CUDA=1 "scripts/tune_$name.cu" src/core/runtime_cuda.cpp "$@" \
+    -o "$BUILD/tune_$name" >"$OUT/tune-$log.txt" 2>&1
+  note "tune $log build: rc=$?"
+}
+
 if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
-  # The radix sort's keys per thread against CUB (scripts/tune_radix_tile.cu).
-  nvcc -std=c++20 -O3 -arch=sm_90 -lineinfo --extended-lambda --expt-relaxed-constexpr \
-    -Iinclude -DGPUPRIM_HAS_CUDA=1 -Xcompiler -fopenmp scripts/tune_radix_tile.cu \
-    src/core/runtime_cuda.cpp -lgomp -o "$BUILD/tune_radix_tile" >"$OUT/tune-radix.txt" 2>&1
-  note "tune radix build: rc=$?"
-  # The SASS of the default keys-only uint32 pass (sass-radix.txt): what a
-  # tile's work compiles to, instruction by instruction.
+  # The radix sort's keys per thread against CUB (scripts/tune_radix_tile.cu;
+  # -lineinfo for Nsight Compute, OpenMP for the host sort it includes).
+  build_probe radix_tile radix -lineinfo -Xcompiler -fopenmp -lgomp
+  # The SASS of the default keys-only uint32 pass (16 keys per thread,
+  # window 4, 3 blocks per SM; sass-radix.txt): what a tile's work compiles
+  # to, instruction by instruction.
   cuobjdump -sass "$BUILD/tune_radix_tile" 2>/dev/null |
-    awk '/Function : /{keep = /radix_onesweep_passIjNS[0-9]_9no_valuesELi16ELi1E/} keep' \
+    awk '/Function : /{keep = /radix_onesweep_passIjNS[0-9]_9no_valuesELi16ELi4ELi3E/} keep' \
       >"$OUT/sass-radix.txt"
   if [ $RUN_TUNE_RADIX -eq 1 ]; then
     "$BUILD/tune_radix_tile" >>"$OUT/tune-radix.txt" 2>&1
@@ -147,13 +158,9 @@ if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
   fi
 fi
 
-# A stand-alone probe in scripts/: probe NAME builds scripts/tune_NAME.cu
-# and writes its output to tune-NAME.txt.
+# Stand-alone probe NAME ... runs it too, output appended to tune-NAME.txt.
 probe() {
-  nvcc -std=c++20 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr \
-    -Iinclude -DGPUPRIM_HAS_CUDA=1 "scripts/tune_$1.cu" src/core/runtime_cuda.cpp \
-    -o "$BUILD/tune_$1" >"$OUT/tune-$1.txt" 2>&1
-  note "tune $1 build: rc=$?"
+  build_probe "$1" "$1"
   "$BUILD/tune_$1" >>"$OUT/tune-$1.txt" 2>&1
   note "tune $1: rc=$?"
 }
