@@ -30,15 +30,6 @@ using namespace gpuprim::test;
 
 namespace {
 
-// Device memory filled with 0xA5 bytes (on the default stream, which every
-// test synchronizes before it reads results back).
-template <class T>
-gp::device_vector<T> poisoned_device(std::size_t n) {
-  gp::device_vector<T> d(n);
-  d.fill_bytes(0xA5);
-  return d;
-}
-
 template <class T>
 void expect_poisoned(const gp::device_vector<T>& d, const std::string& what) {
   const std::vector<T> host = gp::to_host(d);
@@ -150,13 +141,14 @@ TEST_F(cuda_radix_sort_api, back_to_back_on_non_default_streams) {
     const auto side = random_bits_keys<double>((1u << 20) + 7, rng);
 
     gp::device_vector<std::uint32_t> d_big = gp::to_device(big);
-    gp::device_vector<std::uint32_t> d_big_out = poisoned_device<std::uint32_t>(big.size());
+    gp::device_vector<std::uint32_t> d_big_out = poisoned_on<cuda_side, std::uint32_t>(big.size());
     gp::device_vector<float> d_small = gp::to_device(small);
     gp::device_vector<std::int16_t> d_tiny = gp::to_device(tiny);
     const gp::device_vector<std::uint64_t> d_mid = gp::to_device(mid);
     const gp::device_vector<std::uint32_t> d_mid_values = gp::to_device(mid_values);
-    gp::device_vector<std::uint64_t> d_mid_out = poisoned_device<std::uint64_t>(mid.size());
-    gp::device_vector<std::uint32_t> d_mid_values_out = poisoned_device<std::uint32_t>(mid.size());
+    gp::device_vector<std::uint64_t> d_mid_out = poisoned_on<cuda_side, std::uint64_t>(mid.size());
+    gp::device_vector<std::uint32_t> d_mid_values_out =
+        poisoned_on<cuda_side, std::uint32_t>(mid.size());
     gp::device_vector<double> d_side = gp::to_device(side);
     gp::synchronize();  // the poison fills, before streams that do not wait for them
 
@@ -243,14 +235,14 @@ TEST_F(cuda_radix_sort_api, bad_sizes_throw_and_leave_outputs_untouched) {
   const std::vector<std::int32_t> keys(100, 5);
   const gp::device_vector<std::int32_t> d_keys = gp::to_device(keys);
   {
-    gp::device_vector<std::int32_t> k = poisoned_device<std::int32_t>(100);
-    gp::device_vector<std::uint32_t> v = poisoned_device<std::uint32_t>(99);
+    gp::device_vector<std::int32_t> k = poisoned_on<cuda_side, std::int32_t>(100);
+    gp::device_vector<std::uint32_t> v = poisoned_on<cuda_side, std::uint32_t>(99);
     EXPECT_THROW(gp::sort_by_key(gp::cuda, k, v), std::invalid_argument);
     expect_poisoned(k, "in-place keys");
     expect_poisoned(v, "in-place values");
   }
   for (std::size_t size : {99u, 101u, 0u}) {
-    gp::device_vector<std::int32_t> out = poisoned_device<std::int32_t>(size);
+    gp::device_vector<std::int32_t> out = poisoned_on<cuda_side, std::int32_t>(size);
     EXPECT_THROW(gp::sort(gp::cuda, d_keys, out), std::invalid_argument) << size;
     expect_poisoned(out, "key output of " + std::to_string(size));
   }
@@ -263,8 +255,8 @@ TEST_F(cuda_radix_sort_api, bad_sizes_throw_and_leave_outputs_untouched) {
     bool short_input;
   };
   for (const sizes& s : {sizes{100, 99, false}, sizes{101, 100, false}, sizes{100, 100, true}}) {
-    gp::device_vector<std::int32_t> ko = poisoned_device<std::int32_t>(s.keys_out);
-    gp::device_vector<std::uint64_t> vo = poisoned_device<std::uint64_t>(s.values_out);
+    gp::device_vector<std::int32_t> ko = poisoned_on<cuda_side, std::int32_t>(s.keys_out);
+    gp::device_vector<std::uint64_t> vo = poisoned_on<cuda_side, std::uint64_t>(s.values_out);
     EXPECT_THROW(
         gp::sort_by_key(gp::cuda, d_keys, s.short_input ? d_short_values : d_values, ko, vo),
         std::invalid_argument);
@@ -278,31 +270,31 @@ TEST_F(cuda_radix_sort_api, bad_bit_ranges_throw_and_leave_outputs_untouched) {
   for (const auto& [begin, end] : std::vector<std::pair<int, int>>{
            {-1, 8}, {0, 33}, {9, 8}, {33, -1}, {40, 40}, {32, 31}, {-8, -1}}) {
     const std::string what = "key_bits{" + std::to_string(begin) + ", " + std::to_string(end) + "}";
-    gp::device_vector<std::uint32_t> k = poisoned_device<std::uint32_t>(1000);
+    gp::device_vector<std::uint32_t> k = poisoned_on<cuda_side, std::uint32_t>(1000);
     EXPECT_THROW(gp::sort(gp::cuda, k, gp::sort_order::ascending, gp::key_bits{begin, end}),
                  std::invalid_argument)
         << what;
     expect_poisoned(k, what + " in place");
-    gp::device_vector<std::uint32_t> out = poisoned_device<std::uint32_t>(1000);
+    gp::device_vector<std::uint32_t> out = poisoned_on<cuda_side, std::uint32_t>(1000);
     EXPECT_THROW(gp::sort(gp::cuda, d_x, out, gp::sort_order::descending, gp::key_bits{begin, end}),
                  std::invalid_argument)
         << what;
     expect_poisoned(out, what + " out of place");
   }
-  gp::device_vector<std::uint8_t> k8 = poisoned_device<std::uint8_t>(100);
-  gp::device_vector<std::uint32_t> v8 = poisoned_device<std::uint32_t>(100);
+  gp::device_vector<std::uint8_t> k8 = poisoned_on<cuda_side, std::uint8_t>(100);
+  gp::device_vector<std::uint32_t> v8 = poisoned_on<cuda_side, std::uint32_t>(100);
   EXPECT_THROW(gp::sort_by_key(gp::cuda, k8, v8, gp::sort_order::ascending, gp::key_bits{0, 9}),
                std::invalid_argument);
   expect_poisoned(k8, "8-bit keys");
   expect_poisoned(v8, "values of 8-bit keys");
-  gp::device_vector<double> kd = poisoned_device<double>(100);
+  gp::device_vector<double> kd = poisoned_on<cuda_side, double>(100);
   EXPECT_THROW(gp::sort(gp::cuda, kd, gp::sort_order::ascending, gp::key_bits{0, 65}),
                std::invalid_argument);
   expect_poisoned(kd, "double keys");
 }
 
 TEST_F(cuda_radix_sort_api, overlapping_ranges_throw_and_leave_memory_untouched) {
-  gp::device_vector<std::int32_t> y = poisoned_device<std::int32_t>(200);
+  gp::device_vector<std::int32_t> y = poisoned_on<cuda_side, std::int32_t>(200);
   EXPECT_THROW(gp::sort(gp::cuda, gp::device_span<const std::int32_t>(y.span().subspan(0, 100)),
                         y.span().subspan(1, 100)),
                std::invalid_argument);
@@ -311,9 +303,9 @@ TEST_F(cuda_radix_sort_api, overlapping_ranges_throw_and_leave_memory_untouched)
                std::invalid_argument);
   expect_poisoned(y, "partially overlapping keys");
 
-  gp::device_vector<std::uint32_t> buffer = poisoned_device<std::uint32_t>(300);
+  gp::device_vector<std::uint32_t> buffer = poisoned_on<cuda_side, std::uint32_t>(300);
   const gp::device_vector<std::int32_t> keys = gp::to_device(std::vector<std::int32_t>(100, 4));
-  gp::device_vector<std::int32_t> keys_out = poisoned_device<std::int32_t>(100);
+  gp::device_vector<std::int32_t> keys_out = poisoned_on<cuda_side, std::int32_t>(100);
   const auto all = buffer.span();
   EXPECT_THROW(
       gp::sort_by_key(gp::cuda, keys, gp::device_span<const std::uint32_t>(all.subspan(0, 100)),
@@ -333,7 +325,7 @@ TEST_F(cuda_radix_sort_api, overlapping_ranges_throw_and_leave_memory_untouched)
 TEST_F(cuda_radix_sort_api, two_to_the_32_keys_are_refused_before_touching_memory) {
   // The size is checked before the memory is read: a small allocation named
   // with a huge size never gets dereferenced.
-  gp::device_vector<std::uint8_t> d = poisoned_device<std::uint8_t>(16);
+  gp::device_vector<std::uint8_t> d = poisoned_on<cuda_side, std::uint8_t>(16);
   const gp::device_span<std::uint8_t> huge(d.data(), std::size_t{1} << 32);
   EXPECT_THROW(gp::sort(gp::cuda, huge), std::invalid_argument);
   expect_poisoned(d, "refused sort");

@@ -26,11 +26,6 @@ namespace {
 
 constexpr std::uint32_t poison_value = 0xA5A5A5A5u;
 
-template <class T>
-std::vector<T> poisoned(std::size_t n) {
-  return std::vector<T>(n, poison<T>());
-}
-
 }  // namespace
 
 template <class K>
@@ -47,11 +42,11 @@ TYPED_TEST(host_radix_sort, out_of_place_leaves_the_input_unchanged) {
   auto rng = make_rng(102);
   const std::vector<K> x = random_bits_keys<K>(100003, rng);
   std::vector<K> in = x;
-  std::vector<K> out = poisoned<K>(x.size());
+  std::vector<K> out = poisoned_on<host_side, K>(x.size());
   gp::sort(gp::host, in, out, gp::sort_order::descending);
   expect_same_bytes(in, x, "keys input");
   std::vector<std::uint32_t> values = positions(x.size());
-  std::vector<K> keys_out = poisoned<K>(x.size());
+  std::vector<K> keys_out = poisoned_on<host_side, K>(x.size());
   std::vector<std::uint32_t> values_out(x.size(), poison_value);
   gp::sort_by_key(gp::host, in, values, keys_out, values_out);
   expect_same_bytes(in, x, "pairs key input");
