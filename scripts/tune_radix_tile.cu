@@ -57,7 +57,7 @@ void run_variant(tile_config<Items, Window, MinBlocks>, const K* keys, K* keys_o
   plan.descending = false;
   plan.value_bytes = std::is_same_v<V, gc::no_values> ? 0 : int(sizeof(V));
   const float ms = median_ms([&] {
-    constexpr int blocks = MinBlocks > 0 ? MinBlocks : gc::radix_pass_min_blocks<Items>;
+    constexpr int blocks = MinBlocks > 0 ? MinBlocks : gc::radix_pass_min_blocks<K, Items>;
     gc::radix_sort<K, V, Items, Window, blocks>(keys, keys_out, values, values_out, plan, nullptr);
   });
   CHECK_CUDA(cudaDeviceSynchronize());
@@ -70,7 +70,7 @@ void run_variant(tile_config<Items, Window, MinBlocks>, const K* keys, K* keys_o
     same = same && std::memcmp(got_values.data(), cub_values.data(), n * sizeof(V)) == 0;
   }
   std::printf("  items %2d, look-back window %d, %d blocks/SM: %9.1f us  %.2fx CUB  %s\n", Items,
-              Window, MinBlocks > 0 ? MinBlocks : gc::radix_pass_min_blocks<Items>, ms * 1e3,
+              Window, MinBlocks > 0 ? MinBlocks : gc::radix_pass_min_blocks<K, Items>, ms * 1e3,
               cub_ms / ms, same ? "same as CUB" : "DIFFERENT FROM CUB");
 }
 
@@ -158,16 +158,16 @@ int main(int argc, char** argv) {
     profile_once();
     return 0;
   }
-  using c16w4 = tile_config<16, 4>;  // the default up to 4-byte keys
-  using c16w8 = tile_config<16, 8>;
-  using c16w4b4 = tile_config<16, 4, 4>;  // 64 registers: spills 8 bytes
-  using c20w4 = tile_config<20, 4>;
+  using c32w4 = tile_config<32, 4>;  // the default up to 4-byte keys and values
+  using c32w8 = tile_config<32, 8>;
   using c24w4 = tile_config<24, 4>;
-  using c12w4 = tile_config<12, 4>;  // the default for 8-byte keys
+  using c16w4 = tile_config<16, 4>;  // the default for 8-byte keys or values
+  using c12w4 = tile_config<12, 4>;
+  using c20w4 = tile_config<20, 4>;
   for (std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28}) {
-    compare<std::uint32_t, false, c16w4, c16w8, c16w4b4, c24w4>(n);
-    compare<float, false, c16w4, c16w4b4>(n);
-    compare<std::uint32_t, true, c16w4, c20w4, c24w4>(n);
-    compare<std::uint64_t, false, c12w4, tile_config<12, 8>>(n);
+    compare<std::uint32_t, false, c32w4, c32w8, c24w4, c16w4>(n);
+    compare<float, false, c32w4, c24w4>(n);
+    compare<std::uint32_t, true, c32w4, c24w4>(n);
+    compare<std::uint64_t, false, c16w4, c12w4, c20w4>(n);
   }
 }

@@ -59,12 +59,20 @@ struct radix_digit {
 // Keys only: values of this type are never loaded or stored.
 struct no_values {};
 
-// Keys per thread: 16 for keys up to 4 bytes (4096 a tile), 12 for 8-byte
-// keys (24 KB of keys a tile; on the H100 faster than 8 at every size from
-// 2^20 to 2^28, and than 16 from 2^24 up). A template parameter of the
-// kernels below, for tuning (scripts/tune_radix_tile.cu).
-template <class K>
-inline constexpr int radix_items = sizeof(K) <= 4 ? 16 : 12;
+// Keys per thread: 32 when keys and values are at most 4 bytes (8192 keys a
+// tile), 16 otherwise (a 32 KB stage of 8-byte keys or values: more would
+// pass the 48 KB of static shared memory). Measured on the H100 from 2^20 to
+// 2^28 (scripts/tune_radix_tile.cu): bigger tiles mean fewer tiles, so less
+// per-tile work (counter setup, digit scan, look-back, barriers) per key;
+// at 2^28 u32 keys went from 0.84x CUB at 16 to 0.94x at 32, u64 keys from
+// 0.86x at 12 to 0.96x at 16, and 2^20 stayed above 1.25x. (CUB's H100
+// tiles are 384 threads x 17-30 keys.) A template parameter of the kernels
+// below, for tuning.
+template <class K, class V>
+inline constexpr int radix_items = sizeof(K) <= 4 &&
+                                           (std::is_same_v<V, no_values> || sizeof(V) <= 4)
+                                       ? 32
+                                       : 16;
 
 template <class K, class V, int Items>
 struct radix_tile_storage {
@@ -270,12 +278,13 @@ __device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items>& s, const K*
   }
 }
 
-// Blocks per SM the pass is compiled for (by default: a template parameter
-// of radix_sort, for tuning): 3 up to 16 keys per thread (at most 85
-// registers), 2 beyond. 4 at 16 keys per thread (64 registers) spills 8
-// bytes of keys-only passes.
-template <int Items>
-inline constexpr int radix_pass_min_blocks = Items <= 16 ? 3 : 2;
+// Blocks per SM the pass is compiled for (by default; a template parameter
+// of radix_sort, for tuning), from the registers a thread's keys and ranks
+// take: 3 blocks (at most 85 registers) up to 36 such words (16 4-byte keys,
+// 12 8-byte ones), 2 (128 registers) beyond. 4 blocks at 16 4-byte keys
+// (64 registers) spill 8 bytes of keys-only passes.
+template <class K, int Items>
+inline constexpr int radix_pass_min_blocks = Items*((sizeof(K) + 3) / 4 + 1) <= 36 ? 3 : 2;
 
 template <class K, class V, int Items, int LookbackWindow, int MinBlocks>
 __global__ void __launch_bounds__(256, MinBlocks)
@@ -295,9 +304,10 @@ __global__ void __launch_bounds__(256, MinBlocks)
 
 // The whole input (at most one tile) sorted by one block: every pass
 // ranks the keys held in registers, reorders them through shared memory
-// and reloads them in the new order.
+// and reloads them in the new order. One block per launch: it may take
+// every register a thread can have (keys, values and ranks of 32 items).
 template <class K, class V, int Items>
-__global__ void __launch_bounds__(256, 2)
+__global__ void __launch_bounds__(256, 1)
     radix_small_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out, unsigned n,
                      radix_digit<K> first, int passes, int end_bit) {
   constexpr bool has_values = !std::is_same_v<V, no_values>;
@@ -358,8 +368,9 @@ __global__ void __launch_bounds__(256, 2)
 // keys_of_digit_before); 1 is the plain serial walk.
 inline constexpr int radix_lookback_window = 4;
 
-template <class K, class V, int Items = radix_items<K>, int LookbackWindow = radix_lookback_window,
-          int MinBlocks = radix_pass_min_blocks<Items>>
+template <class K, class V, int Items = radix_items<K, V>,
+          int LookbackWindow = radix_lookback_window,
+          int MinBlocks = radix_pass_min_blocks<K, Items>>
 void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
                 const detail::radix_sort_plan& plan, stream_t stream) {
   constexpr bool has_values = !std::is_same_v<V, no_values>;
