@@ -1,8 +1,8 @@
-// The single-pass scan with look-back windows wider than the default (each
-// lane of the look-back warp polling several status words; see
+// The single-pass scan with look-back windows other than the default (each
+// lane of the look-back warp polling one or several status words; see
 // tile_lookback::exclusive_prefix and scripts/tune_scan.cu), instantiated
 // here so that every width the tuning probe may pick is tested like the
-// default. Each width must give the same bits as the default: every tile's
+// default. Each width must give the same bits as the one-word walk: every tile's
 // prefix is the same left fold of the tiles' aggregates whichever prefix
 // the look-back happened to find.
 #include <gtest/gtest.h>

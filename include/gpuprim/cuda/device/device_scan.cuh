@@ -209,8 +209,10 @@ inline constexpr int scan_items_per_thread =
 
 // Status words each lane of the look-back warp polls at once: 32 tiles per
 // word (see tile_lookback::exclusive_prefix; a template parameter of
-// launch_scan, for tuning).
-inline constexpr int scan_lookback_words = 1;
+// launch_scan, for tuning). 2 (64 tiles a round trip) measured best on the
+// H100 (scripts/tune_scan.cu, float sums: 2^28 0.83x CUB with 1, 0.89x with
+// 2, 0.82x with 4; 2^24 0.83x, 0.91x, 0.88x; 2^20 1.13x, 1.21x, 1.16x).
+inline constexpr int scan_lookback_words = 2;
 
 // 512 threads (8192 four-byte elements a tile) measured faster than 128 or
 // 256 on the H100: the look-back, not memory, limits this kernel today
