@@ -53,15 +53,20 @@ note() { echo "$*" | tee -a "$summary"; }
 cat "$summary"
 
 export PATH=/usr/local/cuda/bin:$PATH
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" ${GPUPRIM_CMAKE_ARGS:-} >"$OUT/build-tests.log" 2>&1 &&
-  cmake --build "$BUILD" -j "$(nproc)" >>"$OUT/build-tests.log" 2>&1
-build_rc=$?
-note "build: rc=$build_rc"
-if [ $build_rc -ne 0 ]; then
-  grep -E 'error|FAILED' "$OUT/build-tests.log" | head -40
-  exit 1
+# The probes alone (--no-tests --no-sanitize --no-bench) need no library
+# build: each is one nvcc command (build_probe below).
+if [ $RUN_TESTS -eq 1 ] || [ $RUN_SANITIZE -eq 1 ] || [ $RUN_BENCH -eq 1 ]; then
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" ${GPUPRIM_CMAKE_ARGS:-} >"$OUT/build-tests.log" 2>&1 &&
+    cmake --build "$BUILD" -j "$(nproc)" >>"$OUT/build-tests.log" 2>&1
+  build_rc=$?
+  note "build: rc=$build_rc"
+  if [ $build_rc -ne 0 ]; then
+    grep -E 'error|FAILED' "$OUT/build-tests.log" | head -40
+    exit 1
+  fi
 fi
+mkdir -p "$BUILD"
 
 if [ $RUN_TESTS -eq 1 ]; then
   (cd "$BUILD" && ctest --output-on-failure -j 4 --timeout "${CTEST_TIMEOUT:-600}" \
@@ -126,15 +131,23 @@ build_probe() {
   note "tune $log build: rc=$?"
 }
 
+# The probes build side by side (one nvcc each, minutes for the radix one).
 if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
   # The radix sort's keys per thread against CUB (scripts/tune_radix_tile.cu;
   # -lineinfo for Nsight Compute, OpenMP for the host sort it includes).
-  build_probe radix_tile radix -lineinfo -Xcompiler -fopenmp -lgomp
-  # The SASS of the default keys-only uint32 pass (16 keys per thread,
-  # window 4, 3 blocks per SM; sass-radix.txt): what a tile's work compiles
+  build_probe radix_tile radix -lineinfo -Xcompiler -fopenmp -lgomp &
+  radix_build=$!
+fi
+[ $RUN_TUNE_SCAN -eq 1 ] && { build_probe scan scan & scan_build=$!; }
+[ $RUN_TUNE_HISTOGRAM -eq 1 ] && { build_probe histogram histogram & histogram_build=$!; }
+
+if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
+  wait "${radix_build:?}"
+  # The SASS of the default keys-only uint32 pass (32 keys per thread,
+  # window 4, 2 blocks per SM; sass-radix.txt): what a tile's work compiles
   # to, instruction by instruction.
   cuobjdump -sass "$BUILD/tune_radix_tile" 2>/dev/null |
-    awk '/Function : /{keep = /radix_onesweep_passIjNS[0-9]_9no_valuesELi16ELi4ELi3E/} keep' \
+    awk '/Function : /{keep = /radix_onesweep_passIjNS[0-9]_9no_valuesELi32ELi4ELi2E/} keep' \
       >"$OUT/sass-radix.txt"
   if [ $RUN_TUNE_RADIX -eq 1 ]; then
     "$BUILD/tune_radix_tile" >>"$OUT/tune-radix.txt" 2>&1
@@ -158,15 +171,15 @@ if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
   fi
 fi
 
-# Stand-alone probe NAME ... runs it too, output appended to tune-NAME.txt.
+# probe NAME: runs the stand-alone probe built above, output appended to
+# tune-NAME.txt.
 probe() {
-  build_probe "$1" "$1"
   "$BUILD/tune_$1" >>"$OUT/tune-$1.txt" 2>&1
   note "tune $1: rc=$?"
 }
 # The scan's look-back window widths against CUB (scripts/tune_scan.cu).
-[ $RUN_TUNE_SCAN -eq 1 ] && probe scan
+[ $RUN_TUNE_SCAN -eq 1 ] && wait "$scan_build" && probe scan
 # The byte histogram's kernels against CUB (scripts/tune_histogram.cu).
-[ $RUN_TUNE_HISTOGRAM -eq 1 ] && probe histogram
+[ $RUN_TUNE_HISTOGRAM -eq 1 ] && wait "$histogram_build" && probe histogram
 
 cat "$summary"
