@@ -29,6 +29,12 @@ namespace {
 
 using even_bytes = gp::detail::even_binner<std::uint8_t>;
 
+// The bin of a byte among 256 >> shift even bins over [0, 256).
+struct byte_shift_bin {
+  int shift;
+  __device__ int operator()(std::uint8_t x) const { return x >> shift; }
+};
+
 void report(const char* name, float ms, float cub_ms, std::size_t n, const unsigned* counts,
             const std::vector<unsigned>& cub_counts) {
   std::vector<unsigned> got(cub_counts.size());
@@ -82,28 +88,31 @@ void compare(const std::vector<std::uint8_t>& host, int bins, const char* what) 
     });
     report("per-lane byte counters", ms, cub_ms, n, counts, cub_counts);
   }
-  // Shared atomics, one sub-histogram per warp and one per block; per warp
-  // also with grids of fewer blocks, each reading at least 4 or 16 rounds
-  // of 16-byte loads (fewer blocks to start, merge and add to the output).
+  // Shared atomics, one sub-histogram per warp and one per block, with a
+  // cheap bin (byte >> shift: what a 256-entry table in shared memory would
+  // give any byte binning); per warp also with grids of fewer, longer blocks
+  // (each reading at least 2 or 4 rounds of 16-byte loads: fewer blocks to
+  // start, merge and add to the output).
   struct shared_variant {
     int copies, min_rounds;
     const char* name;
   };
+  const byte_shift_bin shift_bin{bins == 256 ? 0 : bins == 64 ? 2 : 8};
   for (const shared_variant v : {shared_variant{8, 1, "shared atomics, one copy per warp"},
+                                 shared_variant{8, 2, "  ... blocks of at least 2 rounds"},
                                  shared_variant{8, 4, "  ... blocks of at least 4 rounds"},
-                                 shared_variant{8, 16, "  ... blocks of at least 16 rounds"},
                                  shared_variant{1, 1, "shared atomics, one per block"}}) {
     constexpr int threads = gc::histogram_threads;
     constexpr int unroll = gc::histogram_unroll;
     const auto kernel =
-        &gc::histogram_shared_atomics<threads, unroll, std::uint8_t, unsigned, even_bytes>;
+        &gc::histogram_shared_atomics<threads, unroll, std::uint8_t, unsigned, byte_shift_bin>;
     const std::size_t shared = std::size_t(bins) * sizeof(unsigned) * v.copies;
     const unsigned grid = gc::histogram_grid(
         gc::histogram_resident_blocks(reinterpret_cast<const void*>(kernel), threads, shared), n,
         std::uint64_t(threads) * 16 * unroll * v.min_rounds);
     const float ms = median_ms([&] {
       gc::histogram_zero<<<1, 256>>>(counts, bins, nullptr);
-      kernel<<<grid, threads, shared>>>(in, n, binner, bins, v.copies, counts, nullptr);
+      kernel<<<grid, threads, shared>>>(in, n, shift_bin, bins, v.copies, counts, nullptr);
     });
     report(v.name, ms, cub_ms, n, counts, cub_counts);
   }
