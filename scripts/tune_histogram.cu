@@ -1,8 +1,9 @@
 // Tuning probe for the GPU histogram of bytes: times the production path
-// (histogram_launch) against the other byte kernels and against
+// (histogram_launch) against the per-lane byte counters, shared atomics with
+// the binner's arithmetic or a byte -> bin table, and
 // cub::DeviceHistogram::HistogramEven, for bytes into their 256 values
-// (production: shared atomics, one sub-histogram per warp) and into 64 even
-// bins (production: per-lane 8-bit counters, histogram_lane_bytes), on
+// (production: shared atomics, one sub-histogram per warp, the byte as the
+// bin) and into 64 even bins (production: per-lane 8-bit counters), on
 // random bytes and on runs of one value, in one process on the same
 // buffers. Checks each variant's counts against CUB's. Not part of the build
 // or the tests; built and run by scripts/device-check.sh --tune-histogram
@@ -28,12 +29,6 @@ namespace gc = gpuprim::cuda_detail;
 namespace {
 
 using even_bytes = gp::detail::even_binner<std::uint8_t>;
-
-// The bin of a byte among 256 >> shift even bins over [0, 256).
-struct byte_shift_bin {
-  int shift;
-  __device__ int operator()(std::uint8_t x) const { return x >> shift; }
-};
 
 void report(const char* name, float ms, float cub_ms, std::size_t n, const unsigned* counts,
             const std::vector<unsigned>& cub_counts) {
@@ -88,33 +83,33 @@ void compare(const std::vector<std::uint8_t>& host, int bins, const char* what) 
     });
     report("per-lane byte counters", ms, cub_ms, n, counts, cub_counts);
   }
-  // Shared atomics, one sub-histogram per warp and one per block, with a
-  // cheap bin (byte >> shift: what a 256-entry table in shared memory would
-  // give any byte binning); per warp also with grids of fewer, longer blocks
-  // (each reading at least 2 or 4 rounds of 16-byte loads: fewer blocks to
-  // start, merge and add to the output).
-  struct shared_variant {
-    int copies, min_rounds;
-    const char* name;
-  };
-  const byte_shift_bin shift_bin{bins == 256 ? 0 : bins == 64 ? 2 : 8};
-  for (const shared_variant v : {shared_variant{8, 1, "shared atomics, one copy per warp"},
-                                 shared_variant{8, 2, "  ... blocks of at least 2 rounds"},
-                                 shared_variant{8, 4, "  ... blocks of at least 4 rounds"},
-                                 shared_variant{1, 1, "shared atomics, one per block"}}) {
-    constexpr int threads = gc::histogram_threads;
-    constexpr int unroll = gc::histogram_unroll;
-    const auto kernel =
-        &gc::histogram_shared_atomics<threads, unroll, std::uint8_t, unsigned, byte_shift_bin>;
-    const std::size_t shared = std::size_t(bins) * sizeof(unsigned) * v.copies;
-    const unsigned grid = gc::histogram_grid(
-        gc::histogram_resident_blocks(reinterpret_cast<const void*>(kernel), threads, shared), n,
-        std::uint64_t(threads) * 16 * unroll * v.min_rounds);
+  // Shared atomics (one sub-histogram per warp: launch_shared_atomics), the
+  // bin from the even binner's arithmetic per sample or from a byte -> bin
+  // table in shared memory, and one sub-histogram per block.
+  const auto time_launch = [&](const char* name, auto launch) {
     const float ms = median_ms([&] {
       gc::histogram_zero<<<1, 256>>>(counts, bins, nullptr);
-      kernel<<<grid, threads, shared>>>(in, n, shift_bin, bins, v.copies, counts, nullptr);
+      launch();
     });
-    report(v.name, ms, cub_ms, n, counts, cub_counts);
+    report(name, ms, cub_ms, n, counts, cub_counts);
+  };
+  time_launch("shared atomics, even binner", [&] {
+    gc::launch_shared_atomics<false>(in, n, counts, bins, binner, nullptr, nullptr);
+  });
+  time_launch("shared atomics, byte table", [&] {
+    gc::launch_shared_atomics<true>(in, n, counts, bins, binner, nullptr, nullptr);
+  });
+  {
+    constexpr int threads = gc::histogram_threads;
+    const auto kernel = &gc::histogram_shared_atomics<threads, gc::histogram_unroll, std::uint8_t,
+                                                      unsigned, even_bytes, true>;
+    const std::size_t shared = std::size_t(bins) * sizeof(unsigned);
+    const unsigned grid = gc::histogram_grid(
+        gc::histogram_resident_blocks(reinterpret_cast<const void*>(kernel), threads, shared), n,
+        std::uint64_t(threads) * 16 * gc::histogram_unroll);
+    time_launch("  ... byte table, one copy per block", [&] {
+      kernel<<<grid, threads, shared>>>(in, n, binner, bins, 1, counts, nullptr);
+    });
   }
   CHECK_CUDA(cudaFree(temp));
   CHECK_CUDA(cudaFree(in));

@@ -138,15 +138,29 @@ __global__ void histogram_zero(Counter* __restrict__ counts, int bins,
   if (left_out != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *left_out = 0;
 }
 
-template <int Threads, int Unroll, class Sample, class Counter, class Binner>
+// ByteTable (one-byte samples; a tuning variant, see
+// scripts/tune_histogram.cu and tests/cuda/histogram_variants_test.cu):
+// the block first maps all 256 byte values through the binner into a table
+// in shared memory, and each sample then costs one table read instead of
+// the binner's arithmetic.
+template <int Threads, int Unroll, class Sample, class Counter, class Binner,
+          bool ByteTable = false>
 __global__ void __launch_bounds__(Threads)
     histogram_shared_atomics(const Sample* __restrict__ in, std::uint64_t n, Binner binner,
                              int bins, int copies, Counter* __restrict__ counts,
                              std::uint64_t* __restrict__ left_out) {
+  static_assert(!ByteTable || sizeof(Sample) == 1, "a byte table needs one-byte samples");
   extern __shared__ unsigned sub_histograms[];  // copies x bins
   __shared__ unsigned block_left_out;
+  __shared__ short bin_of_byte[ByteTable ? 256 : 1];  // -1: left out
   for (int i = threadIdx.x; i < copies * bins; i += Threads)
     sub_histograms[i] = 0;
+  if constexpr (ByteTable) {
+    for (int v = threadIdx.x; v < 256; v += Threads) {
+      const int b = binner(static_cast<Sample>(static_cast<std::uint8_t>(v)));
+      bin_of_byte[v] = static_cast<short>(b >= 0 ? b : -1);
+    }
+  }
   if (threadIdx.x == 0) block_left_out = 0;
   __syncthreads();
 
@@ -154,7 +168,12 @@ __global__ void __launch_bounds__(Threads)
   unsigned* mine = sub_histograms + (threadIdx.x / 32 % copies) * bins;
   unsigned left = 0;
   auto count = [&](Sample x) {
-    const int b = binner(x);
+    int b;
+    if constexpr (ByteTable) {
+      b = bin_of_byte[static_cast<std::uint8_t>(x)];
+    } else {
+      b = binner(x);
+    }
     if (b >= 0) {
       atomicAdd(mine + b, 1u);
     } else {
@@ -389,8 +408,8 @@ struct byte_value_bin {
 };
 
 // histogram_shared_atomics with as many sub-histograms per block (up to one
-// per warp) as fit in histogram_copies_budget.
-template <class Sample, class Counter, class Binner>
+// per warp) as fit in histogram_copies_budget (ByteTable: see the kernel).
+template <bool ByteTable = false, class Sample, class Counter, class Binner>
 void launch_shared_atomics(const Sample* in, std::uint64_t n, Counter* counts, int bins,
                            Binner binner, std::uint64_t* left_out, cudaStream_t s) {
   constexpr int threads = histogram_threads;
@@ -400,7 +419,8 @@ void launch_shared_atomics(const Sample* in, std::uint64_t n, Counter* counts, i
   while (copies * 2 <= threads / 32 && copy_bytes * copies * 2 <= histogram_copies_budget)
     copies *= 2;
   const std::size_t shared = copy_bytes * copies;
-  const auto kernel = &histogram_shared_atomics<threads, unroll, Sample, Counter, Binner>;
+  const auto kernel =
+      &histogram_shared_atomics<threads, unroll, Sample, Counter, Binner, ByteTable>;
   const void* key = reinterpret_cast<const void*>(kernel);
   histogram_allow_shared(key, shared);
   const unsigned grid = histogram_grid(histogram_resident_blocks(key, threads, shared), n,
