@@ -111,6 +111,31 @@ void compare(const std::vector<std::uint8_t>& host, int bins, const char* what) 
       kernel<<<grid, threads, shared>>>(in, n, binner, bins, 1, counts, nullptr);
     });
   }
+  // Bytes into their own values (the production bin): other block shapes,
+  // with one sub-histogram per warp. More loads in flight per thread or
+  // more threads per block mean fewer blocks, so less fixed work per
+  // sample (zeroing and merging the sub-histograms, the global adds); at
+  // 2^24 the production grid reads one round of 4 vectors per thread.
+  if (bins == 256) {
+    const auto shape = [&]<int Threads, int Unroll>(const char* name) {
+      const auto kernel = &gc::histogram_shared_atomics<Threads, Unroll, std::uint8_t, unsigned,
+                                                        gc::byte_value_bin>;
+      const int copies = Threads / 32;
+      const std::size_t shared = std::size_t(256) * sizeof(unsigned) * copies;
+      gc::histogram_allow_shared(reinterpret_cast<const void*>(kernel), shared);
+      const unsigned grid = gc::histogram_grid(
+          gc::histogram_resident_blocks(reinterpret_cast<const void*>(kernel), Threads, shared), n,
+          std::uint64_t(Threads) * 16 * Unroll);
+      time_launch(name, [&] {
+        kernel<<<grid, Threads, shared>>>(in, n, gc::byte_value_bin{}, 256, copies, counts,
+                                          nullptr);
+      });
+    };
+    shape.template operator()<256, 2>("byte as bin, 256 threads x 2 loads");
+    shape.template operator()<256, 8>("byte as bin, 256 threads x 8 loads");
+    shape.template operator()<512, 4>("byte as bin, 512 threads x 4 loads");
+    shape.template operator()<1024, 4>("byte as bin, 1024 threads x 4 loads");
+  }
   CHECK_CUDA(cudaFree(temp));
   CHECK_CUDA(cudaFree(in));
   CHECK_CUDA(cudaFree(counts));
