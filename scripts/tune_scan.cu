@@ -1,14 +1,15 @@
 // Tuning probe for the single-pass GPU scan: times an inclusive float sum
-// (512 threads x 16 elements a tile; Threads is a parameter) with several
-// look-back window widths (status words each lane of the look-back warp polls at
-// once: 32 tiles each) against cub::DeviceScan::InclusiveSum in one
-// process on the same buffers. Not part of the build or the tests; built
-// and run by scripts/device-check.sh --tune-scan (tune-scan.txt).
+// with several look-back window widths (status words each lane of the
+// look-back warp polls at once: 32 tiles each) and tile shapes (threads,
+// elements per thread, blocks per SM; the default is 512 x 16 at 4 blocks)
+// against cub::DeviceScan::InclusiveSum in one process on the same buffers. Not part of the build
+// or the tests; built and run by scripts/device-check.sh --tune-scan (tune-scan.txt).
 //
 // Prints one line per size: CUB's time, then each variant's time and ratio
 // (CUB / variant: above 1 is faster than CUB), whether its bits equal those
-// of the one-word window (they must, at one block size: every tile's
-// prefix is the same left fold whatever the window), and its largest
+// of the one-word window at the default tile (they must at that tile: every
+// tile's prefix is the same left fold whatever the window; other tiles
+// associate the sum differently), and its largest
 // relative difference from CUB (which combines in another order). Medians
 // of 20 isolated calls after 3 warm-ups, CUDA events.
 #include <cuda_runtime.h>
@@ -29,23 +30,25 @@
 namespace gp = gpuprim;
 namespace gc = gpuprim::cuda_detail;
 
-// A scan configuration: threads per block and look-back window words.
-template <int Threads, int Words>
+// A scan configuration: threads per block, look-back window words, and
+// elements per thread and blocks per SM (0: the library's default).
+template <int Threads, int Words, int Items = 0, int MinBlocks = 0>
 struct scan_config {};
 
-template <int Threads, int Words>
-void run_variant(scan_config<Threads, Words>, const float* in, float* out, std::size_t n,
-                 const std::vector<float>& cub_out, std::vector<float>& one_word_out,
+template <int Threads, int Words, int Items, int MinBlocks>
+void run_variant(scan_config<Threads, Words, Items, MinBlocks>, const float* in, float* out,
+                 std::size_t n, const std::vector<float>& cub_out, std::vector<float>& one_word_out,
                  float cub_ms) {
   const auto scan = [&] {
-    gc::launch_scan<false, Threads, Words>(in, out, n, 0.0f, gp::plus{},
-                                           gp::detail::unary_fetch<gp::identity>{}, nullptr);
+    gc::launch_scan<false, Threads, Words, Items, MinBlocks>(
+        in, out, n, 0.0f, gp::plus{}, gp::detail::unary_fetch<gp::identity>{}, nullptr);
   };
+  constexpr bool default_tile = Threads == 512 && (Items == 0 || Items == 16) && MinBlocks == 0;
   const float ms = median_ms(scan);
   CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<float> got(n);
   CHECK_CUDA(cudaMemcpy(got.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost));
-  if (Words == 1) one_word_out = got;
+  if (Words == 1 && default_tile) one_word_out = got;
   const bool same = one_word_out.size() == n &&
                     std::memcmp(got.data(), one_word_out.data(), n * sizeof(float)) == 0;
   double worst = 0;
@@ -54,9 +57,14 @@ void run_variant(scan_config<Threads, Words>, const float* in, float* out, std::
     worst = std::max(worst, std::fabs(double(got[i]) - double(cub_out[i])) / scale);
   }
   std::printf(
-      "  %4d threads, window %3d tiles: %9.1f us  %.2fx CUB  %s  max rel diff vs CUB %.1e\n",
-      Threads, 32 * Words, ms * 1e3, cub_ms / ms,
-      same ? "same bits as window 32" : "BITS DIFFER FROM WINDOW 32", worst);
+      "  %4d threads x %2d items, %d blocks/SM, window %3d tiles: %9.1f us  %.2fx CUB  %s  max "
+      "rel diff vs CUB %.1e\n",
+      Threads, Items > 0 ? Items : 16, MinBlocks > 0 ? MinBlocks : 2048 / Threads, 32 * Words,
+      ms * 1e3, cub_ms / ms,
+      !default_tile ? "(other tile)"
+      : same        ? "same bits as window 32"
+                    : "BITS DIFFER FROM WINDOW 32",
+      worst);
 }
 
 template <class... Configs>
@@ -88,9 +96,14 @@ void compare(std::size_t n) {
 }
 
 int main() {
-  // The one-word window first: its bits are the reference. (1024 threads
-  // would need 66 KB of static shared memory a block.) Windows of 2 and 4
-  // words spill 16-56 bytes in the look-back warp at 32 registers.
+  // The one-word window at the default tile first: its bits are the
+  // reference. (1024 threads would need 66 KB of static shared memory a
+  // block.) Windows of 2 and 4 words spill 16-56 bytes in the look-back warp
+  // at 32 registers. Larger tiles (fewer look-back steps: the radix sort
+  // gained most from them) within 48 KB of staging: 512 x 20, 384 x 24,
+  // 256 x 40 elements.
   for (std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28})
-    compare<scan_config<512, 1>, scan_config<512, 2>, scan_config<512, 4>>(n);
+    compare<scan_config<512, 1>, scan_config<512, 2>, scan_config<512, 4>,
+            scan_config<512, 2, 20, 3>, scan_config<512, 2, 20, 2>, scan_config<384, 2, 24, 2>,
+            scan_config<256, 2, 40, 3>, scan_config<256, 2, 32, 4>>(n);
 }

@@ -31,14 +31,17 @@ namespace {
 
 using identity_fetch = gp::detail::unary_fetch<gp::identity>;
 
-// One scan of x with Words status words per look-back lane.
-template <int Words, bool Exclusive, class T, class Op>
+// One scan of x with Words status words per look-back lane, and a tile of
+// Threads x Items elements compiled for MinBlocks blocks per SM (0: the
+// defaults).
+template <int Words, bool Exclusive, int Threads = 512, int Items = 0, int MinBlocks = 0, class T,
+          class Op>
 std::vector<T> scan_with_window(const std::vector<T>& x, T init, Op op) {
   const gp::device_vector<T> in = gp::to_device(x);
   gp::device_vector<T> out(x.size());
   out.fill_bytes(0xA5);
-  gc::launch_scan<Exclusive, 512, Words>(in.data(), out.data(), x.size(), init, op,
-                                         identity_fetch{}, nullptr);
+  gc::launch_scan<Exclusive, Threads, Words, Items, MinBlocks>(in.data(), out.data(), x.size(),
+                                                               init, op, identity_fetch{}, nullptr);
   return gp::to_host(out);
 }
 
@@ -79,5 +82,38 @@ TEST_F(cuda_test, scan_lookback_windows_keep_the_order_of_a_matrix_product) {
         << "2 words, n=" << n;
     ASSERT_EQ((scan_with_window<4, false>(x, mat2_identity(), mat2_product{})), want)
         << "4 words, n=" << n;
+  }
+}
+
+// The tile shapes the probe tries (scripts/tune_scan.cu: more elements per
+// tile, fewer tiles to look back over): 32-bit sums, exact (wrapping), equal
+// to a sequential loop, inclusive and exclusive.
+TEST_F(cuda_test, scan_tile_shapes_sum_like_a_loop) {
+  auto rng = make_rng(59);
+  for (std::size_t n : lookback_sizes()) {
+    std::vector<std::uint32_t> x(n);
+    for (auto& v : x)
+      v = static_cast<std::uint32_t>(rng());
+    std::vector<std::uint32_t> inclusive(n), exclusive(n);
+    std::uint32_t running = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      exclusive[i] = running + 9u;
+      running += x[i];
+      inclusive[i] = running;
+    }
+    const std::string what = "n=" + std::to_string(n);
+    const auto check = [&]<int Threads, int Items, int MinBlocks>(const char* shape) {
+      EXPECT_EQ((scan_with_window<2, false, Threads, Items, MinBlocks>(x, 0u, gp::plus{})),
+                inclusive)
+          << what << " inclusive, " << shape;
+      EXPECT_EQ((scan_with_window<2, true, Threads, Items, MinBlocks>(x, 9u, gp::plus{})),
+                exclusive)
+          << what << " exclusive, " << shape;
+    };
+    check.template operator()<512, 20, 3>("512 x 20, 3 blocks");
+    check.template operator()<512, 20, 2>("512 x 20, 2 blocks");
+    check.template operator()<384, 24, 2>("384 x 24");
+    check.template operator()<256, 40, 3>("256 x 40");
+    check.template operator()<256, 32, 4>("256 x 32");
   }
 }

@@ -111,9 +111,9 @@ struct warp_exchange {
   }
 };
 
-template <int Threads, int Items, int Vec, int LookbackWords, bool Exclusive, class In, class Out,
-          class T, class Op, class Fetch>
-__global__ void __launch_bounds__(Threads, scan_min_blocks<T, Threads>)
+template <int Threads, int Items, int Vec, int LookbackWords, int MinBlocks, bool Exclusive,
+          class In, class Out, class T, class Op, class Fetch>
+__global__ void __launch_bounds__(Threads, MinBlocks)
     scan_decoupled_lookback(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch fetch,
                             tile_lookback<T> lookback) {
   constexpr int warps = Threads / 32;
@@ -217,15 +217,21 @@ inline constexpr int scan_lookback_words = 2;
 // 512 threads (8192 four-byte elements a tile) measured faster than 128 or
 // 256 on the H100: the look-back, not memory, limits this kernel today
 // (docs/performance.md), and bigger tiles mean fewer look-back steps.
-template <bool Exclusive, int Threads = 512, int LookbackWords = scan_lookback_words, class In,
-          class Out, class T, class Op, class Fetch>
+// Items (elements per thread) and MinBlocks (blocks per SM the kernel is
+// compiled for) default to scan_items_per_thread and scan_min_blocks (0);
+// other values are for tuning (scripts/tune_scan.cu): the tile's staging
+// buffer must stay within 48 KB of static shared memory.
+template <bool Exclusive, int Threads = 512, int LookbackWords = scan_lookback_words, int Items = 0,
+          int MinBlocks = 0, class In, class Out, class T, class Op, class Fetch>
 void launch_scan(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch fetch,
                  stream_t stream) {
   constexpr int threads = Threads;
   // A packed (value, head) pair counts as its value: the head is one bit.
   constexpr std::size_t accumulator_bytes = tile_lookback<T>::packed ? 4 : sizeof(T);
   constexpr int items =
-      scan_items_per_thread<std::max({sizeof(In), sizeof(Out), accumulator_bytes})>;
+      Items > 0 ? Items
+                : scan_items_per_thread<std::max({sizeof(In), sizeof(Out), accumulator_bytes})>;
+  constexpr int min_blocks = MinBlocks > 0 ? MinBlocks : scan_min_blocks<T, Threads>;
   constexpr int vec = std::min(vector_items<In>, vector_items<Out>);
   constexpr bool can_vectorize = vec > 1 && items % vec == 0;
   const std::uint64_t tiles = ceil_div(n, std::uint64_t(threads) * items);
@@ -236,11 +242,11 @@ void launch_scan(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch f
   // Every warp's slice starts at a multiple of 32 * items elements, so the
   // vector path only needs both arrays 16-byte aligned.
   if (can_vectorize && is_aligned(in, 16) && is_aligned(out, 16)) {
-    scan_decoupled_lookback<threads, items, (can_vectorize ? vec : 1), LookbackWords, Exclusive>
-        <<<static_cast<unsigned>(tiles), threads, 0, stream>>>(in, out, n, init, op, fetch,
-                                                               lookback);
+    scan_decoupled_lookback<threads, items, (can_vectorize ? vec : 1), LookbackWords, min_blocks,
+                            Exclusive><<<static_cast<unsigned>(tiles), threads, 0, stream>>>(
+        in, out, n, init, op, fetch, lookback);
   } else {
-    scan_decoupled_lookback<threads, items, 1, LookbackWords, Exclusive>
+    scan_decoupled_lookback<threads, items, 1, LookbackWords, min_blocks, Exclusive>
         <<<static_cast<unsigned>(tiles), threads, 0, stream>>>(in, out, n, init, op, fetch,
                                                                lookback);
   }
