@@ -112,15 +112,16 @@ void compare(const std::vector<std::uint8_t>& host, int bins, const char* what) 
     });
   }
   // Bytes into their own values (the production bin): other block shapes,
-  // with one sub-histogram per warp. More loads in flight per thread or
+  // with one sub-histogram per warp unless said. More loads in flight per thread or
   // more threads per block mean fewer blocks, so less fixed work per
   // sample (zeroing and merging the sub-histograms, the global adds); at
   // 2^24 the production grid reads one round of 4 vectors per thread.
   if (bins == 256) {
-    const auto shape = [&]<int Threads, int Unroll>(const char* name) {
+    // copies 0: one sub-histogram per warp.
+    const auto shape = [&]<int Threads, int Unroll, int Copies = 0>(const char* name) {
       const auto kernel = &gc::histogram_shared_atomics<Threads, Unroll, std::uint8_t, unsigned,
                                                         gc::byte_value_bin>;
-      const int copies = Threads / 32;
+      const int copies = Copies > 0 ? Copies : Threads / 32;
       const std::size_t shared = std::size_t(256) * sizeof(unsigned) * copies;
       gc::histogram_allow_shared(reinterpret_cast<const void*>(kernel), shared);
       const unsigned grid = gc::histogram_grid(
@@ -135,6 +136,11 @@ void compare(const std::vector<std::uint8_t>& host, int bins, const char* what) 
     shape.template operator()<256, 8>("byte as bin, 256 threads x 8 loads");
     shape.template operator()<512, 4>("byte as bin, 512 threads x 4 loads");
     shape.template operator()<1024, 4>("byte as bin, 1024 threads x 4 loads");
+    // CUB's H100 shape for bytes: 768 threads x 12 samples, one histogram
+    // per block, few blocks each reading several tiles.
+    shape.template operator()<768, 4, 1>("byte as bin, 768 threads, one copy");
+    shape.template operator()<768, 4, 4>("byte as bin, 768 threads, 4 copies");
+    shape.template operator()<1024, 4, 1>("byte as bin, 1024 threads, one copy");
   }
   CHECK_CUDA(cudaFree(temp));
   CHECK_CUDA(cudaFree(in));
