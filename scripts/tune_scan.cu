@@ -101,9 +101,14 @@ int main() {
   // block.) Windows of 2 and 4 words spill 16-56 bytes in the look-back warp
   // at 32 registers. Larger tiles (fewer look-back steps: the radix sort
   // gained most from them) within 48 KB of staging: 512 x 20, 384 x 24,
-  // 256 x 40 elements.
+  // 256 x 40 elements; and CUB's H100 shape for float sums, small tiles at
+  // full occupancy (128 x 24, 16 blocks per SM: while one block waits on
+  // its look-back, fifteen others keep loading; at 32 registers it spills
+  // 56-84 bytes, so also at 12 blocks), and 256 x 24 at 8.
   for (std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28})
     compare<scan_config<512, 1>, scan_config<512, 2>, scan_config<512, 4>,
             scan_config<512, 2, 20, 3>, scan_config<512, 2, 20, 2>, scan_config<384, 2, 24, 2>,
-            scan_config<256, 2, 40, 3>, scan_config<256, 2, 32, 4>>(n);
+            scan_config<256, 2, 40, 3>, scan_config<256, 2, 32, 4>, scan_config<128, 2, 24, 16>,
+            scan_config<128, 2, 24, 12>, scan_config<256, 2, 24, 8>, scan_config<128, 1, 24, 16>>(
+        n);
 }

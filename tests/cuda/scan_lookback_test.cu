@@ -115,5 +115,8 @@ TEST_F(cuda_test, scan_tile_shapes_sum_like_a_loop) {
     check.template operator()<384, 24, 2>("384 x 24");
     check.template operator()<256, 40, 3>("256 x 40");
     check.template operator()<256, 32, 4>("256 x 32");
+    check.template operator()<128, 24, 16>("128 x 24, 16 blocks");
+    check.template operator()<128, 24, 12>("128 x 24, 12 blocks");
+    check.template operator()<256, 24, 8>("256 x 24, 8 blocks");
   }
 }
