@@ -30,17 +30,19 @@
 namespace gp = gpuprim;
 namespace gc = gpuprim::cuda_detail;
 
-// A scan configuration: threads per block, look-back window words, and
-// elements per thread and blocks per SM (0: the library's default).
-template <int Threads, int Words, int Items = 0, int MinBlocks = 0>
+// A scan configuration: threads per block, look-back window words,
+// elements per thread and blocks per SM (0: the library's default), and the
+// look-back's sleeps before its first poll and between polls (ns).
+template <int Threads, int Words, int Items = 0, int MinBlocks = 0, int FirstDelay = 0,
+          int PollDelay = 0>
 struct scan_config {};
 
-template <int Threads, int Words, int Items, int MinBlocks>
-void run_variant(scan_config<Threads, Words, Items, MinBlocks>, const float* in, float* out,
-                 std::size_t n, const std::vector<float>& cub_out, std::vector<float>& one_word_out,
-                 float cub_ms) {
+template <int Threads, int Words, int Items, int MinBlocks, int FirstDelay, int PollDelay>
+void run_variant(scan_config<Threads, Words, Items, MinBlocks, FirstDelay, PollDelay>,
+                 const float* in, float* out, std::size_t n, const std::vector<float>& cub_out,
+                 std::vector<float>& one_word_out, float cub_ms) {
   const auto scan = [&] {
-    gc::launch_scan<false, Threads, Words, Items, MinBlocks>(
+    gc::launch_scan<false, Threads, Words, Items, MinBlocks, FirstDelay, PollDelay>(
         in, out, n, 0.0f, gp::plus{}, gp::detail::unary_fetch<gp::identity>{}, nullptr);
   };
   constexpr bool default_tile = Threads == 512 && (Items == 0 || Items == 16) && MinBlocks == 0;
@@ -48,7 +50,7 @@ void run_variant(scan_config<Threads, Words, Items, MinBlocks>, const float* in,
   CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<float> got(n);
   CHECK_CUDA(cudaMemcpy(got.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost));
-  if (Words == 1 && default_tile) one_word_out = got;
+  if (Words == 1 && default_tile && FirstDelay == 0 && PollDelay == 0) one_word_out = got;
   const bool same = one_word_out.size() == n &&
                     std::memcmp(got.data(), one_word_out.data(), n * sizeof(float)) == 0;
   double worst = 0;
@@ -57,10 +59,10 @@ void run_variant(scan_config<Threads, Words, Items, MinBlocks>, const float* in,
     worst = std::max(worst, std::fabs(double(got[i]) - double(cub_out[i])) / scale);
   }
   std::printf(
-      "  %4d threads x %2d items, %d blocks/SM, window %3d tiles: %9.1f us  %.2fx CUB  %s  max "
-      "rel diff vs CUB %.1e\n",
+      "  %4d threads x %2d items, %2d blocks/SM, window %3d tiles, sleeps %4d/%3d ns: %9.1f us  "
+      "%.2fx CUB  %s  max rel diff vs CUB %.1e\n",
       Threads, Items > 0 ? Items : 16, MinBlocks > 0 ? MinBlocks : 2048 / Threads, 32 * Words,
-      ms * 1e3, cub_ms / ms,
+      FirstDelay, PollDelay, ms * 1e3, cub_ms / ms,
       !default_tile ? "(other tile)"
       : same        ? "same bits as window 32"
                     : "BITS DIFFER FROM WINDOW 32",
@@ -104,11 +106,15 @@ int main() {
   // 256 x 40 elements; and CUB's H100 shape for float sums, small tiles at
   // full occupancy (128 x 24, 16 blocks per SM: while one block waits on
   // its look-back, fifteen others keep loading; at 32 registers it spills
-  // 56-84 bytes, so also at 12 blocks), and 256 x 24 at 8.
+  // 56-84 bytes, so also at 12 blocks), and 256 x 24 at 8. Then sleeps in
+  // the look-back (CUB's H100 float scan: about 1.1 us before the first
+  // poll, 0.7 us between polls).
   for (std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28})
     compare<scan_config<512, 1>, scan_config<512, 2>, scan_config<512, 4>,
             scan_config<512, 2, 20, 3>, scan_config<512, 2, 20, 2>, scan_config<384, 2, 24, 2>,
             scan_config<256, 2, 40, 3>, scan_config<256, 2, 32, 4>, scan_config<128, 2, 24, 16>,
-            scan_config<128, 2, 24, 12>, scan_config<256, 2, 24, 8>, scan_config<128, 1, 24, 16>>(
-        n);
+            scan_config<128, 2, 24, 12>, scan_config<256, 2, 24, 8>, scan_config<128, 1, 24, 16>,
+            scan_config<512, 2, 0, 0, 1000, 0>, scan_config<512, 2, 0, 0, 0, 200>,
+            scan_config<512, 2, 0, 0, 500, 200>, scan_config<512, 2, 0, 0, 1100, 700>,
+            scan_config<128, 2, 24, 16, 1100, 700>>(n);
 }

@@ -31,17 +31,17 @@ namespace {
 
 using identity_fetch = gp::detail::unary_fetch<gp::identity>;
 
-// One scan of x with Words status words per look-back lane, and a tile of
+// One scan of x with Words status words per look-back lane, a tile of
 // Threads x Items elements compiled for MinBlocks blocks per SM (0: the
-// defaults).
-template <int Words, bool Exclusive, int Threads = 512, int Items = 0, int MinBlocks = 0, class T,
-          class Op>
+// defaults), and the look-back's sleeps (ns).
+template <int Words, bool Exclusive, int Threads = 512, int Items = 0, int MinBlocks = 0,
+          int FirstDelay = 0, int PollDelay = 0, class T, class Op>
 std::vector<T> scan_with_window(const std::vector<T>& x, T init, Op op) {
   const gp::device_vector<T> in = gp::to_device(x);
   gp::device_vector<T> out(x.size());
   out.fill_bytes(0xA5);
-  gc::launch_scan<Exclusive, Threads, Words, Items, MinBlocks>(in.data(), out.data(), x.size(),
-                                                               init, op, identity_fetch{}, nullptr);
+  gc::launch_scan<Exclusive, Threads, Words, Items, MinBlocks, FirstDelay, PollDelay>(
+      in.data(), out.data(), x.size(), init, op, identity_fetch{}, nullptr);
   return gp::to_host(out);
 }
 
@@ -68,6 +68,11 @@ TEST_F(cuda_test, scan_lookback_windows_give_the_default_bits) {
                       what + " inclusive, 4 words");
     expect_same_bytes(scan_with_window<4, true>(x, 0.5f, gp::plus{}), exclusive,
                       what + " exclusive, 4 words");
+    // Sleeps in the look-back change which prefix a tile finds, not the bits.
+    expect_same_bytes((scan_with_window<2, false, 512, 0, 0, 1100, 700>(x, 0.0f, gp::plus{})),
+                      inclusive, what + " inclusive, 2 words, sleeps");
+    expect_same_bytes((scan_with_window<2, true, 512, 0, 0, 0, 200>(x, 0.5f, gp::plus{})),
+                      exclusive, what + " exclusive, 2 words, sleeps");
   }
 }
 

@@ -66,6 +66,16 @@ struct status_packing<flagged<V>> {
   }
 };
 
+// Sleeps about `ns` nanoseconds (the look-back's polling back-off; a no-op
+// before sm_70, which has no __nanosleep).
+__device__ __forceinline__ void lookback_sleep(unsigned ns) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700
+  __nanosleep(ns);
+#else
+  (void)ns;
+#endif
+}
+
 template <class T>
 struct tile_lookback {
   static constexpr unsigned aggregate = 1;  // kinds
@@ -117,10 +127,15 @@ struct tile_lookback {
   // Waits until tile p has published in this epoch; returns what it has.
   __device__ entry read(long long p) const { return read(p, peek(p)); }
 
-  // The same, starting from a word `w` already loaded from tile p.
+  // The same, starting from a word `w` already loaded from tile p; with
+  // DelayNs, sleeps that long (__nanosleep) before each reload, polling L2
+  // less often.
+  template <int DelayNs = 0>
   __device__ entry read(long long p, unsigned long long w) const {
-    while ((w >> 35) != epoch)
+    while ((w >> 35) != epoch) {
+      if constexpr (DelayNs > 0) lookback_sleep(DelayNs);
       w = load_status(&status[p]);
+    }
     entry e{static_cast<unsigned>(w >> 32) & 3u, T{}};
     if constexpr (packed) {
       e.value =
@@ -156,7 +171,12 @@ struct tile_lookback {
   // Tile 0 always publishes a prefix, so the front reaches every tile. A
   // wider window lets the front move further per L2 round trip, which is
   // what bounds a scan with many small tiles (docs/design.md).
-  template <int Words = 1, class Op>
+  //
+  // FirstDelayNs and PollDelayNs (for tuning; CUB's H100 scan waits about
+  // 1.1 us before its first poll and 0.7 us between polls): a sleep before
+  // the first poll, giving the tiles behind time to publish, and before
+  // each later poll, so that hundreds of waiting warps load L2 less.
+  template <int Words = 1, int FirstDelayNs = 0, int PollDelayNs = 0, class Op>
   __device__ T exclusive_prefix(unsigned long long tile, Op op) const {
     const int lane = threadIdx.x % 32;
     const long long end = static_cast<long long>(tile);
@@ -164,7 +184,11 @@ struct tile_lookback {
     entry e[Words];
     unsigned prefixes[Words];
     int group = -1;  // the nearest group of 32 tiles holding a prefix
-    for (;;) {
+    if constexpr (FirstDelayNs > 0) lookback_sleep(FirstDelayNs);
+    for (bool first = true;; first = false) {
+      if constexpr (PollDelayNs > 0) {
+        if (!first) lookback_sleep(PollDelayNs);
+      }
       unsigned long long words[Words];
 #pragma unroll
       for (int j = 0; j < Words; ++j)
@@ -173,7 +197,8 @@ struct tile_lookback {
       for (int j = 0; j < Words; ++j) {
         // Before tile 0 (only in tiles < 32 * Words): a stand-in prefix that
         // is never the nearest, since tile 0's own prefix is nearer.
-        e[j] = tile_of(j) >= 0 ? read(tile_of(j), words[j]) : entry{inclusive_prefix, T{}};
+        e[j] = tile_of(j) >= 0 ? read<PollDelayNs>(tile_of(j), words[j])
+                               : entry{inclusive_prefix, T{}};
         prefixes[j] = __ballot_sync(full_warp_mask, e[j].kind == inclusive_prefix);
       }
 #pragma unroll

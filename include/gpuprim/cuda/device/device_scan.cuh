@@ -111,8 +111,8 @@ struct warp_exchange {
   }
 };
 
-template <int Threads, int Items, int Vec, int LookbackWords, int MinBlocks, bool Exclusive,
-          class In, class Out, class T, class Op, class Fetch>
+template <int Threads, int Items, int Vec, int LookbackWords, int FirstDelayNs, int PollDelayNs,
+          int MinBlocks, bool Exclusive, class In, class Out, class T, class Op, class Fetch>
 __global__ void __launch_bounds__(Threads, MinBlocks)
     scan_decoupled_lookback(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch fetch,
                             tile_lookback<T> lookback) {
@@ -171,7 +171,8 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
     if (threadIdx.x == 0)
       lookback.publish(tile, tile_lookback<T>::aggregate, block.block_total.value);
     if (warp == 0) {
-      const T prefix = lookback.template exclusive_prefix<LookbackWords>(tile, op);
+      const T prefix =
+          lookback.template exclusive_prefix<LookbackWords, FirstDelayNs, PollDelayNs>(tile, op);
       if (lane == 0) {
         tile_prefix = {prefix, true};
         lookback.publish(tile, tile_lookback<T>::inclusive_prefix,
@@ -220,9 +221,12 @@ inline constexpr int scan_lookback_words = 2;
 // Items (elements per thread) and MinBlocks (blocks per SM the kernel is
 // compiled for) default to scan_items_per_thread and scan_min_blocks (0);
 // other values are for tuning (scripts/tune_scan.cu): the tile's staging
-// buffer must stay within 48 KB of static shared memory.
+// buffer must stay within 48 KB of static shared memory. FirstDelayNs and
+// PollDelayNs: the look-back's sleeps (tile_lookback::exclusive_prefix;
+// none by default).
 template <bool Exclusive, int Threads = 512, int LookbackWords = scan_lookback_words, int Items = 0,
-          int MinBlocks = 0, class In, class Out, class T, class Op, class Fetch>
+          int MinBlocks = 0, int FirstDelayNs = 0, int PollDelayNs = 0, class In, class Out,
+          class T, class Op, class Fetch>
 void launch_scan(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch fetch,
                  stream_t stream) {
   constexpr int threads = Threads;
@@ -242,13 +246,14 @@ void launch_scan(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch f
   // Every warp's slice starts at a multiple of 32 * items elements, so the
   // vector path only needs both arrays 16-byte aligned.
   if (can_vectorize && is_aligned(in, 16) && is_aligned(out, 16)) {
-    scan_decoupled_lookback<threads, items, (can_vectorize ? vec : 1), LookbackWords, min_blocks,
-                            Exclusive><<<static_cast<unsigned>(tiles), threads, 0, stream>>>(
-        in, out, n, init, op, fetch, lookback);
-  } else {
-    scan_decoupled_lookback<threads, items, 1, LookbackWords, min_blocks, Exclusive>
+    scan_decoupled_lookback<threads, items, (can_vectorize ? vec : 1), LookbackWords, FirstDelayNs,
+                            PollDelayNs, min_blocks, Exclusive>
         <<<static_cast<unsigned>(tiles), threads, 0, stream>>>(in, out, n, init, op, fetch,
                                                                lookback);
+  } else {
+    scan_decoupled_lookback<threads, items, 1, LookbackWords, FirstDelayNs, PollDelayNs, min_blocks,
+                            Exclusive><<<static_cast<unsigned>(tiles), threads, 0, stream>>>(
+        in, out, n, init, op, fetch, lookback);
   }
   detail::check_launch("scan_decoupled_lookback", "scan");
 }
