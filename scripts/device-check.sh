@@ -4,11 +4,12 @@
 # Logs and results go to $OUT (flat: the device tool brings back at most 8
 # files). Usage: scripts/device-check.sh [--no-bench] [--no-sanitize]
 # [--tests-only] [--no-tests] [--tune-radix] [--ncu-radix] [--tune-scan]
-# [--tune-histogram] (the radix probes time the radix sort's tile sizes
+# [--tune-histogram] [--tune-reduce] (the radix probes time the radix sort's tile sizes
 # against CUB: tune-radix.txt, and profile its passes and CUB's with Nsight
 # Compute: ncu-radix.txt; --tune-scan times the scan's look-back windows
 # against CUB: tune-scan.txt; --tune-histogram the byte histogram's
-# kernels: tune-histogram.txt).
+# kernels: tune-histogram.txt; --tune-reduce the reduction's block shapes:
+# tune-reduce.txt).
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -20,6 +21,7 @@ RUN_TUNE_RADIX=0
 RUN_NCU_RADIX=0
 RUN_TUNE_SCAN=0
 RUN_TUNE_HISTOGRAM=0
+RUN_TUNE_REDUCE=0
 for arg in "$@"; do
   case "$arg" in
     --no-bench) RUN_BENCH=0 ;;
@@ -30,6 +32,7 @@ for arg in "$@"; do
     --ncu-radix) RUN_NCU_RADIX=1 ;;
     --tune-scan) RUN_TUNE_SCAN=1 ;;
     --tune-histogram) RUN_TUNE_HISTOGRAM=1 ;;
+    --tune-reduce) RUN_TUNE_REDUCE=1 ;;
   esac
 done
 summary="$OUT/summary.txt"
@@ -38,7 +41,7 @@ note() { echo "$*" | tee -a "$summary"; }
 
 # At most 8 files come back: summary.txt, build-tests.log, sanitize.log,
 # tune-radix.txt, ncu-radix.txt, ncu-stalls.txt, sass-radix.txt,
-# tune-scan.txt, tune-histogram.txt, bench.json
+# tune-scan.txt, tune-histogram.txt, tune-reduce.txt, bench.json
 # (or bench-<family>.json each), bench.md, bench.log: with benchmarks, leave
 # out the radix options. Environment: CTEST_TIMEOUT and SANITIZE_TIMEOUT
 # (seconds), CTEST_REGEX (the tests to run, a ctest -R pattern),
@@ -140,6 +143,7 @@ if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
 fi
 [ $RUN_TUNE_SCAN -eq 1 ] && { build_probe scan scan & scan_build=$!; }
 [ $RUN_TUNE_HISTOGRAM -eq 1 ] && { build_probe histogram histogram & histogram_build=$!; }
+[ $RUN_TUNE_REDUCE -eq 1 ] && { build_probe reduce reduce & reduce_build=$!; }
 
 if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
   wait "${radix_build:?}"
@@ -181,5 +185,7 @@ probe() {
 [ $RUN_TUNE_SCAN -eq 1 ] && wait "$scan_build" && probe scan
 # The byte histogram's kernels against CUB (scripts/tune_histogram.cu).
 [ $RUN_TUNE_HISTOGRAM -eq 1 ] && wait "$histogram_build" && probe histogram
+# The reduction's block shapes against CUB (scripts/tune_reduce.cu).
+[ $RUN_TUNE_REDUCE -eq 1 ] && wait "$reduce_build" && probe reduce
 
 cat "$summary"

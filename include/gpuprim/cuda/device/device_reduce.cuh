@@ -121,11 +121,14 @@ struct reduce_config {
   int blocks_per_multiprocessor = 4;
 };
 
-template <int Vec, class In, class T, class Op, class Fetch>
+// Threads and Unroll other than reduce_config's are for tuning
+// (scripts/tune_reduce.cu).
+template <int Vec, int Threads = reduce_config::threads, int Unroll = reduce_config::unroll,
+          class In, class T, class Op, class Fetch>
 void launch_reduce_single_pass(const In* in, std::uint64_t n, T* out, T init, Op op, Fetch fetch,
                                stream_t stream, const reduce_config& config) {
-  constexpr int threads = reduce_config::threads;
-  constexpr int unroll = reduce_config::unroll;
+  constexpr int threads = Threads;
+  constexpr int unroll = Unroll;
   const auto kernel = reduce_single_pass<threads, Vec, unroll, In, T, Op, Fetch>;
   const std::uint64_t warp_tiles = n / (32 * Vec * unroll);
   const std::uint64_t blocks_needed =

@@ -1,0 +1,90 @@
+// Tuning probe for the single-pass GPU reduction: times a float sum with
+// several block shapes (threads, 16-byte loads in flight per thread, blocks
+// per SM of the persistent grid) against cub::DeviceReduce::Sum in one
+// process on the same buffers, isolated (one call between two events) and
+// queued (ten calls back to back), for the 2^20 target (>= 1.5x CUB), where
+// the launch and the last block's work, not memory, set the time. Checks
+// each result against a double sum. Not part of the build or the tests;
+// built and run by scripts/device-check.sh --tune-reduce (tune-reduce.txt).
+// Medians of 20 after 3 warm-ups, CUDA events.
+#include <cuda_runtime.h>
+#include <cub/device/device_reduce.cuh>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "gpuprim/core/operators.hpp"
+#include "gpuprim/cuda/device/device_reduce.cuh"
+#include "probe_timing.cuh"
+
+namespace gp = gpuprim;
+namespace gc = gpuprim::cuda_detail;
+
+namespace {
+
+// A reduction shape: threads per block, loads in flight per thread, and
+// blocks per SM of the persistent grid.
+template <int Threads, int Unroll>
+void run_variant(int blocks_per_sm, const float* in, std::size_t n, float* out, double want,
+                 float cub_ms, float cub_queued_ms) {
+  gc::reduce_config config{};
+  config.blocks_per_multiprocessor = blocks_per_sm;
+  const auto sum = [&] {
+    gc::launch_reduce_single_pass<4, Threads, Unroll>(
+        in, n, out, 0.0f, gp::plus{}, gp::detail::unary_fetch<gp::identity>{}, nullptr, config);
+  };
+  const float ms = median_ms(sum);
+  const float queued_ms = median_queued_ms(sum);
+  float got = 0;
+  CHECK_CUDA(cudaMemcpy(&got, out, sizeof(float), cudaMemcpyDeviceToHost));
+  const double error = std::fabs(double(got) - want) / std::max(1.0, std::fabs(want));
+  std::printf(
+      "  %4d threads x %d loads, %d blocks/SM: %8.2f us %.2fx CUB, queued %8.2f us %.2fx"
+      "  rel error %.1e\n",
+      Threads, Unroll, blocks_per_sm, ms * 1e3, cub_ms / ms, queued_ms * 1e3,
+      cub_queued_ms / queued_ms, error);
+}
+
+void compare(std::size_t n) {
+  std::mt19937_64 g(n);
+  std::vector<float> host(n);
+  double want = 0;
+  for (auto& v : host) {
+    v = float(double(g() >> 11) * 0x1p-53);
+    want += v;
+  }
+  float *in, *out;
+  CHECK_CUDA(cudaMalloc(&in, n * sizeof(float)));
+  CHECK_CUDA(cudaMalloc(&out, sizeof(float)));
+  CHECK_CUDA(cudaMemcpy(in, host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  std::size_t temp_bytes = 0;
+  void* temp = nullptr;
+  CHECK_CUDA(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n));
+  CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
+  const auto cub_sum = [&] { CHECK_CUDA(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n)); };
+  const float cub_ms = median_ms(cub_sum);
+  const float cub_queued_ms = median_queued_ms(cub_sum);
+  std::printf("float sum, n = 2^%d: CUB %.2f us, queued %.2f us\n", int(std::log2(double(n))),
+              cub_ms * 1e3, cub_queued_ms * 1e3);
+  // The default (256 x 4 at 4 blocks per SM) first.
+  for (int b : {4, 1, 2, 8})
+    run_variant<256, 4>(b, in, n, out, want, cub_ms, cub_queued_ms);
+  run_variant<256, 2>(4, in, n, out, want, cub_ms, cub_queued_ms);
+  run_variant<256, 8>(2, in, n, out, want, cub_ms, cub_queued_ms);
+  run_variant<512, 4>(2, in, n, out, want, cub_ms, cub_queued_ms);
+  run_variant<128, 4>(8, in, n, out, want, cub_ms, cub_queued_ms);
+  run_variant<1024, 2>(1, in, n, out, want, cub_ms, cub_queued_ms);
+  CHECK_CUDA(cudaFree(temp));
+  CHECK_CUDA(cudaFree(in));
+  CHECK_CUDA(cudaFree(out));
+}
+
+}  // namespace
+
+int main() {
+  for (std::size_t n :
+       {std::size_t{1} << 20, std::size_t{1} << 22, std::size_t{1} << 24, std::size_t{1} << 28})
+    compare(n);
+}
