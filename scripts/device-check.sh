@@ -45,7 +45,8 @@ note() { echo "$*" | tee -a "$summary"; }
 # (or bench-<family>.json each), bench.md, bench.log: with benchmarks, leave
 # out the radix options. Environment: CTEST_TIMEOUT and SANITIZE_TIMEOUT
 # (seconds), CTEST_REGEX (the tests to run, a ctest -R pattern),
-# SANITIZE_FILTER (a gtest filter), SANITIZE_TOOLS, SANITIZE_MAX_SIZE,
+# SANITIZE_FILTER (a gtest filter), SANITIZE_TOOLS, SANITIZE_MAX_SIZE, PROBE_TIMEOUT
+# (seconds a probe may run, default 300),
 # BENCH_FAMILY, BENCH_ARGS (e.g. --backend cuda), LADDER_FAMILIES.
 {
   date -u
@@ -56,6 +57,31 @@ note() { echo "$*" | tee -a "$summary"; }
 cat "$summary"
 
 export PATH=/usr/local/cuda/bin:$PATH
+mkdir -p "$BUILD"
+# build_probe NAME LOG [nvcc arguments...]: builds the stand-alone probe
+# scripts/tune_NAME.cu into $BUILD/tune_NAME; the build log starts
+# tune-LOG.txt.
+build_probe() {
+  local name=$1 log=$2
+  shift 2
+  nvcc -std=c++20 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr \
+    -Iinclude -DGPUPRIM_HAS_CUDA=1 "scripts/tune_$name.cu" src/core/runtime_cuda.cpp "$@" \
+    -o "$BUILD/tune_$name" >"$OUT/tune-$log.txt" 2>&1
+  note "tune $log build: rc=$?"
+}
+
+# The probes build side by side, in the background while the library builds
+# and the tests run (one nvcc each, minutes for the radix one).
+if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
+  # The radix sort's keys per thread against CUB (scripts/tune_radix_tile.cu;
+  # -lineinfo for Nsight Compute, OpenMP for the host sort it includes).
+  build_probe radix_tile radix -lineinfo -Xcompiler -fopenmp -lgomp &
+  radix_build=$!
+fi
+[ $RUN_TUNE_SCAN -eq 1 ] && { build_probe scan scan & scan_build=$!; }
+[ $RUN_TUNE_HISTOGRAM -eq 1 ] && { build_probe histogram histogram & histogram_build=$!; }
+[ $RUN_TUNE_REDUCE -eq 1 ] && { build_probe reduce reduce & reduce_build=$!; }
+
 # The probes alone (--no-tests --no-sanitize --no-bench) need no library
 # build: each is one nvcc command (build_probe below).
 if [ $RUN_TESTS -eq 1 ] || [ $RUN_SANITIZE -eq 1 ] || [ $RUN_BENCH -eq 1 ]; then
@@ -69,7 +95,6 @@ if [ $RUN_TESTS -eq 1 ] || [ $RUN_SANITIZE -eq 1 ] || [ $RUN_BENCH -eq 1 ]; then
     exit 1
   fi
 fi
-mkdir -p "$BUILD"
 
 if [ $RUN_TESTS -eq 1 ]; then
   (cd "$BUILD" && ctest --output-on-failure -j 4 --timeout "${CTEST_TIMEOUT:-600}" \
@@ -122,29 +147,6 @@ if [ $RUN_BENCH -eq 1 ] && [ -x "$BUILD/bench/gpuprim-bench" ]; then
   done
   grep -v '^\[' "$OUT/bench.log"
 fi
-# build_probe NAME LOG [nvcc arguments...]: builds the stand-alone probe
-# scripts/tune_NAME.cu into $BUILD/tune_NAME; the build log starts
-# tune-LOG.txt.
-build_probe() {
-  local name=$1 log=$2
-  shift 2
-  nvcc -std=c++20 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr \
-    -Iinclude -DGPUPRIM_HAS_CUDA=1 "scripts/tune_$name.cu" src/core/runtime_cuda.cpp "$@" \
-    -o "$BUILD/tune_$name" >"$OUT/tune-$log.txt" 2>&1
-  note "tune $log build: rc=$?"
-}
-
-# The probes build side by side (one nvcc each, minutes for the radix one).
-if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
-  # The radix sort's keys per thread against CUB (scripts/tune_radix_tile.cu;
-  # -lineinfo for Nsight Compute, OpenMP for the host sort it includes).
-  build_probe radix_tile radix -lineinfo -Xcompiler -fopenmp -lgomp &
-  radix_build=$!
-fi
-[ $RUN_TUNE_SCAN -eq 1 ] && { build_probe scan scan & scan_build=$!; }
-[ $RUN_TUNE_HISTOGRAM -eq 1 ] && { build_probe histogram histogram & histogram_build=$!; }
-[ $RUN_TUNE_REDUCE -eq 1 ] && { build_probe reduce reduce & reduce_build=$!; }
-
 if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
   wait "${radix_build:?}"
   # The SASS of the default keys-only uint32 pass (32 keys per thread,
@@ -178,7 +180,7 @@ fi
 # probe NAME: runs the stand-alone probe built above, output appended to
 # tune-NAME.txt.
 probe() {
-  "$BUILD/tune_$1" >>"$OUT/tune-$1.txt" 2>&1
+  timeout "${PROBE_TIMEOUT:-300}" "$BUILD/tune_$1" >>"$OUT/tune-$1.txt" 2>&1
   note "tune $1: rc=$?"
 }
 # The scan's look-back window widths against CUB (scripts/tune_scan.cu).

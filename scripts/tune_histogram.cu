@@ -2,8 +2,8 @@
 // (histogram_launch) against the per-lane byte counters, shared atomics with
 // the binner's arithmetic or a byte -> bin table, and
 // cub::DeviceHistogram::HistogramEven, for bytes into their 256 values
-// (production: shared atomics, one sub-histogram per warp, the byte as the
-// bin) and into 64 even bins (production: per-lane 8-bit counters), on
+// (production: shared atomics, 768 threads sharing one sub-histogram, the
+// byte as the bin) and into 64 even bins (production: per-lane 8-bit counters), on
 // random bytes and on runs of one value, in one process on the same
 // buffers. Checks each variant's counts against CUB's. Not part of the build
 // or the tests; built and run by scripts/device-check.sh --tune-histogram
@@ -117,30 +117,23 @@ void compare(const std::vector<std::uint8_t>& host, int bins, const char* what) 
   // sample (zeroing and merging the sub-histograms, the global adds); at
   // 2^24 the production grid reads one round of 4 vectors per thread.
   if (bins == 256) {
-    // copies 0: one sub-histogram per warp.
+    // Copies: at most that many sub-histograms per block (0: one per warp).
     const auto shape = [&]<int Threads, int Unroll, int Copies = 0>(const char* name) {
-      const auto kernel = &gc::histogram_shared_atomics<Threads, Unroll, std::uint8_t, unsigned,
-                                                        gc::byte_value_bin>;
-      const int copies = Copies > 0 ? Copies : Threads / 32;
-      const std::size_t shared = std::size_t(256) * sizeof(unsigned) * copies;
-      gc::histogram_allow_shared(reinterpret_cast<const void*>(kernel), shared);
-      const unsigned grid = gc::histogram_grid(
-          gc::histogram_resident_blocks(reinterpret_cast<const void*>(kernel), Threads, shared), n,
-          std::uint64_t(Threads) * 16 * Unroll);
       time_launch(name, [&] {
-        kernel<<<grid, Threads, shared>>>(in, n, gc::byte_value_bin{}, 256, copies, counts,
-                                          nullptr);
+        gc::launch_shared_atomics<false, Threads, Unroll, (Copies > 0 ? Copies : Threads / 32)>(
+            in, n, counts, 256, gc::byte_value_bin{}, nullptr, nullptr);
       });
     };
-    shape.template operator()<256, 2>("byte as bin, 256 threads x 2 loads");
+    shape.template operator()<256, 4>("byte as bin, 256 threads x 4 loads");
     shape.template operator()<256, 8>("byte as bin, 256 threads x 8 loads");
     shape.template operator()<512, 4>("byte as bin, 512 threads x 4 loads");
-    shape.template operator()<1024, 4>("byte as bin, 1024 threads x 4 loads");
     // CUB's H100 shape for bytes: 768 threads x 12 samples, one histogram
     // per block, few blocks each reading several tiles.
     shape.template operator()<768, 4, 1>("byte as bin, 768 threads, one copy");
-    shape.template operator()<768, 4, 4>("byte as bin, 768 threads, 4 copies");
+    shape.template operator()<768, 4, 2>("byte as bin, 768 threads, 2 copies");
+    shape.template operator()<768, 8, 1>("byte as bin, 768 x 8 loads, one copy");
     shape.template operator()<1024, 4, 1>("byte as bin, 1024 threads, one copy");
+    shape.template operator()<1024, 4, 2>("byte as bin, 1024 threads, 2 copies");
   }
   CHECK_CUDA(cudaFree(temp));
   CHECK_CUDA(cudaFree(in));

@@ -407,27 +407,40 @@ struct byte_value_bin {
   }
 };
 
-// histogram_shared_atomics with as many sub-histograms per block (up to one
-// per warp) as fit in histogram_copies_budget (ByteTable: see the kernel).
-template <bool ByteTable = false, class Sample, class Counter, class Binner>
+// histogram_shared_atomics of Threads threads, Unroll 16-byte loads in
+// flight per thread, with as many sub-histograms per block (up to
+// MaxCopies, at most one per warp) as fit in histogram_copies_budget
+// (ByteTable: see the kernel).
+template <bool ByteTable = false, int Threads = histogram_threads, int Unroll = histogram_unroll,
+          int MaxCopies = Threads / 32, class Sample, class Counter, class Binner>
 void launch_shared_atomics(const Sample* in, std::uint64_t n, Counter* counts, int bins,
                            Binner binner, std::uint64_t* left_out, cudaStream_t s) {
-  constexpr int threads = histogram_threads;
-  constexpr int unroll = histogram_unroll;
+  static_assert(MaxCopies >= 1 && MaxCopies <= Threads / 32, "one to one copy per warp");
   const std::size_t copy_bytes = std::size_t(bins) * sizeof(unsigned);
   int copies = 1;
-  while (copies * 2 <= threads / 32 && copy_bytes * copies * 2 <= histogram_copies_budget)
+  while (copies * 2 <= MaxCopies && copy_bytes * copies * 2 <= histogram_copies_budget)
     copies *= 2;
   const std::size_t shared = copy_bytes * copies;
   const auto kernel =
-      &histogram_shared_atomics<threads, unroll, Sample, Counter, Binner, ByteTable>;
+      &histogram_shared_atomics<Threads, Unroll, Sample, Counter, Binner, ByteTable>;
   const void* key = reinterpret_cast<const void*>(kernel);
   histogram_allow_shared(key, shared);
-  const unsigned grid = histogram_grid(histogram_resident_blocks(key, threads, shared), n,
-                                       std::uint64_t(threads) * vector_items<Sample> * unroll);
-  kernel<<<grid, threads, shared, s>>>(in, n, binner, bins, copies, counts, left_out);
+  const unsigned grid = histogram_grid(histogram_resident_blocks(key, Threads, shared), n,
+                                       std::uint64_t(Threads) * vector_items<Sample> * Unroll);
+  kernel<<<grid, Threads, shared, s>>>(in, n, binner, bins, copies, counts, left_out);
   detail::check_launch("histogram_shared_atomics", "histogram");
 }
+
+// Bytes into their own 256 values: 768 threads sharing one sub-histogram
+// per block, 4 loads in flight per thread. Measured on the H100
+// (scripts/tune_histogram.cu, CUB = 1, random bytes at 2^22 / 2^24 / 2^28):
+// 1.16x / 1.10x / 1.08x, where 256 threads with one copy per warp gave
+// 1.11x / 0.84x / 1.11x: at 2^24 (one round of loads per thread) zeroing
+// and merging eight copies per block cost more than the atomics' conflicts
+// save. On runs of one value (every lane of a warp on one bin) one copy
+// gave 1.21x / 0.97x / 1.09x.
+inline constexpr int byte_histogram_threads = 768;
+inline constexpr int byte_histogram_copies = 1;
 
 template <class Sample, class Counter, class Binner>
 void histogram_launch(const Sample* in, std::uint64_t n, Counter* counts, int bins, Binner binner,
@@ -435,14 +448,15 @@ void histogram_launch(const Sample* in, std::uint64_t n, Counter* counts, int bi
   constexpr const char* algorithm = "histogram";
   const cudaStream_t s = reinterpret_cast<cudaStream_t>(stream);
   if constexpr (sizeof(Sample) == 1) {
-    // Bytes into their own 256 values: shared atomics on one sub-histogram
-    // per warp, with the byte as the bin. Measured on the H100 against the
+    // Bytes into their own 256 values: shared atomics with the byte as the
+    // bin (see byte_histogram_threads). Measured on the H100 against the
     // per-lane byte counters (scripts/tune_histogram.cu, CUB = 1): random
     // bytes 0.98x / 0.87x at 2^24 and 1.12x / 0.89x at 2^28; runs of one
     // value 1.01x / 0.70x and 1.06x / 0.70x (a warp's lanes on one bin cost
     // the counters a fold per 192 increments, the atomics nothing extra).
     if (bins_are_bytes(binner, bins)) {
-      launch_shared_atomics(in, n, counts, bins, byte_value_bin{}, left_out, s);
+      launch_shared_atomics<false, byte_histogram_threads, histogram_unroll, byte_histogram_copies>(
+          in, n, counts, bins, byte_value_bin{}, left_out, s);
       return;
     }
     // Other byte binnings (a table from byte to bin, and a left-out slot).
