@@ -33,14 +33,16 @@ using identity_fetch = gp::detail::unary_fetch<gp::identity>;
 
 // One scan of x with Words status words per look-back lane, a tile of
 // Threads x Items elements compiled for MinBlocks blocks per SM (0: the
-// defaults), and the look-back's sleeps (ns).
-template <int Words, bool Exclusive, int Threads = 512, int Items = 0, int MinBlocks = 0,
-          int FirstDelay = 0, int PollDelay = 0, class T, class Op>
+// library's default shape), the look-back's sleeps (ns), and the tiles
+// ahead whose input is prefetched into L2.
+template <int Words, bool Exclusive, int Threads = 0, int Items = 0, int MinBlocks = 0,
+          int FirstDelay = 0, int PollDelay = 0, int Prefetch = gc::scan_prefetch_tiles, class T,
+          class Op>
 std::vector<T> scan_with_window(const std::vector<T>& x, T init, Op op) {
   const gp::device_vector<T> in = gp::to_device(x);
   gp::device_vector<T> out(x.size());
   out.fill_bytes(0xA5);
-  gc::launch_scan<Exclusive, Threads, Words, Items, MinBlocks, FirstDelay, PollDelay>(
+  gc::launch_scan<Exclusive, Threads, Words, Items, MinBlocks, FirstDelay, PollDelay, Prefetch>(
       in.data(), out.data(), x.size(), init, op, identity_fetch{}, nullptr);
   return gp::to_host(out);
 }
@@ -69,10 +71,15 @@ TEST_F(cuda_test, scan_lookback_windows_give_the_default_bits) {
     expect_same_bytes(scan_with_window<4, true>(x, 0.5f, gp::plus{}), exclusive,
                       what + " exclusive, 4 words");
     // Sleeps in the look-back change which prefix a tile finds, not the bits.
-    expect_same_bytes((scan_with_window<2, false, 512, 0, 0, 1100, 700>(x, 0.0f, gp::plus{})),
+    expect_same_bytes((scan_with_window<2, false, 0, 0, 0, 1100, 700>(x, 0.0f, gp::plus{})),
                       inclusive, what + " inclusive, 2 words, sleeps");
-    expect_same_bytes((scan_with_window<2, true, 512, 0, 0, 0, 200>(x, 0.5f, gp::plus{})),
-                      exclusive, what + " exclusive, 2 words, sleeps");
+    expect_same_bytes((scan_with_window<2, true, 0, 0, 0, 0, 200>(x, 0.5f, gp::plus{})), exclusive,
+                      what + " exclusive, 2 words, sleeps");
+    // Prefetching (none, or further ahead than the default) changes no bits.
+    expect_same_bytes((scan_with_window<2, false, 0, 0, 0, 0, 0, 0>(x, 0.0f, gp::plus{})),
+                      inclusive, what + " inclusive, 2 words, no prefetch");
+    expect_same_bytes((scan_with_window<2, true, 0, 0, 0, 0, 0, 1024>(x, 0.5f, gp::plus{})),
+                      exclusive, what + " exclusive, 2 words, prefetch 1024 tiles");
   }
 }
 
@@ -115,6 +122,7 @@ TEST_F(cuda_test, scan_tile_shapes_sum_like_a_loop) {
                 exclusive)
           << what << " exclusive, " << shape;
     };
+    check.template operator()<512, 16, 4>("512 x 16, 4 blocks (the earlier default)");
     check.template operator()<512, 20, 3>("512 x 20, 3 blocks");
     check.template operator()<512, 20, 2>("512 x 20, 2 blocks");
     check.template operator()<384, 24, 2>("384 x 24");

@@ -29,6 +29,7 @@
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/detail/launch.cuh"
 #include "gpuprim/cuda/detail/partial.cuh"
+#include "gpuprim/cuda/detail/prefetch.cuh"
 #include "gpuprim/cuda/detail/vector.cuh"
 #include "gpuprim/cuda/detail/workspace.cuh"
 #include "gpuprim/cuda/device/decoupled_lookback.cuh"
@@ -112,7 +113,8 @@ struct warp_exchange {
 };
 
 template <int Threads, int Items, int Vec, int LookbackWords, int FirstDelayNs, int PollDelayNs,
-          int MinBlocks, bool Exclusive, class In, class Out, class T, class Op, class Fetch>
+          int MinBlocks, int PrefetchTiles, bool Exclusive, class In, class Out, class T, class Op,
+          class Fetch>
 __global__ void __launch_bounds__(Threads, MinBlocks)
     scan_decoupled_lookback(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch fetch,
                             tile_lookback<T> lookback) {
@@ -132,6 +134,20 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   const int warp_valid =
       warp_begin >= n ? 0
                       : static_cast<int>(std::min<std::uint64_t>(warp_elements, n - warp_begin));
+
+  // 0. Ask L2 for the input of the tile PrefetchTiles ahead, which a block
+  // launched later will load: its loads then hit L2, so its aggregate (on
+  // which the look-back of the tiles after it waits) is not held up by the
+  // latency of a memory system kept busy by every resident tile.
+  if constexpr (PrefetchTiles > 0) {
+    const std::uint64_t ahead = tile + PrefetchTiles;
+    if (ahead < gridDim.x) {
+      const std::uint64_t begin = ahead * Threads * Items;
+      prefetch_block_to_l2(
+          in + begin,
+          std::min<std::uint64_t>(std::uint64_t(Threads) * Items, n - begin) * sizeof(In));
+    }
+  }
 
   // 1. Load; each thread takes its Items consecutive elements.
   const in_exchange load_stage{reinterpret_cast<In*>(exchange_storage[warp])};
@@ -215,27 +231,51 @@ inline constexpr int scan_items_per_thread =
 // 2, 0.82x with 4; 2^24 0.83x, 0.91x, 0.88x; 2^20 1.13x, 1.21x, 1.16x).
 inline constexpr int scan_lookback_words = 2;
 
-// 512 threads (8192 four-byte elements a tile) measured faster than 128 or
-// 256 on the H100: the look-back, not memory, limits this kernel today
-// (docs/performance.md), and bigger tiles mean fewer look-back steps.
-// Items (elements per thread) and MinBlocks (blocks per SM the kernel is
-// compiled for) default to scan_items_per_thread and scan_min_blocks (0);
-// other values are for tuning (scripts/tune_scan.cu): the tile's staging
-// buffer must stay within 48 KB of static shared memory. FirstDelayNs and
-// PollDelayNs: the look-back's sleeps (tile_lookback::exclusive_prefix;
-// none by default).
-template <bool Exclusive, int Threads = 512, int LookbackWords = scan_lookback_words, int Items = 0,
-          int MinBlocks = 0, int FirstDelayNs = 0, int PollDelayNs = 0, class In, class Out,
-          class T, class Op, class Fetch>
+// Tiles ahead whose input a tile asks L2 for (see the kernel's step 0):
+// about 4-5 MB ahead, where 396-528 tiles are resident at once. Measured on
+// the H100 (scripts/tune_scan.cu, 2^28 floats, 512 x 16 tiles): none 0.89x
+// CUB, 64 or 128 tiles 0.94x, 192-256 0.91-0.93x, 512 and 1024 0.71x (L2 no
+// longer holds the prefetched lines until they are read); 256 x 40 tiles:
+// none 0.94x, 128 tiles 1.10x. At 2^24 and 2^20 it measured neither
+// faster nor slower.
+inline constexpr int scan_prefetch_tiles = 128;
+
+// Default tile shapes (Threads, Items and MinBlocks 0):
+//  - input, output and accumulator of at most 4 bytes: 256 threads x 40
+//    elements (10240 a tile, 41 KB of staging), compiled for 4 blocks per
+//    SM (64 registers a thread; 4 blocks are then resident). With the L2
+//    prefetch it measured 1.15x CUB at 2^28 floats (767 us), 1.11x at 2^24
+//    and 1.26x at 2^20 (scripts/tune_scan.cu, one run; compiled for 2
+//    blocks per SM, which gave the same 64 registers), where 3 blocks (71
+//    registers) gave 1.10x, 1.07x, 1.25x and the earlier default, 512 x 16
+//    at 4 blocks per SM, 0.94x, 0.90x, 1.11x.
+//  - otherwise 512 threads x scan_items_per_thread elements at
+//    scan_min_blocks blocks per SM (the earlier default for every type;
+//    the larger tile would spill pairs such as a segmented scan's (value,
+//    head), and is not measured for 8-byte types).
+// Other values are for tuning (scripts/tune_scan.cu): given Threads, Items
+// and MinBlocks default to scan_items_per_thread and scan_min_blocks; the
+// tile's staging buffer must stay within 48 KB of static shared memory.
+// FirstDelayNs and PollDelayNs: the look-back's sleeps
+// (tile_lookback::exclusive_prefix; none by default). PrefetchTiles: see
+// scan_prefetch_tiles (0: none).
+template <bool Exclusive, int Threads = 0, int LookbackWords = scan_lookback_words, int Items = 0,
+          int MinBlocks = 0, int FirstDelayNs = 0, int PollDelayNs = 0,
+          int PrefetchTiles = scan_prefetch_tiles, class In, class Out, class T, class Op,
+          class Fetch>
 void launch_scan(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch fetch,
                  stream_t stream) {
-  constexpr int threads = Threads;
+  constexpr bool wide_tile = Threads == 0 && std::max({sizeof(In), sizeof(Out), sizeof(T)}) <= 4;
+  constexpr int threads = Threads > 0 ? Threads : (wide_tile ? 256 : 512);
   // A packed (value, head) pair counts as its value: the head is one bit.
   constexpr std::size_t accumulator_bytes = tile_lookback<T>::packed ? 4 : sizeof(T);
   constexpr int items =
-      Items > 0 ? Items
-                : scan_items_per_thread<std::max({sizeof(In), sizeof(Out), accumulator_bytes})>;
-  constexpr int min_blocks = MinBlocks > 0 ? MinBlocks : scan_min_blocks<T, Threads>;
+      Items > 0   ? Items
+      : wide_tile ? 40
+                  : scan_items_per_thread<std::max({sizeof(In), sizeof(Out), accumulator_bytes})>;
+  constexpr int min_blocks = MinBlocks > 0 ? MinBlocks
+                             : wide_tile   ? 4
+                                           : scan_min_blocks<T, threads>;
   constexpr int vec = std::min(vector_items<In>, vector_items<Out>);
   constexpr bool can_vectorize = vec > 1 && items % vec == 0;
   const std::uint64_t tiles = ceil_div(n, std::uint64_t(threads) * items);
@@ -247,13 +287,14 @@ void launch_scan(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch f
   // vector path only needs both arrays 16-byte aligned.
   if (can_vectorize && is_aligned(in, 16) && is_aligned(out, 16)) {
     scan_decoupled_lookback<threads, items, (can_vectorize ? vec : 1), LookbackWords, FirstDelayNs,
-                            PollDelayNs, min_blocks, Exclusive>
+                            PollDelayNs, min_blocks, PrefetchTiles, Exclusive>
         <<<static_cast<unsigned>(tiles), threads, 0, stream>>>(in, out, n, init, op, fetch,
                                                                lookback);
   } else {
     scan_decoupled_lookback<threads, items, 1, LookbackWords, FirstDelayNs, PollDelayNs, min_blocks,
-                            Exclusive><<<static_cast<unsigned>(tiles), threads, 0, stream>>>(
-        in, out, n, init, op, fetch, lookback);
+                            PrefetchTiles, Exclusive>
+        <<<static_cast<unsigned>(tiles), threads, 0, stream>>>(in, out, n, init, op, fetch,
+                                                               lookback);
   }
   detail::check_launch("scan_decoupled_lookback", "scan");
 }
