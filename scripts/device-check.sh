@@ -4,12 +4,13 @@
 # Logs and results go to $OUT (flat: the device tool brings back at most 8
 # files). Usage: scripts/device-check.sh [--no-bench] [--no-sanitize]
 # [--tests-only] [--no-tests] [--tune-radix] [--ncu-radix] [--tune-scan]
-# [--tune-histogram] [--tune-reduce] (the radix probes time the radix sort's tile sizes
+# [--tune-histogram] [--tune-reduce] [--ncu-scan] (the radix probes time the radix sort's tile sizes
 # against CUB: tune-radix.txt, and profile its passes and CUB's with Nsight
 # Compute: ncu-radix.txt; --tune-scan times the scan's look-back windows
 # against CUB: tune-scan.txt; --tune-histogram the byte histogram's
 # kernels: tune-histogram.txt; --tune-reduce the reduction's block shapes:
-# tune-reduce.txt).
+# tune-reduce.txt; --ncu-scan profiles one scan and CUB's with Nsight
+# Compute: ncu-scan.txt, ncu-scan-source.txt).
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -20,6 +21,7 @@ RUN_TESTS=1
 RUN_TUNE_RADIX=0
 RUN_NCU_RADIX=0
 RUN_TUNE_SCAN=0
+RUN_NCU_SCAN=0
 RUN_TUNE_HISTOGRAM=0
 RUN_TUNE_REDUCE=0
 for arg in "$@"; do
@@ -31,6 +33,7 @@ for arg in "$@"; do
     --tune-radix) RUN_TUNE_RADIX=1 ;;
     --ncu-radix) RUN_NCU_RADIX=1 ;;
     --tune-scan) RUN_TUNE_SCAN=1 ;;
+    --ncu-scan) RUN_NCU_SCAN=1 ;;
     --tune-histogram) RUN_TUNE_HISTOGRAM=1 ;;
     --tune-reduce) RUN_TUNE_REDUCE=1 ;;
   esac
@@ -45,7 +48,8 @@ note() { echo "$*" | tee -a "$summary"; }
 # (or bench-<family>.json each), bench.md, bench.log: with benchmarks, leave
 # out the radix options. Environment: CTEST_TIMEOUT and SANITIZE_TIMEOUT
 # (seconds), CTEST_REGEX (the tests to run, a ctest -R pattern),
-# SANITIZE_FILTER (a gtest filter), SANITIZE_TOOLS, SANITIZE_MAX_SIZE, PROBE_TIMEOUT
+# SANITIZE_FILTER (a gtest filter), SANITIZE_TOOLS, SANITIZE_MAX_SIZE, SANITIZE_SHARDS
+# (sanitizer processes side by side, default 1), PROBE_TIMEOUT
 # (seconds a probe may run, default 300),
 # BENCH_FAMILY, BENCH_ARGS (e.g. --backend cuda), LADDER_FAMILIES.
 {
@@ -78,7 +82,8 @@ if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
   build_probe radix_tile radix -lineinfo -Xcompiler -fopenmp -lgomp &
   radix_build=$!
 fi
-[ $RUN_TUNE_SCAN -eq 1 ] && { build_probe scan scan & scan_build=$!; }
+{ [ $RUN_TUNE_SCAN -eq 1 ] || [ $RUN_NCU_SCAN -eq 1 ]; } &&
+  { build_probe scan scan -lineinfo & scan_build=$!; }
 [ $RUN_TUNE_HISTOGRAM -eq 1 ] && { build_probe histogram histogram & histogram_build=$!; }
 [ $RUN_TUNE_REDUCE -eq 1 ] && { build_probe reduce reduce & reduce_build=$!; }
 
@@ -116,13 +121,24 @@ if [ $RUN_SANITIZE -eq 1 ]; then
     cap=
     [ "$tool" = racecheck ] && cap="GPUPRIM_TEST_MAX_SIZE=${SANITIZE_MAX_SIZE:-65536}"
     # Line-buffered, every test named: if the time limit cuts the run off,
-    # the log still says how far it got.
-    env $cap timeout -s INT "${SANITIZE_TIMEOUT:-600}" stdbuf -oL compute-sanitizer --tool "$tool" \
-      --error-exitcode 3 --print-limit 20 \
-      "$BUILD/tests/gpuprim_cuda_tests" "$filter" >"$OUT/tool.tmp" 2>&1
-    rc=$?
-    note "compute-sanitizer $tool: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/tool.tmp" | tail -1)"
-    { echo "==== $tool"; cat "$OUT/tool.tmp"; } >>"$OUT/sanitize.log" && rm "$OUT/tool.tmp"
+    # the log still says how far it got. SANITIZE_SHARDS processes (gtest
+    # sharding) share the GPU, each running every SANITIZE_SHARDS-th test.
+    shards=${SANITIZE_SHARDS:-1}
+    pids=()
+    for ((shard = 0; shard < shards; ++shard)); do
+      env $cap GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$shard \
+        timeout -s INT "${SANITIZE_TIMEOUT:-600}" stdbuf -oL compute-sanitizer --tool "$tool" \
+        --error-exitcode 3 --print-limit 20 \
+        "$BUILD/tests/gpuprim_cuda_tests" "$filter" >"$OUT/tool-$shard.tmp" 2>&1 &
+      pids+=($!)
+    done
+    for ((shard = 0; shard < shards; ++shard)); do
+      wait "${pids[$shard]}"
+      rc=$?
+      note "compute-sanitizer $tool (shard $shard of $shards): rc=$rc $(grep -cE '^\[       OK' "$OUT/tool-$shard.tmp") tests passed, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/tool-$shard.tmp" | tail -1)"
+      { echo "==== $tool, shard $shard of $shards"; cat "$OUT/tool-$shard.tmp"; } >>"$OUT/sanitize.log" &&
+        rm "$OUT/tool-$shard.tmp"
+    done
   done
 fi
 
@@ -185,6 +201,24 @@ probe() {
 }
 # The scan's look-back window widths against CUB (scripts/tune_scan.cu).
 [ $RUN_TUNE_SCAN -eq 1 ] && wait "$scan_build" && probe scan
+if [ $RUN_NCU_SCAN -eq 1 ]; then
+  wait "$scan_build"
+  # One default scan and one CUB scan of 2^26 floats under Nsight Compute
+  # (ncu-scan.txt: time, memory, occupancy, warp states and stall reasons),
+  # then the default kernel's SASS with where its warps stalled, instruction
+  # by instruction (ncu-scan-source.txt).
+  ncu --kernel-name regex:'scan_decoupled_lookback|DeviceScanKernel' \
+    --section SpeedOfLight --section Occupancy --section LaunchStats \
+    --section WarpStateStats --section SchedulerStats --section MemoryWorkloadAnalysis \
+    --section SourceCounters \
+    --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
+    "$BUILD/tune_scan" --profile >"$OUT/ncu-scan.txt" 2>&1
+  note "ncu scan: rc=$?"
+  ncu --kernel-name regex:scan_decoupled_lookback -c 1 --section WarpStateStats \
+    --section SourceCounters --page source --csv --print-source sass \
+    "$BUILD/tune_scan" --profile >"$OUT/ncu-scan-source.txt" 2>&1
+  note "ncu scan source: rc=$?"
+fi
 # The byte histogram's kernels against CUB (scripts/tune_histogram.cu).
 [ $RUN_TUNE_HISTOGRAM -eq 1 ] && wait "$histogram_build" && probe histogram
 # The reduction's block shapes against CUB (scripts/tune_reduce.cu).

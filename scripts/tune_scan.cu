@@ -31,21 +31,24 @@ namespace gp = gpuprim;
 namespace gc = gpuprim::cuda_detail;
 
 // A scan configuration: threads per block, look-back window words,
-// elements per thread and blocks per SM (0: the library's default), and the
-// look-back's sleeps before its first poll and between polls (ns).
+// elements per thread and blocks per SM (0: the library's default), the
+// look-back's sleeps before its first poll and between polls (ns), and the
+// tiles ahead whose input is prefetched into L2 (the library's default
+// unless given).
 template <int Threads, int Words, int Items = 0, int MinBlocks = 0, int FirstDelay = 0,
-          int PollDelay = 0>
+          int PollDelay = 0, int Prefetch = gc::scan_prefetch_tiles>
 struct scan_config {};
 
-template <int Threads, int Words, int Items, int MinBlocks, int FirstDelay, int PollDelay>
-void run_variant(scan_config<Threads, Words, Items, MinBlocks, FirstDelay, PollDelay>,
+template <int Threads, int Words, int Items, int MinBlocks, int FirstDelay, int PollDelay,
+          int Prefetch>
+void run_variant(scan_config<Threads, Words, Items, MinBlocks, FirstDelay, PollDelay, Prefetch>,
                  const float* in, float* out, std::size_t n, const std::vector<float>& cub_out,
                  std::vector<float>& one_word_out, float cub_ms) {
   const auto scan = [&] {
-    gc::launch_scan<false, Threads, Words, Items, MinBlocks, FirstDelay, PollDelay>(
+    gc::launch_scan<false, Threads, Words, Items, MinBlocks, FirstDelay, PollDelay, Prefetch>(
         in, out, n, 0.0f, gp::plus{}, gp::detail::unary_fetch<gp::identity>{}, nullptr);
   };
-  constexpr bool default_tile = Threads == 512 && (Items == 0 || Items == 16) && MinBlocks == 0;
+  constexpr bool default_tile = Threads == 0 && Items == 0 && MinBlocks == 0;
   const float ms = median_ms(scan);
   CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<float> got(n);
@@ -59,14 +62,80 @@ void run_variant(scan_config<Threads, Words, Items, MinBlocks, FirstDelay, PollD
     worst = std::max(worst, std::fabs(double(got[i]) - double(cub_out[i])) / scale);
   }
   std::printf(
-      "  %4d threads x %2d items, %2d blocks/SM, window %3d tiles, sleeps %4d/%3d ns: %9.1f us  "
+      "  %4d threads x %2d items, %2d blocks/SM, window %3d tiles, sleeps %4d/%3d ns, prefetch "
+      "%4d tiles ahead: %9.1f us  "
       "%.2fx CUB  %s  max rel diff vs CUB %.1e\n",
-      Threads, Items > 0 ? Items : 16, MinBlocks > 0 ? MinBlocks : 2048 / Threads, 32 * Words,
-      FirstDelay, PollDelay, ms * 1e3, cub_ms / ms,
+      Threads > 0 ? Threads : 256, Items > 0 ? Items : (Threads > 0 ? 16 : 40),
+      MinBlocks > 0 ? MinBlocks : (Threads > 0 ? 2048 / Threads : 4), 32 * Words, FirstDelay,
+      PollDelay, Prefetch, ms * 1e3, cub_ms / ms,
       !default_tile ? "(other tile)"
       : same        ? "same bits as window 32"
                     : "BITS DIFFER FROM WINDOW 32",
       worst);
+}
+
+// The scan's data path without the look-back: the same staging, thread
+// scan and block scan, each tile on its own (its prefix left out, so the
+// output is not a scan of the whole array). Its time is the ceiling that
+// any look-back leaves room for. Copy = true only stages the tile through
+// shared memory and stores it back.
+template <int Threads, int Items, int MinBlocks, bool Copy>
+__global__ void __launch_bounds__(Threads, MinBlocks)
+    tiles_without_lookback(const float* in, float* out, std::uint64_t n) {
+  constexpr int warps = Threads / 32;
+  constexpr int warp_elements = 32 * Items;
+  using exchange = gc::warp_exchange<Items, 4, float>;
+  __shared__ alignas(16) float stage[warps][exchange::slots];
+  __shared__ typename gc::block_scan<Threads, float>::storage scan_storage;
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  const std::uint64_t warp_begin =
+      std::uint64_t(blockIdx.x) * Threads * Items + std::uint64_t(warp) * warp_elements;
+  const int valid = warp_begin >= n
+                        ? 0
+                        : static_cast<int>(std::min<std::uint64_t>(warp_elements, n - warp_begin));
+  const exchange ex{stage[warp]};
+  ex.load(in + warp_begin, valid, lane);
+  if constexpr (!Copy) {
+    float items[Items];
+#pragma unroll
+    for (int k = 0; k < Items; ++k)
+      items[k] = ex.blocked(lane, k);
+#pragma unroll
+    for (int k = 1; k < Items; ++k)
+      items[k] += items[k - 1];
+    const auto block = gc::block_scan<Threads, float>{scan_storage}.exclusive_scan(
+        gc::partial<float>{items[Items - 1], true}, gp::plus{});
+    const float before = block.exclusive_prefix.valid ? block.exclusive_prefix.value : 0.0f;
+    __syncwarp();
+#pragma unroll
+    for (int k = 0; k < Items; ++k)
+      ex.set_blocked(lane, k, before + items[k]);
+  }
+  ex.store(out + warp_begin, valid, lane);
+}
+
+template <int Threads, int Items, int MinBlocks, bool Copy>
+void time_without_lookback(const float* in, float* out, std::size_t n, float cub_ms) {
+  const auto tiles = static_cast<unsigned>((n + Threads * Items - 1) / (Threads * Items));
+  const float ms = median_ms([&] {
+    tiles_without_lookback<Threads, Items, MinBlocks, Copy><<<tiles, Threads>>>(in, out, n);
+  });
+  CHECK_CUDA(cudaGetLastError());
+  std::printf("  %4d threads x %2d items, %2d blocks/SM, %-22s %9.1f us  %.2fx CUB  %5.0f GB/s\n",
+              Threads, Items, MinBlocks, Copy ? "staged copy only:" : "no look-back:", ms * 1e3,
+              cub_ms / ms, 2.0 * n * sizeof(float) / (ms * 1e6));
+}
+
+// (Called from a plain function: instantiated inside the variadic compare
+// below, these templates crash nvcc 13.0's front end.)
+void time_data_paths(const float* in, float* out, std::size_t n, float cub_ms) {
+  time_without_lookback<512, 16, 4, true>(in, out, n, cub_ms);
+  time_without_lookback<512, 16, 4, false>(in, out, n, cub_ms);
+  time_without_lookback<512, 16, 2, false>(in, out, n, cub_ms);
+  time_without_lookback<256, 16, 8, false>(in, out, n, cub_ms);
+  time_without_lookback<256, 40, 3, false>(in, out, n, cub_ms);
+  time_without_lookback<128, 24, 16, false>(in, out, n, cub_ms);
 }
 
 template <class... Configs>
@@ -90,6 +159,11 @@ void compare(std::size_t n) {
   CHECK_CUDA(cudaMemcpy(cub_out.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost));
   std::printf("inclusive float sum, n = 2^%d: CUB %.1f us (%.0f GB/s read + written)\n",
               int(std::log2(double(n))), cub_ms * 1e3, 2.0 * n * sizeof(float) / (cub_ms * 1e6));
+  const float copy_ms = median_ms(
+      [&] { CHECK_CUDA(cudaMemcpyAsync(out, in, n * sizeof(float), cudaMemcpyDeviceToDevice)); });
+  std::printf("  cudaMemcpy device to device: %.1f us (%.0f GB/s read + written)\n", copy_ms * 1e3,
+              2.0 * n * sizeof(float) / (copy_ms * 1e6));
+  time_data_paths(in, out, n, cub_ms);
   std::vector<float> one_word_out;
   (run_variant(Configs{}, in, out, n, cub_out, one_word_out, cub_ms), ...);
   CHECK_CUDA(cudaFree(temp));
@@ -97,24 +171,44 @@ void compare(std::size_t n) {
   CHECK_CUDA(cudaFree(out));
 }
 
-int main() {
-  // The one-word window at the default tile first: its bits are the
-  // reference. (1024 threads would need 66 KB of static shared memory a
-  // block.) Windows of 2 and 4 words spill 16-56 bytes in the look-back warp
-  // at 32 registers. Larger tiles (fewer look-back steps: the radix sort
-  // gained most from them) within 48 KB of staging: 512 x 20, 384 x 24,
-  // 256 x 40 elements; and CUB's H100 shape for float sums, small tiles at
-  // full occupancy (128 x 24, 16 blocks per SM: while one block waits on
-  // its look-back, fifteen others keep loading; at 32 registers it spills
-  // 56-84 bytes, so also at 12 blocks), and 256 x 24 at 8. Then sleeps in
-  // the look-back (CUB's H100 float scan: about 1.1 us before the first
-  // poll, 0.7 us between polls).
+// --profile: one default scan and one CUB scan of 2^26 floats, nothing
+// else, for Nsight Compute to compare the two kernels.
+void profile_once() {
+  const std::size_t n = std::size_t{1} << 26;
+  std::vector<float> host(n);
+  std::mt19937_64 g(1);
+  for (auto& v : host)
+    v = float(double(g() >> 11) * 0x1p-53);
+  float *in, *out;
+  CHECK_CUDA(cudaMalloc(&in, n * sizeof(float)));
+  CHECK_CUDA(cudaMalloc(&out, n * sizeof(float)));
+  CHECK_CUDA(cudaMemcpy(in, host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  gc::launch_scan<false>(in, out, n, 0.0f, gp::plus{}, gp::detail::unary_fetch<gp::identity>{},
+                         nullptr);
+  std::size_t temp_bytes = 0;
+  void* temp = nullptr;
+  CHECK_CUDA(cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, n));
+  CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
+  CHECK_CUDA(cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, n));
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::printf("profiled one gpuprim and one CUB inclusive scan of 2^26 floats\n");
+}
+
+int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--profile") == 0) {
+    profile_once();
+    return 0;
+  }
+  // The one-word window at the default tile (256 x 40 at 4 blocks per SM)
+  // first: its bits are the reference; then the library's default (2
+  // words, prefetching the input of the tile 128 tiles ahead into L2),
+  // other prefetch distances, a sleep before the first poll, other tiles
+  // near the default (32 and 36 elements a thread, 3 blocks per SM), and
+  // the earlier default 512 x 16 at 4 blocks per SM.
   for (std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28})
-    compare<scan_config<512, 1>, scan_config<512, 2>, scan_config<512, 4>,
-            scan_config<512, 2, 20, 3>, scan_config<512, 2, 20, 2>, scan_config<384, 2, 24, 2>,
-            scan_config<256, 2, 40, 3>, scan_config<256, 2, 32, 4>, scan_config<128, 2, 24, 16>,
-            scan_config<128, 2, 24, 12>, scan_config<256, 2, 24, 8>, scan_config<128, 1, 24, 16>,
-            scan_config<512, 2, 0, 0, 1000, 0>, scan_config<512, 2, 0, 0, 0, 200>,
-            scan_config<512, 2, 0, 0, 500, 200>, scan_config<512, 2, 0, 0, 1100, 700>,
-            scan_config<128, 2, 24, 16, 1100, 700>>(n);
+    compare<scan_config<0, 1>, scan_config<0, 2>, scan_config<0, 2, 0, 0, 0, 0, 0>,
+            scan_config<0, 2, 0, 0, 0, 0, 64>, scan_config<0, 2, 0, 0, 0, 0, 192>,
+            scan_config<0, 2, 0, 0, 1000, 0>, scan_config<0, 4>, scan_config<256, 2, 40, 3>,
+            scan_config<256, 2, 32, 3>, scan_config<256, 2, 36, 3>, scan_config<384, 2, 24, 3>,
+            scan_config<512, 2, 16, 4>>(n);
 }
