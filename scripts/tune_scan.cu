@@ -49,6 +49,7 @@ void run_variant(scan_config<Threads, Words, Items, MinBlocks, FirstDelay, PollD
         in, out, n, 0.0f, gp::plus{}, gp::detail::unary_fetch<gp::identity>{}, nullptr);
   };
   constexpr bool default_tile = Threads == 0 && Items == 0 && MinBlocks == 0;
+  using shape = gc::scan_tile_shape<Threads, Items, MinBlocks, float, float, float>;
   const float ms = median_ms(scan);
   CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<float> got(n);
@@ -65,9 +66,8 @@ void run_variant(scan_config<Threads, Words, Items, MinBlocks, FirstDelay, PollD
       "  %4d threads x %2d items, %2d blocks/SM, window %3d tiles, sleeps %4d/%3d ns, prefetch "
       "%4d tiles ahead: %9.1f us  "
       "%.2fx CUB  %s  max rel diff vs CUB %.1e\n",
-      Threads > 0 ? Threads : 256, Items > 0 ? Items : (Threads > 0 ? 16 : 40),
-      MinBlocks > 0 ? MinBlocks : (Threads > 0 ? 2048 / Threads : 4), 32 * Words, FirstDelay,
-      PollDelay, Prefetch, ms * 1e3, cub_ms / ms,
+      shape::threads, shape::items, shape::min_blocks, 32 * Words, FirstDelay, PollDelay, Prefetch,
+      ms * 1e3, cub_ms / ms,
       !default_tile ? "(other tile)"
       : same        ? "same bits as window 32"
                     : "BITS DIFFER FROM WINDOW 32",
@@ -134,7 +134,7 @@ void time_data_paths(const float* in, float* out, std::size_t n, float cub_ms) {
   time_without_lookback<512, 16, 4, false>(in, out, n, cub_ms);
   time_without_lookback<512, 16, 2, false>(in, out, n, cub_ms);
   time_without_lookback<256, 16, 8, false>(in, out, n, cub_ms);
-  time_without_lookback<256, 40, 3, false>(in, out, n, cub_ms);
+  time_without_lookback<256, 40, 4, false>(in, out, n, cub_ms);
   time_without_lookback<128, 24, 16, false>(in, out, n, cub_ms);
 }
 

@@ -259,23 +259,33 @@ inline constexpr int scan_prefetch_tiles = 128;
 // FirstDelayNs and PollDelayNs: the look-back's sleeps
 // (tile_lookback::exclusive_prefix; none by default). PrefetchTiles: see
 // scan_prefetch_tiles (0: none).
+// The tile launch_scan uses for Threads, Items and MinBlocks (0: the
+// defaults described above) and the given element types.
+template <int Threads, int Items, int MinBlocks, class In, class Out, class T>
+struct scan_tile_shape {
+  static constexpr bool wide = Threads == 0 && std::max({sizeof(In), sizeof(Out), sizeof(T)}) <= 4;
+  static constexpr int threads = Threads > 0 ? Threads : (wide ? 256 : 512);
+  // A packed (value, head) pair counts as its value: the head is one bit.
+  static constexpr std::size_t accumulator_bytes = tile_lookback<T>::packed ? 4 : sizeof(T);
+  static constexpr int items =
+      Items > 0 ? Items
+      : wide    ? 40
+                : scan_items_per_thread<std::max({sizeof(In), sizeof(Out), accumulator_bytes})>;
+  static constexpr int min_blocks = MinBlocks > 0 ? MinBlocks
+                                    : wide        ? 4
+                                                  : scan_min_blocks<T, threads>;
+};
+
 template <bool Exclusive, int Threads = 0, int LookbackWords = scan_lookback_words, int Items = 0,
           int MinBlocks = 0, int FirstDelayNs = 0, int PollDelayNs = 0,
           int PrefetchTiles = scan_prefetch_tiles, class In, class Out, class T, class Op,
           class Fetch>
 void launch_scan(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch fetch,
                  stream_t stream) {
-  constexpr bool wide_tile = Threads == 0 && std::max({sizeof(In), sizeof(Out), sizeof(T)}) <= 4;
-  constexpr int threads = Threads > 0 ? Threads : (wide_tile ? 256 : 512);
-  // A packed (value, head) pair counts as its value: the head is one bit.
-  constexpr std::size_t accumulator_bytes = tile_lookback<T>::packed ? 4 : sizeof(T);
-  constexpr int items =
-      Items > 0   ? Items
-      : wide_tile ? 40
-                  : scan_items_per_thread<std::max({sizeof(In), sizeof(Out), accumulator_bytes})>;
-  constexpr int min_blocks = MinBlocks > 0 ? MinBlocks
-                             : wide_tile   ? 4
-                                           : scan_min_blocks<T, threads>;
+  using shape = scan_tile_shape<Threads, Items, MinBlocks, In, Out, T>;
+  constexpr int threads = shape::threads;
+  constexpr int items = shape::items;
+  constexpr int min_blocks = shape::min_blocks;
   constexpr int vec = std::min(vector_items<In>, vector_items<Out>);
   constexpr bool can_vectorize = vec > 1 && items % vec == 0;
   const std::uint64_t tiles = ceil_div(n, std::uint64_t(threads) * items);
