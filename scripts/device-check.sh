@@ -88,7 +88,7 @@ fi
 [ $RUN_TUNE_REDUCE -eq 1 ] && { build_probe reduce reduce & reduce_build=$!; }
 
 # The probes alone (--no-tests --no-sanitize --no-bench) need no library
-# build: each is one nvcc command (build_probe below).
+# build: each is one nvcc command (build_probe above).
 if [ $RUN_TESTS -eq 1 ] || [ $RUN_SANITIZE -eq 1 ] || [ $RUN_BENCH -eq 1 ]; then
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" ${GPUPRIM_CMAKE_ARGS:-} >"$OUT/build-tests.log" 2>&1 &&

@@ -449,11 +449,10 @@ void histogram_launch(const Sample* in, std::uint64_t n, Counter* counts, int bi
   const cudaStream_t s = reinterpret_cast<cudaStream_t>(stream);
   if constexpr (sizeof(Sample) == 1) {
     // Bytes into their own 256 values: shared atomics with the byte as the
-    // bin (see byte_histogram_threads). Measured on the H100 against the
-    // per-lane byte counters (scripts/tune_histogram.cu, CUB = 1): random
-    // bytes 0.98x / 0.87x at 2^24 and 1.12x / 0.89x at 2^28; runs of one
-    // value 1.01x / 0.70x and 1.06x / 0.70x (a warp's lanes on one bin cost
-    // the counters a fold per 192 increments, the atomics nothing extra).
+    // bin (see byte_histogram_threads). The per-lane byte counters below
+    // measured 0.59x / 0.55x CUB on random bytes at 2^24 / 2^28 and 0.50x /
+    // 0.45x on runs of one value (a warp's lanes on one bin cost the
+    // counters a fold per 192 increments, the atomics nothing extra).
     if (bins_are_bytes(binner, bins)) {
       launch_shared_atomics<false, byte_histogram_threads, histogram_unroll, byte_histogram_copies>(
           in, n, counts, bins, byte_value_bin{}, left_out, s);
