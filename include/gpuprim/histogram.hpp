@@ -297,19 +297,11 @@ using device_sample_t = std::remove_const_t<device_range_value_t<const R>>;
 template <class Sample, class Counter, class Binner>
 std::uint64_t cuda_histogram_to_host(cuda_backend backend, device_span<const Sample> samples,
                                      device_span<Counter> counts, Binner binner) {
-  memory_resource* resource = get_scratch_resource();
-  auto* left_out =
-      static_cast<std::uint64_t*>(resource->allocate(sizeof(std::uint64_t), backend.stream));
+  const scratch_buffer left_out(sizeof(std::uint64_t), backend.stream);
   std::uint64_t result = 0;
-  try {
-    cuda_histogram_checked(samples, counts, binner, left_out, backend.stream);
-    copy_to_host(&result, left_out, sizeof result, backend.stream);
-    synchronize(backend.stream);
-  } catch (...) {
-    resource->deallocate(left_out, sizeof(std::uint64_t), backend.stream);
-    throw;
-  }
-  resource->deallocate(left_out, sizeof(std::uint64_t), backend.stream);
+  cuda_histogram_checked(samples, counts, binner, left_out.get<std::uint64_t>(), backend.stream);
+  copy_to_host(&result, left_out.get(), sizeof result, backend.stream);
+  synchronize(backend.stream);
   return result;
 }
 
@@ -393,19 +385,10 @@ requires histogram_sample<detail::device_sample_t<R>> &&
   const auto b = detail::host_span(boundaries);
   const int bins = detail::checked_boundaries("histogram_range", c.size(), b);
   device_span<const T> s = as_device_span(samples);
-  memory_resource* resource = get_scratch_resource();
-  auto* d_boundaries = static_cast<L*>(resource->allocate(b.size_bytes(), backend.stream));
-  std::uint64_t result = 0;
-  try {
-    detail::copy_to_device(d_boundaries, b.data(), b.size_bytes(), backend.stream);
-    result =
-        detail::cuda_histogram_to_host(backend, s, c, detail::range_binner<T>{d_boundaries, bins});
-  } catch (...) {
-    resource->deallocate(d_boundaries, b.size_bytes(), backend.stream);
-    throw;
-  }
-  resource->deallocate(d_boundaries, b.size_bytes(), backend.stream);
-  return result;
+  const detail::scratch_buffer d_boundaries(b.size_bytes(), backend.stream);
+  detail::copy_to_device(d_boundaries.get(), b.data(), b.size_bytes(), backend.stream);
+  return detail::cuda_histogram_to_host(backend, s, c,
+                                        detail::range_binner<T>{d_boundaries.get<const L>(), bins});
 }
 
 // Asynchronous, with the boundaries in device memory: only their number is

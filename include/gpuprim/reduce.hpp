@@ -100,18 +100,11 @@ void cuda_reduce_checked(device_span<const In> in, T* out, T init, Op op, Fetch 
 // Runs a device reduction and brings its one-element result to the host.
 template <class In, class T, class Op, class Fetch>
 T cuda_reduce_to_host(cuda_backend backend, device_span<const In> in, T init, Op op, Fetch fetch) {
-  memory_resource* resource = get_scratch_resource();
-  T* out = static_cast<T*>(resource->allocate(sizeof(T), backend.stream));
+  const scratch_buffer out(sizeof(T), backend.stream);
   T result;
-  try {
-    cuda_reduce_checked(in, out, init, op, fetch, backend.stream);
-    copy_to_host(&result, out, sizeof(T), backend.stream);
-    synchronize(backend.stream);
-  } catch (...) {
-    resource->deallocate(out, sizeof(T), backend.stream);
-    throw;
-  }
-  resource->deallocate(out, sizeof(T), backend.stream);
+  cuda_reduce_checked(in, out.get<T>(), init, op, fetch, backend.stream);
+  copy_to_host(&result, out.get(), sizeof(T), backend.stream);
+  synchronize(backend.stream);
   return result;
 }
 
