@@ -50,7 +50,8 @@ note() { echo "$*" | tee -a "$summary"; }
 # (seconds), CTEST_REGEX (the tests to run, a ctest -R pattern),
 # SANITIZE_FILTER (a gtest filter), SANITIZE_TOOLS, SANITIZE_MAX_SIZE, SANITIZE_SHARDS
 # (sanitizer processes side by side, default 1), PROBE_TIMEOUT
-# (seconds a probe may run, default 300),
+# (seconds a probe may run, default 300), PROBE_ARGS (the probe's
+# arguments, e.g. --segmented for tune_scan),
 # BENCH_FAMILY, BENCH_ARGS (e.g. --backend cuda), LADDER_FAMILIES.
 {
   date -u
@@ -196,7 +197,7 @@ fi
 # probe NAME: runs the stand-alone probe built above, output appended to
 # tune-NAME.txt.
 probe() {
-  timeout "${PROBE_TIMEOUT:-300}" "$BUILD/tune_$1" >>"$OUT/tune-$1.txt" 2>&1
+  timeout "${PROBE_TIMEOUT:-300}" "$BUILD/tune_$1" ${PROBE_ARGS:-} >>"$OUT/tune-$1.txt" 2>&1
   note "tune $1: rc=$?"
 }
 # The scan's look-back window widths against CUB (scripts/tune_scan.cu).

@@ -49,7 +49,8 @@ void run_variant(scan_config<Threads, Words, Items, MinBlocks, FirstDelay, PollD
         in, out, n, 0.0f, gp::plus{}, gp::detail::unary_fetch<gp::identity>{}, nullptr);
   };
   constexpr bool default_tile = Threads == 0 && Items == 0 && MinBlocks == 0;
-  using shape = gc::scan_tile_shape<Threads, Items, MinBlocks, float, float, float>;
+  using shape = gc::scan_tile_shape<Threads, Items, MinBlocks, gc::scan_staging::automatic, float,
+                                    float, float>;
   const float ms = median_ms(scan);
   CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<float> got(n);
@@ -171,6 +172,122 @@ void compare(std::size_t n) {
   CHECK_CUDA(cudaFree(out));
 }
 
+// ---- Segmented scans: float sums with one-byte head flags (segments of
+// 1024, as the harness's row) against cub::DeviceScan::InclusiveSumByKey
+// with int32 keys (the segment's index: the same segments).
+
+// The head-flag fetch under another type, so that it takes the general
+// per-element path (one byte load per element, no flag prefetch): the
+// segmented scan before the vector flag loads.
+struct bytewise_head_flags {
+  gp::detail::head_flag_fetch<float, std::uint8_t> flags;
+  __host__ __device__ gp::flagged<float> operator()(float x, std::uint64_t i) const {
+    return flags(x, i);
+  }
+};
+
+template <int Threads, int Items, int MinBlocks, gc::scan_staging Staging, int Prefetch,
+          class Fetch>
+void run_segmented_variant(const char* label, const float* in, const std::uint8_t* flags,
+                           float* out, std::size_t n, const std::vector<float>& cub_out,
+                           float cub_ms, float cub_queued_ms) {
+  const gp::detail::head_flag_fetch<float, std::uint8_t> head_flags{flags};
+  Fetch fetch;
+  if constexpr (std::is_same_v<Fetch, bytewise_head_flags>) {
+    fetch.flags = head_flags;
+  } else {
+    fetch = head_flags;
+  }
+  const auto scan = [&] {
+    gc::launch_scan<false, Threads, gc::scan_lookback_words, Items, MinBlocks, 0, 0, Prefetch,
+                    Staging>(in, out, n, gp::flagged<float>{}, gp::segmented<gp::plus>{}, fetch,
+                             nullptr);
+  };
+  const float ms = median_ms(scan);
+  const float queued_ms = median_queued_ms(scan);
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::vector<float> got(n);
+  CHECK_CUDA(cudaMemcpy(got.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost));
+  double worst = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double scale = std::max(1.0, std::fabs(double(cub_out[i])));
+    worst = std::max(worst, std::fabs(double(got[i]) - double(cub_out[i])) / scale);
+  }
+  using shape =
+      gc::scan_tile_shape<Threads, Items, MinBlocks, Staging, float, float, gp::flagged<float>>;
+  std::printf(
+      "  %-34s %4d x %2d, %d blocks/SM, %-9s prefetch %3d: %8.1f us %.3fx CUB, queued %8.1f us "
+      "%.3fx  %5.0f GB/s  max rel diff %.1e\n",
+      label, shape::threads, shape::items, shape::min_blocks,
+      shape::rescan ? "rescan," : "registers,", Prefetch, ms * 1e3, cub_ms / ms, queued_ms * 1e3,
+      cub_queued_ms / queued_ms, 9.0 * n / (ms * 1e6), worst);
+}
+
+void compare_segmented(std::size_t n) {
+  std::mt19937_64 g(n + 1);
+  std::vector<float> host(n);
+  std::vector<std::uint8_t> host_flags(n);
+  std::vector<int> host_keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    host[i] = float(double(g() >> 11) * 0x1p-53 * 2.0 - 1.0);
+    host_flags[i] = i % 1024 == 0;
+    host_keys[i] = static_cast<int>(i / 1024);
+  }
+  float *in, *out;
+  std::uint8_t* flags;
+  int* keys;
+  CHECK_CUDA(cudaMalloc(&in, n * sizeof(float)));
+  CHECK_CUDA(cudaMalloc(&out, n * sizeof(float)));
+  CHECK_CUDA(cudaMalloc(&flags, n));
+  CHECK_CUDA(cudaMalloc(&keys, n * sizeof(int)));
+  CHECK_CUDA(cudaMemcpy(in, host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(flags, host_flags.data(), n, cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(keys, host_keys.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+  std::size_t temp_bytes = 0;
+  void* temp = nullptr;
+  CHECK_CUDA(cub::DeviceScan::InclusiveSumByKey(temp, temp_bytes, keys, in, out, n));
+  CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
+  const auto cub_scan = [&] {
+    CHECK_CUDA(cub::DeviceScan::InclusiveSumByKey(temp, temp_bytes, keys, in, out, n));
+  };
+  const float cub_ms = median_ms(cub_scan);
+  const float cub_queued_ms = median_queued_ms(cub_scan);
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::vector<float> cub_out(n);
+  CHECK_CUDA(cudaMemcpy(cub_out.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost));
+  std::printf(
+      "segmented float sum, segments of 1024, n = 2^%d: CUB by key %.1f us, queued %.1f us "
+      "(%.0f GB/s of values, keys and results)\n",
+      int(std::log2(double(n))), cub_ms * 1e3, cub_queued_ms * 1e3, 12.0 * n / (cub_ms * 1e6));
+  using flag_vectors = gp::detail::head_flag_fetch<float, std::uint8_t>;
+  constexpr auto registers = gc::scan_staging::registers;
+  constexpr auto rescan = gc::scan_staging::rescan;
+  constexpr int p = gc::scan_prefetch_tiles;
+  run_segmented_variant<512, 16, 2, registers, p, bytewise_head_flags>(
+      "byte flag loads (earlier default)", in, flags, out, n, cub_out, cub_ms, cub_queued_ms);
+  run_segmented_variant<512, 16, 2, registers, p, flag_vectors>("vector flag loads", in, flags, out,
+                                                                n, cub_out, cub_ms, cub_queued_ms);
+  run_segmented_variant<0, 0, 0, gc::scan_staging::automatic, p, flag_vectors>(
+      "library default", in, flags, out, n, cub_out, cub_ms, cub_queued_ms);
+  run_segmented_variant<256, 40, 4, rescan, 0, flag_vectors>("no prefetch", in, flags, out, n,
+                                                             cub_out, cub_ms, cub_queued_ms);
+  run_segmented_variant<256, 40, 3, rescan, p, flag_vectors>("", in, flags, out, n, cub_out, cub_ms,
+                                                             cub_queued_ms);
+  run_segmented_variant<256, 32, 4, rescan, p, flag_vectors>("", in, flags, out, n, cub_out, cub_ms,
+                                                             cub_queued_ms);
+  run_segmented_variant<256, 24, 5, rescan, p, flag_vectors>("", in, flags, out, n, cub_out, cub_ms,
+                                                             cub_queued_ms);
+  run_segmented_variant<512, 16, 4, rescan, p, flag_vectors>("", in, flags, out, n, cub_out, cub_ms,
+                                                             cub_queued_ms);
+  run_segmented_variant<512, 16, 3, rescan, p, flag_vectors>("", in, flags, out, n, cub_out, cub_ms,
+                                                             cub_queued_ms);
+  CHECK_CUDA(cudaFree(temp));
+  CHECK_CUDA(cudaFree(keys));
+  CHECK_CUDA(cudaFree(flags));
+  CHECK_CUDA(cudaFree(in));
+  CHECK_CUDA(cudaFree(out));
+}
+
 // --profile: one default scan and one CUB scan of 2^26 floats, nothing
 // else, for Nsight Compute to compare the two kernels.
 void profile_once() {
@@ -199,6 +316,12 @@ int main(int argc, char** argv) {
     profile_once();
     return 0;
   }
+  // --segmented: only the segmented scans (below, after the plain ones).
+  if (argc > 1 && std::strcmp(argv[1], "--segmented") == 0) {
+    for (std::size_t n : {std::size_t{1} << 24, std::size_t{1} << 28})
+      compare_segmented(n);
+    return 0;
+  }
   // The one-word window at the default tile (256 x 40 at 4 blocks per SM)
   // first: its bits are the reference; then the library's default (2
   // words, prefetching the input of the tile 128 tiles ahead into L2),
@@ -211,4 +334,6 @@ int main(int argc, char** argv) {
             scan_config<0, 2, 0, 0, 1000, 0>, scan_config<0, 4>, scan_config<256, 2, 40, 3>,
             scan_config<256, 2, 32, 3>, scan_config<256, 2, 36, 3>, scan_config<384, 2, 24, 3>,
             scan_config<512, 2, 16, 4>>(n);
+  for (std::size_t n : {std::size_t{1} << 24, std::size_t{1} << 28})
+    compare_segmented(n);
 }

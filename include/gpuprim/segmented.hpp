@@ -226,8 +226,19 @@ void cuda_segmented_scan(cuda_backend backend, device_span<const V> v, const Fla
   check_scan_ranges(algorithm, v.data(), v.size_bytes(), v.size(), out.data(), out.size_bytes(),
                     out.size());
   if constexpr (Exclusive) {
-    cuda_scan_into(v.data(), out.data(), v.size(), scan_kind::inclusive, flagged<T>{},
-                   segmented<Op>{op}, exclusive_head_flag_fetch<T, V, Flag>{v.data(), flags, init},
+    // Element i reads value i - 1, which for a tile's first element belongs
+    // to the tile before, which may already have stored its results: in
+    // place, the values are scanned from a copy in scratch memory.
+    const bool in_place =
+        static_cast<const void*>(v.data()) == static_cast<const void*>(out.data());
+    const scratch_buffer copy(in_place ? v.size_bytes() : 0, backend.stream);
+    const V* values = v.data();
+    if (in_place) {
+      copy_device_to_device(copy.get(), v.data(), v.size_bytes(), backend.stream);
+      values = copy.get<const V>();
+    }
+    cuda_scan_into(values, out.data(), v.size(), scan_kind::inclusive, flagged<T>{},
+                   segmented<Op>{op}, exclusive_head_flag_fetch<T, V, Flag>{values, flags, init},
                    backend.stream);
   } else {
     cuda_scan_into(v.data(), out.data(), v.size(), scan_kind::inclusive, flagged<T>{},
@@ -256,17 +267,11 @@ void with_device_head_flags(cuda_backend backend, device_span<const Offset> offs
                                 ": offsets is empty (it needs num_segments + 1 entries)");
   }
   if (n == 0) return;
-  memory_resource* resource = get_scratch_resource();
-  auto* flags = static_cast<std::uint8_t*>(resource->allocate(n, backend.stream));
-  try {
-    fill_bytes(flags, 0, n, backend.stream);
-    cuda_mark_segment_heads(offsets.data(), offsets.size(), flags, n, backend.stream);
-    scan(static_cast<const std::uint8_t*>(flags));
-  } catch (...) {
-    resource->deallocate(flags, n, backend.stream);
-    throw;
-  }
-  resource->deallocate(flags, n, backend.stream);
+  const scratch_buffer flags(n, backend.stream);
+  fill_bytes(flags.get(), 0, n, backend.stream);
+  cuda_mark_segment_heads(offsets.data(), offsets.size(), flags.get<std::uint8_t>(), n,
+                          backend.stream);
+  scan(flags.get<const std::uint8_t>());
 }
 
 }  // namespace detail

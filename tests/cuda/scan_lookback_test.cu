@@ -35,15 +35,47 @@ using identity_fetch = gp::detail::unary_fetch<gp::identity>;
 // Threads x Items elements compiled for MinBlocks blocks per SM (0: the
 // library's default shape), the look-back's sleeps (ns), and the tiles
 // ahead whose input is prefetched into L2.
+// ahead whose input is prefetched into L2, and where a thread keeps its
+// scanned elements (gc::scan_staging).
 template <int Words, bool Exclusive, int Threads = 0, int Items = 0, int MinBlocks = 0,
-          int FirstDelay = 0, int PollDelay = 0, int Prefetch = gc::scan_prefetch_tiles, class T,
-          class Op>
+          int FirstDelay = 0, int PollDelay = 0, int Prefetch = gc::scan_prefetch_tiles,
+          gc::scan_staging Staging = gc::scan_staging::automatic, class T, class Op>
 std::vector<T> scan_with_window(const std::vector<T>& x, T init, Op op) {
   const gp::device_vector<T> in = gp::to_device(x);
   gp::device_vector<T> out(x.size());
   out.fill_bytes(0xA5);
-  gc::launch_scan<Exclusive, Threads, Words, Items, MinBlocks, FirstDelay, PollDelay, Prefetch>(
-      in.data(), out.data(), x.size(), init, op, identity_fetch{}, nullptr);
+  gc::launch_scan<Exclusive, Threads, Words, Items, MinBlocks, FirstDelay, PollDelay, Prefetch,
+                  Staging>(in.data(), out.data(), x.size(), init, op, identity_fetch{}, nullptr);
+  return gp::to_host(out);
+}
+
+// A segmented sum of 32-bit values (wrapping, so exact) with one-byte head
+// flags that start `flag_offset` bytes into their buffer (an odd offset
+// leaves them unaligned for the vector loads), on the given tile.
+template <bool Exclusive, int Threads = 0, int Items = 0, int MinBlocks = 0,
+          gc::scan_staging Staging = gc::scan_staging::automatic>
+std::vector<std::uint32_t> segmented_sum(const std::vector<std::uint32_t>& x,
+                                         const std::vector<std::uint8_t>& flags,
+                                         std::size_t flag_offset, std::uint32_t init) {
+  std::vector<std::uint8_t> padded(flag_offset, 0xEE);
+  padded.insert(padded.end(), flags.begin(), flags.end());
+  const gp::device_vector<std::uint32_t> in = gp::to_device(x);
+  const gp::device_vector<std::uint8_t> d_flags = gp::to_device(padded);
+  const std::uint8_t* f = d_flags.data() + flag_offset;
+  gp::device_vector<std::uint32_t> out(x.size());
+  out.fill_bytes(0xA5);
+  using pair = gp::flagged<std::uint32_t>;
+  const auto scan = [&](auto fetch) {
+    gc::launch_scan<false, Threads, gc::scan_lookback_words, Items, MinBlocks, 0, 0,
+                    gc::scan_prefetch_tiles, Staging>(in.data(), out.data(), x.size(), pair{},
+                                                      gp::segmented<gp::plus>{}, fetch, nullptr);
+  };
+  if constexpr (Exclusive) {
+    scan(gp::detail::exclusive_head_flag_fetch<std::uint32_t, std::uint32_t, std::uint8_t>{
+        in.data(), f, init});
+  } else {
+    scan(gp::detail::head_flag_fetch<std::uint32_t, std::uint8_t>{f});
+  }
   return gp::to_host(out);
 }
 
@@ -131,5 +163,95 @@ TEST_F(cuda_test, scan_tile_shapes_sum_like_a_loop) {
     check.template operator()<128, 24, 16>("128 x 24, 16 blocks");
     check.template operator()<128, 24, 12>("128 x 24, 12 blocks");
     check.template operator()<256, 24, 8>("256 x 24, 8 blocks");
+  }
+}
+
+// Keeping a thread's elements in registers or scanning them again from the
+// staged buffer (scan_staging::rescan) folds them in the same order: the
+// same bits, inclusive and exclusive, on the default tile and another.
+TEST_F(cuda_test, scan_rescan_staging_gives_the_register_bits) {
+  auto rng = make_rng(60);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  constexpr int p = gc::scan_prefetch_tiles;
+  constexpr auto rescan = gc::scan_staging::rescan;
+  constexpr auto registers = gc::scan_staging::registers;
+  for (std::size_t n : lookback_sizes()) {
+    std::vector<float> x(n);
+    for (auto& v : x)
+      v = d(rng);
+    const std::string what = "n=" + std::to_string(n);
+    expect_same_bytes(
+        (scan_with_window<2, false, 0, 0, 0, 0, 0, p, rescan>(x, 0.0f, gp::plus{})),
+        (scan_with_window<2, false, 0, 0, 0, 0, 0, p, registers>(x, 0.0f, gp::plus{})),
+        what + " inclusive, default tile");
+    expect_same_bytes((scan_with_window<2, true, 0, 0, 0, 0, 0, p, rescan>(x, 0.5f, gp::plus{})),
+                      (scan_with_window<2, true, 0, 0, 0, 0, 0, p, registers>(x, 0.5f, gp::plus{})),
+                      what + " exclusive, default tile");
+    expect_same_bytes(
+        (scan_with_window<2, false, 512, 16, 2, 0, 0, p, rescan>(x, 0.0f, gp::plus{})),
+        (scan_with_window<2, false, 512, 16, 2, 0, 0, p, registers>(x, 0.0f, gp::plus{})),
+        what + " inclusive, 512 x 16");
+  }
+}
+
+// The head-flag bit mask a thread builds from 8- and 16-byte flag loads
+// (cuda/detail/thread_fetch.cuh) against a byte-by-byte loop.
+TEST(scan_head_flags, nonzero_byte_bits_matches_a_loop) {
+  static_assert(gc::nonzero_byte_bits(0) == 0);
+  static_assert(gc::nonzero_byte_bits(0x0100000000000001ull) == 0x81);
+  static_assert(gc::nonzero_byte_bits(0xff80017f00000000ull) == 0xf0);
+  auto rng = make_rng(61);
+  for (int trial = 0; trial < 100000; ++trial) {
+    std::uint64_t w = 0;
+    for (int b = 0; b < 8; ++b) {
+      // Mostly 0 and 1, some other values (any nonzero byte is a head).
+      const auto r = rng() % 8;
+      const std::uint64_t byte = r < 4 ? 0 : r < 6 ? 1 : (rng() % 255) + 1;
+      w |= byte << (8 * b);
+    }
+    unsigned want = 0;
+    for (int b = 0; b < 8; ++b)
+      want |= ((w >> (8 * b)) & 0xff) != 0 ? 1u << b : 0u;
+    ASSERT_EQ(gc::nonzero_byte_bits(w), want) << std::hex << w;
+  }
+}
+
+// Segmented sums with head flags loaded as vectors into a bit mask, on the
+// default tile (rescan staging for the (value, head) pairs) and others,
+// with the flags aligned and not, and flag bytes other than 0 and 1.
+TEST_F(cuda_test, segmented_scan_tiles_and_flag_alignments_sum_like_a_loop) {
+  auto rng = make_rng(62);
+  for (std::size_t n : lookback_sizes()) {
+    std::vector<std::uint32_t> x(n);
+    std::vector<std::uint8_t> flags(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      x[i] = static_cast<std::uint32_t>(rng());
+      const auto r = rng() % 64;
+      flags[i] = r == 0 ? 1 : r == 1 ? 0x80 : r == 2 ? 0xff : 0;
+    }
+    std::vector<std::uint32_t> inclusive(n), exclusive(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool head = i == 0 || flags[i] != 0;
+      inclusive[i] = head ? x[i] : inclusive[i - 1] + x[i];
+      exclusive[i] = head ? 7u : exclusive[i - 1] + x[i - 1];
+    }
+    const std::string what = "n=" + std::to_string(n);
+    for (std::size_t offset : {0, 1, 8}) {
+      const std::string where = what + ", flags at +" + std::to_string(offset);
+      EXPECT_EQ(segmented_sum<false>(x, flags, offset, 0), inclusive) << where << " inclusive";
+      EXPECT_EQ(segmented_sum<true>(x, flags, offset, 7), exclusive) << where << " exclusive";
+    }
+    constexpr auto rescan = gc::scan_staging::rescan;
+    constexpr auto registers = gc::scan_staging::registers;
+    EXPECT_EQ((segmented_sum<false, 512, 16, 2, registers>(x, flags, 0, 0)), inclusive)
+        << what << " 512 x 16 in registers";
+    EXPECT_EQ((segmented_sum<true, 512, 16, 2, registers>(x, flags, 0, 7)), exclusive)
+        << what << " 512 x 16 in registers, exclusive";
+    EXPECT_EQ((segmented_sum<false, 512, 16, 3, rescan>(x, flags, 0, 0)), inclusive)
+        << what << " 512 x 16 rescan";
+    EXPECT_EQ((segmented_sum<false, 256, 24, 4, rescan>(x, flags, 0, 0)), inclusive)
+        << what << " 256 x 24 rescan (8-byte flag loads)";
+    EXPECT_EQ((segmented_sum<false, 256, 36, 4, rescan>(x, flags, 0, 0)), inclusive)
+        << what << " 256 x 36 rescan (byte loads: 36 is no multiple of 8)";
   }
 }

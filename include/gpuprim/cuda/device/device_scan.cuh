@@ -9,7 +9,11 @@
 //     and the blocked reads free of bank conflicts.
 //  2. Each thread scans its Items elements in registers; a block_scan of the
 //     thread totals gives each thread its prefix within the tile and the
-//     tile's aggregate.
+//     tile's aggregate. (Accumulators wider than 4 bytes, e.g. a segmented
+//     scan's (value, head) pairs, would need too many registers to stay
+//     there across the look-back: with scan_staging::rescan a thread only
+//     reduces its elements here and scans them again from the staged
+//     buffer in step 4.)
 //  3. Warp 0 learns the tile's prefix by decoupled look-back; thread 0
 //     publishes the tile's aggregate first and its inclusive prefix after.
 //  4. Results go back through the shared buffer (blocked in, striped out)
@@ -30,6 +34,7 @@
 #include "gpuprim/cuda/detail/launch.cuh"
 #include "gpuprim/cuda/detail/partial.cuh"
 #include "gpuprim/cuda/detail/prefetch.cuh"
+#include "gpuprim/cuda/detail/thread_fetch.cuh"
 #include "gpuprim/cuda/detail/vector.cuh"
 #include "gpuprim/cuda/detail/workspace.cuh"
 #include "gpuprim/cuda/device/decoupled_lookback.cuh"
@@ -112,9 +117,15 @@ struct warp_exchange {
   }
 };
 
+// Where a thread keeps its Items accumulator values between its scan of
+// them and its stores (step 2 of the kernel): in registers, or nowhere:
+// the thread scans them a second time from the staged inputs. The default
+// (automatic) is registers for accumulators of up to 4 bytes.
+enum class scan_staging { automatic, registers, rescan };
+
 template <int Threads, int Items, int Vec, int LookbackWords, int FirstDelayNs, int PollDelayNs,
-          int MinBlocks, int PrefetchTiles, bool Exclusive, class In, class Out, class T, class Op,
-          class Fetch>
+          int MinBlocks, int PrefetchTiles, bool Exclusive, bool Rescan, class In, class Out,
+          class T, class Op, class Fetch>
 __global__ void __launch_bounds__(Threads, MinBlocks)
     scan_decoupled_lookback(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch fetch,
                             tile_lookback<T> lookback) {
@@ -143,9 +154,10 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
     const std::uint64_t ahead = tile + PrefetchTiles;
     if (ahead < gridDim.x) {
       const std::uint64_t begin = ahead * Threads * Items;
-      prefetch_block_to_l2(
-          in + begin,
-          std::min<std::uint64_t>(std::uint64_t(Threads) * Items, n - begin) * sizeof(In));
+      const std::uint64_t count =
+          std::min<std::uint64_t>(std::uint64_t(Threads) * Items, n - begin);
+      prefetch_block_to_l2(in + begin, count * sizeof(In));
+      prefetch_fetch_inputs(fetch, begin, count);
     }
   }
 
@@ -153,26 +165,41 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   const in_exchange load_stage{reinterpret_cast<In*>(exchange_storage[warp])};
   load_stage.load(in + warp_begin, warp_valid, lane);
   const int thread_valid = std::clamp(warp_valid - lane * Items, 0, Items);
-  T items[Items];
-#pragma unroll
-  for (int k = 0; k < Items; ++k) {
-    if (k < thread_valid) {
-      items[k] = static_cast<T>(fetch(load_stage.blocked(lane, k), warp_begin + lane * Items + k));
-    }
-  }
+  const auto element = make_thread_fetch<Items>(fetch, warp_begin + lane * Items, thread_valid);
+  const auto value_at = [&](int k) {
+    return static_cast<T>(element(load_stage.blocked(lane, k), k));
+  };
 
-  // 2. Scan in registers, then across the block.
+  // 2. Scan in registers (or only reduce, see scan_staging), then across
+  // the block.
+  T items[Rescan ? 1 : Items];
+  partial<T> thread_total{T{}, thread_valid > 0};
+  if constexpr (Rescan) {
+    if (thread_valid > 0) {
+      T total = value_at(0);
 #pragma unroll
-  for (int k = 1; k < Items; ++k) {
-    if (k < thread_valid) items[k] = op(items[k - 1], items[k]);
+      for (int k = 1; k < Items; ++k) {
+        if (k < thread_valid) total = op(total, value_at(k));
+      }
+      thread_total.value = total;
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < Items; ++k) {
+      if (k < thread_valid) items[k] = value_at(k);
+    }
+#pragma unroll
+    for (int k = 1; k < Items; ++k) {
+      if (k < thread_valid) items[k] = op(items[k - 1], items[k]);
+    }
+    // The last valid item, by a chain of selects: written as
+    // items[thread_valid - 1], the run-time index would move `items` to
+    // local memory.
+    thread_total.value = items[0];
+#pragma unroll
+    for (int k = 1; k < Items; ++k)
+      thread_total.value = k < thread_valid ? items[k] : thread_total.value;
   }
-  // The last valid item, by a chain of selects: written as
-  // items[thread_valid - 1], the run-time index would move `items` to local
-  // memory.
-  partial<T> thread_total{items[0], thread_valid > 0};
-#pragma unroll
-  for (int k = 1; k < Items; ++k)
-    thread_total.value = k < thread_valid ? items[k] : thread_total.value;
   const auto block = block_scan<Threads, T>{scan_storage}.exclusive_scan(thread_total, op);
 
   // 3. The tile's prefix.
@@ -198,15 +225,27 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   }
   __syncthreads();
 
-  // 4. Combine with the prefixes and store.
+  // 4. Combine with the prefixes and store. The results go to the same
+  // shared slots the inputs came from.
   const partial<T> before = combine(tile_prefix, block.exclusive_prefix, op);
   const out_exchange store_stage{reinterpret_cast<Out*>(exchange_storage[warp])};
-  __syncwarp();  // every lane has read its inputs from the shared buffer
+  if constexpr (!Rescan) __syncwarp();  // every lane has read its inputs from the shared buffer
+  static_assert(!Rescan || sizeof(In) == sizeof(Out),
+                "a rescan overwrites each input slot with its result, so both must be one size");
+  // With Rescan, `local` recomputes items[k] (the same fold, so the same
+  // bits as the register form); a lane reads only its own slots, each
+  // before writing it.
+  T local{};
 #pragma unroll
   for (int k = 0; k < Items; ++k) {
     if (k < thread_valid) {
       T result;
-      if constexpr (Exclusive) {
+      if constexpr (Rescan) {
+        const T x = value_at(k);
+        if constexpr (Exclusive) result = k == 0 ? before.value : op(before.value, local);
+        local = k == 0 ? x : op(local, x);
+        if constexpr (!Exclusive) result = before.valid ? op(before.value, local) : local;
+      } else if constexpr (Exclusive) {
         result = k == 0 ? before.value : op(before.value, items[k - 1]);
       } else {
         result = before.valid ? op(before.value, items[k]) : items[k];
@@ -249,24 +288,37 @@ inline constexpr int scan_prefetch_tiles = 128;
 //    blocks per SM, which gave the same 64 registers), where 3 blocks (71
 //    registers) gave 1.10x, 1.07x, 1.25x and the earlier default, 512 x 16
 //    at 4 blocks per SM, 0.94x, 0.90x, 1.11x.
+//  - the same tile for a segmented scan's (value, head) pairs of 4-byte
+//    values, which pack into a status word but take two registers each:
+//    they are not kept in registers (scan_staging::rescan), so the tile
+//    fits 64 registers without spills. Float sums with segments of 1024
+//    measured 1.33x CUB's InclusiveSumByKey at 2^28 and 1.19x at 2^24,
+//    where 512 x 16 at 2 blocks per SM in registers gave 0.99x and 1.02x
+//    (scripts/tune_scan.cu --segmented, 2026-11-24).
 //  - otherwise 512 threads x scan_items_per_thread elements at
 //    scan_min_blocks blocks per SM (the earlier default for every type;
-//    the larger tile would spill pairs such as a segmented scan's (value,
-//    head), and is not measured for 8-byte types).
+//    not measured with the larger tile for 8-byte types).
 // Other values are for tuning (scripts/tune_scan.cu): given Threads, Items
 // and MinBlocks default to scan_items_per_thread and scan_min_blocks; the
 // tile's staging buffer must stay within 48 KB of static shared memory.
-// FirstDelayNs and PollDelayNs: the look-back's sleeps
-// (tile_lookback::exclusive_prefix; none by default). PrefetchTiles: see
-// scan_prefetch_tiles (0: none).
-// The tile launch_scan uses for Threads, Items and MinBlocks (0: the
-// defaults described above) and the given element types.
-template <int Threads, int Items, int MinBlocks, class In, class Out, class T>
+// Staging (scan_staging): registers or rescan; automatic picks rescan for
+// accumulators over 4 bytes that pack into a status word (the segmented
+// pairs above) when input and output have one size. FirstDelayNs and
+// PollDelayNs: the look-back's sleeps (tile_lookback::exclusive_prefix;
+// none by default). PrefetchTiles: see scan_prefetch_tiles (0: none).
+// The tile launch_scan uses for Threads, Items, MinBlocks and Staging
+// (0 and automatic: the defaults described above) and the element types.
+template <int Threads, int Items, int MinBlocks, scan_staging Staging, class In, class Out, class T>
 struct scan_tile_shape {
-  static constexpr bool wide = Threads == 0 && std::max({sizeof(In), sizeof(Out), sizeof(T)}) <= 4;
-  static constexpr int threads = Threads > 0 ? Threads : (wide ? 256 : 512);
   // A packed (value, head) pair counts as its value: the head is one bit.
   static constexpr std::size_t accumulator_bytes = tile_lookback<T>::packed ? 4 : sizeof(T);
+  static constexpr bool rescan =
+      Staging == scan_staging::rescan || (Staging == scan_staging::automatic && sizeof(T) > 4 &&
+                                          accumulator_bytes <= 4 && sizeof(In) == sizeof(Out));
+  static constexpr bool wide = Threads == 0 &&
+                               std::max({sizeof(In), sizeof(Out), accumulator_bytes}) <= 4 &&
+                               (sizeof(T) <= 4 || rescan);
+  static constexpr int threads = Threads > 0 ? Threads : (wide ? 256 : 512);
   static constexpr int items =
       Items > 0 ? Items
       : wide    ? 40
@@ -278,11 +330,11 @@ struct scan_tile_shape {
 
 template <bool Exclusive, int Threads = 0, int LookbackWords = scan_lookback_words, int Items = 0,
           int MinBlocks = 0, int FirstDelayNs = 0, int PollDelayNs = 0,
-          int PrefetchTiles = scan_prefetch_tiles, class In, class Out, class T, class Op,
-          class Fetch>
+          int PrefetchTiles = scan_prefetch_tiles, scan_staging Staging = scan_staging::automatic,
+          class In, class Out, class T, class Op, class Fetch>
 void launch_scan(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch fetch,
                  stream_t stream) {
-  using shape = scan_tile_shape<Threads, Items, MinBlocks, In, Out, T>;
+  using shape = scan_tile_shape<Threads, Items, MinBlocks, Staging, In, Out, T>;
   constexpr int threads = shape::threads;
   constexpr int items = shape::items;
   constexpr int min_blocks = shape::min_blocks;
@@ -297,12 +349,12 @@ void launch_scan(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch f
   // vector path only needs both arrays 16-byte aligned.
   if (can_vectorize && is_aligned(in, 16) && is_aligned(out, 16)) {
     scan_decoupled_lookback<threads, items, (can_vectorize ? vec : 1), LookbackWords, FirstDelayNs,
-                            PollDelayNs, min_blocks, PrefetchTiles, Exclusive>
+                            PollDelayNs, min_blocks, PrefetchTiles, Exclusive, shape::rescan>
         <<<static_cast<unsigned>(tiles), threads, 0, stream>>>(in, out, n, init, op, fetch,
                                                                lookback);
   } else {
     scan_decoupled_lookback<threads, items, 1, LookbackWords, FirstDelayNs, PollDelayNs, min_blocks,
-                            PrefetchTiles, Exclusive>
+                            PrefetchTiles, Exclusive, shape::rescan>
         <<<static_cast<unsigned>(tiles), threads, 0, stream>>>(in, out, n, init, op, fetch,
                                                                lookback);
   }
