@@ -10,6 +10,8 @@
 #include <cuda_runtime.h>
 #include <cub/device/device_reduce.cuh>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -81,9 +83,68 @@ void compare(std::size_t n) {
   CHECK_CUDA(cudaFree(out));
 }
 
+__global__ void empty_kernel() {}
+
+// Host microseconds one enqueue takes (the call returns before the GPU
+// runs it): median of 200 calls, the stream synchronized every 10 so the
+// launch queue never fills.
+template <class F>
+double host_enqueue_us(F f) {
+  std::vector<double> t;
+  for (int i = 0; i < 200; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    f();
+    t.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+                    .count());
+    if (i % 10 == 9) CHECK_CUDA(cudaDeviceSynchronize());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// Where an isolated 2^20 sum's time goes: an empty kernel's isolated and
+// queued time (the launch floor), the host time of each enqueue, and the
+// sums with their input rotated over 40 copies (160 MB, beyond L2, as in
+// the harness) instead of read from L2.
+void launch_floor(std::size_t n) {
+  const auto empty = [] { empty_kernel<<<1, 32>>>(); };
+  std::printf("launch floor: empty kernel %.2f us, queued %.2f us, host enqueue %.2f us\n",
+              median_ms(empty) * 1e3, median_queued_ms(empty) * 1e3, host_enqueue_us(empty));
+  constexpr int copies = 40;
+  float *in, *out;
+  CHECK_CUDA(cudaMalloc(&in, copies * n * sizeof(float)));
+  CHECK_CUDA(cudaMalloc(&out, sizeof(float)));
+  CHECK_CUDA(cudaMemset(in, 0, copies * n * sizeof(float)));
+  std::size_t temp_bytes = 0;
+  void* temp = nullptr;
+  CHECK_CUDA(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n));
+  CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
+  int call = 0;
+  const auto cub_sum = [&] {
+    CHECK_CUDA(cub::DeviceReduce::Sum(temp, temp_bytes, in + (call++ % copies) * n, out, n));
+  };
+  const auto ours = [&] {
+    gc::launch_reduce_single_pass<4>(in + (call++ % copies) * n, n, out, 0.0f, gp::plus{},
+                                     gp::detail::unary_fetch<gp::identity>{}, nullptr,
+                                     gc::reduce_config{});
+  };
+  const float cub_ms = median_ms(cub_sum), cub_queued = median_queued_ms(cub_sum);
+  const float our_ms = median_ms(ours), our_queued = median_queued_ms(ours);
+  std::printf(
+      "2^%d floats from memory (rotated): CUB %.2f us, queued %.2f us, host enqueue %.2f us; "
+      "gpuprim %.2f us (%.2fx), queued %.2f us (%.2fx), host enqueue %.2f us\n",
+      int(std::log2(double(n))), cub_ms * 1e3, cub_queued * 1e3, host_enqueue_us(cub_sum),
+      our_ms * 1e3, cub_ms / our_ms, our_queued * 1e3, cub_queued / our_queued,
+      host_enqueue_us(ours));
+  CHECK_CUDA(cudaFree(temp));
+  CHECK_CUDA(cudaFree(in));
+  CHECK_CUDA(cudaFree(out));
+}
+
 }  // namespace
 
 int main() {
+  launch_floor(std::size_t{1} << 20);
   for (std::size_t n :
        {std::size_t{1} << 20, std::size_t{1} << 22, std::size_t{1} << 24, std::size_t{1} << 28})
     compare(n);
