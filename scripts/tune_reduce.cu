@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "gpuprim/core/operators.hpp"
@@ -28,13 +29,13 @@ namespace {
 
 // A reduction shape: threads per block, loads in flight per thread, and
 // blocks per SM of the persistent grid.
-template <int Threads, int Unroll>
+template <int Threads, int Unroll, gc::reduce_finish Finish = gc::reduce_finish::polled>
 void run_variant(int blocks_per_sm, const float* in, std::size_t n, float* out, double want,
                  float cub_ms, float cub_queued_ms) {
   gc::reduce_config config{};
   config.blocks_per_multiprocessor = blocks_per_sm;
   const auto sum = [&] {
-    gc::launch_reduce_single_pass<4, Threads, Unroll>(
+    gc::launch_reduce_single_pass<4, Threads, Unroll, Finish>(
         in, n, out, 0.0f, gp::plus{}, gp::detail::unary_fetch<gp::identity>{}, nullptr, config);
   };
   const float ms = median_ms(sum);
@@ -43,10 +44,10 @@ void run_variant(int blocks_per_sm, const float* in, std::size_t n, float* out, 
   CHECK_CUDA(cudaMemcpy(&got, out, sizeof(float), cudaMemcpyDeviceToHost));
   const double error = std::fabs(double(got) - want) / std::max(1.0, std::fabs(want));
   std::printf(
-      "  %4d threads x %d loads, %d blocks/SM: %8.2f us %.2fx CUB, queued %8.2f us %.2fx"
+      "  %4d threads x %d loads, %d blocks/SM, %s: %8.2f us %.2fx CUB, queued %8.2f us %.2fx"
       "  rel error %.1e\n",
-      Threads, Unroll, blocks_per_sm, ms * 1e3, cub_ms / ms, queued_ms * 1e3,
-      cub_queued_ms / queued_ms, error);
+      Threads, Unroll, blocks_per_sm, Finish == gc::reduce_finish::polled ? "polled" : "ticket",
+      ms * 1e3, cub_ms / ms, queued_ms * 1e3, cub_queued_ms / queued_ms, error);
 }
 
 void compare(std::size_t n) {
@@ -73,6 +74,10 @@ void compare(std::size_t n) {
   // The default (256 x 4 at 4 blocks per SM) first.
   for (int b : {4, 1, 2, 8})
     run_variant<256, 4>(b, in, n, out, want, cub_ms, cub_queued_ms);
+  // The last block found by an atomic ticket (each block's partial stored,
+  // then fetch_add) instead of polling published partials.
+  run_variant<256, 4, gc::reduce_finish::ticket>(4, in, n, out, want, cub_ms, cub_queued_ms);
+  run_variant<1024, 2, gc::reduce_finish::ticket>(1, in, n, out, want, cub_ms, cub_queued_ms);
   run_variant<256, 2>(4, in, n, out, want, cub_ms, cub_queued_ms);
   run_variant<256, 8>(2, in, n, out, want, cub_ms, cub_queued_ms);
   run_variant<512, 4>(2, in, n, out, want, cub_ms, cub_queued_ms);
@@ -102,49 +107,63 @@ double host_enqueue_us(F f) {
   return t[t.size() / 2];
 }
 
-// Where an isolated 2^20 sum's time goes: an empty kernel's isolated and
-// queued time (the launch floor), the host time of each enqueue, and the
-// sums with their input rotated over 40 copies (160 MB, beyond L2, as in
-// the harness) instead of read from L2.
-void launch_floor(std::size_t n) {
-  const auto empty = [] { empty_kernel<<<1, 32>>>(); };
-  std::printf("launch floor: empty kernel %.2f us, queued %.2f us, host enqueue %.2f us\n",
-              median_ms(empty) * 1e3, median_queued_ms(empty) * 1e3, host_enqueue_us(empty));
-  constexpr int copies = 40;
-  float *in, *out;
-  CHECK_CUDA(cudaMalloc(&in, copies * n * sizeof(float)));
-  CHECK_CUDA(cudaMalloc(&out, sizeof(float)));
-  CHECK_CUDA(cudaMemset(in, 0, copies * n * sizeof(float)));
+// Where an isolated small sum's time goes: an empty kernel's isolated and
+// queued time (the launch floor), the host time of each enqueue, and sums
+// of T with their input rotated over copies that together exceed L2 (as in
+// the harness), the last block found by polling and by the ticket.
+template <class T>
+void from_memory(std::size_t n) {
+  const std::size_t bytes = n * sizeof(T);
+  const std::size_t copies = std::max<std::size_t>(2, (std::size_t{160} << 20) / bytes + 1);
+  T *in, *out;
+  CHECK_CUDA(cudaMalloc(&in, copies * bytes));
+  CHECK_CUDA(cudaMalloc(&out, sizeof(T)));
+  CHECK_CUDA(cudaMemset(in, 0, copies * bytes));
   std::size_t temp_bytes = 0;
   void* temp = nullptr;
   CHECK_CUDA(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n));
   CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
-  int call = 0;
+  std::size_t call = 0;
   const auto cub_sum = [&] {
     CHECK_CUDA(cub::DeviceReduce::Sum(temp, temp_bytes, in + (call++ % copies) * n, out, n));
   };
-  const auto ours = [&] {
-    gc::launch_reduce_single_pass<4>(in + (call++ % copies) * n, n, out, 0.0f, gp::plus{},
-                                     gp::detail::unary_fetch<gp::identity>{}, nullptr,
-                                     gc::reduce_config{});
-  };
   const float cub_ms = median_ms(cub_sum), cub_queued = median_queued_ms(cub_sum);
-  const float our_ms = median_ms(ours), our_queued = median_queued_ms(ours);
-  std::printf(
-      "2^%d floats from memory (rotated): CUB %.2f us, queued %.2f us, host enqueue %.2f us; "
-      "gpuprim %.2f us (%.2fx), queued %.2f us (%.2fx), host enqueue %.2f us\n",
-      int(std::log2(double(n))), cub_ms * 1e3, cub_queued * 1e3, host_enqueue_us(cub_sum),
-      our_ms * 1e3, cub_ms / our_ms, our_queued * 1e3, cub_queued / our_queued,
-      host_enqueue_us(ours));
+  std::printf("2^%d %s from memory (rotated): CUB %.2f us, queued %.2f us, host enqueue %.2f us\n",
+              int(std::log2(double(n))), sizeof(T) == 4 ? "floats" : "doubles", cub_ms * 1e3,
+              cub_queued * 1e3, host_enqueue_us(cub_sum));
+  const auto time_ours = [&](auto finish) {
+    constexpr gc::reduce_finish how = decltype(finish)::value;
+    const auto ours = [&] {
+      gc::launch_reduce_single_pass<16 / sizeof(T), gc::reduce_config::threads,
+                                    gc::reduce_config::unroll, how>(
+          in + (call++ % copies) * n, n, out, T{}, gp::plus{},
+          gp::detail::unary_fetch<gp::identity>{}, nullptr, gc::reduce_config{});
+    };
+    const float our_ms = median_ms(ours), our_queued = median_queued_ms(ours);
+    std::printf("  gpuprim, %s: %.2f us (%.2fx), queued %.2f us (%.2fx), host enqueue %.2f us\n",
+                how == gc::reduce_finish::polled ? "polled" : "ticket", our_ms * 1e3,
+                cub_ms / our_ms, our_queued * 1e3, cub_queued / our_queued, host_enqueue_us(ours));
+  };
+  time_ours(std::integral_constant<gc::reduce_finish, gc::reduce_finish::polled>{});
+  time_ours(std::integral_constant<gc::reduce_finish, gc::reduce_finish::ticket>{});
   CHECK_CUDA(cudaFree(temp));
   CHECK_CUDA(cudaFree(in));
   CHECK_CUDA(cudaFree(out));
 }
 
+void launch_floor() {
+  const auto empty = [] { empty_kernel<<<1, 32>>>(); };
+  std::printf("launch floor: empty kernel %.2f us, queued %.2f us, host enqueue %.2f us\n",
+              median_ms(empty) * 1e3, median_queued_ms(empty) * 1e3, host_enqueue_us(empty));
+}
+
 }  // namespace
 
 int main() {
-  launch_floor(std::size_t{1} << 20);
+  launch_floor();
+  from_memory<float>(std::size_t{1} << 20);
+  from_memory<double>(std::size_t{1} << 20);
+  from_memory<double>(std::size_t{1} << 24);
   for (std::size_t n :
        {std::size_t{1} << 20, std::size_t{1} << 22, std::size_t{1} << 24, std::size_t{1} << 28})
     compare(n);

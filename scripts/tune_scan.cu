@@ -34,28 +34,32 @@ namespace gc = gpuprim::cuda_detail;
 // elements per thread and blocks per SM (0: the library's default), the
 // look-back's sleeps before its first poll and between polls (ns), and the
 // tiles ahead whose input is prefetched into L2 (the library's default
-// unless given).
-template <int Threads, int Words, int Items = 0, int MinBlocks = 0, int FirstDelay = 0,
-          int PollDelay = 0, int Prefetch = gc::scan_prefetch_tiles>
+// unless given), and where a thread keeps its elements (gc::scan_staging).
+template <int Threads, int Words, int Items = 0, int MinBlocks = 0,
+          int FirstDelay = gc::scan_first_poll_delay_ns, int PollDelay = 0,
+          int Prefetch = gc::scan_prefetch_tiles,
+          gc::scan_staging Staging = gc::scan_staging::automatic>
 struct scan_config {};
 
 template <int Threads, int Words, int Items, int MinBlocks, int FirstDelay, int PollDelay,
-          int Prefetch>
-void run_variant(scan_config<Threads, Words, Items, MinBlocks, FirstDelay, PollDelay, Prefetch>,
-                 const float* in, float* out, std::size_t n, const std::vector<float>& cub_out,
-                 std::vector<float>& one_word_out, float cub_ms) {
+          int Prefetch, gc::scan_staging Staging>
+void run_variant(
+    scan_config<Threads, Words, Items, MinBlocks, FirstDelay, PollDelay, Prefetch, Staging>,
+    const float* in, float* out, std::size_t n, const std::vector<float>& cub_out,
+    std::vector<float>& one_word_out, float cub_ms) {
   const auto scan = [&] {
-    gc::launch_scan<false, Threads, Words, Items, MinBlocks, FirstDelay, PollDelay, Prefetch>(
-        in, out, n, 0.0f, gp::plus{}, gp::detail::unary_fetch<gp::identity>{}, nullptr);
+    gc::launch_scan<false, Threads, Words, Items, MinBlocks, FirstDelay, PollDelay, Prefetch,
+                    Staging>(in, out, n, 0.0f, gp::plus{}, gp::detail::unary_fetch<gp::identity>{},
+                             nullptr);
   };
   constexpr bool default_tile = Threads == 0 && Items == 0 && MinBlocks == 0;
-  using shape = gc::scan_tile_shape<Threads, Items, MinBlocks, gc::scan_staging::automatic, float,
-                                    float, float>;
+  using shape = gc::scan_tile_shape<Threads, Items, MinBlocks, Staging, float, float, float>;
   const float ms = median_ms(scan);
   CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<float> got(n);
   CHECK_CUDA(cudaMemcpy(got.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost));
-  if (Words == 1 && default_tile && FirstDelay == 0 && PollDelay == 0) one_word_out = got;
+  if (Words == 1 && default_tile && FirstDelay == gc::scan_first_poll_delay_ns && PollDelay == 0)
+    one_word_out = got;
   const bool same = one_word_out.size() == n &&
                     std::memcmp(got.data(), one_word_out.data(), n * sizeof(float)) == 0;
   double worst = 0;
@@ -64,11 +68,11 @@ void run_variant(scan_config<Threads, Words, Items, MinBlocks, FirstDelay, PollD
     worst = std::max(worst, std::fabs(double(got[i]) - double(cub_out[i])) / scale);
   }
   std::printf(
-      "  %4d threads x %2d items, %2d blocks/SM, window %3d tiles, sleeps %4d/%3d ns, prefetch "
+      "  %4d threads x %2d items, %2d blocks/SM,%s window %3d tiles, sleeps %4d/%3d ns, prefetch "
       "%4d tiles ahead: %9.1f us  "
       "%.2fx CUB  %s  max rel diff vs CUB %.1e\n",
-      shape::threads, shape::items, shape::min_blocks, 32 * Words, FirstDelay, PollDelay, Prefetch,
-      ms * 1e3, cub_ms / ms,
+      shape::threads, shape::items, shape::min_blocks, shape::rescan ? " rescan," : "", 32 * Words,
+      FirstDelay, PollDelay, Prefetch, ms * 1e3, cub_ms / ms,
       !default_tile ? "(other tile)"
       : same        ? "same bits as window 32"
                     : "BITS DIFFER FROM WINDOW 32",
@@ -325,15 +329,22 @@ int main(int argc, char** argv) {
   // The one-word window at the default tile (256 x 40 at 4 blocks per SM)
   // first: its bits are the reference; then the library's default (2
   // words, prefetching the input of the tile 128 tiles ahead into L2),
-  // other prefetch distances, a sleep before the first poll, other tiles
-  // near the default (32 and 36 elements a thread, 3 blocks per SM), and
-  // the earlier default 512 x 16 at 4 blocks per SM.
+  // other prefetch distances, no sleep before the first poll, other tiles
+  // near the default (32 and 36 elements a thread, 3 blocks per SM), the
+  // earlier default 512 x 16 at 4 blocks per SM, and smaller tiles with
+  // more warps per SM (for small inputs, where 256 x 40 gives under one
+  // tile per SM).
   for (std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28})
     compare<scan_config<0, 1>, scan_config<0, 2>, scan_config<0, 2, 0, 0, 0, 0, 0>,
             scan_config<0, 2, 0, 0, 0, 0, 64>, scan_config<0, 2, 0, 0, 0, 0, 192>,
-            scan_config<0, 2, 0, 0, 1000, 0>, scan_config<0, 4>, scan_config<256, 2, 40, 3>,
+            scan_config<0, 2, 0, 0, 0, 0>, scan_config<0, 4>, scan_config<256, 2, 40, 3>,
             scan_config<256, 2, 32, 3>, scan_config<256, 2, 36, 3>, scan_config<384, 2, 24, 3>,
-            scan_config<512, 2, 16, 4>>(n);
+            scan_config<512, 2, 16, 4>, scan_config<256, 2, 16, 8>, scan_config<256, 2, 24, 6>,
+            scan_config<128, 2, 40, 8>,
+            scan_config<256, 2, 16, 8, gc::scan_first_poll_delay_ns, 0, gc::scan_prefetch_tiles,
+                        gc::scan_staging::rescan>,
+            scan_config<128, 2, 40, 8, gc::scan_first_poll_delay_ns, 0, gc::scan_prefetch_tiles,
+                        gc::scan_staging::rescan>>(n);
   for (std::size_t n : {std::size_t{1} << 24, std::size_t{1} << 28})
     compare_segmented(n);
 }

@@ -2,6 +2,7 @@
 // templates of gpuprim/cuda/reduce.cuh in this file).
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <random>
 #include <vector>
 
@@ -52,4 +53,38 @@ TEST_F(cuda_test, int8_sum_widened_to_int64) {
   for (auto& v : x)
     want += (v = static_cast<std::int8_t>(d(rng)));
   EXPECT_EQ(gp::reduce(gp::cuda, gp::to_device(x), std::int64_t{0}), want);
+}
+
+// Both ways the block partials meet (cuda_detail::reduce_finish): the last
+// block polling published partials (in the status word for 4-byte values,
+// behind a fence for wider ones) and the atomic ticket, each exact (integer
+// sums) and each leaving its workspace ready for the next call, on sizes
+// from one block to a full persistent grid, several calls in a row.
+TEST_F(cuda_test, reduce_finishes_polled_and_ticket_sum_exactly) {
+  namespace gc = gpuprim::cuda_detail;
+  auto rng = make_rng(22);
+  const auto check = [&]<class T, gc::reduce_finish Finish>(const char* what) {
+    for (std::size_t n : test_sizes({1, 1000, 65537, 5'000'011})) {
+      std::vector<T> x(n);
+      T want = 0;
+      for (auto& v : x) {
+        v = static_cast<T>(rng() % 2001) - T(1000);
+        want += v;
+      }
+      const auto dx = gp::to_device(x);
+      gp::device_vector<T> out(1);
+      for (int call = 0; call < 3; ++call) {
+        out.fill_bytes(0x5A);
+        gc::launch_reduce_single_pass<16 / sizeof(T), gc::reduce_config::threads,
+                                      gc::reduce_config::unroll, Finish>(
+            dx.data(), n, out.data(), T(7), gp::plus{}, gp::detail::unary_fetch<gp::identity>{},
+            nullptr, gc::reduce_config{});
+        ASSERT_EQ(gp::to_host(out)[0], want + T(7)) << what << " n=" << n << " call " << call;
+      }
+    }
+  };
+  check.template operator()<std::int32_t, gc::reduce_finish::polled>("int32 polled");
+  check.template operator()<std::int32_t, gc::reduce_finish::ticket>("int32 ticket");
+  check.template operator()<std::int64_t, gc::reduce_finish::polled>("int64 polled (fenced)");
+  check.template operator()<std::int64_t, gc::reduce_finish::ticket>("int64 ticket");
 }

@@ -38,7 +38,8 @@ using identity_fetch = gp::detail::unary_fetch<gp::identity>;
 // ahead whose input is prefetched into L2, and where a thread keeps its
 // scanned elements (gc::scan_staging).
 template <int Words, bool Exclusive, int Threads = 0, int Items = 0, int MinBlocks = 0,
-          int FirstDelay = 0, int PollDelay = 0, int Prefetch = gc::scan_prefetch_tiles,
+          int FirstDelay = gc::scan_first_poll_delay_ns, int PollDelay = 0,
+          int Prefetch = gc::scan_prefetch_tiles,
           gc::scan_staging Staging = gc::scan_staging::automatic, class T, class Op>
 std::vector<T> scan_with_window(const std::vector<T>& x, T init, Op op) {
   const gp::device_vector<T> in = gp::to_device(x);

@@ -31,6 +31,7 @@
 #include <type_traits>
 
 #include "gpuprim/core/segmented_operator.hpp"
+#include "gpuprim/cuda/detail/partial.cuh"
 #include "gpuprim/cuda/detail/shuffle_up.cuh"
 
 namespace gpuprim::cuda_detail {
@@ -62,6 +63,20 @@ struct status_packing<flagged<V>> {
     spare = v.head ? 1u : 0u;
   }
   static __device__ flagged<V> decode(unsigned bits, unsigned spare) {
+    return {status_packing<V>::decode(bits, 0), spare != 0};
+  }
+};
+
+// A reduction's block partial (a value or nothing): the value packs like a
+// plain one, `valid` rides in the spare bit.
+template <class V>
+struct status_packing<partial<V>> {
+  static constexpr bool packed = sizeof(V) <= 4;
+  static __device__ void encode(const partial<V>& v, unsigned& bits, unsigned& spare) {
+    status_packing<V>::encode(v.value, bits, spare);
+    spare = v.valid ? 1u : 0u;
+  }
+  static __device__ partial<V> decode(unsigned bits, unsigned spare) {
     return {status_packing<V>::decode(bits, 0), spare != 0};
   }
 };
