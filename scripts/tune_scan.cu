@@ -328,23 +328,20 @@ int main(int argc, char** argv) {
   }
   // The one-word window at the default tile (256 x 40 at 4 blocks per SM)
   // first: its bits are the reference; then the library's default (2
-  // words, prefetching the input of the tile 128 tiles ahead into L2),
-  // other prefetch distances, no sleep before the first poll, other tiles
-  // near the default (32 and 36 elements a thread, 3 blocks per SM), the
-  // earlier default 512 x 16 at 4 blocks per SM, and smaller tiles with
-  // more warps per SM (for small inputs, where 256 x 40 gives under one
-  // tile per SM).
+  // words, a 1 us sleep before the first poll, prefetching the input of
+  // the tile 64 tiles ahead into L2), no prefetch, no sleep, other
+  // prefetch distances, and tiles near the default (36 elements a thread
+  // at 3 and 4 blocks per SM, 256 x 40 at 3, 384 x 24 at 3). Smaller tiles
+  // with more warps per SM (256 x 16 at 8 blocks, 256 x 24 at 6, 128 x 40
+  // at 8, in registers or rescanned) lost at every size:
+  // bench/results/h100-2026-11-24-late-scan-probes.txt.
   for (std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28})
     compare<scan_config<0, 1>, scan_config<0, 2>, scan_config<0, 2, 0, 0, 0, 0, 0>,
-            scan_config<0, 2, 0, 0, 0, 0, 64>, scan_config<0, 2, 0, 0, 0, 0, 192>,
-            scan_config<0, 2, 0, 0, 0, 0>, scan_config<0, 4>, scan_config<256, 2, 40, 3>,
-            scan_config<256, 2, 32, 3>, scan_config<256, 2, 36, 3>, scan_config<384, 2, 24, 3>,
-            scan_config<512, 2, 16, 4>, scan_config<256, 2, 16, 8>, scan_config<256, 2, 24, 6>,
-            scan_config<128, 2, 40, 8>,
-            scan_config<256, 2, 16, 8, gc::scan_first_poll_delay_ns, 0, gc::scan_prefetch_tiles,
-                        gc::scan_staging::rescan>,
-            scan_config<128, 2, 40, 8, gc::scan_first_poll_delay_ns, 0, gc::scan_prefetch_tiles,
-                        gc::scan_staging::rescan>>(n);
+            scan_config<0, 2, 0, 0, 0>, scan_config<0, 2, 0, 0, 1000, 0, 128>,
+            scan_config<0, 2, 0, 0, 1000, 0, 96>, scan_config<0, 2, 0, 0, 1000, 0, 160>,
+            scan_config<256, 2, 36, 3>, scan_config<256, 2, 36, 3, 1000, 0, 128>,
+            scan_config<256, 2, 36, 4>, scan_config<256, 2, 36, 4, 1000, 0, 128>,
+            scan_config<256, 2, 40, 3>, scan_config<384, 2, 24, 3>>(n);
   for (std::size_t n : {std::size_t{1} << 24, std::size_t{1} << 28})
     compare_segmented(n);
 }

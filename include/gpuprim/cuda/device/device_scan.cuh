@@ -278,13 +278,16 @@ inline constexpr int scan_lookback_words = 2;
 inline constexpr int scan_first_poll_delay_ns = 1000;
 
 // Tiles ahead whose input a tile asks L2 for (see the kernel's step 0):
-// about 4-5 MB ahead, where 396-528 tiles are resident at once. Measured on
-// the H100 (scripts/tune_scan.cu, 2^28 floats, 512 x 16 tiles): none 0.89x
-// CUB, 64 or 128 tiles 0.94x, 192-256 0.91-0.93x, 512 and 1024 0.71x (L2 no
-// longer holds the prefetched lines until they are read); 256 x 40 tiles:
-// none 0.94x, 128 tiles 1.10x. At 2^24 and 2^20 it measured neither
-// faster nor slower.
-inline constexpr int scan_prefetch_tiles = 128;
+// 64 tiles of 256 x 40 floats are 2.6 MB ahead, where 528 tiles are
+// resident at once. Measured on the H100 (scripts/tune_scan.cu, 2^28
+// floats, 512 x 16 tiles): none 0.89x CUB, 64 or 128 tiles 0.94x, 192-256
+// 0.91-0.93x, 512 and 1024 0.71x (L2 no longer holds the prefetched lines
+// until they are read). 256 x 40 tiles, three runs on 2026-11-24, 64
+// against 128 tiles ahead: 2^28 764-774 us against 771-781 (none: 878), 2^24
+// 60.5-62.4 us against 62.9-64.7; 96 tied 64 at 2^28 and lost at 2^24, 160
+// and 192 were slower. At 2^20 (103 tiles) it measures neither faster nor
+// slower.
+inline constexpr int scan_prefetch_tiles = 64;
 
 // Default tile shapes (Threads, Items and MinBlocks 0):
 //  - input, output and accumulator of at most 4 bytes: 256 threads x 40
