@@ -41,24 +41,27 @@ K random_key(std::mt19937_64& g) {
   }
 }
 
-// A tile configuration: keys per thread, look-back window, and the blocks
-// per SM the pass is compiled for (0: the library's default).
-template <int Items, int Window, int MinBlocks = 0>
+// A tile configuration: keys per thread, look-back window, the blocks per
+// SM the pass is compiled for (0: the library's default), and the tiles
+// ahead whose keys and values a tile asks L2 for.
+template <int Items, int Window, int MinBlocks = 0, int Prefetch = -1>
 struct tile_config {};
 
-template <class K, class V, int Items, int Window, int MinBlocks>
-void run_variant(tile_config<Items, Window, MinBlocks>, const K* keys, K* keys_out, const V* values,
-                 V* values_out, std::size_t n, const std::vector<K>& cub_keys,
-                 const std::vector<V>& cub_values, float cub_ms) {
+template <class K, class V, int Items, int Window, int MinBlocks, int PrefetchOrDefault>
+void run_variant(tile_config<Items, Window, MinBlocks, PrefetchOrDefault>, const K* keys,
+                 K* keys_out, const V* values, V* values_out, std::size_t n,
+                 const std::vector<K>& cub_keys, const std::vector<V>& cub_values, float cub_ms) {
   gp::detail::radix_sort_plan plan{};
   plan.n = n;
   plan.begin_bit = 0;
   plan.end_bit = int(8 * sizeof(K));
   plan.descending = false;
   plan.value_bytes = std::is_same_v<V, gc::no_values> ? 0 : int(sizeof(V));
+  constexpr int Prefetch = PrefetchOrDefault >= 0 ? PrefetchOrDefault : gc::radix_prefetch_tiles<V>;
   const float ms = median_ms([&] {
     constexpr int blocks = MinBlocks > 0 ? MinBlocks : gc::radix_pass_min_blocks<K, Items>;
-    gc::radix_sort<K, V, Items, Window, blocks>(keys, keys_out, values, values_out, plan, nullptr);
+    gc::radix_sort<K, V, Items, Window, blocks, Prefetch>(keys, keys_out, values, values_out, plan,
+                                                          nullptr);
   });
   CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<K> got(n);
@@ -69,9 +72,11 @@ void run_variant(tile_config<Items, Window, MinBlocks>, const K* keys, K* keys_o
     CHECK_CUDA(cudaMemcpy(got_values.data(), values_out, n * sizeof(V), cudaMemcpyDeviceToHost));
     same = same && std::memcmp(got_values.data(), cub_values.data(), n * sizeof(V)) == 0;
   }
-  std::printf("  items %2d, look-back window %d, %d blocks/SM: %9.1f us  %.2fx CUB  %s\n", Items,
-              Window, MinBlocks > 0 ? MinBlocks : gc::radix_pass_min_blocks<K, Items>, ms * 1e3,
-              cub_ms / ms, same ? "same as CUB" : "DIFFERENT FROM CUB");
+  std::printf(
+      "  items %2d, look-back window %d, %d blocks/SM, prefetch %3d tiles ahead: %9.1f us"
+      "  %.2fx CUB  %s\n",
+      Items, Window, MinBlocks > 0 ? MinBlocks : gc::radix_pass_min_blocks<K, Items>, Prefetch,
+      ms * 1e3, cub_ms / ms, same ? "same as CUB" : "DIFFERENT FROM CUB");
 }
 
 template <class K, bool Pairs, class... Configs>
@@ -159,15 +164,19 @@ int main(int argc, char** argv) {
     return 0;
   }
   using c32w4 = tile_config<32, 4>;  // the default up to 4-byte keys and values
-  using c32w8 = tile_config<32, 8>;
-  using c24w4 = tile_config<24, 4>;
+  using c32w4p0 = tile_config<32, 4, 0, 0>;
+  using c32w4p64 = tile_config<32, 4, 0, 64>;
   using c16w4 = tile_config<16, 4>;  // the default for 8-byte keys or values
-  using c12w4 = tile_config<12, 4>;
-  using c20w4 = tile_config<20, 4>;
-  for (std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28}) {
-    compare<std::uint32_t, false, c32w4, c32w8, c24w4, c16w4>(n);
-    compare<float, false, c32w4, c24w4>(n);
-    compare<std::uint32_t, true, c32w4, c24w4>(n);
-    compare<std::uint64_t, false, c16w4, c12w4, c20w4>(n);
+  using c16w4p0 = tile_config<16, 4, 0, 0>;
+  // The L2 prefetch of later tiles' keys (default for keys only: 64 tiles,
+  // 2 MB ahead, where 396 tiles are resident) against none. Earlier runs
+  // compared keys per thread and look-back windows (32 x window 4 won) and
+  // prefetching values too (slower for pairs):
+  // bench/results/h100-2026-11-24-late-radix-prefetch.txt.
+  for (std::size_t n : {std::size_t{1} << 24, std::size_t{1} << 28}) {
+    compare<std::uint32_t, false, c32w4, c32w4p0>(n);
+    compare<float, false, c32w4, c32w4p0>(n);
+    compare<std::uint32_t, true, c32w4, c32w4p64>(n);
+    compare<std::uint64_t, false, c16w4, c16w4p0>(n);
   }
 }
