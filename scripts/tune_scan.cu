@@ -331,7 +331,10 @@ int main(int argc, char** argv) {
   // words, a 1 us sleep before the first poll, prefetching the input of
   // the tile 64 tiles ahead into L2), no prefetch, no sleep, other
   // prefetch distances, and tiles near the default (36 elements a thread
-  // at 3 and 4 blocks per SM, 256 x 40 at 3, 384 x 24 at 3). Smaller tiles
+  // at 3 and 4 blocks per SM, 256 x 40 at 3, 384 x 24 at 3), and as many
+  // elements a tile spread over more threads (1024 x 8 at one block per
+  // SM, 512 x 16 and x 20 at two: more warps per tile
+  // where a small input gives about one tile per SM). Smaller tiles
   // with more warps per SM (256 x 16 at 8 blocks, 256 x 24 at 6, 128 x 40
   // at 8, in registers or rescanned) lost at every size:
   // bench/results/h100-2026-11-24-late-scan-probes.txt.
@@ -341,7 +344,8 @@ int main(int argc, char** argv) {
             scan_config<0, 2, 0, 0, 1000, 0, 96>, scan_config<0, 2, 0, 0, 1000, 0, 160>,
             scan_config<256, 2, 36, 3>, scan_config<256, 2, 36, 3, 1000, 0, 128>,
             scan_config<256, 2, 36, 4>, scan_config<256, 2, 36, 4, 1000, 0, 128>,
-            scan_config<256, 2, 40, 3>, scan_config<384, 2, 24, 3>>(n);
+            scan_config<256, 2, 40, 3>, scan_config<384, 2, 24, 3>, scan_config<1024, 2, 8, 1>,
+            scan_config<512, 2, 20, 2>, scan_config<512, 2, 16, 2>>(n);
   for (std::size_t n : {std::size_t{1} << 24, std::size_t{1} << 28})
     compare_segmented(n);
 }
