@@ -4,13 +4,15 @@
 # Logs and results go to $OUT (flat: the device tool brings back at most 8
 # files). Usage: scripts/device-check.sh [--no-bench] [--no-sanitize]
 # [--tests-only] [--no-tests] [--tune-radix] [--ncu-radix] [--tune-scan]
-# [--tune-histogram] [--tune-reduce] [--ncu-scan] (the radix probes time the radix sort's tile sizes
+# [--tune-histogram] [--tune-reduce] [--ncu-scan] [--ncu-small] (the radix probes time the radix sort's tile sizes
 # against CUB: tune-radix.txt, and profile its passes and CUB's with Nsight
 # Compute: ncu-radix.txt; --tune-scan times the scan's look-back windows
 # against CUB: tune-scan.txt; --tune-histogram the byte histogram's
 # kernels: tune-histogram.txt; --tune-reduce the reduction's block shapes:
 # tune-reduce.txt; --ncu-scan profiles one scan and CUB's with Nsight
-# Compute: ncu-scan.txt, ncu-scan-source.txt).
+# Compute: ncu-scan.txt, ncu-scan-source.txt; --ncu-small profiles one
+# 2^20 scan and one 2^20 sum with CUB's, for the GPU time apart from the
+# launch: ncu-small.txt).
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -22,6 +24,7 @@ RUN_TUNE_RADIX=0
 RUN_NCU_RADIX=0
 RUN_TUNE_SCAN=0
 RUN_NCU_SCAN=0
+RUN_NCU_SMALL=0
 RUN_TUNE_HISTOGRAM=0
 RUN_TUNE_REDUCE=0
 for arg in "$@"; do
@@ -34,6 +37,7 @@ for arg in "$@"; do
     --ncu-radix) RUN_NCU_RADIX=1 ;;
     --tune-scan) RUN_TUNE_SCAN=1 ;;
     --ncu-scan) RUN_NCU_SCAN=1 ;;
+    --ncu-small) RUN_NCU_SMALL=1 ;;
     --tune-histogram) RUN_TUNE_HISTOGRAM=1 ;;
     --tune-reduce) RUN_TUNE_REDUCE=1 ;;
   esac
@@ -83,10 +87,11 @@ if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
   build_probe radix_tile radix -lineinfo -Xcompiler -fopenmp -lgomp &
   radix_build=$!
 fi
-{ [ $RUN_TUNE_SCAN -eq 1 ] || [ $RUN_NCU_SCAN -eq 1 ]; } &&
+{ [ $RUN_TUNE_SCAN -eq 1 ] || [ $RUN_NCU_SCAN -eq 1 ] || [ $RUN_NCU_SMALL -eq 1 ]; } &&
   { build_probe scan scan -lineinfo & scan_build=$!; }
 [ $RUN_TUNE_HISTOGRAM -eq 1 ] && { build_probe histogram histogram & histogram_build=$!; }
-[ $RUN_TUNE_REDUCE -eq 1 ] && { build_probe reduce reduce & reduce_build=$!; }
+{ [ $RUN_TUNE_REDUCE -eq 1 ] || [ $RUN_NCU_SMALL -eq 1 ]; } &&
+  { build_probe reduce reduce & reduce_build=$!; }
 
 # The probes alone (--no-tests --no-sanitize --no-bench) need no library
 # build: each is one nvcc command (build_probe above).
@@ -219,6 +224,19 @@ if [ $RUN_NCU_SCAN -eq 1 ]; then
     --section SourceCounters --page source --csv --print-source sass \
     "$BUILD/tune_scan" --profile >"$OUT/ncu-scan-source.txt" 2>&1
   note "ncu scan source: rc=$?"
+fi
+if [ $RUN_NCU_SMALL -eq 1 ]; then
+  wait "$scan_build" "$reduce_build"
+  # 2^20 elements, where a call is mostly launch: each kernel's own GPU
+  # time (gpu__time_duration), its warp states and stall reasons, ours and
+  # CUB's (ncu-small.txt).
+  for probe in scan reduce; do
+    ncu --kernel-name regex:'scan_decoupled_lookback|DeviceScan|reduce_single_pass|DeviceReduce' \
+      --section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats \
+      --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
+      "$BUILD/tune_$probe" --profile 20 >>"$OUT/ncu-small.txt" 2>&1
+    note "ncu small $probe: rc=$?"
+  done
 fi
 # The byte histogram's kernels against CUB (scripts/tune_histogram.cu).
 [ $RUN_TUNE_HISTOGRAM -eq 1 ] && wait "$histogram_build" && probe histogram

@@ -14,6 +14,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <random>
 #include <type_traits>
 #include <vector>
@@ -157,9 +159,33 @@ void launch_floor() {
               median_ms(empty) * 1e3, median_queued_ms(empty) * 1e3, host_enqueue_us(empty));
 }
 
+// --profile [LOG2N]: one gpuprim and one CUB float sum of 2^LOG2N
+// elements (default 2^20), nothing else, for Nsight Compute.
+void profile_once(int log2n) {
+  const std::size_t n = std::size_t{1} << log2n;
+  float *in, *out;
+  CHECK_CUDA(cudaMalloc(&in, n * sizeof(float)));
+  CHECK_CUDA(cudaMalloc(&out, sizeof(float)));
+  CHECK_CUDA(cudaMemset(in, 0, n * sizeof(float)));
+  gc::launch_reduce_single_pass<4>(in, n, out, 0.0f, gp::plus{},
+                                   gp::detail::unary_fetch<gp::identity>{}, nullptr,
+                                   gc::reduce_config{});
+  std::size_t temp_bytes = 0;
+  void* temp = nullptr;
+  CHECK_CUDA(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n));
+  CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
+  CHECK_CUDA(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n));
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::printf("profiled one gpuprim and one CUB float sum of 2^%d elements\n", log2n);
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--profile") == 0) {
+    profile_once(argc > 2 ? std::atoi(argv[2]) : 20);
+    return 0;
+  }
   launch_floor();
   from_memory<float>(std::size_t{1} << 20);
   from_memory<double>(std::size_t{1} << 20);

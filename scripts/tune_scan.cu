@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -292,10 +293,11 @@ void compare_segmented(std::size_t n) {
   CHECK_CUDA(cudaFree(out));
 }
 
-// --profile: one default scan and one CUB scan of 2^26 floats, nothing
+// --profile [LOG2N]: one default scan and one CUB scan of 2^LOG2N floats
+// (default 2^26), nothing
 // else, for Nsight Compute to compare the two kernels.
-void profile_once() {
-  const std::size_t n = std::size_t{1} << 26;
+void profile_once(int log2n) {
+  const std::size_t n = std::size_t{1} << log2n;
   std::vector<float> host(n);
   std::mt19937_64 g(1);
   for (auto& v : host)
@@ -312,12 +314,12 @@ void profile_once() {
   CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
   CHECK_CUDA(cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, n));
   CHECK_CUDA(cudaDeviceSynchronize());
-  std::printf("profiled one gpuprim and one CUB inclusive scan of 2^26 floats\n");
+  std::printf("profiled one gpuprim and one CUB inclusive scan of 2^%d floats\n", log2n);
 }
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--profile") == 0) {
-    profile_once();
+    profile_once(argc > 2 ? std::atoi(argv[2]) : 26);
     return 0;
   }
   // --segmented: only the segmented scans (below, after the plain ones).
