@@ -66,6 +66,14 @@ __device__ __forceinline__ std::uint64_t load_flag_bits(const Flag* flags, std::
   return bits;
 }
 
+// The thread's head bits: its flags, and the first element of the input,
+// which always starts a segment.
+template <int Items, class Flag>
+__device__ __forceinline__ std::uint64_t load_head_bits(const Flag* flags, std::uint64_t first,
+                                                        int valid) {
+  return load_flag_bits<Items>(flags, first, valid) | (first == 0 ? 1u : 0u);
+}
+
 // The general form: fetch(x, index) for each element.
 template <class Fetch>
 struct element_fetch {
@@ -98,7 +106,7 @@ struct head_bits_fetch {
 template <int Items, class T, class Flag>
 __device__ __forceinline__ head_bits_fetch<T> make_thread_fetch(
     const detail::head_flag_fetch<T, Flag>& fetch, std::uint64_t first, int valid) {
-  return {load_flag_bits<Items>(fetch.flags, first, valid) | (first == 0 ? 1u : 0u)};
+  return {load_head_bits<Items>(fetch.flags, first, valid)};
 }
 
 // Exclusive segmented scan (see detail::exclusive_head_flag_fetch): a head
@@ -122,8 +130,7 @@ struct shifted_head_bits_fetch {
 template <int Items, class T, class In, class Flag>
 __device__ __forceinline__ shifted_head_bits_fetch<T, In> make_thread_fetch(
     const detail::exclusive_head_flag_fetch<T, In, Flag>& fetch, std::uint64_t first, int valid) {
-  return {fetch.values, first,
-          load_flag_bits<Items>(fetch.flags, first, valid) | (first == 0 ? 1u : 0u), fetch.init};
+  return {fetch.values, first, load_head_bits<Items>(fetch.flags, first, valid), fetch.init};
 }
 
 // Asks L2 for whatever a fetch reads besides the scan's input, for the

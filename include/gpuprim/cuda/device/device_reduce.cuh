@@ -38,6 +38,33 @@
 
 namespace gpuprim::cuda_detail {
 
+// The finishing block's fold of the first `count` block partials: each
+// thread combines a contiguous run of them in block order, starting
+// `batch` loads (issue(b)) before completing any (finish(b, loaded): all
+// their L2 round trips in flight together, since this tail is on the
+// critical path of small inputs); then the block combines the runs.
+template <int Threads, class T, class Op, class Issue, class Finish>
+__device__ partial<T> fold_block_partials(typename block_reduce<Threads, T>::storage& storage,
+                                          unsigned count, Op op, Issue issue, Finish finish) {
+  constexpr unsigned batch = 4;
+  const unsigned per_thread = (count + Threads - 1) / Threads;
+  const unsigned first = threadIdx.x * per_thread;
+  const unsigned last = min(count, first + per_thread);
+  partial<T> mine{T{}, false};
+  for (unsigned b = first; b < last; b += batch) {
+    decltype(issue(b)) loaded[batch];
+#pragma unroll
+    for (unsigned k = 0; k < batch; ++k) {
+      if (b + k < last) loaded[k] = issue(b + k);
+    }
+#pragma unroll
+    for (unsigned k = 0; k < batch; ++k) {
+      if (b + k < last) mine = combine(mine, finish(b + k, loaded[k]), op);
+    }
+  }
+  return block_reduce<Threads, T>{storage}.reduce(mine, op);
+}
+
 template <int Threads, int Vec, int Unroll, bool Polled, class In, class T, class Op, class Fetch>
 __global__ void __launch_bounds__(Threads)
     reduce_single_pass(const In* __restrict__ in, std::uint64_t n, T init, Op op, Fetch fetch,
@@ -98,22 +125,9 @@ __global__ void __launch_bounds__(Threads)
       return;
     }
     __syncthreads();  // warp 0's reads of `storage` are done: it is reused below
-    const unsigned per_thread = (last_block + Threads - 1) / Threads;
-    const unsigned first = threadIdx.x * per_thread;
-    const unsigned last = min(last_block, first + per_thread);
-    constexpr unsigned batch = 4;
-    partial<T> mine{T{}, false};
-    for (unsigned b = first; b < last; b += batch) {
-      unsigned long long words[batch];
-#pragma unroll
-      for (unsigned k = 0; k < batch; ++k)
-        words[k] = b + k < last ? published.peek(b + k) : 0;
-#pragma unroll
-      for (unsigned k = 0; k < batch; ++k) {
-        if (b + k < last) mine = combine(mine, published.read(b + k, words[k]).value, op);
-      }
-    }
-    const partial<T> others = block_reduce_t{storage}.reduce(mine, op);
+    const partial<T> others = fold_block_partials<Threads, T>(
+        storage, last_block, op, [&](unsigned b) { return published.peek(b); },
+        [&](unsigned b, unsigned long long word) { return published.read(b, word).value; });
     if (threadIdx.x == 0) {
       const partial<T> total = combine(others, block_total, op);
       *out = total.valid ? op(init, total.value) : init;
@@ -130,24 +144,9 @@ __global__ void __launch_bounds__(Threads)
   __syncthreads();  // also ends warp 0's reads of `storage`, which is reused below
   if (!is_last_block) return;
 
-  // Each thread combines a contiguous run of block partials, in block order,
-  // loading 4 at a time before combining any (all four L2 round trips in
-  // flight together: this tail is on the critical path of small inputs).
-  constexpr unsigned batch = 4;
-  const unsigned per_thread = (gridDim.x + Threads - 1) / Threads;
-  const unsigned first = threadIdx.x * per_thread;
-  const unsigned last = min(gridDim.x, first + per_thread);
-  partial<T> mine{T{}, false};
-  for (unsigned b = first; b < last; b += batch) {
-    partial<T> loaded[batch];
-#pragma unroll
-    for (unsigned k = 0; k < batch; ++k)
-      loaded[k] = b + k < last ? block_results[b + k] : partial<T>{T{}, false};
-#pragma unroll
-    for (unsigned k = 0; k < batch; ++k)
-      mine = combine(mine, loaded[k], op);
-  }
-  const partial<T> total = block_reduce_t{storage}.reduce(mine, op);
+  const partial<T> total = fold_block_partials<Threads, T>(
+      storage, gridDim.x, op, [&](unsigned b) { return block_results[b]; },
+      [](unsigned, const partial<T>& p) { return p; });
   if (threadIdx.x == 0) {
     *out = total.valid ? op(init, total.value) : init;
     *finished_blocks = 0;  // every block has counted: leave the workspace ready for the next call
