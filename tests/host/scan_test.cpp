@@ -4,6 +4,7 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "gpuprim/scan.hpp"
@@ -55,34 +56,40 @@ TYPED_TEST(host_scan, min_and_max_scans) {
 }
 
 // Several rounds of blocks per thread, an odd size and an output that
-// starts 4 bytes past a cache line: the carries between rounds, threads
-// and lanes.
-TEST(host_scan, many_rounds_and_a_misaligned_output) {
+// starts one element past a cache line: the carries between rounds, threads
+// and lanes. Both arrays are over host_detail::scan_streaming_bytes, so pass
+// 2 writes with streaming stores after each lane's first line boundary.
+template <class T>
+void expect_many_rounds_with_a_misaligned_output(std::size_t n) {
+  using U = std::make_unsigned_t<T>;  // wrapping sums, exact as a loop's
+  ASSERT_GE(n * sizeof(T), gp::host_detail::scan_streaming_bytes);
   auto rng = make_rng(37);
-  const std::size_t n = (std::size_t{1} << 23) + 4099;
-  const auto x = random_vector<std::int32_t>(n, rng);
-  std::vector<std::int32_t> storage(n + 1);
-  const std::span<std::int32_t> out(storage.data() + 1, n);  // 4 bytes past a line start
+  const auto x = random_vector<T>(n, rng);
+  std::vector<T> storage(n + 1);
+  const std::span<T> out(storage.data() + 1, n);
   for (int threads : {1, 2, 3}) {
     gp::inclusive_scan(gp::host.threads(threads), x, out);
-    std::int32_t running = 0;
+    T running = 0;
     std::size_t wrong = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      running = static_cast<std::int32_t>(static_cast<std::uint32_t>(running) +
-                                          static_cast<std::uint32_t>(x[i]));
+      running = static_cast<T>(static_cast<U>(running) + static_cast<U>(x[i]));
       wrong += out[i] != running;
     }
     EXPECT_EQ(wrong, 0u) << "inclusive, threads " << threads;
-    gp::exclusive_scan(gp::host.threads(threads), x, out, std::int32_t{5});
+    gp::exclusive_scan(gp::host.threads(threads), x, out, T{5});
     running = 5;
     wrong = 0;
     for (std::size_t i = 0; i < n; ++i) {
       wrong += out[i] != running;
-      running = static_cast<std::int32_t>(static_cast<std::uint32_t>(running) +
-                                          static_cast<std::uint32_t>(x[i]));
+      running = static_cast<T>(static_cast<U>(running) + static_cast<U>(x[i]));
     }
     EXPECT_EQ(wrong, 0u) << "exclusive, threads " << threads;
   }
+}
+
+TEST(host_scan, many_rounds_and_a_misaligned_output) {
+  expect_many_rounds_with_a_misaligned_output<std::int32_t>((std::size_t{1} << 23) + 4099);
+  expect_many_rounds_with_a_misaligned_output<std::int64_t>((std::size_t{1} << 22) + 4099);
 }
 
 // 64-bit sums on the vector path (pairs of elements per SSE2 vector), in

@@ -24,12 +24,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <thread>
 #include <vector>
 
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/host/reduce.hpp"
+#include "gpuprim/host/streaming_store.hpp"
 #include "gpuprim/host/vector_scan.hpp"
 
 namespace gpuprim::host_detail {
@@ -42,22 +44,30 @@ inline constexpr std::size_t scan_lanes = 8;
 // streams of pass 2 (eight read, eight written) to the same L1 sets; 16
 // extra elements per lane shift each lane by a cache line.
 inline constexpr std::size_t scan_block_elements = scan_lanes * (32 * 1024 + 16);
+inline constexpr std::size_t scan_streaming_bytes = std::size_t{32} << 20;
 
 // Pass 2 for one thread's block: lane k of length lane_len starts at
 // begin + k * lane_len and continues from prefix[k]; the last lane also owns
 // the remainder up to `end`. Exclusive: out[i] excludes in[i].
+// Stream: write plain sums with streaming stores (vector_scan_lanes).
 template <bool Exclusive, class In, class Out, class T, class Op, class Fetch>
 void scan_lanes_from(const In* in, Out* out, std::size_t begin, std::size_t end, const T* prefix,
-                     std::size_t lane_len, Op& op, Fetch& fetch) {
+                     std::size_t lane_len, Op& op, Fetch& fetch, bool stream) {
   T acc[scan_lanes];
   for (std::size_t k = 0; k < scan_lanes; ++k)
     acc[k] = prefix[k];
-  std::size_t done = 0;  // elements of each lane scanned on vectors
+  std::size_t done = 0;  // elements of each lane scanned by vector_scan_lanes
 #if defined(__SSE2__)
   if constexpr (vector_scan_applies<In, Out, T, Op, Fetch>) {
-    vector_scan_lanes<Exclusive>(in + begin, out + begin, lane_len, lane_len, acc);
+    if (stream) {
+      vector_scan_lanes<Exclusive, true>(in + begin, out + begin, lane_len, lane_len, acc);
+    } else {
+      vector_scan_lanes<Exclusive, false>(in + begin, out + begin, lane_len, lane_len, acc);
+    }
     done = lane_len;
   }
+#else
+  (void)stream;
 #endif
   auto step = [&](std::size_t k, std::size_t i) {
     const T x = static_cast<T>(fetch(in[i], i));
@@ -100,6 +110,14 @@ void scan(host_backend backend, const In* in, Out* out, std::size_t n, std::opti
   };
   std::vector<prefix_slot> slots(static_cast<std::size_t>(threads));
   const T initial = *init;
+  // Outputs far larger than the caches are written with streaming stores
+  // (plain sums only): without them each output line is read before it is
+  // written, and memory moves three bytes for a copy's two. In place, the
+  // input line was just read, so there is nothing to save. (An output not
+  // aligned to its element size never reaches a 16-byte boundary.)
+  const bool stream = n * sizeof(Out) >= scan_streaming_bytes &&
+                      static_cast<const void*>(in) != out &&
+                      reinterpret_cast<std::uintptr_t>(out) % sizeof(Out) == 0;
 
 #pragma omp parallel num_threads(threads)
   {
@@ -112,8 +130,9 @@ void scan(host_backend backend, const In* in, Out* out, std::size_t n, std::opti
       const std::size_t round_n = std::min(round, n - round_begin);
       const std::size_t begin = round_begin + round_n * t / team;
       const std::size_t end = round_begin + round_n * (t + 1) / team;
-      // A multiple of 4: whole vectors of 32- and 64-bit values.
-      const std::size_t lane_len = (end - begin) / scan_lanes / 4 * 4;
+      // A multiple of 16 elements: whole vectors, and lanes a whole number
+      // of cache lines apart (for streaming stores) for 4- and 8-byte values.
+      const std::size_t lane_len = (end - begin) / scan_lanes / 16 * 16;
       std::optional<T> totals[scan_lanes];
       for (std::size_t k = 0; k < scan_lanes; ++k) {
         const std::size_t lb = begin + k * lane_len;
@@ -146,8 +165,9 @@ void scan(host_backend backend, const In* in, Out* out, std::size_t n, std::opti
       mine.prefix = carry;
       mine.round_done.store(r + 1, std::memory_order_release);
       scan_lanes_from<Exclusive, In, Out, T>(in, out, begin, end, lane_prefix, lane_len, thread_op,
-                                             thread_fetch);
+                                             thread_fetch, stream);
     }
+    if (stream) streaming_stores_done();  // before the caller reads the output
   }
 }
 
