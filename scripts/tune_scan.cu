@@ -322,6 +322,12 @@ int main(int argc, char** argv) {
     profile_once(argc > 2 ? std::atoi(argv[2]) : 26);
     return 0;
   }
+  // --quick: the library's default alone, at each size.
+  if (argc > 1 && std::strcmp(argv[1], "--quick") == 0) {
+    for (std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28})
+      compare<scan_config<0, 2>>(n);
+    return 0;
+  }
   // --segmented: only the segmented scans (below, after the plain ones).
   if (argc > 1 && std::strcmp(argv[1], "--segmented") == 0) {
     for (std::size_t n : {std::size_t{1} << 24, std::size_t{1} << 28})
