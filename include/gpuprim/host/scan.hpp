@@ -56,29 +56,46 @@ void scan_lanes_from(const In* in, Out* out, std::size_t begin, std::size_t end,
   T acc[scan_lanes];
   for (std::size_t k = 0; k < scan_lanes; ++k)
     acc[k] = prefix[k];
-  std::size_t done = 0;  // elements of each lane scanned by vector_scan_lanes
-#if defined(__SSE2__)
-  if constexpr (vector_scan_applies<In, Out, T, Op, Fetch>) {
-    if (stream) {
-      vector_scan_lanes<Exclusive, true>(in + begin, out + begin, lane_len, lane_len, acc);
-    } else {
-      vector_scan_lanes<Exclusive, false>(in + begin, out + begin, lane_len, lane_len, acc);
-    }
-    done = lane_len;
-  }
-#else
-  (void)stream;
-#endif
   auto step = [&](std::size_t k, std::size_t i) {
     const T x = static_cast<T>(fetch(in[i], i));
     if constexpr (Exclusive) out[i] = static_cast<Out>(acc[k]);
     acc[k] = op(acc[k], x);
     if constexpr (!Exclusive) out[i] = static_cast<Out>(acc[k]);
   };
-  for (std::size_t i = done; i < lane_len; ++i) {
-    for (std::size_t k = 0; k < scan_lanes; ++k)
-      step(k, begin + k * lane_len + i);
+  // Elements [from, to) of every lane, one at a time, the lanes side by side.
+  auto scan_elements = [&](std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to; ++i) {
+      for (std::size_t k = 0; k < scan_lanes; ++k)
+        step(k, begin + k * lane_len + i);
+    }
+  };
+  std::size_t done = 0;  // elements of each lane scanned
+#if defined(__SSE2__)
+  if constexpr (vector_scan_applies<In, Out, T, Op, Fetch>) {
+    // Streaming stores write whole lines: each lane goes element by element
+    // up to the output's first 64-byte boundary (lanes are a whole number
+    // of lines apart, so every lane meets it at the same element).
+    std::size_t head = 0;
+    if (stream) {
+      const std::size_t offset = reinterpret_cast<std::uintptr_t>(out + begin) % 64 / sizeof(T);
+      head = std::min(lane_len, offset ? line_elements<T> - offset : 0);
+    }
+    scan_elements(0, head);
+    const std::size_t unit = stream ? line_elements<T> : vector_scan_ops<T>::width;
+    const std::size_t body = (lane_len - head) / unit * unit;
+    if (stream) {
+      vector_scan_lanes<Exclusive, true>(in + begin + head, out + begin + head, lane_len, body,
+                                         acc);
+    } else {
+      vector_scan_lanes<Exclusive, false>(in + begin + head, out + begin + head, lane_len, body,
+                                          acc);
+    }
+    done = head + body;
   }
+#else
+  (void)stream;
+#endif
+  scan_elements(done, lane_len);
   for (std::size_t i = begin + scan_lanes * lane_len; i < end; ++i)
     step(scan_lanes - 1, i);
 }

@@ -15,7 +15,6 @@
 // do; integer sums are exact.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -127,16 +126,15 @@ inline constexpr std::size_t line_elements = 64 / sizeof(T);
 
 // Scans `Lanes` lanes of `length` elements side by side: lane k is
 // in[k * stride ...] into out[k * stride ...], starting from carry[k];
-// returns each lane's carry in `carry`.
+// returns each lane's carry in `carry`. `length` is a whole number of
+// vectors, or with Stream of lines.
 //
 // Stream: the output is written with streaming stores, a whole cache line
-// per lane at a time, so memory sees one write per element and no read of
-// the old line first (for outputs far larger than the caches: a third less
-// traffic). Each lane then scans element by element up to out's first line
-// boundary, by lines after it, and by elements again at its end; `stride`
-// must be a whole number of lines so that every lane meets the boundary at
-// the same element. The caller calls streaming_stores_done() before others
-// read the output.
+// per lane at a time (its vectors stored back to back, so the write
+// combining buffer fills at once), so memory sees one write per element and
+// no read of the old line first: for outputs far larger than the caches, a
+// third less traffic. Every out + k * stride must then start a line. The
+// caller calls streaming_stores_done() before others read the output.
 template <bool Exclusive, bool Stream, std::size_t Lanes, class T>
 void vector_scan_lanes(const T* in, T* out, std::size_t stride, std::size_t length,
                        T (&carry)[Lanes]) {
@@ -144,27 +142,10 @@ void vector_scan_lanes(const T* in, T* out, std::size_t stride, std::size_t leng
   using vec = typename ops::vec;
   // One vector per step, or one line (line_elements / width vectors).
   constexpr std::size_t step = Stream ? line_elements<T> : ops::width;
-  auto scalar_scan = [&](std::size_t from, std::size_t to) {
-    for (std::size_t i = from; i < to; ++i) {
-      for (std::size_t k = 0; k < Lanes; ++k) {
-        const T x = in[k * stride + i];
-        if constexpr (Exclusive) out[k * stride + i] = carry[k];
-        carry[k] = carry[k] + x;
-        if constexpr (!Exclusive) out[k * stride + i] = carry[k];
-      }
-    }
-  };
-  std::size_t head = 0;
-  if constexpr (Stream) {
-    const std::size_t offset = reinterpret_cast<std::uintptr_t>(out) % 64 / sizeof(T);
-    head = std::min(length, offset ? line_elements<T> - offset : 0);
-    scalar_scan(0, head);
-  }
-  const std::size_t body_end = head + (length - head) / step * step;
   vec c[Lanes];
   for (std::size_t k = 0; k < Lanes; ++k)
     c[k] = ops::splat(carry[k]);
-  for (std::size_t i = head; i < body_end; i += step) {
+  for (std::size_t i = 0; i < length; i += step) {
     for (std::size_t k = 0; k < Lanes; ++k) {
       for (std::size_t j = i; j < i + step; j += ops::width) {
         const vec sums = vector_inclusive_sums<T>(ops::load(in + k * stride + j));
@@ -184,7 +165,6 @@ void vector_scan_lanes(const T* in, T* out, std::size_t stride, std::size_t leng
     ops::store(last, c[k]);
     carry[k] = last[0];
   }
-  scalar_scan(body_end, length);
 }
 
 #else
