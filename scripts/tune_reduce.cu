@@ -7,6 +7,7 @@
 // each result against a double sum. Not part of the build or the tests;
 // built and run by scripts/device-check.sh --tune-reduce (tune-reduce.txt).
 // Medians of 20 after 3 warm-ups, CUDA events.
+#include <cuda.h>  // driver API types only: cuLaunchKernel is found at run time
 #include <cuda_runtime.h>
 #include <cub/device/device_reduce.cuh>
 
@@ -159,6 +160,179 @@ void launch_floor() {
               median_ms(empty) * 1e3, median_queued_ms(empty) * 1e3, host_enqueue_us(empty));
 }
 
+// --launch: what one enqueue costs by each launch path, for an empty
+// kernel and for the library's 2^20 float sum (input rotated from memory,
+// all ones so the sum is exact): the runtime's <<<>>>, the driver's
+// cuLaunchKernel on a CUfunction looked up once, and (for the sum) the
+// library's whole host path against a bare launch of the same kernel with
+// its grid and status words prepared beforehand.
+using launch_fn = CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                               unsigned, unsigned, CUstream, void**, void**);
+
+launch_fn driver_launch() {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  CHECK_CUDA(
+      cudaGetDriverEntryPointByVersion("cuLaunchKernel", &fn, 12000, cudaEnableDefault, &found));
+  if (found != cudaDriverEntryPointSuccess) {
+    std::printf("cuLaunchKernel not found\n");
+    std::exit(1);
+  }
+  return reinterpret_cast<launch_fn>(fn);
+}
+
+CUfunction driver_function(const void* kernel) {
+  cudaFunction_t f{};
+  CHECK_CUDA(cudaGetFuncBySymbol(&f, kernel));
+  return reinterpret_cast<CUfunction>(f);
+}
+
+__global__ void empty_kernel_with_params(const float*, std::uint64_t, float, float*, void*,
+                                         unsigned*, unsigned long long*, void*, unsigned, float*) {}
+
+__global__ void fill_ones(float* p, std::size_t n) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    p[i] = 1.0f;
+}
+
+void launch_paths() {
+  const launch_fn launch = driver_launch();
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const auto report = [&](const char* what, auto f) {
+    // median_ms records on the legacy stream; time on `stream` here, as the
+    // harness does.
+    cudaEvent_t a, b;
+    CHECK_CUDA(cudaEventCreate(&a));
+    CHECK_CUDA(cudaEventCreate(&b));
+    for (int i = 0; i < 5; ++i)
+      f();
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+    std::vector<float> iso, queued;
+    for (int i = 0; i < 40; ++i) {
+      CHECK_CUDA(cudaEventRecord(a, stream));
+      f();
+      CHECK_CUDA(cudaEventRecord(b, stream));
+      CHECK_CUDA(cudaEventSynchronize(b));
+      float ms = 0;
+      CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
+      iso.push_back(ms * 1e3f);
+      CHECK_CUDA(cudaEventRecord(a, stream));
+      for (int k = 0; k < 10; ++k)
+        f();
+      CHECK_CUDA(cudaEventRecord(b, stream));
+      CHECK_CUDA(cudaEventSynchronize(b));
+      CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
+      queued.push_back(ms * 1e2f);
+    }
+    std::sort(iso.begin(), iso.end());
+    std::sort(queued.begin(), queued.end());
+    std::vector<double> host;
+    for (int i = 0; i < 200; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      f();
+      host.push_back(
+          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+              .count());
+      if (i % 10 == 9) CHECK_CUDA(cudaStreamSynchronize(stream));
+    }
+    std::sort(host.begin(), host.end());
+    std::printf("  %-44s isolated %6.2f us (min %6.2f), queued %6.2f us, host enqueue %5.2f us\n",
+                what, iso[iso.size() / 2], iso[0], queued[queued.size() / 2],
+                host[host.size() / 2]);
+    CHECK_CUDA(cudaEventDestroy(a));
+    CHECK_CUDA(cudaEventDestroy(b));
+  };
+
+  std::printf(
+      "launch paths (stream created non-blocking, 40 isolated / 40x10 queued), "
+      "five interleaved rounds:\n");
+  const CUfunction empty_f = driver_function(reinterpret_cast<const void*>(empty_kernel));
+  const CUfunction empty_p_f =
+      driver_function(reinterpret_cast<const void*>(empty_kernel_with_params));
+  const float* null_in = nullptr;
+  std::uint64_t one = 1;
+  float zero = 0;
+  float* null_out = nullptr;
+  void* null_v = nullptr;
+  unsigned* null_u = nullptr;
+  unsigned long long* null_w = nullptr;
+  unsigned first_epoch = 1;
+  void* empty_args[] = {&null_in, &one,    &zero,   &null_out,    &null_v,
+                        &null_u,  &null_w, &null_v, &first_epoch, &null_out};
+
+  // The library's 2^20 float sum.
+  const std::size_t n = std::size_t{1} << 20;
+  const std::size_t copies = (std::size_t{160} << 20) / (n * sizeof(float)) + 1;
+  float *in, *out;
+  CHECK_CUDA(cudaMalloc(&in, copies * n * sizeof(float)));
+  CHECK_CUDA(cudaMalloc(&out, sizeof(float)));
+  fill_ones<<<1024, 256>>>(in, copies * n);
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::size_t call = 0;
+  const auto check = [&](const char* what) {
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+    float got = 0;
+    CHECK_CUDA(cudaMemcpy(&got, out, sizeof got, cudaMemcpyDeviceToHost));
+    if (got != float(n)) std::printf("  WRONG %s: %f\n", what, got);
+  };
+  using fetch_t = gp::detail::unary_fetch<gp::identity>;
+  using status_t = gc::tile_lookback<gc::partial<float>>;
+  const auto kernel = gc::reduce_single_pass<256, 4, 4, true, float, float, gp::plus, fetch_t>;
+  const unsigned blocks = 256;  // 2^20 / (256 threads x 4 loads x 4 floats)
+  unsigned long long* words;
+  CHECK_CUDA(cudaMalloc(&words, blocks * sizeof(unsigned long long)));
+  CHECK_CUDA(cudaMemset(words, 0, blocks * sizeof(unsigned long long)));
+  unsigned epoch = 0;
+  const CUfunction sum_f = driver_function(reinterpret_cast<const void*>(kernel));
+
+  for (int round = 0; round < 5; ++round) {
+    std::printf(" round %d\n", round);
+    report("empty kernel, <<<>>>", [&] { empty_kernel<<<1, 32, 0, stream>>>(); });
+    report("empty kernel, cuLaunchKernel", [&] {
+      launch(empty_f, 1, 1, 1, 32, 1, 1, 0, reinterpret_cast<CUstream>(stream), nullptr, nullptr);
+    });
+    report("empty kernel, 10 params, <<<>>>", [&] {
+      empty_kernel_with_params<<<256, 256, 0, stream>>>(
+          null_in, one, zero, null_out, null_v, null_u, null_w, null_v, first_epoch, null_out);
+    });
+    report("empty kernel, 10 params, cuLaunchKernel", [&] {
+      launch(empty_p_f, 256, 1, 1, 256, 1, 1, 0, reinterpret_cast<CUstream>(stream), empty_args,
+             nullptr);
+    });
+    report("sum 2^20, library host path", [&] {
+      gc::launch_reduce_single_pass<4>(in + (call++ % copies) * n, n, out, 0.0f, gp::plus{},
+                                       fetch_t{}, stream, gc::reduce_config{});
+    });
+    check("library");
+    report("sum 2^20, bare <<<>>>", [&] {
+      const status_t published{words, nullptr, ++epoch};
+      kernel<<<blocks, 256, 0, stream>>>(in + (call++ % copies) * n, n, 0.0f, gp::plus{}, fetch_t{},
+                                         nullptr, nullptr, published, out);
+    });
+    check("bare <<<>>>");
+    report("sum 2^20, bare cuLaunchKernel", [&] {
+      const float* p = in + (call++ % copies) * n;
+      std::uint64_t count = n;
+      float init = 0.0f;
+      gp::plus op{};
+      fetch_t fetch{};
+      gc::partial<float>* results = nullptr;
+      unsigned* finished = nullptr;
+      status_t published{words, nullptr, ++epoch};
+      float* o = out;
+      void* args[] = {&p, &count, &init, &op, &fetch, &results, &finished, &published, &o};
+      launch(sum_f, blocks, 1, 1, 256, 1, 1, 0, reinterpret_cast<CUstream>(stream), args, nullptr);
+    });
+    check("bare cuLaunchKernel");
+  }
+  CHECK_CUDA(cudaFree(words));
+  CHECK_CUDA(cudaFree(in));
+  CHECK_CUDA(cudaFree(out));
+  CHECK_CUDA(cudaStreamDestroy(stream));
+}
+
 // --profile [LOG2N]: one gpuprim and one CUB float sum of 2^LOG2N
 // elements (default 2^20), nothing else, for Nsight Compute.
 void profile_once(int log2n) {
@@ -184,6 +358,10 @@ void profile_once(int log2n) {
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--profile") == 0) {
     profile_once(argc > 2 ? std::atoi(argv[2]) : 20);
+    return 0;
+  }
+  if (argc > 1 && std::strcmp(argv[1], "--launch") == 0) {
+    launch_paths();
     return 0;
   }
   launch_floor();

@@ -1,4 +1,5 @@
 // CUDA runtime services behind gpuprim/core/*.hpp (built when CUDA is on).
+#include <cuda.h>  // driver API types; cuLaunchKernel itself is found at run time
 #include <cuda_runtime_api.h>
 
 #include <array>
@@ -7,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <unordered_map>
 #include <utility>
 
 #include "gpuprim/core/device_info.hpp"
@@ -147,6 +149,66 @@ int occupancy_blocks_per_multiprocessor(const void* kernel, int threads) {
     it->second = blocks > 0 ? blocks : 1;
   }
   return it->second;
+}
+
+namespace {
+
+using launch_kernel_fn = CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                      unsigned, unsigned, CUstream, void**, void**);
+
+// The driver's cuLaunchKernel, through the runtime's entry-point query, so
+// the library needs no link against libcuda.
+launch_kernel_fn driver_launch_kernel() {
+  static const launch_kernel_fn launch = [] {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    GPUPRIM_CUDA_CHECK(
+        cudaGetDriverEntryPointByVersion("cuLaunchKernel", &fn, 12000, cudaEnableDefault, &found),
+        "launch");
+    if (found != cudaDriverEntryPointSuccess || fn == nullptr) {
+      detail::throw_cuda_error(cudaErrorSymbolNotFound, "cudaGetDriverEntryPointByVersion",
+                               "launch");
+    }
+    return reinterpret_cast<launch_kernel_fn>(fn);
+  }();
+  return launch;
+}
+
+struct kernel_key {
+  int device;
+  const void* kernel;
+  bool operator==(const kernel_key&) const = default;
+};
+struct kernel_key_hash {
+  std::size_t operator()(const kernel_key& k) const noexcept {
+    return std::hash<const void*>{}(k.kernel) ^ static_cast<std::size_t>(k.device);
+  }
+};
+
+}  // namespace
+
+cudaFunction_t kernel_function(const void* kernel) {
+  // Per thread: the lookup also makes the device's context current on a
+  // thread that has not used it yet, which the driver launch needs.
+  thread_local std::unordered_map<kernel_key, cudaFunction_t, kernel_key_hash> functions;
+  const kernel_key key{current_device(), kernel};
+  if (const auto it = functions.find(key); it != functions.end()) return it->second;
+  cudaFunction_t function = nullptr;
+  GPUPRIM_CUDA_CHECK(cudaGetFuncBySymbol(&function, kernel), "launch");
+  functions.emplace(key, function);
+  return function;
+}
+
+void launch_function(cudaFunction_t function, const launch_shape& shape, void** args,
+                     const char* kernel_name, const char* algorithm) {
+  const CUresult code = driver_launch_kernel()(
+      reinterpret_cast<CUfunction>(function), shape.grid.x, shape.grid.y, shape.grid.z,
+      shape.block.x, shape.block.y, shape.block.z, shape.shared_bytes,
+      reinterpret_cast<CUstream>(shape.stream), args, nullptr);
+  // The runtime's error codes share the driver's numbers.
+  if (code != CUDA_SUCCESS) {
+    detail::throw_cuda_error(static_cast<cudaError_t>(code), kernel_name, algorithm);
+  }
 }
 
 workspace stream_workspace(stream_t stream, std::size_t scratch_bytes) {

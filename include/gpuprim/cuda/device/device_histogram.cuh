@@ -427,8 +427,8 @@ void launch_shared_atomics(const Sample* in, std::uint64_t n, Counter* counts, i
   histogram_allow_shared(key, shared);
   const unsigned grid = histogram_grid(histogram_resident_blocks(key, Threads, shared), n,
                                        std::uint64_t(Threads) * vector_items<Sample> * Unroll);
-  kernel<<<grid, Threads, shared, s>>>(in, n, binner, bins, copies, counts, left_out);
-  detail::check_launch("histogram_shared_atomics", "histogram");
+  launch("histogram_shared_atomics", "histogram", kernel, {grid, Threads, unsigned(shared), s}, in,
+         n, binner, bins, copies, counts, left_out);
 }
 
 // Bytes into their own 256 values: 768 threads sharing one sub-histogram
@@ -469,8 +469,9 @@ void histogram_launch(const Sample* in, std::uint64_t n, Counter* counts, int bi
       const unsigned grid =
           histogram_grid(histogram_resident_blocks(key, lane_bytes_threads, shared), n,
                          std::uint64_t(lane_bytes_threads) * 16 * lane_bytes_unroll);
-      kernel<<<grid, lane_bytes_threads, shared, s>>>(in, n, binner, bins, counts, left_out);
-      detail::check_launch("histogram_lane_bytes", algorithm);
+      launch("histogram_lane_bytes", algorithm, kernel,
+             {grid, lane_bytes_threads, unsigned(shared), s}, in, n, binner, bins, counts,
+             left_out);
       return;
     }
   }
@@ -484,8 +485,8 @@ void histogram_launch(const Sample* in, std::uint64_t n, Counter* counts, int bi
   const unsigned grid =
       histogram_grid(histogram_resident_blocks(key, threads, 0), n,
                      std::uint64_t(threads) * vector_items<Sample> * histogram_unroll);
-  kernel<<<grid, threads, 0, s>>>(in, n, binner, counts, left_out);
-  detail::check_launch("histogram_global_atomics", algorithm);
+  launch("histogram_global_atomics", algorithm, kernel, {grid, threads, 0, s}, in, n, binner,
+         counts, left_out);
 }
 
 }  // namespace gpuprim::cuda_detail
@@ -499,8 +500,8 @@ void cuda_histogram_into(const Sample* samples, std::size_t n, Counter* counts, 
   const cudaStream_t s = reinterpret_cast<cudaStream_t>(stream);
   const unsigned zero_grid =
       static_cast<unsigned>(std::min<std::uint64_t>(ceil_div(std::uint64_t(bins), 256), 1024));
-  histogram_zero<<<zero_grid, 256, 0, s>>>(counts, bins, left_out);
-  check_launch("histogram_zero", "histogram");
+  launch("histogram_zero", "histogram", histogram_zero<Counter>, {zero_grid, 256, 0, s}, counts,
+         bins, left_out);
   for (std::uint64_t offset = 0; offset < n; offset += histogram_launch_samples) {
     const std::uint64_t chunk = std::min<std::uint64_t>(n - offset, histogram_launch_samples);
     histogram_launch(samples + offset, chunk, counts, bins, binner, left_out, stream);

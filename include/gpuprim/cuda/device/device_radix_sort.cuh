@@ -418,10 +418,9 @@ void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out
   }
   const radix_digit<K> first{plan.begin_bit, plan.mask(0), plan.descending};
   if (n <= std::uint64_t(tile_size)) {
-    radix_small_sort<K, V, Items><<<1, threads, 0, stream>>>(keys_in, keys_out, values_in,
-                                                             values_out, static_cast<unsigned>(n),
-                                                             first, passes, plan.end_bit);
-    detail::check_launch("radix_small_sort", "sort");
+    launch("radix_small_sort", "sort", radix_small_sort<K, V, Items>, {1, threads, 0, stream},
+           keys_in, keys_out, values_in, values_out, static_cast<unsigned>(n), first, passes,
+           plan.end_bit);
     return;
   }
 
@@ -434,11 +433,11 @@ void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out
   const radix_digit<K> histogram_digit{plan.begin_bit, plan.mask(passes - 1), plan.descending};
   const unsigned hist_blocks = static_cast<unsigned>(std::min<std::uint64_t>(
       ceil_div(n, threads * 16), std::uint64_t(current_multiprocessor_count()) * 8));
-  radix_digit_histograms<K><<<hist_blocks, threads, 0, stream>>>(keys_in, n, histogram_digit,
-                                                                 passes, hist.get<unsigned>());
-  detail::check_launch("radix_digit_histograms", "sort");
-  radix_digit_starts<K><<<passes, radix_digits, 0, stream>>>(hist.get<unsigned>());
-  detail::check_launch("radix_digit_starts", "sort");
+  launch("radix_digit_histograms", "sort", radix_digit_histograms<K>,
+         {hist_blocks, threads, 0, stream}, keys_in, n, histogram_digit, passes,
+         hist.get<unsigned>());
+  launch("radix_digit_starts", "sort", radix_digit_starts<K>, {passes, radix_digits, 0, stream},
+         hist.get<unsigned>());
 
   // Keys (and values) move between the output and a temporary array; the
   // order is picked so the last pass writes the output, except that an
@@ -457,11 +456,10 @@ void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out
     const lookback_workspace ws = stream_lookback_workspace(stream, tiles * radix_digits, 0);
     const tile_lookback<unsigned> lookback{ws.status, nullptr, ws.epoch};
     const radix_digit<K> digit_of{plan.shift(p), plan.mask(p), plan.descending};
-    radix_onesweep_pass<K, V, Items, LookbackWindow, MinBlocks, PrefetchTiles>
-        <<<static_cast<unsigned>(tiles), threads, 0, stream>>>(
-            key_src, key_dst, value_src, value_dst, n, digit_of,
-            hist.get<unsigned>() + p * radix_digits, lookback);
-    detail::check_launch("radix_onesweep_pass", "sort");
+    launch("radix_onesweep_pass", "sort",
+           radix_onesweep_pass<K, V, Items, LookbackWindow, MinBlocks, PrefetchTiles>,
+           {static_cast<unsigned>(tiles), threads, 0, stream}, key_src, key_dst, value_src,
+           value_dst, n, digit_of, hist.get<unsigned>() + p * radix_digits, lookback);
     key_src = key_dst;
     value_src = value_dst;
   }

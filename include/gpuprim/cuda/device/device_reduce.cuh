@@ -197,14 +197,13 @@ void launch_reduce_single_pass(const In* in, std::uint64_t n, T* out, T init, Op
     const lookback_workspace ws =
         stream_lookback_workspace(stream, blocks, status::packed ? 0 : 2 * sizeof(partial<T>));
     const status published{ws.status, static_cast<partial<T>*>(ws.values), ws.epoch};
-    kernel<<<blocks, threads, 0, stream>>>(in, n, init, op, fetch, nullptr, nullptr, published,
-                                           out);
+    launch("reduce_single_pass", "reduce", kernel, {blocks, threads, 0, stream}, in, n, init, op,
+           fetch, nullptr, nullptr, published, out);
   } else {
     const workspace ws = stream_workspace(stream, blocks * sizeof(partial<T>));
-    kernel<<<blocks, threads, 0, stream>>>(
-        in, n, init, op, fetch, static_cast<partial<T>*>(ws.scratch), ws.counter, status{}, out);
+    launch("reduce_single_pass", "reduce", kernel, {blocks, threads, 0, stream}, in, n, init, op,
+           fetch, static_cast<partial<T>*>(ws.scratch), ws.counter, status{}, out);
   }
-  detail::check_launch("reduce_single_pass", "reduce");
 }
 
 }  // namespace gpuprim::cuda_detail

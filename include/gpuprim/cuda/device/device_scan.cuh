@@ -365,23 +365,23 @@ void launch_scan(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch f
   const tile_lookback<T> lookback{ws.status, static_cast<T*>(ws.values), ws.epoch};
   // Only a grid larger than the GPU holds at once prefetches ahead (step 0
   // of the kernel).
-  const auto launch = [&](auto kernel) {
+  const auto launch_tiles = [&](auto kernel) {
     const bool prefetch_ahead = tiles > persistent_grid_size(kernel, threads, 0);
-    kernel<<<static_cast<unsigned>(tiles), threads, 0, stream>>>(in, out, n, init, op, fetch,
-                                                                 lookback, prefetch_ahead);
+    launch("scan_decoupled_lookback", "scan", kernel,
+           {static_cast<unsigned>(tiles), threads, 0, stream}, in, out, n, init, op, fetch,
+           lookback, prefetch_ahead);
   };
   // Every warp's slice starts at a multiple of 32 * items elements, so the
   // vector path only needs both arrays 16-byte aligned.
   if (can_vectorize && is_aligned(in, 16) && is_aligned(out, 16)) {
-    launch(scan_decoupled_lookback<threads, items, (can_vectorize ? vec : 1), LookbackWords,
-                                   FirstDelayNs, PollDelayNs, min_blocks, PrefetchTiles, Exclusive,
-                                   shape::rescan, In, Out, T, Op, Fetch>);
+    launch_tiles(scan_decoupled_lookback<threads, items, (can_vectorize ? vec : 1), LookbackWords,
+                                         FirstDelayNs, PollDelayNs, min_blocks, PrefetchTiles,
+                                         Exclusive, shape::rescan, In, Out, T, Op, Fetch>);
   } else {
-    launch(scan_decoupled_lookback<threads, items, 1, LookbackWords, FirstDelayNs, PollDelayNs,
-                                   min_blocks, PrefetchTiles, Exclusive, shape::rescan, In, Out, T,
-                                   Op, Fetch>);
+    launch_tiles(scan_decoupled_lookback<threads, items, 1, LookbackWords, FirstDelayNs,
+                                         PollDelayNs, min_blocks, PrefetchTiles, Exclusive,
+                                         shape::rescan, In, Out, T, Op, Fetch>);
   }
-  detail::check_launch("scan_decoupled_lookback", "scan");
 }
 
 }  // namespace gpuprim::cuda_detail

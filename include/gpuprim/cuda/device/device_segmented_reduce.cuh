@@ -277,8 +277,8 @@ void launch_segmented_reduce_by_groups(const In* in, const Offset* offsets,
   const std::uint64_t segments_per_block = threads / G;
   const unsigned blocks = static_cast<unsigned>(std::min<std::uint64_t>(
       ceil_div(num_segments, segments_per_block), persistent_grid_size(kernel, threads, 0)));
-  kernel<<<blocks, threads, 0, stream>>>(in, offsets, num_segments, out, init, op);
-  detail::check_launch("segmented_reduce_by_groups", "segmented_reduce");
+  launch("segmented_reduce_by_groups", "segmented_reduce", kernel, {blocks, threads, 0, stream}, in,
+         offsets, num_segments, out, init, op);
 }
 
 template <class In, class T, class Offset, class Op>
@@ -294,16 +294,16 @@ void launch_segmented_reduce_parts(const In* in, const Offset* offsets, std::uin
   const auto parts_kernel = segmented_reduce_parts<threads, config::unroll_warp, In, T, Offset, Op>;
   const unsigned part_blocks = static_cast<unsigned>(std::min<std::uint64_t>(
       num_segments * parts_per_segment, persistent_grid_size(parts_kernel, threads, 0)));
-  parts_kernel<<<part_blocks, threads, 0, stream>>>(in, offsets, num_segments, parts_per_segment,
-                                                    op, part_results);
-  detail::check_launch("segmented_reduce_parts", "segmented_reduce");
+  launch("segmented_reduce_parts", "segmented_reduce", parts_kernel,
+         {part_blocks, threads, 0, stream}, in, offsets, num_segments, parts_per_segment, op,
+         part_results);
 
   const auto combine_kernel = combine_segment_parts<threads, T, Op>;
   const unsigned combine_blocks = static_cast<unsigned>(std::min<std::uint64_t>(
       ceil_div(num_segments, threads / 32), persistent_grid_size(combine_kernel, threads, 0)));
-  combine_kernel<<<combine_blocks, threads, 0, stream>>>(part_results, parts_per_segment,
-                                                         num_segments, out, init, op);
-  detail::check_launch("combine_segment_parts", "segmented_reduce");
+  launch("combine_segment_parts", "segmented_reduce", combine_kernel,
+         {combine_blocks, threads, 0, stream}, part_results, parts_per_segment, num_segments, out,
+         init, op);
 }
 
 }  // namespace gpuprim::cuda_detail

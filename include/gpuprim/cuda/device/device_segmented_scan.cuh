@@ -36,8 +36,9 @@ void cuda_mark_segment_heads(const Offset* offsets, std::size_t num_offsets, std
   constexpr int threads = 256;
   const auto blocks = static_cast<unsigned>(
       std::min<std::uint64_t>(cuda_detail::ceil_div(num_offsets, threads), 4096));
-  cuda_detail::mark_segment_heads<<<blocks, threads, 0, stream>>>(offsets, num_offsets, flags, n);
-  check_launch("mark_segment_heads", "segmented_scan");
+  cuda_detail::launch("mark_segment_heads", "segmented_scan",
+                      cuda_detail::mark_segment_heads<Offset>, {blocks, threads, 0, stream},
+                      offsets, num_offsets, flags, n);
 }
 
 }  // namespace gpuprim::detail

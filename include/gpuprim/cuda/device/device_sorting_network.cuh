@@ -355,15 +355,15 @@ void launch_register_sort(T* data, Arrays arrays, std::uint64_t count, bool full
   constexpr bool vectorizable = sizeof(vector_of<T, items>) == sizeof(T) * items;
   if constexpr (vectorizable) {
     if (full) {
-      sort_arrays_in_registers<P, items, true>
-          <<<grid, network_threads, 0, stream>>>(data, arrays, count, codec);
-      detail::check_launch("sort_arrays_in_registers", network_algorithm);
+      launch("sort_arrays_in_registers", network_algorithm,
+             sort_arrays_in_registers<P, items, true, Codec, T, Arrays>,
+             {grid, network_threads, 0, stream}, data, arrays, count, codec);
       return;
     }
   }
-  sort_arrays_in_registers<P, items, false>
-      <<<grid, network_threads, 0, stream>>>(data, arrays, count, codec);
-  detail::check_launch("sort_arrays_in_registers", network_algorithm);
+  launch("sort_arrays_in_registers", network_algorithm,
+         sort_arrays_in_registers<P, items, false, Codec, T, Arrays>,
+         {grid, network_threads, 0, stream}, data, arrays, count, codec);
 }
 
 template <class Codec, class T, class Arrays>
@@ -373,10 +373,9 @@ void launch_shared_tiles(T* data, Arrays arrays, std::uint64_t count, std::uint6
   constexpr int items = network_items<K>;
   const unsigned threads =
       std::clamp(tile / unsigned(items), 32u, network_threads);  // a chunk per warp
-  sort_tiles_in_shared<items>
-      <<<network_grid(count * tiles_per_array), threads, tile * sizeof(K), stream>>>(
-          data, arrays, tiles_per_array, tile, merge_only, codec);
-  detail::check_launch("sort_tiles_in_shared", network_algorithm);
+  launch("sort_tiles_in_shared", network_algorithm, sort_tiles_in_shared<items, Codec, T, Arrays>,
+         {network_grid(count * tiles_per_array), threads, unsigned(tile * sizeof(K)), stream}, data,
+         arrays, tiles_per_array, tile, merge_only, codec);
 }
 
 // Sorts `count` arrays of at most `padded` (a power of two) keys each;
@@ -430,9 +429,8 @@ void sort_arrays(T* data, Arrays arrays, std::uint64_t count, std::uint64_t padd
   for (std::uint64_t k = 2 * std::uint64_t(max_tile); k <= padded; k *= 2) {
     for (std::uint64_t top = k / 2; top >= max_tile; top /= 2) {
       const std::uint64_t mask = top == k / 2 ? k - 1 : top;
-      bitonic_step_global<<<grid, network_threads, 0, stream>>>(data, arrays, count, log2_half,
-                                                                mask, top, codec);
-      detail::check_launch("bitonic_step_global", network_algorithm);
+      launch("bitonic_step_global", network_algorithm, bitonic_step_global<Codec, T, Arrays>,
+             {grid, network_threads, 0, stream}, data, arrays, count, log2_half, mask, top, codec);
     }
     launch_shared_tiles(data, arrays, count, tiles, max_tile, true, codec, stream);
   }
@@ -466,15 +464,15 @@ void cuda_odd_even_merge_sort(T* data, std::size_t n, Comp comp, stream_t stream
   const std::uint64_t padded = std::bit_ceil(std::uint64_t(n));
   const unsigned tile = unsigned(std::min<std::uint64_t>(padded, shared_tile_keys<K>()));
   const codec c{comp};
-  odd_even_sort_tiles<<<network_grid(ceil_div(n, tile)), network_threads, tile * sizeof(K),
-                        stream>>>(data, n, tile, c);
-  check_launch("odd_even_sort_tiles", network_algorithm);
+  launch("odd_even_sort_tiles", network_algorithm, odd_even_sort_tiles<codec, T>,
+         {network_grid(ceil_div(n, tile)), network_threads, unsigned(tile * sizeof(K)), stream},
+         data, n, tile, c);
   const std::uint64_t pairs = padded / 2;
   const unsigned grid = network_stride_grid(pairs);
   for (std::uint64_t p = tile; p < padded; p *= 2) {
     for (std::uint64_t k = p; k >= 1; k /= 2) {
-      odd_even_step_global<<<grid, network_threads, 0, stream>>>(data, n, pairs, p, k, c);
-      check_launch("odd_even_step_global", network_algorithm);
+      launch("odd_even_step_global", network_algorithm, odd_even_step_global<codec, T>,
+             {grid, network_threads, 0, stream}, data, n, pairs, p, k, c);
     }
   }
 }
