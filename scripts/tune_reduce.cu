@@ -21,6 +21,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "gpuprim/core/device_info.hpp"
 #include "gpuprim/core/operators.hpp"
 #include "gpuprim/cuda/device/device_reduce.cuh"
 #include "probe_timing.cuh"
@@ -278,14 +279,43 @@ void launch_paths() {
     if (got != float(n)) std::printf("  WRONG %s: %f\n", what, got);
   };
   using fetch_t = gp::detail::unary_fetch<gp::identity>;
-  using status_t = gc::tile_lookback<gc::partial<float>>;
+  using status_t = gc::tile_lookback<float>;
   const auto kernel = gc::reduce_single_pass<256, 4, 4, true, float, float, gp::plus, fetch_t>;
   const unsigned blocks = 256;  // 2^20 / (256 threads x 4 loads x 4 floats)
+  const gc::warp_tile_split split =
+      gc::split_warp_tiles(n, n / 512, blocks * 8);  // one warp tile (512 floats) per warp
   unsigned long long* words;
   CHECK_CUDA(cudaMalloc(&words, blocks * sizeof(unsigned long long)));
   CHECK_CUDA(cudaMemset(words, 0, blocks * sizeof(unsigned long long)));
   unsigned epoch = 0;
   const CUfunction sum_f = driver_function(reinterpret_cast<const void*>(kernel));
+
+  // Host cost of each lookup the library's launch path makes per call:
+  // median over 50 batches of 100 calls, per call.
+  const auto per_call_ns = [](auto f) {
+    std::vector<double> t;
+    for (int b = 0; b < 50; ++b) {
+      const auto start = std::chrono::steady_clock::now();
+      for (int i = 0; i < 100; ++i)
+        f();
+      t.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start)
+                      .count() /
+                  100);
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+  };
+  volatile int sink = 0;
+  std::printf(
+      "host cost per call (ns): current_device %.0f, multiprocessor count %.0f, "
+      "occupancy %.0f, lookback workspace %.0f, kernel_function %.0f\n",
+      per_call_ns([&] { sink = gp::current_device(); }),
+      per_call_ns([&] { sink = gc::current_multiprocessor_count(); }), per_call_ns([&] {
+        sink = gc::occupancy_blocks_per_multiprocessor(reinterpret_cast<const void*>(kernel), 256);
+      }),
+      per_call_ns([&] { sink = gc::stream_lookback_workspace(stream, blocks, 0).epoch; }),
+      per_call_ns(
+          [&] { sink = gc::kernel_function(reinterpret_cast<const void*>(kernel)) != nullptr; }));
 
   for (int round = 0; round < 5; ++round) {
     std::printf(" round %d\n", round);
@@ -308,8 +338,8 @@ void launch_paths() {
     check("library");
     report("sum 2^20, bare <<<>>>", [&] {
       const status_t published{words, nullptr, ++epoch};
-      kernel<<<blocks, 256, 0, stream>>>(in + (call++ % copies) * n, n, 0.0f, gp::plus{}, fetch_t{},
-                                         nullptr, nullptr, published, out);
+      kernel<<<blocks, 256, 0, stream>>>(in + (call++ % copies) * n, n, split, 0.0f, gp::plus{},
+                                         fetch_t{}, nullptr, nullptr, published, out);
     });
     check("bare <<<>>>");
     report("sum 2^20, bare cuLaunchKernel", [&] {
@@ -318,11 +348,12 @@ void launch_paths() {
       float init = 0.0f;
       gp::plus op{};
       fetch_t fetch{};
-      gc::partial<float>* results = nullptr;
+      float* results = nullptr;
       unsigned* finished = nullptr;
       status_t published{words, nullptr, ++epoch};
       float* o = out;
-      void* args[] = {&p, &count, &init, &op, &fetch, &results, &finished, &published, &o};
+      gc::warp_tile_split tiles = split;
+      void* args[] = {&p, &count, &tiles, &init, &op, &fetch, &results, &finished, &published, &o};
       launch(sum_f, blocks, 1, 1, 256, 1, 1, 0, reinterpret_cast<CUstream>(stream), args, nullptr);
     });
     check("bare cuLaunchKernel");

@@ -88,3 +88,42 @@ TEST_F(cuda_test, reduce_finishes_polled_and_ticket_sum_exactly) {
   check.template operator()<std::int64_t, gc::reduce_finish::polled>("int64 polled (fenced)");
   check.template operator()<std::int64_t, gc::reduce_finish::ticket>("int64 ticket");
 }
+
+// x -> a x + b modulo 2^16, composed left to right: associative, not
+// commutative, and 4 bytes, so it takes the polled finish. The sizes put
+// the boundaries of the work split (cuda_detail::split_warp_tiles) in
+// different places: no full warp tile, one tile, fewer tiles than warps
+// (the last block partly idle, the tail mid-grid), just under and at one
+// tile per warp of a full persistent grid, and several tiles per warp with
+// some warps taking one more; a tail of elements after the last full
+// tile in most of them.
+struct affine16 {
+  std::uint16_t a, b;
+  bool operator==(const affine16&) const = default;
+};
+struct affine16_then {
+  __host__ __device__ affine16 operator()(affine16 f, affine16 g) const {
+    return {static_cast<std::uint16_t>(g.a * f.a), static_cast<std::uint16_t>(g.a * f.b + g.b)};
+  }
+};
+
+TEST_F(cuda_test, non_commutative_polled_finish_keeps_order_across_the_work_split) {
+  auto rng = make_rng(23);
+  const std::size_t tile = 512;         // 4-byte elements per warp tile (16-byte loads, unroll 4)
+  const std::size_t grid_tiles = 4224;  // 132 SMs x 4 blocks x 8 warps; other GPUs land elsewhere
+  for (std::size_t n :
+       test_sizes({511, 512, 513, 26 * tile + 100, 2049 * tile + 37, grid_tiles * tile - 1,
+                   grid_tiles * tile + 300, 3 * grid_tiles * tile + 5 * tile + 17})) {
+    std::vector<affine16> x(n);
+    affine16 want{1, 0};
+    for (auto& f : x) {
+      f = {static_cast<std::uint16_t>(rng() | 1), static_cast<std::uint16_t>(rng())};
+      want = affine16_then{}(want, f);
+    }
+    const auto dx = gp::to_device(x);
+    for (int call = 0; call < 2; ++call) {
+      EXPECT_EQ(gp::reduce(gp::cuda, dx, affine16{1, 0}, affine16_then{}), want)
+          << "n=" << n << " call " << call;
+    }
+  }
+}

@@ -36,4 +36,20 @@ __device__ __forceinline__ partial<T> warp_reduce(partial<T> value, Op op) {
   return value;
 }
 
+// Lanes [0, count) hold values and the others none: lane 0 receives the
+// fold of the values in lane order (a tree, not a butterfly; other lanes
+// end with partial folds, and with count 0 lane 0 holds nothing). Whether
+// a partner holds anything follows from count, so no validity flag
+// travels with the values.
+template <class T, class Op>
+__device__ __forceinline__ T warp_reduce_prefix(T value, unsigned count, Op op) {
+  const unsigned lane = threadIdx.x % 32;
+#pragma unroll
+  for (unsigned offset = 1; offset < 32; offset *= 2) {
+    const T other = shuffle_xor(value, offset);
+    if (lane % (2 * offset) == 0 && lane + offset < count) value = op(value, other);
+  }
+  return value;
+}
+
 }  // namespace gpuprim::cuda_detail
