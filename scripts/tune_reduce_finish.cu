@@ -1,6 +1,6 @@
 // Probe: what the finish of a small single-pass sum costs, 2^20 floats from
 // memory on the lent GPU. Not part of the build, the tests or the harness.
-//  1. timed_sum: a minimal polled sum (each block publishes one status word,
+//  1. minimal_sum: a minimal polled sum (each block publishes one status word,
 //     the last block polls and folds) with %globaltimer stamps per block and
 //     per polling thread: when data arrived, when the last total was
 //     published and seen, when the fold ended.
@@ -46,17 +46,11 @@ __device__ __forceinline__ float warp_sum(float x) {
   return x;
 }
 
-// times: per block [start, data done, published]; polls: per thread of the
-// last block [seen time, polls]; end: [folded, written].
-template <int Variant>
-__global__ void __launch_bounds__(256)
-    timed_sum(const float4* in, unsigned tiles_per_warp, unsigned long long* words, unsigned epoch,
-              float* out, unsigned long long* times, unsigned long long* polls,
-              unsigned long long* end) {
-  __shared__ float warp_totals[8];
-  const unsigned long long t0 = now();
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const unsigned global_warp = blockIdx.x * 8 + warp;
+// Each warp's sum of its tiles: 4 float4 loads per lane in flight, one
+// shuffle butterfly per load (every lane gets the total).
+__device__ float warp_tiles_sum(const float4* in, unsigned tiles_per_warp) {
+  const int lane = threadIdx.x % 32;
+  const unsigned global_warp = blockIdx.x * 8 + threadIdx.x / 32;
   float acc = 0;
   for (unsigned t = 0; t < tiles_per_warp; ++t) {
     const float4* base = in + (std::size_t(global_warp) * tiles_per_warp + t) * 128 + lane;
@@ -68,13 +62,29 @@ __global__ void __launch_bounds__(256)
     for (int u = 0; u < 4; ++u)
       acc += warp_sum(v[u].x + v[u].y + v[u].z + v[u].w);
   }
+  return acc;
+}
+
+// The minimal polled sum. Timed: %globaltimer stamps in times (per block:
+// start, data done, published), polls (per thread of the last block: when
+// its word was seen, how many polls) and end (folded, written).
+// SleepBetweenPolls: a 32 ns __nanosleep before each repeated poll.
+template <bool Timed, bool SleepBetweenPolls = false>
+__global__ void __launch_bounds__(256)
+    minimal_sum(const float4* in, unsigned tiles_per_warp, unsigned long long* words,
+                unsigned epoch, float* out, unsigned long long* times = nullptr,
+                unsigned long long* polls = nullptr, unsigned long long* end = nullptr) {
+  __shared__ float warp_totals[8];
+  const unsigned long long t0 = now();
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const float acc = warp_tiles_sum(in, tiles_per_warp);
   if (lane == 0) warp_totals[warp] = acc;
   __syncthreads();
   float block_total = 0;
   for (int w = 0; w < 8; ++w)
     block_total += warp_totals[w];
   const unsigned last = gridDim.x - 1;
-  if (threadIdx.x == 0) {
+  if (Timed && threadIdx.x == 0) {
     times[3 * blockIdx.x] = t0;
     times[3 * blockIdx.x + 1] = now();
   }
@@ -82,7 +92,7 @@ __global__ void __launch_bounds__(256)
     if (threadIdx.x == 0) {
       store_relaxed(&words[blockIdx.x],
                     (static_cast<unsigned long long>(epoch) << 32) | __float_as_uint(block_total));
-      times[3 * blockIdx.x + 2] = now();
+      if (Timed) times[3 * blockIdx.x + 2] = now();
     }
     return;
   }
@@ -93,14 +103,16 @@ __global__ void __launch_bounds__(256)
     unsigned long long w = load_relaxed(&words[threadIdx.x]);
     ++count;
     while ((w >> 32) != epoch) {
-      if (Variant == 1) __nanosleep(32);
+      if (SleepBetweenPolls) __nanosleep(32);
       w = load_relaxed(&words[threadIdx.x]);
       ++count;
     }
     mine = __uint_as_float(static_cast<unsigned>(w));
   }
-  polls[2 * threadIdx.x] = now();
-  polls[2 * threadIdx.x + 1] = count;
+  if (Timed) {
+    polls[2 * threadIdx.x] = now();
+    polls[2 * threadIdx.x + 1] = count;
+  }
   mine = warp_sum(mine);
   __syncthreads();
   if (lane == 0) warp_totals[warp] = mine;
@@ -109,96 +121,30 @@ __global__ void __launch_bounds__(256)
     float total = block_total;
     for (int w = 0; w < 8; ++w)
       total += warp_totals[w];
-    end[0] = now();
+    if (Timed) end[0] = now();
     *out = total;
-    end[1] = now();
+    if (Timed) end[1] = now();
   }
 }
 
-// The same without timers.
-__global__ void __launch_bounds__(256)
-    plain_sum(const float4* in, unsigned tiles_per_warp, unsigned long long* words, unsigned epoch,
-              float* out) {
+// The minimal sum with the library's pieces switched in one at a time:
+// the block total (thread 0 folding warp totals, fold_warp_totals) and the
+// finishing block's fold (fold_block_totals over tile_lookback words).
+template <bool LibBlockTotal, bool LibFold>
+__global__ void __launch_bounds__(256) mixed_sum(const float4* in, unsigned tiles_per_warp,
+                                                 gc::tile_lookback<float> published, float* out) {
   __shared__ float warp_totals[8];
+  __shared__ float fold_totals[8];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const unsigned global_warp = blockIdx.x * 8 + warp;
-  float acc = 0;
-  for (unsigned t = 0; t < tiles_per_warp; ++t) {
-    const float4* base = in + (std::size_t(global_warp) * tiles_per_warp + t) * 128 + lane;
-    float4 v[4];
-#pragma unroll
-    for (int u = 0; u < 4; ++u)
-      v[u] = base[u * 32];
-#pragma unroll
-    for (int u = 0; u < 4; ++u)
-      acc += warp_sum(v[u].x + v[u].y + v[u].z + v[u].w);
-  }
-  if (lane == 0) warp_totals[warp] = acc;
-  __syncthreads();
+  const float acc = warp_tiles_sum(in, tiles_per_warp);
   float block_total = 0;
-  for (int w = 0; w < 8; ++w)
-    block_total += warp_totals[w];
-  const unsigned last = gridDim.x - 1;
-  if (blockIdx.x != last) {
-    if (threadIdx.x == 0)
-      store_relaxed(&words[blockIdx.x],
-                    (static_cast<unsigned long long>(epoch) << 32) | __float_as_uint(block_total));
-    return;
-  }
-  __syncthreads();
-  float mine = 0;
-  if (threadIdx.x < last) {
-    unsigned long long w = load_relaxed(&words[threadIdx.x]);
-    while ((w >> 32) != epoch)
-      w = load_relaxed(&words[threadIdx.x]);
-    mine = __uint_as_float(static_cast<unsigned>(w));
-  }
-  mine = warp_sum(mine);
-  __syncthreads();
-  if (lane == 0) warp_totals[warp] = mine;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    float total = block_total;
-    for (int w = 0; w < 8; ++w)
-      total += warp_totals[w];
-    *out = total;
-  }
-}
-
-// Plain, with library pieces switched in one at a time: the block reduce
-// of the data phase (block_reduce on partials) and the fold of the
-// published partials (fold_block_partials over tile_lookback words).
-template <bool LibBlockReduce, bool LibFold>
-__global__ void __launch_bounds__(256)
-    mixed_sum(const float4* in, unsigned tiles_per_warp,
-              gc::tile_lookback<gc::partial<float>> published, float* out) {
-  using block_reduce_t = gc::block_reduce<256, float>;
-  __shared__ typename block_reduce_t::storage storage;
-  __shared__ float warp_totals[8];
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const unsigned global_warp = blockIdx.x * 8 + warp;
-  float acc = 0;
-  for (unsigned t = 0; t < tiles_per_warp; ++t) {
-    const float4* base = in + (std::size_t(global_warp) * tiles_per_warp + t) * 128 + lane;
-    float4 v[4];
-#pragma unroll
-    for (int u = 0; u < 4; ++u)
-      v[u] = base[u * 32];
-#pragma unroll
-    for (int u = 0; u < 4; ++u)
-      acc += warp_sum(v[u].x + v[u].y + v[u].z + v[u].w);
-  }
-  gc::partial<float> block_total{0.0f, true};
-  if constexpr (LibBlockReduce) {
-    block_total =
-        block_reduce_t{storage}.reduce_warp_totals(gc::partial<float>{acc, true}, gp::plus{});
+  if constexpr (LibBlockTotal) {
+    block_total = gc::fold_warp_totals<256>(warp_totals, acc, 8, gp::plus{});
   } else {
     if (lane == 0) warp_totals[warp] = acc;
     __syncthreads();
-    float sum = 0;
     for (int w = 0; w < 8; ++w)
-      sum += warp_totals[w];
-    block_total.value = sum;
+      block_total += warp_totals[w];
   }
   const unsigned last = gridDim.x - 1;
   if (blockIdx.x != last) {
@@ -207,22 +153,21 @@ __global__ void __launch_bounds__(256)
   }
   __syncthreads();
   if constexpr (LibFold) {
-    __shared__ float fold_results[8];
     const float others = gc::fold_block_totals<256>(
-        fold_results, last, gp::plus{}, [&](unsigned b) { return published.peek(b); },
-        [&](unsigned b, unsigned long long word) { return published.read(b, word).value.value; });
-    if (threadIdx.x == 0) *out = others + block_total.value;
+        fold_totals, last, gp::plus{}, [&](unsigned b) { return published.peek(b); },
+        [&](unsigned b, unsigned long long word) { return published.read(b, word).value; });
+    if (threadIdx.x == 0) *out = others + block_total;
   } else {
     float mine = 0;
-    if (threadIdx.x < last) mine = published.read(threadIdx.x).value.value;
+    if (threadIdx.x < last) mine = published.read(threadIdx.x).value;
     mine = warp_sum(mine);
     __syncthreads();
-    if (lane == 0) warp_totals[warp] = mine;
+    if (lane == 0) fold_totals[warp] = mine;
     __syncthreads();
     if (threadIdx.x == 0) {
-      float total = block_total.value;
+      float total = block_total;
       for (int w = 0; w < 8; ++w)
-        total += warp_totals[w];
+        total += fold_totals[w];
       *out = total;
     }
   }
@@ -257,8 +202,8 @@ int main() {
                                      gc::reduce_config{});
   };
   const auto plain = [&] {
-    plain_sum<<<blocks, 256>>>(reinterpret_cast<const float4*>(in + (call++ % copies) * n),
-                               tiles_per_warp, words, ++epoch, out);
+    minimal_sum<false><<<blocks, 256>>>(reinterpret_cast<const float4*>(in + (call++ % copies) * n),
+                                        tiles_per_warp, words, ++epoch, out);
   };
   unsigned long long* status_words;
   CHECK_CUDA(cudaMalloc(&status_words, blocks * 8));
@@ -266,7 +211,7 @@ int main() {
   unsigned status_epoch = 0;
   const auto mixed = [&](auto kernel) {
     return [&, kernel] {
-      const gc::tile_lookback<gc::partial<float>> published{status_words, nullptr, ++status_epoch};
+      const gc::tile_lookback<float> published{status_words, nullptr, ++status_epoch};
       kernel<<<blocks, 256>>>(reinterpret_cast<const float4*>(in + (call++ % copies) * n),
                               tiles_per_warp, published, out);
     };
@@ -285,7 +230,7 @@ int main() {
     const float q11 = median_queued_ms(m11);
     check("m11");
     std::printf(
-        "round %d queued: plain+status words %.2f, +library block reduce %.2f, +library "
+        "round %d queued: plain+status words %.2f, +library block total %.2f, +library "
         "fold %.2f, both %.2f us\n",
         round, q00 * 1e3, q10 * 1e3, q01 * 1e3, q11 * 1e3);
   }
@@ -303,9 +248,11 @@ int main() {
       const float4* src = reinterpret_cast<const float4*>(in + (call++ % copies) * n);
       ++epoch;
       if (variant == 0)
-        timed_sum<0><<<blocks, 256>>>(src, tiles_per_warp, words, epoch, out, times, polls, end);
+        minimal_sum<true, false>
+            <<<blocks, 256>>>(src, tiles_per_warp, words, epoch, out, times, polls, end);
       else
-        timed_sum<1><<<blocks, 256>>>(src, tiles_per_warp, words, epoch, out, times, polls, end);
+        minimal_sum<true, true>
+            <<<blocks, 256>>>(src, tiles_per_warp, words, epoch, out, times, polls, end);
       CHECK_CUDA(cudaDeviceSynchronize());
       std::vector<unsigned long long> t(blocks * 3), p(512), fin(2);
       float got;
