@@ -19,8 +19,11 @@
     }                                                                             \
   } while (0)
 
+// One call between two events, median of 20 after 3 warm-up calls. The
+// events go on `stream`: the stream the calls are enqueued on (the legacy
+// default stream unless given).
 template <class F>
-float median_ms(F f) {
+float median_ms(F f, cudaStream_t stream = nullptr) {
   cudaEvent_t a, b;
   CHECK_CUDA(cudaEventCreate(&a));
   CHECK_CUDA(cudaEventCreate(&b));
@@ -28,9 +31,9 @@ float median_ms(F f) {
     f();
   std::vector<float> t;
   for (int i = 0; i < 20; ++i) {
-    CHECK_CUDA(cudaEventRecord(a));
+    CHECK_CUDA(cudaEventRecord(a, stream));
     f();
-    CHECK_CUDA(cudaEventRecord(b));
+    CHECK_CUDA(cudaEventRecord(b, stream));
     CHECK_CUDA(cudaEventSynchronize(b));
     float ms = 0;
     CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
@@ -45,7 +48,7 @@ float median_ms(F f) {
 // Per call, calls queued back to back: batches of 10 between two events,
 // the median batch over 20 (after 3 warm-up calls) divided by 10.
 template <class F>
-float median_queued_ms(F f) {
+float median_queued_ms(F f, cudaStream_t stream = nullptr) {
   cudaEvent_t a, b;
   CHECK_CUDA(cudaEventCreate(&a));
   CHECK_CUDA(cudaEventCreate(&b));
@@ -53,10 +56,10 @@ float median_queued_ms(F f) {
     f();
   std::vector<float> t;
   for (int i = 0; i < 20; ++i) {
-    CHECK_CUDA(cudaEventRecord(a));
+    CHECK_CUDA(cudaEventRecord(a, stream));
     for (int k = 0; k < 10; ++k)
       f();
-    CHECK_CUDA(cudaEventRecord(b));
+    CHECK_CUDA(cudaEventRecord(b, stream));
     CHECK_CUDA(cudaEventSynchronize(b));
     float ms = 0;
     CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));

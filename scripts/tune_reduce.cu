@@ -202,52 +202,12 @@ void launch_paths() {
   cudaStream_t stream;
   CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   const auto report = [&](const char* what, auto f) {
-    // median_ms records on the legacy stream; time on `stream` here, as the
-    // harness does.
-    cudaEvent_t a, b;
-    CHECK_CUDA(cudaEventCreate(&a));
-    CHECK_CUDA(cudaEventCreate(&b));
-    for (int i = 0; i < 5; ++i)
-      f();
-    CHECK_CUDA(cudaStreamSynchronize(stream));
-    std::vector<float> iso, queued;
-    for (int i = 0; i < 40; ++i) {
-      CHECK_CUDA(cudaEventRecord(a, stream));
-      f();
-      CHECK_CUDA(cudaEventRecord(b, stream));
-      CHECK_CUDA(cudaEventSynchronize(b));
-      float ms = 0;
-      CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
-      iso.push_back(ms * 1e3f);
-      CHECK_CUDA(cudaEventRecord(a, stream));
-      for (int k = 0; k < 10; ++k)
-        f();
-      CHECK_CUDA(cudaEventRecord(b, stream));
-      CHECK_CUDA(cudaEventSynchronize(b));
-      CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
-      queued.push_back(ms * 1e2f);
-    }
-    std::sort(iso.begin(), iso.end());
-    std::sort(queued.begin(), queued.end());
-    std::vector<double> host;
-    for (int i = 0; i < 200; ++i) {
-      const auto start = std::chrono::steady_clock::now();
-      f();
-      host.push_back(
-          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
-              .count());
-      if (i % 10 == 9) CHECK_CUDA(cudaStreamSynchronize(stream));
-    }
-    std::sort(host.begin(), host.end());
-    std::printf("  %-44s isolated %6.2f us (min %6.2f), queued %6.2f us, host enqueue %5.2f us\n",
-                what, iso[iso.size() / 2], iso[0], queued[queued.size() / 2],
-                host[host.size() / 2]);
-    CHECK_CUDA(cudaEventDestroy(a));
-    CHECK_CUDA(cudaEventDestroy(b));
+    std::printf("  %-44s isolated %6.2f us, queued %6.2f us, host enqueue %5.2f us\n", what,
+                median_ms(f, stream) * 1e3, median_queued_ms(f, stream) * 1e3, host_enqueue_us(f));
   };
 
   std::printf(
-      "launch paths (stream created non-blocking, 40 isolated / 40x10 queued), "
+      "launch paths (stream created non-blocking, medians of 20 isolated / 20x10 queued), "
       "five interleaved rounds:\n");
   const CUfunction empty_f = driver_function(reinterpret_cast<const void*>(empty_kernel));
   const CUfunction empty_p_f =

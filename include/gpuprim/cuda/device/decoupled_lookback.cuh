@@ -31,7 +31,6 @@
 #include <type_traits>
 
 #include "gpuprim/core/segmented_operator.hpp"
-#include "gpuprim/cuda/detail/partial.cuh"
 #include "gpuprim/cuda/detail/shuffle_up.cuh"
 
 namespace gpuprim::cuda_detail {
@@ -55,28 +54,19 @@ struct status_packing {
   }
 };
 
-// A value with one bool beside it, as a {value, bool} aggregate (a
-// segmented scan's (value, head), a reduction's block partial (value,
-// valid)): the value packs like a plain one, the bool rides in the spare
-// bit.
-template <template <class> class Pair, class V>
-struct value_and_bit_packing {
+// A segmented scan's (value, head) pair: the value packs like a plain one,
+// the head rides in the spare bit.
+template <class V>
+struct status_packing<flagged<V>> {
   static constexpr bool packed = sizeof(V) <= 4;
-  static __device__ void encode(const Pair<V>& pair, unsigned& bits, unsigned& spare) {
-    const auto& [value, bit] = pair;
-    status_packing<V>::encode(value, bits, spare);
-    spare = bit ? 1u : 0u;
+  static __device__ void encode(const flagged<V>& v, unsigned& bits, unsigned& spare) {
+    status_packing<V>::encode(v.value, bits, spare);
+    spare = v.head ? 1u : 0u;
   }
-  static __device__ Pair<V> decode(unsigned bits, unsigned spare) {
+  static __device__ flagged<V> decode(unsigned bits, unsigned spare) {
     return {status_packing<V>::decode(bits, 0), spare != 0};
   }
 };
-
-template <class V>
-struct status_packing<flagged<V>> : value_and_bit_packing<flagged, V> {};
-
-template <class V>
-struct status_packing<partial<V>> : value_and_bit_packing<partial, V> {};
 
 // Sleeps about `ns` nanoseconds (the look-back's polling back-off; a no-op
 // before sm_70, which has no __nanosleep).

@@ -145,6 +145,8 @@ __global__ void __launch_bounds__(Threads)
                        tile_lookback<T> published, T* out) {
   using vector_t = vector_of<In, Vec>;
   constexpr int warps = Threads / 32;
+  // Two arrays: the finishing block's fold writes its warps' results while
+  // thread 0 may still be reading the block total's warp totals.
   __shared__ T warp_totals[warps];
   __shared__ T fold_totals[warps];
   __shared__ bool is_last_block;
