@@ -177,13 +177,14 @@ template <class T>
 std::vector<row> measure_cuda_reduce(const context& ctx, row r, reduce_op op) {
   device_workload<T> work(r.n, ctx.l2_cache_bytes);
   const stream_t stream = ctx.stream;
-  r.measured = time_device(stream, [&](int run) {
-    enqueue_reduce_into(op, work.input(run), work.gpuprim_out(), stream);
-  });
   const cub_reduce<T> cub(op, r.n, stream);
   r.vendor = cub_reduce<T>::name(op);
-  r.vendor_measured = time_device(
-      stream, [&](int run) { cub.enqueue(work.input(run).data(), work.vendor_out().data()); });
+  const paired_timing t = time_device_pair(
+      stream,
+      [&](int run) { enqueue_reduce_into(op, work.input(run), work.gpuprim_out(), stream); },
+      [&](int run) { cub.enqueue(work.input(run).data(), work.vendor_out().data()); });
+  r.measured = t.ours;
+  r.vendor_measured = t.vendor;
 
   enqueue_reduce_into(op, work.input(0), work.gpuprim_out(), stream);
   cub.enqueue(work.input(0).data(), work.vendor_out().data());

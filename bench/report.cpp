@@ -136,7 +136,8 @@ std::string to_markdown(const run_info& info, const std::vector<table>& tables) 
   }
   out << "\n\nDate: " << info.date_utc << (info.quick ? " (quick run: smaller sizes)" : "")
       << "; every time is the median of " << timed_runs << " runs after " << warmup_runs
-      << " warm-up runs.\n";
+      << " warm-up runs; on the GPU, gpuprim's runs and the vendor's alternate, one isolated run "
+         "(or one queued batch) of each in turn.\n";
   for (const std::string& note : info.notes)
     out << "\n- " << note;
   if (!info.notes.empty()) out << '\n';

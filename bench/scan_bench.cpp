@@ -251,12 +251,13 @@ template <class T>
 std::vector<row> measure_cuda_scan(const context& ctx, row r, scan_kind kind) {
   device_workload<T> work(r.n, ctx.l2_cache_bytes);
   const stream_t stream = ctx.stream;
-  r.measured = time_device(
-      stream, [&](int run) { enqueue_scan(kind, work.input(run), work.output(run), stream); });
   const cub_scan<T> cub(kind, r.n, stream);
   r.vendor = cub_scan<T>::name(kind);
-  r.vendor_measured = time_device(
-      stream, [&](int run) { cub.enqueue(work.input(run).data(), work.output(run).data()); });
+  const paired_timing t = time_device_pair(
+      stream, [&](int run) { enqueue_scan(kind, work.input(run), work.output(run), stream); },
+      [&](int run) { cub.enqueue(work.input(run).data(), work.output(run).data()); });
+  r.measured = t.ours;
+  r.vendor_measured = t.vendor;
 
   cub.enqueue(work.input(0).data(), work.output(0).data());
   const std::vector<T> expected = work.first_output(stream);
@@ -342,14 +343,15 @@ std::vector<row> measure_cuda_segmented_scan(const context& ctx, row r, segment_
     gpuprim::inclusive_segmented_scan(cuda.on(stream), work.values.input(run), work.flags_for(run),
                                       work.values.output(run));
   };
-  r.measured = time_device(stream, enqueue);
   const cub_inclusive_sum_by_key<float> cub(r.n, stream);
   const auto enqueue_cub = [&](int run) {
     cub.enqueue(work.keys_for(run), work.values.input(run).data(), work.values.output(run).data());
   };
   r.vendor = cub_inclusive_sum_by_key<float>::name();
   r.vendor_bytes = static_cast<double>(r.n) * (2 * sizeof(float) + sizeof(std::int32_t));
-  r.vendor_measured = time_device(stream, enqueue_cub);
+  const paired_timing t = time_device_pair(stream, enqueue, enqueue_cub);
+  r.measured = t.ours;
+  r.vendor_measured = t.vendor;
 
   enqueue_cub(0);
   const std::vector<float> expected = work.values.first_output(stream);

@@ -123,13 +123,14 @@ std::vector<row> measure_cuda(const context& ctx, row r, std::uint64_t length) {
   device_vector<float> ours(segments), theirs(segments);
   const auto input = [&](int run) { return copies[run % copies.size()].span(); };
 
-  r.measured = time_device(stream, [&](int run) {
-    segmented_reduce(cuda.on(stream), input(run), d_offsets, ours, 0.0f);
-  });
   const cub_segmented_sum<float> cub(segments, stream);
   r.vendor = cub_segmented_sum<float>::name();
-  r.vendor_measured = time_device(
-      stream, [&](int run) { cub.enqueue(input(run).data(), d_offsets.data(), theirs.data()); });
+  const paired_timing t = time_device_pair(
+      stream,
+      [&](int run) { segmented_reduce(cuda.on(stream), input(run), d_offsets, ours, 0.0f); },
+      [&](int run) { cub.enqueue(input(run).data(), d_offsets.data(), theirs.data()); });
+  r.measured = t.ours;
+  r.vendor_measured = t.vendor;
 
   segmented_reduce(cuda.on(stream), input(0), d_offsets, ours, 0.0f);
   cub.enqueue(input(0).data(), d_offsets.data(), theirs.data());

@@ -53,40 +53,56 @@ class event {
 
 }  // namespace
 
-timing time_device(stream_t stream, const std::function<void(int run)>& enqueue) {
-  for (int i = 0; i < warmup_runs; ++i)
-    enqueue(i);
+std::vector<timing> time_device_interleaved(stream_t stream,
+                                            std::span<const std::function<void(int run)>> sides) {
+  // One sequence number across all sides, so that inputs rotated by it are
+  // never read twice in a row (by one side and then the other, from L2).
+  int call = 0;
+  for (int i = 0; i < warmup_runs; ++i) {
+    for (const auto& enqueue : sides)
+      enqueue(call++);
+  }
   GPUPRIM_CUDA_CHECK(cudaStreamSynchronize(stream), "bench warm-up");
 
   event start, stop;
-  std::vector<double> samples_us;
-  samples_us.reserve(timed_runs);
-  for (int i = 0; i < timed_runs; ++i) {
+  // Elapsed time per call of `calls` calls of one side between two events.
+  const auto timed = [&](const std::function<void(int run)>& enqueue, int calls) {
     GPUPRIM_CUDA_CHECK(cudaEventRecord(start.get(), stream), "bench timer");
-    enqueue(warmup_runs + i);
-    GPUPRIM_CUDA_CHECK(cudaEventRecord(stop.get(), stream), "bench timer");
-    GPUPRIM_CUDA_CHECK(cudaEventSynchronize(stop.get()), "bench timer");
-    float ms = 0.0f;
-    GPUPRIM_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()), "bench timer");
-    samples_us.push_back(1e3 * ms);
-  }
-  timing result = summarize(std::move(samples_us));
-
-  std::vector<double> batch_us;
-  batch_us.reserve(timed_runs);
-  int call = warmup_runs + timed_runs;
-  for (int i = 0; i < timed_runs; ++i) {
-    GPUPRIM_CUDA_CHECK(cudaEventRecord(start.get(), stream), "bench timer");
-    for (int k = 0; k < queued_batch; ++k)
+    for (int k = 0; k < calls; ++k)
       enqueue(call++);
     GPUPRIM_CUDA_CHECK(cudaEventRecord(stop.get(), stream), "bench timer");
     GPUPRIM_CUDA_CHECK(cudaEventSynchronize(stop.get()), "bench timer");
     float ms = 0.0f;
     GPUPRIM_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()), "bench timer");
-    batch_us.push_back(1e3 * ms / queued_batch);
+    return 1e3 * ms / calls;
+  };
+
+  std::vector<std::vector<double>> isolated(sides.size()), queued(sides.size());
+  for (int i = 0; i < timed_runs; ++i) {
+    for (std::size_t s = 0; s < sides.size(); ++s)
+      isolated[s].push_back(timed(sides[s], 1));
   }
-  result.queued_us = summarize(std::move(batch_us)).median_us;
-  return result;
+  for (int i = 0; i < timed_runs; ++i) {
+    for (std::size_t s = 0; s < sides.size(); ++s)
+      queued[s].push_back(timed(sides[s], queued_batch));
+  }
+  std::vector<timing> results;
+  for (std::size_t s = 0; s < sides.size(); ++s) {
+    results.push_back(summarize(std::move(isolated[s])));
+    results.back().queued_us = summarize(std::move(queued[s])).median_us;
+  }
+  return results;
+}
+
+timing time_device(stream_t stream, const std::function<void(int run)>& enqueue) {
+  return time_device_interleaved(stream, std::span(&enqueue, 1)).front();
+}
+
+paired_timing time_device_pair(stream_t stream, const std::function<void(int run)>& ours,
+                               const std::function<void(int run)>& vendor) {
+  const std::function<void(int run)> sides[] = {ours, vendor};
+  const std::vector<timing> t = time_device_interleaved(stream, sides);
+  return {t[0], t[1]};
 }
 
 device_stream::device_stream() {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "gpuprim/core/macros.hpp"
@@ -38,6 +39,22 @@ timing time_host(const std::function<void(int run)>& run);
 // as a caller of one algorithm call sees it. Then `timed_runs` batches of
 // `queued_batch` calls give `queued_us`.
 timing time_device(stream_t stream, const std::function<void(int run)>& enqueue);
+
+// time_device for several sides of a comparison at once (gpuprim and its
+// vendor anchor), their runs interleaved: one isolated run of each side in
+// turn, then one queued batch of each in turn. The machine's launch latency
+// drifts over a run (on the lent H100 an empty kernel took 5.6 to 7.0 us
+// isolated); interleaved, both sides of a ratio see the same drift. Each
+// enqueue gets its call's number in one sequence shared by all sides.
+std::vector<timing> time_device_interleaved(stream_t stream,
+                                            std::span<const std::function<void(int run)>> sides);
+
+struct paired_timing {
+  timing ours;
+  timing vendor;
+};
+paired_timing time_device_pair(stream_t stream, const std::function<void(int run)>& ours,
+                               const std::function<void(int run)>& vendor);
 
 // A non-blocking CUDA stream owned for the length of a benchmark run.
 class device_stream {
