@@ -14,6 +14,9 @@ struct options {
   std::string json_path;       // write all rows as JSON here ("" = don't)
   std::string markdown_path;   // write the Markdown tables here ("" = don't)
   bool quick = false;          // fewer sizes and repetitions (smoke runs)
+  // Time gpuprim's runs and the vendor's one side after the other instead
+  // of interleaved (bench/timing.hpp), as the harness did before.
+  bool sequential = false;
 };
 
 // Runs the benchmarks; progress goes to stderr, the tables to stdout.

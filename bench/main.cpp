@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
   app.add_option("--markdown", opts.markdown_path, "Also write the Markdown tables to FILE")
       ->option_text("FILE");
   app.add_flag("--quick", opts.quick, "Smaller sizes (the run count stays >= 20)");
+  app.add_flag("--sequential", opts.sequential,
+               "Time all of gpuprim's runs, then all of the vendor's (default: interleaved)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -136,8 +136,10 @@ std::string to_markdown(const run_info& info, const std::vector<table>& tables) 
   }
   out << "\n\nDate: " << info.date_utc << (info.quick ? " (quick run: smaller sizes)" : "")
       << "; every time is the median of " << timed_runs << " runs after " << warmup_runs
-      << " warm-up runs; on the GPU, gpuprim's runs and the vendor's alternate, one isolated run "
-         "(or one queued batch) of each in turn.\n";
+      << " warm-up runs; on the GPU, "
+      << (info.sequential ? "all of gpuprim's runs, then all of the vendor's (--sequential).\n"
+                          : "gpuprim's runs and the vendor's alternate, one isolated run (or one "
+                            "queued batch) of each in turn.\n");
   for (const std::string& note : info.notes)
     out << "\n- " << note;
   if (!info.notes.empty()) out << '\n';
@@ -172,6 +174,7 @@ std::string to_json(const run_info& info, const std::vector<table>& tables) {
       {"host_threads", info.host_threads},
       {"host_read_bandwidth_gbs", info.host_read_bandwidth_gbs},
       {"quick", info.quick},
+      {"timing_order", info.sequential ? "sequential" : "interleaved"},
       {"timed_runs", timed_runs},
       {"warmup_runs", warmup_runs},
       {"notes", info.notes},

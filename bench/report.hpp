@@ -62,6 +62,7 @@ struct run_info {
   int host_threads = 0;
   double host_read_bandwidth_gbs = 0.0;  // 0: not measured
   bool quick = false;
+  bool sequential = false;         // device sides timed one after the other, not interleaved
   std::vector<std::string> notes;  // e.g. why rows were skipped
 };
 

@@ -106,6 +106,10 @@ int run(const options& opts) {
   try {
     info = describe_system(ctx.cuda);
     info.quick = opts.quick;
+    info.sequential = opts.sequential;
+#if GPUPRIM_HAS_CUDA
+    set_device_timing_order(opts.sequential ? timing_order::sequential : timing_order::interleaved);
+#endif
     if (!ctx.cuda && opts.backend.empty()) {
       info.notes.push_back(std::string("CUDA rows skipped: ") + no_device_reason + ".");
       std::fprintf(stderr, "gpuprim-bench: CUDA rows skipped: %s\n", no_device_reason);

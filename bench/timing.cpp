@@ -51,19 +51,19 @@ class event {
   cudaEvent_t event_ = nullptr;
 };
 
+timing_order device_timing_order = timing_order::interleaved;
+
 }  // namespace
 
-std::vector<timing> time_device_interleaved(stream_t stream,
-                                            std::span<const std::function<void(int run)>> sides) {
+void set_device_timing_order(timing_order order) {
+  device_timing_order = order;
+}
+
+std::vector<timing> time_device_sides(stream_t stream,
+                                      std::span<const std::function<void(int run)>> sides) {
   // One sequence number across all sides, so that inputs rotated by it are
   // never read twice in a row (by one side and then the other, from L2).
   int call = 0;
-  for (int i = 0; i < warmup_runs; ++i) {
-    for (const auto& enqueue : sides)
-      enqueue(call++);
-  }
-  GPUPRIM_CUDA_CHECK(cudaStreamSynchronize(stream), "bench warm-up");
-
   event start, stop;
   // Elapsed time per call of `calls` calls of one side between two events.
   const auto timed = [&](const std::function<void(int run)>& enqueue, int calls) {
@@ -78,13 +78,31 @@ std::vector<timing> time_device_interleaved(stream_t stream,
   };
 
   std::vector<std::vector<double>> isolated(sides.size()), queued(sides.size());
-  for (int i = 0; i < timed_runs; ++i) {
-    for (std::size_t s = 0; s < sides.size(); ++s)
-      isolated[s].push_back(timed(sides[s], 1));
-  }
-  for (int i = 0; i < timed_runs; ++i) {
-    for (std::size_t s = 0; s < sides.size(); ++s)
-      queued[s].push_back(timed(sides[s], queued_batch));
+  // Warm-up, isolated runs and queued batches of the sides in `group`,
+  // interleaved among them.
+  const auto measure = [&](std::span<const std::size_t> group) {
+    for (int i = 0; i < warmup_runs; ++i) {
+      for (const std::size_t s : group)
+        sides[s](call++);
+    }
+    GPUPRIM_CUDA_CHECK(cudaStreamSynchronize(stream), "bench warm-up");
+    for (int i = 0; i < timed_runs; ++i) {
+      for (const std::size_t s : group)
+        isolated[s].push_back(timed(sides[s], 1));
+    }
+    for (int i = 0; i < timed_runs; ++i) {
+      for (const std::size_t s : group)
+        queued[s].push_back(timed(sides[s], queued_batch));
+    }
+  };
+  std::vector<std::size_t> all(sides.size());
+  for (std::size_t s = 0; s < sides.size(); ++s)
+    all[s] = s;
+  if (device_timing_order == timing_order::interleaved) {
+    measure(all);
+  } else {
+    for (const std::size_t& s : all)
+      measure(std::span(&s, 1));
   }
   std::vector<timing> results;
   for (std::size_t s = 0; s < sides.size(); ++s) {
@@ -95,13 +113,13 @@ std::vector<timing> time_device_interleaved(stream_t stream,
 }
 
 timing time_device(stream_t stream, const std::function<void(int run)>& enqueue) {
-  return time_device_interleaved(stream, std::span(&enqueue, 1)).front();
+  return time_device_sides(stream, std::span(&enqueue, 1)).front();
 }
 
 paired_timing time_device_pair(stream_t stream, const std::function<void(int run)>& ours,
                                const std::function<void(int run)>& vendor) {
   const std::function<void(int run)> sides[] = {ours, vendor};
-  const std::vector<timing> t = time_device_interleaved(stream, sides);
+  const std::vector<timing> t = time_device_sides(stream, sides);
   return {t[0], t[1]};
 }
 

@@ -41,13 +41,17 @@ timing time_host(const std::function<void(int run)>& run);
 timing time_device(stream_t stream, const std::function<void(int run)>& enqueue);
 
 // time_device for several sides of a comparison at once (gpuprim and its
-// vendor anchor), their runs interleaved: one isolated run of each side in
-// turn, then one queued batch of each in turn. The machine's launch latency
-// drifts over a run (on the lent H100 an empty kernel took 5.6 to 7.0 us
-// isolated); interleaved, both sides of a ratio see the same drift. Each
-// enqueue gets its call's number in one sequence shared by all sides.
-std::vector<timing> time_device_interleaved(stream_t stream,
-                                            std::span<const std::function<void(int run)>> sides);
+// vendor anchor). Interleaved (the default): one isolated run of each side
+// in turn, then one queued batch of each in turn. The machine's launch
+// latency drifts over a run (on the lent H100 an empty kernel took 5.6 to
+// 7.0 us isolated); interleaved, both sides of a ratio see the same drift.
+// Sequential (--sequential): all of one side's runs, then all of the
+// next's. Each enqueue gets its call's number in one sequence shared by all
+// sides.
+enum class timing_order { interleaved, sequential };
+void set_device_timing_order(timing_order order);
+std::vector<timing> time_device_sides(stream_t stream,
+                                      std::span<const std::function<void(int run)>> sides);
 
 struct paired_timing {
   timing ours;

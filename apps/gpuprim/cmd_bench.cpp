@@ -28,6 +28,8 @@ command add_bench_command(CLI::App& app) {
                   "Run only this backend (default: every available one)")
       ->check(CLI::IsMember({"host", "cuda"}));
   sub->add_flag("--quick", opts->quick, "Fewer sizes and repetitions (a smoke run)");
+  sub->add_flag("--sequential", opts->sequential,
+                "Time all of gpuprim's runs, then all of the vendor's (default: interleaved)");
   return [opts] {
     if (!opts->backend.empty()) opts->backend = resolve_backend(opts->backend);
     return bench::run(*opts);
