@@ -78,31 +78,28 @@ std::vector<timing> time_device_sides(stream_t stream,
   };
 
   std::vector<std::vector<double>> isolated(sides.size()), queued(sides.size());
-  // Warm-up, isolated runs and queued batches of the sides in `group`,
+  // Warm-up, isolated runs and queued batches of sides [first, last),
   // interleaved among them.
-  const auto measure = [&](std::span<const std::size_t> group) {
+  const auto measure = [&](std::size_t first, std::size_t last) {
     for (int i = 0; i < warmup_runs; ++i) {
-      for (const std::size_t s : group)
+      for (std::size_t s = first; s < last; ++s)
         sides[s](call++);
     }
     GPUPRIM_CUDA_CHECK(cudaStreamSynchronize(stream), "bench warm-up");
     for (int i = 0; i < timed_runs; ++i) {
-      for (const std::size_t s : group)
+      for (std::size_t s = first; s < last; ++s)
         isolated[s].push_back(timed(sides[s], 1));
     }
     for (int i = 0; i < timed_runs; ++i) {
-      for (const std::size_t s : group)
+      for (std::size_t s = first; s < last; ++s)
         queued[s].push_back(timed(sides[s], queued_batch));
     }
   };
-  std::vector<std::size_t> all(sides.size());
-  for (std::size_t s = 0; s < sides.size(); ++s)
-    all[s] = s;
   if (device_timing_order == timing_order::interleaved) {
-    measure(all);
+    measure(0, sides.size());
   } else {
-    for (const std::size_t& s : all)
-      measure(std::span(&s, 1));
+    for (std::size_t s = 0; s < sides.size(); ++s)
+      measure(s, s + 1);
   }
   std::vector<timing> results;
   for (std::size_t s = 0; s < sides.size(); ++s) {
