@@ -14,6 +14,10 @@ struct options {
   std::string json_path;       // write all rows as JSON here ("" = don't)
   std::string markdown_path;   // write the Markdown tables here ("" = don't)
   bool quick = false;          // fewer sizes and repetitions (smoke runs)
+  // With family "all" and no --ladder, the default is the headline run: each
+  // family's main rows (GPU: 2^20 and 2^28) on the default backend. full
+  // runs every row of every family on every available backend instead.
+  bool full = false;
   // Time gpuprim's runs and the vendor's one side after the other instead
   // of interleaved (bench/timing.hpp), as the harness did before.
   bool sequential = false;

@@ -144,12 +144,13 @@ void plan_host_rows(const context& ctx, plan& p) {
       "check: gpuprim's counts against the loop's, and no sample left out.",
   };
   const std::size_t index = p.add_table(std::move(t));
-  const std::size_t n = std::size_t{1} << (ctx.quick ? 25 : 27);
+  const std::size_t n = host_size(ctx, 27, 25);
   const row bytes = make_header("host", "uint8", 256, n, 1);
   p.cases.push_back(
-      {index, bytes, [bytes] { return measure_host_histogram<std::uint8_t>(bytes); }});
+      {index, bytes, [bytes] { return measure_host_histogram<std::uint8_t>(bytes); }, true});
   const row floats = make_header("host", "float", 1024, n, 4);
-  p.cases.push_back({index, floats, [floats] { return measure_host_histogram<float>(floats); }});
+  p.cases.push_back(
+      {index, floats, [floats] { return measure_host_histogram<float>(floats); }, true});
 }
 
 // ---- CUDA ---------------------------------------------------------------
@@ -236,13 +237,15 @@ void plan_cuda_rows(const context& ctx, plan& p) {
     const std::size_t n = std::size_t{1} << c.log2_n;
     if (c.bytes) {
       const row header = make_header("cuda", "uint8", 256, n, 1);
-      p.cases.push_back({index, header, [ctx, header] {
-                           return measure_cuda_histogram<std::uint8_t>(ctx, header);
-                         }});
+      p.cases.push_back(
+          {index, header,
+           [ctx, header] { return measure_cuda_histogram<std::uint8_t>(ctx, header); },
+           headline_size(c.log2_n)});
     } else {
       const row header = make_header("cuda", "float", 1024, n, 4);
-      p.cases.push_back(
-          {index, header, [ctx, header] { return measure_cuda_histogram<float>(ctx, header); }});
+      p.cases.push_back({index, header,
+                         [ctx, header] { return measure_cuda_histogram<float>(ctx, header); },
+                         headline_size(c.log2_n)});
     }
   }
 }

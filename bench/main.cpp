@@ -18,6 +18,9 @@ int main(int argc, char** argv) {
   app.add_option("--markdown", opts.markdown_path, "Also write the Markdown tables to FILE")
       ->option_text("FILE");
   app.add_flag("--quick", opts.quick, "Smaller sizes (the run count stays >= 20)");
+  app.add_flag("--full", opts.full,
+               "Every row of every family on every backend (default without a family: the "
+               "headline rows, GPU sizes 2^20 and 2^28, on the default backend)");
   app.add_flag("--sequential", opts.sequential,
                "Time all of gpuprim's runs, then all of the vendor's (default: interleaved)");
   try {

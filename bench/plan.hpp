@@ -14,6 +14,9 @@ namespace gpuprim::bench {
 
 struct context {
   bool quick = false;
+  // The headline run (`gpuprim bench` with no family): only the cases each
+  // family marks as its main rows, and host rows at smaller sizes.
+  bool headline = false;
   bool host = false;  // run the host rows
   bool cuda = false;  // run the CUDA rows (a device is present)
   stream_t stream = nullptr;
@@ -27,7 +30,19 @@ struct bench_case {
   std::size_t table = 0;  // index into plan::tables
   row header;             // names the case; also the error row if it throws
   std::function<std::vector<row>()> measure;
+  bool headline = false;  // one of its family's main rows (kept in the headline run)
 };
+
+// The sizes of the headline run's GPU rows: one call bound by launch
+// latency, one far larger than L2.
+inline bool headline_size(int log2_n) {
+  return log2_n == 20 || log2_n == 28;
+}
+
+// Host rows' problem size: smaller in quick and headline runs.
+inline std::size_t host_size(const context& ctx, int log2_full, int log2_small) {
+  return std::size_t{1} << (ctx.quick || ctx.headline ? log2_small : log2_full);
+}
 
 struct plan {
   std::vector<table> tables;
@@ -37,6 +52,9 @@ struct plan {
     tables.push_back(std::move(t));
     return tables.size() - 1;
   }
+
+  // Keeps the headline cases and the tables they fill.
+  void keep_headline_cases();
 };
 
 // The rows of one ladder table: one per rung, then the references (the

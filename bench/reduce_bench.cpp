@@ -118,10 +118,10 @@ void plan_host_rows(const context& ctx, plan& p) {
       "check: gpuprim's float sum against a double-precision sum.",
   };
   const std::size_t index = p.add_table(std::move(t));
-  const int log2_n = ctx.quick ? 25 : 27;
+  const int log2_n = ctx.quick || ctx.headline ? 25 : 27;
   row header = make_header("host", "float", std::size_t{1} << log2_n, sizeof(float));
   header.variant = "sum";
-  p.cases.push_back({index, header, [header] { return measure_host_sum(header); }});
+  p.cases.push_back({index, header, [header] { return measure_host_sum(header); }, true});
 }
 
 // ---- CUDA ---------------------------------------------------------------
@@ -227,9 +227,10 @@ void plan_cuda_rows(const context& ctx, plan& p) {
     with_type(c.type, [&]<class T>() {
       row header = make_header("cuda", type_name<T>(), std::size_t{1} << c.log2_n, sizeof(T));
       header.variant = name_of(c.op);
-      p.cases.push_back({index, header, [ctx, header, op = c.op] {
-                           return measure_cuda_reduce<T>(ctx, header, op);
-                         }});
+      p.cases.push_back(
+          {index, header,
+           [ctx, header, op = c.op] { return measure_cuda_reduce<T>(ctx, header, op); },
+           c.op == reduce_op::sum && c.type == scalar::f32 && headline_size(c.log2_n)});
     });
   }
 }

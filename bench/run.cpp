@@ -57,6 +57,23 @@ int execute(plan& p) {
 
 }  // namespace
 
+void plan::keep_headline_cases() {
+  std::vector<std::size_t> new_index(tables.size(), tables.size());
+  std::vector<table> kept_tables;
+  std::vector<bench_case> kept_cases;
+  for (bench_case& c : cases) {
+    if (!c.headline) continue;
+    if (new_index[c.table] == tables.size()) {
+      new_index[c.table] = kept_tables.size();
+      kept_tables.push_back(std::move(tables[c.table]));
+    }
+    c.table = new_index[c.table];
+    kept_cases.push_back(std::move(c));
+  }
+  tables = std::move(kept_tables);
+  cases = std::move(kept_cases);
+}
+
 std::string describe(const row& header) {
   std::string n = std::to_string(header.n);
   if (header.n != 0 && (header.n & (header.n - 1)) == 0) {
@@ -97,8 +114,12 @@ int run(const options& opts) {
 
   context ctx;
   ctx.quick = opts.quick;
+  ctx.headline = !opts.full && !opts.ladder && opts.family == "all";
   ctx.cuda = has_device && opts.backend != "host";
-  ctx.host = !opts.ladder && opts.backend != "cuda";
+  // The headline run uses the default backend alone (CUDA when there is a
+  // device) unless --backend says otherwise.
+  ctx.host =
+      !opts.ladder && opts.backend != "cuda" && !(ctx.headline && opts.backend.empty() && ctx.cuda);
 
   run_info info;
   plan p;
@@ -110,6 +131,11 @@ int run(const options& opts) {
 #if GPUPRIM_HAS_CUDA
     set_device_timing_order(opts.sequential ? timing_order::sequential : timing_order::interleaved);
 #endif
+    if (ctx.headline) {
+      info.notes.push_back(
+          "Headline run: each family's main rows (GPU: 2^20 and 2^28 elements) on the default "
+          "backend; host rows at reduced sizes. `gpuprim bench --full` runs every row.");
+    }
     if (!ctx.cuda && opts.backend.empty()) {
       info.notes.push_back(std::string("CUDA rows skipped: ") + no_device_reason + ".");
       std::fprintf(stderr, "gpuprim-bench: CUDA rows skipped: %s\n", no_device_reason);
@@ -149,6 +175,7 @@ int run(const options& opts) {
         plan_sorting_network(ctx, p);
       }
     }
+    if (ctx.headline) p.keep_headline_cases();
     failures = execute(p);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpuprim-bench: %s\n", e.what());

@@ -180,10 +180,9 @@ void plan_host_rows(const context& ctx, plan& p) {
       "check: gpuprim's float prefix sums against double-precision ones.",
   };
   const std::size_t index = p.add_table(std::move(t));
-  const int log2_n = ctx.quick ? 25 : 27;
-  row header = make_header("host", "float", std::size_t{1} << log2_n, sizeof(float));
+  row header = make_header("host", "float", host_size(ctx, 27, 25), sizeof(float));
   header.variant = variant_name(scan_kind::inclusive);
-  p.cases.push_back({index, header, [header] { return measure_host_scan(header); }});
+  p.cases.push_back({index, header, [header] { return measure_host_scan(header); }, true});
 }
 
 std::vector<row> measure_host_segmented_scan(row r, segment_shape shape) {
@@ -221,8 +220,7 @@ void plan_host_segmented_rows(const context& ctx, plan& p) {
       "check: gpuprim's result against the loop's, floats within a relative 1e-3.",
   };
   const std::size_t index = p.add_table(std::move(t));
-  const std::size_t n = std::size_t{1} << (ctx.quick ? 25 : 27);
-  const row header = make_segmented_header("host", segments_of_1024, n);
+  const row header = make_segmented_header("host", segments_of_1024, host_size(ctx, 27, 25));
   p.cases.push_back(
       {index, header, [header] { return measure_host_segmented_scan(header, segments_of_1024); }});
 }
@@ -304,9 +302,10 @@ void plan_cuda_rows(const context& ctx, plan& p) {
     const auto add = [&]<class T>() {
       row header = make_header("cuda", type_name<T>(), std::size_t{1} << c.log2_n, sizeof(T));
       header.variant = variant_name(c.kind);
-      p.cases.push_back({index, header, [ctx, header, kind = c.kind] {
-                           return measure_cuda_scan<T>(ctx, header, kind);
-                         }});
+      p.cases.push_back(
+          {index, header,
+           [ctx, header, kind = c.kind] { return measure_cuda_scan<T>(ctx, header, kind); },
+           c.kind == scan_kind::inclusive && c.type == scalar::f32 && headline_size(c.log2_n)});
     };
     if (c.type == scalar::f32) {
       add.template operator()<float>();
@@ -393,9 +392,10 @@ void plan_cuda_segmented_rows(const context& ctx, plan& p) {
   for (const segmented_cuda_case& c : segmented_cuda_cases) {
     if (ctx.quick && !c.in_quick_runs) continue;
     const row header = make_segmented_header("cuda", c.shape, std::size_t{1} << c.log2_n);
-    p.cases.push_back({index, header, [ctx, header, shape = c.shape] {
-                         return measure_cuda_segmented_scan(ctx, header, shape);
-                       }});
+    p.cases.push_back(
+        {index, header,
+         [ctx, header, shape = c.shape] { return measure_cuda_segmented_scan(ctx, header, shape); },
+         c.shape.length == 1024 && headline_size(c.log2_n)});
   }
 }
 

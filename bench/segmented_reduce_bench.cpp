@@ -99,12 +99,13 @@ void plan_host_rows(const context& ctx, plan& p) {
       "GB/s counts values and 64-bit offsets read and float outputs written.",
   };
   const std::size_t index = p.add_table(std::move(t));
-  const std::size_t n = std::size_t{1} << (ctx.quick ? 24 : 26);
+  const std::size_t n = host_size(ctx, 26, 24);
   for (const shape& sh : shapes) {
     const std::size_t segments = make_offsets(n, sh.length).size() - 1;
     const row header = make_header("host", sh, n, segments);
-    p.cases.push_back(
-        {index, header, [header, length = sh.length] { return measure_host(header, length); }});
+    p.cases.push_back({index, header,
+                       [header, length = sh.length] { return measure_host(header, length); },
+                       sh.length == 1024});
   }
 }
 
@@ -163,9 +164,10 @@ void plan_cuda_rows(const context& ctx, plan& p) {
       if (log2_n > 24 && sh.length == 0) continue;
       const std::size_t segments = make_offsets(n, sh.length).size() - 1;
       const row header = make_header("cuda", sh, n, segments);
-      p.cases.push_back({index, header, [ctx, header, length = sh.length] {
-                           return measure_cuda(ctx, header, length);
-                         }});
+      p.cases.push_back(
+          {index, header,
+           [ctx, header, length = sh.length] { return measure_cuda(ctx, header, length); },
+           sh.length == 1024 && headline_size(log2_n)});
     }
   }
 }

@@ -154,7 +154,8 @@ void plan_cuda_rows(const context& ctx, plan& p) {
       if constexpr (!std::is_void_v<V>) bytes += sizeof(V);
       row header = make_header("cuda", variant, type_name<K>(), n, bytes);
       p.cases.push_back(
-          {index, header, [&ctx, header] { return measure_cuda_sort<K, V>(ctx, header); }});
+          {index, header, [&ctx, header] { return measure_cuda_sort<K, V>(ctx, header); },
+           std::is_same_v<K, std::uint32_t> && std::is_void_v<V> && headline_size(log2_n)});
     };
     add.template operator()<std::uint32_t, void>("keys");
     add.template operator()<std::uint64_t, void>("keys");
@@ -193,9 +194,8 @@ void plan_host_rows(const context& ctx, plan& p) {
       "uint32 keys, every bit random. vendor / gpuprim above 1 means gpuprim is faster.",
   };
   const std::size_t index = p.add_table(std::move(t));
-  const int log2_n = ctx.quick ? 22 : 27;
-  row header = make_header("host", "keys", "uint32", std::size_t{1} << log2_n, 4);
-  p.cases.push_back({index, header, [header] { return measure_host_sort(header); }});
+  row header = make_header("host", "keys", "uint32", host_size(ctx, 27, 22), 4);
+  p.cases.push_back({index, header, [header] { return measure_host_sort(header); }, true});
 }
 
 }  // namespace

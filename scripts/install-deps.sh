@@ -1,16 +1,106 @@
 #!/usr/bin/env bash
-# Debian packages gpuprim builds with (the CUDA toolkit itself is expected
+# Makes sure what gpuprim builds with is there, installing from Debian's
+# packages only what is really missing (the CUDA toolkit itself is expected
 # under /usr/local/cuda; without it only the CPU backend is built).
-set -euo pipefail
-packages=(cmake ninja-build g++ ccache libgtest-dev libbenchmark-dev libcli11-dev
-  nlohmann-json3-dev libpng-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+#
+# Each need is checked by what it provides, not by a package name, so tools
+# that came from elsewhere (CMake and Ninja from PyPI, libraries built by
+# hand under CMAKE_PREFIX_PATH) count: a command on PATH, or a header the
+# C++ compiler finds (in its default paths or under $CMAKE_PREFIX_PATH/include).
+# ccache is optional. When something is missing and installing it fails,
+# the script says what is missing and how to get it, and exits 1.
+#
+# Environment: CXX (the compiler to check headers with, default g++),
+# CMAKE_PREFIX_PATH (more places to look), GPUPRIM_DEPS_DRY_RUN=1 (print what
+# would be installed, install nothing).
+set -uo pipefail
+
+cxx="${CXX:-g++}"
+missing_packages=()
+missing_needs=()
+optional_packages=()
+
+say() { printf 'install-deps: %s\n' "$*" >&2; }
+
+have_command() { command -v "$1" >/dev/null 2>&1; }
+
+# CMake 3.25 or newer (the presets' version 6).
+have_cmake() {
+  have_command cmake || return 1
+  local version
+  version=$(cmake --version 2>/dev/null) || return 1
+  [[ $version =~ ([0-9]+)\.([0-9]+) ]] || return 1
+  local major=${BASH_REMATCH[1]} minor=${BASH_REMATCH[2]}
+  ((major > 3 || (major == 3 && minor >= 25)))
+}
+
+# A header the compiler finds, in its own paths or under a prefix.
+have_header() {
+  have_command "$cxx" || return 1
+  local flags=() prefix
+  IFS=':' read -r -a prefixes <<<"${CMAKE_PREFIX_PATH:-}"
+  for prefix in "${prefixes[@]}"; do
+    [ -n "$prefix" ] && flags+=("-I$prefix/include")
+  done
+  printf '#include <%s>\n' "$1" | "$cxx" -std=c++20 "${flags[@]}" -E -x c++ - -o /dev/null \
+    >/dev/null 2>&1
+}
+
+# need <check> <what it is> <Debian package> <how else to get it>
+need() {
+  local check=$1 what=$2 package=$3 otherwise=$4
+  if ! eval "$check"; then
+    missing_packages+=("$package")
+    missing_needs+=("$what: Debian package $package, or $otherwise")
+  fi
+}
+
+need have_cmake "CMake >= 3.25 (cmake on PATH)" cmake "pip install cmake"
+need "have_command ninja" "Ninja (ninja on PATH)" ninja-build "pip install ninja"
+need "have_command $cxx" "a C++20 compiler ($cxx on PATH)" g++ "set CXX to your compiler"
+need "have_header gtest/gtest.h" "GoogleTest (gtest/gtest.h)" libgtest-dev \
+  "build googletest and add its prefix to CMAKE_PREFIX_PATH"
+need "have_header benchmark/benchmark.h" "Google Benchmark (benchmark/benchmark.h)" \
+  libbenchmark-dev "build google/benchmark and add its prefix to CMAKE_PREFIX_PATH"
+need "have_header CLI/CLI.hpp" "CLI11 (CLI/CLI.hpp)" libcli11-dev \
+  "put CLI11's single header under a prefix in CMAKE_PREFIX_PATH"
+need "have_header nlohmann/json.hpp" "nlohmann-json (nlohmann/json.hpp)" nlohmann-json3-dev \
+  "put nlohmann/json under a prefix in CMAKE_PREFIX_PATH"
+need "have_header png.h" "libpng (png.h)" libpng-dev "install libpng's development files"
+need "have_header cblas.h" "OpenBLAS through CBLAS (cblas.h)" libopenblas-dev \
+  "install OpenBLAS's development files"
+have_command ccache || optional_packages+=(ccache)
+
+if [ ${#missing_packages[@]} -eq 0 ] && [ ${#optional_packages[@]} -eq 0 ]; then
+  exit 0
 fi
+
+to_install=("${missing_packages[@]}" "${optional_packages[@]}")
+if [ "${GPUPRIM_DEPS_DRY_RUN:-0}" = 1 ]; then
+  say "would install: ${to_install[*]}"
+  exit 0
+fi
+
+sudo=()
+if [ "$(id -u)" -ne 0 ] && have_command sudo; then sudo=(sudo); fi
+installed=0
+if have_command apt-get; then
+  say "installing: ${to_install[*]}"
+  if "${sudo[@]}" apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
+      "${to_install[@]}"; then
+    installed=1
+  fi
+fi
+
+if [ $installed = 0 ]; then
+  if [ ${#missing_packages[@]} -gt 0 ]; then
+    say "cannot install what gpuprim needs; missing:"
+    for n in "${missing_needs[@]}"; do
+      say "  - $n"
+    done
+    exit 1
+  fi
+  say "ccache not installed (optional): builds work without it, only slower to repeat"
+fi
+exit 0

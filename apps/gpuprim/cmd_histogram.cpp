@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -77,15 +78,23 @@ std::uint64_t count_values(const std::vector<T>& values, std::vector<std::uint64
   return histogram_even(host, values, counts, lower, upper);
 }
 
+// The shortest text that reads back as the same double.
+std::string edge_text(double edge) {
+  char text[64];
+  const auto result = std::to_chars(text, text + sizeof text, edge);
+  return std::string(text, result.ptr);
+}
+
+// One line per bin with its edges exactly as the library bins with them
+// (histogram_even_edge, printed to round trip), so every value counted in
+// bin b lies in the printed [lo, hi).
 void print_histogram(const std::vector<std::uint64_t>& counts, std::uint64_t left_out, double lower,
                      double upper) {
-  const double bins = static_cast<double>(counts.size());
-  for (std::size_t b = 0; b < counts.size(); ++b) {
-    const double lo = lower + (upper - lower) * static_cast<double>(b) / bins;
-    const double hi = b + 1 == counts.size()
-                          ? upper
-                          : lower + (upper - lower) * static_cast<double>(b + 1) / bins;
-    std::printf("%zu %.9g %.9g %llu\n", b, lo, hi, static_cast<unsigned long long>(counts[b]));
+  const int bins = static_cast<int>(counts.size());
+  for (int b = 0; b < bins; ++b) {
+    std::printf("%d %s %s %llu\n", b, edge_text(histogram_even_edge(lower, upper, bins, b)).c_str(),
+                edge_text(histogram_even_edge(lower, upper, bins, b + 1)).c_str(),
+                static_cast<unsigned long long>(counts[b]));
   }
   std::printf("left out: %llu\n", static_cast<unsigned long long>(left_out));
 }

@@ -1,16 +1,26 @@
 // `gpuprim reduce FILE.npy`: sum, min, max, argmin or argmax of every element
-// of a NumPy array, printed with full precision (shortest round trip).
+// of a NumPy array, and their NaN-skipping forms nansum, nanmin, nanmax,
+// nanargmin, nanargmax, printed with full precision (shortest round trip).
 //
-// Sums of integers are 64-bit (signed ones wrap like two's complement, as
-// NumPy's int64 does); sums of floats are accumulated in double. min and max
-// of floats ignore NaNs unless every value is NaN (like numpy.nanmin). The
-// GPU path converts types the library does not precompile (8- and 16-bit
-// integers, bool) to one it does, value for value, so both backends print
-// the same result for integers.
+// The answers are NumPy's for the same file:
+//  - Sums of integers are 64-bit (signed ones wrap like two's complement, as
+//    NumPy's int64 does); sums of floats are accumulated in double.
+//  - min, max, argmin, argmax propagate NaN: the result is nan, at the index
+//    of the first NaN (numpy.min, numpy.argmin).
+//  - nanmin, nanmax, nanargmin, nanargmax skip NaNs; nansum counts them as 0.
+//    All-NaN input: nanmin / nanmax print nan and a warning on stderr
+//    (NumPy returns nan with a RuntimeWarning); nanargmin / nanargmax exit 2
+//    (NumPy raises ValueError); nansum prints 0.
+//  - An empty array has no min, max or arg (exit 2, as NumPy raises); its
+//    sum and nansum are 0.
+// The GPU path converts types the library does not precompile (8- and
+// 16-bit integers, bool) to one it does, value for value, so both backends
+// print the same result for integers.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
@@ -36,6 +46,9 @@ struct reduce_options {
 
 template <class T>
 std::string to_text(T value) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(value)) return "nan";  // as NumPy prints any NaN
+  }
   char text[64];
   const auto result = std::to_chars(text, text + sizeof text, value);
   return std::string(text, result.ptr);
@@ -77,10 +90,18 @@ device_vector<D> upload_as(std::span<const T> values) {
 }
 
 template <class T>
-std::string sum_of(std::span<const T> values, bool on_cuda) {
+std::string sum_of(std::span<const T> values, bool on_cuda, bool skip_nan) {
   using S = sum_type<T>;
-  const S total = on_cuda ? reduce(cuda, upload_as<cuda_sum_input<T>>(values), S{0}, plus{})
-                          : reduce(host, values, S{0}, plus{});
+  S total;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (skip_nan) {
+      total = on_cuda ? transform_reduce(cuda, to_device(values), S{0}, plus{}, nan_to_zero{})
+                      : transform_reduce(host, values, S{0}, plus{}, nan_to_zero{});
+      return to_text(total);
+    }
+  }
+  total = on_cuda ? reduce(cuda, upload_as<cuda_sum_input<T>>(values), S{0}, plus{})
+                  : reduce(host, values, S{0}, plus{});
   if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
     return to_text(static_cast<std::int64_t>(total));
   } else {
@@ -89,14 +110,15 @@ std::string sum_of(std::span<const T> values, bool on_cuda) {
 }
 
 template <bool Max, class T>
-std::string extreme_of(std::span<const T> values, bool on_cuda) {
+std::string extreme_of(std::span<const T> values, bool on_cuda, nan_rule rule) {
   if constexpr (std::is_floating_point_v<T>) {
-    // min_element skips NaNs, so the result does not depend on where they are.
+    // min_element's value: the same whatever the order of the NaNs.
     if (on_cuda) {
       const device_vector<T> d = to_device(values);
-      return to_text(Max ? max_element(cuda, d).value : min_element(cuda, d).value);
+      return to_text(Max ? max_element(cuda, d, rule).value : min_element(cuda, d, rule).value);
     }
-    return to_text(Max ? max_element(host, values).value : min_element(host, values).value);
+    return to_text(Max ? max_element(host, values, rule).value
+                       : min_element(host, values, rule).value);
   } else {
     using op = std::conditional_t<Max, maximum, minimum>;
     const T init = Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
@@ -109,24 +131,44 @@ std::string extreme_of(std::span<const T> values, bool on_cuda) {
 }
 
 template <bool Max, class T>
-std::string position_of_extreme(std::span<const T> values, bool on_cuda) {
+std::string position_of_extreme(std::span<const T> values, bool on_cuda, nan_rule rule) {
+  value_index<cuda_arg_input<T>> found;
   if (on_cuda) {
     const auto d = upload_as<cuda_arg_input<T>>(values);
-    const auto found = Max ? max_element(cuda, d) : min_element(cuda, d);
-    return to_text(static_cast<T>(found.value)) + " " + to_text(found.index);
+    found = Max ? max_element(cuda, d, rule) : min_element(cuda, d, rule);
+  } else {
+    const auto f = Max ? max_element(host, values, rule) : min_element(host, values, rule);
+    found = {static_cast<cuda_arg_input<T>>(f.value), f.index};
   }
-  const auto found = Max ? max_element(host, values) : min_element(host, values);
-  return to_text(found.value) + " " + to_text(found.index);
+  return to_text(static_cast<T>(found.value)) + " " + to_text(found.index);
 }
 
 template <class T>
-std::string reduce_values(std::span<const T> values, const std::string& op, bool on_cuda) {
-  if (op == "sum") return sum_of(values, on_cuda);
+bool all_nan(std::span<const T> values) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::all_of(values.begin(), values.end(), [](T x) { return std::isnan(x); });
+  } else {
+    return false;
+  }
+}
+
+template <class T>
+std::string reduce_values(std::span<const T> values, std::string op, bool on_cuda) {
+  const bool skip_nan = op.starts_with("nan");
+  if (skip_nan) op = op.substr(3);
+  const nan_rule rule = skip_nan ? nan_rule::skip : nan_rule::propagate;
+  if (op == "sum") return sum_of(values, on_cuda, skip_nan);
   if (values.empty()) throw usage_error("cannot take the " + op + " of an empty array");
-  if (op == "min") return extreme_of<false>(values, on_cuda);
-  if (op == "max") return extreme_of<true>(values, on_cuda);
-  if (op == "argmin") return position_of_extreme<false>(values, on_cuda);
-  if (op == "argmax") return position_of_extreme<true>(values, on_cuda);
+  if (skip_nan && all_nan(values)) {
+    if (op.starts_with("arg")) {
+      throw usage_error("all values are NaN: nan" + op + " has no answer (numpy raises)");
+    }
+    std::fprintf(stderr, "gpuprim reduce: warning: all values are NaN, nan%s is nan\n", op.c_str());
+  }
+  if (op == "min") return extreme_of<false>(values, on_cuda, rule);
+  if (op == "max") return extreme_of<true>(values, on_cuda, rule);
+  if (op == "argmin") return position_of_extreme<false>(values, on_cuda, rule);
+  if (op == "argmax") return position_of_extreme<true>(values, on_cuda, rule);
   throw usage_error("unknown --op " + op);
 }
 
@@ -182,13 +224,15 @@ command add_reduce_command(CLI::App& app) {
       "reduce", "Reduce every element of a NumPy .npy array (any shape) and print the result");
   sub->add_option("FILE", opts->file,
                   "The .npy file (bool, int8..int64, uint8..uint64, float32, "
-                  "float64; little-endian, C order)")
+                  "float64; either byte order, C or Fortran order)")
       ->required()
       ->type_name("");
   sub->add_option("--op", opts->op,
-                  "sum (integers in 64 bits, floats in double), min, max (NaN ignored), "
-                  "argmin or argmax (prints the value and the index of its first occurrence)")
-      ->check(CLI::IsMember({"sum", "min", "max", "argmin", "argmax"}))
+                  "sum (integers in 64 bits, floats in double), min, max, argmin or argmax "
+                  "(prints the value and the index of its first occurrence); NaN propagates "
+                  "as in NumPy. nansum, nanmin, nanmax, nanargmin, nanargmax skip NaNs")
+      ->check(CLI::IsMember({"sum", "min", "max", "argmin", "argmax", "nansum", "nanmin", "nanmax",
+                             "nanargmin", "nanargmax"}))
       ->capture_default_str();
   sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
       ->check(CLI::IsMember({"host", "cuda"}));

@@ -12,12 +12,13 @@
 //  - The number of bins is counts.size() (at least 1). `counts` is overwritten
 //    with the number of samples in each bin; counters are std::uint32_t or
 //    std::uint64_t and wrap on overflow.
-//  - histogram_even: bin b holds [lower + b * w, lower + (b + 1) * w), w = (upper - lower) / bins;
-//    a sample x in [lower, upper) goes to bin floor((x - lower) * bins / (upper - lower)),
-//    computed exactly for integer samples and, for floating samples, in the
-//    sample's type as (x - lower) * (bins / (upper - lower)) (the scale is
-//    computed once), clamped to bins - 1. Levels of integer samples are int64
-//    (so 8-bit samples can have upper = 256).
+//  - histogram_even: `bins` even bins over [lower, upper). A floating sample
+//    x goes to the bin b with edge(b) <= x < edge(b + 1), exactly, where
+//    edge(b) = lower + (upper - lower) * b / bins is computed in double and
+//    edge(bins) = upper (gp::histogram_even_edge; the edges `gpuprim
+//    histogram` prints). An integer sample v goes to bin
+//    floor((v - lower) * bins / (upper - lower)), computed exactly. Levels
+//    of integer samples are int64 (so 8-bit samples can have upper = 256).
 //  - histogram_range: boundaries has bins + 1 strictly increasing entries;
 //    bin i holds [boundaries[i], boundaries[i + 1]).
 //  - histogram: classify(x) returns a bin index (any integer type); a negative
@@ -71,10 +72,48 @@ concept histogram_sample = std::is_arithmetic_v<T> && !std::is_same_v<T, bool> &
 template <class C>
 concept histogram_counter = std::is_same_v<C, std::uint32_t> || std::is_same_v<C, std::uint64_t>;
 
+// The lower edge of bin b (0 <= b <= bins) of histogram_even's `bins` even
+// bins over [lower, upper): lower + (upper - lower) * b / bins, evaluated in
+// double in that order, and exactly `upper` for b = bins. These are the
+// edges `gpuprim histogram` prints; a floating sample x is in bin b exactly
+// when edge(b) <= x < edge(b + 1).
+namespace detail {
+
+// lower + width * b / bins for b < bins, with the division by bins done as
+// a multiply by its reciprocal (inverse = 1.0 / bins, rounded) and one
+// fused correction: with a correctly rounded reciprocal that gives the
+// correctly rounded quotient (Markstein's theorem), the same double as
+// width * b / bins, at a few multiplies instead of a division (which on the
+// GPU is a subroutine). tests/host/histogram_test.cpp checks it against the
+// plain division.
+GPUPRIM_HD inline double even_edge(double lower, double width, int bins, double inverse, int b) {
+  const double p = width * b;
+  const double q0 = p * inverse;
+  return lower + fma(fma(-q0, double(bins), p), inverse, q0);
+}
+
+}  // namespace detail
+
+GPUPRIM_HD inline double histogram_even_edge(double lower, double upper, int bins, int b) {
+  return b >= bins ? upper : detail::even_edge(lower, upper - lower, bins, 1.0 / bins, b);
+}
+
 namespace detail {
 
 // Binners map a sample to its bin in [0, bins), or to -1 (not counted). They
 // are small values copied into kernels.
+//
+// Floating samples: t = (x - lower) * (bins / (upper - lower)) in the
+// sample's type estimates the bin. Its error is a few units in the last
+// place of t, so when t's fraction is at least `margin` away from an
+// integer, floor(t) is the bin of the exact edges and nothing more is done
+// (the common case: one subtract, one multiply, two compares). Otherwise
+// (x within rounding of an edge, or t past the last bin) the bin is found
+// from the edges themselves: an estimate in double, then moved down or up
+// while x is below its lower edge or not below its upper one. margin is
+// twice the bound on t's error and the edges' own rounding, in units
+// of bins; when it reaches 1/2 (huge bin counts, or a range far from 0
+// relative to its width) every sample takes the edge path.
 template <class T>
 struct even_binner {
   using level = histogram_level_t<T>;
@@ -83,11 +122,27 @@ struct even_binner {
   int bins;
   // Floating samples: bins / (upper - lower) in T. Integers: upper - lower.
   std::conditional_t<std::is_floating_point_v<T>, T, std::uint64_t> scale;
+  // Floating samples only: the fast path's margin, and for the edges
+  // upper - lower, 1 / bins and bins / (upper - lower) in double.
+  T margin{};
+  double width = 0, inverse_bins = 0, scale_in_double = 0;
 
   even_binner() = default;
   even_binner(level lo, level hi, int num_bins) : lower(lo), upper(hi), bins(num_bins) {
     if constexpr (std::is_floating_point_v<T>) {
       scale = static_cast<T>(num_bins) / (hi - lo);
+      width = double(hi) - double(lo);
+      inverse_bins = 1.0 / num_bins;
+      scale_in_double = num_bins / width;
+      // t's relative error is at most 4 roundings, 2^-22 for float (x -
+      // lower, upper - lower, the scale and the product) and 2^-51 for
+      // double; an edge is off from the exact one by at most 2^-51 of
+      // max(|lower|, |upper|). The margin is twice the larger, in bins.
+      const double magnitude = std::fmax(std::fabs(double(lo)), std::fabs(double(hi)));
+      const double spread = std::fmax(1.0, magnitude / width);
+      const double unit = std::is_same_v<T, float> ? 0x1p-21 : 0x1p-44;
+      const double m = double(num_bins) * spread * unit;
+      margin = m < 0.5 ? static_cast<T>(m) : T(1);  // 1: no fraction passes, every sample is exact
     } else {
       scale = static_cast<std::uint64_t>(hi - lo);
     }
@@ -96,8 +151,11 @@ struct even_binner {
   GPUPRIM_HD int operator()(T x) const {
     if constexpr (std::is_floating_point_v<T>) {
       if (!(x >= lower && x < upper)) return -1;  // NaN fails both
-      const int b = static_cast<int>((x - lower) * scale);
-      return b < bins ? b : bins - 1;
+      const T t = (x - lower) * scale;
+      const int b = static_cast<int>(t);
+      const T fraction = t - static_cast<T>(b);
+      if (b < bins && fraction >= margin && fraction <= T(1) - margin) return b;
+      return bin_from_edges(x);
     } else {
       const auto v = static_cast<std::int64_t>(x);
       if (v < lower || v >= upper) return -1;
@@ -105,6 +163,20 @@ struct even_binner {
       return static_cast<int>(static_cast<std::uint64_t>(v - lower) *
                               static_cast<std::uint64_t>(bins) / scale);
     }
+  }
+
+  // The b with edge(b) <= x < edge(b + 1), for lower <= x < upper. Out of
+  // line on the GPU: a few samples in a thousand come here.
+  GPUPRIM_HD GPUPRIM_NOINLINE int bin_from_edges(T sample) const {
+    const double x = sample, lo = lower;
+    double estimate = (x - lo) * scale_in_double;
+    estimate = estimate < 0 ? 0 : estimate;
+    int b = estimate < double(bins - 1) ? static_cast<int>(estimate) : bins - 1;
+    while (b > 0 && x < even_edge(lo, width, bins, inverse_bins, b))
+      --b;
+    while (b + 1 < bins && x >= even_edge(lo, width, bins, inverse_bins, b + 1))
+      ++b;
+    return b;
   }
 };
 

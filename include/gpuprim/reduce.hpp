@@ -15,8 +15,14 @@
 //    type of `init`: reduce(gp::cuda, bytes, std::uint64_t{0}) sums bytes
 //    into a 64-bit total.
 //  - min_element / max_element return the value and the index of the first
-//    smallest / largest element; NaNs are skipped unless all are NaN. On
+//    smallest / largest element. NaN follows a rule (gp::nan_rule): by
+//    default it propagates, so the first NaN is the answer, as
+//    numpy.argmin / numpy.min give; with gp::nan_rule::skip NaNs are passed
+//    over unless all values are NaN (numpy.nanargmin / numpy.nanmin). On
 //    empty input the index is 0 (== size) and the value is T{}.
+//  - gp::minimum / gp::maximum propagate NaN (numpy.minimum);
+//    gp::minimum_number / gp::maximum_number skip it (numpy.fmin), see
+//    core/operators.hpp. The sum of gp::nan_to_zero is numpy.nansum.
 //
 // The GPU overloads take a gp::device_span or gp::device_vector; the host
 // overloads any contiguous host range. From plain C++ (no nvcc), the GPU
@@ -63,15 +69,37 @@ void cuda_reduce_into(const In*, std::size_t, T*, T, Op, Fetch, stream_t) {
 template <class T, class... U>
 inline constexpr bool one_of = (std::is_same_v<T, U> || ...);
 
+// For element types without NaN, the NaN-skipping operators are the plain
+// ones; the library calls (and precompiles) the plain ones then.
+template <class In, class Op>
+struct without_needless_nan_rule {
+  using type = Op;
+};
+template <class In, class Op>
+requires(!std::is_floating_point_v<In>) struct without_needless_nan_rule<In, Op> {
+  using type = std::conditional_t<
+      std::is_same_v<Op, minimum_number>, minimum,
+      std::conditional_t<
+          std::is_same_v<Op, maximum_number>, maximum,
+          std::conditional_t<
+              std::is_same_v<Op, select_min_number>, select_min,
+              std::conditional_t<std::is_same_v<Op, select_max_number>, select_max, Op>>>>;
+};
+template <class In, class Op>
+using without_needless_nan_rule_t = typename without_needless_nan_rule<In, Op>::type;
+
 // The instantiations compiled into the library (src/reduce/*.cu).
 template <class In, class T, class Op, class Fetch>
 inline constexpr bool precompiled_reduce = [] {
   constexpr bool arithmetic =
       one_of<In, std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>;
   constexpr bool is_signed = one_of<In, std::int32_t, std::int64_t, float, double>;
+  constexpr bool is_float = one_of<In, float, double>;
   if constexpr (std::is_same_v<Fetch, unary_fetch<identity>>) {
     if constexpr (std::is_same_v<In, T>) {
-      return (arithmetic || std::is_same_v<In, std::uint8_t>)&&one_of<Op, plus, minimum, maximum>;
+      return ((arithmetic ||
+               std::is_same_v<In, std::uint8_t>)&&one_of<Op, plus, minimum, maximum>) ||
+             (is_float && one_of<Op, minimum_number, maximum_number>);
     } else {
       return std::is_same_v<Op, plus> &&
              ((std::is_same_v<In, std::uint8_t> && std::is_same_v<T, std::uint64_t>) ||
@@ -79,8 +107,13 @@ inline constexpr bool precompiled_reduce = [] {
     }
   } else if constexpr (one_of<Fetch, unary_fetch<square>, unary_fetch<absolute>>) {
     return is_signed && std::is_same_v<In, T> && std::is_same_v<Op, plus>;
+  } else if constexpr (std::is_same_v<Fetch, unary_fetch<nan_to_zero>>) {
+    // numpy.nansum: float32 accumulated in double, like the plain float sum.
+    return is_float && std::is_same_v<T, double> && std::is_same_v<Op, plus>;
   } else if constexpr (std::is_same_v<Fetch, value_index_fetch>) {
-    return arithmetic && std::is_same_v<T, value_index<In>> && one_of<Op, select_min, select_max>;
+    return arithmetic && std::is_same_v<T, value_index<In>> &&
+           (one_of<Op, select_min, select_max> ||
+            (is_float && one_of<Op, select_min_number, select_max_number>));
   } else {
     return false;
   }
@@ -89,12 +122,17 @@ inline constexpr bool precompiled_reduce = [] {
 template <class In, class T, class Op, class Fetch>
 void cuda_reduce_checked(device_span<const In> in, T* out, T init, Op op, Fetch fetch,
                          stream_t stream) {
+  using plain_op = without_needless_nan_rule_t<In, Op>;
+  if constexpr (!std::is_same_v<plain_op, Op>) {
+    cuda_reduce_checked(in, out, init, plain_op{}, fetch, stream);
+  } else {
 #if !defined(__CUDACC__)
-  static_assert(precompiled_reduce<In, T, Op, Fetch>,
-                "gpuprim: this type/operator combination is not precompiled into the library; "
-                "call it from a .cu file that includes gpuprim/cuda/reduce.cuh");
+    static_assert(precompiled_reduce<In, T, Op, Fetch>,
+                  "gpuprim: this type/operator combination is not precompiled into the library; "
+                  "call it from a .cu file that includes gpuprim/cuda/reduce.cuh");
 #endif
-  cuda_reduce_into(in.data(), in.size(), out, init, op, fetch, stream);
+    cuda_reduce_into(in.data(), in.size(), out, init, op, fetch, stream);
+  }
 }
 
 // Runs a device reduction and brings its one-element result to the host.
@@ -202,14 +240,19 @@ auto extreme_element(Backend backend, const R& in) {
 }
 }  // namespace detail
 
+// The first smallest / largest element and its index; `rule` says what a
+// NaN does (propagate: the first NaN is returned; skip: NaNs are passed
+// over unless every value is NaN).
 template <class Backend, class R>
-auto min_element(Backend backend, const R& in) {
-  return detail::extreme_element<detail::select_min>(backend, in);
+auto min_element(Backend backend, const R& in, nan_rule rule = nan_rule::propagate) {
+  return rule == nan_rule::skip ? detail::extreme_element<detail::select_min_number>(backend, in)
+                                : detail::extreme_element<detail::select_min>(backend, in);
 }
 
 template <class Backend, class R>
-auto max_element(Backend backend, const R& in) {
-  return detail::extreme_element<detail::select_max>(backend, in);
+auto max_element(Backend backend, const R& in, nan_rule rule = nan_rule::propagate) {
+  return rule == nan_rule::skip ? detail::extreme_element<detail::select_max_number>(backend, in)
+                                : detail::extreme_element<detail::select_max>(backend, in);
 }
 
 }  // namespace gpuprim

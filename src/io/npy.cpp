@@ -250,8 +250,7 @@ class header_parser {
 std::string why_unsupported(char order, char kind, std::size_t size) {
   for (const dtype_entry& entry : dtype_table) {
     if (entry.kind == kind && entry.size == size) {
-      return order == '>' ? "big-endian data is not supported"
-                          : "the byte order must be '<' (little-endian)";
+      return "the byte order must be '<' or '>'";
     }
   }
   switch (kind) {
@@ -269,10 +268,16 @@ std::string why_unsupported(char order, char kind, std::size_t size) {
   }
 }
 
-// descr is <byte order><kind><size>: "<f4", "|u1". For one-byte types the
-// byte order does not matter; for wider ones it must be '<' ('=', native, is
-// not written by numpy and would make the file's meaning depend on the writer).
-dtype parse_descr(const std::string& descr, const std::filesystem::path& path) {
+struct parsed_descr {
+  dtype type;
+  bool big_endian;  // '>' on a type wider than one byte: swapped on load
+};
+
+// descr is <byte order><kind><size>: "<f4", ">i8", "|u1". For one-byte types
+// the byte order does not matter; for wider ones it must be '<' or '>' ('=',
+// native, is not written by numpy and would make the file's meaning depend
+// on the writer).
+parsed_descr parse_descr(const std::string& descr, const std::filesystem::path& path) {
   const bool well_formed = descr.size() >= 3 && descr.size() <= 4 &&
                            std::string_view("<>|=").find(descr[0]) != std::string_view::npos &&
                            std::all_of(descr.begin() + 2, descr.end(), [](char c) {
@@ -286,7 +291,9 @@ dtype parse_descr(const std::string& descr, const std::filesystem::path& path) {
   const char kind = descr[1];
   const std::size_t size = std::stoul(descr.substr(2));
   for (const dtype_entry& entry : dtype_table) {
-    if (entry.kind == kind && entry.size == size && (size == 1 || order == '<')) return entry.type;
+    if (entry.kind == kind && entry.size == size && (size == 1 || order == '<' || order == '>')) {
+      return {entry.type, size > 1 && order == '>'};
+    }
   }
   fail(path, "unsupported dtype '" + descr + "': " + why_unsupported(order, kind, size));
 }
@@ -356,6 +363,75 @@ std::string npy_header(dtype type, std::span<const std::uint64_t> shape) {
                               " bytes is too long");
 }
 
+// Reverses the byte order of every element (big-endian files).
+void swap_bytes(std::vector<std::byte>& bytes, std::size_t element_size) {
+  for (std::size_t i = 0; i + element_size <= bytes.size(); i += element_size)
+    std::reverse(bytes.begin() + static_cast<std::ptrdiff_t>(i),
+                 bytes.begin() + static_cast<std::ptrdiff_t>(i + element_size));
+}
+
+// out (cols x rows) = the transpose of in (rows x cols), both packed row-major,
+// for `batch` matrices one after the other. Blocked so that both sides move
+// whole cache lines; Word is an unsigned integer of the element's size.
+template <class Word>
+void transpose_batched(const std::byte* in, std::byte* out, std::size_t batch, std::size_t rows,
+                       std::size_t cols) {
+  constexpr std::size_t tile = 64;
+  const auto* src = reinterpret_cast<const Word*>(in);
+  auto* dst = reinterpret_cast<Word*>(out);
+  for (std::size_t b = 0; b < batch; ++b, src += rows * cols, dst += rows * cols) {
+    for (std::size_t r0 = 0; r0 < rows; r0 += tile) {
+      for (std::size_t c0 = 0; c0 < cols; c0 += tile) {
+        const std::size_t r1 = std::min(rows, r0 + tile);
+        const std::size_t c1 = std::min(cols, c0 + tile);
+        for (std::size_t r = r0; r < r1; ++r)
+          for (std::size_t c = c0; c < c1; ++c)
+            dst[c * rows + r] = src[r * cols + c];
+      }
+    }
+  }
+}
+
+void transpose_batched(const std::byte* in, std::byte* out, std::size_t element_size,
+                       std::size_t batch, std::size_t rows, std::size_t cols) {
+  switch (element_size) {
+    case 1:
+      return transpose_batched<std::uint8_t>(in, out, batch, rows, cols);
+    case 2:
+      return transpose_batched<std::uint16_t>(in, out, batch, rows, cols);
+    case 4:
+      return transpose_batched<std::uint32_t>(in, out, batch, rows, cols);
+    default:
+      return transpose_batched<std::uint64_t>(in, out, batch, rows, cols);
+  }
+}
+
+// Column-major data of shape (d0, d1, ..., dk-1) is the row-major array of
+// the reversed shape (dk-1, ..., d0). Reversing its axes gives the C order
+// that numpy.load's array has: move the last axis (d0) to the front with
+// one transpose, then reverse the axes behind it, batch by batch, until
+// they are in order. k - 1 passes over the data.
+std::vector<std::byte> fortran_to_c_order(std::vector<std::byte> data,
+                                          const std::vector<std::uint64_t>& shape,
+                                          std::size_t element_size) {
+  std::vector<std::uint64_t> current(shape.rbegin(), shape.rend());  // row-major shape of data
+  std::vector<std::byte> scratch(data.size());
+  std::size_t batch = 1;
+  for (std::size_t done = 0; done + 1 < shape.size(); ++done) {
+    // Axes [0, done) are in place; move the last axis to position `done`.
+    std::size_t inner = 1;
+    for (std::size_t a = done; a + 1 < current.size(); ++a)
+      inner *= current[a];
+    const std::size_t last = current.back();
+    transpose_batched(data.data(), scratch.data(), element_size, batch, inner, last);
+    std::swap(data, scratch);
+    current.insert(current.begin() + static_cast<std::ptrdiff_t>(done), last);
+    current.pop_back();
+    batch *= current[done];
+  }
+  return data;
+}
+
 npy_array read_npy(const std::filesystem::path& path) {
   std::error_code status_error;
   const auto status = std::filesystem::status(path, status_error);
@@ -395,17 +471,14 @@ npy_array read_npy(const std::filesystem::path& path) {
 
   header_fields fields = header_parser(header, path).parse();
   npy_array array;
-  array.type = parse_descr(*fields.descr, path);
+  const parsed_descr descr = parse_descr(*fields.descr, path);
+  array.type = descr.type;
   array.shape = std::move(*fields.shape);
   // Column-major and row-major data are the same when at most one axis is
   // longer than 1.
   const auto long_axes = std::count_if(array.shape.begin(), array.shape.end(),
                                        [](std::uint64_t extent) { return extent > 1; });
-  if (*fields.fortran_order && long_axes > 1) {
-    fail(path,
-         "fortran_order True (column-major data) is not supported; save a C-ordered array "
-         "(numpy.ascontiguousarray)");
-  }
+  const bool reorder = *fields.fortran_order && long_axes > 1;
 
   const std::size_t element_size = dtype_size(array.type);
   const std::string what =
@@ -455,6 +528,8 @@ npy_array read_npy(const std::filesystem::path& path) {
     }
   }
   if (in.bad()) fail(path, "read error: " + errno_text());
+  if (descr.big_endian) swap_bytes(array.bytes, element_size);
+  if (reorder) array.bytes = fortran_to_c_order(std::move(array.bytes), array.shape, element_size);
 
   if (array.type == dtype::bool8) {
     const auto bad = std::find_if(array.bytes.begin(), array.bytes.end(),

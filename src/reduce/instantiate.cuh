@@ -24,6 +24,20 @@
   GPUPRIM_INSTANTIATE_REDUCE(T, gpuprim::value_index<T>, gpuprim::detail::select_max, \
                              gpuprim::detail::value_index_fetch)
 
+// The NaN-skipping forms (numpy.fmin/fmax, nanargmin/nanargmax, nansum),
+// for floating types only: for the others they are the plain forms.
+#define GPUPRIM_INSTANTIATE_NAN_SKIPPING(T)                                                  \
+  GPUPRIM_INSTANTIATE_REDUCE(T, T, gpuprim::minimum_number,                                  \
+                             gpuprim::detail::unary_fetch<gpuprim::identity>)                \
+  GPUPRIM_INSTANTIATE_REDUCE(T, T, gpuprim::maximum_number,                                  \
+                             gpuprim::detail::unary_fetch<gpuprim::identity>)                \
+  GPUPRIM_INSTANTIATE_REDUCE(T, gpuprim::value_index<T>, gpuprim::detail::select_min_number, \
+                             gpuprim::detail::value_index_fetch)                             \
+  GPUPRIM_INSTANTIATE_REDUCE(T, gpuprim::value_index<T>, gpuprim::detail::select_max_number, \
+                             gpuprim::detail::value_index_fetch)                             \
+  GPUPRIM_INSTANTIATE_REDUCE(T, double, gpuprim::plus,                                       \
+                             gpuprim::detail::unary_fetch<gpuprim::nan_to_zero>)
+
 #define GPUPRIM_INSTANTIATE_SIGNED_TRANSFORMS(T)                                                 \
   GPUPRIM_INSTANTIATE_REDUCE(T, T, gpuprim::plus, gpuprim::detail::unary_fetch<gpuprim::square>) \
   GPUPRIM_INSTANTIATE_REDUCE(T, T, gpuprim::plus, gpuprim::detail::unary_fetch<gpuprim::absolute>)

@@ -45,6 +45,13 @@ int main(int argc, char** argv) {
   io::write_npy(dir / "bool.npy", std::span<const bool>(flags));
   const double nan = std::numeric_limits<double>::quiet_NaN();
   io::write_npy(dir / "float64_nan.npy", std::vector<double>{nan, 2.5, -1.5, nan});
+  // The largest floats below the edges 1e-05 and 2e-05 of 100000 bins over
+  // [0, 1): (x - 0) * 100000 rounds up to the edge's bin in float, but they
+  // belong to the bin below (histogram_even's exact edges).
+  io::write_npy(dir / "below_edges.npy",
+                std::vector<float>{9.999999747378752e-06f, 1.9999999494757503e-05f});
+  io::write_npy(dir / "all_nan.npy",
+                std::vector<float>(3, std::numeric_limits<float>::quiet_NaN()));
   io::write_npy(dir / "empty.npy", std::vector<float>{});
   const std::int64_t scalar = -9000000000;
   io::write_npy<std::int64_t>(dir / "scalar.npy", std::span<const std::int64_t>(&scalar, 1), {});
@@ -157,6 +164,11 @@ int main(int argc, char** argv) {
   write_text(dir / "truncated.npy", header + std::string(8, '\0'));  // 2 of 4 floats
   std::string big_endian = header;
   big_endian.replace(big_endian.find("<f4"), 3, ">f4");
-  write_text(dir / "big_endian.npy", big_endian + std::string(16, '\0'));
+  // [1.5, -2.0, 0.25, 4.0], most significant byte first: numpy.load reads it.
+  std::string complex = header;
+  complex.replace(complex.find("<f4"), 3, "<c8");
+  write_text(dir / "complex64.npy", complex + std::string(32, '\0'));
+  write_text(dir / "big_endian.npy",
+             big_endian + std::string("\x3f\xc0\0\0\xc0\0\0\0\x3e\x80\0\0\x40\x80\0\0", 16));
   return 0;
 }

@@ -202,3 +202,10 @@ TEST_F(cuda_test, histogram_bad_arguments_throw_and_leave_counts_untouched) {
   expect_message([&] { gp::histogram_range_into(gp::cuda, x, counts, short_boundaries); },
                  "boundaries has 3 entries");
 }
+
+TEST_F(cuda_test, histogram_float_samples_on_and_next_to_every_edge) {
+  check_samples_on_and_next_to_edges<cuda_side, float>();
+}
+TEST_F(cuda_test, histogram_double_samples_on_and_next_to_every_edge) {
+  check_samples_on_and_next_to_edges<cuda_side, double>();
+}

@@ -9,6 +9,7 @@
 
 #include "gpuprim/reduce.hpp"
 #include "support/cuda_fixture.hpp"
+#include "support/nan_rule_cases.hpp"
 #include "support/reduce_reference.hpp"
 #include "support/test_data.hpp"
 
@@ -96,7 +97,7 @@ TEST_F(cuda_test, reduce_into_rejects_an_empty_output_and_leaves_it_alone) {
   EXPECT_THROW(gp::reduce_into(gp::cuda, x, gp::device_span<float>{}, 0.0f), std::invalid_argument);
 }
 
-TEST_F(cuda_test, ties_go_to_the_first_and_nans_are_skipped) {
+TEST_F(cuda_test, ties_go_to_the_first_and_nans_are_skipped_on_request) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   std::vector<float> x(1 << 20, 3.0f);
   x[5] = nan;
@@ -105,9 +106,14 @@ TEST_F(cuda_test, ties_go_to_the_first_and_nans_are_skipped) {
   x[300000] = 8.0f;
   x[1000000] = 8.0f;
   const auto d = gp::to_device(x);
-  EXPECT_EQ(gp::min_element(gp::cuda, d), (gp::value_index<float>{-1.0f, 700000}));
-  EXPECT_EQ(gp::max_element(gp::cuda, d), (gp::value_index<float>{8.0f, 300000}));
+  EXPECT_EQ(gp::min_element(gp::cuda, d, gp::nan_rule::skip),
+            (gp::value_index<float>{-1.0f, 700000}));
+  EXPECT_EQ(gp::max_element(gp::cuda, d, gp::nan_rule::skip),
+            (gp::value_index<float>{8.0f, 300000}));
+  EXPECT_EQ(gp::min_element(gp::cuda, d).index, 5u);  // NaN propagates
+  EXPECT_EQ(gp::max_element(gp::cuda, d).index, 5u);
   const auto all_nan = gp::to_device(std::vector<float>(1000, nan));
+  EXPECT_EQ(gp::min_element(gp::cuda, all_nan, gp::nan_rule::skip).index, 0u);
   EXPECT_EQ(gp::min_element(gp::cuda, all_nan).index, 0u);
 }
 
@@ -149,4 +155,19 @@ TEST_F(cuda_test, more_than_two_to_the_31_bytes) {
   EXPECT_EQ(gp::reduce(gp::cuda, d, std::uint64_t{0}), n - 1 + 9 - 1);
   EXPECT_EQ(gp::reduce(gp::cuda, d, std::uint8_t{255}, gp::minimum{}), 0);
   EXPECT_EQ(gp::reduce(gp::cuda, d, std::uint8_t{0}, gp::maximum{}), 9);
+}
+
+template <class T>
+class cuda_nan_rules : public typed_cuda_test<T> {};
+using float_types = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(cuda_nan_rules, float_types);
+
+TYPED_TEST(cuda_nan_rules, follow_numpy) {
+  nan_rule_cases<cuda_side, TypeParam>();
+}
+TYPED_TEST(cuda_nan_rules, min_scan_propagates_nan) {
+  nan_propagates_through_min_scan<cuda_side, TypeParam>();
+}
+TEST_F(cuda_test, integer_nan_rules_use_the_plain_operators) {
+  integer_nan_rules_are_the_plain_ones<cuda_side>();
 }

@@ -1,9 +1,11 @@
 // CPU backend of the histogram family against sequential references.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -179,4 +181,33 @@ TEST(host_histogram_errors, bad_arguments_throw_and_leave_counts_untouched) {
   const std::vector<std::uint8_t> bytes = {1};
   expect_message([&] { gp::histogram_even(gp::host, bytes, counts, 5, 5); },
                  "lower (5) must be less than upper (5)");
+}
+
+TEST(host_histogram_edges, float_samples_on_and_next_to_every_edge) {
+  check_samples_on_and_next_to_edges<host_side, float>();
+}
+TEST(host_histogram_edges, double_samples_on_and_next_to_every_edge) {
+  check_samples_on_and_next_to_edges<host_side, double>();
+}
+
+// histogram_even_edge divides through a reciprocal and one fused correction;
+// it must give the double that lower + (upper - lower) * b / bins gives.
+TEST(host_histogram_edges, edges_equal_the_plain_division) {
+  auto rng = make_rng(67);
+  std::uniform_real_distribution<double> value(-1e6, 1e6);
+  std::uniform_int_distribution<int> exponent(-40, 40);
+  std::uniform_int_distribution<int> bin_count(1, std::numeric_limits<int>::max());
+  for (int trial = 0; trial < 2000; ++trial) {
+    const double lower = std::ldexp(value(rng), exponent(rng));
+    const double upper = lower + std::ldexp(std::abs(value(rng)) + 1, exponent(rng));
+    const int bins = trial < 1000 ? 1 + trial : bin_count(rng);
+    std::uniform_int_distribution<int> bin(0, bins - 1);
+    for (int k = 0; k < 500; ++k) {
+      const int b = k < 100 ? std::min(k, bins - 1) : bin(rng);
+      const double want = lower + (upper - lower) * b / bins;
+      ASSERT_EQ(gp::histogram_even_edge(lower, upper, bins, b), want)
+          << "lower " << lower << " upper " << upper << " bins " << bins << " b " << b;
+    }
+    ASSERT_EQ(gp::histogram_even_edge(lower, upper, bins, bins), upper);
+  }
 }

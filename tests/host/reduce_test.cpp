@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpuprim/reduce.hpp"
+#include "support/nan_rule_cases.hpp"
 #include "support/reduce_reference.hpp"
 #include "support/test_data.hpp"
 
@@ -64,7 +65,7 @@ TEST(host_reduce, empty_extremes_return_index_zero) {
   EXPECT_EQ(gp::max_element(gp::host, none).index, 0u);
 }
 
-TEST(host_reduce, ties_go_to_the_first_and_nans_are_skipped) {
+TEST(host_reduce, ties_go_to_the_first_and_nans_are_skipped_on_request) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   std::vector<float> x(200000, 3.0f);
   x[5] = nan;
@@ -73,13 +74,17 @@ TEST(host_reduce, ties_go_to_the_first_and_nans_are_skipped) {
   x[90000] = 8.0f;
   x[190000] = 8.0f;
   for (int threads : {1, 4}) {
-    EXPECT_EQ(gp::min_element(gp::host.threads(threads), x),
+    EXPECT_EQ(gp::min_element(gp::host.threads(threads), x, gp::nan_rule::skip),
               (gp::value_index<float>{-1.0f, 70000}));
-    EXPECT_EQ(gp::max_element(gp::host.threads(threads), x), (gp::value_index<float>{8.0f, 90000}));
+    EXPECT_EQ(gp::max_element(gp::host.threads(threads), x, gp::nan_rule::skip),
+              (gp::value_index<float>{8.0f, 90000}));
+    EXPECT_EQ(gp::min_element(gp::host.threads(threads), x).index, 5u);  // NaN propagates
+    EXPECT_EQ(gp::max_element(gp::host.threads(threads), x).index, 5u);
   }
   const std::vector<float> all_nan(10, nan);
+  EXPECT_EQ(gp::min_element(gp::host, all_nan, gp::nan_rule::skip).index, 0u);
+  EXPECT_EQ(gp::max_element(gp::host, all_nan, gp::nan_rule::skip).index, 0u);
   EXPECT_EQ(gp::min_element(gp::host, all_nan).index, 0u);
-  EXPECT_EQ(gp::max_element(gp::host, all_nan).index, 0u);
 }
 
 TEST(host_reduce, transform_reduce_sum_of_squares_in_double) {
@@ -133,4 +138,19 @@ TEST(host_reduce, float_results_are_deterministic) {
   const float first = gp::reduce(gp::host.threads(4), x, 0.0f);
   for (int i = 0; i < 3; ++i)
     EXPECT_EQ(gp::reduce(gp::host.threads(4), x, 0.0f), first);
+}
+
+template <class T>
+class host_nan_rules : public ::testing::Test {};
+using float_types = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(host_nan_rules, float_types);
+
+TYPED_TEST(host_nan_rules, follow_numpy) {
+  nan_rule_cases<host_side, TypeParam>();
+}
+TYPED_TEST(host_nan_rules, min_scan_propagates_nan) {
+  nan_propagates_through_min_scan<host_side, TypeParam>();
+}
+TEST(host_nan_rules, integers_use_the_plain_operators) {
+  integer_nan_rules_are_the_plain_ones<host_side>();
 }

@@ -6,7 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <span>
 #include <string>
@@ -39,6 +42,42 @@ void check_even_bins_at_every_size(const std::vector<std::size_t>& bin_counts,
       expect_histogram(Side::get(counts), left,
                        reference_histogram_even<C>(std::span<const T>(x), bins, lo, hi),
                        "n=" + std::to_string(n) + " bins=" + std::to_string(bins));
+    }
+  }
+}
+
+// Samples on and next to every edge of histogram_even's bins (a stride of
+// them for large bin counts), both ways by nextafter in the sample's type,
+// over ranges whose width is not a power of two: each lands in the bin whose
+// edges hold it (the reference's binary search over the edges).
+template <class Side, class T>
+void check_samples_on_and_next_to_edges() {
+  const std::pair<double, double> ranges[] = {{0, 1}, {-1.7, 2.9}, {0.1, 0.7}, {-1000, 300000.3}};
+  for (const std::size_t bins :
+       {std::size_t{1}, std::size_t{3}, std::size_t{1000}, std::size_t{100000}}) {
+    for (const auto& [range_lo, range_hi] : ranges) {
+      const T lo = static_cast<T>(range_lo), hi = static_cast<T>(range_hi);
+      std::vector<T> x;
+      std::vector<std::size_t> edges;  // every edge, or every 97th and the last three
+      for (std::size_t b = 0; b <= bins; b += bins <= 1000 ? 1 : 97)
+        edges.push_back(b);
+      for (std::size_t b = bins - std::min<std::size_t>(bins, 2); b <= bins; ++b)
+        edges.push_back(b);
+      for (const std::size_t b : edges) {
+        const double e = histogram_even_edge(lo, hi, static_cast<int>(bins), static_cast<int>(b));
+        const T near = static_cast<T>(e);
+        const T inf = std::numeric_limits<T>::infinity();
+        for (T v : {near, std::nextafter(near, -inf), std::nextafter(near, inf),
+                    std::nextafter(std::nextafter(near, inf), inf)})
+          x.push_back(v);
+      }
+      const auto samples = Side::put(x);
+      auto counts = poisoned_counts_on<Side, std::uint32_t>(bins);
+      const std::uint64_t left = histogram_even(Side::backend(), samples, counts, lo, hi);
+      expect_histogram(Side::get(counts), left,
+                       reference_histogram_even<std::uint32_t>(std::span<const T>(x), bins, lo, hi),
+                       "bins=" + std::to_string(bins) + " range [" + std::to_string(range_lo) +
+                           ", " + std::to_string(range_hi) + ")");
     }
   }
 }

@@ -25,19 +25,33 @@ struct reference_histogram {
 };
 
 // histogram_even by its definition: integers exactly (floor of an exact
-// rational), floats in their own type as the documented rule says.
+// rational); floats by the edges, lower + (upper - lower) * b / bins in
+// double with edge(bins) = upper, the bin being the last b whose edge is
+// at most the sample (a binary search over the edges, no estimate).
 template <class Counter, class T>
 reference_histogram<Counter> reference_histogram_even(std::span<const T> x, std::size_t bins,
                                                       histogram_level_t<T> lower,
                                                       histogram_level_t<T> upper) {
   reference_histogram<Counter> r{std::vector<Counter>(bins, 0), 0};
+  const double lo = static_cast<double>(lower), hi = static_cast<double>(upper);
+  const auto edge = [&](std::size_t b) {
+    return b == bins ? hi : lo + (hi - lo) * static_cast<double>(b) / static_cast<double>(bins);
+  };
   for (const T v : x) {
     std::int64_t b = -1;
     if constexpr (std::is_floating_point_v<T>) {
-      if (v >= lower && v < upper) {
-        const T scale = static_cast<T>(bins) / (upper - lower);
-        b = static_cast<std::int64_t>(std::floor((v - lower) * scale));
-        b = std::min<std::int64_t>(b, static_cast<std::int64_t>(bins) - 1);
+      const double d = v;
+      if (d >= lo && d < hi) {
+        std::size_t first = 0, last = bins;  // edge(first) <= d < edge(last)
+        while (last - first > 1) {
+          const std::size_t mid = first + (last - first) / 2;
+          if (edge(mid) <= d) {
+            first = mid;
+          } else {
+            last = mid;
+          }
+        }
+        b = static_cast<std::int64_t>(first);
       }
     } else {
       const auto w = static_cast<std::int64_t>(v);

@@ -5,9 +5,13 @@
 #if defined(__CUDACC__)
 #define GPUPRIM_HD __host__ __device__
 #define GPUPRIM_DEVICE __device__
+// Kept out of line: a rarely taken path whose registers should not count
+// against the kernel that calls it.
+#define GPUPRIM_NOINLINE __noinline__
 #else
 #define GPUPRIM_HD
 #define GPUPRIM_DEVICE
+#define GPUPRIM_NOINLINE
 #endif
 
 // Whether the library was built with its CUDA backend. The gpuprim target

@@ -22,18 +22,14 @@ struct value_index {
 
 namespace detail {
 
-// x != x is true only for NaN (and false for every integer type).
-template <class T>
-GPUPRIM_HD constexpr bool is_nan(const T& x) {
-  return !(x == x);
-}
-
 // Picks the smaller (Max == false) or larger (Max == true) value; ties go to
 // the lower index, as std::min_element / std::max_element return the first.
-// NaN loses to every number, so NaNs are skipped unless all values are NaN.
-// An entry with index `none` loses to everything. The order is total, so
-// the operator is associative and commutative.
-template <bool Max>
+// With nan_rule::propagate NaN beats every number (the result is the first
+// NaN, as numpy.argmin); with nan_rule::skip NaN loses to every number, so
+// NaNs are skipped unless all values are NaN (numpy.nanargmin). An entry
+// with index `none` loses to everything. The order is total, so the
+// operator is associative and commutative.
+template <bool Max, nan_rule Rule = nan_rule::propagate>
 struct select_extreme {
   template <class T>
   GPUPRIM_HD constexpr value_index<T> operator()(const value_index<T>& a,
@@ -42,7 +38,7 @@ struct select_extreme {
     if (b.index == value_index<T>::none) return a;
     const bool a_nan = is_nan(a.value);
     const bool b_nan = is_nan(b.value);
-    if (a_nan != b_nan) return a_nan ? b : a;
+    if (a_nan != b_nan) return (a_nan == (Rule == nan_rule::propagate)) ? a : b;
     if (!a_nan) {
       if (Max ? (a.value < b.value) : (b.value < a.value)) return b;
       if (Max ? (b.value < a.value) : (a.value < b.value)) return a;
@@ -53,12 +49,12 @@ struct select_extreme {
 
 using select_min = select_extreme<false>;
 using select_max = select_extreme<true>;
+using select_min_number = select_extreme<false, nan_rule::skip>;
+using select_max_number = select_extreme<true, nan_rule::skip>;
 }  // namespace detail
 
-template <>
-inline constexpr bool is_commutative_v<detail::select_min> = true;
-template <>
-inline constexpr bool is_commutative_v<detail::select_max> = true;
+template <bool Max, nan_rule Rule>
+inline constexpr bool is_commutative_v<detail::select_extreme<Max, Rule>> = true;
 
 namespace detail {
 

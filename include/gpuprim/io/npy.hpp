@@ -5,11 +5,16 @@
 //   if (a.type == gp::io::dtype::float32) use(a.values<float>());
 //   gp::io::write_npy<float>("y.npy", values, {rows, cols});
 //
-// Supported: little-endian ('<', or '|' for one-byte types) bool, integers of
-// 1, 2, 4 and 8 bytes, float32 and float64, in C order, of any shape (0-d and
-// empty included). Anything else (big-endian, complex, structured, strings,
-// Fortran order, short data) is a format_error naming the file and the
-// problem; nothing is silently converted or truncated.
+// Supported: bool, integers of 1, 2, 4 and 8 bytes, float32 and float64,
+// little- or big-endian ('<', '>', or '|' for one-byte types), in C or
+// Fortran order, of any shape (0-d and empty included). The reader returns
+// what numpy.load returns: big-endian values are byte-swapped and
+// column-major (fortran_order True) data is reordered on load, so `bytes`
+// is always native-endian C order, as np.ravel(a) lists the elements.
+// Files are always written little-endian in C order. Anything else
+// (complex, structured, strings, half floats, short data) is a
+// format_error naming the file and the problem; nothing is silently
+// truncated.
 #pragma once
 
 #include <cstddef>
@@ -110,8 +115,8 @@ struct npy_array {
 
 // Reads a whole .npy file. Throws format_error (file missing or unreadable,
 // bad magic, unsupported version, malformed or truncated header, unsupported
-// dtype, fortran_order True, data shorter or longer than the shape says, a
-// bool byte other than 0 or 1).
+// dtype, data shorter or longer than the shape says, a bool byte other than
+// 0 or 1).
 npy_array read_npy(const std::filesystem::path& path);
 
 // Writes `bytes` (elements of `type` in C order) with the given shape; an

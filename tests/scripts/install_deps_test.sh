@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Tests scripts/install-deps.sh's decisions with fake tools first on PATH:
+# fake cmake / ninja / compiler (whose header checks pass or fail as each
+# case says) and an apt-get that records its calls and fails, as on a
+# machine where no Debian mirror answers.
+#   install_deps_test.sh <path to scripts/install-deps.sh>
+set -u
+script=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# make_tools <dir> <cmake version> <headers the compiler does not find...>
+make_tools() {
+  local dir=$1 version=$2
+  shift 2
+  mkdir -p "$dir"
+  printf '#!/bin/sh\necho "cmake version %s"\n' "$version" >"$dir/cmake"
+  printf '#!/bin/sh\nexit 0\n' >"$dir/ninja"
+  printf '#!/bin/sh\nexit 0\n' >"$dir/ccache"
+  # The fake compiler reads the #include line from stdin and fails for the
+  # headers named here.
+  {
+    echo '#!/bin/sh'
+    echo 'line=$(cat)'
+    for h in "$@"; do
+      echo "case \"\$line\" in *\"<$h>\"*) exit 1;; esac"
+    done
+    echo 'exit 0'
+  } >"$dir/fake-c++"
+  printf '#!/bin/sh\necho "apt-get $*" >>"%s/apt-calls"\nexit 100\n' "$dir" >"$dir/apt-get"
+  chmod +x "$dir"/*
+}
+
+# The script runs with the fake tools and a few real basics on PATH, nothing
+# else, so the machine's own cmake, ccache or apt-get cannot answer.
+mkdir -p "$work/base"
+for tool in bash sh cat id; do
+  ln -s "$(command -v "$tool")" "$work/base/$tool"
+done
+
+run_script() {
+  local dir=$1
+  shift
+  env "$@" PATH="$dir:$work/base" CXX=fake-c++ "$work/base/bash" "$script" >"$dir/out" 2>&1
+}
+
+# 1. Everything there (CMake and Ninja from elsewhere): apt-get is never called.
+make_tools "$work/all" 3.31.6
+run_script "$work/all"
+status=$?
+[ $status -eq 0 ] || fail "all present: exit $status, want 0 ($(cat "$work/all/out"))"
+[ ! -e "$work/all/apt-calls" ] || fail "all present: apt-get was called: $(cat "$work/all/apt-calls")"
+
+# 2. A library missing and apt-get failing: exit 1, naming the need and its package.
+make_tools "$work/no-png" 3.31.6 png.h
+run_script "$work/no-png"
+status=$?
+[ $status -eq 1 ] || fail "png.h missing: exit $status, want 1"
+grep -q "libpng (png.h): Debian package libpng-dev" "$work/no-png/out" ||
+  fail "png.h missing: the message does not name it: $(cat "$work/no-png/out")"
+grep -q "apt-get install" "$work/no-png/apt-calls" 2>/dev/null ||
+  grep -q "apt-get update" "$work/no-png/apt-calls" 2>/dev/null ||
+  fail "png.h missing: apt-get was not tried"
+grep -q "GoogleTest" "$work/no-png/out" && fail "png.h missing: names GoogleTest, which is there"
+
+# 3. CMake too old: it is a need like any other.
+make_tools "$work/old-cmake" 3.18.4
+run_script "$work/old-cmake"
+status=$?
+[ $status -eq 1 ] || fail "cmake 3.18: exit $status, want 1"
+grep -q "CMake >= 3.25" "$work/old-cmake/out" || fail "cmake 3.18: not named: $(cat "$work/old-cmake/out")"
+
+# 4. Only ccache missing and apt-get failing: optional, exit 0 with a note.
+make_tools "$work/no-ccache" 3.31.6
+rm "$work/no-ccache/ccache"
+run_script "$work/no-ccache"
+status=$?
+[ $status -eq 0 ] || fail "ccache missing: exit $status, want 0"
+grep -q "ccache not installed (optional)" "$work/no-ccache/out" ||
+  fail "ccache missing: no note: $(cat "$work/no-ccache/out")"
+grep -q "apt-get install.*ccache" "$work/no-ccache/apt-calls" 2>/dev/null ||
+  grep -q "apt-get update" "$work/no-ccache/apt-calls" 2>/dev/null ||
+  fail "ccache missing: apt-get was not tried"
+
+# 6. A header under CMAKE_PREFIX_PATH is found there (the compiler is given -I).
+mkdir -p "$work/prefix/include"
+make_tools "$work/prefixed" 3.31.6
+# This compiler finds png.h only when it is passed -I<prefix>/include.
+printf '#!/bin/sh
+line=$(cat)
+case "$line" in *"<png.h>"*) case "$*" in *"-I%s/include"*) exit 0;; *) exit 1;; esac;; esac
+exit 0
+' \
+  "$work/prefix" >"$work/prefixed/fake-c++"
+run_script "$work/prefixed" CMAKE_PREFIX_PATH="/nowhere:$work/prefix"
+status=$?
+[ $status -eq 0 ] || fail "prefix: exit $status, want 0 ($(cat "$work/prefixed/out"))"
+[ ! -e "$work/prefixed/apt-calls" ] || fail "prefix: apt-get was called"
+
+# 5. Dry run: says what it would install and calls nothing.
+make_tools "$work/dry" 3.31.6 cblas.h CLI/CLI.hpp
+run_script "$work/dry" GPUPRIM_DEPS_DRY_RUN=1
+status=$?
+[ $status -eq 0 ] || fail "dry run: exit $status"
+grep -q "would install: libcli11-dev libopenblas-dev" "$work/dry/out" ||
+  fail "dry run: $(cat "$work/dry/out")"
+[ ! -e "$work/dry/apt-calls" ] || fail "dry run: apt-get was called"
+
+if [ $failures -eq 0 ]; then
+  echo "install-deps decisions: all cases passed"
+  exit 0
+fi
+exit 1
