@@ -82,9 +82,11 @@ int main() {
   time("library (exact, fast path + edge path)", exact);
   auto fewer = exact;
   fewer.margin = exact.margin / 16;
+  fewer.half_minus_margin = 0.5f - fewer.margin;
   time("library, margin / 16 (edge path 16x rarer)", fewer);
   auto none = exact;
   none.margin = 0;
+  none.half_minus_margin = 0.5f;
   time("library, margin 0 (fast path only)", none);
   time("clamped product (before issue 18)",
        clamped_product_binner{0.5f, 1.5f, float(bins) / 1.0f, bins});

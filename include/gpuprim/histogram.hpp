@@ -107,13 +107,13 @@ namespace detail {
 // sample's type estimates the bin. Its error is a few units in the last
 // place of t, so when t's fraction is at least `margin` away from an
 // integer, floor(t) is the bin of the exact edges and nothing more is done
-// (the common case: one subtract, one multiply, two compares). Otherwise
-// (x within rounding of an edge, or t past the last bin) the bin is found
-// from the edges themselves: an estimate in double, then moved down or up
-// while x is below its lower edge or not below its upper one. margin is
-// twice the bound on t's error and the edges' own rounding, in units
-// of bins; when it reaches 1/2 (huge bin counts, or a range far from 0
-// relative to its width) every sample takes the edge path.
+// (the common case: one subtract, one multiply, two compares). Otherwise x
+// is within rounding of an edge (or t is past the last bin), and one
+// compare of x with that edge in double moves the bin by at most one.
+// margin is twice the bound on t's error and the edges' own rounding, in
+// units of bins; when it reaches 1/2 (bin counts near 2^31, or a range far
+// from 0 relative to its width) the estimate may be off by more than a
+// bin, and every sample searches the edges (bin_from_edges).
 template <class T>
 struct even_binner {
   using level = histogram_level_t<T>;
@@ -125,6 +125,7 @@ struct even_binner {
   // Floating samples only: the fast path's margin, and for the edges
   // upper - lower, 1 / bins and bins / (upper - lower) in double.
   T margin{};
+  T half_minus_margin{};
   double width = 0, inverse_bins = 0, scale_in_double = 0;
 
   even_binner() = default;
@@ -143,6 +144,7 @@ struct even_binner {
       const double unit = std::is_same_v<T, float> ? 0x1p-21 : 0x1p-44;
       const double m = double(num_bins) * spread * unit;
       margin = m < 0.5 ? static_cast<T>(m) : T(1);  // 1: no fraction passes, every sample is exact
+      half_minus_margin = T(0.5) - margin;
     } else {
       scale = static_cast<std::uint64_t>(hi - lo);
     }
@@ -153,8 +155,18 @@ struct even_binner {
       if (!(x >= lower && x < upper)) return -1;  // NaN fails both
       const T t = (x - lower) * scale;
       const int b = static_cast<int>(t);
-      const T fraction = t - static_cast<T>(b);
-      if (b < bins && fraction >= margin && fraction <= T(1) - margin) return b;
+      const T fraction = t - static_cast<T>(b);  // exact: b is t's integer part
+      // At least margin from both ends of bin b: |fraction - 1/2| <= 1/2 - margin
+      // (one compare; t past the last bin has a fraction near 0 and fails it).
+      if (std::abs(fraction - T(0.5)) <= half_minus_margin) return b;
+      if (margin < T(1)) {
+        // t is within margin / 2 < 1/4 bin of the exact position, so one
+        // compare with the nearer edge decides (inline and division-free:
+        // a call or a loop here cost the kernel 15%).
+        if (b >= bins) return bins - 1;
+        if (fraction < T(0.5)) return double(x) < edge(b) ? b - 1 : b;
+        return b + 1 < bins && double(x) >= edge(b + 1) ? b + 1 : b;
+      }
       return bin_from_edges(x);
     } else {
       const auto v = static_cast<std::int64_t>(x);
@@ -165,16 +177,22 @@ struct even_binner {
     }
   }
 
-  // The b with edge(b) <= x < edge(b + 1), for lower <= x < upper. Out of
-  // line on the GPU: a few samples in a thousand come here.
+  // The lower edge of bin b < bins.
+  GPUPRIM_HD double edge(int b) const { return even_edge(lower, width, bins, inverse_bins, b); }
+
+  // The b with edge(b) <= x < edge(b + 1), for lower <= x < upper, when the
+  // estimate in the sample's type may be off by more than a bin (bin counts
+  // near 2^31, or a range far from 0 for its width): an estimate in double,
+  // moved down or up while x is below its lower edge or not below its
+  // upper one. Out of line on the GPU.
   GPUPRIM_HD GPUPRIM_NOINLINE int bin_from_edges(T sample) const {
-    const double x = sample, lo = lower;
-    double estimate = (x - lo) * scale_in_double;
+    const double x = sample;
+    double estimate = (x - double(lower)) * scale_in_double;
     estimate = estimate < 0 ? 0 : estimate;
     int b = estimate < double(bins - 1) ? static_cast<int>(estimate) : bins - 1;
-    while (b > 0 && x < even_edge(lo, width, bins, inverse_bins, b))
+    while (b > 0 && x < edge(b))
       --b;
-    while (b + 1 < bins && x >= even_edge(lo, width, bins, inverse_bins, b + 1))
+    while (b + 1 < bins && x >= edge(b + 1))
       ++b;
     return b;
   }
