@@ -86,10 +86,23 @@ namespace detail {
 // width * b / bins, at a few multiplies instead of a division (which on the
 // GPU is a subroutine). tests/host/histogram_test.cpp checks it against the
 // plain division.
-GPUPRIM_HD inline double even_edge(double lower, double width, int bins, double inverse, int b) {
+GPUPRIM_HD inline double edge_by_reciprocal(double lower, double width, int bins, double inverse,
+                                            int b) {
   const double p = width * b;
   const double q0 = p * inverse;
   return lower + fma(fma(-q0, double(bins), p), inverse, q0);
+}
+
+// The same edge on either side: the GPU multiplies by the reciprocal, the
+// host divides (a few cycles there, where fma without FMA hardware is a
+// library call).
+GPUPRIM_HD inline double even_edge(double lower, double width, int bins, double inverse, int b) {
+#if defined(__CUDA_ARCH__)
+  return edge_by_reciprocal(lower, width, bins, inverse, b);
+#else
+  (void)inverse;
+  return lower + width * b / bins;
+#endif
 }
 
 }  // namespace detail

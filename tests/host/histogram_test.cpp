@@ -190,8 +190,9 @@ TEST(host_histogram_edges, double_samples_on_and_next_to_every_edge) {
   check_samples_on_and_next_to_edges<host_side, double>();
 }
 
-// histogram_even_edge divides through a reciprocal and one fused correction;
-// it must give the double that lower + (upper - lower) * b / bins gives.
+// The GPU's edges divide through a reciprocal and one fused correction
+// (detail::edge_by_reciprocal); they must be the doubles that
+// lower + (upper - lower) * b / bins gives, as histogram_even_edge is.
 TEST(host_histogram_edges, edges_equal_the_plain_division) {
   auto rng = make_rng(67);
   std::uniform_real_distribution<double> value(-1e6, 1e6);
@@ -205,7 +206,8 @@ TEST(host_histogram_edges, edges_equal_the_plain_division) {
     for (int k = 0; k < 500; ++k) {
       const int b = k < 100 ? std::min(k, bins - 1) : bin(rng);
       const double want = lower + (upper - lower) * b / bins;
-      ASSERT_EQ(gp::histogram_even_edge(lower, upper, bins, b), want)
+      ASSERT_EQ(gp::histogram_even_edge(lower, upper, bins, b), want);
+      ASSERT_EQ(gp::detail::edge_by_reciprocal(lower, upper - lower, bins, 1.0 / bins, b), want)
           << "lower " << lower << " upper " << upper << " bins " << bins << " b " << b;
     }
     ASSERT_EQ(gp::histogram_even_edge(lower, upper, bins, bins), upper);
