@@ -7,7 +7,7 @@
 # that came from elsewhere (CMake and Ninja from PyPI, libraries built by
 # hand under CMAKE_PREFIX_PATH) count: a command on PATH, or a header the
 # C++ compiler finds (in its default paths or under $CMAKE_PREFIX_PATH/include).
-# ccache is optional. When something is missing and installing it fails,
+# ccache and OpenBLAS are optional. When something is missing and installing it fails,
 # the script says what is missing and how to get it, and exits 1.
 #
 # Environment: CXX (the compiler to check headers with, default g++),
@@ -67,8 +67,9 @@ need "have_header CLI/CLI.hpp" "CLI11 (CLI/CLI.hpp)" libcli11-dev \
 need "have_header nlohmann/json.hpp" "nlohmann-json (nlohmann/json.hpp)" nlohmann-json3-dev \
   "put nlohmann/json under a prefix in CMAKE_PREFIX_PATH"
 need "have_header png.h" "libpng (png.h)" libpng-dev "install libpng's development files"
-need "have_header cblas.h" "OpenBLAS through CBLAS (cblas.h)" libopenblas-dev \
-  "install OpenBLAS's development files"
+# Optional: without OpenBLAS the host gemm uses the library's own (slower)
+# loop; without ccache rebuilds take longer.
+have_header cblas.h || optional_packages+=(libopenblas-dev)
 have_command ccache || optional_packages+=(ccache)
 
 if [ ${#missing_packages[@]} -eq 0 ] && [ ${#optional_packages[@]} -eq 0 ]; then
@@ -101,6 +102,7 @@ if [ $installed = 0 ]; then
     done
     exit 1
   fi
-  say "ccache not installed (optional): builds work without it, only slower to repeat"
+  say "not installed (optional): ${optional_packages[*]}: builds work without them" \
+    "(ccache: faster rebuilds; libopenblas-dev: the host gemm through OpenBLAS)"
 fi
 exit 0

@@ -82,7 +82,7 @@ rm "$work/no-ccache/ccache"
 run_script "$work/no-ccache"
 status=$?
 [ $status -eq 0 ] || fail "ccache missing: exit $status, want 0"
-grep -q "ccache not installed (optional)" "$work/no-ccache/out" ||
+grep -q "not installed (optional): ccache" "$work/no-ccache/out" ||
   fail "ccache missing: no note: $(cat "$work/no-ccache/out")"
 grep -q "apt-get install.*ccache" "$work/no-ccache/apt-calls" 2>/dev/null ||
   grep -q "apt-get update" "$work/no-ccache/apt-calls" 2>/dev/null ||
