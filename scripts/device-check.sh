@@ -16,7 +16,7 @@
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
-BUILD=build/device
+BUILD=${GPUPRIM_BUILD_DIR:-build/device}  # e.g. build/cuda after scripts/gpuprim built it
 RUN_BENCH=1
 RUN_SANITIZE=1
 RUN_TESTS=1
