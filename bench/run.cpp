@@ -1,10 +1,13 @@
 // gpuprim::bench::run: checks the options, measures the rooflines, builds
 // the plan of the chosen family and runs it, then writes the reports.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "bench.hpp"
 #include "gpuprim/core/runtime.hpp"
@@ -55,6 +58,37 @@ int execute(plan& p) {
   return failures;
 }
 
+// The families `gpuprim bench` knows, in the order "all" runs them: a name,
+// the rows, the ladder (none for a family without one) and whether its host
+// rows need the host copy bandwidth as their roofline. A new family adds one
+// line here and declares its plan functions in plan.hpp.
+struct family {
+  const char* name;
+  void (*rows)(const context&, plan&);
+  void (*ladder)(const context&, plan&);
+  bool host_copy_roofline;
+};
+
+const family families[] = {
+    {"reduce", plan_reduce, plan_reduce_ladder, false},
+    {"scan", plan_scan, plan_scan_ladder, true},
+    {"segmented_reduce", plan_segmented_reduce, nullptr, false},
+    {"histogram", plan_histogram, plan_histogram_ladder, false},
+    {"sort",
+     [](const context& ctx, plan& p) {
+       plan_sort(ctx, p);
+       plan_sorting_network(ctx, p);
+     },
+     plan_sort_ladder, false},
+};
+
+std::string family_names() {
+  std::string names;
+  for (const family& f : families)
+    names += std::string(f.name) + ", ";
+  return names + "all";
+}
+
 }  // namespace
 
 void plan::keep_headline_cases() {
@@ -87,14 +121,12 @@ std::string describe(const row& header) {
 }
 
 int run(const options& opts) {
-  const bool run_reduce = opts.family == "all" || opts.family == "reduce";
-  const bool run_segmented = opts.family == "all" || opts.family == "segmented_reduce";
-  const bool run_scan = opts.family == "all" || opts.family == "scan";
-  const bool run_histogram = opts.family == "all" || opts.family == "histogram";
-  const bool run_sort = opts.family == "all" || opts.family == "sort";
-  if (!run_reduce && !run_segmented && !run_scan && !run_histogram && !run_sort) {
-    return bad_option("unknown family '" + opts.family +
-                      "' (known: reduce, scan, segmented_reduce, histogram, sort, all)");
+  std::vector<const family*> chosen;
+  for (const family& f : families) {
+    if (opts.family == "all" || opts.family == f.name) chosen.push_back(&f);
+  }
+  if (chosen.empty()) {
+    return bad_option("unknown family '" + opts.family + "' (known: " + family_names() + ")");
   }
   if (!opts.backend.empty() && opts.backend != "host" && opts.backend != "cuda") {
     return bad_option("unknown backend '" + opts.backend + "' (host or cuda)");
@@ -154,25 +186,18 @@ int run(const options& opts) {
       std::fprintf(stderr, "[roofline] host memory read bandwidth ...\n");
       info.host_read_bandwidth_gbs = ctx.host_read_bandwidth_gbs =
           measure_host_read_bandwidth_gbs((opts.quick ? 256 : 1024) * mib);
-      if (run_scan) {
+      if (std::any_of(chosen.begin(), chosen.end(),
+                      [](const family* f) { return f->host_copy_roofline; })) {
         std::fprintf(stderr, "[roofline] host memory copy bandwidth ...\n");
         ctx.host_copy_bandwidth_gbs =
             measure_host_copy_bandwidth_gbs((opts.quick ? 256 : 1024) * mib);
       }
     }
-    if (opts.ladder) {
-      if (run_reduce) plan_reduce_ladder(ctx, p);  // (segmented_reduce has no ladder yet)
-      if (run_scan) plan_scan_ladder(ctx, p);
-      if (run_histogram) plan_histogram_ladder(ctx, p);
-      if (run_sort) plan_sort_ladder(ctx, p);
-    } else {
-      if (run_reduce) plan_reduce(ctx, p);
-      if (run_scan) plan_scan(ctx, p);
-      if (run_segmented) plan_segmented_reduce(ctx, p);
-      if (run_histogram) plan_histogram(ctx, p);
-      if (run_sort) {
-        plan_sort(ctx, p);
-        plan_sorting_network(ctx, p);
+    for (const family* f : chosen) {
+      if (!opts.ladder) {
+        f->rows(ctx, p);
+      } else if (f->ladder) {
+        f->ladder(ctx, p);
       }
     }
     if (ctx.headline) p.keep_headline_cases();

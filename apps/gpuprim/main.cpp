@@ -72,10 +72,12 @@ int main(int argc, char** argv) {
 
   // CLI11 would only say "A subcommand is required" for a misspelt one.
   if (argc > 1 && argv[1][0] != '-' && !commands.contains(argv[1])) {
-    return cli::report(
-        cli::exit_bad_input, "gpuprim",
-        std::string("unknown command '") + argv[1] +
-            "' (commands: info, bench, reduce, scan, sort, histogram; run with --help for usage)");
+    std::string names;
+    for (const auto& [name, run] : commands)
+      names += (names.empty() ? "" : ", ") + name;
+    return cli::report(cli::exit_bad_input, "gpuprim",
+                       std::string("unknown command '") + argv[1] + "' (commands: " + names +
+                           "; run with --help for usage)");
   }
   try {
     app.parse(argc, argv);
