@@ -200,6 +200,25 @@ inline void transpose_bytes(host_backend backend, std::size_t element_size, cons
   transpose_bytes(backend, element_size, in, rows, cols, cols, out, rows);
 }
 
+// A stack of `batch` packed rows x cols matrices of raw elements (the last
+// two axes of a 3-D array), each transposed; the buffers must not overlap.
+inline void transpose_bytes_batched(host_backend backend, std::size_t element_size, const void* in,
+                                    void* out, std::size_t batch, std::size_t rows,
+                                    std::size_t cols) {
+  detail::check_element_size("transpose_bytes_batched", element_size);
+  const auto shape =
+      detail::checked_batched_transpose("transpose_bytes_batched", 0, 0, 0, rows, cols);
+  const std::size_t bytes = batch * shape.stride_in * element_size;
+  if (detail::spans_overlap(static_cast<const unsigned char*>(in), bytes,
+                            static_cast<const unsigned char*>(out), bytes)) {
+    throw std::invalid_argument(
+        "gpuprim::transpose_bytes_batched: in and out overlap (transpose is out of place)");
+  }
+  detail::transpose_shape s = shape;
+  s.batch = batch;
+  host_detail::transpose_bytes(backend, element_size, in, out, s);
+}
+
 // ---- CUDA -------------------------------------------------------------------
 
 template <class In, class Out>
@@ -252,6 +271,24 @@ inline void transpose_bytes(cuda_backend backend, std::size_t element_size, cons
   s.cols = cols;
   s.ld_in = ld_in;
   s.ld_out = ld_out;
+  detail::cuda_transpose_bytes(element_size, in, out, s, backend.stream);
+}
+
+inline void transpose_bytes_batched(cuda_backend backend, std::size_t element_size, const void* in,
+                                    void* out, std::size_t batch, std::size_t rows,
+                                    std::size_t cols) {
+  detail::check_element_size("transpose_bytes_batched", element_size);
+  const auto shape =
+      detail::checked_batched_transpose("transpose_bytes_batched", 0, 0, 0, rows, cols);
+  const std::size_t bytes = batch * shape.stride_in * element_size;
+  if (detail::spans_overlap(static_cast<const unsigned char*>(in), bytes,
+                            static_cast<const unsigned char*>(out), bytes)) {
+    throw std::invalid_argument(
+        "gpuprim::transpose_bytes_batched: in and out overlap (transpose is out of place)");
+  }
+  if (bytes == 0) return;
+  detail::transpose_shape s = shape;
+  s.batch = batch;
   detail::cuda_transpose_bytes(element_size, in, out, s, backend.stream);
 }
 

@@ -60,6 +60,7 @@ void transpose_sized(host_backend backend, const void* in_bytes, void* out_bytes
   const int threads = backend.thread_count > 0 ? backend.thread_count : omp_get_max_threads();
   // Small problems are not worth waking the team.
   const bool parallel = s.batch * s.rows * s.cols * Bytes >= (std::size_t{1} << 16);
+  static_cast<void>(parallel);  // (used only by the pragma)
 #pragma omp parallel for schedule(static) num_threads(threads) if (parallel)
   for (std::size_t t = 0; t < tiles; ++t) {
     const std::size_t b = t / (tile_rows * tile_cols);

@@ -92,8 +92,10 @@ __global__ void __launch_bounds__(transpose_threads)
     const std::uint64_t rest = id % per_matrix;
     const std::uint64_t r0 = rest / t.tiles_across * t.tile_rows;
     const std::uint64_t c0 = rest % t.tiles_across * t.tile_cols;
-    const unsigned nr = static_cast<unsigned>(min<std::uint64_t>(t.tile_rows, s.rows - r0));
-    const unsigned nc = static_cast<unsigned>(min<std::uint64_t>(t.tile_cols, s.cols - c0));
+    const unsigned nr =
+        s.rows - r0 < t.tile_rows ? static_cast<unsigned>(s.rows - r0) : t.tile_rows;
+    const unsigned nc =
+        s.cols - c0 < t.tile_cols ? static_cast<unsigned>(s.cols - c0) : t.tile_cols;
     const E* src = in + b * s.stride_in + r0 * s.ld_in + c0;
     E* dst = out + b * s.stride_out + c0 * s.ld_out + r0;
 
@@ -228,5 +230,13 @@ void cuda_transpose_sized(const void* in, void* out, const transpose_shape& s, s
   cuda_detail::launch("transpose_tiles", "transpose", cuda_detail::transpose_tiles<Bytes>, shape,
                       static_cast<const E*>(in), static_cast<E*>(out), s, t);
 }
+
+// Each size is compiled once, in src/transpose/transpose_<Bytes>.cu; other
+// translation units that see this definition refer to those.
+extern template void cuda_transpose_sized<1>(const void*, void*, const transpose_shape&, stream_t);
+extern template void cuda_transpose_sized<2>(const void*, void*, const transpose_shape&, stream_t);
+extern template void cuda_transpose_sized<4>(const void*, void*, const transpose_shape&, stream_t);
+extern template void cuda_transpose_sized<8>(const void*, void*, const transpose_shape&, stream_t);
+extern template void cuda_transpose_sized<16>(const void*, void*, const transpose_shape&, stream_t);
 
 }  // namespace gpuprim::detail
