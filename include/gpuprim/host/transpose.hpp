@@ -1,11 +1,10 @@
 // CPU backend of the transpose family: cache-blocked, OpenMP.
 //
-// The matrix is cut into square tiles small enough that a tile of the input
-// and the tile of the output it becomes both stay in L1 (32 x 32 elements of
-// up to 8 bytes, 16 x 16 of 16 bytes); each thread takes whole tiles, so a
-// cache line of the output is written by one thread, once. Within a tile
-// the loop reads along input rows and writes down output columns: the
-// strided side is the one that hits L1.
+// The matrix is cut into square tiles (32 x 32 elements of up to 8 bytes,
+// 16 x 16 of 16 bytes); each thread takes whole tiles, so a cache line of
+// the output is written by one thread, once. A tile is read along the
+// input's rows into a local buffer, transposed there (in L1), and written
+// along the output's rows.
 #pragma once
 
 #include <omp.h>
@@ -71,11 +70,18 @@ void transpose_sized(host_backend backend, const void* in_bytes, void* out_bytes
     const std::size_t c1 = std::min(c0 + tile, s.cols);
     const E* src = in + b * s.stride_in;
     E* dst = out + b * s.stride_out;
+    // Through a small local tile: the strided side of the transpose is the
+    // 4-8 KiB buffer, and both matrices are touched along rows only (a
+    // power-of-two leading dimension would otherwise send the 32 output
+    // lines of a tile to one L1 set).
+    E buffer[tile][tile];
     for (std::size_t r = r0; r < r1; ++r) {
       const E* row = src + r * s.ld_in;
       for (std::size_t c = c0; c < c1; ++c)
-        dst[c * s.ld_out + r] = row[c];
+        buffer[c - c0][r - r0] = row[c];
     }
+    for (std::size_t c = c0; c < c1; ++c)
+      std::memcpy(dst + c * s.ld_out + r0, buffer[c - c0], (r1 - r0) * Bytes);
   }
 }
 
