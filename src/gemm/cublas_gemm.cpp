@@ -112,10 +112,15 @@ void scale_c(cublasHandle_t handle, stream_t stream, gemm_kind kind, const gemm_
   }
 }
 
-// fp32 / fp64 (and TF32 on request) through cublasGemmStridedBatchedEx.
+// fp32 / fp64 (and TF32 on request) through cublasGemmEx /
+// cublasGemmStridedBatchedEx; also bfloat16 / half inputs when cuBLASLt has
+// no algorithm for their layout (e.g. odd leading dimensions).
 void gemm_ex(cublasHandle_t handle, gemm_kind kind, const gemm_problem& p) {
   const bool f64 = kind == gemm_kind::f64;
   const cudaDataType_t type = f64 ? CUDA_R_64F : CUDA_R_32F;
+  const cudaDataType_t in = kind == gemm_kind::bf16  ? CUDA_R_16BF
+                            : kind == gemm_kind::f16 ? CUDA_R_16F
+                                                     : type;
   const cublasComputeType_t compute =
       f64 ? CUBLAS_COMPUTE_64F
           : (p.mode == precision::tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F);
@@ -125,14 +130,14 @@ void gemm_ex(cublasHandle_t handle, gemm_kind kind, const gemm_problem& p) {
   if (p.batch == 1) {
     check_cublas(
         cublasGemmEx(handle, blas_op(p.op_b), blas_op(p.op_a), blas_int(p.n), blas_int(p.m),
-                     blas_int(p.k), alpha, p.b, type, blas_int(p.ldb), p.a, type, blas_int(p.lda),
-                     beta, p.c, type, blas_int(p.ldc), compute, CUBLAS_GEMM_DEFAULT),
+                     blas_int(p.k), alpha, p.b, in, blas_int(p.ldb), p.a, in, blas_int(p.lda), beta,
+                     p.c, type, blas_int(p.ldc), compute, CUBLAS_GEMM_DEFAULT),
         "cublasGemmEx");
   } else {
     check_cublas(
         cublasGemmStridedBatchedEx(
             handle, blas_op(p.op_b), blas_op(p.op_a), blas_int(p.n), blas_int(p.m), blas_int(p.k),
-            alpha, p.b, type, blas_int(p.ldb), static_cast<long long>(p.stride_b), p.a, type,
+            alpha, p.b, in, blas_int(p.ldb), static_cast<long long>(p.stride_b), p.a, in,
             blas_int(p.lda), static_cast<long long>(p.stride_a), beta, p.c, type, blas_int(p.ldc),
             static_cast<long long>(p.stride_c), blas_int(p.batch), compute, CUBLAS_GEMM_DEFAULT),
         "cublasGemmStridedBatchedEx");
@@ -148,8 +153,9 @@ struct lt_object {
   }
 };
 
-// bfloat16 / half inputs, fp32 accumulation and output, through cublasLtMatmul.
-void gemm_lt(stream_t stream, gemm_kind kind, const gemm_problem& p) {
+// bfloat16 / half inputs, fp32 accumulation and output, through
+// cublasLtMatmul; false when cuBLASLt has no algorithm for the problem.
+bool gemm_lt(stream_t stream, gemm_kind kind, const gemm_problem& p) {
   lt_state& lt = lt_for_device();
   const cudaDataType_t in = kind == gemm_kind::bf16 ? CUDA_R_16BF : CUDA_R_16F;
   lt_object<cublasLtMatmulDesc_t, cublasLtMatmulDescDestroy> op;
@@ -199,19 +205,18 @@ void gemm_lt(stream_t stream, gemm_kind kind, const gemm_problem& p) {
       "cublasLtMatmulPreferenceSetAttribute");
   cublasLtMatmulHeuristicResult_t heuristic{};
   int found = 0;
-  check_cublas(cublasLtMatmulAlgoGetHeuristic(lt.handle, op.value, la.value, lb.value, lc.value,
-                                              lc.value, preference.value, 1, &heuristic, &found),
-               "cublasLtMatmulAlgoGetHeuristic");
-  if (found == 0) {
-    throw cuda_error(static_cast<int>(CUBLAS_STATUS_NOT_SUPPORTED),
-                     "cublasLtMatmulAlgoGetHeuristic", algorithm,
-                     "no cuBLASLt algorithm for this problem");
-  }
+  const cublasStatus_t searched =
+      cublasLtMatmulAlgoGetHeuristic(lt.handle, op.value, la.value, lb.value, lc.value, lc.value,
+                                     preference.value, 1, &heuristic, &found);
+  if (searched == CUBLAS_STATUS_NOT_SUPPORTED) return false;
+  check_cublas(searched, "cublasLtMatmulAlgoGetHeuristic");
+  if (found == 0) return false;
   const float alpha = static_cast<float>(p.alpha), beta = static_cast<float>(p.beta);
   check_cublas(cublasLtMatmul(lt.handle, op.value, &alpha, p.b, la.value, p.a, lb.value, &beta, p.c,
                               lc.value, p.c, lc.value, &heuristic.algo, lt.workspace, workspace,
                               reinterpret_cast<cudaStream_t>(stream)),
                "cublasLtMatmul");
+  return true;
 }
 
 }  // namespace
@@ -226,10 +231,9 @@ void cuda_gemm(stream_t stream, gemm_kind kind, const gemm_problem& p) {
     return;
   }
   if (kind == gemm_kind::bf16 || kind == gemm_kind::f16) {
-    gemm_lt(stream, kind, p);
-  } else {
-    gemm_ex(blas_handle(stream), kind, p);
+    if (gemm_lt(stream, kind, p)) return;
   }
+  gemm_ex(blas_handle(stream), kind, p);
 }
 
 }  // namespace gpuprim::detail
