@@ -256,6 +256,10 @@ row measure_ladder_row(const context& ctx, std::shared_ptr<std::unique_ptr<ladde
     synchronize(ctx.stream);
   });
   x.c.fill_bytes(0xFF);
+  // fill_bytes is on the legacy default stream, the rung on the benchmark's
+  // non-blocking stream: without this wait the two race (the H100 run of
+  // 10:57 UTC flagged transpose_naive wrong for that reason).
+  synchronize();
   enqueue();
   synchronize(ctx.stream);
   r.check = compare(to_host(x.c), x.reference, std::is_same_v<In, float> ? 1e-4 : 1e-2, "cuBLAS");

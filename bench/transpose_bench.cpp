@@ -190,6 +190,10 @@ row measure_ladder_row(const context& ctx, ladder_inputs& inputs, row r,
   r.measured =
       time_device(ctx.stream, [&](int) { enqueue(inputs.in->span(), inputs.out->span(), side); });
   inputs.out->fill_bytes(0xA5);
+  // fill_bytes is on the legacy default stream, the rung on the benchmark's
+  // non-blocking stream: without this wait the two race (the H100 run of
+  // 10:57 UTC flagged transpose_naive wrong for that reason).
+  synchronize();
   enqueue(inputs.in->span(), inputs.out->span(), side);
   synchronize(ctx.stream);
   if (is_copy) {
