@@ -79,7 +79,7 @@ void plan_host_rows(const context& ctx, plan& p) {
   t.roofline = "host copy bw";
   t.roofline_gbs = measure_host_copy_bandwidth_gbs((ctx.quick ? 256u : 1024u) << 20);
   t.notes = {
-      "gp::transpose(gp::host, ...) on all OpenMP threads (32 x 32 element tiles), timed with "
+      "gp::transpose(gp::host, ...) on all OpenMP threads (tiles through a local buffer), timed with "
       "steady_clock; GB/s counts the bytes read + written; the roofline is the host's copy "
       "bandwidth (read + write, all threads) measured in this run.",
   };
