@@ -24,8 +24,9 @@
 //    matrices (the host computes full fp32); asking for it with other types
 //    is std::invalid_argument.
 //  - Bad arguments throw before anything is written.
-// The GPU path is cuBLAS (cublasGemmEx / cublasLtMatmul for bfloat16 and half
-// inputs), on the backend's stream, without synchronizing. The host path is
+// The GPU path is cuBLAS (cublasGemmEx; cublasLtMatmul for bfloat16 and half
+// inputs, cublasGemmEx when cuBLASLt has no algorithm for the layout), on
+// the backend's stream, without synchronizing. The host path is
 // OpenBLAS through CBLAS when the library was built with it (see
 // detail::host_blas_name()). The teaching kernels, naive to tensor cores,
 // are the ladder (gpuprim/ladder/ladder.hpp, gemm_rungs).

@@ -22,8 +22,8 @@ namespace {
 
 template <class T>
 class cuda_transpose : public typed_cuda_test<T> {};
-using element_types =
-    ::testing::Types<std::int8_t, std::uint16_t, float, double, std::complex<double>>;
+using element_types = ::testing::Types<std::int8_t, std::uint16_t, float, double,
+                                       std::complex<double>, int_float_pair>;
 TYPED_TEST_SUITE(cuda_transpose, element_types);
 
 template <class T>
@@ -90,6 +90,28 @@ TEST_F(cuda_test, transpose_large_tall_matrix) {
   auto rng = make_rng(404);
   const std::size_t rows = std::size_t{1} << 22, cols = 4;  // 2^22 x 4 floats
   check_device_transpose<float>(rng, rows, cols, cols, rows);
+}
+
+// Over 2^31 bytes (DESIGN.md section 5): 46349 x 46349 int8, checked at
+// sampled positions and along the last rows and columns.
+TEST_F(cuda_test, transpose_over_two_gigabytes_of_bytes) {
+  const std::size_t n = 46349;  // n * n > 2^31
+  std::vector<std::uint8_t> in(n * n);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<std::uint8_t>((i * 2654435761u) >> 13);
+  const auto d_in = gp::to_device(in);
+  gp::device_vector<std::uint8_t> d_out(n * n);
+  d_out.fill_bytes(0);
+  gp::transpose(gp::cuda, gp::make_matrix_view(d_in.span(), n, n),
+                gp::make_matrix_view(d_out.span(), n, n));
+  const auto out = gp::to_host(d_out);
+  for (std::size_t r = 0; r < n; r += 997)
+    for (std::size_t c = 0; c < n; c += 991)
+      ASSERT_EQ(out[c * n + r], in[r * n + c]) << r << ", " << c;
+  for (std::size_t k = 0; k < n; ++k) {
+    ASSERT_EQ(out[(n - 1) * n + k], in[k * n + n - 1]) << k;
+    ASSERT_EQ(out[k * n + n - 1], in[(n - 1) * n + k]) << k;
+  }
 }
 
 TEST_F(cuda_test, transpose_bytes_matches_host) {

@@ -19,8 +19,8 @@ namespace {
 
 template <class T>
 class host_transpose : public ::testing::Test {};
-using element_types =
-    ::testing::Types<std::int8_t, std::uint16_t, float, double, std::complex<double>>;
+using element_types = ::testing::Types<std::int8_t, std::uint16_t, float, double,
+                                       std::complex<double>, int_float_pair>;
 TYPED_TEST_SUITE(host_transpose, element_types);
 
 TYPED_TEST(host_transpose, every_shape_packed_and_with_leading_dimensions) {

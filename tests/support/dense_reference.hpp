@@ -20,6 +20,12 @@
 
 namespace gpuprim::test {
 
+// A user's struct of 8 bytes: transposes move any trivially copyable element.
+struct int_float_pair {
+  std::int32_t id;
+  float weight;
+};
+
 struct dense_shape {
   std::size_t rows, cols;
 };
