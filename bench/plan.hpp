@@ -121,4 +121,12 @@ void plan_sort(const context& ctx, plan& p);
 void plan_sorting_network(const context& ctx, plan& p);
 void plan_sort_ladder(const context& ctx, plan& p);
 
+// The dense family: transposes against cuBLAS geam and the copy roofline
+// (bench/transpose_bench.cpp), matrix multiplies against cuBLAS and
+// OpenBLAS (bench/gemm_bench.cpp), and their ladders.
+void plan_transpose(const context& ctx, plan& p);
+void plan_transpose_ladder(const context& ctx, plan& p);
+void plan_gemm(const context& ctx, plan& p);
+void plan_gemm_ladder(const context& ctx, plan& p);
+
 }  // namespace gpuprim::bench

@@ -80,6 +80,8 @@ const family families[] = {
        plan_sorting_network(ctx, p);
      },
      plan_sort_ladder, false},
+    {"transpose", plan_transpose, plan_transpose_ladder, false},
+    {"gemm", plan_gemm, plan_gemm_ladder, false},
 };
 
 std::string family_names() {

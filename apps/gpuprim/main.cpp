@@ -69,6 +69,8 @@ int main(int argc, char** argv) {
   commands["scan"] = cli::add_scan_command(app);
   commands["histogram"] = cli::add_histogram_command(app);
   commands["sort"] = cli::add_sort_command(app);
+  commands["transpose"] = cli::add_transpose_command(app);
+  commands["matmul"] = cli::add_matmul_command(app);
 
   // CLI11 would only say "A subcommand is required" for a misspelt one.
   if (argc > 1 && argv[1][0] != '-' && !commands.contains(argv[1])) {

@@ -1,0 +1,157 @@
+// `gpuprim matmul A.npy B.npy -o C.npy [--precision fp32|fp64|tf32|bf16]`:
+// the matrix product A @ B of two 2-D float arrays, as NumPy computes it,
+// written as a C-ordered .npy file in the inputs' dtype (float64 when either
+// input is float64, as NumPy promotes).
+//
+// --precision is how the products are computed: by default in the result's
+// own precision (fp32 for float32, never TF32; fp64 for float64); fp64
+// computes in double and rounds the result; tf32 runs fp32 on tensor cores
+// (GPU; the host computes full fp32); bf16 rounds the inputs to bfloat16 and
+// accumulates in fp32.
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "gpuprim/core/device_vector.hpp"
+#include "gpuprim/gemm.hpp"
+#include "gpuprim/io/npy.hpp"
+
+namespace gpuprim::cli {
+namespace {
+
+struct matmul_options {
+  std::string a;
+  std::string b;
+  std::string output;
+  std::string precision;
+  std::string backend;
+};
+
+void check_operand(const std::string& path, const io::npy_array& x) {
+  if (x.shape.size() != 2) {
+    throw usage_error(path + ": matmul takes 2-D arrays; this one has " +
+                      std::to_string(x.shape.size()) + " dimension" +
+                      (x.shape.size() == 1 ? "" : "s"));
+  }
+  if (x.type != io::dtype::float32 && x.type != io::dtype::float64) {
+    throw usage_error(path + ": dtype " + std::string(io::dtype_name(x.type)) +
+                      " is not supported (float32 or float64)");
+  }
+}
+
+template <class T>
+std::vector<T> as_values(const io::npy_array& x) {
+  std::vector<T> out(x.size());
+  if (x.type == io::dtype::float32) {
+    const auto v = x.values<float>();
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = static_cast<T>(v[i]);
+  } else {
+    const auto v = x.values<double>();
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = static_cast<T>(v[i]);
+  }
+  return out;
+}
+
+// C = A B with inputs of type In and output Out (float or double).
+template <class In, class Out>
+std::vector<Out> multiply(const std::vector<In>& a, const std::vector<In>& b, std::size_t m,
+                          std::size_t k, std::size_t n, bool on_cuda, precision mode) {
+  std::vector<Out> c(m * n);
+  if (on_cuda) {
+    const auto d_a = to_device(a);
+    const auto d_b = to_device(b);
+    device_vector<Out> d_c(m * n);
+    gemm(cuda, device_matrix_view<const In>(d_a.data(), m, k),
+         device_matrix_view<const In>(d_b.data(), k, n), device_matrix_view<Out>(d_c.data(), m, n),
+         Out{1}, Out{0}, matrix_op::none, matrix_op::none, mode);
+    copy(d_c.span(), std::span<Out>(c));
+  } else {
+    gemm(host, matrix_view<const In>(a.data(), m, k), matrix_view<const In>(b.data(), k, n),
+         matrix_view<Out>(c.data(), m, n), Out{1}, Out{0}, matrix_op::none, matrix_op::none,
+         mode == precision::tf32 && !std::is_same_v<In, float> ? precision::standard : mode);
+  }
+  return c;
+}
+
+template <class T, class R>
+std::vector<T> convert(const std::vector<R>& x) {
+  std::vector<T> out(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i)
+    out[i] = static_cast<T>(x[i]);
+  return out;
+}
+
+int run_matmul(const matmul_options& opts) {
+  const io::npy_array a = io::read_npy(opts.a);
+  check_operand(opts.a, a);
+  const io::npy_array b = io::read_npy(opts.b);
+  check_operand(opts.b, b);
+  const std::size_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
+  if (b.shape[0] != k) {
+    throw usage_error(opts.b + ": shape (" + std::to_string(b.shape[0]) + ", " + std::to_string(n) +
+                      ") does not fit " + opts.a + " of shape (" + std::to_string(m) + ", " +
+                      std::to_string(k) + "): inner dimensions " + std::to_string(k) + " and " +
+                      std::to_string(b.shape[0]) + " differ");
+  }
+  const bool wide = a.type == io::dtype::float64 || b.type == io::dtype::float64;
+  const std::string mode = opts.precision.empty() ? (wide ? "fp64" : "fp32") : opts.precision;
+  const bool on_cuda = resolve_backend(opts.backend) == "cuda";
+
+  // Products in the chosen precision; the result in the output dtype.
+  std::vector<double> wide_result;
+  std::vector<float> narrow_result;
+  if (mode == "fp64") {
+    wide_result = multiply<double, double>(as_values<double>(a), as_values<double>(b), m, k, n,
+                                           on_cuda, precision::standard);
+  } else if (mode == "bf16") {
+    narrow_result = multiply<bfloat16, float>(as_values<bfloat16>(a), as_values<bfloat16>(b), m, k,
+                                              n, on_cuda, precision::standard);
+  } else {
+    narrow_result =
+        multiply<float, float>(as_values<float>(a), as_values<float>(b), m, k, n, on_cuda,
+                               mode == "tf32" ? precision::tf32 : precision::standard);
+  }
+  const std::uint64_t shape[] = {m, n};
+  if (wide) {
+    const auto c = wide_result.empty() && !narrow_result.empty() ? convert<double>(narrow_result)
+                                                                 : wide_result;
+    io::write_npy<double>(opts.output, std::span<const double>(c), shape);
+  } else {
+    const auto c =
+        narrow_result.empty() && !wide_result.empty() ? convert<float>(wide_result) : narrow_result;
+    io::write_npy<float>(opts.output, std::span<const float>(c), shape);
+  }
+  return exit_success;
+}
+
+}  // namespace
+
+command add_matmul_command(CLI::App& app) {
+  auto opts = std::make_shared<matmul_options>();
+  CLI::App* sub = app.add_subcommand(
+      "matmul",
+      "Matrix product A @ B of two 2-D float32/float64 .npy arrays (shapes (m, k) and (k, n)), "
+      "written as a C-ordered (m, n) .npy array in the inputs' dtype");
+  sub->add_option("A", opts->a, "The left matrix, (m, k)")->required()->type_name("");
+  sub->add_option("B", opts->b, "The right matrix, (k, n)")->required()->type_name("");
+  sub->add_option("-o,--output", opts->output, "Where to write A @ B")
+      ->required()
+      ->option_text("OUT.npy");
+  sub->add_option("--precision", opts->precision,
+                  "How products are computed: fp32 (the default for float32; never TF32), fp64 "
+                  "(the default for float64), tf32 (fp32 on tensor cores, GPU only), bf16 "
+                  "(inputs rounded to bfloat16, fp32 accumulation)")
+      ->check(CLI::IsMember({"fp32", "fp64", "tf32", "bf16"}));
+  sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
+      ->check(CLI::IsMember({"host", "cuda"}));
+  return [opts] { return run_matmul(*opts); };
+}
+
+}  // namespace gpuprim::cli

@@ -1,0 +1,76 @@
+// `gpuprim transpose IN.npy -o OUT.npy`: the transpose of a 2-D array, or of
+// the last two axes of a 3-D array (numpy.swapaxes(a, -1, -2)), written as a
+// C-ordered .npy file of the same dtype. Elements move as bits.
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "gpuprim/core/device_vector.hpp"
+#include "gpuprim/io/npy.hpp"
+#include "gpuprim/transpose.hpp"
+
+namespace gpuprim::cli {
+namespace {
+
+struct transpose_options {
+  std::string file;
+  std::string output;
+  std::string backend;
+};
+
+int run_transpose(const transpose_options& opts) {
+  const io::npy_array in = io::read_npy(opts.file);
+  const std::size_t rank = in.shape.size();
+  if (rank != 2 && rank != 3) {
+    throw usage_error(opts.file + ": transpose takes a 2-D or 3-D array; this one has " +
+                      std::to_string(rank) + " dimension" + (rank == 1 ? "" : "s"));
+  }
+  const bool on_cuda = resolve_backend(opts.backend) == "cuda";
+  const std::size_t batch = rank == 3 ? in.shape[0] : 1;
+  const std::size_t rows = in.shape[rank - 2], cols = in.shape[rank - 1];
+  const std::size_t element = io::dtype_size(in.type);
+
+  io::npy_array out;
+  out.type = in.type;
+  out.shape = in.shape;
+  out.shape[rank - 2] = cols;
+  out.shape[rank - 1] = rows;
+  out.bytes.resize(in.bytes.size());
+  if (!in.bytes.empty()) {
+    if (on_cuda) {
+      device_vector<std::byte> d_in = to_device(std::span<const std::byte>(in.bytes));
+      device_vector<std::byte> d_out(in.bytes.size());
+      transpose_bytes_batched(cuda, element, d_in.data(), d_out.data(), batch, rows, cols);
+      copy(d_out.span(), std::span<std::byte>(out.bytes));
+    } else {
+      transpose_bytes_batched(host, element, in.bytes.data(), out.bytes.data(), batch, rows, cols);
+    }
+  }
+  io::write_npy(opts.output, out);
+  return exit_success;
+}
+
+}  // namespace
+
+command add_transpose_command(CLI::App& app) {
+  auto opts = std::make_shared<transpose_options>();
+  CLI::App* sub = app.add_subcommand(
+      "transpose",
+      "Transpose a 2-D NumPy .npy array (a.T), or the last two axes of a 3-D one "
+      "(numpy.swapaxes(a, -1, -2)), into a C-ordered .npy array of the same dtype");
+  sub->add_option("FILE", opts->file, "The .npy array (any dtype the reader takes)")
+      ->required()
+      ->type_name("");
+  sub->add_option("-o,--output", opts->output, "Where to write the transpose")
+      ->required()
+      ->option_text("OUT.npy");
+  sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
+      ->check(CLI::IsMember({"host", "cuda"}));
+  return [opts] { return run_transpose(*opts); };
+}
+
+}  // namespace gpuprim::cli

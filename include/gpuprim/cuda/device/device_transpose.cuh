@@ -1,0 +1,242 @@
+// Device-wide transpose: out[b][c][r] = in[b][r][c], one kernel per element
+// size (elements are moved as bits).
+//
+// Shape of the algorithm:
+//  1. The matrix is cut into tiles of tile_rows x tile_cols elements (64 x
+//     64 for elements up to 8 bytes, 32 x 32 for 16 bytes; a thin matrix
+//     gets tiles as thin as it is and as long as the same budget allows, so
+//     a 2^24 x 4 matrix still moves 16 KiB per tile). Blocks of 256 threads
+//     walk the tiles of every matrix of the stack, grid-stride.
+//  2. Load: the block reads its tile row by row, coalesced, with 16-byte
+//     vector loads where the addresses allow (aligned base, leading
+//     dimension a multiple of the vector) and element by element otherwise
+//     (edges of odd widths, unaligned views). Four loads per thread are in
+//     flight before any is stored.
+//  3. The tile goes into shared memory, rows padded by 4 bytes (one bank),
+//     so that reading a column later touches every bank once.
+//  4. Store: the block writes the tile's columns as the output's rows,
+//     again coalesced and with 16-byte vector stores where allowed, each
+//     vector gathered from consecutive rows of the shared tile.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/transpose.hpp"
+
+namespace gpuprim::cuda_detail {
+
+inline constexpr unsigned transpose_threads = 256;
+inline constexpr unsigned transpose_in_flight = 4;  // vectors per thread loaded before storing
+
+// The type an element of `Bytes` bytes moves as.
+template <std::size_t Bytes>
+struct transpose_element;
+template <>
+struct transpose_element<1> {
+  using type = unsigned char;
+};
+template <>
+struct transpose_element<2> {
+  using type = unsigned short;
+};
+template <>
+struct transpose_element<4> {
+  using type = unsigned int;
+};
+template <>
+struct transpose_element<8> {
+  using type = unsigned long long;
+};
+// 16-byte elements (complex<double>) need only 8-byte alignment.
+struct alignas(8) transpose_pair {
+  unsigned long long lo, hi;
+};
+template <>
+struct transpose_element<16> {
+  using type = transpose_pair;
+};
+
+struct transpose_tiling {
+  unsigned tile_rows;
+  unsigned tile_cols;
+  unsigned pitch;  // elements per row of the shared tile (tile_cols + padding)
+  bool vector_loads;
+  bool vector_stores;
+  std::uint64_t tiles_down;    // tiles per column of one matrix
+  std::uint64_t tiles_across;  // tiles per row of one matrix
+};
+
+template <std::size_t Bytes>
+__global__ void __launch_bounds__(transpose_threads)
+    transpose_tiles(const typename transpose_element<Bytes>::type* __restrict__ in,
+                    typename transpose_element<Bytes>::type* __restrict__ out,
+                    detail::transpose_shape s, transpose_tiling t) {
+  using E = typename transpose_element<Bytes>::type;
+  constexpr unsigned V = 16 / Bytes;  // elements per 16-byte vector
+  constexpr unsigned K = transpose_in_flight;
+  extern __shared__ __align__(16) unsigned char transpose_shared[];
+  E* tile = reinterpret_cast<E*>(transpose_shared);
+
+  const std::uint64_t per_matrix = t.tiles_down * t.tiles_across;
+  const std::uint64_t total = per_matrix * s.batch;
+  for (std::uint64_t id = blockIdx.x; id < total; id += gridDim.x) {
+    const std::uint64_t b = id / per_matrix;
+    const std::uint64_t rest = id % per_matrix;
+    const std::uint64_t r0 = rest / t.tiles_across * t.tile_rows;
+    const std::uint64_t c0 = rest % t.tiles_across * t.tile_cols;
+    const unsigned nr =
+        s.rows - r0 < t.tile_rows ? static_cast<unsigned>(s.rows - r0) : t.tile_rows;
+    const unsigned nc =
+        s.cols - c0 < t.tile_cols ? static_cast<unsigned>(s.cols - c0) : t.tile_cols;
+    const E* src = in + b * s.stride_in + r0 * s.ld_in + c0;
+    E* dst = out + b * s.stride_out + c0 * s.ld_out + r0;
+
+    // 2-3. Tile rows into shared memory.
+    if (t.vector_loads && nc % V == 0) {
+      const unsigned per_row = nc / V;
+      const unsigned count = nr * per_row;
+      for (unsigned base = threadIdx.x; base < count; base += K * transpose_threads) {
+        uint4 v[K];
+#pragma unroll
+        for (unsigned k = 0; k < K; ++k) {
+          const unsigned i = base + k * transpose_threads;
+          if (i < count) {
+            v[k] = *reinterpret_cast<const uint4*>(src + std::size_t(i / per_row) * s.ld_in +
+                                                   i % per_row * V);
+          }
+        }
+#pragma unroll
+        for (unsigned k = 0; k < K; ++k) {
+          const unsigned i = base + k * transpose_threads;
+          if (i < count) {
+            E parts[V];
+            memcpy(parts, &v[k], 16);
+            E* row = tile + (i / per_row) * t.pitch + i % per_row * V;
+#pragma unroll
+            for (unsigned e = 0; e < V; ++e)
+              row[e] = parts[e];
+          }
+        }
+      }
+    } else {
+      const unsigned count = nr * nc;
+      for (unsigned base = threadIdx.x; base < count; base += K * transpose_threads) {
+        E v[K];
+#pragma unroll
+        for (unsigned k = 0; k < K; ++k) {
+          const unsigned i = base + k * transpose_threads;
+          if (i < count) v[k] = src[std::size_t(i / nc) * s.ld_in + i % nc];
+        }
+#pragma unroll
+        for (unsigned k = 0; k < K; ++k) {
+          const unsigned i = base + k * transpose_threads;
+          if (i < count) tile[(i / nc) * t.pitch + i % nc] = v[k];
+        }
+      }
+    }
+    __syncthreads();
+
+    // 4. Tile columns out as rows of the output.
+    if (t.vector_stores && nr % V == 0) {
+      const unsigned per_row = nr / V;
+      const unsigned count = nc * per_row;
+      for (unsigned i = threadIdx.x; i < count; i += transpose_threads) {
+        const unsigned c = i / per_row;
+        const unsigned r = i % per_row * V;
+        E parts[V];
+#pragma unroll
+        for (unsigned e = 0; e < V; ++e)
+          parts[e] = tile[(r + e) * t.pitch + c];
+        uint4 v;
+        memcpy(&v, parts, 16);
+        *reinterpret_cast<uint4*>(dst + std::size_t(c) * s.ld_out + r) = v;
+      }
+    } else {
+      const unsigned count = nr * nc;
+      for (unsigned i = threadIdx.x; i < count; i += transpose_threads) {
+        const unsigned c = i / nr;
+        const unsigned r = i % nr;
+        dst[std::size_t(c) * s.ld_out + r] = tile[r * t.pitch + c];
+      }
+    }
+    __syncthreads();  // the tile is reused by the next iteration
+  }
+}
+
+// Tile shape for a rows x cols matrix of `Bytes`-byte elements.
+template <std::size_t Bytes>
+transpose_tiling transpose_tiling_for(const detail::transpose_shape& s, const void* in,
+                                      const void* out) {
+  constexpr unsigned V = 16 / Bytes;
+  constexpr unsigned side = Bytes <= 8 ? 64 : 32;
+  constexpr unsigned budget = side * side;  // elements per tile
+  constexpr unsigned padding = Bytes < 4 ? 4 / Bytes : 1;
+  transpose_tiling t{};
+  if (s.cols < side) {
+    t.tile_cols = static_cast<unsigned>(s.cols);
+    // No more shared memory than a square tile's.
+    const unsigned rows_in_budget = side * (side + padding) / (t.tile_cols + padding) / 32 * 32;
+    t.tile_rows =
+        static_cast<unsigned>(std::min<std::uint64_t>(rows_in_budget, ceil_div(s.rows, 32) * 32));
+  } else if (s.rows < side) {
+    t.tile_rows = static_cast<unsigned>(s.rows);
+    t.tile_cols = static_cast<unsigned>(
+        std::min<std::uint64_t>(budget / t.tile_rows / 32 * 32, ceil_div(s.cols, 32) * 32));
+  } else {
+    t.tile_rows = t.tile_cols = side;
+  }
+  t.pitch = t.tile_cols + padding;
+  const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  t.vector_loads = aligned(in) && s.ld_in % V == 0 && (s.batch == 1 || s.stride_in % V == 0) &&
+                   t.tile_cols % V == 0;
+  t.vector_stores = aligned(out) && s.ld_out % V == 0 && (s.batch == 1 || s.stride_out % V == 0) &&
+                    t.tile_rows % V == 0;
+  t.tiles_down = ceil_div(s.rows, t.tile_rows);
+  t.tiles_across = ceil_div(s.cols, t.tile_cols);
+  return t;
+}
+
+}  // namespace gpuprim::cuda_detail
+
+namespace gpuprim::detail {
+
+template <std::size_t Bytes>
+void cuda_transpose_sized(const void* in, void* out, const transpose_shape& s, stream_t stream) {
+  using E = typename cuda_detail::transpose_element<Bytes>::type;
+  if (s.rows == 0 || s.cols == 0 || s.batch == 0) return;
+  constexpr std::size_t alignment = alignof(E);
+  if (reinterpret_cast<std::uintptr_t>(in) % alignment != 0 ||
+      reinterpret_cast<std::uintptr_t>(out) % alignment != 0) {
+    throw std::invalid_argument("gpuprim::transpose: device data of " + std::to_string(Bytes) +
+                                "-byte elements must be " + std::to_string(alignment) +
+                                "-byte aligned");
+  }
+  const cuda_detail::transpose_tiling t = cuda_detail::transpose_tiling_for<Bytes>(s, in, out);
+  const std::uint64_t tiles = t.tiles_down * t.tiles_across * s.batch;
+  const auto grid = static_cast<unsigned>(std::min<std::uint64_t>(tiles, 1u << 20));
+  cuda_detail::launch_shape shape;
+  shape.grid = dim3(grid);
+  shape.block = dim3(cuda_detail::transpose_threads);
+  shape.shared_bytes = t.tile_rows * t.pitch * static_cast<unsigned>(Bytes);
+  shape.stream = stream;
+  cuda_detail::launch("transpose_tiles", "transpose", cuda_detail::transpose_tiles<Bytes>, shape,
+                      static_cast<const E*>(in), static_cast<E*>(out), s, t);
+}
+
+// Each size is compiled once, in src/transpose/transpose_<Bytes>.cu; other
+// translation units that see this definition refer to those.
+extern template void cuda_transpose_sized<1>(const void*, void*, const transpose_shape&, stream_t);
+extern template void cuda_transpose_sized<2>(const void*, void*, const transpose_shape&, stream_t);
+extern template void cuda_transpose_sized<4>(const void*, void*, const transpose_shape&, stream_t);
+extern template void cuda_transpose_sized<8>(const void*, void*, const transpose_shape&, stream_t);
+extern template void cuda_transpose_sized<16>(const void*, void*, const transpose_shape&, stream_t);
+
+}  // namespace gpuprim::detail

@@ -1,0 +1,118 @@
+// gp::transpose on the host: every element size (1, 2, 4, 8, 16 bytes),
+// every shape of the shared list, leading dimensions wider than the
+// matrices, stacks, the byte-generic entry, and the refusals.
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "gpuprim/transpose.hpp"
+#include "support/dense_reference.hpp"
+#include "support/test_data.hpp"
+
+namespace gp = gpuprim;
+using namespace gpuprim::test;
+
+namespace {
+
+template <class T>
+class host_transpose : public ::testing::Test {};
+using element_types = ::testing::Types<std::int8_t, std::uint16_t, float, double,
+                                       std::complex<double>, int_float_pair>;
+TYPED_TEST_SUITE(host_transpose, element_types);
+
+TYPED_TEST(host_transpose, every_shape_packed_and_with_leading_dimensions) {
+  using T = TypeParam;
+  auto rng = make_rng(301);
+  for (const auto [rows, cols] : transpose_shapes()) {
+    for (const std::size_t extra : {std::size_t{0}, std::size_t{3}}) {
+      const std::size_t ld_in = cols + extra, ld_out = rows + extra;
+      const auto in = distinct_elements<T>(rows * ld_in, rng);
+      auto out = distinct_elements<T>(cols * ld_out, rng);
+      const auto before = out;
+      gp::transpose(gp::host, gp::matrix_view<const T>(in.data(), rows, cols, ld_in),
+                    gp::matrix_view<T>(out.data(), cols, rows, ld_out));
+      ASSERT_TRUE(is_transpose(in, rows, cols, ld_in, out, ld_out))
+          << rows << " x " << cols << " extra " << extra;
+      for (std::size_t c = 0; c < cols; ++c)  // the padding is not written
+        for (std::size_t r = rows; r < ld_out; ++r)
+          ASSERT_TRUE(same_bits(out[c * ld_out + r], before[c * ld_out + r]));
+    }
+  }
+}
+
+TYPED_TEST(host_transpose, batched_stack) {
+  using T = TypeParam;
+  auto rng = make_rng(302);
+  for (const auto [rows, cols] : {dense_shape{3, 5}, dense_shape{65, 33}, dense_shape{1, 7}}) {
+    const std::size_t batch = 4;
+    const auto in = distinct_elements<T>(batch * rows * cols, rng);
+    std::vector<T> out(in.size());
+    gp::transpose_batched(gp::host, std::span<const T>(in), std::span<T>(out), batch, rows, cols);
+    for (std::size_t b = 0; b < batch; ++b) {
+      const std::vector<T> one_in(in.begin() + b * rows * cols, in.begin() + (b + 1) * rows * cols);
+      const std::vector<T> one_out(out.begin() + b * rows * cols,
+                                   out.begin() + (b + 1) * rows * cols);
+      ASSERT_TRUE(is_transpose(one_in, rows, cols, cols, one_out, rows)) << "matrix " << b;
+    }
+  }
+}
+
+}  // namespace
+
+TEST(host_transpose_bytes, every_element_size_matches_the_typed_call) {
+  auto rng = make_rng(303);
+  const std::size_t rows = 37, cols = 71;
+  for (const std::size_t size : {1u, 2u, 4u, 8u, 16u}) {
+    const auto in = distinct_elements<unsigned char>(rows * cols * size, rng);
+    std::vector<unsigned char> out(in.size());
+    gp::transpose_bytes(gp::host, size, in.data(), rows, cols, out.data());
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t c = 0; c < cols; ++c)
+        ASSERT_EQ(0, std::memcmp(&out[(c * rows + r) * size], &in[(r * cols + c) * size], size))
+            << "size " << size;
+  }
+  // Unaligned buffers are fine on the host.
+  std::vector<unsigned char> in(1 + 6 * 8), out(1 + 6 * 8);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<unsigned char>(i);
+  gp::transpose_bytes(gp::host, 8, in.data() + 1, 2, 3, out.data() + 1);
+  EXPECT_EQ(0, std::memcmp(&out[1 + 8], &in[1 + 3 * 8], 8));  // out(0, 1) = in(1, 0)
+  EXPECT_THROW(gp::transpose_bytes(gp::host, 3, in.data(), 2, 3, out.data()),
+               std::invalid_argument);
+}
+
+TEST(host_transpose_errors, wrong_shape_and_aliasing_are_refused) {
+  std::vector<float> a(12, 1.0f), b(12, 2.0f);
+  const gp::matrix_view<const float> in(a.data(), 3, 4);
+  EXPECT_THROW(gp::transpose(gp::host, in, gp::matrix_view<float>(b.data(), 3, 4)),
+               std::invalid_argument);
+  EXPECT_EQ(b, std::vector<float>(12, 2.0f));  // nothing written
+  EXPECT_THROW(gp::transpose(gp::host, in, gp::matrix_view<float>(a.data(), 4, 3)),
+               std::invalid_argument);
+  // Overlapping but not identical ranges too.
+  std::vector<float> big(40);
+  EXPECT_THROW(gp::transpose(gp::host, gp::matrix_view<const float>(big.data(), 3, 4),
+                             gp::matrix_view<float>(big.data() + 5, 4, 3)),
+               std::invalid_argument);
+  EXPECT_THROW(
+      gp::transpose_batched(gp::host, std::span<const float>(a), std::span<float>(b), 2, 3, 4),
+      std::invalid_argument);
+  EXPECT_THROW(
+      gp::transpose_batched(gp::host, std::span<const float>(a), std::span<float>(a), 1, 3, 4),
+      std::invalid_argument);
+  EXPECT_THROW(gp::matrix_view<float>(a.data(), 3, 4, 3), std::invalid_argument);
+}
+
+TEST(host_transpose_errors, floats_move_as_bits) {
+  const float nan = std::bit_cast<float>(0x7FC01234u);
+  const std::vector<float> in{nan, -0.0f, std::numeric_limits<float>::infinity(), 1.0f};
+  std::vector<float> out(4);
+  gp::transpose(gp::host, gp::matrix_view<const float>(in.data(), 2, 2),
+                gp::matrix_view<float>(out.data(), 2, 2));
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(out[0]), 0x7FC01234u);
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(out[2]), 0x80000000u);
+  EXPECT_EQ(out[1], std::numeric_limits<float>::infinity());
+}
