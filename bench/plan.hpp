@@ -103,4 +103,9 @@ void plan_sort(const context& ctx, plan& p);
 void plan_sorting_network(const context& ctx, plan& p);
 void plan_sort_ladder(const context& ctx, plan& p);
 
+// The convolution family (bench/convolve_bench.cpp): general and separable
+// filters against NPP (when found), 8-bit RGB, the host; the ladder.
+void plan_convolve(const context& ctx, plan& p);
+void plan_convolve_ladder(const context& ctx, plan& p);
+
 }  // namespace gpuprim::bench

@@ -75,9 +75,11 @@ int run(const options& opts) {
   const bool run_scan = opts.family == "all" || opts.family == "scan";
   const bool run_histogram = opts.family == "all" || opts.family == "histogram";
   const bool run_sort = opts.family == "all" || opts.family == "sort";
-  if (!run_reduce && !run_segmented && !run_scan && !run_histogram && !run_sort) {
+  const bool run_convolve = opts.family == "all" || opts.family == "convolve";
+  if (!run_reduce && !run_segmented && !run_scan && !run_histogram && !run_sort &&
+      !run_convolve) {
     return bad_option("unknown family '" + opts.family +
-                      "' (known: reduce, scan, segmented_reduce, histogram, sort, all)");
+                      "' (known: reduce, scan, segmented_reduce, histogram, sort, convolve, all)");
   }
   if (!opts.backend.empty() && opts.backend != "host" && opts.backend != "cuda") {
     return bad_option("unknown backend '" + opts.backend + "' (host or cuda)");
@@ -133,12 +135,18 @@ int run(const options& opts) {
         ctx.host_copy_bandwidth_gbs =
             measure_host_copy_bandwidth_gbs((opts.quick ? 256 : 1024) * mib);
       }
+      if (run_convolve && ctx.host_copy_bandwidth_gbs == 0.0) {
+        std::fprintf(stderr, "[roofline] host memory copy bandwidth ...\n");
+        ctx.host_copy_bandwidth_gbs =
+            measure_host_copy_bandwidth_gbs((opts.quick ? 256 : 1024) * mib);
+      }
     }
     if (opts.ladder) {
       if (run_reduce) plan_reduce_ladder(ctx, p);  // (segmented_reduce has no ladder yet)
       if (run_scan) plan_scan_ladder(ctx, p);
       if (run_histogram) plan_histogram_ladder(ctx, p);
       if (run_sort) plan_sort_ladder(ctx, p);
+      if (run_convolve) plan_convolve_ladder(ctx, p);
     } else {
       if (run_reduce) plan_reduce(ctx, p);
       if (run_scan) plan_scan(ctx, p);
@@ -148,6 +156,7 @@ int run(const options& opts) {
         plan_sort(ctx, p);
         plan_sorting_network(ctx, p);
       }
+      if (run_convolve) plan_convolve(ctx, p);
     }
     failures = execute(p);
   } catch (const std::exception& e) {
