@@ -72,16 +72,48 @@ void convolve_pad_row(const T* row, long long cols, std::size_t channels, int ax
   }
 }
 
-// acc[x] += sum_j taps[j] * pad[x + j] for x in [0, n).
+// acc[x] += sum_j taps[j] * pad[x + j] for x in [0, n), zero taps skipped.
+// Vectorised over x with the taps in the inner loop, so each output is
+// loaded and stored once, not once per tap (the non-zero taps are gathered
+// first so the inner loop has no branch).
 template <class A>
 void convolve_row_taps(const A* pad, const A* taps, int k, std::size_t n, A* acc) {
+  A w[64];
+  int offset[64];
+  int m = 0;
   for (int j = 0; j < k; ++j) {
-    const A w = taps[j];
-    if (w == A(0)) continue;
-    const A* src = pad + j;
+    if (taps[j] != A(0)) {
+      w[m] = taps[j];
+      offset[m++] = j;
+    }
+  }
 #pragma omp simd
-    for (std::size_t x = 0; x < n; ++x)
-      acc[x] += w * src[x];
+  for (std::size_t x = 0; x < n; ++x) {
+    A sum = acc[x];
+    for (int t = 0; t < m; ++t)
+      sum += w[t] * pad[x + offset[t]];
+    acc[x] = sum;
+  }
+}
+
+// out[x] = sum_i taps[i] * rows[i][x] for x in [0, n), zero taps skipped.
+template <class A>
+void convolve_column_taps(const A* const* rows, const A* taps, int k, std::size_t n, A* out) {
+  A w[64];
+  const A* src[64];
+  int m = 0;
+  for (int i = 0; i < k; ++i) {
+    if (taps[i] != A(0)) {
+      w[m] = taps[i];
+      src[m++] = rows[i];
+    }
+  }
+#pragma omp simd
+  for (std::size_t x = 0; x < n; ++x) {
+    A sum = A(0);
+    for (int t = 0; t < m; ++t)
+      sum += w[t] * src[t][x];
+    out[x] = sum;
   }
 }
 
@@ -165,17 +197,11 @@ void convolve_separable(host_backend backend, const detail::convolve_images<T>& 
         convolve_row_taps(pad.data(), row_taps.data(), plan.kcols, im.cols, t);
       }
       // Column pass.
+      const A* rows_of[64];
       for (long long y = y0; y < y1; ++y) {
-        std::fill(acc.begin(), acc.end(), A(0));
-        for (int i = 0; i < plan.krows; ++i) {
-          const A w = column_taps[i];
-          if (w == A(0)) continue;
-          const A* t = tmp.data() + static_cast<std::size_t>(y - y0 + i) * im.cols;
-          A* a = acc.data();
-#pragma omp simd
-          for (std::size_t x = 0; x < im.cols; ++x)
-            a[x] += w * t[x];
-        }
+        for (int i = 0; i < plan.krows; ++i)
+          rows_of[i] = tmp.data() + static_cast<std::size_t>(y - y0 + i) * im.cols;
+        convolve_column_taps(rows_of, column_taps.data(), plan.krows, im.cols, acc.data());
         T* out = im.out + b * im.out_stride + static_cast<std::size_t>(y) * im.out_ld + c;
         if (im.channels == 1) {
           for (std::size_t x = 0; x < im.cols; ++x)
