@@ -178,3 +178,17 @@ TEST(host_convolve_bytes, rounds_to_nearest_and_clamps) {
   gp::convolve(gp::host, vin, gp::filter(1, 1, {2.0}), vout);
   EXPECT_EQ(out, (std::vector<std::uint8_t>{2, 6, 255}));
 }
+
+TEST(host_convolve_views, image_view_checks_its_shape) {
+  std::vector<float> v(100);
+  EXPECT_THROW(gp::image_view<float>(v.data(), 2, 2, 0), std::invalid_argument);  // no channels
+  EXPECT_THROW(gp::image_view<float>(v.data(), 1, 4, 4, 3, 11, 44), std::invalid_argument);  // ld
+  EXPECT_THROW(gp::image_view<float>(v.data(), 2, 4, 4, 1, 4, 15),
+               std::invalid_argument);  // stride
+  const gp::image_view<float> ok(v.data(), 2, 3, 4, 2, 10, 40);
+  EXPECT_EQ(ok.extent(), 40u + 2 * 10 + 4 * 2);
+  const gp::image_view<const float> from_matrix(gp::matrix_view<float>(v.data(), 5, 6, 7));
+  EXPECT_EQ(from_matrix.channels(), 1u);
+  EXPECT_EQ(from_matrix.ld(), 7u);
+  EXPECT_EQ(from_matrix.extent(), 4u * 7 + 6);
+}
