@@ -23,6 +23,9 @@ struct options {
   bool sequential = false;
 };
 
+// The families, comma-separated, and "all": "reduce, scan, ..., all".
+std::string family_names();
+
 // Runs the benchmarks; progress goes to stderr, the tables to stdout.
 // Returns a process exit code: 0 on success, 1 when a case failed (its row
 // says why), 2 on bad options or when --backend cuda / --ladder finds no GPU.

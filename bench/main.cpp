@@ -7,8 +7,7 @@ int main(int argc, char** argv) {
   gpuprim::bench::options opts;
   CLI::App app{"Benchmarks of gpuprim against the copy-bandwidth roofline and the vendor library",
                "gpuprim-bench"};
-  app.add_option("family", opts.family,
-                 "Algorithm family: reduce, scan, segmented_reduce, histogram, sort, all")
+  app.add_option("family", opts.family, "Algorithm family: " + gpuprim::bench::family_names())
       ->capture_default_str();
   app.add_flag("--ladder", opts.ladder, "Print the family's ladder of kernel variants (GPU)");
   app.add_option("--backend", opts.backend, "host or cuda (default: every one available)")

@@ -128,5 +128,9 @@ void plan_transpose(const context& ctx, plan& p);
 void plan_transpose_ladder(const context& ctx, plan& p);
 void plan_gemm(const context& ctx, plan& p);
 void plan_gemm_ladder(const context& ctx, plan& p);
+// The convolution family (bench/convolve_bench.cpp): general and separable
+// filters against NPP (when found), 8-bit RGB, the host; the ladder.
+void plan_convolve(const context& ctx, plan& p);
+void plan_convolve_ladder(const context& ctx, plan& p);
 
 }  // namespace gpuprim::bench

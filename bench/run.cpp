@@ -82,7 +82,10 @@ const family families[] = {
      plan_sort_ladder, false},
     {"transpose", plan_transpose, plan_transpose_ladder, false},
     {"gemm", plan_gemm, plan_gemm_ladder, false},
+    {"convolve", plan_convolve, plan_convolve_ladder, true},
 };
+
+}  // namespace
 
 std::string family_names() {
   std::string names;
@@ -90,8 +93,6 @@ std::string family_names() {
     names += std::string(f.name) + ", ";
   return names + "all";
 }
-
-}  // namespace
 
 void plan::keep_headline_cases() {
   std::vector<std::size_t> new_index(tables.size(), tables.size());

@@ -14,9 +14,9 @@ command add_bench_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "bench",
       "Benchmark a family (or all) against the copy-bandwidth roofline and vendor anchors");
-  sub->add_option(
-         "family", opts->family,
-         "Algorithm family to run: reduce, scan, segmented_reduce, histogram, sort, or all")
+  sub->add_option("family", opts->family,
+                  "Algorithm family to run: " + bench::family_names() +
+                      " (default: the headline rows of every family)")
       ->capture_default_str();
   sub->add_flag("--ladder", opts->ladder,
                 "Show the family's optimization ladder (every kernel variant, oldest first)");

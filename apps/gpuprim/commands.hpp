@@ -33,6 +33,7 @@ command add_histogram_command(CLI::App& app);
 command add_sort_command(CLI::App& app);
 command add_transpose_command(CLI::App& app);
 command add_matmul_command(CLI::App& app);
+command add_convolve_command(CLI::App& app);
 
 // The backend to use: `requested` ("host" or "cuda"), or when empty, cuda if
 // a device is present and host otherwise. Throws usage_error for "cuda"

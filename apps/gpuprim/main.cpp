@@ -71,6 +71,7 @@ int main(int argc, char** argv) {
   commands["sort"] = cli::add_sort_command(app);
   commands["transpose"] = cli::add_transpose_command(app);
   commands["matmul"] = cli::add_matmul_command(app);
+  commands["convolve"] = cli::add_convolve_command(app);
 
   // CLI11 would only say "A subcommand is required" for a misspelt one.
   if (argc > 1 && argv[1][0] != '-' && !commands.contains(argv[1])) {

@@ -52,8 +52,14 @@ class device_vector {
   operator device_span<T>() { return span(); }
   operator device_span<const T>() const { return span(); }
 
-  // Sets every byte of the storage to `byte` (e.g. to poison outputs in tests).
-  void fill_bytes(int byte) { detail::fill_bytes(data_, byte, size_bytes(), nullptr); }
+  // Sets every byte of the storage to `byte` (e.g. to poison outputs in
+  // tests), and waits for it: the fill runs on the legacy default stream,
+  // which does not order itself with non-blocking streams, so work enqueued
+  // on one of those afterwards could otherwise overtake it.
+  void fill_bytes(int byte) {
+    detail::fill_bytes(data_, byte, size_bytes(), nullptr);
+    synchronize(nullptr);
+  }
 
  private:
   T* data_ = nullptr;

@@ -1,0 +1,447 @@
+// Device-wide 2-D convolution (correlation with the taps the public header
+// prepared): general filters and fused separable filters.
+//
+// Shape of the algorithm (one block of 32 x 8 threads per output tile of
+// 224 columns x 32 rows of one image plane):
+//  1. The filter travels as a kernel parameter (up to 63 x 63 taps, 31 KiB
+//     in double): parameters live in constant memory, every thread of a warp
+//     reads the same tap (a broadcast), and the launch carries its own copy,
+//     so calls on several streams never race on a __constant__ symbol and
+//     the caller's filter may go away as soon as the call returns.
+//  2. The block stages its tile plus the halo (krows - 1 rows, kcols - 1
+//     columns) in shared memory, in the compute type, with 16-byte loads
+//     where the rows are aligned and inside the image; pixels past the edges
+//     come from the border mode (cuda side of detail::border_index). The
+//     tile's left edge is moved back to a multiple of 4 columns so that
+//     those loads are aligned.
+//  3. Each thread computes 7 consecutive outputs of 4 rows (register
+//     blocking): per filter row it loads a window of 7 + K - 1 pixels into
+//     registers and does 7 FMAs per tap. 7, odd, makes the 32 lanes' windows
+//     start in 32 different banks (a stride of 8 would be a 4-way conflict).
+//     K is a compile-time capacity (3, 5, 9, 17, 33 or 63) so the windows
+//     stay in registers; taps past the filter's width are zero and, like
+//     zero weights (scipy skips those), skipped by a warp-uniform branch.
+//  4. General filters: the 4 x 7 results go back to shared memory and leave
+//     as coalesced 16-byte stores. Separable filters: the row pass filters
+//     each staged row in place (one warp owns a row: it reads its windows,
+//     syncs, then writes), then the column pass runs down the columns (4
+//     outputs per thread, consecutive threads in consecutive columns, so
+//     both its shared loads and its global stores are coalesced). The image
+//     is read once (plus halos, mostly from L2) and written once.
+//  5. 8-bit images of several interleaved channels run through the same
+//     kernels, one grid z-slice per image and channel, computed in float and
+//     rounded to nearest (ties to even), clamped to 0..255.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "gpuprim/convolve.hpp"
+#include "gpuprim/core/device_info.hpp"
+#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/detail/vector.cuh"
+
+namespace gpuprim::cuda_detail {
+
+inline constexpr int convolve_threads_x = 32;  // one warp across a tile row
+inline constexpr int convolve_threads_y = 8;
+inline constexpr int convolve_outputs_x = 7;  // per thread, consecutive columns
+inline constexpr int convolve_tile_w = convolve_threads_x * convolve_outputs_x;  // 224
+inline constexpr int convolve_tile_h = 32;
+inline constexpr int convolve_rows_per_thread = convolve_tile_h / convolve_threads_y;  // 4
+inline constexpr int convolve_column_outputs = 4;  // separable column pass, per thread
+inline constexpr int convolve_max_taps = 63 * 63;
+// Separable taps: row taps at [0, K), column taps at [column_taps_at, + K).
+inline constexpr int convolve_column_taps_at = 64;
+
+template <class T>
+using convolve_acc_t = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+// The filter, as a kernel parameter (see 1. above). General: krows rows of
+// K taps (zero past kcols). Separable: see convolve_column_taps_at.
+template <class A>
+struct convolve_taps {
+  A w[convolve_max_taps];
+};
+
+struct convolve_geometry {
+  long long rows;
+  long long cols;
+  long long channels;
+  long long in_ld;
+  long long in_stride;
+  long long out_ld;
+  long long out_stride;
+  long long plane_offset;  // added to blockIdx.z (grids of more than 65535 planes)
+  int krows;
+  int ay;
+  int ax;
+  int ax4;  // ax rounded up to a multiple of 4: the tile's left edge is x0 - ax4
+  int sh;   // staged rows
+  int sw;   // staged columns (a multiple of 4)
+  int mode;
+  int vector_in;   // 16-byte loads (one channel, aligned rows)
+  int vector_out;  // 16-byte stores
+};
+
+// detail::border_index on the device.
+__device__ __forceinline__ long long convolve_border(long long i, long long n, int mode) {
+  return detail::border_index(i, n, static_cast<border>(mode));
+}
+
+template <class T, class A>
+__device__ __forceinline__ T convolve_store_value(A v) {
+  if constexpr (std::is_same_v<T, std::uint8_t>) {
+    if (!(v > 0.0f)) return 0;  // NaN too
+    if (v >= 255.0f) return 255;
+    return static_cast<std::uint8_t>(__float2int_rn(v));
+  } else {
+    return static_cast<T>(v);
+  }
+}
+
+// Stages rows [gy0, gy0 + sh) x columns [gx0, gx0 + sw) of one plane
+// (border-extended) into tile[sh][sw] in the compute type.
+template <class T, class A>
+__device__ __forceinline__ void convolve_stage_tile(const T* __restrict__ src,
+                                                    const convolve_geometry& g, long long gx0,
+                                                    long long gy0, A* tile) {
+  const int tid = threadIdx.y * convolve_threads_x + threadIdx.x;
+  constexpr int threads = convolve_threads_x * convolve_threads_y;
+  constexpr int V = 16 / sizeof(T) > 0 ? int(16 / sizeof(T)) : 1;
+  if constexpr (sizeof(T) >= 4) {
+    if (g.vector_in) {
+      const int chunks = g.sw / V;
+      for (int idx = tid; idx < g.sh * chunks; idx += threads) {
+        const int r = idx / chunks;
+        const int q = idx - r * chunks;
+        const long long sy = convolve_border(gy0 + r, g.rows, g.mode);
+        const long long gx = gx0 + static_cast<long long>(q) * V;
+        A* dst = tile + r * g.sw + q * V;
+        if (sy >= 0 && gx >= 0 && gx + V <= g.cols) {
+          const auto v = load_vector<V>(src + sy * g.in_ld + gx);
+#pragma unroll
+          for (int e = 0; e < V; ++e)
+            dst[e] = static_cast<A>(v.items[e]);
+        } else {
+#pragma unroll
+          for (int e = 0; e < V; ++e) {
+            const long long sx = convolve_border(gx + e, g.cols, g.mode);
+            dst[e] = (sy < 0 || sx < 0) ? A(0) : static_cast<A>(src[sy * g.in_ld + sx]);
+          }
+        }
+      }
+      return;
+    }
+  }
+  for (int idx = tid; idx < g.sh * g.sw; idx += threads) {
+    const int r = idx / g.sw;
+    const int c = idx - r * g.sw;
+    const long long sy = convolve_border(gy0 + r, g.rows, g.mode);
+    const long long sx = convolve_border(gx0 + c, g.cols, g.mode);
+    tile[idx] = (sy < 0 || sx < 0) ? A(0) : static_cast<A>(src[sy * g.in_ld + sx * g.channels]);
+  }
+}
+
+// acc[j] += sum_{f < K} w[f] * row[f + j], j < N, skipping zero taps
+// (warp-uniform: every lane reads the same tap). `row` is shared memory
+// with `step` elements between consecutive pixels.
+template <int K, int N, class A>
+__device__ __forceinline__ void convolve_window(const A* row, int step, const A* w, A (&acc)[N]) {
+  A win[N + K - 1];
+#pragma unroll
+  for (int i = 0; i < N + K - 1; ++i)
+    win[i] = row[i * step];
+#pragma unroll
+  for (int f = 0; f < K; ++f) {
+    const A tap = w[f];
+    if (tap != A(0)) {
+#pragma unroll
+      for (int j = 0; j < N; ++j)
+        acc[j] = fma(tap, win[f + j], acc[j]);
+    }
+  }
+}
+
+// Plane z of the grid: image b, channel c.
+struct convolve_plane {
+  long long image;
+  long long channel;
+};
+__device__ __forceinline__ convolve_plane convolve_plane_of(const convolve_geometry& g) {
+  const long long z = static_cast<long long>(blockIdx.z) + g.plane_offset;
+  return {z / g.channels, z % g.channels};
+}
+
+// Writes the staged results out[tile_h][tile_w] (shared) to the plane's
+// tile at (y0, x0): 16-byte stores where allowed, else one by one.
+template <class T, class A>
+__device__ __forceinline__ void convolve_store_tile(const A* staged, const convolve_geometry& g,
+                                                    T* __restrict__ dst, long long y0,
+                                                    long long x0) {
+  const int tid = threadIdx.y * convolve_threads_x + threadIdx.x;
+  constexpr int threads = convolve_threads_x * convolve_threads_y;
+  constexpr int V = 16 / sizeof(T) > 0 ? int(16 / sizeof(T)) : 1;
+  if constexpr (sizeof(T) >= 4) {
+    if (g.vector_out) {
+      constexpr int chunks = convolve_tile_w / V;
+      for (int idx = tid; idx < convolve_tile_h * chunks; idx += threads) {
+        const int r = idx / chunks;
+        const int q = idx - r * chunks;
+        const long long y = y0 + r;
+        const long long x = x0 + static_cast<long long>(q) * V;
+        if (y >= g.rows || x >= g.cols) continue;
+        const A* s = staged + r * convolve_tile_w + q * V;
+        if (x + V <= g.cols) {
+          vector_of<T, V> v;
+#pragma unroll
+          for (int e = 0; e < V; ++e)
+            v.items[e] = static_cast<T>(s[e]);
+          *reinterpret_cast<vector_of<T, V>*>(dst + y * g.out_ld + x) = v;
+        } else {
+          for (int e = 0; x + e < g.cols; ++e)
+            dst[y * g.out_ld + x + e] = static_cast<T>(s[e]);
+        }
+      }
+      return;
+    }
+  }
+  for (int idx = tid; idx < convolve_tile_h * convolve_tile_w; idx += threads) {
+    const int r = idx / convolve_tile_w;
+    const int c = idx - r * convolve_tile_w;
+    const long long y = y0 + r;
+    const long long x = x0 + c;
+    if (y < g.rows && x < g.cols)
+      dst[y * g.out_ld + x * g.channels] = convolve_store_value<T>(staged[idx]);
+  }
+}
+
+template <class T, int K>
+__global__ void __launch_bounds__(convolve_threads_x* convolve_threads_y)
+    convolve_general_kernel(const T* __restrict__ in, T* __restrict__ out, convolve_geometry g,
+                            convolve_taps<convolve_acc_t<T>> taps) {
+  using A = convolve_acc_t<T>;
+  extern __shared__ __align__(16) unsigned char convolve_shared[];
+  A* tile = reinterpret_cast<A*>(convolve_shared);
+  const convolve_plane p = convolve_plane_of(g);
+  const T* src = in + p.image * g.in_stride + p.channel;
+  T* dst = out + p.image * g.out_stride + p.channel;
+  const long long x0 = static_cast<long long>(blockIdx.x) * convolve_tile_w;
+  const long long y0 = static_cast<long long>(blockIdx.y) * convolve_tile_h;
+  convolve_stage_tile(src, g, x0 - g.ax4, y0 - g.ay, tile);
+  __syncthreads();
+
+  A acc[convolve_rows_per_thread][convolve_outputs_x];
+#pragma unroll
+  for (int r = 0; r < convolve_rows_per_thread; ++r) {
+#pragma unroll
+    for (int j = 0; j < convolve_outputs_x; ++j)
+      acc[r][j] = A(0);
+  }
+  const A* first = tile + threadIdx.y * g.sw + (g.ax4 - g.ax) + threadIdx.x * convolve_outputs_x;
+  for (int fy = 0; fy < g.krows; ++fy) {
+    const A* w = taps.w + fy * K;
+#pragma unroll
+    for (int r = 0; r < convolve_rows_per_thread; ++r)
+      convolve_window<K>(first + (r * convolve_threads_y + fy) * g.sw, 1, w, acc[r]);
+  }
+  __syncthreads();  // the tile is read; reuse it for the results
+#pragma unroll
+  for (int r = 0; r < convolve_rows_per_thread; ++r) {
+#pragma unroll
+    for (int j = 0; j < convolve_outputs_x; ++j)
+      tile[(r * convolve_threads_y + threadIdx.y) * convolve_tile_w +
+           threadIdx.x * convolve_outputs_x + j] = acc[r][j];
+  }
+  __syncthreads();
+  convolve_store_tile(tile, g, dst, y0, x0);
+}
+
+template <class T, int K>
+__global__ void __launch_bounds__(convolve_threads_x* convolve_threads_y)
+    convolve_separable_kernel(const T* __restrict__ in, T* __restrict__ out, convolve_geometry g,
+                              convolve_taps<convolve_acc_t<T>> taps) {
+  using A = convolve_acc_t<T>;
+  extern __shared__ __align__(16) unsigned char convolve_shared[];
+  A* tile = reinterpret_cast<A*>(convolve_shared);
+  const convolve_plane p = convolve_plane_of(g);
+  const T* src = in + p.image * g.in_stride + p.channel;
+  T* dst = out + p.image * g.out_stride + p.channel;
+  const long long x0 = static_cast<long long>(blockIdx.x) * convolve_tile_w;
+  const long long y0 = static_cast<long long>(blockIdx.y) * convolve_tile_h;
+  convolve_stage_tile(src, g, x0 - g.ax4, y0 - g.ay, tile);
+  __syncthreads();
+
+  // Row pass, in place: warp y filters rows y, y + 8, ...; the results of
+  // a row take its first 224 columns.
+  for (int r = threadIdx.y; r < g.sh; r += convolve_threads_y) {
+    A* row = tile + r * g.sw;
+    A acc[convolve_outputs_x];
+#pragma unroll
+    for (int j = 0; j < convolve_outputs_x; ++j)
+      acc[j] = A(0);
+    convolve_window<K>(row + (g.ax4 - g.ax) + threadIdx.x * convolve_outputs_x, 1, taps.w, acc);
+    __syncwarp();  // every lane has read its window before any lane writes
+#pragma unroll
+    for (int j = 0; j < convolve_outputs_x; ++j)
+      row[threadIdx.x * convolve_outputs_x + j] = acc[j];
+  }
+  __syncthreads();
+
+  // Column pass: item = (column, group of 4 rows), consecutive threads in
+  // consecutive columns.
+  const int tid = threadIdx.y * convolve_threads_x + threadIdx.x;
+  constexpr int groups = convolve_tile_h / convolve_column_outputs;
+  const A* w = taps.w + convolve_column_taps_at;
+  for (int item = tid; item < groups * convolve_tile_w;
+       item += convolve_threads_x * convolve_threads_y) {
+    const int group = item / convolve_tile_w;
+    const int c = item - group * convolve_tile_w;
+    const long long x = x0 + c;
+    const long long y = y0 + group * convolve_column_outputs;
+    if (x >= g.cols || y >= g.rows) continue;
+    A acc[convolve_column_outputs];
+#pragma unroll
+    for (int j = 0; j < convolve_column_outputs; ++j)
+      acc[j] = A(0);
+    convolve_window<K>(tile + group * convolve_column_outputs * g.sw + c, g.sw, w, acc);
+#pragma unroll
+    for (int j = 0; j < convolve_column_outputs; ++j) {
+      if (y + j < g.rows)
+        dst[(y + j) * g.out_ld + x * g.channels] = convolve_store_value<T>(acc[j]);
+    }
+  }
+}
+
+// ---- host side -------------------------------------------------------------
+
+// Lets `kernel` use `bytes` of dynamic shared memory (the opt-in past 48
+// KiB is only ever raised, once per kernel, device and new largest size).
+inline void convolve_allow_shared(const void* kernel, std::size_t bytes) {
+  if (bytes <= 48 * 1024) return;
+  static std::mutex mutex;
+  static std::map<std::pair<const void*, int>, std::size_t> allowed;
+  const int device = current_device();
+  std::lock_guard lock(mutex);
+  std::size_t& current = allowed[{kernel, device}];
+  if (bytes <= current) return;
+  GPUPRIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(bytes)),
+                     "convolve");
+  current = bytes;
+}
+
+// The smallest compiled capacity that holds a filter side of k.
+inline int convolve_capacity(int k) {
+  for (int cap : {3, 5, 9, 17, 33, 63}) {
+    if (k <= cap) return cap;
+  }
+  throw std::invalid_argument("gpuprim::convolve: filter side " + std::to_string(k) +
+                              " is over 63");
+}
+
+template <class T, int K>
+void convolve_launch(const detail::convolve_images<T>& im, const detail::convolve_plan& plan,
+                     stream_t stream) {
+  using A = convolve_acc_t<T>;
+  convolve_taps<A> taps{};
+  convolve_geometry g{};
+  g.rows = static_cast<long long>(im.rows);
+  g.cols = static_cast<long long>(im.cols);
+  g.channels = static_cast<long long>(im.channels);
+  g.in_ld = static_cast<long long>(im.in_ld);
+  g.in_stride = static_cast<long long>(im.in_stride);
+  g.out_ld = static_cast<long long>(im.out_ld);
+  g.out_stride = static_cast<long long>(im.out_stride);
+  g.krows = plan.krows;
+  g.ay = plan.ay;
+  g.ax = plan.ax;
+  g.ax4 = (plan.ax + 3) / 4 * 4;
+  g.sw = static_cast<int>(align_up(g.ax4 - g.ax + convolve_tile_w + K - 1, 4));
+  g.mode = static_cast<int>(plan.mode);
+  if (plan.separable) {
+    g.sh = convolve_tile_h + K - 1;  // the column windows reach K - 1 rows down
+    for (int j = 0; j < plan.kcols; ++j)
+      taps.w[j] = static_cast<A>(plan.taps[j]);
+    for (int i = 0; i < plan.krows; ++i)
+      taps.w[convolve_column_taps_at + i] = static_cast<A>(plan.taps[plan.kcols + i]);
+  } else {
+    g.sh = convolve_tile_h + plan.krows - 1;
+    for (int i = 0; i < plan.krows; ++i) {
+      for (int j = 0; j < plan.kcols; ++j)
+        taps.w[i * K + j] = static_cast<A>(plan.taps[i * plan.kcols + j]);
+    }
+  }
+  constexpr std::size_t vec = 16;
+  const bool one_channel = im.channels == 1 && sizeof(T) >= 4;
+  g.vector_in = one_channel && is_aligned(im.in, vec) && (im.in_ld * sizeof(T)) % vec == 0 &&
+                (im.count == 1 || (im.in_stride * sizeof(T)) % vec == 0);
+  g.vector_out = one_channel && is_aligned(im.out, vec) && (im.out_ld * sizeof(T)) % vec == 0 &&
+                 (im.count == 1 || (im.out_stride * sizeof(T)) % vec == 0);
+
+  auto kernel = plan.separable ? convolve_separable_kernel<T, K> : convolve_general_kernel<T, K>;
+  const char* name = plan.separable ? "convolve_separable_kernel" : "convolve_general_kernel";
+  const std::size_t shared = static_cast<std::size_t>(g.sh) * g.sw * sizeof(A);
+  convolve_allow_shared(reinterpret_cast<const void*>(kernel), shared);
+
+  launch_shape shape;
+  shape.block = dim3(convolve_threads_x, convolve_threads_y);
+  shape.shared_bytes = static_cast<unsigned>(shared);
+  shape.stream = stream;
+  const auto tiles_x = static_cast<unsigned>(ceil_div(im.cols, convolve_tile_w));
+  const auto tiles_y = ceil_div(im.rows, convolve_tile_h);
+  const std::uint64_t planes = im.count * im.channels;
+  constexpr std::uint64_t max_y = 65535, max_z = 65535;
+  if (tiles_y > max_y) {
+    throw std::invalid_argument("gpuprim::convolve: images of more than " +
+                                std::to_string(max_y * convolve_tile_h) +
+                                " rows are not supported on the GPU");
+  }
+  for (std::uint64_t first = 0; first < planes; first += max_z) {
+    g.plane_offset = static_cast<long long>(first);
+    shape.grid = dim3(tiles_x, static_cast<unsigned>(tiles_y),
+                      static_cast<unsigned>(std::min(max_z, planes - first)));
+    launch(name, "convolve", kernel, shape, im.in, im.out, g, taps);
+  }
+}
+
+template <class T>
+void cuda_convolve_dispatch(const detail::convolve_images<T>& im, const detail::convolve_plan& plan,
+                            stream_t stream) {
+  const int side = plan.separable ? std::max(plan.krows, plan.kcols) : plan.kcols;
+  switch (convolve_capacity(side)) {
+    case 3:
+      return convolve_launch<T, 3>(im, plan, stream);
+    case 5:
+      return convolve_launch<T, 5>(im, plan, stream);
+    case 9:
+      return convolve_launch<T, 9>(im, plan, stream);
+    case 17:
+      return convolve_launch<T, 17>(im, plan, stream);
+    case 33:
+      return convolve_launch<T, 33>(im, plan, stream);
+    default:
+      return convolve_launch<T, 63>(im, plan, stream);
+  }
+}
+
+}  // namespace gpuprim::cuda_detail
+
+namespace gpuprim::detail {
+
+template <class T>
+void cuda_convolve(const convolve_images<T>& images, const convolve_plan& plan, stream_t stream) {
+  cuda_detail::cuda_convolve_dispatch(images, plan, stream);
+}
+
+}  // namespace gpuprim::detail

@@ -1,0 +1,4 @@
+// Precompiled convolutions of double images.
+#include "instantiate.cuh"
+
+GPUPRIM_INSTANTIATE_CONVOLVE(double)
