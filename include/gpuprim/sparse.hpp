@@ -82,6 +82,8 @@ struct csr_view {
 // statistics came with it.
 template <class T, class I>
 struct device_csr_view {
+  using value_type = T;
+  using index_type = I;
   std::size_t rows = 0;
   std::size_t cols = 0;
   device_span<const I> row_offsets;
