@@ -241,7 +241,8 @@ class device_solver {
     ticket_ = reinterpret_cast<unsigned*>(history_ + check_every_);
     partials_ = reinterpret_cast<double*>(
         reinterpret_cast<char*>(state_.get()) +
-        align_up(sizeof(solver_scalars) + sizeof(double) * check_every_ + 2 * sizeof(unsigned), 16));
+        align_up(sizeof(solver_scalars) + sizeof(double) * check_every_ + 2 * sizeof(unsigned),
+                 16));
     detail::fill_bytes(state_.get(), 0, sizeof(solver_scalars) + sizeof(double) * check_every_ + 8,
                        stream_);
   }
@@ -410,12 +411,13 @@ void conjugate_gradients(device_solver<T, Op>& ds, const T* b, T* x, const T* di
   start(ds, b, x, r, opts.tolerance);
   cg_restart(ds, r, p, dinv);
   // The initial residual.
-  ds.template reduce<1>([=] __device__(std::size_t, const solver_scalars&) { return dots<1>{{0.0}}; },
-                        [=] __device__(const dots<1>&, solver_scalars& s) {
-                          record(s, history, ring, s.rr);
-                          if (s.rr <= s.tol2b2) s.halt = 1;
-                        },
-                        guard_none);
+  ds.template reduce<1>(
+      [=] __device__(std::size_t, const solver_scalars&) { return dots<1>{{0.0}}; },
+      [=] __device__(const dots<1>&, solver_scalars& s) {
+        record(s, history, ring, s.rr);
+        if (s.rr <= s.tol2b2) s.halt = 1;
+      },
+      guard_none);
   solver_scalars s = ds.read(res);
   if (s.b2 == 0) return;
   const std::size_t max_iter = ds.max_iterations();
@@ -531,8 +533,8 @@ void bicgstab_restart(device_solver<T, Op>& ds, const T* r, T* rhat, T* p, T* ph
 }
 
 template <class T, class Op>
-void bicgstab(device_solver<T, Op>& ds, const T* b, T* x, const T* dinv,
-              const solve_options& opts, solve_result& res) {
+void bicgstab(device_solver<T, Op>& ds, const T* b, T* x, const T* dinv, const solve_options& opts,
+              solve_result& res) {
   const std::size_t n = ds.n();
   const bool pre = dinv != nullptr;
   const detail::scratch_buffer work((pre ? 8 : 6) * n * sizeof(T), ds.stream());
@@ -548,11 +550,10 @@ void bicgstab(device_solver<T, Op>& ds, const T* b, T* x, const T* dinv,
   const int ring = ds.check_every();
   start(ds, b, x, r, opts.tolerance);
   bicgstab_restart(ds, r, rhat, p, ph, dinv);
-  ds.template reduce<1>([=] __device__(std::size_t, const solver_scalars&) { return dots<1>{{0.0}}; },
-                        [=] __device__(const dots<1>&, solver_scalars& s) {
-                          record(s, history, ring, s.rr);
-                        },
-                        guard_none);
+  ds.template reduce<1>(
+      [=] __device__(std::size_t, const solver_scalars&) { return dots<1>{{0.0}}; },
+      [=] __device__(const dots<1>&, solver_scalars& s) { record(s, history, ring, s.rr); },
+      guard_none);
   solver_scalars s = ds.read(res);
   if (s.b2 == 0) return;
   const std::size_t max_iter = ds.max_iterations();

@@ -127,7 +127,8 @@ __global__ void __launch_bounds__(spmv_threads)
 // the work needs.
 template <class Kernel>
 unsigned grid_for(Kernel kernel, std::size_t threads_of_work) {
-  const std::size_t needed = std::max<std::size_t>(1, (threads_of_work + spmv_threads - 1) / spmv_threads);
+  const std::size_t needed =
+      std::max<std::size_t>(1, (threads_of_work + spmv_threads - 1) / spmv_threads);
   const std::size_t resident = persistent_grid_size(kernel, spmv_threads, 0);
   return static_cast<unsigned>(std::min(needed, std::max<std::size_t>(1, resident)));
 }
@@ -198,9 +199,8 @@ __global__ void __launch_bounds__(spmv_threads)
   __shared__ T warp_values[spmv_threads / 32];
 
   const std::int64_t total = rows + nnz;
-  const std::int64_t start =
-      std::min<std::int64_t>(total, (static_cast<std::int64_t>(blockIdx.x) * spmv_threads +
-                                     threadIdx.x) * merge_items);
+  const std::int64_t start = std::min<std::int64_t>(
+      total, (static_cast<std::int64_t>(blockIdx.x) * spmv_threads + threadIdx.x) * merge_items);
   std::int64_t row, k;
   merge_path_search(start, offsets, rows, nnz, row, k);
   const std::int64_t stop = std::min<std::int64_t>(total, start + merge_items);
@@ -294,8 +294,8 @@ void launch_merge_path(T alpha, const device_csr_view<T, I>& A, const T* x, T be
          A.row_offsets.data(), A.col_indices.data(), A.values.data(), x, alpha, beta, y, carry_rows,
          carry_values);
   launch("spmv_merge_path_fixup", "spmv", spmv_merge_path_fixup<T>,
-         {dim3(static_cast<unsigned>((tiles + spmv_threads - 1) / spmv_threads)), dim3(spmv_threads),
-          0, stream},
+         {dim3(static_cast<unsigned>((tiles + spmv_threads - 1) / spmv_threads)),
+          dim3(spmv_threads), 0, stream},
          tiles, rows, carry_rows, carry_values, alpha, y);
 }
 
@@ -336,10 +336,10 @@ csr_row_stats cuda_row_stats(std::size_t rows, const I* offsets, stream_t stream
   const scratch_buffer out(2 * sizeof(unsigned long long), stream);
   fill_bytes(out.get(), 0, 2 * sizeof(unsigned long long), stream);
   auto kernel = cuda_detail::spmv_row_stats<I>;
-  cuda_detail::launch("spmv_row_stats", "spmv", kernel,
-                      {dim3(cuda_detail::grid_for(kernel, rows)), dim3(cuda_detail::spmv_threads),
-                       0, stream},
-                      rows, offsets, out.get<unsigned long long>());
+  cuda_detail::launch(
+      "spmv_row_stats", "spmv", kernel,
+      {dim3(cuda_detail::grid_for(kernel, rows)), dim3(cuda_detail::spmv_threads), 0, stream}, rows,
+      offsets, out.get<unsigned long long>());
   unsigned long long host[2];
   I nnz = 0;
   copy_to_host(host, out.get(), sizeof host, stream);
