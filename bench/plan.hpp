@@ -103,4 +103,11 @@ void plan_sort(const context& ctx, plan& p);
 void plan_sorting_network(const context& ctx, plan& p);
 void plan_sort_ladder(const context& ctx, plan& p);
 
+// The sparse family (bench/spmv_bench.cpp): SpMV against cusparseSpMV and
+// on the host, the ladder of SpMV kernels, and one CG iteration against a
+// cuSPARSE + cuBLAS composition.
+void plan_spmv(const context& ctx, plan& p);
+void plan_spmv_ladder(const context& ctx, plan& p);
+void plan_solve(const context& ctx, plan& p);
+
 }  // namespace gpuprim::bench

@@ -75,9 +75,13 @@ int run(const options& opts) {
   const bool run_scan = opts.family == "all" || opts.family == "scan";
   const bool run_histogram = opts.family == "all" || opts.family == "histogram";
   const bool run_sort = opts.family == "all" || opts.family == "sort";
-  if (!run_reduce && !run_segmented && !run_scan && !run_histogram && !run_sort) {
-    return bad_option("unknown family '" + opts.family +
-                      "' (known: reduce, scan, segmented_reduce, histogram, sort, all)");
+  const bool run_spmv = opts.family == "all" || opts.family == "spmv";
+  const bool run_solve = opts.family == "all" || opts.family == "solve";
+  if (!run_reduce && !run_segmented && !run_scan && !run_histogram && !run_sort && !run_spmv &&
+      !run_solve) {
+    return bad_option(
+        "unknown family '" + opts.family +
+        "' (known: reduce, scan, segmented_reduce, histogram, sort, spmv, solve, all)");
   }
   if (!opts.backend.empty() && opts.backend != "host" && opts.backend != "cuda") {
     return bad_option("unknown backend '" + opts.backend + "' (host or cuda)");
@@ -139,6 +143,7 @@ int run(const options& opts) {
       if (run_scan) plan_scan_ladder(ctx, p);
       if (run_histogram) plan_histogram_ladder(ctx, p);
       if (run_sort) plan_sort_ladder(ctx, p);
+      if (run_spmv) plan_spmv_ladder(ctx, p);
     } else {
       if (run_reduce) plan_reduce(ctx, p);
       if (run_scan) plan_scan(ctx, p);
@@ -148,6 +153,8 @@ int run(const options& opts) {
         plan_sort(ctx, p);
         plan_sorting_network(ctx, p);
       }
+      if (run_spmv) plan_spmv(ctx, p);
+      if (run_solve) plan_solve(ctx, p);
     }
     failures = execute(p);
   } catch (const std::exception& e) {
