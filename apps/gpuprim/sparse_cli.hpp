@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -19,14 +20,14 @@ namespace gpuprim::cli {
 using cli_matrix = std::variant<csr_matrix<double, std::int32_t>, csr_matrix<double, std::int64_t>>;
 
 inline cli_matrix read_cli_matrix(const std::string& file) {
-  const io::mtx_matrix m = io::read_mtx(file);
+  io::mtx_matrix m = io::read_mtx(file);
   const std::size_t entries =
       m.format == io::mtx_format::coordinate ? m.values.size() : m.rows * m.cols;
   constexpr auto limit = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max());
   if (m.rows <= limit && m.cols <= limit && entries <= limit) {
-    return io::read_mtx_csr<double, std::int32_t>(file);
+    return io::to_csr<double, std::int32_t>(std::move(m), file);
   }
-  return io::read_mtx_csr<double, std::int64_t>(file);
+  return io::to_csr<double, std::int64_t>(std::move(m), file);
 }
 
 // A 1-D .npy array of numbers as doubles (NumPy's promotion of any real

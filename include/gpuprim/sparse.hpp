@@ -323,6 +323,25 @@ csr_matrix<T, I> coo_to_csr(std::size_t rows, std::size_t cols, std::span<const 
                                   std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
     }
   }
+  // Entries already in CSR order (rows ascending, columns strictly
+  // ascending within a row, as write_mtx and most files have them): the
+  // offsets from a count, the arrays copied as they are.
+  bool in_order = true;
+#pragma omp parallel for schedule(static) reduction(&& : in_order)
+  for (std::int64_t k = 1; k < static_cast<std::int64_t>(n); ++k) {
+    in_order =
+        in_order && (row_indices[k - 1] < row_indices[k] ||
+                     (row_indices[k - 1] == row_indices[k] && col_indices[k - 1] < col_indices[k]));
+  }
+  if (in_order) {
+    std::vector<I> offsets(rows + 1, 0);
+    for (std::size_t k = 0; k < n; ++k)
+      ++offsets[static_cast<std::size_t>(row_indices[k]) + 1];
+    std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
+    return csr_matrix<T, I>(rows, cols, std::move(offsets),
+                            std::vector<I>(col_indices.begin(), col_indices.end()),
+                            std::vector<T>(values.begin(), values.end()));
+  }
   // Counting sort by row (stable), then each row sorted by column and its
   // repeats summed in input order.
   std::vector<std::size_t> start(rows + 1, 0);

@@ -406,7 +406,11 @@ mtx_matrix read_mtx(const std::filesystem::path& path) {
 
 template <class T, class I>
 csr_matrix<T, I> read_mtx_csr(const std::filesystem::path& path) {
-  mtx_matrix m = read_mtx(path);
+  return to_csr<T, I>(read_mtx(path), path);
+}
+
+template <class T, class I>
+csr_matrix<T, I> to_csr(mtx_matrix&& m, const std::filesystem::path& path) {
   const auto limit = static_cast<std::size_t>(std::numeric_limits<I>::max());
   auto too_big = [&] {
     fail(path, 0,
@@ -535,6 +539,10 @@ void write_mtx(const std::filesystem::path& path, matrix_view<const T> A) {
   write_text_parts(path, head, text);
 }
 
+template csr_matrix<float, std::int32_t> to_csr(mtx_matrix&&, const std::filesystem::path&);
+template csr_matrix<float, std::int64_t> to_csr(mtx_matrix&&, const std::filesystem::path&);
+template csr_matrix<double, std::int32_t> to_csr(mtx_matrix&&, const std::filesystem::path&);
+template csr_matrix<double, std::int64_t> to_csr(mtx_matrix&&, const std::filesystem::path&);
 template csr_matrix<float, std::int32_t> read_mtx_csr(const std::filesystem::path&);
 template csr_matrix<float, std::int64_t> read_mtx_csr(const std::filesystem::path&);
 template csr_matrix<double, std::int32_t> read_mtx_csr(const std::filesystem::path&);

@@ -64,6 +64,11 @@ mtx_matrix read_mtx(const std::filesystem::path& path);
 template <class T, class I>
 csr_matrix<T, I> read_mtx_csr(const std::filesystem::path& path);
 
+// The same from a matrix already read (it is consumed); `path` names it
+// in errors.
+template <class T, class I>
+csr_matrix<T, I> to_csr(mtx_matrix&& m, const std::filesystem::path& path);
+
 // The matrix of a .mtx file as a row-major dense array (rows * cols).
 std::vector<double> read_mtx_dense(const std::filesystem::path& path, std::size_t& rows,
                                    std::size_t& cols);
