@@ -69,6 +69,28 @@ TEST(mtx, banner_in_any_case_integer_and_pattern) {
             (std::vector<double>{2, 2, 1, 0, 0, 1}));
 }
 
+TEST(mtx, double_field_and_integer_symmetric_coordinates) {
+  EXPECT_EQ(
+      dense_of("dbl.mtx", "%%MatrixMarket Matrix Coordinate Double General\n1 2 1\n1 2 1.0D+01\n"),
+      (std::vector<double>{1, 2, 0, 10}));
+  EXPECT_EQ(dense_of("intsym.mtx",
+                     "%%MatrixMarket matrix coordinate integer symmetric\n2 2 2\n2 1 -4\n1 1 9\n"),
+            (std::vector<double>{2, 2, 9, -4, -4, 0}));
+  EXPECT_EQ(dense_of("intskew.mtx",
+                     "%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 1 5\n"),
+            (std::vector<double>{2, 2, 0, -5, 5, 0}));
+  EXPECT_EQ(dense_of("empty_matrix.mtx", "%%MatrixMarket matrix coordinate real general\n0 0 0\n"),
+            (std::vector<double>{0, 0}));
+  EXPECT_NE(
+      error_of("bad_int.mtx", "%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 2.5\n")
+          .find("bad_int.mtx:3: bad integer '2.5'"),
+      std::string::npos);
+  EXPECT_NE(error_of("skew_diag.mtx",
+                     "%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n1 1 3\n")
+                .find("zero diagonal"),
+            std::string::npos);
+}
+
 TEST(mtx, symmetric_and_skew_symmetric_halves_are_expanded) {
   EXPECT_EQ(
       dense_of("sym.mtx",
