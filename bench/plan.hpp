@@ -132,5 +132,11 @@ void plan_gemm_ladder(const context& ctx, plan& p);
 // filters against NPP (when found), 8-bit RGB, the host; the ladder.
 void plan_convolve(const context& ctx, plan& p);
 void plan_convolve_ladder(const context& ctx, plan& p);
+// The sparse family (bench/spmv_bench.cpp): SpMV against cusparseSpMV and
+// on the host, the ladder of SpMV kernels, and one CG iteration against a
+// cuSPARSE + cuBLAS composition.
+void plan_spmv(const context& ctx, plan& p);
+void plan_spmv_ladder(const context& ctx, plan& p);
+void plan_solve(const context& ctx, plan& p);
 
 }  // namespace gpuprim::bench

@@ -83,6 +83,8 @@ const family families[] = {
     {"transpose", plan_transpose, plan_transpose_ladder, false},
     {"gemm", plan_gemm, plan_gemm_ladder, false},
     {"convolve", plan_convolve, plan_convolve_ladder, true},
+    {"spmv", plan_spmv, plan_spmv_ladder, false},
+    {"solve", plan_solve, nullptr, false},
 };
 
 }  // namespace

@@ -16,6 +16,7 @@ namespace gpuprim::cli {
 inline constexpr int exit_success = 0;
 inline constexpr int exit_failure = 1;    // a run-time failure (CUDA error, out of memory)
 inline constexpr int exit_bad_input = 2;  // bad arguments or bad input
+inline constexpr int exit_not_converged = 3;  // `gpuprim solve`: the iteration did not converge
 
 // Bad arguments or input found after parsing; main prints it and exits 2.
 class usage_error : public std::runtime_error {
@@ -34,6 +35,9 @@ command add_sort_command(CLI::App& app);
 command add_transpose_command(CLI::App& app);
 command add_matmul_command(CLI::App& app);
 command add_convolve_command(CLI::App& app);
+command add_spmv_command(CLI::App& app);
+command add_solve_command(CLI::App& app);
+command add_generate_command(CLI::App& app);
 
 // The backend to use: `requested` ("host" or "cuda"), or when empty, cuda if
 // a device is present and host otherwise. Throws usage_error for "cuda"

@@ -72,6 +72,9 @@ int main(int argc, char** argv) {
   commands["transpose"] = cli::add_transpose_command(app);
   commands["matmul"] = cli::add_matmul_command(app);
   commands["convolve"] = cli::add_convolve_command(app);
+  commands["spmv"] = cli::add_spmv_command(app);
+  commands["solve"] = cli::add_solve_command(app);
+  commands["generate"] = cli::add_generate_command(app);
 
   // CLI11 would only say "A subcommand is required" for a misspelt one.
   if (argc > 1 && argv[1][0] != '-' && !commands.contains(argv[1])) {

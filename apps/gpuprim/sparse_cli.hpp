@@ -1,0 +1,89 @@
+// Shared by `gpuprim spmv` and `gpuprim solve`: a Matrix Market matrix read
+// as double CSR (int32 indices when they fit, else int64), and a NumPy
+// vector read as doubles, both checked before anything is written.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "commands.hpp"
+#include "gpuprim/io/mtx.hpp"
+#include "gpuprim/io/npy.hpp"
+#include "gpuprim/sparse.hpp"
+
+namespace gpuprim::cli {
+
+using cli_matrix = std::variant<csr_matrix<double, std::int32_t>, csr_matrix<double, std::int64_t>>;
+
+inline cli_matrix read_cli_matrix(const std::string& file) {
+  io::mtx_matrix m = io::read_mtx(file);
+  const std::size_t entries =
+      m.format == io::mtx_format::coordinate ? m.values.size() : m.rows * m.cols;
+  constexpr auto limit = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max());
+  if (m.rows <= limit && m.cols <= limit && entries <= limit) {
+    return io::to_csr<double, std::int32_t>(std::move(m), file);
+  }
+  return io::to_csr<double, std::int64_t>(std::move(m), file);
+}
+
+// A 1-D .npy array of numbers as doubles (NumPy's promotion of any real
+// dtype against a float64 matrix); `what` names it in messages.
+inline std::vector<double> read_cli_vector(const std::string& file, const std::string& what) {
+  const io::npy_array a = io::read_npy(file);
+  if (a.shape.size() != 1) {
+    std::string shape = "(";
+    for (std::size_t i = 0; i < a.shape.size(); ++i)
+      shape += (i ? ", " : "") + std::to_string(a.shape[i]);
+    shape += a.shape.size() == 1 ? ",)" : ")";
+    throw usage_error(file + ": " + what + " must be a 1-D array, but its shape is " + shape);
+  }
+  std::vector<double> out(a.size());
+  auto convert = [&](auto tag) {
+    using T = decltype(tag);
+    const auto v = a.values<T>();
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = static_cast<double>(v[i]);
+  };
+  switch (a.type) {
+    case io::dtype::bool8:
+      convert(bool{});
+      break;
+    case io::dtype::uint8:
+      convert(std::uint8_t{});
+      break;
+    case io::dtype::int8:
+      convert(std::int8_t{});
+      break;
+    case io::dtype::uint16:
+      convert(std::uint16_t{});
+      break;
+    case io::dtype::int16:
+      convert(std::int16_t{});
+      break;
+    case io::dtype::uint32:
+      convert(std::uint32_t{});
+      break;
+    case io::dtype::int32:
+      convert(std::int32_t{});
+      break;
+    case io::dtype::uint64:
+      convert(std::uint64_t{});
+      break;
+    case io::dtype::int64:
+      convert(std::int64_t{});
+      break;
+    case io::dtype::float32:
+      convert(float{});
+      break;
+    case io::dtype::float64:
+      convert(double{});
+      break;
+  }
+  return out;
+}
+
+}  // namespace gpuprim::cli

@@ -1,0 +1,313 @@
+// CPU backend of the iterative solvers: the textbook iterations over an
+// operator (a CSR or a dense matrix), OpenMP loops for the vector updates,
+// dot products accumulated in double.
+//
+// Every solver checks ||r|| / ||b|| before each iteration; the CG and
+// BiCGStab residuals are the recurrences' (which drift from b - A x in
+// finite precision), so when one reaches the tolerance the true residual is
+// computed, and if it has not, the iteration restarts from the current x
+// with r = b - A x (residual replacement) instead of stopping short.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "gpuprim/core/backend.hpp"
+#include "gpuprim/core/matrix_view.hpp"
+#include "gpuprim/host/spmv.hpp"
+#include "gpuprim/solve_types.hpp"
+
+namespace gpuprim::host_detail {
+
+// A square CSR matrix as an operator: y = alpha A x + beta y, and its diagonal.
+template <class T, class I>
+struct csr_operator {
+  host_backend backend;
+  std::size_t n;
+  const I* offsets;
+  const I* cols;
+  const T* values;
+
+  void apply(T alpha, const T* x, T beta, T* y) const {
+    spmv(backend, alpha, n, offsets, cols, values, x, beta, y);
+  }
+  T diagonal(std::size_t r) const {
+    T d = 0;
+    for (I k = offsets[r]; k < offsets[r + 1]; ++k)
+      if (static_cast<std::size_t>(cols[k]) == r) d += values[k];
+    return d;
+  }
+};
+
+// A square row-major dense matrix as an operator.
+template <class T>
+struct dense_operator {
+  host_backend backend;
+  matrix_view<const T> a;
+  std::size_t n;
+
+  void apply(T alpha, const T* x, T beta, T* y) const {
+    const std::int64_t rows = static_cast<std::int64_t>(n);
+    const int threads = backend.thread_count > 0 ? backend.thread_count : omp_get_max_threads();
+#pragma omp parallel for schedule(static) num_threads(threads) if (n * n > 65536)
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const T* row = a.data() + static_cast<std::size_t>(r) * a.ld();
+      T sum = 0;
+      for (std::size_t c = 0; c < n; ++c)
+        sum += row[c] * x[c];
+      y[r] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[r];
+    }
+  }
+  T diagonal(std::size_t r) const {
+    return a(r, r);
+  }
+};
+
+template <class F>
+void parallel_for(host_backend backend, std::size_t n, F f) {
+  const int threads = backend.thread_count > 0 ? backend.thread_count : omp_get_max_threads();
+#pragma omp parallel for schedule(static) num_threads(threads) if (n > 32768)
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i)
+    f(static_cast<std::size_t>(i));
+}
+
+template <class F>
+double parallel_sum(host_backend backend, std::size_t n, F f) {
+  const int threads = backend.thread_count > 0 ? backend.thread_count : omp_get_max_threads();
+  double sum = 0;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : sum) if (n > 32768)
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i)
+    sum += f(static_cast<std::size_t>(i));
+  return sum;
+}
+
+template <class T>
+struct solver_state {
+  host_backend backend;
+  std::size_t n;
+  double b_norm;
+  const solve_options& opts;
+  solve_result& result;
+
+  double relative(double norm2) const { return std::sqrt(norm2) / b_norm; }
+  void record(double rel) {
+    result.residual = rel;
+    if (opts.keep_history) result.history.push_back(rel);
+  }
+};
+
+// r = b - A x; returns ||r||^2.
+template <class T, class Op>
+double true_residual(const Op& op, host_backend backend, std::size_t n, const T* b, const T* x,
+                     T* r) {
+  std::copy(b, b + n, r);
+  op.apply(T(-1), x, T(1), r);
+  return parallel_sum(backend, n, [&](std::size_t i) { return double(r[i]) * double(r[i]); });
+}
+
+// The inverse diagonal (the Jacobi preconditioner), or ones.
+template <class T, class Op>
+std::vector<T> inverse_diagonal(const Op& op, std::size_t n, bool use) {
+  std::vector<T> d(n, T(1));
+  if (use) {
+    for (std::size_t i = 0; i < n; ++i)
+      d[i] = T(1) / op.diagonal(i);
+  }
+  return d;
+}
+
+inline bool finite(double v) {
+  return std::isfinite(v);
+}
+
+// Preconditioned conjugate gradients.
+template <class T, class Op>
+void cg(const Op& op, host_backend backend, const T* b, T* x, const solve_options& opts,
+        std::size_t max_iter, double b_norm, solve_result& res) {
+  const std::size_t n = op.n;
+  solver_state<T> s{backend, n, b_norm, opts, res};
+  const std::vector<T> dinv = inverse_diagonal<T>(op, n, opts.precond == preconditioner::jacobi);
+  std::vector<T> r(n), p(n), q(n);
+  double rr = true_residual(op, backend, n, b, x, r.data());
+  double rz = 0;
+  auto restart = [&] {
+    parallel_for(backend, n, [&](std::size_t i) { p[i] = dinv[i] * r[i]; });
+    rz = parallel_sum(backend, n, [&](std::size_t i) { return double(r[i]) * double(p[i]); });
+  };
+  restart();
+  s.record(s.relative(rr));
+  bool replaced = true;  // r is the true residual of x
+  for (;;) {
+    if (!finite(rr)) {
+      res.message = "the residual is not finite";
+      break;
+    }
+    if (s.relative(rr) <= opts.tolerance) {
+      if (replaced) {
+        res.converged = true;
+        break;
+      }
+      rr = true_residual(op, backend, n, b, x, r.data());
+      res.residual = s.relative(rr);
+      replaced = true;
+      restart();
+      continue;
+    }
+    if (res.iterations == max_iter) break;
+    op.apply(T(1), p.data(), T(0), q.data());
+    const double pq =
+        parallel_sum(backend, n, [&](std::size_t i) { return double(p[i]) * double(q[i]); });
+    if (!(pq > 0) || !finite(pq) || !(rz > 0)) {
+      res.breakdown = true;
+      res.message = "breakdown: p.Ap = " + std::to_string(pq) + ", r.z = " + std::to_string(rz) +
+                    " (is the matrix symmetric positive definite?)";
+      break;
+    }
+    const T alpha = static_cast<T>(rz / pq);
+    parallel_for(backend, n, [&](std::size_t i) {
+      x[i] += alpha * p[i];
+      r[i] -= alpha * q[i];
+    });
+    double rz_new = 0;
+    rr = parallel_sum(backend, n, [&](std::size_t i) { return double(r[i]) * double(r[i]); });
+    rz_new = parallel_sum(backend, n,
+                          [&](std::size_t i) { return double(r[i]) * double(dinv[i] * r[i]); });
+    const T beta = static_cast<T>(rz_new / rz);
+    rz = rz_new;
+    parallel_for(backend, n, [&](std::size_t i) { p[i] = dinv[i] * r[i] + beta * p[i]; });
+    ++res.iterations;
+    replaced = false;
+    s.record(s.relative(rr));
+  }
+}
+
+// Right-preconditioned BiCGStab (van der Vorst).
+template <class T, class Op>
+void bicgstab(const Op& op, host_backend backend, const T* b, T* x, const solve_options& opts,
+              std::size_t max_iter, double b_norm, solve_result& res) {
+  const std::size_t n = op.n;
+  solver_state<T> s{backend, n, b_norm, opts, res};
+  const std::vector<T> dinv = inverse_diagonal<T>(op, n, opts.precond == preconditioner::jacobi);
+  std::vector<T> r(n), rhat(n), p(n), v(n), ph(n), sv(n), sh(n), t(n);
+  auto dot = [&](const std::vector<T>& u, const std::vector<T>& w) {
+    return parallel_sum(backend, n, [&](std::size_t i) { return double(u[i]) * double(w[i]); });
+  };
+  double rr = true_residual(op, backend, n, b, x, r.data());
+  double rho = 1, alpha = 1, omega = 1;
+  bool fresh = true;  // p must restart from r
+  auto restart = [&] {
+    rhat = r;
+    fresh = true;
+  };
+  restart();
+  s.record(s.relative(rr));
+  bool replaced = true;
+  for (;;) {
+    if (!finite(rr)) {
+      res.message = "the residual is not finite";
+      break;
+    }
+    if (s.relative(rr) <= opts.tolerance) {
+      if (replaced) {
+        res.converged = true;
+        break;
+      }
+      rr = true_residual(op, backend, n, b, x, r.data());
+      res.residual = s.relative(rr);
+      replaced = true;
+      restart();
+      continue;
+    }
+    if (res.iterations == max_iter) break;
+    const double rho_new = dot(rhat, r);
+    if (rho_new == 0 || !finite(rho_new)) {
+      res.breakdown = true;
+      res.message = "breakdown: rhat.r = " + std::to_string(rho_new);
+      break;
+    }
+    if (fresh) {
+      p = r;
+      fresh = false;
+    } else {
+      const T beta = static_cast<T>((rho_new / rho) * (alpha / omega));
+      const T w = static_cast<T>(omega);
+      parallel_for(backend, n, [&](std::size_t i) { p[i] = r[i] + beta * (p[i] - w * v[i]); });
+    }
+    rho = rho_new;
+    parallel_for(backend, n, [&](std::size_t i) { ph[i] = dinv[i] * p[i]; });
+    op.apply(T(1), ph.data(), T(0), v.data());
+    const double rv = dot(rhat, v);
+    if (rv == 0 || !finite(rv)) {
+      res.breakdown = true;
+      res.message = "breakdown: rhat.Ap = " + std::to_string(rv);
+      break;
+    }
+    alpha = rho / rv;
+    const T a = static_cast<T>(alpha);
+    parallel_for(backend, n, [&](std::size_t i) { sv[i] = r[i] - a * v[i]; });
+    const double ss = dot(sv, sv);
+    if (s.relative(ss) <= opts.tolerance) {
+      parallel_for(backend, n, [&](std::size_t i) { x[i] += a * ph[i]; });
+      r = sv;
+      rr = ss;
+      ++res.iterations;
+      replaced = false;
+      s.record(s.relative(rr));
+      continue;
+    }
+    parallel_for(backend, n, [&](std::size_t i) { sh[i] = dinv[i] * sv[i]; });
+    op.apply(T(1), sh.data(), T(0), t.data());
+    const double tt = dot(t, t);
+    const double ts = dot(t, sv);
+    if (tt == 0 || !finite(tt) || ts == 0) {
+      res.breakdown = true;
+      res.message = "breakdown: t.t = " + std::to_string(tt) + ", t.s = " + std::to_string(ts);
+      break;
+    }
+    omega = ts / tt;
+    const T w = static_cast<T>(omega);
+    parallel_for(backend, n, [&](std::size_t i) {
+      x[i] += a * ph[i] + w * sh[i];
+      r[i] = sv[i] - w * t[i];
+    });
+    rr = dot(r, r);
+    ++res.iterations;
+    replaced = false;
+    s.record(s.relative(rr));
+  }
+}
+
+// Richardson: x += omega * M (b - A x), M = I or D^-1 (Jacobi: M = D^-1).
+template <class T, class Op>
+void richardson(const Op& op, host_backend backend, const T* b, T* x, const solve_options& opts,
+                std::size_t max_iter, double b_norm, bool diagonal, solve_result& res) {
+  const std::size_t n = op.n;
+  solver_state<T> s{backend, n, b_norm, opts, res};
+  const std::vector<T> dinv = inverse_diagonal<T>(op, n, diagonal);
+  const T omega = static_cast<T>(opts.omega);
+  std::vector<T> r(n);
+  for (;;) {
+    const double rr = true_residual(op, backend, n, b, x, r.data());
+    s.record(s.relative(rr));
+    if (!finite(rr)) {
+      res.message = "the iteration diverged (the residual is not finite)";
+      break;
+    }
+    if (s.relative(rr) <= opts.tolerance) {
+      res.converged = true;
+      break;
+    }
+    if (res.iterations == max_iter) break;
+    parallel_for(backend, n, [&](std::size_t i) { x[i] += omega * dinv[i] * r[i]; });
+    ++res.iterations;
+  }
+}
+
+}  // namespace gpuprim::host_detail

@@ -1,0 +1,547 @@
+// Sparse matrices in CSR form and the sparse matrix-vector product.
+//
+//   gp::csr_matrix<double, int> A = gp::coo_to_csr<double, int>(3, 3, rows, cols, vals);
+//   gp::spmv(gp::host, 1.0, A.view(), std::span(x), 0.0, std::span(y));   // y = A x
+//   gp::device_csr_matrix<float, int> dA = gp::to_device(A32);
+//   gp::spmv(gp::cuda, 2.0f, dA.view(), d_x, 1.0f, d_y);                  // y = 2 A x + y
+//
+// Semantics, for every backend:
+//  - A CSR matrix of rows x cols has rows + 1 non-decreasing row offsets
+//    (offsets[0] == 0, offsets[rows] == nnz), nnz column indices in
+//    [0, cols) and nnz values; row r holds the entries [offsets[r],
+//    offsets[r + 1]). Index types are int32 or int64, values float or double.
+//    Columns within a row need not be sorted and may repeat (repeats add);
+//    coo_to_csr produces sorted rows without repeats.
+//  - csr_matrix (host) and device_csr_matrix (GPU) own their arrays; the
+//    constructors check the structure and throw std::invalid_argument naming
+//    the first bad row. csr_view / device_csr_view are unchecked views.
+//  - spmv: y = alpha * A * x + beta * y, accumulated in T, in each row's
+//    storage order. beta == 0 means y is only written (as in BLAS: NaNs in
+//    the old y do not propagate). x.size() must be cols and y.size() rows
+//    (std::invalid_argument otherwise, before anything is written); x and y
+//    must not overlap.
+//  - The GPU kernel is chosen per matrix from its row-length statistics
+//    (choose_spmv_kernel, documented there), or forced with the last
+//    argument. The statistics are computed once when a matrix is
+//    transferred (device_csr_matrix keeps them); a device_csr_view without
+//    them costs one pass over the offsets and a synchronization per call.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "gpuprim/core/backend.hpp"
+#include "gpuprim/core/device_vector.hpp"
+#include "gpuprim/core/macros.hpp"
+#include "gpuprim/host/spmv.hpp"
+
+namespace gpuprim {
+
+template <class I>
+concept sparse_index = std::is_same_v<I, std::int32_t> || std::is_same_v<I, std::int64_t>;
+
+template <class T>
+concept sparse_value = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+// Row-length statistics of a CSR matrix: what the GPU kernel choice needs.
+struct csr_row_stats {
+  bool known = false;
+  std::size_t rows = 0;
+  std::size_t nnz = 0;
+  std::size_t max_row = 0;  // the longest row's entries
+  std::size_t empty_rows = 0;
+
+  double mean_row() const {
+    return rows ? static_cast<double>(nnz) / static_cast<double>(rows) : 0;
+  }
+};
+
+// A CSR matrix in host memory (unchecked view).
+template <class T, class I>
+struct csr_view {
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+  std::span<const I> row_offsets;  // rows + 1
+  std::span<const I> col_indices;  // nnz
+  std::span<const T> values;       // nnz
+
+  std::size_t nnz() const { return values.size(); }
+};
+
+// A CSR matrix in device memory (unchecked view); stats.known when the
+// statistics came with it.
+template <class T, class I>
+struct device_csr_view {
+  using value_type = T;
+  using index_type = I;
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+  device_span<const I> row_offsets;
+  device_span<const I> col_indices;
+  device_span<const T> values;
+  csr_row_stats stats;
+
+  std::size_t nnz() const { return values.size(); }
+};
+
+namespace sparse_detail {
+
+inline std::string where(const char* algorithm) {
+  return std::string("gpuprim::") + algorithm + ": ";
+}
+
+// Checks the structure of a CSR matrix; throws std::invalid_argument naming
+// the first bad row.
+template <class I>
+void check_csr(const char* algorithm, std::size_t rows, std::size_t cols,
+               std::span<const I> offsets, std::span<const I> col_indices, std::size_t num_values) {
+  const std::string w = where(algorithm);
+  if (offsets.size() != rows + 1) {
+    throw std::invalid_argument(w + "row_offsets has " + std::to_string(offsets.size()) +
+                                " entries; " + std::to_string(rows) + " rows need " +
+                                std::to_string(rows + 1));
+  }
+  if (col_indices.size() != num_values) {
+    throw std::invalid_argument(w + "col_indices has " + std::to_string(col_indices.size()) +
+                                " entries but values has " + std::to_string(num_values));
+  }
+  if (cols > static_cast<std::size_t>(std::numeric_limits<I>::max()) ||
+      num_values > static_cast<std::size_t>(std::numeric_limits<I>::max())) {
+    throw std::invalid_argument(w + "the matrix (" + std::to_string(cols) + " columns, " +
+                                std::to_string(num_values) +
+                                " entries) does not fit its index type; use int64 indices");
+  }
+  if (offsets[0] != 0) {
+    throw std::invalid_argument(w + "row_offsets[0] is " + std::to_string(offsets[0]) + ", not 0");
+  }
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (offsets[r + 1] < offsets[r]) {
+      throw std::invalid_argument(w + "row " + std::to_string(r) + ": row_offsets decrease (" +
+                                  std::to_string(offsets[r]) + " then " +
+                                  std::to_string(offsets[r + 1]) + ")");
+    }
+    if (static_cast<std::size_t>(offsets[r + 1]) > num_values) {
+      throw std::invalid_argument(w + "row " + std::to_string(r) + ": row_offsets[" +
+                                  std::to_string(r + 1) + "] = " + std::to_string(offsets[r + 1]) +
+                                  " is past the " + std::to_string(num_values) + " entries");
+    }
+  }
+  if (static_cast<std::size_t>(offsets[rows]) != num_values) {
+    throw std::invalid_argument(w + "the last row offset is " + std::to_string(offsets[rows]) +
+                                " but there are " + std::to_string(num_values) +
+                                " entries (nnz); row " + std::to_string(rows ? rows - 1 : 0) +
+                                " ends early");
+  }
+  // Column indices, row by row (in parallel; the first bad row wins).
+  const std::int64_t n = static_cast<std::int64_t>(rows);
+  std::int64_t first_bad = n;
+#pragma omp parallel for schedule(static) reduction(min : first_bad)
+  for (std::int64_t r = 0; r < n; ++r) {
+    for (I k = offsets[r]; k < offsets[r + 1]; ++k) {
+      if (col_indices[k] < 0 || static_cast<std::size_t>(col_indices[k]) >= cols) {
+        first_bad = std::min(first_bad, r);
+        break;
+      }
+    }
+  }
+  if (first_bad < n) {
+    for (I k = offsets[first_bad]; k < offsets[first_bad + 1]; ++k) {
+      if (col_indices[k] < 0 || static_cast<std::size_t>(col_indices[k]) >= cols) {
+        throw std::invalid_argument(w + "row " + std::to_string(first_bad) + ": column index " +
+                                    std::to_string(col_indices[k]) + " is outside [0, " +
+                                    std::to_string(cols) + ")");
+      }
+    }
+  }
+}
+
+template <class I>
+csr_row_stats row_stats(std::size_t rows, std::span<const I> offsets) {
+  csr_row_stats s;
+  s.known = true;
+  s.rows = rows;
+  s.nnz = rows ? static_cast<std::size_t>(offsets[rows]) : 0;
+  std::size_t max_row = 0, empty = 0;
+  const std::int64_t n = static_cast<std::int64_t>(rows);
+#pragma omp parallel for schedule(static) reduction(max : max_row) reduction(+ : empty)
+  for (std::int64_t r = 0; r < n; ++r) {
+    const auto len = static_cast<std::size_t>(offsets[r + 1] - offsets[r]);
+    max_row = std::max(max_row, len);
+    empty += len == 0;
+  }
+  s.max_row = max_row;
+  s.empty_rows = empty;
+  return s;
+}
+
+}  // namespace sparse_detail
+
+// A CSR matrix in host memory: owns its arrays; the constructor checks them.
+template <class T, class I>
+class csr_matrix {
+  static_assert(sparse_value<T> && sparse_index<I>,
+                "gpuprim::csr_matrix<T, I>: T is float or double, I is int32 or int64");
+
+ public:
+  using value_type = T;
+  using index_type = I;
+
+  // The empty 0 x 0 matrix.
+  csr_matrix() : offsets_(1, 0) {}
+  // An all-zero rows x cols matrix.
+  csr_matrix(std::size_t rows, std::size_t cols)
+      : rows_(rows), cols_(cols), offsets_(rows + 1, 0) {}
+  csr_matrix(std::size_t rows, std::size_t cols, std::vector<I> row_offsets,
+             std::vector<I> col_indices, std::vector<T> values)
+      : rows_(rows),
+        cols_(cols),
+        offsets_(std::move(row_offsets)),
+        col_indices_(std::move(col_indices)),
+        values_(std::move(values)) {
+    sparse_detail::check_csr<I>("csr_matrix", rows_, cols_, offsets_, col_indices_, values_.size());
+  }
+
+  std::size_t rows() const { return rows_; }
+  std::size_t cols() const { return cols_; }
+  std::size_t nnz() const { return values_.size(); }
+  const std::vector<I>& row_offsets() const { return offsets_; }
+  const std::vector<I>& col_indices() const { return col_indices_; }
+  const std::vector<T>& values() const { return values_; }
+  // Values may change in place (the structure may not).
+  std::span<T> mutable_values() { return values_; }
+
+  csr_view<T, I> view() const { return {rows_, cols_, offsets_, col_indices_, values_}; }
+  operator csr_view<T, I>() const { return view(); }
+
+  csr_row_stats stats() const { return sparse_detail::row_stats<I>(rows_, offsets_); }
+
+ private:
+  std::size_t rows_ = 0;
+  std::size_t cols_ = 0;
+  std::vector<I> offsets_;
+  std::vector<I> col_indices_;
+  std::vector<T> values_;
+};
+
+// A CSR matrix in device memory, with the row statistics measured when it
+// was made.
+template <class T, class I>
+class device_csr_matrix {
+  static_assert(sparse_value<T> && sparse_index<I>,
+                "gpuprim::device_csr_matrix<T, I>: T is float or double, I is int32 or int64");
+
+ public:
+  using value_type = T;
+  using index_type = I;
+
+  device_csr_matrix() = default;
+  // Checked on the host, then copied.
+  explicit device_csr_matrix(const csr_matrix<T, I>& host)
+      : rows_(host.rows()),
+        cols_(host.cols()),
+        offsets_(to_device(host.row_offsets())),
+        col_indices_(to_device(host.col_indices())),
+        values_(to_device(host.values())),
+        stats_(host.stats()) {}
+
+  std::size_t rows() const { return rows_; }
+  std::size_t cols() const { return cols_; }
+  std::size_t nnz() const { return values_.size(); }
+  const csr_row_stats& stats() const { return stats_; }
+  device_span<T> mutable_values() { return values_.span(); }
+
+  device_csr_view<T, I> view() const {
+    return {rows_, cols_, offsets_.span(), col_indices_.span(), values_.span(), stats_};
+  }
+  operator device_csr_view<T, I>() const { return view(); }
+
+  csr_matrix<T, I> to_host() const {
+    return csr_matrix<T, I>(rows_, cols_, gpuprim::to_host(offsets_),
+                            gpuprim::to_host(col_indices_), gpuprim::to_host(values_));
+  }
+
+ private:
+  std::size_t rows_ = 0;
+  std::size_t cols_ = 0;
+  device_vector<I> offsets_;
+  device_vector<I> col_indices_;
+  device_vector<T> values_;
+  csr_row_stats stats_;
+};
+
+template <class T, class I>
+device_csr_matrix<T, I> to_device(const csr_matrix<T, I>& host) {
+  return device_csr_matrix<T, I>(host);
+}
+template <class T, class I>
+csr_matrix<T, I> to_host(const device_csr_matrix<T, I>& device) {
+  return device.to_host();
+}
+
+// Checks a view's structure (what the csr_matrix constructor checks).
+template <class T, class I>
+void check_csr(const csr_view<T, I>& A) {
+  sparse_detail::check_csr<I>("check_csr", A.rows, A.cols, A.row_offsets, A.col_indices,
+                              A.values.size());
+}
+
+// A rows x cols matrix from coordinate (COO) entries, in any order:
+// duplicates are summed, each row's columns sorted. Indices are 0-based;
+// one outside the matrix throws std::invalid_argument naming the entry.
+template <class T, class I>
+csr_matrix<T, I> coo_to_csr(std::size_t rows, std::size_t cols, std::span<const I> row_indices,
+                            std::span<const I> col_indices, std::span<const T> values) {
+  const std::string w = sparse_detail::where("coo_to_csr");
+  if (row_indices.size() != values.size() || col_indices.size() != values.size()) {
+    throw std::invalid_argument(w + "row_indices, col_indices and values have " +
+                                std::to_string(row_indices.size()) + ", " +
+                                std::to_string(col_indices.size()) + " and " +
+                                std::to_string(values.size()) + " entries; they must match");
+  }
+  if (rows > static_cast<std::size_t>(std::numeric_limits<I>::max()) ||
+      cols > static_cast<std::size_t>(std::numeric_limits<I>::max()) ||
+      values.size() > static_cast<std::size_t>(std::numeric_limits<I>::max())) {
+    throw std::invalid_argument(w + "the matrix does not fit its index type; use int64 indices");
+  }
+  const std::size_t n = values.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    if (row_indices[k] < 0 || static_cast<std::size_t>(row_indices[k]) >= rows ||
+        col_indices[k] < 0 || static_cast<std::size_t>(col_indices[k]) >= cols) {
+      throw std::invalid_argument(w + "entry " + std::to_string(k) + " (" +
+                                  std::to_string(row_indices[k]) + ", " +
+                                  std::to_string(col_indices[k]) + ") is outside the " +
+                                  std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
+    }
+  }
+  // Entries already in CSR order (rows ascending, columns strictly
+  // ascending within a row, as write_mtx and most files have them): the
+  // offsets from a count, the arrays copied as they are.
+  bool in_order = true;
+#pragma omp parallel for schedule(static) reduction(&& : in_order)
+  for (std::int64_t k = 1; k < static_cast<std::int64_t>(n); ++k) {
+    in_order =
+        in_order && (row_indices[k - 1] < row_indices[k] ||
+                     (row_indices[k - 1] == row_indices[k] && col_indices[k - 1] < col_indices[k]));
+  }
+  if (in_order) {
+    std::vector<I> offsets(rows + 1, 0);
+    for (std::size_t k = 0; k < n; ++k)
+      ++offsets[static_cast<std::size_t>(row_indices[k]) + 1];
+    std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
+    return csr_matrix<T, I>(rows, cols, std::move(offsets),
+                            std::vector<I>(col_indices.begin(), col_indices.end()),
+                            std::vector<T>(values.begin(), values.end()));
+  }
+  // Counting sort by row (stable), then each row sorted by column and its
+  // repeats summed in input order.
+  std::vector<std::size_t> start(rows + 1, 0);
+  for (std::size_t k = 0; k < n; ++k)
+    ++start[static_cast<std::size_t>(row_indices[k]) + 1];
+  std::partial_sum(start.begin(), start.end(), start.begin());
+  std::vector<std::size_t> order(n);
+  {
+    std::vector<std::size_t> next(start.begin(), start.end() - 1);
+    for (std::size_t k = 0; k < n; ++k)
+      order[next[static_cast<std::size_t>(row_indices[k])]++] = k;
+  }
+  std::vector<I> counts(rows + 1, 0);
+  std::vector<I> out_cols(n);
+  std::vector<T> out_vals(n);
+  const std::int64_t num_rows = static_cast<std::int64_t>(rows);
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (std::int64_t r = 0; r < num_rows; ++r) {
+    const std::size_t b = start[r], e = start[r + 1];
+    std::stable_sort(order.begin() + b, order.begin() + e,
+                     [&](std::size_t p, std::size_t q) { return col_indices[p] < col_indices[q]; });
+    std::size_t out = b;
+    for (std::size_t k = b; k < e; ++k) {
+      const std::size_t src = order[k];
+      if (out > b && out_cols[out - 1] == col_indices[src]) {
+        out_vals[out - 1] += values[src];
+      } else {
+        out_cols[out] = col_indices[src];
+        out_vals[out] = values[src];
+        ++out;
+      }
+    }
+    counts[r + 1] = static_cast<I>(out - b);
+  }
+  // Compact the rows that lost repeats.
+  std::vector<I> offsets(rows + 1, 0);
+  std::partial_sum(counts.begin(), counts.end(), offsets.begin());
+  const std::size_t total = static_cast<std::size_t>(offsets[rows]);
+  if (total != n) {
+    for (std::size_t r = 0; r < rows; ++r) {
+      std::copy_n(out_cols.begin() + start[r], counts[r + 1], out_cols.begin() + offsets[r]);
+      std::copy_n(out_vals.begin() + start[r], counts[r + 1], out_vals.begin() + offsets[r]);
+    }
+    out_cols.resize(total);
+    out_vals.resize(total);
+  }
+  return csr_matrix<T, I>(rows, cols, std::move(offsets), std::move(out_cols), std::move(out_vals));
+}
+template <class T, class I>
+csr_matrix<T, I> coo_to_csr(std::size_t rows, std::size_t cols, const std::vector<I>& row_indices,
+                            const std::vector<I>& col_indices, const std::vector<T>& values) {
+  return coo_to_csr<T, I>(rows, cols, std::span<const I>(row_indices),
+                          std::span<const I>(col_indices), std::span<const T>(values));
+}
+
+// ---- SpMV -------------------------------------------------------------------
+
+// The GPU kernels (gpuprim/cuda/device/device_spmv.cuh).
+enum class spmv_kernel {
+  automatic,       // chosen by choose_spmv_kernel
+  row_per_thread,  // one thread per row
+  subwarp,         // 2..32 lanes per row (sized to the mean row length)
+  merge_path,      // equal shares of rows + nonzeros per thread (uneven rows)
+};
+
+struct spmv_choice {
+  spmv_kernel kernel = spmv_kernel::subwarp;
+  int lanes = 32;  // lanes per row (1 for row_per_thread; 0 for merge_path)
+};
+
+// The documented rule (docs/design.md, "Sparse"):
+//  - merge_path when rows are very uneven: the longest row has at least 256
+//    entries and at least 32 times the mean (power-law graphs); a warp per
+//    row would leave most warps idle while a few walk the long rows;
+//  - otherwise lanes per row = the power of two nearest below the mean row
+//    length, from 1 (row_per_thread, mean < 2) to 32 (a warp per row).
+inline spmv_choice choose_spmv_kernel(const csr_row_stats& s,
+                                      spmv_kernel forced = spmv_kernel::automatic) {
+  const double mean = s.mean_row();
+  auto lanes_for_mean = [&] {
+    int lanes = 1;
+    while (lanes < 32 && 2.0 * lanes <= mean)
+      lanes *= 2;
+    return lanes;
+  };
+  switch (forced) {
+    case spmv_kernel::row_per_thread:
+      return {spmv_kernel::row_per_thread, 1};
+    case spmv_kernel::subwarp:
+      return {spmv_kernel::subwarp, std::max(2, lanes_for_mean())};
+    case spmv_kernel::merge_path:
+      return {spmv_kernel::merge_path, 0};
+    case spmv_kernel::automatic:
+      break;
+  }
+  if (s.max_row >= 256 && static_cast<double>(s.max_row) >= 32.0 * std::max(mean, 1.0)) {
+    return {spmv_kernel::merge_path, 0};
+  }
+  const int lanes = lanes_for_mean();
+  return lanes == 1 ? spmv_choice{spmv_kernel::row_per_thread, 1}
+                    : spmv_choice{spmv_kernel::subwarp, lanes};
+}
+
+namespace detail {
+
+#if GPUPRIM_HAS_CUDA
+// Defined in gpuprim/cuda/device/device_spmv.cuh (src/sparse/*.cu).
+template <class T, class I>
+void cuda_spmv(T alpha, const device_csr_view<T, I>& A, const T* x, T beta, T* y,
+               spmv_choice choice, stream_t stream);
+template <class I>
+csr_row_stats cuda_row_stats(std::size_t rows, const I* offsets, stream_t stream);
+#else
+template <class T, class I>
+void cuda_spmv(T, const device_csr_view<T, I>&, const T*, T, T*, spmv_choice, stream_t) {
+  no_cuda_backend("spmv");
+}
+template <class I>
+csr_row_stats cuda_row_stats(std::size_t, const I*, stream_t) {
+  no_cuda_backend("spmv");
+}
+#endif
+
+}  // namespace detail
+
+namespace sparse_detail {
+
+inline void check_spmv_sizes(std::size_t rows, std::size_t cols, std::size_t x_size,
+                             std::size_t y_size) {
+  if (x_size != cols) {
+    throw std::invalid_argument("gpuprim::spmv: x has " + std::to_string(x_size) +
+                                " elements; the matrix has " + std::to_string(cols) + " columns");
+  }
+  if (y_size != rows) {
+    throw std::invalid_argument("gpuprim::spmv: y has " + std::to_string(y_size) +
+                                " elements; the matrix has " + std::to_string(rows) + " rows");
+  }
+}
+
+template <class A, class B>
+bool overlap(const A* a, std::size_t na, const B* b, std::size_t nb) {
+  if (!na || !nb) return false;
+  const auto* a0 = reinterpret_cast<const unsigned char*>(a);
+  const auto* b0 = reinterpret_cast<const unsigned char*>(b);
+  return a0 < b0 + nb * sizeof(B) && b0 < a0 + na * sizeof(A);
+}
+
+}  // namespace sparse_detail
+
+template <class T, class I>
+void spmv(host_backend backend, std::type_identity_t<T> alpha, const csr_view<T, I>& A,
+          std::type_identity_t<std::span<const T>> x, std::type_identity_t<T> beta,
+          std::type_identity_t<std::span<T>> y) {
+  sparse_detail::check_spmv_sizes(A.rows, A.cols, x.size(), y.size());
+  if (A.row_offsets.size() != A.rows + 1) {
+    throw std::invalid_argument(
+        "gpuprim::spmv: row_offsets has " + std::to_string(A.row_offsets.size()) + " entries; " +
+        std::to_string(A.rows) + " rows need " + std::to_string(A.rows + 1));
+  }
+  if (sparse_detail::overlap(x.data(), x.size(), y.data(), y.size())) {
+    throw std::invalid_argument("gpuprim::spmv: x and y overlap");
+  }
+  host_detail::spmv(backend, alpha, A.rows, A.row_offsets.data(), A.col_indices.data(),
+                    A.values.data(), x.data(), beta, y.data());
+}
+template <class T, class I>
+void spmv(host_backend backend, std::type_identity_t<T> alpha, const csr_matrix<T, I>& A,
+          std::type_identity_t<std::span<const T>> x, std::type_identity_t<T> beta,
+          std::type_identity_t<std::span<T>> y) {
+  spmv(backend, alpha, A.view(), x, beta, y);
+}
+
+template <class T, class I>
+void spmv(cuda_backend backend, std::type_identity_t<T> alpha, const device_csr_view<T, I>& A,
+          std::type_identity_t<device_span<const T>> x, std::type_identity_t<T> beta,
+          std::type_identity_t<device_span<T>> y, spmv_kernel kernel = spmv_kernel::automatic) {
+  sparse_detail::check_spmv_sizes(A.rows, A.cols, x.size(), y.size());
+  if (A.row_offsets.size() != A.rows + 1) {
+    throw std::invalid_argument(
+        "gpuprim::spmv: row_offsets has " + std::to_string(A.row_offsets.size()) + " entries; " +
+        std::to_string(A.rows) + " rows need " + std::to_string(A.rows + 1));
+  }
+  if (sparse_detail::overlap(x.data(), x.size(), y.data(), y.size())) {
+    throw std::invalid_argument("gpuprim::spmv: x and y overlap");
+  }
+  if (A.rows == 0) return;
+  csr_row_stats stats = A.stats;
+  if (!stats.known && kernel == spmv_kernel::automatic) {
+    stats = detail::cuda_row_stats<I>(A.rows, A.row_offsets.data(), backend.stream);
+  }
+  stats.rows = A.rows;
+  stats.nnz = A.nnz();
+  detail::cuda_spmv<T, I>(alpha, A, x.data(), beta, y.data(), choose_spmv_kernel(stats, kernel),
+                          backend.stream);
+}
+template <class T, class I>
+void spmv(cuda_backend backend, std::type_identity_t<T> alpha, const device_csr_matrix<T, I>& A,
+          std::type_identity_t<device_span<const T>> x, std::type_identity_t<T> beta,
+          std::type_identity_t<device_span<T>> y, spmv_kernel kernel = spmv_kernel::automatic) {
+  spmv(backend, alpha, A.view(), x, beta, y, kernel);
+}
+
+}  // namespace gpuprim

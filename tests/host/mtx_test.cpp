@@ -1,0 +1,214 @@
+// Matrix Market reading and writing, on files written by hand here: every
+// banner variant, comments and blank lines, symmetric expansion, dense
+// arrays, and the bad files the reader must refuse with file and line.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "gpuprim/io/mtx.hpp"
+#include "gpuprim/sparse_generate.hpp"
+#include "support/sparse_reference.hpp"
+#include "support/test_data.hpp"
+
+namespace gp = gpuprim;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path write_file(const std::string& name, const std::string& text) {
+  const fs::path dir = fs::temp_directory_path() / "gpuprim_mtx_test";
+  fs::create_directories(dir);
+  const fs::path p = dir / name;
+  std::ofstream(p, std::ios::binary) << text;
+  return p;
+}
+
+std::vector<double> dense_of(const std::string& name, const std::string& text) {
+  std::size_t rows = 0, cols = 0;
+  auto d = gp::io::read_mtx_dense(write_file(name, text), rows, cols);
+  d.insert(d.begin(), {double(rows), double(cols)});
+  return d;
+}
+
+std::string error_of(const std::string& name, const std::string& text) {
+  const fs::path p = write_file(name, text);
+  try {
+    gp::io::read_mtx(p);
+  } catch (const gp::io::format_error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST(mtx, coordinate_real_general_with_comments_and_blank_lines) {
+  const auto d = dense_of("general.mtx",
+                          "%%MatrixMarket matrix coordinate real general\n"
+                          "% a comment\n"
+                          "\n"
+                          "2 3 3\n"
+                          "1 1 1.5\n"
+                          "\n"
+                          "% comment between entries\n"
+                          "2 3 -2e-1\r\n"
+                          "  1   3\t+4.0  \n");
+  EXPECT_EQ(d, (std::vector<double>{2, 3, 1.5, 0, 4, 0, 0, -0.2}));
+}
+
+TEST(mtx, banner_in_any_case_integer_and_pattern) {
+  EXPECT_EQ(dense_of("int.mtx",
+                     "%%matrixmarket MATRIX Coordinate INTEGER General\n2 2 2\n1 2 7\n2 1 -3\n"),
+            (std::vector<double>{2, 2, 0, 7, -3, 0}));
+  EXPECT_EQ(dense_of("pattern.mtx",
+                     "%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 1\n2 2\n"),
+            (std::vector<double>{2, 2, 1, 0, 0, 1}));
+}
+
+TEST(mtx, double_field_and_integer_symmetric_coordinates) {
+  EXPECT_EQ(
+      dense_of("dbl.mtx", "%%MatrixMarket Matrix Coordinate Double General\n1 2 1\n1 2 1.0D+01\n"),
+      (std::vector<double>{1, 2, 0, 10}));
+  EXPECT_EQ(dense_of("intsym.mtx",
+                     "%%MatrixMarket matrix coordinate integer symmetric\n2 2 2\n2 1 -4\n1 1 9\n"),
+            (std::vector<double>{2, 2, 9, -4, -4, 0}));
+  EXPECT_EQ(dense_of("intskew.mtx",
+                     "%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 1 5\n"),
+            (std::vector<double>{2, 2, 0, -5, 5, 0}));
+  EXPECT_EQ(dense_of("empty_matrix.mtx", "%%MatrixMarket matrix coordinate real general\n0 0 0\n"),
+            (std::vector<double>{0, 0}));
+  EXPECT_NE(
+      error_of("bad_int.mtx", "%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 2.5\n")
+          .find("bad_int.mtx:3: bad integer '2.5'"),
+      std::string::npos);
+  EXPECT_NE(error_of("skew_diag.mtx",
+                     "%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n1 1 3\n")
+                .find("zero diagonal"),
+            std::string::npos);
+}
+
+TEST(mtx, symmetric_and_skew_symmetric_halves_are_expanded) {
+  EXPECT_EQ(
+      dense_of("sym.mtx",
+               "%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n1 1 2\n3 1 5\n2 2 1\n"),
+      (std::vector<double>{3, 3, 2, 0, 5, 0, 1, 0, 5, 0, 0}));
+  EXPECT_EQ(
+      dense_of("skew.mtx", "%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n2 1 3\n"),
+      (std::vector<double>{2, 2, 0, -3, 3, 0}));
+  EXPECT_EQ(dense_of("sympat.mtx",
+                     "%%MatrixMarket matrix coordinate pattern symmetric\n2 2 2\n2 1\n2 2\n"),
+            (std::vector<double>{2, 2, 0, 1, 1, 1}));
+}
+
+TEST(mtx, array_files_are_column_major) {
+  EXPECT_EQ(dense_of("array.mtx",
+                     "%%MatrixMarket matrix array real general\n% c\n2 3\n1\n2\n3\n4\n5\n6\n"),
+            (std::vector<double>{2, 3, 1, 3, 5, 2, 4, 6}));
+  // Symmetric arrays store the lower triangle column by column.
+  EXPECT_EQ(
+      dense_of("array_sym.mtx", "%%MatrixMarket matrix array integer symmetric\n2 2\n1\n2\n3\n"),
+      (std::vector<double>{2, 2, 1, 2, 2, 3}));
+  EXPECT_EQ(dense_of("array_skew.mtx", "%%MatrixMarket matrix array real skew-symmetric\n2 2\n4\n"),
+            (std::vector<double>{2, 2, 0, -4, 4, 0}));
+}
+
+TEST(mtx, read_as_csr_sums_duplicates_and_keeps_empty_rows) {
+  const auto p = write_file(
+      "dup.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 3\n3 2 1\n1 1 2\n3 2 0.5\n");
+  const auto A = gp::io::read_mtx_csr<float, std::int64_t>(p);
+  EXPECT_EQ(A.row_offsets(), (std::vector<std::int64_t>{0, 1, 1, 2}));
+  EXPECT_EQ(A.col_indices(), (std::vector<std::int64_t>{0, 1}));
+  EXPECT_EQ(A.values(), (std::vector<float>{2.f, 1.5f}));
+  const auto one = gp::io::read_mtx_csr<double, int>(
+      write_file("one.mtx", "%%MatrixMarket matrix array real general\n1 1\n3\n"));
+  EXPECT_EQ(one.values(), (std::vector<double>{3}));
+}
+
+TEST(mtx, bad_files_name_the_file_and_line) {
+  const std::string ban = "%%MatrixMarket matrix coordinate real general\n";
+  EXPECT_NE(error_of("c.mtx", "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n")
+                .find("c.mtx:1: complex"),
+            std::string::npos);
+  EXPECT_NE(error_of("h.mtx", "%%MatrixMarket matrix coordinate real hermitian\n1 1 0\n")
+                .find("h.mtx:1: hermitian"),
+            std::string::npos);
+  EXPECT_NE(error_of("nb.mtx", "1 1 1\n1 1 1\n").find("nb.mtx:1: not a Matrix Market"),
+            std::string::npos);
+  EXPECT_NE(error_of("few.mtx", ban + "2 2 3\n1 1 1\n2 2 1\n")
+                .find("announces 3 entries but the file has 2"),
+            std::string::npos);
+  EXPECT_NE(error_of("many.mtx", ban + "2 2 1\n1 1 1\n2 2 1\n").find("many.mtx:4:"),
+            std::string::npos);
+  EXPECT_NE(error_of("range.mtx", ban + "2 2 2\n1 1 1\n% x\n2 3 1\n")
+                .find("range.mtx:5: column index 3 is outside [1, 2]"),
+            std::string::npos);
+  EXPECT_NE(error_of("row0.mtx", ban + "2 2 1\n0 1 1\n").find("row0.mtx:3: row index 0"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of("num.mtx", ban + "2 2 2\n1 1 1\n2 2 1.2.3\n").find("num.mtx:4: bad number '1.2.3'"),
+      std::string::npos);
+  EXPECT_NE(error_of("idx.mtx", ban + "2 2 1\n1 x 1\n").find("idx.mtx:3: bad index 'x'"),
+            std::string::npos);
+  EXPECT_NE(error_of("size.mtx", ban + "2 2\n").find("size.mtx:2:"), std::string::npos);
+  EXPECT_NE(error_of("upper.mtx", "%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1\n")
+                .find("above the diagonal"),
+            std::string::npos);
+  EXPECT_NE(error_of("nsq.mtx", "%%MatrixMarket matrix coordinate real symmetric\n2 3 0\n")
+                .find("must be square"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of("cols.mtx", ban + "2 2 1\n1 1\n").find("cols.mtx:3: expected 3 numbers, found 2"),
+      std::string::npos);
+  EXPECT_NE(error_of("empty.mtx", "").find("empty file"), std::string::npos);
+  try {
+    gp::io::read_mtx("/nonexistent/x.mtx");
+    FAIL();
+  } catch (const gp::io::format_error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/x.mtx: cannot open"), std::string::npos);
+  }
+}
+
+TEST(mtx, write_then_read_round_trips_exactly) {
+  auto rng = gpuprim::test::make_rng(311);
+  const auto A = gpuprim::test::random_csr<double, int>(3000, 2000, 5, rng);
+  const fs::path p = fs::temp_directory_path() / "gpuprim_mtx_test" / "rt.mtx";
+  gp::io::write_mtx(p, A.view());
+  const auto B = gp::io::read_mtx_csr<double, int>(p);
+  EXPECT_EQ(B.rows(), A.rows());
+  EXPECT_EQ(B.cols(), A.cols());
+  EXPECT_EQ(B.row_offsets(), A.row_offsets());
+  EXPECT_EQ(B.col_indices(), A.col_indices());
+  EXPECT_EQ(B.values(), A.values());
+  // float values print in float's shortest form.
+  const auto F = gp::poisson2d<float, std::int64_t>(5);
+  gp::io::write_mtx(p, F.view());
+  EXPECT_EQ((gp::io::read_mtx_csr<float, std::int64_t>(p).values()), F.values());
+  // Dense arrays.
+  const std::vector<double> a = {1, 2.5, -3, 4, 0, 1e-300};
+  gp::io::write_mtx(p, gp::matrix_view<const double>(a.data(), 2, 3));
+  std::size_t rows = 0, cols = 0;
+  EXPECT_EQ(gp::io::read_mtx_dense(p, rows, cols), a);
+  EXPECT_EQ(rows, 2u);
+  EXPECT_EQ(cols, 3u);
+}
+
+TEST(mtx, a_large_file_parses_in_parallel_chunks) {
+  // Enough lines for many chunks; every entry must land in its place.
+  const auto A = gp::poisson2d<double, std::int64_t>(300);  // 90000 rows, ~450k entries
+  const fs::path p = fs::temp_directory_path() / "gpuprim_mtx_test" / "big.mtx";
+  gp::io::write_mtx(p, A.view());
+  const auto m = gp::io::read_mtx(p);
+  ASSERT_EQ(m.values.size(), A.nnz());
+  std::size_t k = 0;
+  for (std::size_t r = 0; r < A.rows(); ++r) {
+    for (auto e = A.row_offsets()[r]; e < A.row_offsets()[r + 1]; ++e, ++k) {
+      ASSERT_EQ(m.row_indices[k], static_cast<std::int64_t>(r));
+      ASSERT_EQ(m.col_indices[k], A.col_indices()[e]);
+      ASSERT_EQ(m.values[k], A.values()[e]);
+    }
+  }
+}

@@ -1,0 +1,198 @@
+// CPU backend of the sparse family: CSR types, COO conversion, SpMV and the
+// generators, against the double references of support/sparse_reference.hpp.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "gpuprim/sparse.hpp"
+#include "gpuprim/sparse_generate.hpp"
+#include "support/sparse_reference.hpp"
+#include "support/test_data.hpp"
+
+namespace gp = gpuprim;
+using namespace gpuprim::test;
+
+namespace {
+
+template <class T, class I>
+struct value_and_index {
+  using value = T;
+  using index = I;
+};
+
+template <class P>
+class host_spmv : public ::testing::Test {};
+using spmv_types =
+    ::testing::Types<value_and_index<float, std::int32_t>, value_and_index<double, std::int32_t>,
+                     value_and_index<float, std::int64_t>, value_and_index<double, std::int64_t>>;
+TYPED_TEST_SUITE(host_spmv, spmv_types);
+
+template <class T>
+double tolerance_for(double scale) {
+  return 64 * std::numeric_limits<T>::epsilon() * (scale + 1e-30) + 1e-300;
+}
+
+template <class T, class I>
+void check_spmv(const gp::csr_matrix<T, I>& A, T alpha, T beta, std::mt19937_64& rng) {
+  const auto x = random_vector<T>(A.cols(), rng);
+  auto y = random_vector<T>(A.rows(), rng);
+  const auto expected = reference_spmv(alpha, A, x, beta, y);
+  const auto scale = spmv_error_scale(A, x);
+  if (beta == T(0)) std::fill(y.begin(), y.end(), std::numeric_limits<T>::quiet_NaN());
+  gp::spmv(gp::host, alpha, A, x, beta, y);
+  for (std::size_t r = 0; r < A.rows(); ++r) {
+    ASSERT_NEAR(double(y[r]), expected[r],
+                tolerance_for<T>(std::abs(alpha) * scale[r] + std::abs(double(beta)) * 2))
+        << "row " << r << " of " << A.rows();
+  }
+}
+
+}  // namespace
+
+TYPED_TEST(host_spmv, matches_reference_at_every_size) {
+  using T = typename TypeParam::value;
+  using I = typename TypeParam::index;
+  auto rng = make_rng(301);
+  for (const std::size_t n : standard_sizes()) {
+    const auto A = random_csr<T, I>(n, n ? n : 1, 4, rng);
+    check_spmv<T, I>(A, T(1), T(0), rng);
+    check_spmv<T, I>(A, T(-0.5), T(2), rng);
+  }
+}
+
+TYPED_TEST(host_spmv, uneven_rows_and_rectangular) {
+  using T = typename TypeParam::value;
+  using I = typename TypeParam::index;
+  auto rng = make_rng(302);
+  check_spmv<T, I>(random_csr<T, I>(5000, 3000, 3, rng, 97, 2500), T(1.5), T(0), rng);
+  check_spmv<T, I>(random_csr<T, I>(3, 100000, 2, rng, 1, 90000), T(1), T(1), rng);
+  check_spmv<T, I>(random_csr<T, I>(10000, 7, 0, rng), T(1), T(1), rng);  // all rows empty
+}
+
+TEST(host_spmv_checks, size_mismatch_throws_before_writing) {
+  const auto A = gp::poisson2d<double, int>(3);
+  std::vector<double> x(8, 1.0), y(9, 7.0);
+  EXPECT_THROW(gp::spmv(gp::host, 1.0, A, x, 0.0, y), std::invalid_argument);
+  x.resize(9);
+  std::vector<double> short_y(8, 7.0);
+  EXPECT_THROW(gp::spmv(gp::host, 1.0, A, x, 0.0, short_y), std::invalid_argument);
+  for (double v : short_y)
+    EXPECT_EQ(v, 7.0);
+  // x and y overlapping.
+  std::vector<double> both(9, 1.0);
+  EXPECT_THROW(gp::spmv(gp::host, 1.0, A, std::span<const double>(both), 0.0, std::span(both)),
+               std::invalid_argument);
+}
+
+TEST(host_spmv_checks, nan_propagates_through_x_and_beta_zero_ignores_y) {
+  const auto A = gp::poisson2d<double, int>(2);  // 4 x 4
+  std::vector<double> x = {1, std::nan(""), 1, 1};
+  std::vector<double> y(4, std::nan(""));
+  gp::spmv(gp::host, 1.0, A, x, 0.0, y);
+  EXPECT_TRUE(std::isnan(y[0]));  // row 0 reads x[1]
+  EXPECT_TRUE(std::isnan(y[1]));
+  EXPECT_TRUE(std::isnan(y[3]));
+  EXPECT_EQ(y[2], 4.0 - 1.0 - 1.0);  // row 2 = (1, 0): neighbours 0 and 3
+}
+
+TEST(csr_matrix, checked_constructor_names_the_first_bad_row) {
+  using M = gp::csr_matrix<float, int>;
+  try {
+    M(3, 3, {0, 1, 0, 2}, {0, 1}, {1.f, 2.f});
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("row 1"), std::string::npos) << e.what();
+  }
+  try {
+    M(2, 3, {0, 1, 2}, {0, 3}, {1.f, 2.f});
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("row 1: column index 3"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(M(2, 3, {0, 1, 1}, {0, 1}, {1.f, 2.f}), std::invalid_argument);  // last != nnz
+  EXPECT_THROW(M(2, 3, {0, 1}, {0}, {1.f}), std::invalid_argument);             // offsets size
+  EXPECT_THROW(M(1, 3, {1, 1}, {}, {}), std::invalid_argument);                 // offsets[0]
+  EXPECT_THROW(M(1, 3, {0, 2}, {0, 1}, {1.f}), std::invalid_argument);          // sizes
+  EXPECT_THROW(M(1, 3, {0, 1}, {-1}, {1.f}), std::invalid_argument);
+  const M ok(2, 3, {0, 0, 2}, {2, 0}, {1.f, 2.f});  // empty row, unsorted columns
+  EXPECT_EQ(ok.nnz(), 2u);
+  EXPECT_EQ(ok.stats().empty_rows, 1u);
+  EXPECT_EQ(ok.stats().max_row, 2u);
+  const M empty;
+  EXPECT_EQ(empty.rows(), 0u);
+  EXPECT_EQ(empty.row_offsets().size(), 1u);
+}
+
+TEST(csr_matrix, coo_to_csr_sums_duplicates_and_sorts_rows) {
+  const std::vector<std::int64_t> r = {2, 0, 2, 0, 2, 1};
+  const std::vector<std::int64_t> c = {1, 3, 0, 0, 1, 2};
+  const std::vector<double> v = {1, 2, 3, 4, 5, 6};
+  const auto A = gp::coo_to_csr<double, std::int64_t>(4, 4, r, c, v);
+  EXPECT_EQ(A.row_offsets(), (std::vector<std::int64_t>{0, 2, 3, 5, 5}));
+  EXPECT_EQ(A.col_indices(), (std::vector<std::int64_t>{0, 3, 2, 0, 1}));
+  EXPECT_EQ(A.values(), (std::vector<double>{4, 2, 6, 3, 6}));
+  const std::vector<std::int64_t> bad_r = {0, 4};
+  const std::vector<std::int64_t> bad_c = {0, 0};
+  const std::vector<double> bad_v = {1, 1};
+  try {
+    gp::coo_to_csr<double, std::int64_t>(4, 4, bad_r, bad_c, bad_v);
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("entry 1 (4, 0)"), std::string::npos) << e.what();
+  }
+}
+
+TEST(csr_matrix, int32_indices_refuse_what_does_not_fit) {
+  const std::vector<int> r = {0}, c = {0};
+  const std::vector<float> v = {1};
+  EXPECT_THROW((gp::coo_to_csr<float, int>(std::size_t{1} << 32, 1, r, c, v)),
+               std::invalid_argument);
+}
+
+TEST(sparse_generate, poisson2d_structure) {
+  const auto A = gp::poisson2d<double, int>(3);
+  EXPECT_EQ(A.rows(), 9u);
+  EXPECT_EQ(A.nnz(), 9u * 5 - 4 * 3);
+  const auto d = to_dense(A);
+  for (std::size_t i = 0; i < 9; ++i) {
+    EXPECT_EQ(d[i * 9 + i], 4.0);
+    for (std::size_t j = 0; j < 9; ++j)
+      EXPECT_EQ(d[i * 9 + j], d[j * 9 + i]);
+  }
+  EXPECT_EQ(d[0 * 9 + 1], -1.0);
+  EXPECT_EQ(d[2 * 9 + 3], 0.0);  // (0, 2) and (1, 0) are not neighbours
+  EXPECT_EQ(d[0 * 9 + 3], -1.0);
+  EXPECT_EQ((gp::poisson2d<float, int>(0).rows()), 0u);
+}
+
+TEST(sparse_generate, random_spd_is_symmetric_and_dominant) {
+  const auto A = gp::random_spd<double, std::int64_t>(200, 6, 5);
+  const auto d = to_dense(A);
+  for (std::size_t i = 0; i < 200; ++i) {
+    double off = 0;
+    for (std::size_t j = 0; j < 200; ++j) {
+      EXPECT_EQ(d[i * 200 + j], d[j * 200 + i]);
+      if (j != i) off += std::abs(d[i * 200 + j]);
+    }
+    EXPECT_GT(d[i * 200 + i], off);
+  }
+  // Deterministic in the seed.
+  EXPECT_EQ(A.values(), (gp::random_spd<double, std::int64_t>(200, 6, 5).values()));
+}
+
+TEST(sparse_generate, rmat_is_power_law) {
+  const auto G = gp::rmat<float, int>(14, 16, 3);
+  EXPECT_EQ(G.rows(), 1u << 14);
+  EXPECT_GT(G.nnz(), (1u << 14) * 8u);
+  EXPECT_LE(G.nnz(), (1u << 14) * 16u);
+  const auto s = G.stats();
+  EXPECT_GT(static_cast<double>(s.max_row), 20 * s.mean_row());
+  EXPECT_GT(s.empty_rows, 0u);
+  EXPECT_EQ(gp::choose_spmv_kernel(s).kernel, gp::spmv_kernel::merge_path);
+  EXPECT_EQ(gp::choose_spmv_kernel(gp::poisson2d<float, int>(64).stats()).kernel,
+            gp::spmv_kernel::subwarp);
+}
