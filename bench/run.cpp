@@ -75,9 +75,16 @@ int run(const options& opts) {
   const bool run_scan = opts.family == "all" || opts.family == "scan";
   const bool run_histogram = opts.family == "all" || opts.family == "histogram";
   const bool run_sort = opts.family == "all" || opts.family == "sort";
-  if (!run_reduce && !run_segmented && !run_scan && !run_histogram && !run_sort) {
+  const bool run_closest_pair = opts.family == "all" || opts.family == "closest_pair";
+  if (!run_reduce && !run_segmented && !run_scan && !run_histogram && !run_sort &&
+      !run_closest_pair) {
     return bad_option("unknown family '" + opts.family +
-                      "' (known: reduce, scan, segmented_reduce, histogram, sort, all)");
+                      "' (known: reduce, scan, segmented_reduce, histogram, sort, closest_pair, "
+                      "all)");
+  }
+  if (opts.sweep && (opts.family != "closest_pair" || cuda_device_count() == 0)) {
+    return bad_option(
+        "--sweep: only `closest_pair` has a launch sweep, and it needs a CUDA device");
   }
   if (!opts.backend.empty() && opts.backend != "host" && opts.backend != "cuda") {
     return bad_option("unknown backend '" + opts.backend + "' (host or cuda)");
@@ -139,6 +146,9 @@ int run(const options& opts) {
       if (run_scan) plan_scan_ladder(ctx, p);
       if (run_histogram) plan_histogram_ladder(ctx, p);
       if (run_sort) plan_sort_ladder(ctx, p);
+      if (run_closest_pair) plan_closest_pair_ladder(ctx, p);
+    } else if (opts.sweep) {
+      plan_closest_pair_sweep(ctx, p);
     } else {
       if (run_reduce) plan_reduce(ctx, p);
       if (run_scan) plan_scan(ctx, p);
@@ -148,6 +158,7 @@ int run(const options& opts) {
         plan_sort(ctx, p);
         plan_sorting_network(ctx, p);
       }
+      if (run_closest_pair) plan_closest_pair(ctx, p);
     }
     failures = execute(p);
   } catch (const std::exception& e) {

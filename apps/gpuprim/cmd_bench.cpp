@@ -30,6 +30,9 @@ command add_bench_command(CLI::App& app) {
   sub->add_flag("--quick", opts->quick, "Fewer sizes and repetitions (a smoke run)");
   sub->add_flag("--sequential", opts->sequential,
                 "Time all of gpuprim's runs, then all of the vendor's (default: interleaved)");
+  sub->add_flag("--sweep", opts->sweep,
+                "closest_pair: sweep threads per block x blocks per grid of the quadratic kernels, "
+                "with their occupancy");
   return [opts] {
     if (!opts->backend.empty()) opts->backend = resolve_backend(opts->backend);
     return bench::run(*opts);

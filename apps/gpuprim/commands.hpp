@@ -31,6 +31,7 @@ command add_reduce_command(CLI::App& app);
 command add_scan_command(CLI::App& app);
 command add_histogram_command(CLI::App& app);
 command add_sort_command(CLI::App& app);
+command add_closest_pair_command(CLI::App& app);
 
 // The backend to use: `requested` ("host" or "cuda"), or when empty, cuda if
 // a device is present and host otherwise. Throws usage_error for "cuda"

@@ -69,13 +69,14 @@ int main(int argc, char** argv) {
   commands["scan"] = cli::add_scan_command(app);
   commands["histogram"] = cli::add_histogram_command(app);
   commands["sort"] = cli::add_sort_command(app);
+  commands["closest-pair"] = cli::add_closest_pair_command(app);
 
   // CLI11 would only say "A subcommand is required" for a misspelt one.
   if (argc > 1 && argv[1][0] != '-' && !commands.contains(argv[1])) {
-    return cli::report(
-        cli::exit_bad_input, "gpuprim",
-        std::string("unknown command '") + argv[1] +
-            "' (commands: info, bench, reduce, scan, sort, histogram; run with --help for usage)");
+    return cli::report(cli::exit_bad_input, "gpuprim",
+                       std::string("unknown command '") + argv[1] +
+                           "' (commands: info, bench, reduce, scan, sort, histogram, closest-pair; "
+                           "run with --help for usage)");
   }
   try {
     app.parse(argc, argv);

@@ -36,6 +36,21 @@ struct closest_pair_result {
 // argument); `automatic` picks by n (see gpuprim/closest_pair.hpp).
 enum class closest_pair_algorithm { automatic, brute_force, tiled, divide_and_conquer, grid };
 
+// Launch shape of the quadratic kernels (the sweep of `gpuprim bench
+// closest_pair --sweep`): threads per block and blocks per grid, 0 for the
+// defaults. The grid strides over the points, so any block count works.
+struct closest_pair_launch {
+  int threads = 0;
+  int blocks = 0;
+};
+
+// What the occupancy calculator says about one kernel at one block size.
+struct closest_pair_occupancy {
+  int registers = 0;
+  int shared_bytes = 0;
+  int blocks_per_multiprocessor = 0;
+};
+
 namespace detail {
 
 // n points of dimension 2 or 3: coordinate d of point p is
@@ -134,7 +149,8 @@ double coordinate_scale(const point_bounds& b, int dim) {
     if (max_abs == 0) return 1.0;
     const int e = std::ilogb(max_abs);
     if (e > 500) return std::ldexp(1.0, 500 - e);
-    if (e < -500) return std::ldexp(1.0, -e < 1000 ? -e : 1000);  // 2^-e would overflow below 2^-1000
+    if (e < -500)
+      return std::ldexp(1.0, -e < 1000 ? -e : 1000);  // 2^-e would overflow below 2^-1000
     return 1.0;
   }
 }

@@ -5,7 +5,7 @@
 //  1. brute_force: every pair, the outer loop over i spread over threads.
 //  2. blocked: every pair, in blocks of points that stay in the L1 cache
 //     (the thesis's blocked CPU brute force).
-//  3. divide_and_conquer: sort by x once; halves recursively; merge the
+//  3. divide_and_conquer: sort by x once (radix sort); halves recursively; merge the
 //     halves by y and check the strip around the split line (tasks for the
 //     upper levels).
 //  4. grid: cells of about one point over the bounding box, points sorted
@@ -254,17 +254,23 @@ pair_candidate dc_recurse(indexed_point<Dim>* pts, indexed_point<Dim>* tmp, std:
 template <int Dim, class T>
 pair_candidate divide_and_conquer(host_backend backend, const point_set<T>& s) {
   const std::size_t n = s.n;
-  std::vector<indexed_point<Dim>> pts(n), tmp(n);
+  // Sort by x once: the parallel radix sort of the scaled x (stable).
+  std::vector<double> x(n);
+  std::vector<std::uint64_t> order(n);
   const auto count = static_cast<std::int64_t>(n);
 #pragma omp parallel for num_threads(closest_threads(backend)) schedule(static)
   for (std::int64_t p = 0; p < count; ++p) {
-    load_point<Dim>(s, static_cast<std::size_t>(p), pts[p].x);
-    pts[p].index = static_cast<std::uint64_t>(p);
+    x[p] = s.at(0, static_cast<std::size_t>(p));
+    order[p] = static_cast<std::uint64_t>(p);
   }
-  // Sort by x once (ties by index, so the order is deterministic).
-  std::sort(pts.begin(), pts.end(), [](const indexed_point<Dim>& a, const indexed_point<Dim>& b) {
-    return a.x[0] < b.x[0] || (a.x[0] == b.x[0] && a.index < b.index);
-  });
+  const detail::radix_sort_plan plan{n, 0, 64, false, 8};
+  radix_sort<double, std::uint64_t>(backend, x.data(), x.data(), order.data(), order.data(), plan);
+  std::vector<indexed_point<Dim>> pts(n), tmp(n);
+#pragma omp parallel for num_threads(closest_threads(backend)) schedule(static)
+  for (std::int64_t p = 0; p < count; ++p) {
+    load_point<Dim>(s, static_cast<std::size_t>(order[p]), pts[p].x);
+    pts[p].index = order[p];
+  }
   pair_candidate best;
 #pragma omp parallel num_threads(closest_threads(backend))
 #pragma omp single
@@ -305,7 +311,7 @@ cell_sorted_points sort_by_cell(host_backend backend, const std::vector<double>&
   return c;
 }
 
-inline constexpr std::size_t grid_window = 3;  // next points in cell order for the bound
+inline constexpr std::size_t grid_window = 3;     // next points in cell order for the bound
 inline constexpr double grid_crowding_limit = 8;  // sum of squared cell counts per point
 
 // An upper bound of the closest squared distance (pairs of points at most
