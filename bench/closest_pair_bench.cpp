@@ -8,7 +8,7 @@
 //    against the same algorithm on the CPU; the quadratic ones also in
 //    pair distances per second and % of the GPU's FP32 peak (6 flops per
 //    pair: 2 subtractions, 2 multiplications, 1 addition, 1 compare).
-//  - --ladder: the rungs of gpuprim/ladder/closest_pair.cuh at 2^20.
+//  - --ladder: the rungs of gpuprim/ladder/closest_pair.cuh at 2^18.
 //  - --sweep: threads per block x blocks per grid of the brute-force and
 //    tiled kernels at 2^17 points, with each shape's occupancy (registers,
 //    shared memory, resident blocks per SM from the CUDA occupancy API).
@@ -232,7 +232,6 @@ constexpr algorithm_case algorithm_cases[] = {
     {std::size_t{1} << 16, closest_pair_algorithm::tiled, true},
     {std::size_t{1} << 16, closest_pair_algorithm::divide_and_conquer, true},
     {std::size_t{1} << 16, closest_pair_algorithm::grid, true},
-    {std::size_t{1} << 20, closest_pair_algorithm::brute_force, false},
     {std::size_t{1} << 20, closest_pair_algorithm::tiled, false},
     {std::size_t{1} << 20, closest_pair_algorithm::divide_and_conquer, true},
     {std::size_t{1} << 20, closest_pair_algorithm::grid, true},
@@ -320,9 +319,9 @@ void plan_closest_pair(const context& ctx, plan& p) {
 #if GPUPRIM_HAS_CUDA
 
 void plan_closest_pair_ladder(const context& ctx, plan& p) {
-  const std::size_t n = std::size_t{1} << (ctx.quick ? 17 : 20);
+  const std::size_t n = std::size_t{1} << (ctx.quick ? 16 : 18);
   table t;
-  t.title = "closest_pair ladder: 2^" + std::string(ctx.quick ? "17" : "20") +
+  t.title = "closest_pair ladder: 2^" + std::string(ctx.quick ? "16" : "18") +
             " uniform 2-D float points (cuda)";
   t.kind = table_kind::ladder;
   t.roofline = "copy bw";
@@ -374,8 +373,8 @@ void plan_closest_pair_sweep(const context& ctx, plan& p) {
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   for (const ladder::closest_pair_rung& rung : ladder::closest_pair_rungs()) {
     if (!rung.quadratic) continue;
-    for (int threads : {64, 128, 256, 512, 1024}) {
-      for (int per_sm : {1, 2, 4, 8, 0}) {
+    for (int threads : {128, 256, 512, 1024}) {
+      for (int per_sm : {1, 4, 0}) {
         const int blocks = per_sm ? per_sm * sms : 0;  // 0: one block per chunk of points
         row r = make_header(std::string(rung.name) + " " + std::to_string(threads) + " x " +
                                 (blocks ? std::to_string(blocks) : std::string("n-chunks")),

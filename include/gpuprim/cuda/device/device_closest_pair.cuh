@@ -105,9 +105,11 @@ __device__ __forceinline__ pair_candidate block_best(pair_candidate c) {
   return c;
 }
 
-// out[0] = the best of in[0, count), one block.
-__global__ void closest_reduce_candidates(const pair_candidate* __restrict__ in, unsigned count,
-                                          pair_candidate* __restrict__ out) {
+// out[0] = the best of in[0, count), one block. (Kernels in this header are
+// templates, so that several .cu files can include it.)
+template <class Candidate = pair_candidate>
+__global__ void closest_reduce_candidates(const Candidate* __restrict__ in, unsigned count,
+                                          Candidate* __restrict__ out) {
   pair_candidate c;
   for (unsigned k = threadIdx.x; k < count; k += blockDim.x)
     if (better(in[k], c)) c = in[k];
@@ -388,7 +390,7 @@ __global__ void __launch_bounds__(closest_threads)
 inline pair_candidate finish_candidates(const pair_candidate* block_out, unsigned blocks,
                                         stream_t stream) {
   const scratch_buffer result(sizeof(pair_candidate), stream);
-  launch("closest_reduce_candidates", "closest_pair", closest_reduce_candidates,
+  launch("closest_reduce_candidates", "closest_pair", closest_reduce_candidates<>,
          {1, 1024, 0, stream}, block_out, blocks, result.get<pair_candidate>());
   pair_candidate host;
   detail::copy_to_host(&host, result.get(), sizeof host, stream);
@@ -785,9 +787,10 @@ __global__ void __launch_bounds__(closest_threads)
   }
 }
 
+template <class Candidate = pair_candidate>
 __global__ void __launch_bounds__(closest_threads)
-    closest_reduce_blocks(const pair_candidate* __restrict__ in, std::size_t count,
-                          pair_candidate* __restrict__ block_out) {
+    closest_reduce_blocks(const Candidate* __restrict__ in, std::size_t count,
+                          Candidate* __restrict__ block_out) {
   pair_candidate best;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   for (std::size_t k = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; k < count; k += stride)
@@ -854,7 +857,7 @@ pair_candidate divide_and_conquer(const point_set<T>& s, stream_t stream) {
     std::swap(child, level);
   }
   const scratch_buffer block_out(blocks * sizeof(pair_candidate), stream);
-  launch("closest_reduce_blocks", "closest_pair", closest_reduce_blocks,
+  launch("closest_reduce_blocks", "closest_pair", closest_reduce_blocks<>,
          {blocks, closest_threads, 0, stream},
          static_cast<const pair_candidate*>(best_of.get<pair_candidate>()), n,
          block_out.get<pair_candidate>());
