@@ -281,33 +281,36 @@ pair_candidate divide_and_conquer(host_backend backend, const point_set<T>& s) {
 // ---- 4. grid ---------------------------------------------------------------
 
 // Points in cell order: keys ascending, coordinates packed, input indices.
+// Keys and indices are 32 bits wide when they fit (half the sort's traffic).
+template <class Key, class Index>
 struct cell_sorted_points {
-  std::vector<std::uint64_t> keys;
-  std::vector<std::uint64_t> index;
+  std::vector<Key> keys;
+  std::vector<Index> index;
   std::vector<double> x;  // n * dim
 };
 
-template <int Dim>
-cell_sorted_points sort_by_cell(host_backend backend, const std::vector<double>& pts,
-                                const detail::grid_plan& g) {
-  const std::size_t n = pts.size() / Dim;
-  cell_sorted_points c;
+template <int Dim, class Key, class Index, class T>
+cell_sorted_points<Key, Index> sort_by_cell(host_backend backend, const point_set<T>& s,
+                                            const detail::grid_plan& g) {
+  const std::size_t n = s.n;
+  cell_sorted_points<Key, Index> c;
   c.keys.resize(n);
   c.index.resize(n);
   const auto count = static_cast<std::int64_t>(n);
 #pragma omp parallel for num_threads(closest_threads(backend)) schedule(static)
   for (std::int64_t p = 0; p < count; ++p) {
-    c.keys[p] = g.key_of(&pts[p * Dim]);
-    c.index[p] = static_cast<std::uint64_t>(p);
+    double x[Dim];
+    load_point<Dim>(s, static_cast<std::size_t>(p), x);
+    c.keys[p] = static_cast<Key>(g.key_of(x));
+    c.index[p] = static_cast<Index>(p);
   }
-  const detail::radix_sort_plan plan{n, 0, g.key_bits, false, 8};
-  radix_sort<std::uint64_t, std::uint64_t>(backend, c.keys.data(), c.keys.data(), c.index.data(),
-                                           c.index.data(), plan);
+  const detail::radix_sort_plan plan{n, 0, g.key_bits, false, static_cast<int>(sizeof(Index))};
+  radix_sort<Key, Index>(backend, c.keys.data(), c.keys.data(), c.index.data(), c.index.data(),
+                         plan);
   c.x.resize(n * Dim);
 #pragma omp parallel for num_threads(closest_threads(backend)) schedule(static)
   for (std::int64_t p = 0; p < count; ++p)
-    for (int d = 0; d < Dim; ++d)
-      c.x[p * Dim + d] = pts[c.index[p] * Dim + d];
+    load_point<Dim>(s, static_cast<std::size_t>(c.index[p]), &c.x[p * Dim]);
   return c;
 }
 
@@ -316,9 +319,9 @@ inline constexpr double grid_crowding_limit = 8;  // sum of squared cell counts 
 
 // An upper bound of the closest squared distance (pairs of points at most
 // grid_window apart in cell order), and the sum over cells of count^2.
-template <int Dim>
-void bound_and_crowding(host_backend backend, const cell_sorted_points& c, double& bound,
-                        double& crowding) {
+template <int Dim, class Key, class Index>
+void bound_and_crowding(host_backend backend, const cell_sorted_points<Key, Index>& c,
+                        double& bound, double& crowding) {
   const std::size_t n = c.keys.size();
   const auto count = static_cast<std::int64_t>(n);
   double b = std::numeric_limits<double>::infinity();
@@ -341,35 +344,85 @@ void bound_and_crowding(host_backend backend, const cell_sorted_points& c, doubl
   crowding = w;
 }
 
-template <int Dim>
-pair_candidate check_neighbour_cells(host_backend backend, const cell_sorted_points& c,
+inline constexpr std::size_t grid_chunk = 4096;  // points per scheduling unit of the check
+
+// Every point against the rest of its own cell, the next cell and the
+// forward neighbouring cells. Threads take chunks of consecutive points;
+// since the keys rise along a chunk, so do the starts of its key ranges:
+// one binary search per range and chunk, then a cursor that only moves
+// forward.
+template <int Dim, class Key, class Index>
+pair_candidate check_neighbour_cells(host_backend backend, const cell_sorted_points<Key, Index>& c,
                                      const detail::grid_plan& g) {
   const std::size_t n = c.keys.size();
-  const std::uint64_t* keys = c.keys.data();
+  const Key* keys = c.keys.data();
+  const std::size_t chunks = (n + grid_chunk - 1) / grid_chunk;
   return parallel_best(
-      backend, n,
-      [&](std::size_t p, pair_candidate& best) {
-        const double* a = &c.x[p * Dim];
-        auto check = [&](std::size_t q) {
-          const double d2 = detail::squared_distance<Dim>(a, &c.x[q * Dim]);
-          if (d2 <= best.d2) {
-            const pair_candidate cand = make_candidate(d2, c.index[p], c.index[q]);
-            if (better(cand, best)) best = cand;
+      backend, chunks,
+      [&](std::size_t chunk, pair_candidate& best) {
+        const std::size_t p0 = chunk * grid_chunk;
+        const std::size_t p1 = std::min(n, p0 + grid_chunk);
+        std::size_t cursor[4];
+        bool started = false;
+        for (std::size_t p = p0; p < p1; ++p) {
+          const double* a = &c.x[p * Dim];
+          auto check = [&](std::size_t q) {
+            const double d2 = detail::squared_distance<Dim>(a, &c.x[q * Dim]);
+            if (d2 <= best.d2) {
+              const pair_candidate cand = make_candidate(d2, c.index[p], c.index[q]);
+              if (better(cand, best)) best = cand;
+            }
+          };
+          const std::uint64_t k = keys[p];
+          for (std::size_t q = p + 1; q < n && keys[q] <= k + 1; ++q)
+            check(q);
+          std::int64_t first[4], last[4];
+          const int ranges = detail::forward_ranges(g, k, first, last);
+          for (int r = 0; r < ranges; ++r) {
+            const auto lo = static_cast<std::uint64_t>(first[r]);
+            const auto below = [](Key key, std::uint64_t v) { return key < v; };
+            if (!started) {
+              cursor[r] =
+                  static_cast<std::size_t>(std::lower_bound(keys, keys + n, lo, below) - keys);
+            } else {
+              while (cursor[r] < n && keys[cursor[r]] < lo)
+                ++cursor[r];
+            }
+            for (std::size_t q = cursor[r]; q < n && keys[q] <= static_cast<std::uint64_t>(last[r]);
+                 ++q)
+              if (q != p) check(q);  // a range wraps onto the own cell in grids one cell wide
           }
-        };
-        const std::uint64_t k = keys[p];
-        for (std::size_t q = p + 1; q < n && keys[q] <= k + 1; ++q)
-          check(q);
-        std::int64_t first[4], last[4];
-        const int ranges = detail::forward_ranges(g, k, first, last);
-        for (int r = 0; r < ranges; ++r) {
-          std::size_t q = static_cast<std::size_t>(
-              std::lower_bound(keys, keys + n, static_cast<std::uint64_t>(first[r])) - keys);
-          for (; q < n && keys[q] <= static_cast<std::uint64_t>(last[r]); ++q)
-            if (q != p) check(q);  // a range wraps onto the own cell in grids one cell wide
+          started = true;
         }
       },
       true);
+}
+
+// One grid: sort into cells and check the neighbours.
+template <int Dim, class Key, class Index, class T>
+pair_candidate grid_pass(host_backend backend, const point_set<T>& s, const detail::grid_plan& g) {
+  return check_neighbour_cells<Dim>(backend, sort_by_cell<Dim, Key, Index>(backend, s, g), g);
+}
+
+template <int Dim, class Index, class T>
+pair_candidate grid_with_index(host_backend backend, const point_set<T>& s, const double* lo,
+                               const double* hi) {
+  const double first_cell = detail::initial_cell(lo, hi, Dim, s.n);
+  const detail::grid_plan g = detail::make_grid_plan(lo, hi, Dim, first_cell);
+  auto first = [&]<class Key>() -> pair_candidate {
+    const cell_sorted_points<Key, Index> c = sort_by_cell<Dim, Key, Index>(backend, s, g);
+    double bound = 0, crowding = 0;
+    bound_and_crowding<Dim>(backend, c, bound, crowding);
+    if (bound <= g.cell * g.cell && crowding <= grid_crowding_limit * static_cast<double>(s.n)) {
+      return check_neighbour_cells<Dim>(backend, c, g);
+    }
+    // The second grid: cells as wide as the bound.
+    const detail::grid_plan g2 = detail::make_grid_plan(lo, hi, Dim, std::sqrt(bound));
+    return g2.wide_keys ? grid_pass<Dim, std::uint64_t, Index>(backend, s, g2)
+                        : grid_pass<Dim, std::uint32_t, Index>(backend, s, g2);
+  };
+  return g.wide_keys ? first.template operator()<std::uint64_t>()
+                     : first.template operator()<std::uint32_t>();
 }
 
 // The grid's cell sides, chosen from the scaled bounds; see the top of the
@@ -377,18 +430,8 @@ pair_candidate check_neighbour_cells(host_backend backend, const cell_sorted_poi
 template <int Dim, class T>
 pair_candidate grid(host_backend backend, const point_set<T>& s, const double* lo,
                     const double* hi) {
-  const std::vector<double> pts = packed_points<Dim>(backend, s);
-  const double first_cell = detail::initial_cell(lo, hi, Dim, s.n);
-  detail::grid_plan g = detail::make_grid_plan(lo, hi, Dim, first_cell);
-  cell_sorted_points c = sort_by_cell<Dim>(backend, pts, g);
-  double bound = 0, crowding = 0;
-  bound_and_crowding<Dim>(backend, c, bound, crowding);
-  const bool first_grid_holds = bound <= g.cell * g.cell;
-  if (!first_grid_holds || crowding > grid_crowding_limit * static_cast<double>(s.n)) {
-    g = detail::make_grid_plan(lo, hi, Dim, std::sqrt(bound));
-    c = sort_by_cell<Dim>(backend, pts, g);
-  }
-  return check_neighbour_cells<Dim>(backend, c, g);
+  if (s.n < (std::size_t{1} << 32)) return grid_with_index<Dim, std::uint32_t>(backend, s, lo, hi);
+  return grid_with_index<Dim, std::uint64_t>(backend, s, lo, hi);
 }
 
 }  // namespace gpuprim::host_detail
