@@ -98,8 +98,8 @@ namespace detail {
 // float and double in src/closest_pair/. `points` are in device memory and
 // n >= 2 (checked); the bounds are checked on the device. Synchronizes.
 template <class T>
-closest_pair_result cuda_closest_pair(const point_set<T>& points,
-                                      closest_pair_algorithm algorithm, stream_t stream);
+closest_pair_result cuda_closest_pair(const point_set<T>& points, closest_pair_algorithm algorithm,
+                                      stream_t stream);
 #else
 template <class T>
 closest_pair_result cuda_closest_pair(const point_set<T>&, closest_pair_algorithm, stream_t) {
@@ -232,8 +232,7 @@ closest_pair(host_backend backend, matrix_view<T> points,
              closest_pair_algorithm algorithm = closest_pair_algorithm::automatic) {
   using U = std::remove_const_t<T>;
   return detail::host_closest_pair<U>(
-      backend,
-      detail::matrix_points<U>(points.data(), points.rows(), points.cols(), points.ld()),
+      backend, detail::matrix_points<U>(points.data(), points.rows(), points.cols(), points.ld()),
       algorithm);
 }
 
@@ -241,9 +240,9 @@ closest_pair(host_backend backend, matrix_view<T> points,
 template <host_range X, host_range Y>
 requires closest_pair_coordinate<detail::host_coordinate_t<X>> &&
     std::is_same_v<detail::host_coordinate_t<X>, detail::host_coordinate_t<Y>>
-        closest_pair_result closest_pair(
-            host_backend backend, const X& x, const Y& y,
-            closest_pair_algorithm algorithm = closest_pair_algorithm::automatic) {
+        closest_pair_result
+        closest_pair(host_backend backend, const X& x, const Y& y,
+                     closest_pair_algorithm algorithm = closest_pair_algorithm::automatic) {
   const auto xs = detail::host_span(x);
   const auto ys = detail::host_span(y);
   detail::check_lengths(xs.size(), ys.size(), "y");
@@ -257,9 +256,9 @@ template <host_range X, host_range Y, host_range Z>
 requires closest_pair_coordinate<detail::host_coordinate_t<X>> &&
     std::is_same_v<detail::host_coordinate_t<X>, detail::host_coordinate_t<Y>> &&
     std::is_same_v<detail::host_coordinate_t<X>, detail::host_coordinate_t<Z>>
-        closest_pair_result closest_pair(
-            host_backend backend, const X& x, const Y& y, const Z& z,
-            closest_pair_algorithm algorithm = closest_pair_algorithm::automatic) {
+        closest_pair_result
+        closest_pair(host_backend backend, const X& x, const Y& y, const Z& z,
+                     closest_pair_algorithm algorithm = closest_pair_algorithm::automatic) {
   const auto xs = detail::host_span(x);
   const auto ys = detail::host_span(y);
   const auto zs = detail::host_span(z);
@@ -277,17 +276,16 @@ closest_pair(cuda_backend backend, device_matrix_view<T> points,
              closest_pair_algorithm algorithm = closest_pair_algorithm::automatic) {
   using U = std::remove_const_t<T>;
   return detail::device_closest_pair<U>(
-      backend,
-      detail::matrix_points<U>(points.data(), points.rows(), points.cols(), points.ld()),
+      backend, detail::matrix_points<U>(points.data(), points.rows(), points.cols(), points.ld()),
       algorithm);
 }
 
 template <device_range X, device_range Y>
 requires closest_pair_coordinate<detail::device_coordinate_t<X>> &&
     std::is_same_v<detail::device_coordinate_t<X>, detail::device_coordinate_t<Y>>
-        closest_pair_result closest_pair(
-            cuda_backend backend, const X& x, const Y& y,
-            closest_pair_algorithm algorithm = closest_pair_algorithm::automatic) {
+        closest_pair_result
+        closest_pair(cuda_backend backend, const X& x, const Y& y,
+                     closest_pair_algorithm algorithm = closest_pair_algorithm::automatic) {
   using U = detail::device_coordinate_t<X>;
   const device_span<const U> xs = as_device_span(x);
   const device_span<const U> ys = as_device_span(y);
@@ -300,9 +298,9 @@ template <device_range X, device_range Y, device_range Z>
 requires closest_pair_coordinate<detail::device_coordinate_t<X>> &&
     std::is_same_v<detail::device_coordinate_t<X>, detail::device_coordinate_t<Y>> &&
     std::is_same_v<detail::device_coordinate_t<X>, detail::device_coordinate_t<Z>>
-        closest_pair_result closest_pair(
-            cuda_backend backend, const X& x, const Y& y, const Z& z,
-            closest_pair_algorithm algorithm = closest_pair_algorithm::automatic) {
+        closest_pair_result
+        closest_pair(cuda_backend backend, const X& x, const Y& y, const Z& z,
+                     closest_pair_algorithm algorithm = closest_pair_algorithm::automatic) {
   using U = detail::device_coordinate_t<X>;
   const device_span<const U> xs = as_device_span(x);
   const device_span<const U> ys = as_device_span(y);

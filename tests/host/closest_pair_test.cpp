@@ -167,8 +167,8 @@ TEST(host_closest_pair_api, thread_counts_agree_and_result_is_ordered) {
   const gp::matrix_view<const float> view(pts.xyz.data(), pts.n, 2);
   const auto want = gp::closest_pair(gp::host.threads(1), view);
   for (int threads : {2, 3, 8}) {
-    for (auto a : {gp::closest_pair_algorithm::divide_and_conquer,
-                   gp::closest_pair_algorithm::grid}) {
+    for (auto a :
+         {gp::closest_pair_algorithm::divide_and_conquer, gp::closest_pair_algorithm::grid}) {
       expect_same_pair(gp::closest_pair(gp::host.threads(threads), view, a), want, "threads");
     }
   }
@@ -178,8 +178,9 @@ TEST(host_closest_pair_api, thread_counts_agree_and_result_is_ordered) {
     wide[p * 5] = pts.at(p, 0);
     wide[p * 5 + 1] = pts.at(p, 1);
   }
-  expect_same_pair(gp::closest_pair(gp::host, gp::matrix_view<const float>(wide.data(), pts.n, 2, 5)),
-                   want, "leading dimension 5");
+  expect_same_pair(
+      gp::closest_pair(gp::host, gp::matrix_view<const float>(wide.data(), pts.n, 2, 5)), want,
+      "leading dimension 5");
 }
 
 }  // namespace

@@ -61,8 +61,8 @@ closest_pair_result reference_closest_pair(const point_rows<T>& pts) {
         a[d] = s.at(d, i);
         c[d] = s.at(d, j);
       }
-      const double d2 = pts.dim == 2 ? detail::squared_distance<2>(a, c)
-                                     : detail::squared_distance<3>(a, c);
+      const double d2 =
+          pts.dim == 2 ? detail::squared_distance<2>(a, c) : detail::squared_distance<3>(a, c);
       if (d2 < best.d2) best = {d2, i, j};  // (i, j) rise: the first at a minimum stays
     }
   }
