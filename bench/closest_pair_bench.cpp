@@ -238,6 +238,12 @@ constexpr algorithm_case algorithm_cases[] = {
     {std::size_t{1} << 24, closest_pair_algorithm::divide_and_conquer, false},
 };
 
+// Runs without a GPU (host rows alone) stop here and leave out the
+// quadratic algorithms, so that `gpuprim bench` on a small CPU stays short;
+// GPU runs time the CPU backend at every size its cost allows (the vendor
+// column).
+constexpr std::size_t host_only_limit = std::size_t{1} << 20;
+
 void plan_api(const context& ctx, plan& p) {
   table t;
   t.title = std::string("closest_pair: gp::closest_pair on 2-D float points (") +
@@ -270,7 +276,7 @@ void plan_api(const context& ctx, plan& p) {
                                                closest_pair_algorithm::automatic, with_host);
                          }});
 #endif
-    } else if (ctx.host && c.with_host) {
+    } else if (ctx.host && c.with_host && c.n <= host_only_limit) {
       const row header = make_header(variant, "host", n);
       p.cases.push_back({index, header, [header, shape, n] {
                            return measure_host(header, make_points(shape, n),
@@ -303,7 +309,7 @@ void plan_api(const context& ctx, plan& p) {
                                                alg, with_host);
                          }});
 #endif
-    } else if (ctx.host && c.with_host && !(ctx.quick && quadratic(alg))) {
+    } else if (ctx.host && c.with_host && c.n <= host_only_limit && !quadratic(alg)) {
       const row header = make_header(variant, "host", n);
       p.cases.push_back({algorithms, header, [header, n, alg] {
                            return measure_host(header, make_points(point_shape::uniform, n), alg);
