@@ -172,8 +172,14 @@ struct grid_plan {
   int dim = 2;
 
   GPUPRIM_HD std::uint64_t key_of(const double* x) const {
+    return dim == 2 ? key_of<2>(x) : key_of<3>(x);
+  }
+  // The same with the dimension known at compile time (the loop unrolls and
+  // the plan's arrays stay in registers on the GPU).
+  template <int Dim>
+  GPUPRIM_HD std::uint64_t key_of(const double* x) const {
     std::uint64_t key = 0;
-    for (int d = 0; d < dim; ++d) {
+    for (int d = 0; d < Dim; ++d) {
       double c = (x[d] - origin[d]) * inverse_cell;
       c = c < 0 ? 0 : c;
       std::uint64_t ci = static_cast<std::uint64_t>(c);

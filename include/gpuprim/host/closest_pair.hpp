@@ -301,7 +301,7 @@ cell_sorted_points<Key, Index> sort_by_cell(host_backend backend, const point_se
   for (std::int64_t p = 0; p < count; ++p) {
     double x[Dim];
     load_point<Dim>(s, static_cast<std::size_t>(p), x);
-    c.keys[p] = static_cast<Key>(g.key_of(x));
+    c.keys[p] = static_cast<Key>(g.template key_of<Dim>(x));
     c.index[p] = static_cast<Index>(p);
   }
   const detail::radix_sort_plan plan{n, 0, g.key_bits, false, static_cast<int>(sizeof(Index))};

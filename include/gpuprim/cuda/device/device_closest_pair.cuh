@@ -140,7 +140,8 @@ __global__ void __launch_bounds__(closest_threads)
   unsigned long long bad = ~0ull;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   for (std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; p < s.n; p += stride) {
-    for (int d = 0; d < s.dim; ++d) {
+    for (int d = 0; d < 3; ++d) {  // constant bounds: lo and hi stay in registers
+      if (d >= s.dim) break;
       const double v = static_cast<double>(s.coord[d][p * s.stride]);
       if (!isfinite(v)) {
         bad = bad < p ? bad : p;
@@ -159,7 +160,8 @@ __global__ void __launch_bounds__(closest_threads)
     bad = o < bad ? o : bad;
   }
   if (threadIdx.x % 32 == 0) {
-    for (int d = 0; d < s.dim; ++d) {
+    for (int d = 0; d < 3; ++d) {
+      if (d >= s.dim) break;
       atomicMin(&bounds[d], order_bits(lo[d]));
       atomicMax(&bounds[4 + d], order_bits(hi[d]));
     }
@@ -472,7 +474,7 @@ __global__ void __launch_bounds__(closest_threads)
     double x[3];
     for (int d = 0; d < Dim; ++d)
       x[d] = s.at(d, p);
-    keys[p] = static_cast<Key>(g.key_of(x));
+    keys[p] = static_cast<Key>(g.template key_of<Dim>(x));
     index[p] = static_cast<std::uint32_t>(p);
   }
 }
