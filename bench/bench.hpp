@@ -21,6 +21,8 @@ struct options {
   // Time gpuprim's runs and the vendor's one side after the other instead
   // of interleaved (bench/timing.hpp), as the harness did before.
   bool sequential = false;
+  // closest_pair: the launch sweep of the quadratic kernels (threads x blocks, occupancy).
+  bool sweep = false;
 };
 
 // The families, comma-separated, and "all": "reduce, scan, ..., all".

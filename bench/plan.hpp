@@ -138,5 +138,12 @@ void plan_convolve_ladder(const context& ctx, plan& p);
 void plan_spmv(const context& ctx, plan& p);
 void plan_spmv_ladder(const context& ctx, plan& p);
 void plan_solve(const context& ctx, plan& p);
+// Closest pair (bench/closest_pair_bench.cpp): gp::closest_pair on uniform,
+// clustered and collinear points (GPU against the CPU backend), each
+// algorithm by name, the ladder, and the launch sweep of the quadratic
+// kernels (--sweep, CUDA only).
+void plan_closest_pair(const context& ctx, plan& p);
+void plan_closest_pair_ladder(const context& ctx, plan& p);
+void plan_closest_pair_sweep(const context& ctx, plan& p);
 
 }  // namespace gpuprim::bench

@@ -59,14 +59,16 @@ int execute(plan& p) {
 }
 
 // The families `gpuprim bench` knows, in the order "all" runs them: a name,
-// the rows, the ladder (none for a family without one) and whether its host
-// rows need the host copy bandwidth as their roofline. A new family adds one
+// the rows, the ladder (none for a family without one), whether its host
+// rows need the host copy bandwidth as their roofline, and a launch sweep
+// (--sweep; closest_pair's quadratic kernels). A new family adds one
 // line here and declares its plan functions in plan.hpp.
 struct family {
   const char* name;
   void (*rows)(const context&, plan&);
   void (*ladder)(const context&, plan&);
   bool host_copy_roofline;
+  void (*sweep)(const context&, plan&) = nullptr;
 };
 
 const family families[] = {
@@ -85,6 +87,7 @@ const family families[] = {
     {"convolve", plan_convolve, plan_convolve_ladder, true},
     {"spmv", plan_spmv, plan_spmv_ladder, false},
     {"solve", plan_solve, nullptr, false},
+    {"closest_pair", plan_closest_pair, plan_closest_pair_ladder, false, plan_closest_pair_sweep},
 };
 
 }  // namespace
@@ -132,6 +135,9 @@ int run(const options& opts) {
   }
   if (chosen.empty()) {
     return bad_option("unknown family '" + opts.family + "' (known: " + family_names() + ")");
+  }
+  if (opts.sweep && (chosen.size() != 1 || !chosen[0]->sweep || cuda_device_count() == 0)) {
+    return bad_option("--sweep: only closest_pair has a launch sweep, and it needs a CUDA device");
   }
   if (!opts.backend.empty() && opts.backend != "host" && opts.backend != "cuda") {
     return bad_option("unknown backend '" + opts.backend + "' (host or cuda)");
@@ -199,7 +205,9 @@ int run(const options& opts) {
       }
     }
     for (const family* f : chosen) {
-      if (!opts.ladder) {
+      if (opts.sweep) {
+        f->sweep(ctx, p);
+      } else if (!opts.ladder) {
         f->rows(ctx, p);
       } else if (f->ladder) {
         f->ladder(ctx, p);

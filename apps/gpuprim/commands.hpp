@@ -38,6 +38,7 @@ command add_convolve_command(CLI::App& app);
 command add_spmv_command(CLI::App& app);
 command add_solve_command(CLI::App& app);
 command add_generate_command(CLI::App& app);
+command add_closest_pair_command(CLI::App& app);
 
 // The backend to use: `requested` ("host" or "cuda"), or when empty, cuda if
 // a device is present and host otherwise. Throws usage_error for "cuda"

@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
   commands["spmv"] = cli::add_spmv_command(app);
   commands["solve"] = cli::add_solve_command(app);
   commands["generate"] = cli::add_generate_command(app);
+  commands["closest-pair"] = cli::add_closest_pair_command(app);
 
   // CLI11 would only say "A subcommand is required" for a misspelt one.
   if (argc > 1 && argv[1][0] != '-' && !commands.contains(argv[1])) {

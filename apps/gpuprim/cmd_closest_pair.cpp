@@ -1,0 +1,274 @@
+// `gpuprim closest-pair POINTS`: the two nearest points of a set in 2-D or
+// 3-D, printed as one line "i j distance" (0-based row indices, i < j; the
+// distance with 17 significant digits, enough to round-trip a double).
+//
+// POINTS is a NumPy .npy array of shape (n, 2) or (n, 3) (float32 and
+// float64 are used as they are; bool, integer arrays are converted to
+// float64), or a .csv file of 2 or 3 numeric columns per line, comma
+// separated, with an optional header line (a first line that is not all
+// numbers). Ties go to the lexicographically smallest (i, j), as
+// gp::closest_pair defines them. Fewer than 2 points, a bad shape, a NaN or
+// infinite coordinate, or a CSV line that does not parse (its line number
+// is given) exit 2 with one line naming the file.
+#include <CLI/CLI.hpp>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "gpuprim/closest_pair.hpp"
+#include "gpuprim/core/device_vector.hpp"
+#include "gpuprim/io/npy.hpp"
+
+namespace gpuprim::cli {
+namespace {
+
+struct closest_pair_options {
+  std::string file;
+  std::string algorithm = "auto";
+  std::string backend;
+};
+
+// Points as rows of `dim` coordinates.
+template <class T>
+struct point_table {
+  std::vector<T> values;
+  std::size_t rows = 0;
+  int dim = 2;
+};
+
+bool has_suffix(std::string name, const std::string& suffix) {
+  for (char& c : name)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return name.size() >= suffix.size() &&
+         name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string shape_text(const std::vector<std::uint64_t>& shape) {
+  std::string text = "(";
+  for (std::size_t k = 0; k < shape.size(); ++k)
+    text += (k ? ", " : "") + std::to_string(shape[k]);
+  return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+// One CSV field as a number; false when it is not one.
+bool parse_number(std::string field, double& value) {
+  const auto first = field.find_first_not_of(" \t\r");
+  const auto last = field.find_last_not_of(" \t\r");
+  if (first == std::string::npos) return false;
+  field = field.substr(first, last - first + 1);
+  errno = 0;
+  char* end = nullptr;
+  value = std::strtod(field.c_str(), &end);
+  return end == field.c_str() + field.size();
+}
+
+std::vector<std::string> split_commas(const std::string& line) {
+  std::vector<std::string> fields;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = line.find(',', start);
+    fields.push_back(line.substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return fields;
+}
+
+point_table<double> read_csv(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw usage_error(file + ": cannot open the file");
+  point_table<double> table;
+  table.dim = 0;
+  std::string line;
+  std::size_t line_number = 0;
+  while (std::getline(in, line)) {
+    ++line_number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;  // blank line
+    const std::vector<std::string> fields = split_commas(line);
+    std::vector<double> row(fields.size());
+    bool numbers = true;
+    for (std::size_t k = 0; k < fields.size(); ++k)
+      numbers = numbers && parse_number(fields[k], row[k]);
+    if (!numbers) {
+      if (table.rows == 0 && table.dim == 0 && line_number == 1) {
+        table.dim = -1;  // a header line: skip it once
+        continue;
+      }
+      throw usage_error(file + ": line " + std::to_string(line_number) +
+                        ": not 2 or 3 comma-separated numbers: '" + line.substr(0, 80) + "'");
+    }
+    if (row.size() != 2 && row.size() != 3) {
+      throw usage_error(file + ": line " + std::to_string(line_number) + ": " +
+                        std::to_string(row.size()) + " columns; points need 2 or 3");
+    }
+    if (table.rows == 0) {
+      table.dim = static_cast<int>(row.size());
+    } else if (static_cast<int>(row.size()) != table.dim) {
+      throw usage_error(file + ": line " + std::to_string(line_number) + ": " +
+                        std::to_string(row.size()) + " columns, the lines before have " +
+                        std::to_string(table.dim));
+    }
+    table.values.insert(table.values.end(), row.begin(), row.end());
+    ++table.rows;
+  }
+  if (table.rows == 0) table.dim = 2;
+  return table;
+}
+
+template <class T>
+point_table<T> npy_table(const io::npy_array& array) {
+  point_table<T> table;
+  const auto values = array.values<T>();
+  table.values.assign(values.begin(), values.end());
+  return table;
+}
+
+// Any other dtype, as float64.
+template <class S>
+void widen(const io::npy_array& array, std::vector<double>& out) {
+  const auto* p = reinterpret_cast<const S*>(array.bytes.data());
+  out.resize(array.size());
+  for (std::size_t k = 0; k < out.size(); ++k)
+    out[k] = static_cast<double>(p[k]);
+}
+
+std::vector<double> as_float64(const io::npy_array& array) {
+  std::vector<double> out;
+  switch (array.type) {
+    case io::dtype::bool8:
+    case io::dtype::uint8:
+      widen<std::uint8_t>(array, out);
+      break;
+    case io::dtype::int8:
+      widen<std::int8_t>(array, out);
+      break;
+    case io::dtype::uint16:
+      widen<std::uint16_t>(array, out);
+      break;
+    case io::dtype::int16:
+      widen<std::int16_t>(array, out);
+      break;
+    case io::dtype::uint32:
+      widen<std::uint32_t>(array, out);
+      break;
+    case io::dtype::int32:
+      widen<std::int32_t>(array, out);
+      break;
+    case io::dtype::uint64:
+      widen<std::uint64_t>(array, out);
+      break;
+    case io::dtype::int64:
+      widen<std::int64_t>(array, out);
+      break;
+    case io::dtype::float32:
+      widen<float>(array, out);
+      break;
+    case io::dtype::float64:
+      widen<double>(array, out);
+      break;
+  }
+  return out;
+}
+
+closest_pair_algorithm parse_algorithm(const std::string& name) {
+  static const std::map<std::string, closest_pair_algorithm> names = {
+      {"auto", closest_pair_algorithm::automatic},
+      {"brute", closest_pair_algorithm::brute_force},
+      {"tiled", closest_pair_algorithm::tiled},
+      {"dc", closest_pair_algorithm::divide_and_conquer},
+      {"grid", closest_pair_algorithm::grid}};
+  return names.at(name);
+}
+
+template <class T>
+closest_pair_result solve(const point_table<T>& table, closest_pair_algorithm algorithm,
+                          bool on_cuda) {
+  if (on_cuda) {
+    const device_vector<T> d = to_device(table.values);
+    return closest_pair(cuda, device_matrix_view<const T>(d.data(), table.rows, table.dim),
+                        algorithm);
+  }
+  return closest_pair(host, matrix_view<const T>(table.values.data(), table.rows, table.dim),
+                      algorithm);
+}
+
+template <class T>
+closest_pair_result solve_checked(const std::string& file, const point_table<T>& table,
+                                  closest_pair_algorithm algorithm, bool on_cuda) {
+  try {
+    return solve(table, algorithm, on_cuda);
+  } catch (const std::invalid_argument& e) {
+    std::string message = e.what();
+    const std::string prefix = "gpuprim::closest_pair: ";
+    if (message.rfind(prefix, 0) == 0) message = message.substr(prefix.size());
+    throw usage_error(file + ": " + message);
+  }
+}
+
+int run_closest_pair(const closest_pair_options& opts) {
+  const bool on_cuda = resolve_backend(opts.backend) == "cuda";
+  const closest_pair_algorithm algorithm = parse_algorithm(opts.algorithm);
+  closest_pair_result r;
+  if (has_suffix(opts.file, ".csv")) {
+    const point_table<double> table = read_csv(opts.file);
+    r = solve_checked(opts.file, table, algorithm, on_cuda);
+  } else {
+    const io::npy_array array = io::read_npy(opts.file);
+    if (array.shape.size() != 2 || (array.shape[1] != 2 && array.shape[1] != 3)) {
+      throw usage_error(opts.file + ": shape " + shape_text(array.shape) +
+                        "; points must have shape (n, 2) or (n, 3)");
+    }
+    const auto rows = static_cast<std::size_t>(array.shape[0]);
+    const int dim = static_cast<int>(array.shape[1]);
+    if (array.type == io::dtype::float32) {
+      point_table<float> table = npy_table<float>(array);
+      table.rows = rows;
+      table.dim = dim;
+      r = solve_checked(opts.file, table, algorithm, on_cuda);
+    } else {
+      point_table<double> table;
+      table.values =
+          array.type == io::dtype::float64 ? npy_table<double>(array).values : as_float64(array);
+      table.rows = rows;
+      table.dim = dim;
+      r = solve_checked(opts.file, table, algorithm, on_cuda);
+    }
+  }
+  std::printf("%zu %zu %.17g\n", r.i, r.j, r.distance);
+  return exit_success;
+}
+
+}  // namespace
+
+command add_closest_pair_command(CLI::App& app) {
+  auto opts = std::make_shared<closest_pair_options>();
+  CLI::App* sub = app.add_subcommand(
+      "closest-pair",
+      "The two nearest points of a 2-D or 3-D point set: prints 'i j distance' (0-based rows, "
+      "i < j; ties to the smallest (i, j))");
+  sub->add_option("POINTS", opts->file,
+                  "A .npy array of shape (n, 2) or (n, 3) (float32/float64; integers and bool "
+                  "as float64), or a .csv file of 2 or 3 numeric columns (optional header)")
+      ->required()
+      ->type_name("");
+  sub->add_option("--algorithm", opts->algorithm,
+                  "auto (by n), brute (every pair), tiled (every pair, in tiles), dc (divide "
+                  "and conquer) or grid")
+      ->check(CLI::IsMember({"auto", "brute", "tiled", "dc", "grid"}))
+      ->capture_default_str();
+  sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
+      ->check(CLI::IsMember({"host", "cuda"}));
+  return [opts] { return run_closest_pair(*opts); };
+}
+
+}  // namespace gpuprim::cli

@@ -1,0 +1,261 @@
+// Point sets for the closest-pair family: n points in 2-D or 3-D, given as
+// an array of structs (x, y[, z] interleaved, a row of a matrix view) or as
+// separate coordinate arrays, and the pieces every backend and algorithm of
+// the family shares so that they all give the same answer:
+//  - squared_distance: the one way a pair's squared distance is computed
+//    (in double, ((dx*dx + dy*dy) + dz*dz), each operation rounded on its
+//    own: no fused multiply-add on the GPU either);
+//  - pair_candidate / better: pairs ordered by (squared distance, i, j), so
+//    ties go to the lexicographically smallest (i, j) on every backend;
+//  - point_bounds / coordinate_scale / grid_plan: the bounding box, the
+//    power-of-two scale that keeps double coordinates far from overflow and
+//    underflow, and the cells of the grid method.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "gpuprim/core/macros.hpp"
+
+namespace gpuprim {
+
+// The answer of gp::closest_pair: indices into the input (i < j), the
+// distance sqrt(squared_distance), and the squared distance the pair was
+// chosen by (double; see squared_distance below).
+struct closest_pair_result {
+  std::size_t i = 0;
+  std::size_t j = 0;
+  double distance = 0.0;
+  double squared_distance = 0.0;
+};
+
+// The algorithms of the family, each callable by name (closest_pair's last
+// argument); `automatic` picks by n (see gpuprim/closest_pair.hpp).
+enum class closest_pair_algorithm { automatic, brute_force, tiled, divide_and_conquer, grid };
+
+// Launch shape of the quadratic kernels (the sweep of `gpuprim bench
+// closest_pair --sweep`): threads per block and blocks per grid, 0 for the
+// defaults. The grid strides over the points, so any block count works.
+struct closest_pair_launch {
+  int threads = 0;
+  int blocks = 0;
+};
+
+// What the occupancy calculator says about one kernel at one block size.
+struct closest_pair_occupancy {
+  int registers = 0;
+  int shared_bytes = 0;
+  int blocks_per_multiprocessor = 0;
+};
+
+namespace detail {
+
+// n points of dimension 2 or 3: coordinate d of point p is
+// coord[d][p * stride]. An array of structs has coord = {p, p + 1, p + 2}
+// and stride = the row length; separate arrays have stride 1.
+template <class T>
+struct point_set {
+  const T* coord[3] = {nullptr, nullptr, nullptr};
+  std::size_t n = 0;
+  std::size_t stride = 1;
+  int dim = 2;
+  // A power of two every coordinate is multiplied by before differences are
+  // taken (exact): 1 except for double coordinates beyond +-2^500 or all
+  // below 2^-500 (coordinate_scale).
+  double scale = 1.0;
+
+  GPUPRIM_HD double at(int d, std::size_t p) const {
+    return static_cast<double>(coord[d][p * stride]) * scale;
+  }
+};
+
+GPUPRIM_HD inline double mul_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+GPUPRIM_HD inline double add_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+
+// The squared distance of two points given by their (scaled) coordinates.
+// Float coordinates are converted to double first: their differences are
+// then exact whenever the two coordinates are within a factor 2^29 of each
+// other, and the squares and sums carry at most three roundings of 2^-53,
+// far below float's resolution; double coordinates carry one rounding more
+// (the difference). The same function on every backend makes the answer
+// independent of the algorithm.
+template <int Dim>
+GPUPRIM_HD inline double squared_distance(const double* a, const double* b) {
+  const double dx = a[0] - b[0];
+  const double dy = a[1] - b[1];
+  double d2 = add_rn(mul_rn(dx, dx), mul_rn(dy, dy));
+  if constexpr (Dim == 3) {
+    const double dz = a[2] - b[2];
+    d2 = add_rn(d2, mul_rn(dz, dz));
+  }
+  return d2;
+}
+
+// One examined pair, i < j (indices into the input).
+struct pair_candidate {
+  double d2 = std::numeric_limits<double>::infinity();
+  std::uint64_t i = ~std::uint64_t{0};
+  std::uint64_t j = ~std::uint64_t{0};
+};
+
+// Whether a comes before b in the order (d2, i, j).
+GPUPRIM_HD inline bool better(const pair_candidate& a, const pair_candidate& b) {
+  if (a.d2 != b.d2) return a.d2 < b.d2;
+  if (a.i != b.i) return a.i < b.i;
+  return a.j < b.j;
+}
+
+// The candidate for the pair of input indices (p, q), in either order.
+GPUPRIM_HD inline pair_candidate make_candidate(double d2, std::uint64_t p, std::uint64_t q) {
+  return p < q ? pair_candidate{d2, p, q} : pair_candidate{d2, q, p};
+}
+
+// Bounding box of the unscaled coordinates, and the first point (if any)
+// with a NaN or infinite coordinate.
+struct point_bounds {
+  double lo[3] = {0, 0, 0};
+  double hi[3] = {0, 0, 0};
+  std::uint64_t first_non_finite = ~std::uint64_t{0};
+
+  bool finite() const { return first_non_finite == ~std::uint64_t{0}; }
+};
+
+// The power of two applied to double coordinates: coordinates up to 2^1023
+// would overflow dx * dx, coordinates all below 2^-500 would underflow it.
+// Float coordinates (at most 2^128, at least 2^-149) need none in double.
+template <class T>
+double coordinate_scale(const point_bounds& b, int dim) {
+  if constexpr (!std::is_same_v<T, double>) {
+    return 1.0;
+  } else {
+    double max_abs = 0;
+    for (int d = 0; d < dim; ++d)
+      max_abs = std::fmax(max_abs, std::fmax(std::fabs(b.lo[d]), std::fabs(b.hi[d])));
+    if (max_abs == 0) return 1.0;
+    const int e = std::ilogb(max_abs);
+    if (e > 500) return std::ldexp(1.0, 500 - e);
+    if (e < -500)
+      return std::ldexp(1.0, -e < 1000 ? -e : 1000);  // 2^-e would overflow below 2^-1000
+    return 1.0;
+  }
+}
+
+// The grid method's cells over the (scaled) bounding box: cell c_d =
+// floor((x_d - origin_d) / cell), key = (c_0 * dims_1 + c_1) * dims_2 + c_2.
+// Cells are made a hair larger (2^-16) than asked, so that two points at
+// most `asked` apart land in neighbouring cells despite the rounding of the
+// cell arithmetic. At most 2^30 cells per axis in 2-D and 2^20 in 3-D, so
+// that keys fit in 64 bits: a smaller cell is raised to that.
+struct grid_plan {
+  double origin[3] = {0, 0, 0};
+  double inverse_cell = 0;
+  double cell = 0;  // the cell's side, after the margin and the raise
+  std::uint64_t dims[3] = {1, 1, 1};
+  std::uint64_t cells = 1;
+  int key_bits = 1;
+  bool wide_keys = false;  // more than 2^32 cells: 64-bit keys
+  int dim = 2;
+
+  GPUPRIM_HD std::uint64_t key_of(const double* x) const {
+    return dim == 2 ? key_of<2>(x) : key_of<3>(x);
+  }
+  // The same with the dimension known at compile time (the loop unrolls and
+  // the plan's arrays stay in registers on the GPU).
+  template <int Dim>
+  GPUPRIM_HD std::uint64_t key_of(const double* x) const {
+    std::uint64_t key = 0;
+    for (int d = 0; d < Dim; ++d) {
+      double c = (x[d] - origin[d]) * inverse_cell;
+      c = c < 0 ? 0 : c;
+      std::uint64_t ci = static_cast<std::uint64_t>(c);
+      ci = ci < dims[d] ? ci : dims[d] - 1;
+      key = key * dims[d] + ci;
+    }
+    return key;
+  }
+};
+
+// `asked` > 0 is the least cell side wanted; lo/hi the scaled box.
+inline grid_plan make_grid_plan(const double* lo, const double* hi, int dim, double asked) {
+  grid_plan g;
+  g.dim = dim;
+  double max_extent = 0;
+  for (int d = 0; d < dim; ++d)
+    max_extent = std::fmax(max_extent, hi[d] - lo[d]);
+  const double finest = max_extent * std::ldexp(1.0, dim == 2 ? -30 : -20);
+  g.cell = std::fmax(asked, finest) * (1.0 + std::ldexp(1.0, -16));
+  g.inverse_cell = 1.0 / g.cell;
+  g.cells = 1;
+  for (int d = 0; d < dim; ++d) {
+    g.origin[d] = lo[d];
+    g.dims[d] = static_cast<std::uint64_t>((hi[d] - lo[d]) * g.inverse_cell) + 1;
+    g.cells *= g.dims[d];
+  }
+  for (int d = dim; d < 3; ++d)
+    g.dims[d] = 1;
+  g.key_bits = 1;
+  while (g.key_bits < 64 && (g.cells - 1) >> g.key_bits != 0)
+    ++g.key_bits;
+  g.wide_keys = g.key_bits > 32;
+  return g;
+}
+
+// The first grid's cell: about one point per cell over the box (over the
+// axes the box has extent on, so collinear sets get cells along the line).
+// 0 when every point is the same.
+inline double initial_cell(const double* lo, const double* hi, int dim, std::size_t n) {
+  double volume = 1;
+  int axes = 0;
+  for (int d = 0; d < dim; ++d) {
+    if (hi[d] > lo[d]) {
+      volume *= hi[d] - lo[d];
+      ++axes;
+    }
+  }
+  if (axes == 0) return 0;
+  return std::pow(volume / static_cast<double>(n), 1.0 / axes);
+}
+
+// The forward key ranges of a cell: the pairs of a point are checked
+// against its own cell after it and these ranges of cells ahead of it, so
+// that each pair of neighbouring cells is visited once. Returns the number
+// of ranges [first[r], last[r]] of keys (inclusive), not counting the own
+// cell's range [key, key + 1], which is scanned on from the point itself.
+// A range may include a cell that is not a neighbour (at an edge of the
+// grid): its pairs are real pairs, only checked needlessly.
+GPUPRIM_HD inline int forward_ranges(const grid_plan& g, std::uint64_t key, std::int64_t* first,
+                                     std::int64_t* last) {
+  const auto k = static_cast<std::int64_t>(key);
+  if (g.dim == 2) {
+    const auto a = static_cast<std::int64_t>(g.dims[1]);
+    first[0] = k + a - 1;
+    last[0] = k + a + 1;
+    return 1;
+  }
+  const auto a = static_cast<std::int64_t>(g.dims[2]);
+  const auto b = static_cast<std::int64_t>(g.dims[1] * g.dims[2]);
+  const std::int64_t centre[4] = {k + a, k + b - a, k + b, k + b + a};
+  for (int r = 0; r < 4; ++r) {
+    first[r] = centre[r] - 1 < 0 ? 0 : centre[r] - 1;
+    last[r] = centre[r] + 1;
+  }
+  return 4;
+}
+
+}  // namespace detail
+}  // namespace gpuprim

@@ -1,0 +1,944 @@
+// Device-wide closest pair: the GPU algorithms of gp::closest_pair.
+//
+// Shape of the algorithms:
+//  1. Bounds (every algorithm): one pass over the points with per-block
+//     minima and maxima folded into global atomics on order-preserving
+//     64-bit encodings of doubles, and the first non-finite point. The host
+//     reads them (one synchronization), throws for NaN/inf, and picks the
+//     power-of-two scale (gpuprim/core/point_set.hpp).
+//  2. Brute force and tiled (quadratic; two passes). Pass 1 finds, for
+//     every point i, the least squared distance to the points after it,
+//     in float for float input (fast) or in double, and the global least
+//     one with an atomic minimum. The brute-force kernel reads the points
+//     after i from global memory, one thread per point; the tiled kernel
+//     stages blocks of points in shared memory and keeps `tiled_points`
+//     points per thread in registers, so each shared load feeds several
+//     distances. Pass 2 takes the few points whose pass-1 minimum is within
+//     a rounding margin of the global one (2^-20 relative: float squared
+//     distances are within 2^-22 of the exact ones) and checks them again
+//     in double against every later point, keeping the order (d2, i, j).
+//  3. Grid: cell keys over the bounding box (about one point per cell),
+//     points sorted by cell with the library's radix sort and gathered in
+//     that order; an upper bound of the closest distance from each point's
+//     next three points in cell order, and the sum of squared cell counts.
+//     If the bound exceeds the cell or the cells are crowded (clustered or
+//     collinear data), a second grid whose cell is the bound (so the
+//     closest pair lies in neighbouring cells). Then one thread per point
+//     against the rest of its own cell and its forward neighbouring cells
+//     (key ranges found by binary search in the sorted keys), in double.
+//  4. Divide and conquer: points sorted by x (radix sort); leaves of 32
+//     points solved by one warp each, which also sorts them by y; then one
+//     level per doubling: each segment's halves merged by y (every element
+//     finds its place in the other half by binary search), and every point
+//     of the strip around the split line checked against the points above
+//     it while dy^2 is within the halves' best.
+// Every algorithm ends with one candidate per thread, reduced per block
+// and then by one block, in the order (d2, i, j); the host reads it (one
+// synchronization).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "gpuprim/closest_pair.hpp"
+#include "gpuprim/core/device_info.hpp"
+#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/detail/scratch.cuh"
+#include "gpuprim/sort.hpp"
+
+namespace gpuprim {
+namespace cuda_detail {
+
+using detail::better;
+using detail::make_candidate;
+using detail::pair_candidate;
+using detail::point_set;
+
+inline constexpr int closest_threads = 256;
+inline constexpr int tiled_points = 4;  // points per thread in the tiled kernel
+inline constexpr int closest_grid_window = 3;
+inline constexpr double closest_crowding_limit = 8;
+
+__device__ __forceinline__ std::size_t smin(std::size_t a, std::size_t b) {
+  return a < b ? a : b;
+}
+
+// ---- candidates -------------------------------------------------------------
+
+__device__ __forceinline__ pair_candidate shuffle_candidate(const pair_candidate& c, int mask) {
+  pair_candidate o;
+  o.d2 = __shfl_xor_sync(0xffffffffu, c.d2, mask);
+  o.i = __shfl_xor_sync(0xffffffffu, c.i, mask);
+  o.j = __shfl_xor_sync(0xffffffffu, c.j, mask);
+  return o;
+}
+
+// The best candidate of the block, in thread 0. Every thread calls it.
+__device__ __forceinline__ pair_candidate block_best(pair_candidate c) {
+  // Raw storage: __shared__ variables cannot have constructors.
+  __shared__ alignas(pair_candidate) unsigned char storage[32 * sizeof(pair_candidate)];
+  auto* warp_best = reinterpret_cast<pair_candidate*>(storage);
+  for (int mask = 16; mask > 0; mask /= 2) {
+    const pair_candidate o = shuffle_candidate(c, mask);
+    if (better(o, c)) c = o;
+  }
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (lane == 0) warp_best[warp] = c;
+  __syncthreads();
+  if (warp == 0) {
+    c = lane < int(blockDim.x + 31) / 32 ? warp_best[lane] : pair_candidate{};
+    for (int mask = 16; mask > 0; mask /= 2) {
+      const pair_candidate o = shuffle_candidate(c, mask);
+      if (better(o, c)) c = o;
+    }
+  }
+  return c;
+}
+
+// out[0] = the best of in[0, count), one block. (Kernels in this header are
+// templates, so that several .cu files can include it.)
+template <class Candidate = pair_candidate>
+__global__ void closest_reduce_candidates(const Candidate* __restrict__ in, unsigned count,
+                                          Candidate* __restrict__ out) {
+  pair_candidate c;
+  for (unsigned k = threadIdx.x; k < count; k += blockDim.x)
+    if (better(in[k], c)) c = in[k];
+  c = block_best(c);
+  if (threadIdx.x == 0) *out = c;
+}
+
+// ---- 1. bounds ----------------------------------------------------------------
+
+// Doubles as unsigned integers of the same order.
+__device__ __forceinline__ unsigned long long order_bits(double v) {
+  const auto b = static_cast<unsigned long long>(__double_as_longlong(v));
+  return (b >> 63) ? ~b : b | (1ull << 63);
+}
+inline double from_order_bits(std::uint64_t b) {
+  const std::uint64_t raw = (b >> 63) ? b & ~(std::uint64_t{1} << 63) : ~b;
+  double v;
+  std::memcpy(&v, &raw, sizeof v);
+  return v;
+}
+
+// bounds[0..2]: minima, [3]: first non-finite point, [4..6]: maxima
+// (encoded). bounds starts as {all ones x 4, zeros x 3}.
+template <class T>
+__global__ void __launch_bounds__(closest_threads)
+    closest_bounds(point_set<T> s, unsigned long long* __restrict__ bounds) {
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  unsigned long long bad = ~0ull;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; p < s.n; p += stride) {
+    for (int d = 0; d < 3; ++d) {  // constant bounds: lo and hi stay in registers
+      if (d >= s.dim) break;
+      const double v = static_cast<double>(s.coord[d][p * s.stride]);
+      if (!isfinite(v)) {
+        bad = bad < p ? bad : p;
+      } else {
+        lo[d] = fmin(lo[d], v);
+        hi[d] = fmax(hi[d], v);
+      }
+    }
+  }
+  for (int mask = 16; mask > 0; mask /= 2) {
+    for (int d = 0; d < 3; ++d) {
+      lo[d] = fmin(lo[d], __shfl_xor_sync(0xffffffffu, lo[d], mask));
+      hi[d] = fmax(hi[d], __shfl_xor_sync(0xffffffffu, hi[d], mask));
+    }
+    const unsigned long long o = __shfl_xor_sync(0xffffffffu, bad, mask);
+    bad = o < bad ? o : bad;
+  }
+  if (threadIdx.x % 32 == 0) {
+    for (int d = 0; d < 3; ++d) {
+      if (d >= s.dim) break;
+      atomicMin(&bounds[d], order_bits(lo[d]));
+      atomicMax(&bounds[4 + d], order_bits(hi[d]));
+    }
+    if (bad != ~0ull) atomicMin(&bounds[3], bad);
+  }
+}
+
+inline unsigned closest_grid_blocks(std::size_t n, int threads) {
+  const std::uint64_t wanted = ceil_div(n, static_cast<std::uint64_t>(threads));
+  const std::uint64_t cap = std::uint64_t(current_multiprocessor_count()) * 16;
+  return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(wanted, cap)));
+}
+
+template <class T>
+detail::point_bounds device_bounds(const point_set<T>& s, stream_t stream) {
+  const scratch_buffer buffer(7 * sizeof(unsigned long long), stream);
+  auto* bounds = buffer.get<unsigned long long>();
+  detail::fill_bytes(bounds, 0xFF, 4 * sizeof(unsigned long long), stream);
+  detail::fill_bytes(bounds + 4, 0, 3 * sizeof(unsigned long long), stream);
+  launch("closest_bounds", "closest_pair", closest_bounds<T>,
+         {closest_grid_blocks(s.n, closest_threads), closest_threads, 0, stream}, s, bounds);
+  std::uint64_t host[7];
+  detail::copy_to_host(host, bounds, sizeof host, stream);
+  synchronize(stream);
+  detail::point_bounds b;
+  for (int d = 0; d < s.dim; ++d) {
+    b.lo[d] = from_order_bits(host[d]);
+    b.hi[d] = from_order_bits(host[4 + d]);
+  }
+  b.first_non_finite = host[3];
+  return b;
+}
+
+// ---- 2. brute force and tiled -----------------------------------------------------
+
+// Coordinates in the compute type C: float input in float (unscaled: the
+// float path is only taken when squares cannot overflow), else double,
+// scaled.
+template <class C, class T>
+__device__ __forceinline__ C load_coord(const point_set<T>& s, int d, std::size_t p) {
+  if constexpr (std::is_same_v<C, float>) {
+    return s.coord[d][p * s.stride];
+  } else {
+    return s.at(d, p);
+  }
+}
+
+// Squared distance in the compute type: float with a fused multiply-add
+// (within 2^-22 of the exact value, plus underflow), or exactly
+// detail::squared_distance in double.
+template <class C, int Dim>
+__device__ __forceinline__ C compute_d2(const C* a, const C* b) {
+  if constexpr (std::is_same_v<C, float>) {
+    const float dx = a[0] - b[0], dy = a[1] - b[1];
+    float d2 = fmaf(dy, dy, dx * dx);
+    if constexpr (Dim == 3) {
+      const float dz = a[2] - b[2];
+      d2 = fmaf(dz, dz, d2);
+    }
+    return d2;
+  } else {
+    return detail::squared_distance<Dim>(a, b);
+  }
+}
+
+__device__ __forceinline__ unsigned long long min_bits(float v) {
+  return __float_as_uint(v);
+}
+__device__ __forceinline__ unsigned long long min_bits(double v) {
+  return static_cast<unsigned long long>(__double_as_longlong(v));
+}
+
+// The pass-2 threshold: pass-1 values at most this may hold the answer.
+template <class C>
+__device__ __forceinline__ C pass2_threshold(unsigned long long least_bits) {
+  if constexpr (std::is_same_v<C, float>) {
+    const float least = __uint_as_float(static_cast<unsigned>(least_bits));
+    return fmaf(least, 0x1.0p-20f, least) + 0x1.0p-140f;
+  } else {
+    return __longlong_as_double(static_cast<long long>(least_bits));
+  }
+}
+
+// Folds a block's least value into *least (non-negative floats order as
+// their bits). Every thread calls it.
+template <class C>
+__device__ __forceinline__ void fold_least(C v, unsigned long long* least) {
+  for (int mask = 16; mask > 0; mask /= 2) {
+    const C o = __shfl_xor_sync(0xffffffffu, v, mask);
+    v = o < v ? o : v;
+  }
+  if (threadIdx.x % 32 == 0 && v < C(INFINITY)) atomicMin(least, min_bits(v));
+}
+
+// Rung 1: one thread per point i, the points after it read from global memory.
+template <class T, class C, int Dim>
+__global__ void closest_brute_pass1(point_set<T> s, C* __restrict__ least_of,
+                                    unsigned long long* __restrict__ least) {
+  const std::size_t n = s.n;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  const std::size_t rounds = (n + stride - 1) / stride;
+  for (std::size_t round = 0; round < rounds; ++round) {
+    const std::size_t i = round * stride + std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    C m = C(INFINITY);
+    if (i < n) {
+      C a[Dim];
+      for (int d = 0; d < Dim; ++d)
+        a[d] = load_coord<C>(s, d, i);
+      for (std::size_t j = i + 1; j < n; ++j) {
+        C b[Dim];
+        for (int d = 0; d < Dim; ++d)
+          b[d] = load_coord<C>(s, d, j);
+        const C d2 = compute_d2<C, Dim>(a, b);
+        m = d2 < m ? d2 : m;
+      }
+      least_of[i] = m;
+    }
+    fold_least(m, least);
+  }
+}
+
+// Rung 2: blocks of blockDim.x points staged in shared memory, tiled_points
+// points per thread in registers, the triangle j > i by tiles (only tiles
+// that straddle the diagonal test j > i per pair).
+template <class T, class C, int Dim>
+__global__ void closest_tiled_pass1(point_set<T> s, C* __restrict__ least_of,
+                                    unsigned long long* __restrict__ least) {
+  extern __shared__ unsigned char tile_bytes[];
+  C* tile = reinterpret_cast<C*>(tile_bytes);  // Dim arrays of blockDim.x
+  const std::size_t n = s.n;
+  const unsigned tile_size = blockDim.x;
+  const std::size_t chunk = std::size_t(tile_size) * tiled_points;  // points of i per block
+  const std::size_t chunks = (n + chunk - 1) / chunk;
+  for (std::size_t c = blockIdx.x; c < chunks; c += gridDim.x) {
+    const std::size_t i0 = c * chunk;
+    // Thread t holds points i0 + t + r * tile_size: consecutive threads,
+    // consecutive points (coalesced loads).
+    C a[tiled_points][Dim];
+    C m[tiled_points];
+    for (int r = 0; r < tiled_points; ++r) {
+      const std::size_t i = i0 + threadIdx.x + std::size_t(r) * tile_size;
+      for (int d = 0; d < Dim; ++d)
+        a[r][d] = i < n ? load_coord<C>(s, d, i) : C(0);
+      m[r] = C(INFINITY);
+    }
+    for (std::size_t j0 = i0; j0 < n; j0 += tile_size) {
+      __syncthreads();
+      const std::size_t jt = j0 + threadIdx.x;
+      for (int d = 0; d < Dim; ++d)
+        tile[d * tile_size + threadIdx.x] = jt < n ? load_coord<C>(s, d, jt) : C(0);
+      __syncthreads();
+      const unsigned count = static_cast<unsigned>(smin(tile_size, n - j0));
+      if (j0 >= i0 + chunk && count == tile_size) {
+        // Every j of the tile is after every i of the block.
+#pragma unroll 4
+        for (unsigned t = 0; t < tile_size; ++t) {
+          C b[Dim];
+          for (int d = 0; d < Dim; ++d)
+            b[d] = tile[d * tile_size + t];
+#pragma unroll
+          for (int r = 0; r < tiled_points; ++r) {
+            const C d2 = compute_d2<C, Dim>(a[r], b);
+            m[r] = d2 < m[r] ? d2 : m[r];
+          }
+        }
+      } else {
+        for (unsigned t = 0; t < count; ++t) {
+          C b[Dim];
+          for (int d = 0; d < Dim; ++d)
+            b[d] = tile[d * tile_size + t];
+#pragma unroll
+          for (int r = 0; r < tiled_points; ++r) {
+            const std::size_t i = i0 + threadIdx.x + std::size_t(r) * tile_size;
+            if (j0 + t > i) {
+              const C d2 = compute_d2<C, Dim>(a[r], b);
+              m[r] = d2 < m[r] ? d2 : m[r];
+            }
+          }
+        }
+      }
+    }
+    C block_m = C(INFINITY);
+    for (int r = 0; r < tiled_points; ++r) {
+      const std::size_t i = i0 + threadIdx.x + std::size_t(r) * tile_size;
+      if (i < n) least_of[i] = m[r];
+      block_m = m[r] < block_m ? m[r] : block_m;
+    }
+    fold_least(block_m, least);
+  }
+}
+
+// Pass 2: the points whose pass-1 minimum is within the margin of the least,
+// against every later point, exactly.
+template <class T, class C, int Dim>
+__global__ void __launch_bounds__(closest_threads)
+    closest_quadratic_pass2(point_set<T> s, const C* __restrict__ least_of,
+                            const unsigned long long* __restrict__ least,
+                            pair_candidate* __restrict__ block_out) {
+  const C threshold = pass2_threshold<C>(*least);
+  pair_candidate best;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < s.n; i += stride) {
+    if (!(least_of[i] <= threshold)) continue;
+    C a[Dim];
+    double ad[Dim];
+    for (int d = 0; d < Dim; ++d) {
+      a[d] = load_coord<C>(s, d, i);
+      ad[d] = s.at(d, i);
+    }
+    for (std::size_t j = i + 1; j < s.n; ++j) {
+      C b[Dim];
+      for (int d = 0; d < Dim; ++d)
+        b[d] = load_coord<C>(s, d, j);
+      if (compute_d2<C, Dim>(a, b) <= threshold) {
+        double bd[Dim];
+        for (int d = 0; d < Dim; ++d)
+          bd[d] = s.at(d, j);
+        const pair_candidate c{detail::squared_distance<Dim>(ad, bd), i, j};
+        if (better(c, best)) best = c;
+      }
+    }
+  }
+  best = block_best(best);
+  if (threadIdx.x == 0) block_out[blockIdx.x] = best;
+}
+
+// Reduces `blocks` per-block candidates to the answer and reads it.
+inline pair_candidate finish_candidates(const pair_candidate* block_out, unsigned blocks,
+                                        stream_t stream) {
+  const scratch_buffer result(sizeof(pair_candidate), stream);
+  launch("closest_reduce_candidates", "closest_pair", closest_reduce_candidates<>,
+         {1, 1024, 0, stream}, block_out, blocks, result.get<pair_candidate>());
+  pair_candidate host;
+  detail::copy_to_host(&host, result.get(), sizeof host, stream);
+  synchronize(stream);
+  return host;
+}
+
+enum class quadratic_kernel { brute_force, tiled };
+
+template <class T, class C, int Dim>
+auto quadratic_pass1_kernel(quadratic_kernel k) {
+  return k == quadratic_kernel::brute_force ? closest_brute_pass1<T, C, Dim>
+                                            : closest_tiled_pass1<T, C, Dim>;
+}
+
+inline int quadratic_default_threads(quadratic_kernel k) {
+  return k == quadratic_kernel::brute_force ? 256 : 256;
+}
+
+template <class T, class C, int Dim>
+std::size_t quadratic_shared_bytes(quadratic_kernel k, int threads) {
+  return k == quadratic_kernel::tiled ? std::size_t(threads) * Dim * sizeof(C) : 0;
+}
+
+template <class T, class C, int Dim>
+pair_candidate quadratic(const point_set<T>& s, quadratic_kernel kind, closest_pair_launch shape,
+                         stream_t stream) {
+  const int threads = shape.threads > 0 ? shape.threads : quadratic_default_threads(kind);
+  if (threads % 32 != 0 || threads > 1024) {
+    throw std::invalid_argument("gpuprim::closest_pair: " + std::to_string(threads) +
+                                " threads per block; a multiple of 32 up to 1024 is needed");
+  }
+  const std::size_t per_block =
+      kind == quadratic_kernel::tiled ? std::size_t(threads) * tiled_points : threads;
+  unsigned blocks = shape.blocks > 0 ? static_cast<unsigned>(shape.blocks)
+                                     : static_cast<unsigned>(std::min<std::uint64_t>(
+                                           ceil_div(s.n, per_block), std::uint64_t{1} << 20));
+  const scratch_buffer least_of(s.n * sizeof(C), stream);
+  const scratch_buffer least(sizeof(unsigned long long), stream);
+  detail::fill_bytes(least.get(), 0x7F, sizeof(unsigned long long), stream);  // a huge value
+  const auto kernel = quadratic_pass1_kernel<T, C, Dim>(kind);
+  launch(kind == quadratic_kernel::tiled ? "closest_tiled_pass1" : "closest_brute_pass1",
+         "closest_pair", kernel,
+         {blocks, static_cast<unsigned>(threads),
+          static_cast<unsigned>(quadratic_shared_bytes<T, C, Dim>(kind, threads)), stream},
+         s, least_of.get<C>(), least.get<unsigned long long>());
+  const unsigned pass2_blocks = closest_grid_blocks(s.n, closest_threads);
+  const scratch_buffer block_out(pass2_blocks * sizeof(pair_candidate), stream);
+  launch("closest_quadratic_pass2", "closest_pair", closest_quadratic_pass2<T, C, Dim>,
+         {pass2_blocks, closest_threads, 0, stream}, s, static_cast<const C*>(least_of.get<C>()),
+         static_cast<const unsigned long long*>(least.get<unsigned long long>()),
+         block_out.get<pair_candidate>());
+  return finish_candidates(block_out.get<pair_candidate>(), pass2_blocks, stream);
+}
+
+// Float arithmetic for float input whose squares cannot overflow (|x| <=
+// 2^60); double otherwise.
+template <class T, int Dim>
+pair_candidate quadratic_dispatch(const point_set<T>& s, const detail::point_bounds& b,
+                                  quadratic_kernel kind, closest_pair_launch shape,
+                                  stream_t stream) {
+  if constexpr (std::is_same_v<T, float>) {
+    bool small = true;
+    for (int d = 0; d < Dim; ++d)
+      small = small && std::fabs(b.lo[d]) <= 0x1.0p60 && std::fabs(b.hi[d]) <= 0x1.0p60;
+    if (small) return quadratic<T, float, Dim>(s, kind, shape, stream);
+  }
+  return quadratic<T, double, Dim>(s, kind, shape, stream);
+}
+
+// ---- 3. grid ---------------------------------------------------------------------
+
+template <class T, class Key, int Dim>
+__global__ void __launch_bounds__(closest_threads)
+    closest_cell_keys(point_set<T> s, detail::grid_plan g, Key* __restrict__ keys,
+                      std::uint32_t* __restrict__ index) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; p < s.n; p += stride) {
+    double x[3];
+    for (int d = 0; d < Dim; ++d)
+      x[d] = s.at(d, p);
+    keys[p] = static_cast<Key>(g.template key_of<Dim>(x));
+    index[p] = static_cast<std::uint32_t>(p);
+  }
+}
+
+// The points in cell order, as scaled doubles (Dim arrays of n).
+template <class T, int Dim>
+__global__ void __launch_bounds__(closest_threads)
+    closest_gather(point_set<T> s, const std::uint32_t* __restrict__ index,
+                   double* __restrict__ sorted) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; p < s.n; p += stride) {
+    const std::size_t i = index[p];
+    for (int d = 0; d < Dim; ++d)
+      sorted[d * s.n + p] = s.at(d, i);
+  }
+}
+
+template <int Dim>
+__device__ __forceinline__ void load_sorted(const double* sorted, std::size_t n, std::size_t p,
+                                            double* x) {
+  for (int d = 0; d < Dim; ++d)
+    x[d] = sorted[d * n + p];
+}
+
+// bound: least squared distance of points at most closest_grid_window
+// apart in cell order (bits of a non-negative double); crowding: sum over
+// cells of count^2.
+template <class Key, int Dim>
+__global__ void __launch_bounds__(closest_threads)
+    closest_bound_and_crowding(const double* __restrict__ sorted, const Key* __restrict__ keys,
+                               std::size_t n, unsigned long long* __restrict__ bound,
+                               unsigned long long* __restrict__ crowding) {
+  double b = INFINITY;
+  unsigned long long w = 0;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; p < n; p += stride) {
+    double a[3], c[3];
+    load_sorted<Dim>(sorted, n, p, a);
+    for (std::size_t q = p + 1; q < n && q <= p + closest_grid_window; ++q) {
+      load_sorted<Dim>(sorted, n, q, c);
+      b = fmin(b, detail::squared_distance<Dim>(a, c));
+    }
+    const Key k = keys[p];
+    if (p == 0 || keys[p - 1] != k) {
+      std::size_t e = p + 1;
+      while (e < n && keys[e] == k)
+        ++e;
+      w += static_cast<unsigned long long>(e - p) * (e - p);
+    }
+  }
+  for (int mask = 16; mask > 0; mask /= 2) {
+    b = fmin(b, __shfl_xor_sync(0xffffffffu, b, mask));
+    w += __shfl_xor_sync(0xffffffffu, w, mask);
+  }
+  if (threadIdx.x % 32 == 0) {
+    if (b < INFINITY) atomicMin(bound, static_cast<unsigned long long>(__double_as_longlong(b)));
+    atomicAdd(crowding, w);
+  }
+}
+
+// The first position in keys[0, n) whose key is >= k.
+template <class Key>
+__device__ __forceinline__ std::size_t lower_bound_key(const Key* keys, std::size_t n,
+                                                       std::uint64_t k) {
+  std::size_t lo = 0, hi = n;
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (static_cast<std::uint64_t>(keys[mid]) < k) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+template <class Key, int Dim>
+__global__ void __launch_bounds__(closest_threads)
+    closest_neighbour_cells(const double* __restrict__ sorted, const Key* __restrict__ keys,
+                            const std::uint32_t* __restrict__ index, std::size_t n,
+                            detail::grid_plan g, pair_candidate* __restrict__ block_out) {
+  pair_candidate best;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; p < n; p += stride) {
+    double a[3], c[3];
+    load_sorted<Dim>(sorted, n, p, a);
+    const std::uint64_t k = keys[p];
+    auto check = [&](std::size_t q) {
+      load_sorted<Dim>(sorted, n, q, c);
+      const double d2 = detail::squared_distance<Dim>(a, c);
+      if (d2 <= best.d2) {
+        const pair_candidate cand = make_candidate(d2, index[p], index[q]);
+        if (better(cand, best)) best = cand;
+      }
+    };
+    for (std::size_t q = p + 1; q < n && static_cast<std::uint64_t>(keys[q]) <= k + 1; ++q)
+      check(q);
+    std::int64_t first[4], last[4];
+    const int ranges = detail::forward_ranges(g, k, first, last);
+    for (int r = 0; r < ranges; ++r) {
+      std::size_t q = lower_bound_key(keys, n, static_cast<std::uint64_t>(first[r]));
+      for (; q < n && static_cast<std::uint64_t>(keys[q]) <= static_cast<std::uint64_t>(last[r]);
+           ++q)
+        if (q != p) check(q);  // a range wraps onto the own cell in grids one cell wide
+    }
+  }
+  best = block_best(best);
+  if (threadIdx.x == 0) block_out[blockIdx.x] = best;
+}
+
+// One grid: keys, sort, gather. Buffers are the caller's.
+template <class T, class Key, int Dim>
+void sort_into_cells(const point_set<T>& s, const detail::grid_plan& g, Key* keys,
+                     std::uint32_t* index, double* sorted, stream_t stream) {
+  const unsigned blocks = closest_grid_blocks(s.n, closest_threads);
+  launch("closest_cell_keys", "closest_pair", closest_cell_keys<T, Key, Dim>,
+         {blocks, closest_threads, 0, stream}, s, g, keys, index);
+  const detail::radix_sort_plan plan = detail::make_radix_sort_plan<Key>(
+      s.n, sort_order::ascending, key_bits{0, g.key_bits}, 4, "closest_pair");
+  detail::cuda_radix_sort<Key>(keys, keys, index, index, plan, stream);
+  launch("closest_gather", "closest_pair", closest_gather<T, Dim>,
+         {blocks, closest_threads, 0, stream}, s, static_cast<const std::uint32_t*>(index), sorted);
+}
+
+template <class Key, int Dim>
+pair_candidate check_cells(const double* sorted, const Key* keys, const std::uint32_t* index,
+                           std::size_t n, const detail::grid_plan& g, stream_t stream) {
+  const unsigned blocks = closest_grid_blocks(n, closest_threads);
+  const scratch_buffer block_out(blocks * sizeof(pair_candidate), stream);
+  launch("closest_neighbour_cells", "closest_pair", closest_neighbour_cells<Key, Dim>,
+         {blocks, closest_threads, 0, stream}, sorted, keys, index, n, g,
+         block_out.get<pair_candidate>());
+  return finish_candidates(block_out.get<pair_candidate>(), blocks, stream);
+}
+
+template <class T, class Key, int Dim>
+pair_candidate grid_with_keys(const point_set<T>& s, detail::grid_plan g, const double* lo,
+                              const double* hi, stream_t stream) {
+  const std::size_t n = s.n;
+  const scratch_buffer keys_buffer(n * sizeof(std::uint64_t), stream);  // room for wide keys
+  const scratch_buffer index_buffer(n * sizeof(std::uint32_t), stream);
+  const scratch_buffer sorted_buffer(n * Dim * sizeof(double), stream);
+  auto* index = index_buffer.get<std::uint32_t>();
+  auto* sorted = sorted_buffer.get<double>();
+  sort_into_cells<T, Key, Dim>(s, g, keys_buffer.get<Key>(), index, sorted, stream);
+
+  const scratch_buffer stats(2 * sizeof(unsigned long long), stream);
+  auto* bound = stats.get<unsigned long long>();
+  detail::fill_bytes(bound, 0x7F, sizeof(unsigned long long), stream);
+  detail::fill_bytes(bound + 1, 0, sizeof(unsigned long long), stream);
+  const unsigned blocks = closest_grid_blocks(n, closest_threads);
+  launch("closest_bound_and_crowding", "closest_pair", closest_bound_and_crowding<Key, Dim>,
+         {blocks, closest_threads, 0, stream}, static_cast<const double*>(sorted),
+         static_cast<const Key*>(keys_buffer.get<Key>()), n, bound, bound + 1);
+  std::uint64_t host[2];
+  detail::copy_to_host(host, bound, sizeof host, stream);
+  synchronize(stream);
+  double bound_d2;
+  std::memcpy(&bound_d2, &host[0], sizeof bound_d2);
+  const bool holds = bound_d2 <= g.cell * g.cell;
+  if (holds && static_cast<double>(host[1]) <= closest_crowding_limit * static_cast<double>(n)) {
+    return check_cells<Key, Dim>(sorted, keys_buffer.get<Key>(), index, n, g, stream);
+  }
+  // The second grid: cells as wide as the bound.
+  const detail::grid_plan g2 = detail::make_grid_plan(lo, hi, Dim, std::sqrt(bound_d2));
+  if (g2.wide_keys) {
+    auto* keys = keys_buffer.get<std::uint64_t>();
+    sort_into_cells<T, std::uint64_t, Dim>(s, g2, keys, index, sorted, stream);
+    return check_cells<std::uint64_t, Dim>(sorted, keys, index, n, g2, stream);
+  }
+  auto* keys = keys_buffer.get<std::uint32_t>();
+  sort_into_cells<T, std::uint32_t, Dim>(s, g2, keys, index, sorted, stream);
+  return check_cells<std::uint32_t, Dim>(sorted, keys, index, n, g2, stream);
+}
+
+template <class T, int Dim>
+pair_candidate grid(const point_set<T>& s, const double* lo, const double* hi, stream_t stream) {
+  const detail::grid_plan g =
+      detail::make_grid_plan(lo, hi, Dim, detail::initial_cell(lo, hi, Dim, s.n));
+  if (g.wide_keys) return grid_with_keys<T, std::uint64_t, Dim>(s, g, lo, hi, stream);
+  return grid_with_keys<T, std::uint32_t, Dim>(s, g, lo, hi, stream);
+}
+
+// ---- 4. divide and conquer -------------------------------------------------------
+
+inline constexpr int dc_leaf_bits = 5;  // leaves of 32 points: one warp each
+
+// Orderable bits of a double's y with the position as the tie-break are
+// not needed: (y, position) pairs are compared directly.
+template <int Dim>
+__device__ __forceinline__ bool y_less(const double* sorted, std::size_t n, std::uint32_t a,
+                                       std::uint32_t b) {
+  const double ya = sorted[n + a], yb = sorted[n + b];
+  return ya < yb || (ya == yb && a < b);
+}
+
+// One warp per leaf of up to 32 points (positions in x order): every pair,
+// the leaf's least squared distance, and its positions sorted by y.
+template <int Dim>
+__global__ void __launch_bounds__(closest_threads)
+    closest_dc_leaves(const double* __restrict__ sorted, const std::uint32_t* __restrict__ index,
+                      std::size_t n, std::uint32_t* __restrict__ by_y,
+                      unsigned long long* __restrict__ segment_d2,
+                      pair_candidate* __restrict__ best_of) {
+  const std::size_t warp = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const unsigned lane = threadIdx.x % 32;
+  const std::size_t start = warp << dc_leaf_bits;
+  if (start >= n) return;
+  const unsigned count = static_cast<unsigned>(smin(32, n - start));
+  const std::size_t p = start + lane;
+  double a[3] = {0, 0, 0}, c[3];
+  if (lane < count) load_sorted<Dim>(sorted, n, p, a);
+  pair_candidate best;
+  for (unsigned q = lane + 1; q < count; ++q) {
+    load_sorted<Dim>(sorted, n, start + q, c);
+    const pair_candidate cand =
+        make_candidate(detail::squared_distance<Dim>(a, c), index[p], index[start + q]);
+    if (better(cand, best)) best = cand;
+  }
+  double least = best.d2;
+  for (int mask = 16; mask > 0; mask /= 2)
+    least = fmin(least, __shfl_xor_sync(0xffffffffu, least, mask));
+  if (lane == 0) segment_d2[warp] = static_cast<unsigned long long>(__double_as_longlong(least));
+  if (lane < count) {
+    best_of[p] = best;
+    unsigned rank = 0;
+    for (unsigned q = 0; q < count; ++q)
+      rank += y_less<Dim>(sorted, n, static_cast<std::uint32_t>(start + q),
+                          static_cast<std::uint32_t>(p));
+    by_y[start + rank] = static_cast<std::uint32_t>(p);
+  }
+}
+
+// Level `bits`: segments of 2^bits positions, each the merge (by y) of two
+// halves of 2^(bits - 1) already in y order.
+template <int Dim>
+__global__ void __launch_bounds__(closest_threads)
+    closest_dc_merge(const double* __restrict__ sorted, std::size_t n, int bits,
+                     const std::uint32_t* __restrict__ from, std::uint32_t* __restrict__ to) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; p < n; p += stride) {
+    const std::size_t start = (p >> bits) << bits;
+    const std::size_t mid = smin(start + (std::size_t{1} << (bits - 1)), n);
+    const std::size_t end = smin(start + (std::size_t{1} << bits), n);
+    const std::uint32_t e = from[p];
+    // Rank of e in the other half.
+    std::size_t lo = p < mid ? mid : start, hi = p < mid ? end : mid;
+    const std::size_t base = lo;
+    while (lo < hi) {
+      const std::size_t m = lo + (hi - lo) / 2;
+      if (y_less<Dim>(sorted, n, from[m], e)) {
+        lo = m + 1;
+      } else {
+        hi = m;
+      }
+    }
+    const std::size_t own = p < mid ? p - start : p - mid;
+    to[start + own + (lo - base)] = e;
+  }
+}
+
+// The strip check of level `bits`: point p (in y order) against the points
+// above it in its segment while dy^2 is within the halves' best; only
+// pairs across the split count. segment_d2 (this level) starts as all ones.
+template <int Dim>
+__global__ void __launch_bounds__(closest_threads)
+    closest_dc_strip(const double* __restrict__ sorted, const std::uint32_t* __restrict__ index,
+                     std::size_t n, int bits, const std::uint32_t* __restrict__ by_y,
+                     const unsigned long long* __restrict__ child_d2,
+                     unsigned long long* __restrict__ segment_d2,
+                     pair_candidate* __restrict__ best_of) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  const std::size_t children = (n + (std::size_t{1} << (bits - 1)) - 1) >> (bits - 1);
+  for (std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; p < n; p += stride) {
+    const std::size_t segment = p >> bits;
+    const std::size_t start = segment << bits;
+    const std::size_t mid = smin(start + (std::size_t{1} << (bits - 1)), n);
+    const std::size_t end = smin(start + (std::size_t{1} << bits), n);
+    unsigned long long d_bits = child_d2[2 * segment];
+    if (2 * segment + 1 < children) {
+      const unsigned long long other = child_d2[2 * segment + 1];
+      d_bits = other < d_bits ? other : d_bits;
+    }
+    if (p == start) atomicMin(&segment_d2[segment], d_bits);
+    if (mid >= end) continue;  // no right half: nothing crosses
+    const double d = __longlong_as_double(static_cast<long long>(d_bits));
+    const double split = sorted[mid];  // x of the right half's first point
+    const std::uint32_t e = by_y[p];
+    double a[3], c[3];
+    load_sorted<Dim>(sorted, n, e, a);
+    const double dx = a[0] - split;
+    if (detail::mul_rn(dx, dx) > d) continue;
+    pair_candidate best = best_of[e];
+    double found = INFINITY;
+    for (std::size_t q = p + 1; q < end; ++q) {
+      const std::uint32_t f = by_y[q];
+      load_sorted<Dim>(sorted, n, f, c);
+      const double dy = c[1] - a[1];
+      if (detail::mul_rn(dy, dy) > d) break;
+      if ((e < mid) == (f < mid)) continue;
+      const double d2 = detail::squared_distance<Dim>(a, c);
+      if (d2 <= d) {
+        found = fmin(found, d2);
+        const pair_candidate cand = make_candidate(d2, index[e], index[f]);
+        if (better(cand, best)) best = cand;
+      }
+    }
+    if (found < INFINITY) {
+      atomicMin(&segment_d2[segment], static_cast<unsigned long long>(__double_as_longlong(found)));
+      best_of[e] = best;
+    }
+  }
+}
+
+template <class Candidate = pair_candidate>
+__global__ void __launch_bounds__(closest_threads)
+    closest_reduce_blocks(const Candidate* __restrict__ in, std::size_t count,
+                          Candidate* __restrict__ block_out) {
+  pair_candidate best;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t k = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; k < count; k += stride)
+    if (better(in[k], best)) best = in[k];
+  best = block_best(best);
+  if (threadIdx.x == 0) block_out[blockIdx.x] = best;
+}
+
+template <class T, int Dim>
+__global__ void __launch_bounds__(closest_threads)
+    closest_x_keys(point_set<T> s, double* __restrict__ x, std::uint32_t* __restrict__ index) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; p < s.n; p += stride) {
+    x[p] = s.at(0, p);
+    index[p] = static_cast<std::uint32_t>(p);
+  }
+}
+
+template <class T, int Dim>
+pair_candidate divide_and_conquer(const point_set<T>& s, stream_t stream) {
+  const std::size_t n = s.n;
+  const unsigned blocks = closest_grid_blocks(n, closest_threads);
+  const scratch_buffer x_buffer(n * sizeof(double), stream);
+  const scratch_buffer index_buffer(n * sizeof(std::uint32_t), stream);
+  const scratch_buffer sorted_buffer(n * Dim * sizeof(double), stream);
+  auto* index = index_buffer.get<std::uint32_t>();
+  auto* sorted = sorted_buffer.get<double>();
+  // Sort by x once (radix sort of the scaled doubles, stable: ties keep input order).
+  launch("closest_x_keys", "closest_pair", closest_x_keys<T, Dim>,
+         {blocks, closest_threads, 0, stream}, s, x_buffer.get<double>(), index);
+  const detail::radix_sort_plan plan =
+      detail::make_radix_sort_plan<double>(n, sort_order::ascending, key_bits{}, 4, "closest_pair");
+  detail::cuda_radix_sort<double>(x_buffer.get<double>(), x_buffer.get<double>(), index, index,
+                                  plan, stream);
+  launch("closest_gather", "closest_pair", closest_gather<T, Dim>,
+         {blocks, closest_threads, 0, stream}, s, static_cast<const std::uint32_t*>(index), sorted);
+
+  const std::size_t leaves = (n + 31) / 32;
+  const scratch_buffer by_y_a(n * sizeof(std::uint32_t), stream);
+  const scratch_buffer by_y_b(n * sizeof(std::uint32_t), stream);
+  const scratch_buffer d2_a(leaves * sizeof(unsigned long long), stream);
+  const scratch_buffer d2_b(leaves * sizeof(unsigned long long), stream);
+  const scratch_buffer best_of(n * sizeof(pair_candidate), stream);
+  std::uint32_t* from = by_y_a.get<std::uint32_t>();
+  std::uint32_t* to = by_y_b.get<std::uint32_t>();
+  unsigned long long* child = d2_a.get<unsigned long long>();
+  unsigned long long* level = d2_b.get<unsigned long long>();
+  const unsigned leaf_blocks =
+      static_cast<unsigned>(ceil_div(leaves * 32, static_cast<std::uint64_t>(closest_threads)));
+  launch("closest_dc_leaves", "closest_pair", closest_dc_leaves<Dim>,
+         {leaf_blocks, closest_threads, 0, stream}, static_cast<const double*>(sorted),
+         static_cast<const std::uint32_t*>(index), n, from, child, best_of.get<pair_candidate>());
+  for (int bits = dc_leaf_bits + 1; (std::size_t{1} << (bits - 1)) < n; ++bits) {
+    const std::size_t segments = (n + (std::size_t{1} << bits) - 1) >> bits;
+    launch("closest_dc_merge", "closest_pair", closest_dc_merge<Dim>,
+           {blocks, closest_threads, 0, stream}, static_cast<const double*>(sorted), n, bits,
+           static_cast<const std::uint32_t*>(from), to);
+    detail::fill_bytes(level, 0xFF, segments * sizeof(unsigned long long), stream);
+    launch("closest_dc_strip", "closest_pair", closest_dc_strip<Dim>,
+           {blocks, closest_threads, 0, stream}, static_cast<const double*>(sorted),
+           static_cast<const std::uint32_t*>(index), n, bits, static_cast<const std::uint32_t*>(to),
+           static_cast<const unsigned long long*>(child), level, best_of.get<pair_candidate>());
+    std::swap(from, to);
+    std::swap(child, level);
+  }
+  const scratch_buffer block_out(blocks * sizeof(pair_candidate), stream);
+  launch("closest_reduce_blocks", "closest_pair", closest_reduce_blocks<>,
+         {blocks, closest_threads, 0, stream},
+         static_cast<const pair_candidate*>(best_of.get<pair_candidate>()), n,
+         block_out.get<pair_candidate>());
+  return finish_candidates(block_out.get<pair_candidate>(), blocks, stream);
+}
+
+// ---- entry -------------------------------------------------------------------------
+
+// Checks the bounds and returns the scaled box; `all_same` when every point
+// is the same.
+template <class T>
+double prepare(point_set<T>& s, const detail::point_bounds& b, double* lo, double* hi,
+               bool& all_same) {
+  detail::check_bounds(b);
+  s.scale = detail::coordinate_scale<T>(b, s.dim);
+  all_same = true;
+  for (int d = 0; d < s.dim; ++d) {
+    lo[d] = b.lo[d] * s.scale;
+    hi[d] = b.hi[d] * s.scale;
+    all_same = all_same && lo[d] == hi[d];
+  }
+  return s.scale;
+}
+
+template <class T>
+closest_pair_result run_closest_pair(point_set<T> s, closest_pair_algorithm algorithm,
+                                     closest_pair_launch shape, stream_t stream) {
+  const detail::point_bounds b = device_bounds(s, stream);
+  double lo[3], hi[3];
+  bool all_same = false;
+  prepare(s, b, lo, hi, all_same);
+  if (all_same) return detail::to_result({0.0, 0, 1}, s.scale);
+  if (algorithm == closest_pair_algorithm::automatic) {
+    algorithm = s.n <= closest_pair_cuda_tiled_limit ? closest_pair_algorithm::tiled
+                                                     : closest_pair_algorithm::grid;
+  }
+  auto run = [&]<int Dim>() {
+    switch (algorithm) {
+      case closest_pair_algorithm::brute_force:
+        return quadratic_dispatch<T, Dim>(s, b, quadratic_kernel::brute_force, shape, stream);
+      case closest_pair_algorithm::tiled:
+        return quadratic_dispatch<T, Dim>(s, b, quadratic_kernel::tiled, shape, stream);
+      case closest_pair_algorithm::divide_and_conquer:
+        return divide_and_conquer<T, Dim>(s, stream);
+      default:
+        return grid<T, Dim>(s, lo, hi, stream);
+    }
+  };
+  const pair_candidate c = s.dim == 2 ? run.template operator()<2>() : run.template operator()<3>();
+  return detail::to_result(c, s.scale);
+}
+
+// The occupancy of the pass-1 kernel of `kind` at `threads` per block.
+template <class T, class C, int Dim>
+closest_pair_occupancy quadratic_occupancy(quadratic_kernel kind, int threads) {
+  const auto kernel = quadratic_pass1_kernel<T, C, Dim>(kind);
+  cudaFuncAttributes attributes{};
+  GPUPRIM_CUDA_CHECK(cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(kernel)),
+                     "closest_pair");
+  closest_pair_occupancy o;
+  o.registers = attributes.numRegs;
+  o.shared_bytes = static_cast<int>(attributes.sharedSizeBytes +
+                                    quadratic_shared_bytes<T, C, Dim>(kind, threads));
+  GPUPRIM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                         &o.blocks_per_multiprocessor, kernel, threads,
+                         quadratic_shared_bytes<T, C, Dim>(kind, threads)),
+                     "closest_pair");
+  return o;
+}
+
+}  // namespace cuda_detail
+
+namespace detail {
+
+template <class T>
+closest_pair_result cuda_closest_pair(const point_set<T>& points, closest_pair_algorithm algorithm,
+                                      stream_t stream) {
+  return cuda_detail::run_closest_pair(points, algorithm, {}, stream);
+}
+
+}  // namespace detail
+}  // namespace gpuprim

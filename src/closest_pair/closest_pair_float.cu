@@ -1,0 +1,4 @@
+// Precompiled closest pair of float points.
+#include "instantiate.cuh"
+
+GPUPRIM_INSTANTIATE_CLOSEST_PAIR(float)

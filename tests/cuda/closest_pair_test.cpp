@@ -1,0 +1,167 @@
+// gp::closest_pair on the GPU from plain C++ (precompiled kernels): every
+// algorithm and ladder rung against the double reference and the host.
+// Skips without a device.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "gpuprim/closest_pair.hpp"
+#include "gpuprim/ladder/closest_pair.cuh"
+#include "support/closest_pair_reference.hpp"
+#include "support/cuda_fixture.hpp"
+
+namespace gp = gpuprim;
+using namespace gpuprim::test;
+
+namespace {
+
+template <class T>
+gp::closest_pair_result run_cuda(const point_rows<T>& pts, gp::closest_pair_algorithm a,
+                                 int layout) {
+  if (layout == 0) {
+    const auto d = gp::to_device(pts.xyz);
+    return gp::closest_pair(gp::cuda, gp::device_matrix_view<const T>(d.data(), pts.n, pts.dim), a);
+  }
+  const auto x = gp::to_device(pts.axis(0));
+  const auto y = gp::to_device(pts.axis(1));
+  if (pts.dim == 2) return gp::closest_pair(gp::cuda, x, y, a);
+  const auto z = gp::to_device(pts.axis(2));
+  return gp::closest_pair(gp::cuda, x, y, z, a);
+}
+
+auto cuda_runner = [](const auto& pts, gp::closest_pair_algorithm a, int layout) {
+  return run_cuda(pts, a, layout);
+};
+
+template <class T>
+class cuda_closest_pair : public typed_cuda_test<T> {};
+using coordinate_types = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(cuda_closest_pair, coordinate_types);
+
+TYPED_TEST(cuda_closest_pair, random_sets_of_many_sizes) {
+  using T = TypeParam;
+  auto rng = make_rng(11);
+  for (int dim : {2, 3}) {
+    for (std::size_t n :
+         test_sizes({2, 3, 5, 31, 32, 33, 63, 64, 65, 1000, 1023, 1025, 4099, 7919, 20011})) {
+      const auto pts = uniform_points<T>(n, dim, rng);
+      check_all_algorithms(pts, reference_closest_pair(pts), cuda_runner, "uniform");
+    }
+  }
+}
+
+TYPED_TEST(cuda_closest_pair, large_set_agrees_with_the_host) {
+  using T = TypeParam;
+  auto rng = make_rng(12);
+  for (int dim : {2, 3}) {
+    for (std::size_t n : test_sizes({(1u << 20) + 7})) {
+      const auto pts = uniform_points<T>(n, dim, rng);
+      const auto want =
+          gp::closest_pair(gp::host, gp::matrix_view<const T>(pts.xyz.data(), pts.n, pts.dim),
+                           gp::closest_pair_algorithm::divide_and_conquer);
+      check_all_algorithms(pts, want, cuda_runner, "large uniform", std::size_t{1} << 21);
+    }
+  }
+}
+
+TYPED_TEST(cuda_closest_pair, duplicates_ties_and_lattices) {
+  using T = TypeParam;
+  auto rng = make_rng(13);
+  for (int dim : {2, 3}) {
+    auto pts = uniform_points<T>(5000, dim, rng);
+    for (int d = 0; d < dim; ++d) {
+      pts.xyz[4000 * dim + d] = pts.at(700, d);
+      pts.xyz[4500 * dim + d] = pts.at(700, d);
+      pts.xyz[4900 * dim + d] = pts.at(10, d);
+    }
+    check_all_algorithms(pts, reference_closest_pair(pts), cuda_runner, "duplicates");
+    point_rows<T> copies{std::vector<T>(4000 * dim), 4000, dim};
+    for (std::size_t p = 0; p < copies.n; ++p)
+      for (int d = 0; d < dim; ++d)
+        copies.xyz[p * dim + d] = T((p * 7 + d) % 5);
+    check_all_algorithms(copies, reference_closest_pair(copies), cuda_runner, "copies");
+    point_rows<T> same{std::vector<T>(50 * dim, T(-3)), 50, dim};
+    check_all_algorithms(same, gp::closest_pair_result{0, 1, 0.0, 0.0}, cuda_runner, "all equal");
+  }
+  for (bool shuffle : {false, true}) {
+    const auto flat = lattice_points<T>(90, 2, 0.125, rng, shuffle);
+    check_all_algorithms(flat, reference_closest_pair(flat), cuda_runner, "2-D lattice");
+    const auto cube = lattice_points<T>(17, 3, 3.0, rng, shuffle);
+    check_all_algorithms(cube, reference_closest_pair(cube), cuda_runner, "3-D lattice");
+  }
+}
+
+TYPED_TEST(cuda_closest_pair, clustered_collinear_circle_and_extreme_sets) {
+  using T = TypeParam;
+  auto rng = make_rng(14);
+  const double big = double(std::numeric_limits<T>::max()) / 4;
+  const double tiny = double(std::numeric_limits<T>::denorm_min()) * 1e6;
+  for (int dim : {2, 3}) {
+    for (std::size_t n : test_sizes({33, 1000, 10007})) {
+      const auto c = clustered_points<T>(n, dim, rng);
+      check_all_algorithms(c, reference_closest_pair(c), cuda_runner, "clustered");
+      const auto l = collinear_points<T>(n, dim, rng);
+      check_all_algorithms(l, reference_closest_pair(l), cuda_runner, "collinear");
+      const auto o = circle_points<T>(n, dim, rng);
+      check_all_algorithms(o, reference_closest_pair(o), cuda_runner, "circle");
+    }
+    const auto huge = uniform_points<T>(3000, dim, rng, big);
+    check_all_algorithms(huge, reference_closest_pair(huge), cuda_runner, "huge");
+    const auto small = uniform_points<T>(3000, dim, rng, tiny);
+    check_all_algorithms(small, reference_closest_pair(small), cuda_runner, "tiny");
+  }
+}
+
+TYPED_TEST(cuda_closest_pair, bad_inputs_throw) {
+  using T = TypeParam;
+  const auto one = gp::to_device(std::vector<T>{T(1), T(2)});
+  EXPECT_THROW(gp::closest_pair(gp::cuda, gp::device_matrix_view<const T>(one.data(), 1, 2)),
+               std::invalid_argument);
+  const auto four = gp::to_device(std::vector<T>(8, T(1)));
+  EXPECT_THROW(gp::closest_pair(gp::cuda, gp::device_matrix_view<const T>(four.data(), 2, 4)),
+               std::invalid_argument);
+  for (T bad : {std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity()}) {
+    const auto xs = gp::to_device(std::vector<T>{T(0), T(1), T(2), T(3)});
+    const auto ys = gp::to_device(std::vector<T>{T(0), bad, T(2), bad});
+    for (auto a : all_closest_pair_algorithms) {
+      try {
+        gp::closest_pair(gp::cuda, xs, ys, a);
+        ADD_FAILURE() << "no exception";
+      } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("point 1"), std::string::npos) << e.what();
+      }
+    }
+  }
+}
+
+class cuda_closest_pair_ladder : public cuda_test {};
+
+TEST_F(cuda_closest_pair_ladder, every_rung_and_launch_shape_agrees) {
+  auto rng = make_rng(15);
+  ASSERT_EQ(gp::ladder::closest_pair_rungs().size(), 4u);
+  for (int dim : {2, 3}) {
+    for (std::size_t n : test_sizes({2, 33, 1000, 5003})) {
+      const auto pts = uniform_points<float>(n, dim, rng);
+      const auto want = reference_closest_pair(pts);
+      const auto d = gp::to_device(pts.xyz);
+      const gp::device_matrix_view<const float> view(d.data(), n, dim);
+      for (const auto& rung : gp::ladder::closest_pair_rungs()) {
+        expect_same_pair(rung.run(view, {}, nullptr), want, rung.name);
+        if (!rung.quadratic) continue;
+        for (int threads : {32, 128, 1024})
+          for (int blocks : {1, 7, 300})
+            expect_same_pair(rung.run(view, {threads, blocks}, nullptr), want,
+                             std::string(rung.name) + " " + std::to_string(threads) + "x" +
+                                 std::to_string(blocks));
+        const auto o = rung.occupancy(256);
+        EXPECT_GT(o.registers, 0);
+        EXPECT_GT(o.blocks_per_multiprocessor, 0);
+      }
+    }
+  }
+}
+
+}  // namespace

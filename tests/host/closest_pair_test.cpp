@@ -1,0 +1,188 @@
+// gp::closest_pair on the host: every algorithm against the double
+// reference, in 2-D and 3-D, float and double, rows and separate arrays.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+#include "gpuprim/closest_pair.hpp"
+#include "support/closest_pair_reference.hpp"
+
+namespace gp = gpuprim;
+using namespace gpuprim::test;
+
+namespace {
+
+template <class T>
+gp::closest_pair_result run_host(const point_rows<T>& pts, gp::closest_pair_algorithm a,
+                                 int layout) {
+  if (layout == 0) {
+    return gp::closest_pair(gp::host, gp::matrix_view<const T>(pts.xyz.data(), pts.n, pts.dim), a);
+  }
+  if (pts.dim == 2) return gp::closest_pair(gp::host, pts.axis(0), pts.axis(1), a);
+  return gp::closest_pair(gp::host, pts.axis(0), pts.axis(1), pts.axis(2), a);
+}
+
+auto host_runner = [](const auto& pts, gp::closest_pair_algorithm a, int layout) {
+  return run_host(pts, a, layout);
+};
+
+template <class T>
+class host_closest_pair : public ::testing::Test {};
+using coordinate_types = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(host_closest_pair, coordinate_types);
+
+TYPED_TEST(host_closest_pair, random_sets_of_many_sizes) {
+  using T = TypeParam;
+  auto rng = make_rng(1);
+  for (int dim : {2, 3}) {
+    for (std::size_t n : test_sizes({2, 3, 4, 5, 16, 17, 31, 32, 33, 100, 1000, 2053, 7919})) {
+      const auto pts = uniform_points<T>(n, dim, rng);
+      check_all_algorithms(pts, reference_closest_pair(pts), host_runner, "uniform");
+    }
+  }
+}
+
+TYPED_TEST(host_closest_pair, large_set_agrees_across_algorithms) {
+  using T = TypeParam;
+  auto rng = make_rng(2);
+  // One dimension per type keeps the CPU suite short (2-D float, 3-D double).
+  for (int dim : {std::is_same_v<T, float> ? 2 : 3}) {
+    for (std::size_t n : test_sizes({(1u << 20) + 7})) {
+      const auto pts = uniform_points<T>(n, dim, rng);
+      const auto want = run_host(pts, gp::closest_pair_algorithm::divide_and_conquer, 0);
+      check_all_algorithms(pts, want, host_runner, "large uniform", 0);
+    }
+  }
+}
+
+TYPED_TEST(host_closest_pair, duplicates_and_ties_take_the_smallest_pair) {
+  using T = TypeParam;
+  auto rng = make_rng(3);
+  for (int dim : {2, 3}) {
+    auto pts = uniform_points<T>(3000, dim, rng);
+    // Points 2000 and 2500 duplicate point 700, 2900 duplicates 10: the
+    // answer is (10, 2900), not (700, 2000).
+    for (int d = 0; d < dim; ++d) {
+      pts.xyz[2000 * dim + d] = pts.at(700, d);
+      pts.xyz[2500 * dim + d] = pts.at(700, d);
+      pts.xyz[2900 * dim + d] = pts.at(10, d);
+    }
+    const auto want = reference_closest_pair(pts);
+    EXPECT_EQ(want.i, 10u);
+    EXPECT_EQ(want.j, 2900u);
+    EXPECT_EQ(want.distance, 0.0);
+    check_all_algorithms(pts, want, host_runner, "duplicates");
+
+    // Every point the same.
+    point_rows<T> same{std::vector<T>(50 * dim, T(0.25)), 50, dim};
+    check_all_algorithms(same, gp::closest_pair_result{0, 1, 0.0, 0.0}, host_runner, "all equal");
+    // Many copies of few points.
+    point_rows<T> copies{std::vector<T>(4000 * dim), 4000, dim};
+    for (std::size_t p = 0; p < copies.n; ++p)
+      for (int d = 0; d < dim; ++d)
+        copies.xyz[p * dim + d] = T((p * 7 + d) % 5);
+    check_all_algorithms(copies, reference_closest_pair(copies), host_runner, "copies");
+  }
+}
+
+TYPED_TEST(host_closest_pair, lattices_tie_everywhere) {
+  using T = TypeParam;
+  auto rng = make_rng(4);
+  for (bool shuffle : {false, true}) {
+    const auto flat = lattice_points<T>(64, 2, 0.125, rng, shuffle);
+    check_all_algorithms(flat, reference_closest_pair(flat), host_runner, "2-D lattice");
+    const auto cube = lattice_points<T>(14, 3, 3.0, rng, shuffle);
+    check_all_algorithms(cube, reference_closest_pair(cube), host_runner, "3-D lattice");
+  }
+}
+
+TYPED_TEST(host_closest_pair, clustered_collinear_and_circle_sets) {
+  using T = TypeParam;
+  auto rng = make_rng(5);
+  for (int dim : {2, 3}) {
+    for (std::size_t n : test_sizes({33, 1000, 5003})) {
+      const auto c = clustered_points<T>(n, dim, rng);
+      check_all_algorithms(c, reference_closest_pair(c), host_runner, "clustered");
+      const auto l = collinear_points<T>(n, dim, rng);
+      check_all_algorithms(l, reference_closest_pair(l), host_runner, "collinear");
+      const auto o = circle_points<T>(n, dim, rng);
+      check_all_algorithms(o, reference_closest_pair(o), host_runner, "circle");
+    }
+  }
+}
+
+TYPED_TEST(host_closest_pair, coordinates_near_the_limits) {
+  using T = TypeParam;
+  auto rng = make_rng(6);
+  const double big = double(std::numeric_limits<T>::max()) / 4;
+  const double tiny = double(std::numeric_limits<T>::denorm_min()) * 1e6;
+  for (int dim : {2, 3}) {
+    const auto huge = uniform_points<T>(2000, dim, rng, big);
+    check_all_algorithms(huge, reference_closest_pair(huge), host_runner, "huge");
+    const auto small = uniform_points<T>(2000, dim, rng, tiny);
+    check_all_algorithms(small, reference_closest_pair(small), host_runner, "tiny");
+    // Two points at opposite ends of the range.
+    point_rows<T> ends{std::vector<T>(2 * dim, T(big * 0.5)), 2, dim};
+    for (int d = 0; d < dim; ++d)
+      ends.xyz[dim + d] = T(-big * 0.5);
+    const auto want = reference_closest_pair(ends);
+    EXPECT_TRUE(std::isfinite(want.distance));
+    check_all_algorithms(ends, want, host_runner, "ends");
+  }
+}
+
+TYPED_TEST(host_closest_pair, bad_inputs_throw) {
+  using T = TypeParam;
+  std::vector<T> one{T(1), T(2)};
+  EXPECT_THROW(gp::closest_pair(gp::host, gp::matrix_view<const T>(one.data(), 1, 2)),
+               std::invalid_argument);
+  EXPECT_THROW(gp::closest_pair(gp::host, gp::matrix_view<const T>(one.data(), 0, 2)),
+               std::invalid_argument);
+  std::vector<T> four(8, T(1));
+  EXPECT_THROW(gp::closest_pair(gp::host, gp::matrix_view<const T>(four.data(), 2, 4)),
+               std::invalid_argument);
+  EXPECT_THROW(gp::closest_pair(gp::host, gp::matrix_view<const T>(four.data(), 8, 1)),
+               std::invalid_argument);
+  std::vector<T> x{T(0), T(1), T(2)}, y{T(0), T(1)};
+  EXPECT_THROW(gp::closest_pair(gp::host, x, y), std::invalid_argument);
+  for (T bad : {std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity(),
+                -std::numeric_limits<T>::infinity()}) {
+    std::vector<T> xs{T(0), T(1), T(2), T(3)}, ys{T(0), T(1), bad, T(3)};
+    for (auto a : all_closest_pair_algorithms) {
+      try {
+        gp::closest_pair(gp::host, xs, ys, a);
+        ADD_FAILURE() << "no exception";
+      } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("point 2"), std::string::npos) << e.what();
+      }
+    }
+  }
+}
+
+TEST(host_closest_pair_api, thread_counts_agree_and_result_is_ordered) {
+  auto rng = make_rng(7);
+  const auto pts = uniform_points<float>(50000, 2, rng);
+  const gp::matrix_view<const float> view(pts.xyz.data(), pts.n, 2);
+  const auto want = gp::closest_pair(gp::host.threads(1), view);
+  for (int threads : {2, 3, 8}) {
+    for (auto a :
+         {gp::closest_pair_algorithm::divide_and_conquer, gp::closest_pair_algorithm::grid}) {
+      expect_same_pair(gp::closest_pair(gp::host.threads(threads), view, a), want, "threads");
+    }
+  }
+  // A leading dimension wider than the point.
+  std::vector<float> wide(pts.n * 5, -7.0f);
+  for (std::size_t p = 0; p < pts.n; ++p) {
+    wide[p * 5] = pts.at(p, 0);
+    wide[p * 5 + 1] = pts.at(p, 1);
+  }
+  expect_same_pair(
+      gp::closest_pair(gp::host, gp::matrix_view<const float>(wide.data(), pts.n, 2, 5)), want,
+      "leading dimension 5");
+}
+
+}  // namespace
