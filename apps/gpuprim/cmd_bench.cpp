@@ -28,9 +28,6 @@ command add_bench_command(CLI::App& app) {
                   "Run only this backend (default: every available one)")
       ->check(CLI::IsMember({"host", "cuda"}));
   sub->add_flag("--quick", opts->quick, "Fewer sizes and repetitions (a smoke run)");
-  sub->add_flag("--sweep", opts->sweep,
-                "closest_pair: threads per block x blocks per grid of the quadratic kernels, with "
-                "their occupancy");
   sub->add_flag("--full", opts->full,
                 "Every row of every family on every backend (default without a family: the "
                 "headline rows, GPU sizes 2^20 and 2^28, on the default backend)");
