@@ -15,6 +15,8 @@
 #include <optional>
 #include <string>
 
+#include "gpuprim/transpose.hpp"
+
 namespace gpuprim::io {
 namespace {
 
@@ -370,47 +372,12 @@ void swap_bytes(std::vector<std::byte>& bytes, std::size_t element_size) {
                  bytes.begin() + static_cast<std::ptrdiff_t>(i + element_size));
 }
 
-// out (cols x rows) = the transpose of in (rows x cols), both packed row-major,
-// for `batch` matrices one after the other. Blocked so that both sides move
-// whole cache lines; Word is an unsigned integer of the element's size.
-template <class Word>
-void transpose_batched(const std::byte* in, std::byte* out, std::size_t batch, std::size_t rows,
-                       std::size_t cols) {
-  constexpr std::size_t tile = 64;
-  const auto* src = reinterpret_cast<const Word*>(in);
-  auto* dst = reinterpret_cast<Word*>(out);
-  for (std::size_t b = 0; b < batch; ++b, src += rows * cols, dst += rows * cols) {
-    for (std::size_t r0 = 0; r0 < rows; r0 += tile) {
-      for (std::size_t c0 = 0; c0 < cols; c0 += tile) {
-        const std::size_t r1 = std::min(rows, r0 + tile);
-        const std::size_t c1 = std::min(cols, c0 + tile);
-        for (std::size_t r = r0; r < r1; ++r)
-          for (std::size_t c = c0; c < c1; ++c)
-            dst[c * rows + r] = src[r * cols + c];
-      }
-    }
-  }
-}
-
-void transpose_batched(const std::byte* in, std::byte* out, std::size_t element_size,
-                       std::size_t batch, std::size_t rows, std::size_t cols) {
-  switch (element_size) {
-    case 1:
-      return transpose_batched<std::uint8_t>(in, out, batch, rows, cols);
-    case 2:
-      return transpose_batched<std::uint16_t>(in, out, batch, rows, cols);
-    case 4:
-      return transpose_batched<std::uint32_t>(in, out, batch, rows, cols);
-    default:
-      return transpose_batched<std::uint64_t>(in, out, batch, rows, cols);
-  }
-}
-
 // Column-major data of shape (d0, d1, ..., dk-1) is the row-major array of
 // the reversed shape (dk-1, ..., d0). Reversing its axes gives the C order
 // that numpy.load's array has: move the last axis (d0) to the front with
 // one transpose, then reverse the axes behind it, batch by batch, until
-// they are in order. k - 1 passes over the data.
+// they are in order. k - 1 passes over the data, each the dense family's
+// cache-blocked host transpose of raw elements.
 std::vector<std::byte> fortran_to_c_order(std::vector<std::byte> data,
                                           const std::vector<std::uint64_t>& shape,
                                           std::size_t element_size) {
@@ -423,7 +390,8 @@ std::vector<std::byte> fortran_to_c_order(std::vector<std::byte> data,
     for (std::size_t a = done; a + 1 < current.size(); ++a)
       inner *= current[a];
     const std::size_t last = current.back();
-    transpose_batched(data.data(), scratch.data(), element_size, batch, inner, last);
+    transpose_bytes_batched(gpuprim::host, element_size, data.data(), scratch.data(), batch, inner,
+                            last);
     std::swap(data, scratch);
     current.insert(current.begin() + static_cast<std::ptrdiff_t>(done), last);
     current.pop_back();
