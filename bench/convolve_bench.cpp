@@ -111,7 +111,7 @@ void plan_host_rows(const context& ctx, plan& p) {
       "check: the separable path against the general path with the outer-product filter.",
   };
   const std::size_t index = p.add_table(std::move(t));
-  const std::size_t side = ctx.quick || ctx.headline ? 2048 : 4096;
+  const std::size_t side = ctx.small_host_rows() ? 2048 : 4096;
   for (int k : {9, 17}) {
     const row h =
         make_header("separable gaussian k=" + std::to_string(k), "host", "float", side * side, 8);

@@ -124,7 +124,7 @@ void plan_host_rows(const context& ctx, plan& p) {
           "(2 m n k per call).",
   };
   const std::size_t index = p.add_table(std::move(t));
-  const std::size_t side = ctx.quick || ctx.headline ? 1024 : 2048;
+  const std::size_t side = ctx.small_host_rows() ? 1024 : 2048;
   const gemm_shape s{side, side, side};
   const row f = make_header("host", "float", s);
   p.cases.push_back({index, f, [f, s] { return measure_host<float>(f, s); }, true});

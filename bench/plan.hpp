@@ -17,6 +17,9 @@ struct context {
   // The headline run (`gpuprim bench` with no family): only the cases each
   // family marks as its main rows, and host rows at smaller sizes.
   bool headline = false;
+
+  // Host rows at their smaller sizes: in quick and headline runs.
+  bool small_host_rows() const { return quick || headline; }
   bool host = false;  // run the host rows
   bool cuda = false;  // run the CUDA rows (a device is present)
   stream_t stream = nullptr;
@@ -41,7 +44,7 @@ inline bool headline_size(int log2_n) {
 
 // Host rows' problem size: smaller in quick and headline runs.
 inline std::size_t host_size(const context& ctx, int log2_full, int log2_small) {
-  return std::size_t{1} << (ctx.quick || ctx.headline ? log2_small : log2_full);
+  return std::size_t{1} << (ctx.small_host_rows() ? log2_small : log2_full);
 }
 
 struct plan {

@@ -118,8 +118,7 @@ void plan_host_rows(const context& ctx, plan& p) {
       "check: gpuprim's float sum against a double-precision sum.",
   };
   const std::size_t index = p.add_table(std::move(t));
-  const int log2_n = ctx.quick || ctx.headline ? 25 : 27;
-  row header = make_header("host", "float", std::size_t{1} << log2_n, sizeof(float));
+  row header = make_header("host", "float", host_size(ctx, 27, 25), sizeof(float));
   header.variant = "sum";
   p.cases.push_back({index, header, [header] { return measure_host_sum(header); }, true});
 }

@@ -85,7 +85,7 @@ void plan_host_rows(const context& ctx, plan& p) {
       "bandwidth (read + write, all threads) measured in this run.",
   };
   const std::size_t index = p.add_table(std::move(t));
-  const std::size_t side = ctx.quick || ctx.headline ? 4096 : 8192;
+  const std::size_t side = ctx.small_host_rows() ? 4096 : 8192;
   const row f = make_header("host", "float", side, side, 4);
   p.cases.push_back({index, f, [f, side] { return measure_host<float>(f, side, side); }, true});
   const row d = make_header("host", "double", side, side, 8);
