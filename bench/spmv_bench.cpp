@@ -230,6 +230,8 @@ std::string choice_name(spmv_choice c) {
       return "row per thread";
     case spmv_kernel::merge_path:
       return "merge path";
+    case spmv_kernel::staged_rows:
+      return "staged rows";
     default:
       return c.lanes == 32 ? "warp per row" : std::to_string(c.lanes) + " lanes per row";
   }
@@ -393,6 +395,10 @@ void plan_cuda_spmv_ladder(const context& ctx, plan& p,
         {"merge_path",
          "equal shares of rows + nonzeros per thread: long rows split",
          {spmv_kernel::merge_path, 0},
+         false},
+        {"staged_rows",
+         "a warp per 32 rows, their entries read as one run and staged: every lane busy",
+         {spmv_kernel::staged_rows, 0},
          false},
         {"automatic", "(production) the kernel choose_spmv_kernel picks", {}, true},
     };

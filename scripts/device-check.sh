@@ -56,7 +56,9 @@ note() { echo "$*" | tee -a "$summary"; }
 # (sanitizer processes side by side, default 1), PROBE_TIMEOUT
 # (seconds a probe may run, default 300), PROBE_ARGS (the probe's
 # arguments, e.g. --segmented for tune_scan),
-# BENCH_FAMILY, BENCH_ARGS (e.g. --backend cuda), LADDER_FAMILIES.
+# BENCH_FAMILY, BENCH_ARGS (e.g. --backend cuda), LADDER_FAMILIES,
+# BUILD_TARGETS (build only these CMake targets, e.g. "gpuprim-bench
+# gpuprim_sparse_cuda_tests"; default: everything).
 {
   date -u
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
@@ -98,7 +100,8 @@ fi
 if [ $RUN_TESTS -eq 1 ] || [ $RUN_SANITIZE -eq 1 ] || [ $RUN_BENCH -eq 1 ]; then
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" ${GPUPRIM_CMAKE_ARGS:-} >"$OUT/build-tests.log" 2>&1 &&
-    cmake --build "$BUILD" -j "$(nproc)" >>"$OUT/build-tests.log" 2>&1
+    cmake --build "$BUILD" -j "$(nproc)" ${BUILD_TARGETS:+--target $BUILD_TARGETS} \
+      >>"$OUT/build-tests.log" 2>&1
   build_rc=$?
   note "build: rc=$build_rc"
   if [ $build_rc -ne 0 ]; then

@@ -405,17 +405,21 @@ enum class spmv_kernel {
   row_per_thread,  // one thread per row
   subwarp,         // 2..32 lanes per row (sized to the mean row length)
   merge_path,      // equal shares of rows + nonzeros per thread (uneven rows)
+  staged_rows,     // a warp per 32 rows, their entries staged in shared memory (short rows)
 };
 
 struct spmv_choice {
   spmv_kernel kernel = spmv_kernel::subwarp;
-  int lanes = 32;  // lanes per row (1 for row_per_thread; 0 for merge_path)
+  int lanes = 32;  // lanes per row (1 for row_per_thread; 0 for merge_path and staged_rows)
 };
 
 // The documented rule (docs/design.md, "Sparse"):
 //  - merge_path when rows are very uneven: the longest row has at least 256
 //    entries and at least 32 times the mean (power-law graphs); a warp per
 //    row would leave most warps idle while a few walk the long rows;
+//  - staged_rows when the mean row length is at most 8: a warp takes 32
+//    rows, reads their entries (about 32 x mean) as one contiguous run with
+//    every lane busy, and stages the products in shared memory;
 //  - otherwise lanes per row = the power of two nearest below the mean row
 //    length, from 1 (row_per_thread, mean < 2) to 32 (a warp per row).
 inline spmv_choice choose_spmv_kernel(const csr_row_stats& s,
@@ -434,12 +438,15 @@ inline spmv_choice choose_spmv_kernel(const csr_row_stats& s,
       return {spmv_kernel::subwarp, std::max(2, lanes_for_mean())};
     case spmv_kernel::merge_path:
       return {spmv_kernel::merge_path, 0};
+    case spmv_kernel::staged_rows:
+      return {spmv_kernel::staged_rows, 0};
     case spmv_kernel::automatic:
       break;
   }
   if (s.max_row >= 256 && static_cast<double>(s.max_row) >= 32.0 * std::max(mean, 1.0)) {
     return {spmv_kernel::merge_path, 0};
   }
+  if (mean <= 8.0) return {spmv_kernel::staged_rows, 0};
   const int lanes = lanes_for_mean();
   return lanes == 1 ? spmv_choice{spmv_kernel::row_per_thread, 1}
                     : spmv_choice{spmv_kernel::subwarp, lanes};

@@ -33,7 +33,8 @@ TYPED_TEST_SUITE(cuda_spmv, spmv_types);
 
 constexpr gp::spmv_kernel all_kernels[] = {gp::spmv_kernel::automatic,
                                            gp::spmv_kernel::row_per_thread,
-                                           gp::spmv_kernel::subwarp, gp::spmv_kernel::merge_path};
+                                           gp::spmv_kernel::subwarp, gp::spmv_kernel::merge_path,
+                                           gp::spmv_kernel::staged_rows};
 
 template <class T, class I>
 void check_spmv(const gp::csr_matrix<T, I>& A, T alpha, T beta, std::mt19937_64& rng,

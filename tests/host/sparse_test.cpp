@@ -194,5 +194,7 @@ TEST(sparse_generate, rmat_is_power_law) {
   EXPECT_GT(s.empty_rows, 0u);
   EXPECT_EQ(gp::choose_spmv_kernel(s).kernel, gp::spmv_kernel::merge_path);
   EXPECT_EQ(gp::choose_spmv_kernel(gp::poisson2d<float, int>(64).stats()).kernel,
+            gp::spmv_kernel::staged_rows);
+  EXPECT_EQ(gp::choose_spmv_kernel(gp::random_spd<float, int>(512, 24, 1).stats()).kernel,
             gp::spmv_kernel::subwarp);
 }

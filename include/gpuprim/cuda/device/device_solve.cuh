@@ -150,26 +150,18 @@ __device__ __forceinline__ void reduce_and_finish(dots<N> mine, const reduction_
 }
 
 template <int G, int N, class Op, class T, class Epilogue, class Finish>
-__global__ void __launch_bounds__(spmv_threads)
+__global__ void __launch_bounds__(spmv_threads, row_group_min_blocks<G>)
     matvec_reduce(Op A, const T* __restrict__ x, Epilogue epilogue, Finish finish,
                   reduction_slots slots, int g) {
   if (skip_block(g, slots.scalars)) return;
   const solver_scalars sc = *slots.scalars;
-  const std::size_t groups = static_cast<std::size_t>(gridDim.x) * (spmv_threads / G);
-  const int lane = threadIdx.x % G;
-  const std::size_t first = (static_cast<std::size_t>(blockIdx.x) * spmv_threads + threadIdx.x) / G;
-  const std::size_t warp_rows = (A.rows + groups - 1) / groups * groups;
   dots<N> acc{};
-  for (std::size_t row = first; row < warp_rows; row += groups) {
-    T sum = row < A.rows ? A.template row_partial<G>(row, lane, x) : T(0);
-    sum = fold_group<G>(sum);
-    if (lane == 0 && row < A.rows) {
-      const dots<N> d = epilogue(row, sum, sc);
+  for_each_row<G>(A, x, [&](std::size_t row, T ax) {
+    const dots<N> d = epilogue(row, ax, sc);
 #pragma unroll
-      for (int j = 0; j < N; ++j)
-        acc.v[j] += d.v[j];
-    }
-  }
+    for (int j = 0; j < N; ++j)
+      acc.v[j] += d.v[j];
+  });
   reduce_and_finish<N>(acc, slots, finish);
 }
 
@@ -263,7 +255,7 @@ class device_solver {
       constexpr int G = decltype(lanes)::value;
       auto kernel = matvec_reduce<G, N, Op, T, Epilogue, Finish>;
       launch("matvec_reduce", "solve", kernel,
-             {dim3(reduce_grid(kernel, n_ * G)), dim3(spmv_threads), 0, stream_}, A_, x, epilogue,
+             {dim3(reduce_grid(kernel, row_threads<G>(n_))), dim3(spmv_threads), 0, stream_}, A_, x, epilogue,
              finish, slots(), g);
     });
   }

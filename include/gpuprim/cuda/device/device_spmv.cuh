@@ -108,19 +108,123 @@ struct axpby_epilogue {
   }
 };
 
-template <int G, class Op, class T, class Epilogue>
-__global__ void __launch_bounds__(spmv_threads)
-    spmv_row_groups(Op A, const T* __restrict__ x, Epilogue epilogue) {
-  const std::size_t groups = static_cast<std::size_t>(gridDim.x) * (spmv_threads / G);
-  const int lane = threadIdx.x % G;
-  const std::size_t first = (static_cast<std::size_t>(blockIdx.x) * spmv_threads + threadIdx.x) / G;
-  // Whole warps iterate together (the fold's shuffles need every lane).
-  const std::size_t warp_rows = (A.rows + groups - 1) / groups * groups;
-  for (std::size_t row = first; row < warp_rows; row += groups) {
-    T sum = row < A.rows ? A.template row_partial<G>(row, lane, x) : T(0);
-    sum = fold_group<G>(sum);
-    if (lane == 0 && row < A.rows) epilogue(row, sum);
+// Threads a grid needs for `rows` rows with groups of G lanes (the staged
+// strategy, G = 0, has a lane per row).
+template <int G>
+constexpr std::size_t row_threads(std::size_t rows) {
+  return G == 0 ? rows : rows * G;
+}
+
+// The G of the staged-rows strategy (spmv_kernel::staged_rows): a warp owns
+// 32 consecutive rows, one per lane.
+inline constexpr int staged_group = 0;
+// Entries of a warp's 32 rows staged at once (8 per lane): chunks of rows
+// with more entries fall back to a warp per row.
+inline constexpr int staged_entries = 256;
+
+// Staged rows, for short rows (mean length up to 8): a warp reads the
+// entries of its 32 rows as one contiguous run, 8 independent loads per
+// lane, so every lane is busy and many loads are in flight at once (a
+// group of G lanes per row leaves lanes idle on a row's last pass and
+// waits on a chain offsets -> entries -> x per row). The products go to
+// shared memory; each lane then sums its own row's products in order.
+template <class T, class I, class RowDone>
+__device__ __forceinline__ void for_each_staged_row(const csr_device_operator<T, I>& A,
+                                                    const T* x, RowDone row_done) {
+  constexpr int warps = spmv_threads / 32;
+  constexpr int per_lane = staged_entries / 32;
+  __shared__ T stage[warps][staged_entries];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  T* products = stage[warp];
+  const std::size_t chunks = (A.rows + 31) / 32;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * warps;
+  for (std::size_t chunk = static_cast<std::size_t>(blockIdx.x) * warps + warp; chunk < chunks;
+       chunk += stride) {
+    const std::size_t row = chunk * 32 + lane;
+    // Row ends, one coalesced load; a row's begin is the previous lane's end.
+    const I end = __ldg(A.offsets + (row < A.rows ? row + 1 : A.rows));
+    const I chunk_begin = __ldg(A.offsets + chunk * 32);
+    I begin = __shfl_up_sync(0xffffffffu, end, 1);
+    if (lane == 0) begin = chunk_begin;
+    const I chunk_end = __shfl_sync(0xffffffffu, end, 31);
+    const I count = chunk_end - chunk_begin;
+    T sum = 0;
+    if (count <= staged_entries) {
+      T v[per_lane];
+      I c[per_lane];
+#pragma unroll
+      for (int j = 0; j < per_lane; ++j) {
+        const I k = lane + j * 32;
+        if (k < count) {
+          v[j] = __ldg(A.values + chunk_begin + k);
+          c[j] = __ldg(A.cols + chunk_begin + k);
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < per_lane; ++j) {
+        const I k = lane + j * 32;
+        if (k < count) products[k] = v[j] * __ldg(x + c[j]);
+      }
+      __syncwarp();
+      for (I k = begin - chunk_begin; k < end - chunk_begin; ++k)
+        sum += products[k];
+      __syncwarp();  // the next chunk overwrites the products
+    } else {
+      for (int r = 0; r < 32; ++r) {
+        const I row_begin = __shfl_sync(0xffffffffu, begin, r);
+        const I row_end = __shfl_sync(0xffffffffu, end, r);
+        T part = 0;
+        for (I k = row_begin + lane; k < row_end; k += 32)
+          part += __ldg(A.values + k) * __ldg(x + __ldg(A.cols + k));
+        part = fold_group<32>(part);
+        if (lane == r) sum = part;
+      }
+    }
+    if (row < A.rows) row_done(row, sum);
   }
+}
+
+template <class Op>
+inline constexpr bool is_csr_operator = false;
+template <class T, class I>
+inline constexpr bool is_csr_operator<csr_device_operator<T, I>> = true;
+
+// Calls row_done(row, A x of the row) for every row: in lane 0 of the
+// row's group of G lanes, groups walking rows in a grid-stride loop (whole
+// warps iterate together: the folds' shuffles need every lane); or, for
+// G = staged_group on a CSR matrix, for_each_staged_row (a warp per row on
+// other operators).
+template <int G, class Op, class T, class RowDone>
+__device__ __forceinline__ void for_each_row(const Op& A, const T* x, RowDone row_done) {
+  if constexpr (G == staged_group) {
+    if constexpr (is_csr_operator<Op>) {
+      for_each_staged_row(A, x, row_done);
+    } else {
+      for_each_row<32>(A, x, row_done);
+    }
+  } else {
+    const std::size_t groups = static_cast<std::size_t>(gridDim.x) * (spmv_threads / G);
+    const int lane = threadIdx.x % G;
+    const std::size_t first =
+        (static_cast<std::size_t>(blockIdx.x) * spmv_threads + threadIdx.x) / G;
+    const std::size_t warp_rows = (A.rows + groups - 1) / groups * groups;
+    for (std::size_t row = first; row < warp_rows; row += groups) {
+      T sum = row < A.rows ? A.template row_partial<G>(row, lane, x) : T(0);
+      sum = fold_group<G>(sum);
+      if (lane == 0 && row < A.rows) row_done(row, sum);
+    }
+  }
+}
+
+// The staged strategy asks for 5 resident blocks per SM (51 registers
+// instead of 62): more warps, more of their loads in flight.
+template <int G>
+inline constexpr int row_group_min_blocks = G == staged_group ? 5 : 1;
+
+template <int G, class Op, class T, class Epilogue>
+__global__ void __launch_bounds__(spmv_threads, row_group_min_blocks<G>)
+    spmv_row_groups(Op A, const T* __restrict__ x, Epilogue epilogue) {
+  for_each_row<G>(A, x, [&](std::size_t row, T ax) { epilogue(row, ax); });
 }
 
 // Blocks of a grid-stride kernel: enough to fill the device, no more than
@@ -133,10 +237,13 @@ unsigned grid_for(Kernel kernel, std::size_t threads_of_work) {
   return static_cast<unsigned>(std::min(needed, std::max<std::size_t>(1, resident)));
 }
 
-// Calls f(std::integral_constant<int, G>{}) for lanes G in {1, 2, ..., 32}.
+// Calls f(std::integral_constant<int, G>{}) for lanes G in {1, 2, ..., 32},
+// or G = staged_group (0) for the staged-rows strategy.
 template <class F>
 void with_lanes(int lanes, F&& f) {
   switch (lanes) {
+    case staged_group:
+      return f(std::integral_constant<int, staged_group>{});
     case 1:
       return f(std::integral_constant<int, 1>{});
     case 2:
@@ -156,7 +263,7 @@ template <int G, class Op, class T, class Epilogue>
 void launch_row_groups(const char* algorithm, const Op& A, const T* x, Epilogue epilogue,
                        stream_t stream) {
   auto kernel = spmv_row_groups<G, Op, T, Epilogue>;
-  const unsigned grid = grid_for(kernel, A.rows * G);
+  const unsigned grid = grid_for(kernel, row_threads<G>(A.rows));
   launch("spmv_row_groups", algorithm, kernel, {dim3(grid), dim3(spmv_threads), 0, stream}, A, x,
          epilogue);
 }
@@ -187,30 +294,77 @@ __device__ __forceinline__ void merge_path_search(std::int64_t d, const I* offse
   k = d - lo;
 }
 
+// Where each tile's part of the merge path starts: (row, nonzero) of the
+// diagonals t * merge_tile, t = 0 .. tiles, a thread per search. Searched
+// up front so that a tile's block does not wait on a ~22-step chain of
+// dependent loads before its first useful one.
+template <class I>
+__global__ void __launch_bounds__(spmv_threads)
+    spmv_merge_path_partition(std::int64_t tiles, const I* __restrict__ offsets,
+                              std::int64_t rows, std::int64_t nnz,
+                              std::int64_t* __restrict__ tile_corners) {
+  const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * spmv_threads + threadIdx.x;
+  if (t > tiles) return;
+  std::int64_t r, k;
+  merge_path_search(std::min<std::int64_t>(rows + nnz, t * merge_tile), offsets, rows, nnz, r, k);
+  tile_corners[2 * t] = r;
+  tile_corners[2 * t + 1] = k;
+}
+
 template <class T, class I>
 __global__ void __launch_bounds__(spmv_threads)
     spmv_merge_path(std::int64_t rows, std::int64_t nnz, const I* __restrict__ offsets,
                     const I* __restrict__ cols, const T* __restrict__ values,
                     const T* __restrict__ x, T alpha, T beta, T* __restrict__ y,
+                    const std::int64_t* __restrict__ tile_corners,
                     std::int64_t* __restrict__ carry_rows, T* __restrict__ carry_values) {
+  // The tile's nonzeros (as products with x) and row ends, staged by the
+  // whole block with coalesced loads: a thread's own 8 items are
+  // contiguous, so reading them straight from memory would make each of a
+  // warp's loads touch 32 lines 8 items apart.
+  __shared__ T products[merge_tile];
+  __shared__ I row_ends[merge_tile + 1];
   __shared__ std::int64_t scan_keys[spmv_threads];
   __shared__ T scan_values[spmv_threads];
   __shared__ std::int64_t warp_keys[spmv_threads / 32];
   __shared__ T warp_values[spmv_threads / 32];
 
   const std::int64_t total = rows + nnz;
-  const std::int64_t start = std::min<std::int64_t>(
-      total, (static_cast<std::int64_t>(blockIdx.x) * spmv_threads + threadIdx.x) * merge_items);
-  std::int64_t row, k;
-  merge_path_search(start, offsets, rows, nnz, row, k);
+  const std::int64_t tile_start = static_cast<std::int64_t>(blockIdx.x) * merge_tile;
+  // The tile's corners on the merge path (spmv_merge_path_partition).
+  const std::int64_t r0 = tile_corners[2 * blockIdx.x], k0 = tile_corners[2 * blockIdx.x + 1];
+  const std::int64_t r1 = tile_corners[2 * blockIdx.x + 2], k1 = tile_corners[2 * blockIdx.x + 3];
+  for (std::int64_t i = threadIdx.x; i < k1 - k0; i += spmv_threads)
+    products[i] = __ldg(values + k0 + i) * __ldg(x + __ldg(cols + k0 + i));
+  // Ends of rows r0 .. r1 (row r1 may still be open at the tile's end).
+  const std::int64_t staged_rows = std::min(r1 - r0 + 1, rows - r0);
+  for (std::int64_t i = threadIdx.x; i < staged_rows; i += spmv_threads)
+    row_ends[i] = __ldg(offsets + r0 + i + 1);
+  __syncthreads();
+
+  // The thread's start: the merge-path search again, within the tile.
+  const std::int64_t start =
+      std::min<std::int64_t>(total, tile_start + static_cast<std::int64_t>(threadIdx.x) * merge_items);
   const std::int64_t stop = std::min<std::int64_t>(total, start + merge_items);
+  std::int64_t lo = std::max<std::int64_t>(0, start - r0 - k1);
+  std::int64_t hi = std::min<std::int64_t>(r1 - r0, start - r0 - k0);
+  while (lo < hi) {
+    const std::int64_t mid = (lo + hi) / 2;
+    if (static_cast<std::int64_t>(row_ends[mid]) <= start - (r0 + mid) - 1) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  std::int64_t row = r0 + lo;
+  std::int64_t k = start - row;
 
   // Walk the items: finish rows, sum nonzeros. The first row finished is
   // held back until the sums of the threads before are known.
   std::int64_t first_row = -1;
   T first_sum = 0;
   T sum = 0;
-  std::int64_t row_end = row < rows ? static_cast<std::int64_t>(__ldg(offsets + row + 1)) : nnz;
+  std::int64_t row_end = row < rows ? static_cast<std::int64_t>(row_ends[row - r0]) : nnz;
   for (std::int64_t item = start; item < stop; ++item) {
     if (row < rows && row_end <= k) {
       if (first_row < 0) {
@@ -221,9 +375,9 @@ __global__ void __launch_bounds__(spmv_threads)
       }
       sum = 0;
       ++row;
-      row_end = row < rows ? static_cast<std::int64_t>(__ldg(offsets + row + 1)) : nnz;
+      row_end = row < rows ? static_cast<std::int64_t>(row_ends[row - r0]) : nnz;
     } else {
-      sum += __ldg(values + k) * __ldg(x + __ldg(cols + k));
+      sum += products[k - k0];
       ++k;
     }
   }
@@ -286,13 +440,21 @@ void launch_merge_path(T alpha, const device_csr_view<T, I>& A, const T* x, T be
   const std::int64_t rows = static_cast<std::int64_t>(A.rows);
   const std::int64_t nnz = static_cast<std::int64_t>(A.nnz());
   const std::int64_t tiles = (rows + nnz + merge_tile - 1) / merge_tile;
-  const detail::scratch_buffer carry(tiles * (sizeof(std::int64_t) + sizeof(T)), stream);
-  auto* carry_rows = carry.get<std::int64_t>();
+  // Scratch: the tiles' corners (tiles + 1 pairs), then their carried rows
+  // and sums (8-byte slots first, so every part stays aligned).
+  const detail::scratch_buffer scratch(
+      (2 * (tiles + 1) + tiles) * sizeof(std::int64_t) + tiles * sizeof(T), stream);
+  auto* tile_corners = scratch.get<std::int64_t>();
+  auto* carry_rows = tile_corners + 2 * (tiles + 1);
   auto* carry_values = reinterpret_cast<T*>(carry_rows + tiles);
+  launch("spmv_merge_path_partition", "spmv", spmv_merge_path_partition<I>,
+         {dim3(static_cast<unsigned>((tiles + 1 + spmv_threads - 1) / spmv_threads)),
+          dim3(spmv_threads), 0, stream},
+         tiles, A.row_offsets.data(), rows, nnz, tile_corners);
   launch("spmv_merge_path", "spmv", spmv_merge_path<T, I>,
          {dim3(static_cast<unsigned>(tiles)), dim3(spmv_threads), 0, stream}, rows, nnz,
-         A.row_offsets.data(), A.col_indices.data(), A.values.data(), x, alpha, beta, y, carry_rows,
-         carry_values);
+         A.row_offsets.data(), A.col_indices.data(), A.values.data(), x, alpha, beta, y,
+         tile_corners, carry_rows, carry_values);
   launch("spmv_merge_path_fixup", "spmv", spmv_merge_path_fixup<T>,
          {dim3(static_cast<unsigned>((tiles + spmv_threads - 1) / spmv_threads)),
           dim3(spmv_threads), 0, stream},
