@@ -9,7 +9,8 @@
 // (2 x 2) blocks in registers, 16-byte loads and stores instead of one element at a time; and when
 // the output is large (>= 32 MiB, far past the caches of one core) its rows leave the buffer with
 // non-temporal stores, as the C library's large memcpy does, so that the output's lines are not
-// first read from memory (3 -> 2 bytes of traffic per byte moved).
+// first read from memory (3 -> 2 bytes of traffic per byte moved), and the rows of the thread's
+// next tile are prefetched while the current one is moved.
 #pragma once
 
 #include <omp.h>
@@ -23,6 +24,7 @@
 
 #if defined(__SSE2__) && !defined(__CUDA_ARCH__)
 #include <emmintrin.h>
+#include <xmmintrin.h>
 #define GPUPRIM_HOST_TRANSPOSE_SSE2 1
 #else
 #define GPUPRIM_HOST_TRANSPOSE_SSE2 0
@@ -132,6 +134,19 @@ void transpose_sized(host_backend backend, const void* in_bytes, void* out_bytes
       // power-of-two leading dimension would otherwise send a tile's output
       // lines to one L1 set).
       alignas(64) E buffer[tile][tile];
+#if GPUPRIM_HOST_TRANSPOSE_SSE2
+      // The thread's next tile (static schedule: usually the next one along
+      // the same rows) is asked for now, one 64-byte line at a time, so its
+      // rows arrive while this one is moved (64 row streams are more than the
+      // hardware prefetcher follows).
+      if (stream_out && c1 + tile <= s.cols) {
+        for (std::size_t r = r0; r < r1; ++r) {
+          const char* next = reinterpret_cast<const char*>(src + r * s.ld_in + c1);
+          for (std::size_t o = 0; o < tile * Bytes; o += 64)
+            _mm_prefetch(next + o, _MM_HINT_T0);
+        }
+      }
+#endif
       bool done = false;
 #if GPUPRIM_HOST_TRANSPOSE_SSE2
       if constexpr (Bytes == 4 || Bytes == 8) {
