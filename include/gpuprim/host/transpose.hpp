@@ -169,11 +169,21 @@ void transpose_sized(host_backend backend, const void* in_bytes, void* out_bytes
       for (std::size_t c = c0; c < c1; ++c) {
         E* to = dst + c * s.ld_out + r0;
 #if GPUPRIM_HOST_TRANSPOSE_SSE2
-        if (stream_out && reinterpret_cast<std::uintptr_t>(to) % 16 == 0 && segment % 16 == 0) {
-          const auto* from = reinterpret_cast<const __m128i*>(&buffer[c - c0][0]);
-          auto* into = reinterpret_cast<__m128i*>(to);
-          for (std::size_t i = 0; i < segment / 16; ++i)
-            _mm_stream_si128(into + i, _mm_load_si128(from + i));
+        if (stream_out) {
+          // Only whole 64-byte lines go non-temporal (a partial line written
+          // so is a read-modify-write in memory): the segment's head before
+          // its first line boundary and its tail after the last are ordinary
+          // stores (a malloc'ed matrix's rows start 16 bytes into a line).
+          auto* into = reinterpret_cast<unsigned char*>(to);
+          const auto* from = reinterpret_cast<const unsigned char*>(&buffer[c - c0][0]);
+          const std::size_t head = std::min<std::size_t>(
+              (64 - reinterpret_cast<std::uintptr_t>(into) % 64) % 64, segment);
+          const std::size_t body = (segment - head) / 64 * 64;
+          std::memcpy(into, from, head);
+          for (std::size_t i = head; i < head + body; i += 16)
+            _mm_stream_si128(reinterpret_cast<__m128i*>(into + i),
+                             _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + i)));
+          std::memcpy(into + head + body, from + head + body, segment - head - body);
           continue;
         }
 #endif
