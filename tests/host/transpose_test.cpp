@@ -43,6 +43,24 @@ TYPED_TEST(host_transpose, every_shape_packed_and_with_leading_dimensions) {
   }
 }
 
+// Outputs of 32 MiB or more take the streaming-store and prefetch path (x86): output rows 16-byte
+// aligned (2052 floats, 1026 doubles) and not (one row fewer), edge tiles on both sides.
+TEST(host_transpose_large, streaming_stores_on_aligned_and_unaligned_rows) {
+  auto rng = make_rng(304);
+  const auto check = [&]<class T>(T, std::size_t rows, std::size_t cols) {
+    ASSERT_GE(rows * cols * sizeof(T), std::size_t{32} << 20);
+    const auto in = distinct_elements<T>(rows * cols, rng);
+    std::vector<T> out(rows * cols);
+    gp::transpose(gp::host, gp::matrix_view<const T>(in.data(), rows, cols),
+                  gp::matrix_view<T>(out.data(), cols, rows));
+    ASSERT_TRUE(is_transpose(in, rows, cols, cols, out, rows)) << rows << " x " << cols;
+  };
+  check(float{}, 2052, 4099);
+  check(float{}, 2051, 4099);
+  check(double{}, 1026, 4099);
+  check(double{}, 1025, 4099);
+}
+
 TYPED_TEST(host_transpose, batched_stack) {
   using T = TypeParam;
   auto rng = make_rng(302);

@@ -8,15 +8,21 @@
 //     a 2^24 x 4 matrix still moves 16 KiB per tile). Blocks of 256 threads
 //     walk the tiles of every matrix of the stack, grid-stride.
 //  2. Load: the block reads its tile row by row, coalesced, with 16-byte
-//     vector loads where the addresses allow (aligned base, leading
-//     dimension a multiple of the vector) and element by element otherwise
-//     (edges of odd widths, unaligned views). Four loads per thread are in
-//     flight before any is stored.
+//     vector loads. Where every row starts on a 16-byte boundary (aligned
+//     base, leading dimension a multiple of the vector) four vectors per
+//     thread are in flight before any is stored. Otherwise (odd leading
+//     dimensions such as 10007 x 3001, unaligned views, edges of odd width)
+//     each row is cut at the 16-byte boundaries of memory: whole pieces are
+//     vector loads, the row's head and tail go element by element, five
+//     pieces per thread in flight, and the (row, piece) of each thread is
+//     stepped without a division. Only 16-byte elements with 8-byte
+//     alignment go element by element throughout.
 //  3. The tile goes into shared memory, rows padded by 4 bytes (one bank),
 //     so that reading a column later touches every bank once.
 //  4. Store: the block writes the tile's columns as the output's rows,
-//     again coalesced and with 16-byte vector stores where allowed, each
-//     vector gathered from consecutive rows of the shared tile.
+//     again coalesced and with 16-byte vector stores (output rows of any
+//     alignment cut the same way), each vector gathered from consecutive
+//     rows of the shared tile.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -35,6 +41,9 @@ namespace gpuprim::cuda_detail {
 
 inline constexpr unsigned transpose_threads = 256;
 inline constexpr unsigned transpose_in_flight = 4;  // vectors per thread loaded before storing
+// The same for rows of any alignment: a 64-wide row is 17 pieces, so 5 per
+// thread cover a 64 x 64 tile (1088 pieces) in one round of loads.
+inline constexpr unsigned transpose_in_flight_peeled = 5;
 
 // The type an element of `Bytes` bytes moves as.
 template <std::size_t Bytes>
@@ -64,6 +73,33 @@ struct transpose_element<16> {
   using type = transpose_pair;
 };
 
+// Item `first`, `first` + step, ... of a (line, slot) grid with `slots`
+// slots per line, walked without a division per item.
+struct transpose_walk {
+  unsigned line, slot;
+  unsigned step_lines, step_slots, slots;
+  __device__ transpose_walk(unsigned first, unsigned step, unsigned slots_per_line)
+      : line(first / slots_per_line),
+        slot(first % slots_per_line),
+        step_lines(step / slots_per_line),
+        step_slots(step % slots_per_line),
+        slots(slots_per_line) {}
+  __device__ void advance() {
+    line += step_lines;
+    slot += step_slots;
+    if (slot >= slots) {
+      slot -= slots;
+      ++line;
+    }
+  }
+};
+
+// Elements from the last 16-byte boundary of memory at or before p.
+template <std::size_t Bytes>
+__device__ __forceinline__ unsigned element_offset(const void* p) {
+  return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(p) % 16 / Bytes);
+}
+
 struct transpose_tiling {
   unsigned tile_rows;
   unsigned tile_cols;
@@ -74,7 +110,10 @@ struct transpose_tiling {
   std::uint64_t tiles_across;  // tiles per row of one matrix
 };
 
-template <std::size_t Bytes>
+// Peeled: rows of any alignment through vectors (step 2 below); a kernel of
+// its own, so that the aligned path keeps its register count (38 against
+// 64 for f32 on sm_90, 6 blocks per SM instead of 4).
+template <std::size_t Bytes, bool Peeled>
 __global__ void __launch_bounds__(transpose_threads)
     transpose_tiles(const typename transpose_element<Bytes>::type* __restrict__ in,
                     typename transpose_element<Bytes>::type* __restrict__ out,
@@ -126,6 +165,57 @@ __global__ void __launch_bounds__(transpose_threads)
           }
         }
       }
+    } else if constexpr (Peeled) {
+      // Row starts of any alignment: each row is cut at 16-byte boundaries
+      // of memory into `slots` pieces of up to V elements; a whole piece is
+      // one vector load, the first and last of the row (the head before the
+      // first boundary, the tail after the last) go element by element.
+      const unsigned slots = (nc + 2 * V - 2) / V;
+      const unsigned first_off = element_offset<Bytes>(src);
+      const unsigned ld_off = static_cast<unsigned>(s.ld_in) & (V - 1);
+      constexpr unsigned KP = transpose_in_flight_peeled;
+      transpose_walk w(threadIdx.x, transpose_threads, slots);
+      while (w.line < nr) {
+        uint4 v[KP];
+        unsigned row_k[KP];
+        int col_k[KP];
+#pragma unroll
+        for (unsigned k = 0; k < KP; ++k) {
+          const unsigned r = w.line;
+          const int first =
+              static_cast<int>(w.slot * V) - static_cast<int>((first_off + r * ld_off) & (V - 1));
+          row_k[k] = r;
+          col_k[k] = first;
+          if (r < nr) {
+            const E* row = src + std::size_t(r) * s.ld_in;
+            if (first >= 0 && first + static_cast<int>(V) <= static_cast<int>(nc)) {
+              v[k] = *reinterpret_cast<const uint4*>(row + first);
+            } else {
+              E parts[V];
+#pragma unroll
+              for (unsigned e = 0; e < V; ++e) {
+                const int c = first + static_cast<int>(e);
+                parts[e] = c >= 0 && c < static_cast<int>(nc) ? row[c] : E{};
+              }
+              memcpy(&v[k], parts, 16);
+            }
+          }
+          w.advance();
+        }
+#pragma unroll
+        for (unsigned k = 0; k < KP; ++k) {
+          if (row_k[k] < nr) {
+            E parts[V];
+            memcpy(parts, &v[k], 16);
+            E* row = tile + row_k[k] * t.pitch;
+#pragma unroll
+            for (unsigned e = 0; e < V; ++e) {
+              const int c = col_k[k] + static_cast<int>(e);
+              if (c >= 0 && c < static_cast<int>(nc)) row[c] = parts[e];
+            }
+          }
+        }
+      }
     } else {
       const unsigned count = nr * nc;
       for (unsigned base = threadIdx.x; base < count; base += K * transpose_threads) {
@@ -158,6 +248,32 @@ __global__ void __launch_bounds__(transpose_threads)
         uint4 v;
         memcpy(&v, parts, 16);
         *reinterpret_cast<uint4*>(dst + std::size_t(c) * s.ld_out + r) = v;
+      }
+    } else if constexpr (Peeled) {
+      // The same cut of each output row at 16-byte boundaries of memory.
+      const unsigned slots = (nr + 2 * V - 2) / V;
+      const unsigned first_off = element_offset<Bytes>(dst);
+      const unsigned ld_off = static_cast<unsigned>(s.ld_out) & (V - 1);
+      for (transpose_walk w(threadIdx.x, transpose_threads, slots); w.line < nc; w.advance()) {
+        const unsigned c = w.line;
+        const int first =
+            static_cast<int>(w.slot * V) - static_cast<int>((first_off + c * ld_off) & (V - 1));
+        E* row = dst + std::size_t(c) * s.ld_out;
+        if (first >= 0 && first + static_cast<int>(V) <= static_cast<int>(nr)) {
+          E parts[V];
+#pragma unroll
+          for (unsigned e = 0; e < V; ++e)
+            parts[e] = tile[(first + e) * t.pitch + c];
+          uint4 v;
+          memcpy(&v, parts, 16);
+          *reinterpret_cast<uint4*>(row + first) = v;
+        } else {
+#pragma unroll
+          for (unsigned e = 0; e < V; ++e) {
+            const int r = first + static_cast<int>(e);
+            if (r >= 0 && r < static_cast<int>(nr)) row[r] = tile[r * t.pitch + c];
+          }
+        }
       }
     } else {
       const unsigned count = nr * nc;
@@ -227,8 +343,14 @@ void cuda_transpose_sized(const void* in, void* out, const transpose_shape& s, s
   shape.block = dim3(cuda_detail::transpose_threads);
   shape.shared_bytes = t.tile_rows * t.pitch * static_cast<unsigned>(Bytes);
   shape.stream = stream;
-  cuda_detail::launch("transpose_tiles", "transpose", cuda_detail::transpose_tiles<Bytes>, shape,
-                      static_cast<const E*>(in), static_cast<E*>(out), s, t);
+  const auto run = [&](auto kernel) {
+    cuda_detail::launch("transpose_tiles", "transpose", kernel, shape, static_cast<const E*>(in),
+                        static_cast<E*>(out), s, t);
+  };
+  if constexpr (Bytes < 16) {
+    if (!(t.vector_loads && t.vector_stores)) return run(cuda_detail::transpose_tiles<Bytes, true>);
+  }
+  run(cuda_detail::transpose_tiles<Bytes, false>);
 }
 
 // Each size is compiled once, in src/transpose/transpose_<Bytes>.cu; other
