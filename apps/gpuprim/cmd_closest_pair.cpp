@@ -3,8 +3,8 @@
 // distance with 17 significant digits, enough to round-trip a double).
 //
 // POINTS is a NumPy .npy array of shape (n, 2) or (n, 3) (float32 and
-// float64 are used as they are; bool, integer arrays are converted to
-// float64), or a .csv file of 2 or 3 numeric columns per line, comma
+// float64 are used as they are; float16, bool and integer arrays are
+// converted to float64), or a .csv file of 2 or 3 numeric columns per line, comma
 // separated, with an optional header line (a first line that is not all
 // numbers). Ties go to the lexicographically smallest (i, j), as
 // gp::closest_pair defines them. Fewer than 2 points, a bad shape, a NaN or
@@ -133,53 +133,6 @@ point_table<T> npy_table(const io::npy_array& array) {
   return table;
 }
 
-// Any other dtype, as float64.
-template <class S>
-void widen(const io::npy_array& array, std::vector<double>& out) {
-  const auto* p = reinterpret_cast<const S*>(array.bytes.data());
-  out.resize(array.size());
-  for (std::size_t k = 0; k < out.size(); ++k)
-    out[k] = static_cast<double>(p[k]);
-}
-
-std::vector<double> as_float64(const io::npy_array& array) {
-  std::vector<double> out;
-  switch (array.type) {
-    case io::dtype::bool8:
-    case io::dtype::uint8:
-      widen<std::uint8_t>(array, out);
-      break;
-    case io::dtype::int8:
-      widen<std::int8_t>(array, out);
-      break;
-    case io::dtype::uint16:
-      widen<std::uint16_t>(array, out);
-      break;
-    case io::dtype::int16:
-      widen<std::int16_t>(array, out);
-      break;
-    case io::dtype::uint32:
-      widen<std::uint32_t>(array, out);
-      break;
-    case io::dtype::int32:
-      widen<std::int32_t>(array, out);
-      break;
-    case io::dtype::uint64:
-      widen<std::uint64_t>(array, out);
-      break;
-    case io::dtype::int64:
-      widen<std::int64_t>(array, out);
-      break;
-    case io::dtype::float32:
-      widen<float>(array, out);
-      break;
-    case io::dtype::float64:
-      widen<double>(array, out);
-      break;
-  }
-  return out;
-}
-
 closest_pair_algorithm parse_algorithm(const std::string& name) {
   static const std::map<std::string, closest_pair_algorithm> names = {
       {"auto", closest_pair_algorithm::automatic},
@@ -237,8 +190,9 @@ int run_closest_pair(const closest_pair_options& opts) {
       r = solve_checked(opts.file, table, algorithm, on_cuda);
     } else {
       point_table<double> table;
-      table.values =
-          array.type == io::dtype::float64 ? npy_table<double>(array).values : as_float64(array);
+      // float64 as it is; float16, bool and every integer dtype converted
+      // (exactly, but for integers beyond 2^53).
+      table.values = io::values_as<double>(array);
       table.rows = rows;
       table.dim = dim;
       r = solve_checked(opts.file, table, algorithm, on_cuda);
@@ -256,9 +210,10 @@ command add_closest_pair_command(CLI::App& app) {
       "closest-pair",
       "The two nearest points of a 2-D or 3-D point set: prints 'i j distance' (0-based rows, "
       "i < j; ties to the smallest (i, j))");
-  sub->add_option("POINTS", opts->file,
-                  "A .npy array of shape (n, 2) or (n, 3) (float32/float64; integers and bool "
-                  "as float64), or a .csv file of 2 or 3 numeric columns (optional header)")
+  sub->add_option(
+         "POINTS", opts->file,
+         "A .npy array of shape (n, 2) or (n, 3) (float32/float64; float16, integers "
+         "and bool as float64), or a .csv file of 2 or 3 numeric columns (optional header)")
       ->required()
       ->type_name("");
   sub->add_option("--algorithm", opts->algorithm,

@@ -41,49 +41,7 @@ inline std::vector<double> read_cli_vector(const std::string& file, const std::s
     shape += a.shape.size() == 1 ? ",)" : ")";
     throw usage_error(file + ": " + what + " must be a 1-D array, but its shape is " + shape);
   }
-  std::vector<double> out(a.size());
-  auto convert = [&](auto tag) {
-    using T = decltype(tag);
-    const auto v = a.values<T>();
-    for (std::size_t i = 0; i < out.size(); ++i)
-      out[i] = static_cast<double>(v[i]);
-  };
-  switch (a.type) {
-    case io::dtype::bool8:
-      convert(bool{});
-      break;
-    case io::dtype::uint8:
-      convert(std::uint8_t{});
-      break;
-    case io::dtype::int8:
-      convert(std::int8_t{});
-      break;
-    case io::dtype::uint16:
-      convert(std::uint16_t{});
-      break;
-    case io::dtype::int16:
-      convert(std::int16_t{});
-      break;
-    case io::dtype::uint32:
-      convert(std::uint32_t{});
-      break;
-    case io::dtype::int32:
-      convert(std::int32_t{});
-      break;
-    case io::dtype::uint64:
-      convert(std::uint64_t{});
-      break;
-    case io::dtype::int64:
-      convert(std::int64_t{});
-      break;
-    case io::dtype::float32:
-      convert(float{});
-      break;
-    case io::dtype::float64:
-      convert(double{});
-      break;
-  }
-  return out;
+  return io::values_as<double>(a);  // float16 too
 }
 
 }  // namespace gpuprim::cli

@@ -14,6 +14,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "gpuprim/transpose.hpp"
 
@@ -35,7 +36,7 @@ struct dtype_entry {
   std::string_view descr;
 };
 
-constexpr std::array<dtype_entry, 11> dtype_table = {{
+constexpr std::array<dtype_entry, 12> dtype_table = {{
     {dtype::bool8, 'b', 1, "bool", "|b1"},
     {dtype::uint8, 'u', 1, "uint8", "|u1"},
     {dtype::int8, 'i', 1, "int8", "|i1"},
@@ -47,6 +48,7 @@ constexpr std::array<dtype_entry, 11> dtype_table = {{
     {dtype::int64, 'i', 8, "int64", "<i8"},
     {dtype::float32, 'f', 4, "float32", "<f4"},
     {dtype::float64, 'f', 8, "float64", "<f8"},
+    {dtype::float16, 'f', 2, "float16", "<f2"},
 }};
 
 const dtype_entry& entry_of(dtype type) {
@@ -259,7 +261,7 @@ std::string why_unsupported(char order, char kind, std::size_t size) {
     case 'c':
       return "complex numbers are not supported";
     case 'f':
-      return "only float32 ('<f4') and float64 ('<f8') are supported";
+      return "only float16 ('<f2'), float32 ('<f4') and float64 ('<f8') are supported";
     case 'i':
     case 'u':
       return "integers must be 1, 2, 4 or 8 bytes";
@@ -399,6 +401,86 @@ std::vector<std::byte> fortran_to_c_order(std::vector<std::byte> data,
   }
   return data;
 }
+
+double half_to_double(std::uint16_t bits) noexcept {
+  return static_cast<float>(half::from_bits(bits));  // half -> float -> double: exact
+}
+
+namespace {
+
+template <class T, class S>
+void convert_elements(const npy_array& array, std::vector<T>& out) {
+  const std::byte* p = array.bytes.data();
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    S v;
+    std::memcpy(&v, p + k * sizeof(S), sizeof(S));
+    if constexpr (std::is_same_v<S, half>) {
+      out[k] = static_cast<T>(static_cast<float>(v));  // exact
+    } else {
+      out[k] = static_cast<T>(v);
+    }
+  }
+}
+
+}  // namespace
+
+template <class T>
+std::vector<T> values_as(const npy_array& array) {
+  std::vector<T> out(array.bytes.size() / dtype_size(array.type));
+  switch (array.type) {
+    case dtype::bool8:
+    case dtype::uint8:
+      convert_elements<T, std::uint8_t>(array, out);
+      break;
+    case dtype::int8:
+      convert_elements<T, std::int8_t>(array, out);
+      break;
+    case dtype::uint16:
+      convert_elements<T, std::uint16_t>(array, out);
+      break;
+    case dtype::int16:
+      convert_elements<T, std::int16_t>(array, out);
+      break;
+    case dtype::uint32:
+      convert_elements<T, std::uint32_t>(array, out);
+      break;
+    case dtype::int32:
+      convert_elements<T, std::int32_t>(array, out);
+      break;
+    case dtype::uint64:
+      convert_elements<T, std::uint64_t>(array, out);
+      break;
+    case dtype::int64:
+      convert_elements<T, std::int64_t>(array, out);
+      break;
+    case dtype::float32:
+      convert_elements<T, float>(array, out);
+      break;
+    case dtype::float64:
+      convert_elements<T, double>(array, out);
+      break;
+    case dtype::float16:
+      convert_elements<T, half>(array, out);
+      break;
+  }
+  return out;
+}
+
+template std::vector<float> values_as<float>(const npy_array&);
+template std::vector<double> values_as<double>(const npy_array&);
+
+template <class T>
+npy_values<T> read_npy_as(const std::filesystem::path& path) {
+  npy_array array = read_npy(path);
+  npy_values<T> out;
+  out.stored = array.type;
+  out.values = values_as<T>(array);
+  out.shape = std::move(array.shape);
+  return out;
+}
+
+template npy_values<float> read_npy_as<float>(const std::filesystem::path&);
+template npy_values<double> read_npy_as<double>(const std::filesystem::path&);
 
 npy_array read_npy(const std::filesystem::path& path) {
   std::error_code status_error;

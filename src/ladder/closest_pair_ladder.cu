@@ -10,18 +10,19 @@
 // Compiled in src/closest_pair/closest_pair_float.cu.
 extern template gpuprim::closest_pair_result gpuprim::cuda_detail::run_closest_pair<float>(
     gpuprim::detail::point_set<float>, gpuprim::closest_pair_algorithm,
-    gpuprim::closest_pair_launch, gpuprim::stream_t);
+    gpuprim::closest_pair_launch, gpuprim::stream_t, gpuprim::cuda_detail::dc_ordering);
 
 namespace gpuprim::ladder {
 namespace {
 
-template <closest_pair_algorithm Algorithm>
+template <closest_pair_algorithm Algorithm,
+          cuda_detail::dc_ordering Ordering = cuda_detail::dc_ordering::merge_path>
 closest_pair_result run(device_matrix_view<const float> points, closest_pair_launch shape,
                         stream_t stream) {
   detail::check_point_count(points.rows());
   const auto s =
       detail::matrix_points<float>(points.data(), points.rows(), points.cols(), points.ld());
-  return cuda_detail::run_closest_pair<float>(s, Algorithm, shape, stream);
+  return cuda_detail::run_closest_pair<float>(s, Algorithm, shape, stream, Ordering);
 }
 
 template <cuda_detail::quadratic_kernel Kind>
@@ -42,9 +43,15 @@ constexpr closest_pair_rung rungs[] = {
      "blocks of points staged in shared memory, 4 points per thread in registers: one shared "
      "load feeds 4 distances",
      true, run<closest_pair_algorithm::tiled>, occupancy<cuda_detail::quadratic_kernel::tiled>},
+    {"closest_pair_divide_and_conquer_networks",
+     "n log^2 n instead of n^2 (the thesis's D&C): radix sort by x, warp leaves; each level's y "
+     "order by the bitonic network (registers, block tiles, global merge steps), strip checks",
+     false,
+     run<closest_pair_algorithm::divide_and_conquer, cuda_detail::dc_ordering::sorting_networks>,
+     no_occupancy},
     {"closest_pair_divide_and_conquer",
-     "n log^2 n instead of n^2: radix sort by x, warp leaves, merge by y and strip checks per "
-     "level (log n launches)",
+     "one merge per level instead of a network stage: halves merged by y with a binary search "
+     "per element (gp::closest_pair's divide and conquer)",
      false, run<closest_pair_algorithm::divide_and_conquer>, no_occupancy},
     {"closest_pair_grid",
      "about n: cells sorted by radix sort, each point against its neighbouring cells; a second "

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "gpuprim/closest_pair.hpp"
@@ -108,11 +109,35 @@ TYPED_TEST(cuda_closest_pair, clustered_collinear_circle_and_extreme_sets) {
       const auto o = circle_points<T>(n, dim, rng);
       check_all_algorithms(o, reference_closest_pair(o), cuda_runner, "circle");
     }
+    for (bool vertical : {true, false}) {
+      const auto a = axis_line_points<T>(3001, dim, vertical, rng);
+      check_all_algorithms(a, reference_closest_pair(a), cuda_runner,
+                           vertical ? "vertical line" : "horizontal line");
+    }
     const auto huge = uniform_points<T>(3000, dim, rng, big);
     check_all_algorithms(huge, reference_closest_pair(huge), cuda_runner, "huge");
     const auto small = uniform_points<T>(3000, dim, rng, tiny);
     check_all_algorithms(small, reference_closest_pair(small), cuda_runner, "tiny");
+    // Two points at opposite ends of the range.
+    point_rows<T> ends{std::vector<T>(2 * dim, T(big * 0.5)), 2, dim};
+    for (int d = 0; d < dim; ++d)
+      ends.xyz[dim + d] = T(-big * 0.5);
+    check_all_algorithms(ends, reference_closest_pair(ends), cuda_runner, "ends");
+    // Tiny points with one huge one (the scale is set by the huge one).
+    auto mixed = uniform_points<T>(1000, dim, rng, 1e-3);
+    for (int d = 0; d < dim; ++d)
+      mixed.xyz[500 * dim + d] = T(big * 0.5);
+    check_all_algorithms(mixed, reference_closest_pair(mixed), cuda_runner, "mixed magnitudes");
   }
+}
+
+TYPED_TEST(cuda_closest_pair, ties_go_to_the_smallest_pair) {
+  using T = TypeParam;
+  // Three pairs at distance 1; x order meets (2, 5) first, the answer is (1, 4).
+  const std::vector<T> xy = {T(9), T(9), T(5), T(0), T(0), T(0), T(8),  T(3),
+                             T(5), T(1), T(0), T(1), T(8), T(2), T(20), T(20)};
+  const point_rows<T> pts{xy, 8, 2};
+  check_all_algorithms(pts, gp::closest_pair_result{1, 4, 1.0, 1.0}, cuda_runner, "three ties");
 }
 
 TYPED_TEST(cuda_closest_pair, bad_inputs_throw) {
@@ -123,7 +148,15 @@ TYPED_TEST(cuda_closest_pair, bad_inputs_throw) {
   const auto four = gp::to_device(std::vector<T>(8, T(1)));
   EXPECT_THROW(gp::closest_pair(gp::cuda, gp::device_matrix_view<const T>(four.data(), 2, 4)),
                std::invalid_argument);
-  for (T bad : {std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity()}) {
+  EXPECT_THROW(gp::closest_pair(gp::cuda, gp::device_matrix_view<const T>(one.data(), 0, 2)),
+               std::invalid_argument);
+  EXPECT_THROW(gp::closest_pair(gp::cuda, gp::device_matrix_view<const T>(four.data(), 8, 1)),
+               std::invalid_argument);
+  const auto x3 = gp::to_device(std::vector<T>{T(0), T(1), T(2)});
+  const auto y2 = gp::to_device(std::vector<T>{T(0), T(1)});
+  EXPECT_THROW(gp::closest_pair(gp::cuda, x3, y2), std::invalid_argument);
+  for (T bad : {std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity(),
+                -std::numeric_limits<T>::infinity()}) {
     const auto xs = gp::to_device(std::vector<T>{T(0), T(1), T(2), T(3)});
     const auto ys = gp::to_device(std::vector<T>{T(0), bad, T(2), bad});
     for (auto a : all_closest_pair_algorithms) {
@@ -141,7 +174,7 @@ class cuda_closest_pair_ladder : public cuda_test {};
 
 TEST_F(cuda_closest_pair_ladder, every_rung_and_launch_shape_agrees) {
   auto rng = make_rng(15);
-  ASSERT_EQ(gp::ladder::closest_pair_rungs().size(), 4u);
+  ASSERT_EQ(gp::ladder::closest_pair_rungs().size(), 5u);
   for (int dim : {2, 3}) {
     for (std::size_t n : test_sizes({2, 33, 1000, 5003})) {
       const auto pts = uniform_points<float>(n, dim, rng);
@@ -160,6 +193,58 @@ TEST_F(cuda_closest_pair_ladder, every_rung_and_launch_shape_agrees) {
         EXPECT_GT(o.registers, 0);
         EXPECT_GT(o.blocks_per_multiprocessor, 0);
       }
+    }
+  }
+}
+
+// The divide and conquer on the sorting networks (the ladder's rung):
+// sizes around the leaves (32), the register network (64), the shared tile
+// (2048) and several global merge steps (> 8192), on every point set that
+// stresses the strips, against the reference or the production path.
+TEST_F(cuda_closest_pair_ladder, divide_and_conquer_on_sorting_networks) {
+  auto rng = make_rng(16);
+  const gp::ladder::closest_pair_rung* networks = nullptr;
+  for (const auto& rung : gp::ladder::closest_pair_rungs())
+    if (std::string(rung.name) == "closest_pair_divide_and_conquer_networks") networks = &rung;
+  ASSERT_NE(networks, nullptr);
+  const auto run = [&](const point_rows<float>& pts) {
+    const auto d = gp::to_device(pts.xyz);
+    return networks->run(gp::device_matrix_view<const float>(d.data(), pts.n, pts.dim), {},
+                         nullptr);
+  };
+  for (int dim : {2, 3}) {
+    const std::string where = ", dim " + std::to_string(dim);
+    for (std::size_t n : test_sizes(
+             {2, 3, 31, 32, 33, 63, 64, 65, 127, 1000, 2047, 2048, 2049, 4097, 7919, 20011})) {
+      const std::string size = ", n " + std::to_string(n) + where;
+      const auto u = uniform_points<float>(n, dim, rng);
+      expect_same_pair(run(u), reference_closest_pair(u), "uniform" + size);
+      if (n < 33) continue;
+      const auto c = clustered_points<float>(n, dim, rng);
+      expect_same_pair(run(c), reference_closest_pair(c), "clustered" + size);
+      const auto l = collinear_points<float>(n, dim, rng);
+      expect_same_pair(run(l), reference_closest_pair(l), "collinear" + size);
+      const auto v = axis_line_points<float>(n, dim, true, rng);
+      expect_same_pair(run(v), reference_closest_pair(v), "vertical line" + size);
+      const auto h = axis_line_points<float>(n, dim, false, rng);
+      expect_same_pair(run(h), reference_closest_pair(h), "horizontal line" + size);
+    }
+    for (bool shuffle : {false, true}) {
+      const auto lattice = dim == 2 ? lattice_points<float>(90, 2, 0.125, rng, shuffle)
+                                    : lattice_points<float>(17, 3, 3.0, rng, shuffle);
+      expect_same_pair(run(lattice), reference_closest_pair(lattice), "lattice" + where);
+    }
+    point_rows<float> copies{std::vector<float>(4000 * dim), 4000, dim};
+    for (std::size_t p = 0; p < copies.n; ++p)
+      for (int d = 0; d < dim; ++d)
+        copies.xyz[p * dim + d] = float((p * 7 + d) % 5);
+    expect_same_pair(run(copies), reference_closest_pair(copies), "copies" + where);
+    for (std::size_t n : test_sizes({(1u << 20) + 7})) {
+      const auto big = uniform_points<float>(n, dim, rng);
+      const auto d = gp::to_device(big.xyz);
+      const gp::device_matrix_view<const float> view(d.data(), n, dim);
+      expect_same_pair(run(big), gp::closest_pair(gp::cuda, view, gp::closest_pair_algorithm::grid),
+                       "large uniform" + where);
     }
   }
 }

@@ -111,6 +111,11 @@ TYPED_TEST(host_closest_pair, clustered_collinear_and_circle_sets) {
       check_all_algorithms(l, reference_closest_pair(l), host_runner, "collinear");
       const auto o = circle_points<T>(n, dim, rng);
       check_all_algorithms(o, reference_closest_pair(o), host_runner, "circle");
+      for (bool vertical : {true, false}) {
+        const auto a = axis_line_points<T>(n, dim, vertical, rng);
+        check_all_algorithms(a, reference_closest_pair(a), host_runner,
+                             vertical ? "vertical line" : "horizontal line");
+      }
     }
   }
 }
@@ -132,7 +137,26 @@ TYPED_TEST(host_closest_pair, coordinates_near_the_limits) {
     const auto want = reference_closest_pair(ends);
     EXPECT_TRUE(std::isfinite(want.distance));
     check_all_algorithms(ends, want, host_runner, "ends");
+    // Tiny points with one huge one (the scale is set by the huge one).
+    auto mixed = uniform_points<T>(1000, dim, rng, 1e-3);
+    for (int d = 0; d < dim; ++d)
+      mixed.xyz[500 * dim + d] = T(big * 0.5);
+    check_all_algorithms(mixed, reference_closest_pair(mixed), host_runner, "mixed magnitudes");
   }
+}
+
+TYPED_TEST(host_closest_pair, ties_go_to_the_smallest_pair) {
+  using T = TypeParam;
+  // Three pairs at distance 1, listed so that the first pair an algorithm
+  // meets in x order ((2, 5) at x = 0) is not the smallest (i, j): (1, 4).
+  const std::vector<T> xy = {T(9), T(9), T(5), T(0), T(0), T(0), T(8),  T(3),
+                             T(5), T(1), T(0), T(1), T(8), T(2), T(20), T(20)};
+  const point_rows<T> pts{xy, 8, 2};
+  const auto want = reference_closest_pair(pts);
+  EXPECT_EQ(want.i, 1u);
+  EXPECT_EQ(want.j, 4u);
+  EXPECT_EQ(want.distance, 1.0);
+  check_all_algorithms(pts, want, host_runner, "three ties");
 }
 
 TYPED_TEST(host_closest_pair, bad_inputs_throw) {

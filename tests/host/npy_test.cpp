@@ -2,10 +2,12 @@
 // headers byte-identical to numpy.save's, and one test per malformed input.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <random>
@@ -487,10 +489,128 @@ TEST_F(npy_files, complex_is_an_error) {
                       "unsupported dtype '<c8': complex");
 }
 
-TEST_F(npy_files, half_float_is_an_error) {
+// float16 ('<f2' / '>f2'): written here byte by byte as numpy.save would
+// (numpy is not needed), read as IEEE binary16 and converted exactly.
+struct half_case {
+  std::uint16_t bits;
+  double value;
+};
+const half_case half_cases[] = {
+    {0x3C00, 1.0},
+    {0xC000, -2.0},
+    {0x3555, 1365.0 / 4096},     // the half nearest 1/3
+    {0x7BFF, 65504.0},           // the largest finite half
+    {0x0001, 0x1.0p-24},         // the smallest subnormal
+    {0x03FF, 1023 * 0x1.0p-24},  // the largest subnormal
+    {0x0400, 0x1.0p-14},         // the smallest normal
+    {0x8000, -0.0},              // negative zero
+    {0x7C00, std::numeric_limits<double>::infinity()},
+    {0xFC00, -std::numeric_limits<double>::infinity()},
+};
+
+std::string half_bytes(bool big_endian) {
+  std::string out;
+  for (const half_case& c : half_cases) {
+    const char lo = static_cast<char>(c.bits & 0xff), hi = static_cast<char>(c.bits >> 8);
+    out += big_endian ? hi : lo;
+    out += big_endian ? lo : hi;
+  }
+  return out;
+}
+
+TEST_F(npy_files, half_to_double_is_exact) {
+  for (const half_case& c : half_cases) {
+    const double got = io::half_to_double(c.bits);
+    EXPECT_EQ(got, c.value) << std::hex << c.bits;
+    EXPECT_EQ(std::signbit(got), std::signbit(c.value)) << std::hex << c.bits;
+  }
+  EXPECT_TRUE(std::isnan(io::half_to_double(0x7E00)));
+  EXPECT_TRUE(std::isnan(io::half_to_double(0xFC01)));
+  // Every finite half converts to a double that rounds back to float unchanged.
+  for (std::uint32_t b = 0; b < 0x10000; ++b) {
+    if (((b >> 10) & 0x1f) == 0x1f) continue;
+    const double v = io::half_to_double(static_cast<std::uint16_t>(b));
+    EXPECT_EQ(static_cast<double>(static_cast<float>(v)), v) << std::hex << b;
+  }
+}
+
+TEST_F(npy_files, reads_float16_in_both_byte_orders) {
+  const std::size_t n = std::size(half_cases);
+  for (const bool big : {false, true}) {
+    const std::string descr = big ? ">f2" : "<f2";
+    const std::string header =
+        padded_v1_header("{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" +
+                         std::to_string(n) + ",), }");
+    const fs::path path =
+        write_raw(big ? "half_be.npy" : "half_le.npy", v1_file(header, half_bytes(big)));
+    const io::npy_array a = io::read_npy(path);
+    EXPECT_EQ(a.type, io::dtype::float16);
+    EXPECT_EQ(a.shape, std::vector<std::uint64_t>{n});
+    ASSERT_EQ(a.bytes.size(), 2 * n);
+    const std::vector<double> d = io::values_as<double>(a);
+    const std::vector<float> f = io::values_as<float>(a);
+    ASSERT_EQ(d.size(), n);
+    ASSERT_EQ(f.size(), n);
+    for (std::size_t k = 0; k < n; ++k) {
+      EXPECT_EQ(d[k], half_cases[k].value) << descr << " element " << k;
+      EXPECT_EQ(static_cast<double>(f[k]), half_cases[k].value) << descr << " element " << k;
+    }
+    const auto halves = a.values<gpuprim::half>();
+    ASSERT_EQ(halves.size(), n);
+    for (std::size_t k = 0; k < n; ++k)
+      EXPECT_EQ(halves[k].bits, half_cases[k].bits) << descr << " element " << k;
+    const io::npy_values<double> v = io::read_npy_as<double>(path);
+    EXPECT_EQ(v.stored, io::dtype::float16);
+    EXPECT_EQ(v.shape, a.shape);
+    EXPECT_EQ(v.values, d);
+  }
+  EXPECT_EQ(io::dtype_descr(io::dtype::float16), "<f2");
+  EXPECT_EQ(io::dtype_name(io::dtype::float16), "float16");
+  EXPECT_EQ(io::dtype_size(io::dtype::float16), 2u);
+}
+
+TEST_F(npy_files, float16_fortran_order_and_write_round_trip) {
+  // [[1, -2], [0.5, 65504]] in column-major order: 1, 0.5, -2, 65504.
   const std::string header =
-      padded_v1_header("{'descr': '<f2', 'fortran_order': False, 'shape': (1,), }");
-  expect_format_error(write_raw("half.npy", v1_file(header, "ab")), "unsupported dtype '<f2'");
+      padded_v1_header("{'descr': '<f2', 'fortran_order': True, 'shape': (2, 2), }");
+  const std::string data("\x00\x3C\x00\x38\x00\xC0\xFF\x7B", 8);
+  const io::npy_array a = io::read_npy(write_raw("half_f.npy", v1_file(header, data)));
+  EXPECT_EQ(io::values_as<double>(a), (std::vector<double>{1, -2, 0.5, 65504}));
+  const fs::path path = file("half_back.npy");
+  io::write_npy(path, a);
+  const io::npy_array back = io::read_npy(path);
+  EXPECT_EQ(back.type, io::dtype::float16);
+  EXPECT_EQ(back.bytes, a.bytes);
+}
+
+TEST_F(npy_files, values_as_converts_every_dtype) {
+  io::npy_array a;
+  a.shape = {3};
+  const auto set = [&](io::dtype type, const std::string& raw) {
+    a.type = type;
+    a.bytes.resize(raw.size());
+    std::memcpy(a.bytes.data(), raw.data(), raw.size());
+  };
+  set(io::dtype::bool8, std::string("\x01\x00\x01", 3));
+  EXPECT_EQ(io::values_as<double>(a), (std::vector<double>{1, 0, 1}));
+  set(io::dtype::int8, bytes_of(std::vector<std::int8_t>{-128, 0, 127}));
+  EXPECT_EQ(io::values_as<double>(a), (std::vector<double>{-128, 0, 127}));
+  set(io::dtype::uint16, bytes_of(std::vector<std::uint16_t>{0x3C00, 1, 65535}));
+  EXPECT_EQ(io::values_as<double>(a), (std::vector<double>{15360, 1, 65535}));  // not halves
+  set(io::dtype::int64, bytes_of(std::vector<std::int64_t>{-(std::int64_t{1} << 53), 7, 1}));
+  EXPECT_EQ(io::values_as<double>(a), (std::vector<double>{-0x1.0p53, 7, 1}));
+  set(io::dtype::uint64, bytes_of(std::vector<std::uint64_t>{~std::uint64_t{0}, 0, 3}));
+  EXPECT_EQ(io::values_as<double>(a), (std::vector<double>{0x1.0p64, 0, 3}));
+  set(io::dtype::float64, bytes_of(std::vector<double>{0.1, -2.5, 1e300}));
+  EXPECT_EQ(io::values_as<double>(a), (std::vector<double>{0.1, -2.5, 1e300}));
+  EXPECT_EQ(io::values_as<float>(a)[0], 0.1f);
+}
+
+TEST_F(npy_files, three_byte_float_is_an_error) {
+  const std::string header =
+      padded_v1_header("{'descr': '<f3', 'fortran_order': False, 'shape': (1,), }");
+  expect_format_error(write_raw("f3.npy", v1_file(header, "abc")),
+                      "unsupported dtype '<f3': only float16");
 }
 
 TEST_F(npy_files, string_dtype_is_an_error) {

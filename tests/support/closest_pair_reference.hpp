@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -112,6 +113,24 @@ point_rows<T> collinear_points(std::size_t n, int dim, std::mt19937_64& rng) {
     p.xyz[i * dim] = static_cast<T>(t);
     p.xyz[i * dim + 1] = static_cast<T>(2 * t + 1);
     if (dim == 3) p.xyz[i * dim + 2] = static_cast<T>(-t);
+  }
+  return p;
+}
+
+// On an axis-parallel line: x constant (`vertical`: every point is in every
+// divide-and-conquer strip) or y constant; positions 0.25 apart in a
+// shuffled order, so every neighbouring pair ties; z = 0.5 in 3-D.
+template <class T>
+point_rows<T> axis_line_points(std::size_t n, int dim, bool vertical, std::mt19937_64& rng) {
+  point_rows<T> p{std::vector<T>(n * dim, T(0.5)), n, dim};
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i)
+    order[i] = i;
+  std::shuffle(order.begin(), order.end(), rng);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double t = double(order[i]) * 0.25 - double(n) * 0.125;
+    p.xyz[i * dim] = static_cast<T>(vertical ? -3.0 : t);
+    p.xyz[i * dim + 1] = static_cast<T>(vertical ? t : 7.0);
   }
   return p;
 }

@@ -5,14 +5,14 @@
 //   if (a.type == gp::io::dtype::float32) use(a.values<float>());
 //   gp::io::write_npy<float>("y.npy", values, {rows, cols});
 //
-// Supported: bool, integers of 1, 2, 4 and 8 bytes, float32 and float64,
-// little- or big-endian ('<', '>', or '|' for one-byte types), in C or
+// Supported: bool, integers of 1, 2, 4 and 8 bytes, float16, float32 and
+// float64, little- or big-endian ('<', '>', or '|' for one-byte types), in C or
 // Fortran order, of any shape (0-d and empty included). The reader returns
 // what numpy.load returns: big-endian values are byte-swapped and
 // column-major (fortran_order True) data is reordered on load, so `bytes`
 // is always native-endian C order, as np.ravel(a) lists the elements.
 // Files are always written little-endian in C order. Anything else
-// (complex, structured, strings, half floats, short data) is a
+// (complex, structured, strings, short data) is a
 // format_error naming the file and the problem; nothing is silently
 // truncated.
 #pragma once
@@ -27,6 +27,8 @@
 #include <string_view>
 #include <type_traits>
 #include <vector>
+
+#include "gpuprim/core/low_precision.hpp"
 
 namespace gpuprim::io {
 
@@ -49,6 +51,7 @@ enum class dtype {
   int64,
   float32,
   float64,
+  float16,  // IEEE binary16 ('<f2'), as gp::half (core/low_precision.hpp)
 };
 
 // Bytes per element.
@@ -82,6 +85,8 @@ template <>
 struct dtype_of_t<float> : std::integral_constant<dtype, dtype::float32> {};
 template <>
 struct dtype_of_t<double> : std::integral_constant<dtype, dtype::float64> {};
+template <>
+struct dtype_of_t<half> : std::integral_constant<dtype, dtype::float16> {};
 
 template <class T>
 inline constexpr dtype dtype_of = dtype_of_t<std::remove_cv_t<T>>::value;
@@ -112,6 +117,31 @@ struct npy_array {
  private:
   void check_type(dtype wanted) const;
 };
+
+// IEEE binary16 bits as a double (gp::half's conversion): exact, the
+// subnormals, +-0, +-inf and NaN included.
+double half_to_double(std::uint16_t bits) noexcept;
+
+// The elements of an array of any dtype converted to T (float or double), in
+// C order: bool as 0/1, integers and float16 as the nearest T (exact in
+// double for float16, float32 and integers up to 2^53), float64 to float
+// rounded to nearest. What a program wants when it takes "any real array".
+template <class T>
+std::vector<T> values_as(const npy_array& array);
+extern template std::vector<float> values_as<float>(const npy_array&);
+extern template std::vector<double> values_as<double>(const npy_array&);
+
+// An array's shape and its elements converted to T (read_npy + values_as).
+template <class T>
+struct npy_values {
+  dtype stored = dtype::float64;  // the file's dtype, before the conversion
+  std::vector<std::uint64_t> shape;
+  std::vector<T> values;
+};
+template <class T>
+npy_values<T> read_npy_as(const std::filesystem::path& path);
+extern template npy_values<float> read_npy_as<float>(const std::filesystem::path&);
+extern template npy_values<double> read_npy_as<double>(const std::filesystem::path&);
 
 // Reads a whole .npy file. Throws format_error (file missing or unreadable,
 // bad magic, unsupported version, malformed or truncated header, unsupported

@@ -32,6 +32,9 @@
 //     finds its place in the other half by binary search), and every point
 //     of the strip around the split line checked against the points above
 //     it while dy^2 is within the halves' best.
+//  4b. The same recursion with the y orders made by the library's sorting
+//     networks (the ladder's rung; see section 4b below for which network
+//     sorts what, and docs/design.md for why the merge path is production).
 // Every algorithm ends with one candidate per thread, reduced per block
 // and then by one block, in the order (d2, i, j); the host reads it (one
 // synchronization).
@@ -40,6 +43,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -54,6 +58,7 @@
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/detail/launch.cuh"
 #include "gpuprim/cuda/detail/scratch.cuh"
+#include "gpuprim/cuda/device/device_sorting_network.cuh"
 #include "gpuprim/sort.hpp"
 
 namespace gpuprim {
@@ -866,6 +871,213 @@ pair_candidate divide_and_conquer(const point_set<T>& s, stream_t stream) {
   return finish_candidates(block_out.get<pair_candidate>(), blocks, stream);
 }
 
+// ---- 4b. divide and conquer on the sorting networks --------------------------------
+//
+// The same recursion with every y ordering done by the library's bitonic
+// network (gpuprim/cuda/device/device_sorting_network.cuh) instead of the
+// merge path: points padded to a power of two N >= 32 (the padding sorts
+// last, y = +inf), keys (y, position) of 16 bytes;
+//  - leaves of 32: every pair by one warp (as above), then the leaves'
+//    keys sorted by the register network (a few lanes per leaf);
+//  - segments up to a shared-memory tile (2048 keys): each level's
+//    segments sorted whole by the block bitonic sort (one launch: the tile
+//    is loaded once and the network runs in registers and shared memory);
+//  - longer segments: the halves are sorted, so one stage of the network
+//    merges them: the mirror step and the half-cleaners down to the tile
+//    in global memory (one launch each), the rest in shared memory.
+// Each level's strip check reads y from the key (no gather for the break
+// test). More passes over memory than the merge path above (one stage per
+// level of log2(k / 2048) + 1 global steps), so it is the ladder's rung and
+// the merge path stays in gp::closest_pair (docs/design.md).
+
+// A point's y and its position in x order; 16 bytes (vector loads).
+struct alignas(16) dc_y_key {
+  double y;
+  std::uint32_t pos;
+  std::uint32_t unused;
+};
+
+// (y, position): a total order, so the network's result is unique.
+struct dc_y_less {
+  __device__ bool operator()(const dc_y_key& a, const dc_y_key& b) const {
+    return a.y < b.y || (a.y == b.y && a.pos < b.pos);
+  }
+};
+
+using dc_y_codec = sort_codec<dc_y_key, dc_y_less>;
+
+__device__ __forceinline__ dc_y_key dc_padding_key() {
+  return {INFINITY, 0xFFFFFFFFu, 0};
+}
+
+// One warp per leaf of 32 positions of [0, padded): every pair of the real
+// points, the leaf's least squared distance (+inf for leaves of padding)
+// and its keys, unsorted.
+template <int Dim>
+__global__ void __launch_bounds__(closest_threads)
+    closest_dcn_leaves(const double* __restrict__ sorted, const std::uint32_t* __restrict__ index,
+                       std::size_t n, std::size_t padded, dc_y_key* __restrict__ keys,
+                       unsigned long long* __restrict__ segment_d2,
+                       pair_candidate* __restrict__ best_of) {
+  const std::size_t warp = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const unsigned lane = threadIdx.x % 32;
+  const std::size_t start = warp << dc_leaf_bits;
+  if (start >= padded) return;
+  const unsigned count = start < n ? static_cast<unsigned>(smin(32, n - start)) : 0;
+  const std::size_t p = start + lane;
+  double a[3] = {0, 0, 0}, c[3];
+  if (lane < count) load_sorted<Dim>(sorted, n, p, a);
+  pair_candidate best;
+  for (unsigned q = lane + 1; q < count; ++q) {
+    load_sorted<Dim>(sorted, n, start + q, c);
+    const pair_candidate cand =
+        make_candidate(detail::squared_distance<Dim>(a, c), index[p], index[start + q]);
+    if (better(cand, best)) best = cand;
+  }
+  double least = best.d2;
+  for (int mask = 16; mask > 0; mask /= 2)
+    least = fmin(least, __shfl_xor_sync(0xffffffffu, least, mask));
+  if (lane == 0) segment_d2[warp] = static_cast<unsigned long long>(__double_as_longlong(least));
+  if (lane < count) best_of[p] = best;
+  keys[p] = lane < count ? dc_y_key{a[1], static_cast<std::uint32_t>(p), 0} : dc_padding_key();
+}
+
+// The strip check of level `bits` over keys in y order per segment (see
+// closest_dc_strip); padding keys are last in each segment.
+template <int Dim>
+__global__ void __launch_bounds__(closest_threads)
+    closest_dcn_strip(const double* __restrict__ sorted, const std::uint32_t* __restrict__ index,
+                      std::size_t n, std::size_t padded, int bits,
+                      const dc_y_key* __restrict__ keys,
+                      const unsigned long long* __restrict__ child_d2,
+                      unsigned long long* __restrict__ segment_d2,
+                      pair_candidate* __restrict__ best_of) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; p < padded;
+       p += stride) {
+    const std::size_t segment = p >> bits;
+    const std::size_t start = segment << bits;
+    const std::size_t mid = start + (std::size_t{1} << (bits - 1));
+    const std::size_t end = start + (std::size_t{1} << bits);
+    unsigned long long d_bits = child_d2[2 * segment];
+    const unsigned long long other = child_d2[2 * segment + 1];
+    d_bits = other < d_bits ? other : d_bits;
+    if (p == start) atomicMin(&segment_d2[segment], d_bits);
+    if (mid >= n) continue;  // the right half is padding: nothing crosses
+    const dc_y_key e = keys[p];
+    if (e.pos >= n) continue;
+    const double d = __longlong_as_double(static_cast<long long>(d_bits));
+    const double split = sorted[mid];  // x of the right half's first point
+    double a[3], c[3];
+    load_sorted<Dim>(sorted, n, e.pos, a);
+    const double dx = a[0] - split;
+    if (detail::mul_rn(dx, dx) > d) continue;
+    pair_candidate best = best_of[e.pos];
+    double found = INFINITY;
+    for (std::size_t q = p + 1; q < end; ++q) {
+      const dc_y_key f = keys[q];
+      if (f.pos >= n) break;
+      const double dy = f.y - e.y;
+      if (detail::mul_rn(dy, dy) > d) break;
+      if ((e.pos < mid) == (f.pos < mid)) continue;
+      load_sorted<Dim>(sorted, n, f.pos, c);
+      const double d2 = detail::squared_distance<Dim>(a, c);
+      if (d2 <= d) {
+        found = fmin(found, d2);
+        const pair_candidate cand = make_candidate(d2, index[e.pos], index[f.pos]);
+        if (better(cand, best)) best = cand;
+      }
+    }
+    if (found < INFINITY) {
+      atomicMin(&segment_d2[segment], static_cast<unsigned long long>(__double_as_longlong(found)));
+      best_of[e.pos] = best;
+    }
+  }
+}
+
+// Sorts each segment of k keys of keys[0, padded) by (y, position), given
+// that its two halves are sorted (k >= 64, both powers of two).
+inline void dc_order_segments(dc_y_key* keys, std::size_t padded, std::size_t k, stream_t stream) {
+  const dc_y_codec codec{dc_y_less{}};
+  const uniform_arrays segments{k};
+  const std::uint64_t count = padded / k;
+  constexpr unsigned tile = shared_tile_keys<dc_y_key>();
+  if (k <= tile) {
+    // One launch: each segment sorted whole in shared memory.
+    sort_arrays(keys, segments, count, k, is_aligned(keys, 16), codec, stream);
+    return;
+  }
+  // One stage of the network merges two sorted halves: the mirror step,
+  // the half-cleaners down to the tile in global memory, the rest in tiles.
+  const unsigned log2_half = unsigned(std::countr_zero(std::uint64_t(k / 2)));
+  const unsigned grid = network_stride_grid(padded / 2);
+  for (std::uint64_t top = k / 2; top >= tile; top /= 2) {
+    const std::uint64_t mask = top == k / 2 ? k - 1 : top;
+    launch("bitonic_step_global", "closest_pair",
+           bitonic_step_global<dc_y_codec, dc_y_key, uniform_arrays>,
+           {grid, network_threads, 0, stream}, keys, segments, count, log2_half, mask, top, codec);
+  }
+  launch_shared_tiles(keys, segments, count, k / tile, tile, true, codec, stream);
+}
+
+template <class T, int Dim>
+pair_candidate divide_and_conquer_networks(const point_set<T>& s, stream_t stream) {
+  const std::size_t n = s.n;
+  const std::size_t padded = std::max<std::size_t>(std::bit_ceil(n), 32);
+  const unsigned blocks = closest_grid_blocks(n, closest_threads);
+  const scratch_buffer x_buffer(n * sizeof(double), stream);
+  const scratch_buffer index_buffer(n * sizeof(std::uint32_t), stream);
+  const scratch_buffer sorted_buffer(n * Dim * sizeof(double), stream);
+  auto* index = index_buffer.get<std::uint32_t>();
+  auto* sorted = sorted_buffer.get<double>();
+  // The x order: the radix sort (a network would sort these n doubles in
+  // log^2 n passes; the radix sort takes a few).
+  launch("closest_x_keys", "closest_pair", closest_x_keys<T, Dim>,
+         {blocks, closest_threads, 0, stream}, s, x_buffer.get<double>(), index);
+  const detail::radix_sort_plan plan =
+      detail::make_radix_sort_plan<double>(n, sort_order::ascending, key_bits{}, 4, "closest_pair");
+  detail::cuda_radix_sort<double>(x_buffer.get<double>(), x_buffer.get<double>(), index, index,
+                                  plan, stream);
+  launch("closest_gather", "closest_pair", closest_gather<T, Dim>,
+         {blocks, closest_threads, 0, stream}, s, static_cast<const std::uint32_t*>(index), sorted);
+
+  const std::size_t leaves = padded / 32;
+  const scratch_buffer keys_buffer(padded * sizeof(dc_y_key), stream);
+  const scratch_buffer d2_a(leaves * sizeof(unsigned long long), stream);
+  const scratch_buffer d2_b(leaves * sizeof(unsigned long long), stream);
+  const scratch_buffer best_of(n * sizeof(pair_candidate), stream);
+  auto* keys = keys_buffer.get<dc_y_key>();
+  unsigned long long* child = d2_a.get<unsigned long long>();
+  unsigned long long* level = d2_b.get<unsigned long long>();
+  const unsigned leaf_blocks =
+      static_cast<unsigned>(ceil_div(padded, static_cast<std::uint64_t>(closest_threads)));
+  launch("closest_dcn_leaves", "closest_pair", closest_dcn_leaves<Dim>,
+         {leaf_blocks, closest_threads, 0, stream}, static_cast<const double*>(sorted),
+         static_cast<const std::uint32_t*>(index), n, padded, keys, child,
+         best_of.get<pair_candidate>());
+  // The leaves' y order: the register network, 16 lanes per leaf.
+  sort_arrays(keys, uniform_arrays{32}, leaves, 32, is_aligned(keys, 16), dc_y_codec{dc_y_less{}},
+              stream);
+  const unsigned strip_blocks = closest_grid_blocks(padded, closest_threads);
+  for (int bits = dc_leaf_bits + 1; (std::size_t{1} << (bits - 1)) < n; ++bits) {
+    const std::size_t k = std::size_t{1} << bits;
+    dc_order_segments(keys, padded, k, stream);
+    detail::fill_bytes(level, 0xFF, (padded >> bits) * sizeof(unsigned long long), stream);
+    launch("closest_dcn_strip", "closest_pair", closest_dcn_strip<Dim>,
+           {strip_blocks, closest_threads, 0, stream}, static_cast<const double*>(sorted),
+           static_cast<const std::uint32_t*>(index), n, padded, bits,
+           static_cast<const dc_y_key*>(keys), static_cast<const unsigned long long*>(child), level,
+           best_of.get<pair_candidate>());
+    std::swap(child, level);
+  }
+  const scratch_buffer block_out(blocks * sizeof(pair_candidate), stream);
+  launch("closest_reduce_blocks", "closest_pair", closest_reduce_blocks<>,
+         {blocks, closest_threads, 0, stream},
+         static_cast<const pair_candidate*>(best_of.get<pair_candidate>()), n,
+         block_out.get<pair_candidate>());
+  return finish_candidates(block_out.get<pair_candidate>(), blocks, stream);
+}
+
 // ---- entry -------------------------------------------------------------------------
 
 // Checks the bounds and returns the scaled box; `all_same` when every point
@@ -884,9 +1096,14 @@ double prepare(point_set<T>& s, const detail::point_bounds& b, double* lo, doubl
   return s.scale;
 }
 
+// How the GPU divide and conquer orders each level by y: the merge path
+// (gp::closest_pair's) or the sorting networks (the ladder's rung).
+enum class dc_ordering { merge_path, sorting_networks };
+
 template <class T>
 closest_pair_result run_closest_pair(point_set<T> s, closest_pair_algorithm algorithm,
-                                     closest_pair_launch shape, stream_t stream) {
+                                     closest_pair_launch shape, stream_t stream,
+                                     dc_ordering ordering = dc_ordering::merge_path) {
   const detail::point_bounds b = device_bounds(s, stream);
   double lo[3], hi[3];
   bool all_same = false;
@@ -903,7 +1120,9 @@ closest_pair_result run_closest_pair(point_set<T> s, closest_pair_algorithm algo
       case closest_pair_algorithm::tiled:
         return quadratic_dispatch<T, Dim>(s, b, quadratic_kernel::tiled, shape, stream);
       case closest_pair_algorithm::divide_and_conquer:
-        return divide_and_conquer<T, Dim>(s, stream);
+        return ordering == dc_ordering::sorting_networks
+                   ? divide_and_conquer_networks<T, Dim>(s, stream)
+                   : divide_and_conquer<T, Dim>(s, stream);
       default:
         return grid<T, Dim>(s, lo, hi, stream);
     }
