@@ -11,7 +11,8 @@
 //  2. The block stages its tile plus the halo (krows - 1 rows, kcols - 1
 //     columns) in shared memory, in the compute type, with 16-byte loads
 //     where the rows are aligned and inside the image; pixels past the edges
-//     come from the border mode (cuda side of detail::border_index). The
+//     come from the border mode (cuda side of detail::border_index), one
+//     warp per staged row so the row is mapped once. The
 //     tile's left edge is moved back to a multiple of 4 columns so that
 //     those loads are aligned.
 //  3. Each thread computes 7 consecutive outputs of 4 rows (register
@@ -20,7 +21,9 @@
 //     start in 32 different banks (a stride of 8 would be a 4-way conflict).
 //     K is a compile-time capacity (3, 5, 9, 17, 33 or 63) so the windows
 //     stay in registers; taps past the filter's width are zero and, like
-//     zero weights (scipy skips those), skipped by a warp-uniform branch.
+//     zero weights (scipy skips those), skipped by a warp-uniform branch,
+//     in a second variant of each kernel that the host picks only when some
+//     multiplied tap is zero (the branch costs 2 instructions per 7 FMAs).
 //  4. General filters: the 4 x 7 results go back to shared memory and leave
 //     as coalesced 16-byte stores. Separable filters: the row pass filters
 //     each staged row in place (one warp owns a row: it reads its windows,
@@ -66,6 +69,12 @@ inline constexpr int convolve_column_taps_at = 64;
 
 template <class T>
 using convolve_acc_t = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+// Blocks per SM that __launch_bounds__ asks for: with none, ptxas held these
+// kernels to 40 registers and spilled; 4 blocks (64 registers) compiles the
+// float kernels up to K = 33 without spills, K = 63 and double need more.
+template <class T, int K>
+inline constexpr int convolve_min_blocks = sizeof(T) == 8 ? (K <= 17 ? 2 : 1) : (K <= 33 ? 4 : 2);
 
 // The filter, as a kernel parameter (see 1. above). General: krows rows of
 // K taps (zero past kcols). Separable: see convolve_column_taps_at.
@@ -116,47 +125,51 @@ template <class T, class A>
 __device__ __forceinline__ void convolve_stage_tile(const T* __restrict__ src,
                                                     const convolve_geometry& g, long long gx0,
                                                     long long gy0, A* tile) {
-  const int tid = threadIdx.y * convolve_threads_x + threadIdx.x;
-  constexpr int threads = convolve_threads_x * convolve_threads_y;
+  // Warp w stages rows w, w + 8, ...; its lanes walk along the row (the
+  // source row is mapped once per row, no division per element).
   constexpr int V = 16 / sizeof(T) > 0 ? int(16 / sizeof(T)) : 1;
   if constexpr (sizeof(T) >= 4) {
     if (g.vector_in) {
       const int chunks = g.sw / V;
-      for (int idx = tid; idx < g.sh * chunks; idx += threads) {
-        const int r = idx / chunks;
-        const int q = idx - r * chunks;
+      for (int r = threadIdx.y; r < g.sh; r += convolve_threads_y) {
         const long long sy = convolve_border(gy0 + r, g.rows, g.mode);
-        const long long gx = gx0 + static_cast<long long>(q) * V;
-        A* dst = tile + r * g.sw + q * V;
-        if (sy >= 0 && gx >= 0 && gx + V <= g.cols) {
-          const auto v = load_vector<V>(src + sy * g.in_ld + gx);
+        const T* row = src + sy * g.in_ld;
+        for (int q = threadIdx.x; q < chunks; q += convolve_threads_x) {
+          const long long gx = gx0 + static_cast<long long>(q) * V;
+          A* dst = tile + r * g.sw + q * V;
+          if (sy >= 0 && gx >= 0 && gx + V <= g.cols) {
+            const auto v = load_vector<V>(row + gx);
 #pragma unroll
-          for (int e = 0; e < V; ++e)
-            dst[e] = static_cast<A>(v.items[e]);
-        } else {
+            for (int e = 0; e < V; ++e)
+              dst[e] = static_cast<A>(v.items[e]);
+          } else {
 #pragma unroll
-          for (int e = 0; e < V; ++e) {
-            const long long sx = convolve_border(gx + e, g.cols, g.mode);
-            dst[e] = (sy < 0 || sx < 0) ? A(0) : static_cast<A>(src[sy * g.in_ld + sx]);
+            for (int e = 0; e < V; ++e) {
+              const long long sx = convolve_border(gx + e, g.cols, g.mode);
+              dst[e] = (sy < 0 || sx < 0) ? A(0) : static_cast<A>(row[sx]);
+            }
           }
         }
       }
       return;
     }
   }
-  for (int idx = tid; idx < g.sh * g.sw; idx += threads) {
-    const int r = idx / g.sw;
-    const int c = idx - r * g.sw;
+  for (int r = threadIdx.y; r < g.sh; r += convolve_threads_y) {
     const long long sy = convolve_border(gy0 + r, g.rows, g.mode);
-    const long long sx = convolve_border(gx0 + c, g.cols, g.mode);
-    tile[idx] = (sy < 0 || sx < 0) ? A(0) : static_cast<A>(src[sy * g.in_ld + sx * g.channels]);
+    const T* row = src + sy * g.in_ld;
+    for (int c = threadIdx.x; c < g.sw; c += convolve_threads_x) {
+      const long long sx = convolve_border(gx0 + c, g.cols, g.mode);
+      tile[r * g.sw + c] = (sy < 0 || sx < 0) ? A(0) : static_cast<A>(row[sx * g.channels]);
+    }
   }
 }
 
-// acc[j] += sum_{f < K} w[f] * row[f + j], j < N, skipping zero taps
-// (warp-uniform: every lane reads the same tap). `row` is shared memory
+// acc[j] += sum_{f < K} w[f] * row[f + j], j < N. With SkipZeros, zero
+// taps are skipped (a warp-uniform branch: every lane reads the same tap);
+// the host picks the variant without the branch when the K taps have no
+// zero, which saves two instructions per N FMAs. `row` is shared memory
 // with `step` elements between consecutive pixels.
-template <int K, int N, class A>
+template <int K, bool SkipZeros, int N, class A>
 __device__ __forceinline__ void convolve_window(const A* row, int step, const A* w, A (&acc)[N]) {
   A win[N + K - 1];
 #pragma unroll
@@ -165,7 +178,7 @@ __device__ __forceinline__ void convolve_window(const A* row, int step, const A*
 #pragma unroll
   for (int f = 0; f < K; ++f) {
     const A tap = w[f];
-    if (tap != A(0)) {
+    if (!SkipZeros || tap != A(0)) {
 #pragma unroll
       for (int j = 0; j < N; ++j)
         acc[j] = fma(tap, win[f + j], acc[j]);
@@ -189,45 +202,47 @@ template <class T, class A>
 __device__ __forceinline__ void convolve_store_tile(const A* staged, const convolve_geometry& g,
                                                     T* __restrict__ dst, long long y0,
                                                     long long x0) {
-  const int tid = threadIdx.y * convolve_threads_x + threadIdx.x;
-  constexpr int threads = convolve_threads_x * convolve_threads_y;
   constexpr int V = 16 / sizeof(T) > 0 ? int(16 / sizeof(T)) : 1;
   if constexpr (sizeof(T) >= 4) {
     if (g.vector_out) {
       constexpr int chunks = convolve_tile_w / V;
-      for (int idx = tid; idx < convolve_tile_h * chunks; idx += threads) {
-        const int r = idx / chunks;
-        const int q = idx - r * chunks;
+      for (int r = threadIdx.y; r < convolve_tile_h; r += convolve_threads_y) {
         const long long y = y0 + r;
-        const long long x = x0 + static_cast<long long>(q) * V;
-        if (y >= g.rows || x >= g.cols) continue;
-        const A* s = staged + r * convolve_tile_w + q * V;
-        if (x + V <= g.cols) {
-          vector_of<T, V> v;
+        if (y >= g.rows) break;
+        T* row = dst + y * g.out_ld;
+        for (int q = threadIdx.x; q < chunks; q += convolve_threads_x) {
+          const long long x = x0 + static_cast<long long>(q) * V;
+          if (x >= g.cols) break;
+          const A* s = staged + r * convolve_tile_w + q * V;
+          if (x + V <= g.cols) {
+            vector_of<T, V> v;
 #pragma unroll
-          for (int e = 0; e < V; ++e)
-            v.items[e] = static_cast<T>(s[e]);
-          *reinterpret_cast<vector_of<T, V>*>(dst + y * g.out_ld + x) = v;
-        } else {
-          for (int e = 0; x + e < g.cols; ++e)
-            dst[y * g.out_ld + x + e] = static_cast<T>(s[e]);
+            for (int e = 0; e < V; ++e)
+              v.items[e] = static_cast<T>(s[e]);
+            *reinterpret_cast<vector_of<T, V>*>(row + x) = v;
+          } else {
+            for (int e = 0; x + e < g.cols; ++e)
+              row[x + e] = static_cast<T>(s[e]);
+          }
         }
       }
       return;
     }
   }
-  for (int idx = tid; idx < convolve_tile_h * convolve_tile_w; idx += threads) {
-    const int r = idx / convolve_tile_w;
-    const int c = idx - r * convolve_tile_w;
+  for (int r = threadIdx.y; r < convolve_tile_h; r += convolve_threads_y) {
     const long long y = y0 + r;
-    const long long x = x0 + c;
-    if (y < g.rows && x < g.cols)
-      dst[y * g.out_ld + x * g.channels] = convolve_store_value<T>(staged[idx]);
+    if (y >= g.rows) break;
+    T* row = dst + y * g.out_ld;
+    for (int c = threadIdx.x; c < convolve_tile_w; c += convolve_threads_x) {
+      const long long x = x0 + c;
+      if (x >= g.cols) break;
+      row[x * g.channels] = convolve_store_value<T>(staged[r * convolve_tile_w + c]);
+    }
   }
 }
 
-template <class T, int K>
-__global__ void __launch_bounds__(convolve_threads_x* convolve_threads_y)
+template <class T, int K, bool SkipZeros>
+__global__ void __launch_bounds__(convolve_threads_x* convolve_threads_y, convolve_min_blocks<T, K>)
     convolve_general_kernel(const T* __restrict__ in, T* __restrict__ out, convolve_geometry g,
                             convolve_taps<convolve_acc_t<T>> taps) {
   using A = convolve_acc_t<T>;
@@ -253,7 +268,7 @@ __global__ void __launch_bounds__(convolve_threads_x* convolve_threads_y)
     const A* w = taps.w + fy * K;
 #pragma unroll
     for (int r = 0; r < convolve_rows_per_thread; ++r)
-      convolve_window<K>(first + (r * convolve_threads_y + fy) * g.sw, 1, w, acc[r]);
+      convolve_window<K, SkipZeros>(first + (r * convolve_threads_y + fy) * g.sw, 1, w, acc[r]);
   }
   __syncthreads();  // the tile is read; reuse it for the results
 #pragma unroll
@@ -267,8 +282,8 @@ __global__ void __launch_bounds__(convolve_threads_x* convolve_threads_y)
   convolve_store_tile(tile, g, dst, y0, x0);
 }
 
-template <class T, int K>
-__global__ void __launch_bounds__(convolve_threads_x* convolve_threads_y)
+template <class T, int K, bool SkipZeros>
+__global__ void __launch_bounds__(convolve_threads_x* convolve_threads_y, convolve_min_blocks<T, K>)
     convolve_separable_kernel(const T* __restrict__ in, T* __restrict__ out, convolve_geometry g,
                               convolve_taps<convolve_acc_t<T>> taps) {
   using A = convolve_acc_t<T>;
@@ -290,7 +305,8 @@ __global__ void __launch_bounds__(convolve_threads_x* convolve_threads_y)
 #pragma unroll
     for (int j = 0; j < convolve_outputs_x; ++j)
       acc[j] = A(0);
-    convolve_window<K>(row + (g.ax4 - g.ax) + threadIdx.x * convolve_outputs_x, 1, taps.w, acc);
+    convolve_window<K, SkipZeros>(row + (g.ax4 - g.ax) + threadIdx.x * convolve_outputs_x, 1,
+                                  taps.w, acc);
     __syncwarp();  // every lane has read its window before any lane writes
 #pragma unroll
     for (int j = 0; j < convolve_outputs_x; ++j)
@@ -314,7 +330,7 @@ __global__ void __launch_bounds__(convolve_threads_x* convolve_threads_y)
 #pragma unroll
     for (int j = 0; j < convolve_column_outputs; ++j)
       acc[j] = A(0);
-    convolve_window<K>(tile + group * convolve_column_outputs * g.sw + c, g.sw, w, acc);
+    convolve_window<K, SkipZeros>(tile + group * convolve_column_outputs * g.sw + c, g.sw, w, acc);
 #pragma unroll
     for (int j = 0; j < convolve_column_outputs; ++j) {
       if (y + j < g.rows)
@@ -348,6 +364,22 @@ inline int convolve_capacity(int k) {
   }
   throw std::invalid_argument("gpuprim::convolve: filter side " + std::to_string(k) +
                               " is over 63");
+}
+
+// Whether any of the taps a kernel multiplies (K per filter row, padding
+// included) is zero: then the kernel must skip zero taps.
+template <int K, class A>
+bool convolve_has_zero_tap(const convolve_taps<A>& taps, const detail::convolve_plan& plan) {
+  if (plan.separable) {
+    for (int f = 0; f < K; ++f) {
+      if (taps.w[f] == A(0) || taps.w[convolve_column_taps_at + f] == A(0)) return true;
+    }
+    return false;
+  }
+  for (int i = 0; i < plan.krows * K; ++i) {
+    if (taps.w[i] == A(0)) return true;
+  }
+  return false;
 }
 
 template <class T, int K>
@@ -389,7 +421,11 @@ void convolve_launch(const detail::convolve_images<T>& im, const detail::convolv
   g.vector_out = one_channel && is_aligned(im.out, vec) && (im.out_ld * sizeof(T)) % vec == 0 &&
                  (im.count == 1 || (im.out_stride * sizeof(T)) % vec == 0);
 
-  auto kernel = plan.separable ? convolve_separable_kernel<T, K> : convolve_general_kernel<T, K>;
+  const bool skip_zeros = convolve_has_zero_tap<K>(taps, plan);
+  auto kernel = plan.separable ? (skip_zeros ? convolve_separable_kernel<T, K, true>
+                                             : convolve_separable_kernel<T, K, false>)
+                               : (skip_zeros ? convolve_general_kernel<T, K, true>
+                                             : convolve_general_kernel<T, K, false>);
   const char* name = plan.separable ? "convolve_separable_kernel" : "convolve_general_kernel";
   const std::size_t shared = static_cast<std::size_t>(g.sh) * g.sw * sizeof(A);
   convolve_allow_shared(reinterpret_cast<const void*>(kernel), shared);
