@@ -394,10 +394,12 @@ void plan_ladder(const context& ctx, plan& p) {
   t.notes = {
       "Rungs oldest first; x prev and x first are speed-ups over the rung above and the first "
       "rung. The filter is the outer product of 9 symmetric taps, so the separable rungs "
-      "compute the same image. Rung 4 and rung 6 are the library's kernels. NPP's "
-      "nppiFilter_32f_C1R (9x9) follows for reference.",
+      "compute the same image. Rungs 5 and 6 run the library's separable kernel (5: a row "
+      "pass and a column pass through a temporary image; 6: fused). For reference: the "
+      "library's general kernel (gp::correlate: tile + halo, 7 x 4 register-blocked outputs "
+      "per thread, 16-byte loads) and NPP's nppiFilter_32f_C1R (9x9).",
       "CUDA events around each call; GB/s counts 8 bytes per pixel (Gpixel/s = GB/s / 8); "
-      "check: every rung against the first.",
+      "check: every row against the first rung, 16 pixels away from the edges.",
   };
   const auto inputs = std::make_shared<ladder_inputs>();
   const stream_t stream = ctx.stream;
@@ -413,6 +415,12 @@ void plan_ladder(const context& ctx, plan& p) {
       run(in, out, *taps, stream);
     };
   });
+  const auto general_filter = std::make_shared<filter>(filter::outer(taps64, taps64));
+  rows.add(
+      "gpuprim", "correlate (general kernel)", "(reference) the library's general path",
+      [general_filter, stream](device_matrix_view<const float> in, device_matrix_view<float> out) {
+        correlate(cuda.on(stream), in, *general_filter, out, border::replicate);
+      });
   if (npp_available()) {
     const auto d_filter = std::make_shared<std::unique_ptr<device_vector<float>>>();
     rows.add("npp", npp_convolve::general_name(), "(reference) the vendor library",

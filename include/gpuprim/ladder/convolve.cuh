@@ -1,7 +1,8 @@
 // The convolution ladder: a float image correlated with a k x k filter
 // (the outer product of a 1-D filter with itself), border replicate, oldest
-// kernel first. The register-blocked rung and the fused separable rung are
-// the library's own kernels (cuda/device/device_convolve.cuh); the launchers
+// kernel first. The two separable rungs run the library's separable kernel
+// (cuda/device/device_convolve.cuh): twice with a one-tap filter in the
+// other direction (through a temporary image), then fused. The launchers
 // and the table are in src/ladder/convolve_ladder.cu.
 #pragma once
 
@@ -9,11 +10,11 @@
 
 namespace gpuprim::ladder {
 
-inline constexpr int convolve_ladder_block = 16;  // 16 x 16 threads, one output each
+inline constexpr int convolve_ladder_block = 16;   // 16 x 16 threads, one output each
+inline constexpr int convolve_ladder_outputs = 4;  // rung 4: outputs per thread along x
 inline constexpr int convolve_ladder_max_taps = 63 * 63;
 
-// Rungs 2, 3 and 5 read the filter from here (the 2-D taps, or the 1-D
-// taps at [0, k) for the separable rung).
+// Rungs 2, 3 and 4 read the filter from here.
 __constant__ float convolve_ladder_filter[convolve_ladder_max_taps];
 
 __device__ __forceinline__ int ladder_clamp(int i, int n) {
@@ -85,34 +86,43 @@ __global__ void convolve_tiled_halo(const float* __restrict__ in, float* __restr
   out[static_cast<long long>(y) * out_ld + x] = sum;
 }
 
-// 5a. Separable, first pass: each row filtered by the 1-D taps into a temporary image (2k reads per
-// pixel, not k^2).
-__global__ void convolve_separable_rows(const float* __restrict__ in, float* __restrict__ tmp,
-                                        int rows, int cols, long long in_ld, int k) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= cols || y >= rows) return;
+// 4. Register blocking: 4 outputs per thread (16 columns apart, so lanes still read consecutive
+// words); each tap is loaded once for 4 FMAs.
+__global__ void convolve_register_blocked(const float* __restrict__ in, float* __restrict__ out,
+                                          int rows, int cols, long long in_ld, long long out_ld,
+                                          int k) {
+  extern __shared__ float convolve_ladder_tile[];
+  constexpr int tile_w = convolve_ladder_block * convolve_ladder_outputs;  // 64
+  const int side_w = tile_w + k - 1;
+  const int side_h = convolve_ladder_block + k - 1;
   const int c = k / 2;
-  const float* row = in + static_cast<long long>(y) * in_ld;
-  float sum = 0.0f;
-  for (int j = 0; j < k; ++j)
-    sum += convolve_ladder_filter[j] * row[ladder_clamp(x + j - c, cols)];
-  tmp[static_cast<long long>(y) * cols + x] = sum;
-}
-
-// 5b. Separable, second pass: the columns of the temporary image (which costs one more write and
-// read of the image).
-__global__ void convolve_separable_columns(const float* __restrict__ tmp, float* __restrict__ out,
-                                           int rows, int cols, long long out_ld, int k) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= cols || y >= rows) return;
-  const int c = k / 2;
-  float sum = 0.0f;
-  for (int i = 0; i < k; ++i)
-    sum += convolve_ladder_filter[i] *
-           tmp[static_cast<long long>(ladder_clamp(y + i - c, rows)) * cols + x];
-  out[static_cast<long long>(y) * out_ld + x] = sum;
+  const int x0 = blockIdx.x * tile_w;
+  const int y0 = blockIdx.y * convolve_ladder_block;
+  const int tid = threadIdx.y * convolve_ladder_block + threadIdx.x;
+  for (int idx = tid; idx < side_w * side_h; idx += convolve_ladder_block * convolve_ladder_block) {
+    const int r = idx / side_w;
+    const int q = idx - r * side_w;
+    const long long sy = ladder_clamp(y0 + r - c, rows);
+    convolve_ladder_tile[idx] = in[sy * in_ld + ladder_clamp(x0 + q - c, cols)];
+  }
+  __syncthreads();
+  float acc[convolve_ladder_outputs] = {};
+  for (int i = 0; i < k; ++i) {
+    const float* row = convolve_ladder_tile + (threadIdx.y + i) * side_w + threadIdx.x;
+    for (int j = 0; j < k; ++j) {
+      const float w = convolve_ladder_filter[i * k + j];
+#pragma unroll
+      for (int o = 0; o < convolve_ladder_outputs; ++o)
+        acc[o] += w * row[j + o * convolve_ladder_block];
+    }
+  }
+  const int y = y0 + threadIdx.y;
+  if (y >= rows) return;
+#pragma unroll
+  for (int o = 0; o < convolve_ladder_outputs; ++o) {
+    const int x = x0 + threadIdx.x + o * convolve_ladder_block;
+    if (x < cols) out[static_cast<long long>(y) * out_ld + x] = acc[o];
+  }
 }
 
 }  // namespace gpuprim::ladder
