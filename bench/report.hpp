@@ -25,7 +25,7 @@ struct row {
   std::string vendor;  // the anchor's name; "" when there is none
   std::optional<timing> vendor_measured;
   std::string fixes;  // ladder rows: what the rung fixes over the one before
-  std::string check;  // "ok", or what was wrong with the result ("" = not checked)
+  std::string check;  // "ok" (or "ok; note"), or what was wrong with the result ("" = not checked)
   std::string error;  // set when the row could not be measured
 
   double gbs() const { return bytes / (measured.median_us * 1e3); }
