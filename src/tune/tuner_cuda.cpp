@@ -1,0 +1,246 @@
+// gp::tune on a CUDA device: each candidate runs through the library's own
+// entry point with the config forced on this thread (tuning::detail::force),
+// so the tuner measures exactly the code a later call runs, and needs no
+// kernels of its own.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpuprim/core/device_info.hpp"
+#include "gpuprim/core/error.hpp"
+#include "gpuprim/core/runtime.hpp"
+#include "gpuprim/reduce.hpp"
+#include "gpuprim/tune/cache.hpp"
+#include "gpuprim/tune/tuner.hpp"
+
+namespace gpuprim {
+namespace tuning {
+bool tuning_available() {
+  return cuda_device_count() > 0;
+}
+}  // namespace tuning
+
+namespace {
+
+using namespace tuning;
+
+void check(cudaError_t status, const char* call) {
+  if (status != cudaSuccess) throw cuda_error(status, call, "tune", cudaGetErrorString(status));
+}
+
+class device_buffer {
+ public:
+  explicit device_buffer(std::size_t bytes) : bytes_(bytes) {
+    check(cudaMalloc(&ptr_, std::max<std::size_t>(bytes, 1)), "cudaMalloc");
+  }
+  ~device_buffer() { cudaFree(ptr_); }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(ptr_);
+  }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+class event_pair {
+ public:
+  event_pair() {
+    check(cudaEventCreate(&start_), "cudaEventCreate");
+    check(cudaEventCreate(&stop_), "cudaEventCreate");
+  }
+  ~event_pair() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  event_pair(const event_pair&) = delete;
+  event_pair& operator=(const event_pair&) = delete;
+  cudaEvent_t start_ = nullptr;
+  cudaEvent_t stop_ = nullptr;
+};
+
+// Median and interquartile range of isolated runs of enqueue(i) (events
+// around each run, the host waiting for it), after warm-up runs.
+template <class Enqueue>
+measurement time_runs(cudaStream_t stream, int warmup, int runs, Enqueue enqueue) {
+  event_pair events;
+  int call = 0;
+  for (int i = 0; i < warmup; ++i)
+    enqueue(call++);
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  std::vector<double> samples;
+  for (int i = 0; i < runs; ++i) {
+    check(cudaEventRecord(events.start_, stream), "cudaEventRecord");
+    enqueue(call++);
+    check(cudaEventRecord(events.stop_, stream), "cudaEventRecord");
+    check(cudaEventSynchronize(events.stop_), "cudaEventSynchronize");
+    float ms = 0.0f;
+    check(cudaEventElapsedTime(&ms, events.start_, events.stop_), "cudaEventElapsedTime");
+    samples.push_back(double(ms) * 1e3);
+  }
+  std::sort(samples.begin(), samples.end());
+  auto at = [&](double q) { return samples[static_cast<std::size_t>(q * (samples.size() - 1))]; };
+  return {at(0.5), at(0.75) - at(0.25), true};
+}
+
+// Copies of the input, one after another, covering at least twice the L2
+// cache, so that runs rotating through them read from memory, not L2.
+std::size_t input_copies(std::size_t bytes_per_copy) {
+  const device_info info = get_device_info();
+  const std::size_t want = 2 * info.l2_cache_bytes;
+  return std::max<std::size_t>(1, (want + bytes_per_copy - 1) / bytes_per_copy);
+}
+
+// Random values in [0, 1) (a hash of the index: quick to make for 2^28).
+template <class T>
+std::vector<T> random_values(std::uint64_t n, std::uint64_t seed) {
+  std::vector<T> values(n);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
+    std::uint64_t x = (static_cast<std::uint64_t>(i) + seed) * 0x9e3779b97f4a7c15ull;
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 29;
+    values[static_cast<std::size_t>(i)] = static_cast<T>(double(x >> 11) * 0x1.0p-53);
+  }
+  return values;
+}
+
+// Forces `c` for this thread's calls of `a` while alive.
+class forced_config {
+ public:
+  forced_config(algorithm a, const config& c) : a_(a), c_(c) { tuning::detail::force(a_, &c_); }
+  ~forced_config() { tuning::detail::force(a_, nullptr); }
+  forced_config(const forced_config&) = delete;
+  forced_config& operator=(const forced_config&) = delete;
+
+ private:
+  algorithm a_;
+  config c_;
+};
+
+// The common loop: for each candidate, time enqueue(input copy, candidate)
+// and check its result (result_ok) against the default's.
+template <class Enqueue, class ResultOk>
+tune_result run_search(const space& s, element_type type, std::uint64_t n, double bytes_moved,
+                       const tune_options& options, cudaStream_t stream, std::size_t copies,
+                       Enqueue enqueue, ResultOk result_ok) {
+  std::map<int, kernel_report> reports;
+  const measure_fn measure = [&](const config& c) {
+    if (options.progress) options.progress(c);
+    const forced_config forced(s.id, c);
+    measurement m;
+    try {
+      tuning::detail::want_kernel_report();
+      enqueue(0);
+      check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+      reports[s.index_of(c)] = tuning::detail::take_kernel_report();
+      if (!result_ok()) return measurement{0.0, 0.0, false};
+      m = time_runs(stream, options.warmup_runs, options.timed_runs,
+                    [&](int call) { enqueue(static_cast<std::size_t>(call) % copies); });
+    } catch (const cuda_error&) {
+      cudaGetLastError();
+      return measurement{0.0, 0.0, false};
+    }
+    return m;
+  };
+  const search_result found = search(s, measure, options.search);
+  tune_result result;
+  result.algorithm = &s;
+  result.type = type;
+  result.n = n;
+  result.exhaustive = found.exhaustive;
+  result.winner = found.winner;
+  for (const trial& t : found.trials) {
+    candidate_row row{t.candidate, t.time, 0.0, reports[s.index_of(t.candidate)]};
+    if (t.time.ok && t.time.median_us > 0.0) row.gbs = bytes_moved / (t.time.median_us * 1e3);
+    result.rows.push_back(row);
+  }
+  return result;
+}
+
+template <class T>
+tune_result tune_reduce(const space& s, element_type type, std::uint64_t n,
+                        const tune_options& options) {
+  if (n == 0) throw std::invalid_argument("tune reduce: n must be positive");
+  cudaStream_t stream = nullptr;
+  check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  struct stream_guard {
+    cudaStream_t s;
+    ~stream_guard() { cudaStreamDestroy(s); }
+  } guard{stream};
+
+  const std::size_t copies = input_copies(n * sizeof(T));
+  device_buffer input(copies * n * sizeof(T));
+  {
+    const std::vector<T> values = random_values<T>(n, 1);
+    check(cudaMemcpy(input.as<T>(), values.data(), n * sizeof(T), cudaMemcpyHostToDevice),
+          "cudaMemcpy");
+  }
+  for (std::size_t c = 1; c < copies; ++c)
+    check(cudaMemcpy(input.as<T>() + c * n, input.as<T>(), n * sizeof(T), cudaMemcpyDeviceToDevice),
+          "cudaMemcpy");
+  device_buffer out(sizeof(T));
+  const auto fetch = gpuprim::detail::unary_fetch<identity>{};
+  auto enqueue = [&](std::size_t copy) {
+    gpuprim::detail::cuda_reduce_into(input.as<T>() + copy * n, n, out.as<T>(), T{}, plus{}, fetch,
+                                      stream);
+  };
+  auto result_of = [&] {
+    T value{};
+    check(cudaMemcpy(&value, out.as<T>(), sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    return value;
+  };
+  T reference{};
+  {
+    const forced_config forced(s.id, s.default_config);
+    enqueue(0);
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    reference = result_of();
+  }
+  // Another grid groups the sum differently: allow the rounding of a
+  // tree of log2(n) levels, twice.
+  const double tolerance =
+      4.0 * (std::log2(double(n)) + 1) * std::numeric_limits<T>::epsilon() * std::abs(reference);
+  auto result_ok = [&] {
+    const T value = result_of();
+    return std::abs(double(value) - double(reference)) <= tolerance;
+  };
+  return run_search(s, type, n, double(n) * sizeof(T), options, stream, copies, enqueue, result_ok);
+}
+
+}  // namespace
+
+tuning::tune_result tune(std::string_view algorithm_name, std::string_view type_name,
+                         std::uint64_t n, const tuning::tune_options& options) {
+  const tuning::space* s = tuning::find_space(algorithm_name);
+  if (!s)
+    throw std::invalid_argument("tune: unknown algorithm '" + std::string(algorithm_name) + "'");
+  const tuning::element_type type = tuning::parse_element_type(type_name);
+  if (std::find(s->types.begin(), s->types.end(), type) == s->types.end())
+    throw std::invalid_argument("tune " + s->name + ": no tuning inputs for type '" +
+                                std::string(type_name) + "'");
+  if (!tuning::tuning_available())
+    throw cuda_error(cudaErrorNoDevice, "cudaGetDeviceCount", "tune", "no CUDA device");
+  switch (s->id) {
+    case tuning::algorithm::reduce:
+      return type == tuning::element_type::f64 ? tune_reduce<double>(*s, type, n, options)
+                                               : tune_reduce<float>(*s, type, n, options);
+    default:
+      break;
+  }
+  throw std::invalid_argument("tune: '" + s->name + "' has no tuner yet");
+}
+
+}  // namespace gpuprim
