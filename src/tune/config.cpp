@@ -38,6 +38,22 @@ std::vector<space> make_spaces() {
     s.log2_sizes = {20, 24, 28};
     all.push_back(std::move(s));
   }
+  // histogram (cuda/device/device_histogram.cuh): blocks per SM of the
+  // persistent grid, capped at what is resident; 0 = all resident (the
+  // default). Run-time, so free to compile. Tuned on the two headline
+  // cases: bytes into their 256 values, and float32 into 1024 even bins.
+  {
+    space s;
+    s.id = algorithm::histogram;
+    s.name = "histogram";
+    s.family = "histogram";
+    s.parameters = {"blocks_per_sm"};
+    s.candidates = product({{0, 1, 2, 3, 4, 6}});
+    s.default_config = {0};
+    s.types = {element_type::u8, element_type::f32};
+    s.log2_sizes = {20, 24, 28};
+    all.push_back(std::move(s));
+  }
   return all;
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "gpuprim/core/device_info.hpp"
 #include "gpuprim/core/error.hpp"
 #include "gpuprim/core/runtime.hpp"
+#include "gpuprim/histogram.hpp"
 #include "gpuprim/reduce.hpp"
 #include "gpuprim/tune/cache.hpp"
 #include "gpuprim/tune/tuner.hpp"
@@ -220,6 +222,72 @@ tune_result tune_reduce(const space& s, element_type type, std::uint64_t n,
   return run_search(s, type, n, double(n) * sizeof(T), options, stream, copies, enqueue, result_ok);
 }
 
+// A memory-bound run over fresh input: a stream, and copies of n values
+// covering twice the L2.
+struct tuning_input {
+  cudaStream_t stream = nullptr;
+  std::size_t copies = 1;
+  std::unique_ptr<device_buffer> data;
+  tuning_input(const tuning_input&) = delete;
+  tuning_input& operator=(const tuning_input&) = delete;
+  template <class T>
+  tuning_input(const std::vector<T>& values) {
+    check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    const std::size_t bytes = values.size() * sizeof(T);
+    copies = input_copies(bytes);
+    data = std::make_unique<device_buffer>(copies * bytes);
+    check(cudaMemcpy(data->as<char>(), values.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+    for (std::size_t c = 1; c < copies; ++c)
+      check(cudaMemcpy(data->as<char>() + c * bytes, data->as<char>(), bytes,
+                       cudaMemcpyDeviceToDevice),
+            "cudaMemcpy");
+  }
+  ~tuning_input() { cudaStreamDestroy(stream); }
+};
+
+// Histogram: bytes into their 256 values, or floats in [0, 1) into 1024
+// even bins. Counts are exact whatever the grid: every candidate must give
+// the default's counts.
+template <class T>
+tune_result tune_histogram(const space& s, element_type type, std::uint64_t n,
+                           const tune_options& options) {
+  if (n == 0) throw std::invalid_argument("tune histogram: n must be positive");
+  std::vector<T> values(n);
+  {
+    const std::vector<double> unit = random_values<double>(n, 2);
+    for (std::size_t i = 0; i < n; ++i)
+      values[i] = sizeof(T) == 1 ? static_cast<T>(unit[i] * 256.0) : static_cast<T>(unit[i]);
+  }
+  const tuning_input input(values);
+  values = {};
+  const int bins = sizeof(T) == 1 ? 256 : 1024;
+  const auto binner = sizeof(T) == 1 ? gpuprim::detail::even_binner<T>(0, 256, bins)
+                                     : gpuprim::detail::even_binner<T>(0, 1, bins);
+  device_buffer counts(bins * sizeof(std::uint32_t));
+  device_buffer left_out(sizeof(std::uint64_t));
+  auto enqueue = [&](std::size_t copy) {
+    gpuprim::detail::cuda_histogram_into(input.data->as<T>() + copy * n, n,
+                                         counts.as<std::uint32_t>(), bins, binner,
+                                         left_out.as<std::uint64_t>(), input.stream);
+  };
+  auto counts_now = [&] {
+    std::vector<std::uint32_t> c(static_cast<std::size_t>(bins));
+    check(cudaMemcpy(c.data(), counts.as<std::uint32_t>(), c.size() * 4, cudaMemcpyDeviceToHost),
+          "cudaMemcpy");
+    return c;
+  };
+  std::vector<std::uint32_t> reference;
+  {
+    const forced_config forced(s.id, s.default_config);
+    enqueue(0);
+    check(cudaStreamSynchronize(input.stream), "cudaStreamSynchronize");
+    reference = counts_now();
+  }
+  auto result_ok = [&] { return counts_now() == reference; };
+  return run_search(s, type, n, double(n) * sizeof(T), options, input.stream, input.copies, enqueue,
+                    result_ok);
+}
+
 }  // namespace
 
 tuning::tune_result tune(std::string_view algorithm_name, std::string_view type_name,
@@ -237,6 +305,9 @@ tuning::tune_result tune(std::string_view algorithm_name, std::string_view type_
     case tuning::algorithm::reduce:
       return type == tuning::element_type::f64 ? tune_reduce<double>(*s, type, n, options)
                                                : tune_reduce<float>(*s, type, n, options);
+    case tuning::algorithm::histogram:
+      return type == tuning::element_type::u8 ? tune_histogram<std::uint8_t>(*s, type, n, options)
+                                              : tune_histogram<float>(*s, type, n, options);
     default:
       break;
   }
