@@ -54,6 +54,21 @@ std::vector<space> make_spaces() {
     s.log2_sizes = {20, 24, 28};
     all.push_back(std::move(s));
   }
+  // segmented_reduce (cuda/device/device_segmented_reduce.cuh): blocks per
+  // SM of its persistent grids (0 = all resident, the default). Tuned with
+  // segments of 1024 elements (the headline case); n is the total.
+  {
+    space s;
+    s.id = algorithm::segmented_reduce;
+    s.name = "segmented_reduce";
+    s.family = "segmented";
+    s.parameters = {"blocks_per_sm"};
+    s.candidates = product({{0, 1, 2, 3, 4, 6}});
+    s.default_config = {0};
+    s.types = {element_type::f32, element_type::f64};
+    s.log2_sizes = {20, 24, 28};
+    all.push_back(std::move(s));
+  }
   return all;
 }
 

@@ -19,6 +19,7 @@
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/histogram.hpp"
 #include "gpuprim/reduce.hpp"
+#include "gpuprim/segmented.hpp"
 #include "gpuprim/tune/cache.hpp"
 #include "gpuprim/tune/tuner.hpp"
 
@@ -309,6 +310,55 @@ tune_result tune_histogram(const space& s, element_type type, std::uint64_t n,
                     result_ok);
 }
 
+// Segmented reduce: sums of segments of 1024 elements (the headline case),
+// n elements in all. Each segment's sum is grouped the same whatever the
+// grid; a tolerance still allows a candidate another grouping.
+template <class T>
+tune_result tune_segmented_reduce(const space& s, element_type type, std::uint64_t n,
+                                  const tune_options& options) {
+  constexpr std::uint64_t segment = 1024;
+  if (n == 0) throw std::invalid_argument("tune segmented_reduce: n must be positive");
+  const tuning_input input(random_values<T>(n, 3));
+  const std::uint64_t segments = (n + segment - 1) / segment;
+  std::vector<std::uint64_t> host_offsets(segments + 1);
+  for (std::uint64_t i = 0; i <= segments; ++i)
+    host_offsets[i] = std::min(n, i * segment);
+  device_buffer offsets(host_offsets.size() * sizeof(std::uint64_t));
+  check(cudaMemcpy(offsets.as<std::uint64_t>(), host_offsets.data(),
+                   host_offsets.size() * sizeof(std::uint64_t), cudaMemcpyHostToDevice),
+        "cudaMemcpy");
+  device_buffer out(segments * sizeof(T));
+  auto enqueue = [&](std::size_t copy) {
+    gpuprim::detail::cuda_segmented_reduce_into(input.data->as<T>() + copy * n, n,
+                                                offsets.as<std::uint64_t>(), segments, out.as<T>(),
+                                                T{}, plus{}, input.stream);
+  };
+  auto sums_now = [&] {
+    std::vector<T> sums(segments);
+    check(cudaMemcpy(sums.data(), out.as<T>(), segments * sizeof(T), cudaMemcpyDeviceToHost),
+          "cudaMemcpy");
+    return sums;
+  };
+  std::vector<T> reference;
+  {
+    const forced_config forced(s.id, s.default_config);
+    enqueue(0);
+    check(cudaStreamSynchronize(input.stream), "cudaStreamSynchronize");
+    reference = sums_now();
+  }
+  auto result_ok = [&] {
+    const std::vector<T> sums = sums_now();
+    const double eps = 4.0 * 11 * std::numeric_limits<T>::epsilon();
+    for (std::size_t i = 0; i < sums.size(); ++i) {
+      if (!(std::abs(double(sums[i]) - double(reference[i])) <= eps * std::abs(reference[i])))
+        return false;
+    }
+    return true;
+  };
+  const double bytes = double(n) * sizeof(T) + double(segments) * (sizeof(T) + 8);
+  return run_search(s, type, n, bytes, options, input.stream, input.copies, enqueue, result_ok);
+}
+
 }  // namespace
 
 tuning::tune_result tune(std::string_view algorithm_name, std::string_view type_name,
@@ -329,6 +379,9 @@ tuning::tune_result tune(std::string_view algorithm_name, std::string_view type_
     case tuning::algorithm::histogram:
       return type == tuning::element_type::u8 ? tune_histogram<std::uint8_t>(*s, type, n, options)
                                               : tune_histogram<float>(*s, type, n, options);
+    case tuning::algorithm::segmented_reduce:
+      return type == tuning::element_type::f64 ? tune_segmented_reduce<double>(*s, type, n, options)
+                                               : tune_segmented_reduce<float>(*s, type, n, options);
     default:
       break;
   }

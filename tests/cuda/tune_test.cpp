@@ -10,6 +10,7 @@
 
 #include "gpuprim/histogram.hpp"
 #include "gpuprim/reduce.hpp"
+#include "gpuprim/segmented.hpp"
 #include "gpuprim/tune/cache.hpp"
 #include "gpuprim/tune/tuner.hpp"
 #include "support/cuda_fixture.hpp"
@@ -123,6 +124,42 @@ TEST_F(TuneCuda, HistogramWinnerIsReadBackAndCountsAgree) {
   for (std::uint8_t v : host)
     ++expected[v];
   EXPECT_EQ(gp::to_host(counts), expected);
+}
+
+TEST_F(TuneCuda, SegmentedReduceWinnerIsReadBackAndAgrees) {
+  const std::uint64_t n = 1u << 17;
+  tune_options options;
+  options.warmup_runs = 1;
+  options.timed_runs = 5;
+  const tune_result r = gp::tune("segmented_reduce", "float32", n, options);
+  ASSERT_EQ(r.rows.size(), r.algorithm->candidates.size());
+  for (const candidate_row& row : r.rows)
+    EXPECT_TRUE(row.time.ok) << r.algorithm->describe(row.candidate);
+
+  const config stored{1};
+  store_cache(path_, current_device_key(),
+              {{algorithm::segmented_reduce, element_type::f32, size_bucket(n), stored, 1.0, 2.0}});
+  detail::reset_loaded_caches();
+  std::vector<float> host(n);
+  for (std::size_t i = 0; i < n; ++i)
+    host[i] = float(i % 7);
+  std::vector<std::uint64_t> host_offsets;
+  for (std::uint64_t at = 0; at <= n; at += 1024)
+    host_offsets.push_back(at);
+  const gp::device_vector<float> x = gp::to_device(host);
+  const gp::device_vector<std::uint64_t> offsets = gp::to_device(host_offsets);
+  gp::device_vector<float> sums(host_offsets.size() - 1);
+  gp::segmented_reduce(gp::cuda, x, offsets, gp::device_span<float>(sums.data(), sums.size()),
+                       0.0f);
+  EXPECT_EQ(last_use(algorithm::segmented_reduce)->source, choice_source::cache);
+  EXPECT_EQ(last_use(algorithm::segmented_reduce)->choice, stored);
+  const std::vector<float> got = gp::to_host(sums);
+  for (std::size_t s = 0; s < got.size(); ++s) {
+    double exact = 0;
+    for (std::uint64_t i = host_offsets[s]; i < host_offsets[s + 1]; ++i)
+      exact += host[i];
+    ASSERT_EQ(got[s], float(exact)) << "segment " << s;  // small integers: exact
+  }
 }
 
 TEST_F(TuneCuda, AForeignCacheIsIgnoredAndTheDefaultUsed) {

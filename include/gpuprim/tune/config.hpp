@@ -33,7 +33,7 @@ struct config {
 
 // The device algorithms the tuner knows; the order is the table's in
 // src/tune/spaces.cpp.
-enum class algorithm : int { reduce, histogram, count };
+enum class algorithm : int { reduce, histogram, segmented_reduce, count };
 
 // Element types a tuned choice is keyed by (the input element type).
 enum class element_type : int { i8, u8, i16, u16, i32, u32, i64, u64, f32, f64, other };
