@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuprim/tune/choice.hpp"
 #include "gpuprim/tune/config.hpp"
 
 namespace gpuprim::tuning {
@@ -72,31 +73,7 @@ void store_cache(const std::filesystem::path& path, const device_key& device,
 // The JSON text of a cache (what store_cache writes).
 std::string format_cache(const cache_contents& contents);
 
-// ---- what the launch paths call ---------------------------------------------
-
-// The tuned config for (algorithm, type, n) on the current device: a
-// config forced by the tuner on this thread, else the cache's entry of the
-// nearest tuned size bucket for that algorithm and type, else nullptr (use
-// the default). The cache is read on the first call for each device.
-const config* lookup(algorithm a, element_type type, std::uint64_t n);
-
-// Test hook: which config the last call of algorithm `a` on this thread
-// used, and where it came from.
-enum class choice_source { default_config, cache, forced };
-struct used_config {
-  config choice;
-  choice_source source = choice_source::default_config;
-};
-void record_use(algorithm a, const config& c, choice_source source);
-std::optional<used_config> last_use(algorithm a);
-
-// What a launch path calls: lookup(), else the space's default, recorded
-// for last_use().
-used_config choose(algorithm a, element_type type, std::uint64_t n);
-
 namespace detail {
-// The tuner's override for the calls this thread makes (nullptr: none).
-void force(algorithm a, const config* c);
 // Forget the loaded caches (tests only: no launch may run concurrently).
 void reset_loaded_caches();
 // Use this device key instead of asking the CUDA runtime (host tests).

@@ -11,22 +11,12 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuprim/tune/choice.hpp"
 #include "gpuprim/tune/config.hpp"
 #include "gpuprim/tune/search.hpp"
 
 namespace gpuprim {
 namespace tuning {
-
-// What the occupancy API says of the kernel a candidate launched (the
-// largest kernel when a call launches several).
-struct kernel_report {
-  int registers = 0;          // per thread
-  int shared_bytes = 0;       // static + dynamic, per block
-  int threads = 0;            // per block
-  int max_blocks_per_sm = 0;  // cudaOccupancyMaxActiveBlocksPerMultiprocessor
-  int blocks_per_sm = 0;      // what the launch used (<= max for a persistent grid)
-  double occupancy = 0.0;     // resident warps / the SM's maximum, at max_blocks_per_sm
-};
 
 struct candidate_row {
   config candidate;
@@ -57,10 +47,6 @@ struct tune_options {
 bool tuning_available();
 
 namespace detail {
-// For the launch paths: does the tuner want the occupancy of the next
-// launch on this thread, and taking it.
-bool kernel_report_wanted();
-void report_kernel(const kernel_report& report);
 // The tuner's side: ask for the reports of the next launches on this
 // thread, then take the one of the call's largest kernel.
 void want_kernel_report();

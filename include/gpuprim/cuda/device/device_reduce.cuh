@@ -41,7 +41,7 @@
 #include "gpuprim/cuda/detail/workspace.cuh"
 #include "gpuprim/cuda/device/decoupled_lookback.cuh"
 #include "gpuprim/cuda/warp/warp_reduce.cuh"
-#include "gpuprim/tune/cache.hpp"
+#include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim::cuda_detail {
 

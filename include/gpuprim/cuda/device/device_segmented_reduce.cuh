@@ -48,7 +48,7 @@
 #include "gpuprim/cuda/detail/workspace.cuh"
 #include "gpuprim/cuda/warp/warp_group_reduce.cuh"
 #include "gpuprim/cuda/warp/warp_reduce.cuh"
-#include "gpuprim/tune/cache.hpp"
+#include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim::cuda_detail {
 
