@@ -14,8 +14,8 @@ class App;
 namespace gpuprim::cli {
 
 inline constexpr int exit_success = 0;
-inline constexpr int exit_failure = 1;    // a run-time failure (CUDA error, out of memory)
-inline constexpr int exit_bad_input = 2;  // bad arguments or bad input
+inline constexpr int exit_failure = 1;        // a run-time failure (CUDA error, out of memory)
+inline constexpr int exit_bad_input = 2;      // bad arguments or bad input
 inline constexpr int exit_not_converged = 3;  // `gpuprim solve`: the iteration did not converge
 
 // Bad arguments or input found after parsing; main prints it and exits 2.
@@ -39,6 +39,7 @@ command add_spmv_command(CLI::App& app);
 command add_solve_command(CLI::App& app);
 command add_generate_command(CLI::App& app);
 command add_closest_pair_command(CLI::App& app);
+command add_tune_command(CLI::App& app);
 
 // The backend to use: `requested` ("host" or "cuda"), or when empty, cuda if
 // a device is present and host otherwise. Throws usage_error for "cuda"

@@ -41,8 +41,10 @@
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/detail/tune_report.cuh"
 #include "gpuprim/cuda/detail/vector.cuh"
 #include "gpuprim/histogram.hpp"
+#include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim::cuda_detail {
 
@@ -378,8 +380,11 @@ inline void histogram_allow_shared(const void* kernel, std::size_t shared_bytes)
 }
 
 // A persistent grid: resident blocks on every SM, no more than the work needs.
+// `blocks_per_sm` > 0 (the tuner's choice) caps the blocks per SM below
+// what is resident.
 inline unsigned histogram_grid(int resident_per_sm, std::uint64_t n,
-                               std::uint64_t samples_per_block_round) {
+                               std::uint64_t samples_per_block_round, int blocks_per_sm = 0) {
+  if (blocks_per_sm > 0) resident_per_sm = std::min(resident_per_sm, blocks_per_sm);
   const std::uint64_t full = static_cast<std::uint64_t>(resident_per_sm) *
                              static_cast<std::uint64_t>(current_multiprocessor_count());
   const std::uint64_t needed = std::max<std::uint64_t>(1, ceil_div(n, samples_per_block_round));
@@ -414,7 +419,8 @@ struct byte_value_bin {
 template <bool ByteTable = false, int Threads = histogram_threads, int Unroll = histogram_unroll,
           int MaxCopies = Threads / 32, class Sample, class Counter, class Binner>
 void launch_shared_atomics(const Sample* in, std::uint64_t n, Counter* counts, int bins,
-                           Binner binner, std::uint64_t* left_out, cudaStream_t s) {
+                           Binner binner, std::uint64_t* left_out, cudaStream_t s,
+                           int blocks_per_sm = 0) {
   static_assert(MaxCopies >= 1 && MaxCopies <= Threads / 32, "one to one copy per warp");
   const std::size_t copy_bytes = std::size_t(bins) * sizeof(unsigned);
   int copies = 1;
@@ -425,8 +431,10 @@ void launch_shared_atomics(const Sample* in, std::uint64_t n, Counter* counts, i
       &histogram_shared_atomics<Threads, Unroll, Sample, Counter, Binner, ByteTable>;
   const void* key = reinterpret_cast<const void*>(kernel);
   histogram_allow_shared(key, shared);
-  const unsigned grid = histogram_grid(histogram_resident_blocks(key, Threads, shared), n,
-                                       std::uint64_t(Threads) * vector_items<Sample> * Unroll);
+  const unsigned grid =
+      histogram_grid(histogram_resident_blocks(key, Threads, shared), n,
+                     std::uint64_t(Threads) * vector_items<Sample> * Unroll, blocks_per_sm);
+  report_launch_to_tuner(kernel, Threads, shared, grid);
   launch("histogram_shared_atomics", "histogram", kernel, {grid, Threads, unsigned(shared), s}, in,
          n, binner, bins, copies, counts, left_out);
 }
@@ -444,7 +452,7 @@ inline constexpr int byte_histogram_copies = 1;
 
 template <class Sample, class Counter, class Binner>
 void histogram_launch(const Sample* in, std::uint64_t n, Counter* counts, int bins, Binner binner,
-                      std::uint64_t* left_out, stream_t stream) {
+                      std::uint64_t* left_out, stream_t stream, int blocks_per_sm = 0) {
   constexpr const char* algorithm = "histogram";
   const cudaStream_t s = reinterpret_cast<cudaStream_t>(stream);
   if constexpr (sizeof(Sample) == 1) {
@@ -455,7 +463,7 @@ void histogram_launch(const Sample* in, std::uint64_t n, Counter* counts, int bi
     // counters a fold per 192 increments, the atomics nothing extra).
     if (bins_are_bytes(binner, bins)) {
       launch_shared_atomics<false, byte_histogram_threads, histogram_unroll, byte_histogram_copies>(
-          in, n, counts, bins, byte_value_bin{}, left_out, s);
+          in, n, counts, bins, byte_value_bin{}, left_out, s, blocks_per_sm);
       return;
     }
     // Other byte binnings (a table from byte to bin, and a left-out slot).
@@ -468,7 +476,8 @@ void histogram_launch(const Sample* in, std::uint64_t n, Counter* counts, int bi
       histogram_allow_shared(key, shared);
       const unsigned grid =
           histogram_grid(histogram_resident_blocks(key, lane_bytes_threads, shared), n,
-                         std::uint64_t(lane_bytes_threads) * 16 * lane_bytes_unroll);
+                         std::uint64_t(lane_bytes_threads) * 16 * lane_bytes_unroll, blocks_per_sm);
+      report_launch_to_tuner(kernel, lane_bytes_threads, shared, grid);
       launch("histogram_lane_bytes", algorithm, kernel,
              {grid, lane_bytes_threads, unsigned(shared), s}, in, n, binner, bins, counts,
              left_out);
@@ -476,15 +485,16 @@ void histogram_launch(const Sample* in, std::uint64_t n, Counter* counts, int bi
     }
   }
   if (std::size_t(bins) * sizeof(unsigned) <= histogram_shared_limit) {
-    launch_shared_atomics(in, n, counts, bins, binner, left_out, s);
+    launch_shared_atomics(in, n, counts, bins, binner, left_out, s, blocks_per_sm);
     return;
   }
   constexpr int threads = histogram_threads;
   const auto kernel = &histogram_global_atomics<threads, histogram_unroll, Sample, Counter, Binner>;
   const void* key = reinterpret_cast<const void*>(kernel);
-  const unsigned grid =
-      histogram_grid(histogram_resident_blocks(key, threads, 0), n,
-                     std::uint64_t(threads) * vector_items<Sample> * histogram_unroll);
+  const unsigned grid = histogram_grid(
+      histogram_resident_blocks(key, threads, 0), n,
+      std::uint64_t(threads) * vector_items<Sample> * histogram_unroll, blocks_per_sm);
+  report_launch_to_tuner(kernel, threads, 0, grid);
   launch("histogram_global_atomics", algorithm, kernel, {grid, threads, 0, s}, in, n, binner,
          counts, left_out);
 }
@@ -498,13 +508,18 @@ void cuda_histogram_into(const Sample* samples, std::size_t n, Counter* counts, 
                          Binner binner, std::uint64_t* left_out, stream_t stream) {
   using namespace cuda_detail;
   const cudaStream_t s = reinterpret_cast<cudaStream_t>(stream);
+  // The tuner's space "histogram" (src/tune/config.cpp): blocks per SM of
+  // the persistent grid, 0 = as many as are resident (the default).
+  const int blocks_per_sm =
+      tuning::choose(tuning::algorithm::histogram, tuning::element_type_of<Sample>(), n).choice[0];
   const unsigned zero_grid =
       static_cast<unsigned>(std::min<std::uint64_t>(ceil_div(std::uint64_t(bins), 256), 1024));
   launch("histogram_zero", "histogram", histogram_zero<Counter>, {zero_grid, 256, 0, s}, counts,
          bins, left_out);
   for (std::uint64_t offset = 0; offset < n; offset += histogram_launch_samples) {
     const std::uint64_t chunk = std::min<std::uint64_t>(n - offset, histogram_launch_samples);
-    histogram_launch(samples + offset, chunk, counts, bins, binner, left_out, stream);
+    histogram_launch(samples + offset, chunk, counts, bins, binner, left_out, stream,
+                     blocks_per_sm);
   }
 }
 

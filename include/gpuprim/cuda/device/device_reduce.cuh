@@ -36,10 +36,12 @@
 #include "gpuprim/core/value_index.hpp"
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/detail/tune_report.cuh"
 #include "gpuprim/cuda/detail/vector.cuh"
 #include "gpuprim/cuda/detail/workspace.cuh"
 #include "gpuprim/cuda/device/decoupled_lookback.cuh"
 #include "gpuprim/cuda/warp/warp_reduce.cuh"
+#include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim::cuda_detail {
 
@@ -247,11 +249,23 @@ __global__ void __launch_bounds__(Threads)
 // bytes in flight per thread and 4 blocks per SM (half the resident
 // maximum) read 2^28 floats at CUB's speed; more blocks or deeper unrolling
 // were slower, fewer starved small inputs.
+// The tuner's space for it (src/tune/config.cpp, "reduce") is the run-time
+// blocks_per_sm alone, so tuning adds no instantiations; its default is
+// this struct's.
 struct reduce_config {
   static constexpr int threads = 256;
   static constexpr int unroll = 4;
   // Blocks per multiprocessor of the persistent grid (capped by occupancy).
   int blocks_per_multiprocessor = 4;
+
+  // The config for n elements of In on the current device: the tuned one
+  // (tune/cache.hpp) if any, else the default.
+  template <class In>
+  static reduce_config choose(std::uint64_t n) {
+    const tuning::used_config c =
+        tuning::choose(tuning::algorithm::reduce, tuning::element_type_of<In>(), n);
+    return reduce_config{c.choice[0]};
+  }
 };
 
 // Threads and Unroll other than reduce_config's are for tuning
@@ -281,6 +295,7 @@ void launch_reduce_single_pass(const In* in, std::uint64_t n, T* out, T init, Op
       std::max<std::uint64_t>(1, ceil_div(warp_tiles, threads / 32));
   const unsigned blocks = static_cast<unsigned>(std::min<std::uint64_t>(
       blocks_needed, persistent_grid_size(kernel, threads, config.blocks_per_multiprocessor)));
+  report_launch_to_tuner(kernel, threads, 0, blocks);
 
   const warp_tile_split split =
       split_warp_tiles(n, warp_tiles, std::uint64_t(blocks) * (threads / 32));
@@ -310,7 +325,7 @@ void cuda_reduce_into(const In* in, std::size_t n, T* out, T init, Op op, Fetch 
                       stream_t stream) {
   using namespace cuda_detail;
   constexpr int vec = vector_items<In>;
-  const reduce_config config{};
+  const reduce_config config = reduce_config::choose<In>(n);
   // 16-byte loads need 16-byte alignment; a subspan may start anywhere.
   if (vec > 1 && is_aligned(in, vec * sizeof(In))) {
     launch_reduce_single_pass<vec>(in, n, out, init, op, fetch, stream, config);

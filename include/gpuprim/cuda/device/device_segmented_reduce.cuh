@@ -43,10 +43,12 @@
 #include "gpuprim/cuda/detail/launch.cuh"
 #include "gpuprim/cuda/detail/partial.cuh"
 #include "gpuprim/cuda/detail/shuffle.cuh"
+#include "gpuprim/cuda/detail/tune_report.cuh"
 #include "gpuprim/cuda/detail/vector.cuh"
 #include "gpuprim/cuda/detail/workspace.cuh"
 #include "gpuprim/cuda/warp/warp_group_reduce.cuh"
 #include "gpuprim/cuda/warp/warp_reduce.cuh"
+#include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim::cuda_detail {
 
@@ -271,12 +273,14 @@ struct segmented_reduce_config {
 template <int G, int Unroll, class In, class T, class Offset, class Op>
 void launch_segmented_reduce_by_groups(const In* in, const Offset* offsets,
                                        std::uint64_t num_segments, T* out, T init, Op op,
-                                       stream_t stream) {
+                                       stream_t stream, int blocks_per_sm = 0) {
   constexpr int threads = segmented_reduce_config::threads;
   const auto kernel = segmented_reduce_by_groups<threads, G, Unroll, In, T, Offset, Op>;
   const std::uint64_t segments_per_block = threads / G;
-  const unsigned blocks = static_cast<unsigned>(std::min<std::uint64_t>(
-      ceil_div(num_segments, segments_per_block), persistent_grid_size(kernel, threads, 0)));
+  const unsigned blocks = static_cast<unsigned>(
+      std::min<std::uint64_t>(ceil_div(num_segments, segments_per_block),
+                              persistent_grid_size(kernel, threads, blocks_per_sm)));
+  report_launch_to_tuner(kernel, threads, 0, blocks);
   launch("segmented_reduce_by_groups", "segmented_reduce", kernel, {blocks, threads, 0, stream}, in,
          offsets, num_segments, out, init, op);
 }
@@ -284,7 +288,7 @@ void launch_segmented_reduce_by_groups(const In* in, const Offset* offsets,
 template <class In, class T, class Offset, class Op>
 void launch_segmented_reduce_parts(const In* in, const Offset* offsets, std::uint64_t num_segments,
                                    unsigned parts_per_segment, T* out, T init, Op op,
-                                   stream_t stream) {
+                                   stream_t stream, int blocks_per_sm = 0) {
   using config = segmented_reduce_config;
   constexpr int threads = config::threads;
   const workspace ws =
@@ -292,15 +296,18 @@ void launch_segmented_reduce_parts(const In* in, const Offset* offsets, std::uin
   auto* part_results = static_cast<partial<T>*>(ws.scratch);
 
   const auto parts_kernel = segmented_reduce_parts<threads, config::unroll_warp, In, T, Offset, Op>;
-  const unsigned part_blocks = static_cast<unsigned>(std::min<std::uint64_t>(
-      num_segments * parts_per_segment, persistent_grid_size(parts_kernel, threads, 0)));
+  const unsigned part_blocks = static_cast<unsigned>(
+      std::min<std::uint64_t>(num_segments * parts_per_segment,
+                              persistent_grid_size(parts_kernel, threads, blocks_per_sm)));
+  report_launch_to_tuner(parts_kernel, threads, 0, part_blocks);
   launch("segmented_reduce_parts", "segmented_reduce", parts_kernel,
          {part_blocks, threads, 0, stream}, in, offsets, num_segments, parts_per_segment, op,
          part_results);
 
   const auto combine_kernel = combine_segment_parts<threads, T, Op>;
-  const unsigned combine_blocks = static_cast<unsigned>(std::min<std::uint64_t>(
-      ceil_div(num_segments, threads / 32), persistent_grid_size(combine_kernel, threads, 0)));
+  const unsigned combine_blocks = static_cast<unsigned>(
+      std::min<std::uint64_t>(ceil_div(num_segments, threads / 32),
+                              persistent_grid_size(combine_kernel, threads, blocks_per_sm)));
   launch("combine_segment_parts", "segmented_reduce", combine_kernel,
          {combine_blocks, threads, 0, stream}, part_results, parts_per_segment, num_segments, out,
          init, op);
@@ -318,20 +325,26 @@ void cuda_segmented_reduce_into(const In* in, std::size_t num_values, const Offs
   using namespace cuda_detail;
   using config = segmented_reduce_config;
   if (num_segments == 0) return;
+  // The tuner's space "segmented_reduce" (src/tune/config.cpp): blocks per
+  // SM of the persistent grids, 0 = as many as are resident (the default).
+  const int blocks_per_sm =
+      tuning::choose(tuning::algorithm::segmented_reduce, tuning::element_type_of<In>(), num_values)
+          .choice[0];
   const std::uint64_t average_vectors = num_values / vector_items<In> / num_segments;
   if (average_vectors <= config::pair_max_vectors) {
     launch_segmented_reduce_by_groups<2, config::unroll_small>(in, offsets, num_segments, out, init,
-                                                               op, stream);
+                                                               op, stream, blocks_per_sm);
   } else if (average_vectors <= config::octet_max_vectors) {
     launch_segmented_reduce_by_groups<8, config::unroll_small>(in, offsets, num_segments, out, init,
-                                                               op, stream);
+                                                               op, stream, blocks_per_sm);
   } else if (average_vectors <= config::warp_max_vectors) {
     launch_segmented_reduce_by_groups<32, config::unroll_warp>(in, offsets, num_segments, out, init,
-                                                               op, stream);
+                                                               op, stream, blocks_per_sm);
   } else {
     const unsigned parts = static_cast<unsigned>(std::min<std::uint64_t>(
         config::max_parts_per_segment, ceil_div(average_vectors, config::part_vectors)));
-    launch_segmented_reduce_parts(in, offsets, num_segments, parts, out, init, op, stream);
+    launch_segmented_reduce_parts(in, offsets, num_segments, parts, out, init, op, stream,
+                                  blocks_per_sm);
   }
 }
 
