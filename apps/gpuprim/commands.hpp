@@ -6,6 +6,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -14,8 +15,8 @@ class App;
 namespace gpuprim::cli {
 
 inline constexpr int exit_success = 0;
-inline constexpr int exit_failure = 1;    // a run-time failure (CUDA error, out of memory)
-inline constexpr int exit_bad_input = 2;  // bad arguments or bad input
+inline constexpr int exit_failure = 1;        // a run-time failure (CUDA error, out of memory)
+inline constexpr int exit_bad_input = 2;      // bad arguments or bad input
 inline constexpr int exit_not_converged = 3;  // `gpuprim solve`: the iteration did not converge
 
 // Bad arguments or input found after parsing; main prints it and exits 2.
@@ -39,6 +40,25 @@ command add_spmv_command(CLI::App& app);
 command add_solve_command(CLI::App& app);
 command add_generate_command(CLI::App& app);
 command add_closest_pair_command(CLI::App& app);
+
+// `--distributed` (reduce, scan, sort, histogram under mpirun): what the
+// command was asked; run_distributed (dist_cli.cpp) initializes MPI, runs it
+// over the ranks and returns the exit code (2 on any rank's error, one line
+// from rank 0). Without MPI it throws usage_error.
+struct distributed_request {
+  std::string command;
+  std::string file;
+  std::string output;
+  std::string op;
+  bool exclusive = false;
+  bool descending = false;
+  std::string values;
+  std::string values_output;
+  long long bins = 0;
+  std::vector<double> range;
+  std::string backend;
+};
+int run_distributed(const distributed_request& request);
 
 // The backend to use: `requested` ("host" or "cuda"), or when empty, cuda if
 // a device is present and host otherwise. Throws usage_error for "cuda"
