@@ -8,4 +8,8 @@ int run_distributed(const distributed_request&) {
       "--distributed: this gpuprim was built without MPI (install OpenMPI and reconfigure)");
 }
 
+int run_dist_bench(bool, const std::string&) {
+  throw usage_error("bench dist: this gpuprim was built without MPI");
+}
+
 }  // namespace gpuprim::cli

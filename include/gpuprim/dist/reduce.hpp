@@ -15,36 +15,11 @@
 
 #include <optional>
 
+#include "gpuprim/dist/local_partial.hpp"
 #include "gpuprim/dist/mpi.hpp"
 #include "gpuprim/reduce.hpp"
 
 namespace gpuprim {
-namespace detail {
-
-// The reduction of a rank's slice without init: nullopt when it is empty.
-template <class T, class R, class Op, class Fetch>
-std::optional<T> local_partial(host_backend local, const R& in, Op op, Fetch fetch) {
-  const auto s = host_span(in);
-  if (s.empty()) return std::nullopt;
-  const T first = static_cast<T>(fetch(s[0], 0));
-  return host_detail::transform_reduce(local, s.data() + 1, s.size() - 1, first, op, fetch);
-}
-
-template <class T, class R, class Op, class Fetch>
-std::optional<T> local_partial(cuda_backend local, const R& in, Op op, Fetch fetch) {
-  using In = device_range_value_t<const R>;
-  device_span<const In> s = as_device_span(in);
-  if (s.empty()) return std::nullopt;
-  std::remove_const_t<In> head;
-  copy_to_host(&head, s.data(), sizeof head, local.stream);
-  synchronize(local.stream);
-  const T first = static_cast<T>(fetch(head, 0));
-  if (s.size() == 1) return first;
-  return cuda_reduce_to_host(local, device_span<const In>(s.data() + 1, s.size() - 1), first, op,
-                             fetch);
-}
-
-}  // namespace detail
 
 template <class Local, class R, class T, class Op = plus>
 T reduce(mpi<Local> backend, const R& in, T init, Op op = {}) {

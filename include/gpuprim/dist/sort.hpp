@@ -37,90 +37,25 @@
 
 #include "gpuprim/core/radix_key.hpp"
 #include "gpuprim/dist/mpi.hpp"
+#include "gpuprim/dist/sample_sort.hpp"
 #include "gpuprim/dist/staging.hpp"
 #include "gpuprim/sort.hpp"
 
 namespace gpuprim {
 
-// What a distributed sort did on this rank.
-struct sort_report {
-  std::uint64_t offset = 0;   // global position of this rank's first output element
-  std::uint64_t count = 0;    // this rank's output elements
-  std::uint64_t total = 0;    // all ranks' elements
-  std::uint64_t largest = 0;  // the most output elements any rank holds
-  // largest / (total / ranks) - 1: 0.05 means the fullest rank holds 5 %
-  // more than an even share (0 when total is 0).
-  double imbalance = 0;
-  double local_seconds = 0;     // local sort and merge
-  double exchange_seconds = 0;  // sizes, samples and the all-to-all
-};
-
 namespace detail {
 
-// A key's place in the sort: its compared bits, then its global position.
-struct sort_rank_key {
-  std::uint64_t bits;
-  std::uint64_t position;
-  friend bool operator<(const sort_rank_key& a, const sort_rank_key& b) {
-    return a.bits != b.bits ? a.bits < b.bits : a.position < b.position;
-  }
-};
-
-// The bits a radix sort of this plan compares, as an unsigned number.
-template <class K>
-struct compared_bits {
-  bool descending;
-  int begin, end;
-  std::uint64_t operator()(K key) const {
-    std::uint64_t b = radix_key<K>::to_bits(key, descending);
-    b >>= begin;
-    const int width = end - begin;
-    if (width < 64) b &= (std::uint64_t{1} << width) - 1;
-    return b;
-  }
-};
-
-inline std::uint64_t sample_step(std::uint64_t total, int ranks) {
-  const std::uint64_t target = 32ull * ranks * ranks;  // samples in all
-  return std::max<std::uint64_t>(1, (total + target - 1) / target);
-}
-
-// Steps 2 and 3: the first local position of each rank's piece (ranks + 1
-// entries). key_at(j) is the j-th key of this rank's sorted slice;
-// samples_of(step) its every step-th key from position 0.
+// Steps 2 and 3 over MPI. samples_of(step) is the slice's every step-th key.
 template <class K, class KeyAt, class SamplesOf>
 std::vector<std::uint64_t> piece_bounds(MPI_Comm comm, const dist_layout& layout,
                                         const compared_bits<K>& bits_of, KeyAt key_at,
                                         SamplesOf samples_of) {
-  const int ranks = layout.ranks();
-  const std::uint64_t n = layout.count(), offset = layout.offset();
-  const std::uint64_t step = sample_step(layout.total(), ranks);
-  const std::vector<K> local_samples = samples_of(step);
-  std::vector<sort_rank_key> mine(local_samples.size());
-  for (std::size_t i = 0; i < mine.size(); ++i)
-    mine[i] = {bits_of(local_samples[i]), offset + i * step};
-  std::vector<sort_rank_key> samples =
-      allgatherv(comm, std::span<const sort_rank_key>(mine.data(), mine.size()));
-  std::sort(samples.begin(), samples.end());
-  std::vector<std::uint64_t> bounds(ranks + 1, n);
-  bounds[0] = 0;
-  for (int r = 1; r < ranks; ++r) {
-    const std::size_t at = samples.size() * r / ranks;
-    if (at >= samples.size()) break;  // fewer samples than ranks: the rest stay n
-    const sort_rank_key splitter = samples[at];
-    // First j with (bits(key[j]), offset + j) >= splitter.
-    std::uint64_t lo = bounds[r - 1], hi = n;
-    while (lo < hi) {
-      const std::uint64_t mid = lo + (hi - lo) / 2;
-      if (sort_rank_key{bits_of(key_at(mid)), offset + mid} < splitter) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    bounds[r] = lo;
-  }
-  return bounds;
+  const std::uint64_t step = sample_step(layout.total(), layout.ranks());
+  const std::vector<sort_rank_key> mine =
+      tagged_samples(samples_of(step), step, layout.offset(), bits_of);
+  const std::vector<sort_rank_key> splitters = splitters_of(
+      allgatherv(comm, std::span<const sort_rank_key>(mine.data(), mine.size())), layout.ranks());
+  return cut_at(splitters, layout.ranks(), layout.count(), layout.offset(), bits_of, key_at);
 }
 
 // The all-to-all of the pieces: piece r of `send` (bounds[r] .. bounds[r+1])
@@ -153,13 +88,6 @@ void exchange_pieces(MPI_Comm comm, const T* send, const std::vector<std::uint64
   mpi_check(MPI_Alltoallv(send, sc.data(), sd.data(), type.get(), recv, rc.data(), rd.data(),
                           type.get(), comm),
             "MPI_Alltoallv");
-}
-
-inline std::vector<std::uint64_t> run_bounds(const std::vector<std::uint64_t>& counts) {
-  std::vector<std::uint64_t> b(counts.size() + 1, 0);
-  for (std::size_t r = 0; r < counts.size(); ++r)
-    b[r + 1] = b[r] + counts[r];
-  return b;
 }
 
 // Step 4 on the host: merges the sorted runs [b[i], b[i+1]) pairwise, left
@@ -212,13 +140,6 @@ inline void finish_report(MPI_Comm comm, const dist_layout& layout, std::uint64_
   report.largest = *std::max_element(counts.begin(), counts.end());
   const double even = static_cast<double>(layout.total()) / layout.ranks();
   report.imbalance = layout.total() ? static_cast<double>(report.largest) / even - 1 : 0;
-}
-
-template <class K>
-compared_bits<K> compared_bits_of(std::uint64_t n, sort_order order, key_bits bits, int value_bytes,
-                                  const char* algorithm) {
-  const radix_sort_plan plan = make_radix_sort_plan<K>(n, order, bits, value_bytes, algorithm);
-  return {order == sort_order::descending, plan.begin_bit, plan.end_bit};
 }
 
 template <class K, class V>
