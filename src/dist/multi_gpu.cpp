@@ -108,12 +108,17 @@ void multi_gpu::exchange(const std::vector<const void*>& sends,
       // d -> e; device e's receive from d has the same byte count.
       const std::uint64_t bytes = send_counts[d][e];
       if (bytes == 0) continue;
-      check(ncclSend(static_cast<const char*>(sends[d]) + send_offsets[d][e], bytes, ncclChar, e,
-                     context_->comms[d], context_->streams[d]),
+      const char* from = static_cast<const char*>(sends[d]) + send_offsets[d][e];
+      char* to = static_cast<char*>(recvs[e]) + recv_offsets[e][d];
+      if (d == e) {  // a device's own piece: a copy, no message
+        use(d);
+        check(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, context_->streams[d]),
+              "cudaMemcpyAsync");
+        continue;
+      }
+      check(ncclSend(from, bytes, ncclChar, e, context_->comms[d], context_->streams[d]),
             "ncclSend");
-      check(ncclRecv(static_cast<char*>(recvs[e]) + recv_offsets[e][d], bytes, ncclChar, d,
-                     context_->comms[e], context_->streams[e]),
-            "ncclRecv");
+      check(ncclRecv(to, bytes, ncclChar, d, context_->comms[e], context_->streams[e]), "ncclRecv");
     }
   }
   check(ncclGroupEnd(), "ncclGroupEnd");
