@@ -56,10 +56,19 @@ split_time slowest(MPI_Comm comm, split_time t) {
   return out;
 }
 
-split_time median(std::vector<split_time> runs) {
-  std::sort(runs.begin(), runs.end(),
-            [](const split_time& a, const split_time& b) { return a.total() < b.total(); });
-  return runs[runs.size() / 2];
+// Each part's own median over the runs: on a loaded machine a rank
+// descheduled in one run's collective would otherwise carry that run's
+// noise into every column.
+split_time median(const std::vector<split_time>& runs) {
+  auto median_of = [&](double split_time::*part) {
+    std::vector<double> v;
+    for (const split_time& r : runs)
+      v.push_back(r.*part);
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+  };
+  return {median_of(&split_time::local), median_of(&split_time::comm),
+          median_of(&split_time::wait)};
 }
 
 template <class F>
@@ -302,7 +311,7 @@ int run_dist_bench(bool quick, const std::string& backend) {
     if (r == 0) {
       std::printf(
           "gpuprim bench dist: %d MPI ranks, %d CUDA devices, OpenMP threads per rank "
-          "%d; times are the median of %d runs of the slowest rank's local work and "
+          "%d; times are the medians over %d runs of the slowest rank's local work, wait and "
           "communication\n\n",
           p, devices, omp_get_max_threads(), reps);
       print_rows(rows);
