@@ -7,7 +7,7 @@
 # that came from elsewhere (CMake and Ninja from PyPI, libraries built by
 # hand under CMAKE_PREFIX_PATH) count: a command on PATH, or a header the
 # C++ compiler finds (in its default paths or under $CMAKE_PREFIX_PATH/include).
-# ccache and OpenBLAS are optional. When something is missing and installing it fails,
+# ccache, OpenBLAS and OpenMPI are optional. When something is missing and installing it fails,
 # the script says what is missing and how to get it, and exits 1.
 #
 # Environment: CXX (the compiler to check headers with, default g++),
@@ -71,6 +71,10 @@ need "have_header png.h" "libpng (png.h)" libpng-dev "install libpng's developme
 # loop; without ccache rebuilds take longer.
 have_header cblas.h || optional_packages+=(libopenblas-dev)
 have_command ccache || optional_packages+=(ccache)
+# Optional: without OpenMPI (mpirun, and mpicxx with mpi.h) the distributed
+# part (gp::mpi, gpuprim ... --distributed) is not built.
+have_command mpirun || optional_packages+=(openmpi-bin)
+have_command mpicxx || optional_packages+=(libopenmpi-dev)
 
 if [ ${#missing_packages[@]} -eq 0 ] && [ ${#optional_packages[@]} -eq 0 ]; then
   exit 0
@@ -103,6 +107,7 @@ if [ $installed = 0 ]; then
     exit 1
   fi
   say "not installed (optional): ${optional_packages[*]}: builds work without them" \
-    "(ccache: faster rebuilds; libopenblas-dev: the host gemm through OpenBLAS)"
+    "(ccache: faster rebuilds; libopenblas-dev: the host gemm through OpenBLAS;" \
+    "openmpi-bin, libopenmpi-dev: the distributed part over MPI ranks)"
 fi
 exit 0

@@ -16,7 +16,9 @@ command add_bench_command(CLI::App& app) {
       "Benchmark a family (or all) against the copy-bandwidth roofline and vendor anchors");
   sub->add_option("family", opts->family,
                   "Algorithm family to run: " + bench::family_names() +
-                      " (default: the headline rows of every family)")
+                      ", or dist (under mpirun: the gp::mpi algorithms, local work and "
+                      "communication; a driver of its own) (default: the headline rows of "
+                      "every family)")
       ->capture_default_str();
   sub->add_flag("--ladder", opts->ladder,
                 "Show the family's optimization ladder (every kernel variant, oldest first)");
@@ -37,6 +39,7 @@ command add_bench_command(CLI::App& app) {
                 "closest_pair: sweep threads per block x blocks per grid of the quadratic kernels, "
                 "with their occupancy");
   return [opts] {
+    if (opts->family == "dist") return run_dist_bench(opts->quick, opts->backend);
     if (!opts->backend.empty()) opts->backend = resolve_backend(opts->backend);
     return bench::run(*opts);
   };

@@ -223,7 +223,20 @@ command add_histogram_command(CLI::App& app) {
       ->type_name("LO HI");
   sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
       ->check(CLI::IsMember({"host", "cuda"}));
-  return [opts] { return run_histogram(*opts); };
+  auto distributed = std::make_shared<bool>(false);
+  sub->add_flag("--distributed", *distributed,
+                "Under mpirun: each rank reads its own slice of FILE and the counts are summed "
+                "over the ranks (host ranks; .npy only); rank 0 prints them");
+  return [opts, distributed] {
+    if (!*distributed) return run_histogram(*opts);
+    distributed_request r;
+    r.command = "histogram";
+    r.file = opts->file;
+    r.bins = opts->bins;
+    r.range = opts->range;
+    r.backend = opts->backend;
+    return run_distributed(r);
+  };
 }
 
 }  // namespace gpuprim::cli

@@ -236,7 +236,19 @@ command add_reduce_command(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
       ->check(CLI::IsMember({"host", "cuda"}));
-  return [opts] { return run_reduce(*opts); };
+  auto distributed = std::make_shared<bool>(false);
+  sub->add_flag("--distributed", *distributed,
+                "Under mpirun: each rank reads its own slice of FILE and the ranks reduce it "
+                "together (host ranks); rank 0 prints the result");
+  return [opts, distributed] {
+    if (!*distributed) return run_reduce(*opts);
+    distributed_request r;
+    r.command = "reduce";
+    r.file = opts->file;
+    r.op = opts->op;
+    r.backend = opts->backend;
+    return run_distributed(r);
+  };
 }
 
 }  // namespace gpuprim::cli

@@ -388,7 +388,22 @@ command add_scan_command(CLI::App& app) {
                   "head flags, one per element (nonzero starts a segment), or of integer offsets "
                   "(num_segments + 1, rising from 0 to the size). min / max: --backend host only")
       ->option_text("FLAGS.npy");
-  return [opts] { return run_scan(*opts); };
+  auto distributed = std::make_shared<bool>(false);
+  sub->add_flag("--distributed", *distributed,
+                "Under mpirun: each rank reads its own slice of FILE and writes its slice of the "
+                "scan at its offset of OUTPUT (host ranks; not with --segments)");
+  return [opts, distributed] {
+    if (!*distributed) return run_scan(*opts);
+    if (!opts->segments.empty()) throw usage_error("--distributed does not take --segments");
+    distributed_request r;
+    r.command = "scan";
+    r.file = opts->file;
+    r.output = opts->output;
+    r.op = opts->op;
+    r.exclusive = opts->exclusive;
+    r.backend = opts->backend;
+    return run_distributed(r);
+  };
 }
 
 }  // namespace gpuprim::cli

@@ -221,7 +221,25 @@ command add_sort_command(CLI::App& app) {
       ->needs(values);
   sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
       ->check(CLI::IsMember({"host", "cuda"}));
-  return [opts] { return run_sort(*opts); };
+  auto distributed = std::make_shared<bool>(false);
+  sub->add_flag("--distributed", *distributed,
+                "Under mpirun: each rank reads its own slice of FILE and the ranks sort together "
+                "(sample sort, host ranks), each writing its share of OUTPUT");
+  return [opts, distributed] {
+    if (!*distributed) return run_sort(*opts);
+    distributed_request r;
+    r.command = "sort";
+    r.file = opts->file;
+    r.output = opts->output;
+    r.descending = opts->descending;
+    r.values = opts->values;
+    r.values_output = opts->values_output;
+    if (!r.values.empty() && r.values_output.empty()) {
+      r.values_output = default_values_output(r.output);
+    }
+    r.backend = opts->backend;
+    return run_distributed(r);
+  };
 }
 
 }  // namespace gpuprim::cli

@@ -490,6 +490,10 @@ npy_array read_npy(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, "cannot open for reading: " + errno_text());
 
+namespace {
+
+// The prefix and header of an open .npy file; `in` is left at the data.
+npy_info read_header(std::ifstream& in, const std::filesystem::path& path) {
   unsigned char prefix[prefix_bytes + 4];
   in.read(reinterpret_cast<char*>(prefix), prefix_bytes);
   if (in.gcount() == 0) fail(path, "empty file, not a .npy file");
@@ -520,24 +524,52 @@ npy_array read_npy(const std::filesystem::path& path) {
   }
 
   header_fields fields = header_parser(header, path).parse();
-  npy_array array;
+  npy_info info;
   const parsed_descr descr = parse_descr(*fields.descr, path);
-  array.type = descr.type;
-  array.shape = std::move(*fields.shape);
+  info.type = descr.type;
+  info.big_endian = descr.big_endian;
+  info.shape = std::move(*fields.shape);
   // Column-major and row-major data are the same when at most one axis is
   // longer than 1.
-  const auto long_axes = std::count_if(array.shape.begin(), array.shape.end(),
+  const auto long_axes = std::count_if(info.shape.begin(), info.shape.end(),
                                        [](std::uint64_t extent) { return extent > 1; });
-  const bool reorder = *fields.fortran_order && long_axes > 1;
+  info.reorder = *fields.fortran_order && long_axes > 1;
+  const std::optional<std::uint64_t> expected = data_bytes(info.shape, dtype_size(info.type));
+  if (!expected || *expected > std::numeric_limits<std::size_t>::max()) {
+    fail(path, "shape " + shape_repr(info.shape) + " of " + std::string(dtype_name(info.type)) +
+                   " is too large");
+  }
+  info.data_offset = prefix_bytes + length_bytes + header_length;
+  return info;
+}
 
+}  // namespace
+
+std::uint64_t npy_info::size() const noexcept {
+  std::uint64_t n = 1;
+  for (std::uint64_t extent : shape)
+    n *= extent;
+  return n;
+}
+
+npy_array read_npy(const std::filesystem::path& path) {
+  std::error_code status_error;
+  const auto status = std::filesystem::status(path, status_error);
+  if (std::filesystem::is_directory(status)) fail(path, "is a directory, not a .npy file");
+  const bool regular = std::filesystem::is_regular_file(status);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, "cannot open for reading: " + errno_text());
+
+  const npy_info info = read_header(in, path);
+  npy_array array;
+  array.type = info.type;
+  array.shape = info.shape;
+  const bool reorder = info.reorder;
   const std::size_t element_size = dtype_size(array.type);
   const std::string what =
       "shape " + shape_repr(array.shape) + " of " + std::string(dtype_name(array.type));
   const std::optional<std::uint64_t> expected = data_bytes(array.shape, element_size);
-  if (!expected || *expected > std::numeric_limits<std::size_t>::max()) {
-    fail(path, what + " is too large");
-  }
-  const std::uint64_t data_start = prefix_bytes + length_bytes + header_length;
+  const std::uint64_t data_start = info.data_offset;
 
   const auto too_short = [&](std::uint64_t have) {
     fail(path, "data is truncated: " + what + " needs " + std::to_string(*expected) +
@@ -578,7 +610,7 @@ npy_array read_npy(const std::filesystem::path& path) {
     }
   }
   if (in.bad()) fail(path, "read error: " + errno_text());
-  if (descr.big_endian) swap_bytes(array.bytes, element_size);
+  if (info.big_endian) swap_bytes(array.bytes, element_size);
   if (reorder) array.bytes = fortran_to_c_order(std::move(array.bytes), array.shape, element_size);
 
   if (array.type == dtype::bool8) {
@@ -612,6 +644,84 @@ void write_npy(const std::filesystem::path& path, dtype type, std::span<const st
 
 void write_npy(const std::filesystem::path& path, const npy_array& array) {
   write_npy(path, array.type, array.bytes, array.shape);
+}
+
+npy_info read_npy_info(const std::filesystem::path& path) {
+  std::error_code status_error;
+  if (std::filesystem::is_directory(std::filesystem::status(path, status_error))) {
+    fail(path, "is a directory, not a .npy file");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, "cannot open for reading: " + errno_text());
+  npy_info info = read_header(in, path);
+  std::error_code size_error;
+  const std::uint64_t file_size = std::filesystem::file_size(path, size_error);
+  const std::uint64_t expected = info.size() * dtype_size(info.type);
+  if (!size_error && file_size != info.data_offset + expected) {
+    fail(path,
+         "the data is " +
+             std::to_string(file_size >= info.data_offset ? file_size - info.data_offset : 0) +
+             " bytes; shape " + shape_repr(info.shape) + " of " +
+             std::string(dtype_name(info.type)) + " needs " + std::to_string(expected));
+  }
+  return info;
+}
+
+std::vector<std::byte> read_npy_slice(const std::filesystem::path& path, const npy_info& info,
+                                      std::uint64_t begin, std::uint64_t count) {
+  if (info.reorder) {
+    fail(path,
+         "is in Fortran order with more than one axis longer than 1: a slice of the "
+         "flattened array is not contiguous in the file (save it in C order)");
+  }
+  if (begin + count > info.size()) {
+    throw std::invalid_argument("read_npy_slice: " + describe(path) + ": elements [" +
+                                std::to_string(begin) + ", " + std::to_string(begin + count) +
+                                ") of " + std::to_string(info.size()));
+  }
+  const std::size_t element_size = dtype_size(info.type);
+  std::vector<std::byte> bytes(count * element_size);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, "cannot open for reading: " + errno_text());
+  in.seekg(static_cast<std::streamoff>(info.data_offset + begin * element_size));
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (static_cast<std::uint64_t>(in.gcount()) != bytes.size()) fail(path, "data is truncated");
+  if (info.big_endian) swap_bytes(bytes, element_size);
+  if (info.type == dtype::bool8) {
+    for (std::byte b : bytes) {
+      if (std::to_integer<unsigned>(b) > 1) fail(path, "a bool element is not 0 or 1");
+    }
+  }
+  return bytes;
+}
+
+void create_npy(const std::filesystem::path& path, dtype type,
+                std::span<const std::uint64_t> shape) {
+  const std::optional<std::uint64_t> bytes = data_bytes(shape, dtype_size(type));
+  if (!bytes) throw std::invalid_argument("create_npy: " + describe(path) + ": too large");
+  const std::string header = npy_header(type, shape);
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) fail(path, "cannot open for writing: " + errno_text());
+    out.write(header.data(), static_cast<std::streamsize>(header.size()));
+    if (!out) fail(path, "write error: " + errno_text());
+  }
+  std::error_code error;
+  std::filesystem::resize_file(path, header.size() + *bytes, error);
+  if (error) fail(path, "cannot size the file: " + error.message());
+}
+
+void write_npy_slice(const std::filesystem::path& path, dtype type,
+                     std::span<const std::uint64_t> shape, std::uint64_t begin,
+                     std::span<const std::byte> bytes) {
+  const std::uint64_t at = npy_header(type, shape).size() + begin * dtype_size(type);
+  std::fstream out(path, std::ios::binary | std::ios::in | std::ios::out);
+  if (!out) fail(path, "cannot open for writing: " + errno_text());
+  out.seekp(static_cast<std::streamoff>(at));
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) fail(path, "write error: " + errno_text());
 }
 
 }  // namespace gpuprim::io

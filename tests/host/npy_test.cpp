@@ -11,6 +11,7 @@
 #include <limits>
 #include <memory>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -257,6 +258,49 @@ TEST_F(npy_files, untyped_write_round_trips) {
   EXPECT_EQ(back.type, io::dtype::int16);
   EXPECT_EQ(back.shape, array.shape);
   EXPECT_EQ(back.bytes, array.bytes);
+}
+
+// ---- slices (gpuprim ... --distributed) -------------------------------------
+
+TEST_F(npy_files, slices_read_and_written_in_pieces_match_the_whole_file) {
+  std::vector<std::uint32_t> values(1001);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = static_cast<std::uint32_t>(i * 2654435761u);
+  const std::uint64_t shape[2] = {7, 143};
+  const fs::path whole = file("whole.npy");
+  io::write_npy<std::uint32_t>(whole, values, shape);
+
+  const io::npy_info info = io::read_npy_info(whole);
+  EXPECT_EQ(info.type, io::dtype::uint32);
+  EXPECT_EQ(info.size(), values.size());
+  EXPECT_EQ(info.data_offset, io::npy_header(io::dtype::uint32, shape).size());
+  const std::vector<std::byte> middle = io::read_npy_slice(whole, info, 500, 300);
+  ASSERT_EQ(middle.size(), 300 * sizeof(std::uint32_t));
+  EXPECT_EQ(std::memcmp(middle.data(), values.data() + 500, middle.size()), 0);
+  EXPECT_TRUE(io::read_npy_slice(whole, info, 1001, 0).empty());
+  EXPECT_THROW(io::read_npy_slice(whole, info, 1000, 2), std::invalid_argument);
+
+  // Written in three pieces, out of order: the same bytes as one write.
+  const fs::path pieces = file("pieces.npy");
+  io::create_npy(pieces, io::dtype::uint32, shape);
+  const auto piece = [&](std::size_t begin, std::size_t count) {
+    io::write_npy_slice(pieces, io::dtype::uint32, shape, begin,
+                        std::as_bytes(std::span(values.data() + begin, count)));
+  };
+  piece(600, 401);
+  piece(0, 250);
+  piece(250, 350);
+  EXPECT_EQ(read_raw(pieces), read_raw(whole));
+}
+
+TEST_F(npy_files, slices_of_fortran_order_with_two_long_axes_are_refused) {
+  const std::vector<std::int32_t> values = {1, 2, 3, 4, 5, 6};
+  const std::string header =
+      padded_v1_header("{'descr': '<i4', 'fortran_order': True, 'shape': (2, 3), }");
+  const fs::path path = write_raw("f.npy", v1_file(header, bytes_of(values)));
+  const io::npy_info info = io::read_npy_info(path);
+  EXPECT_TRUE(info.reorder);
+  EXPECT_THROW(io::read_npy_slice(path, info, 0, 6), io::format_error);
 }
 
 // ---- files other writers produce ------------------------------------------

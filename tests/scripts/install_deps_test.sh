@@ -23,6 +23,8 @@ make_tools() {
   printf '#!/bin/sh\necho "cmake version %s"\n' "$version" >"$dir/cmake"
   printf '#!/bin/sh\nexit 0\n' >"$dir/ninja"
   printf '#!/bin/sh\nexit 0\n' >"$dir/ccache"
+  printf '#!/bin/sh\nexit 0\n' >"$dir/mpirun"
+  printf '#!/bin/sh\nexit 0\n' >"$dir/mpicxx"
   # The fake compiler reads the #include line from stdin and fails for the
   # headers named here.
   {
@@ -87,6 +89,15 @@ grep -q "not installed (optional): ccache" "$work/no-ccache/out" ||
 grep -q "apt-get install.*ccache" "$work/no-ccache/apt-calls" 2>/dev/null ||
   grep -q "apt-get update" "$work/no-ccache/apt-calls" 2>/dev/null ||
   fail "ccache missing: apt-get was not tried"
+
+# 7. OpenMPI missing and apt-get failing: optional, exit 0 naming both packages.
+make_tools "$work/no-mpi" 3.31.6
+rm "$work/no-mpi/mpirun" "$work/no-mpi/mpicxx"
+run_script "$work/no-mpi"
+status=$?
+[ $status -eq 0 ] || fail "OpenMPI missing: exit $status, want 0"
+grep -q "not installed (optional): openmpi-bin libopenmpi-dev" "$work/no-mpi/out" ||
+  fail "OpenMPI missing: no note: $(cat "$work/no-mpi/out")"
 
 # 6. A header under CMAKE_PREFIX_PATH is found there (the compiler is given -I).
 mkdir -p "$work/prefix/include"

@@ -178,6 +178,37 @@ void write_npy(const std::filesystem::path& path, const std::vector<T>& values) 
   write_npy(path, std::span<const T>(values));
 }
 
+// Reading and writing slices, for processes that each hold part of one
+// array (gpuprim ... --distributed): the header alone, elements
+// [begin, begin + count) of the flattened array, and a file written in
+// pieces (create_npy writes the header and sizes the file, then each
+// write_npy_slice fills its elements).
+struct npy_info {
+  dtype type = dtype::float64;
+  std::vector<std::uint64_t> shape;
+  std::uint64_t data_offset = 0;  // bytes before the data
+  bool big_endian = false;
+  bool reorder = false;  // Fortran order with two or more axes longer than 1
+
+  std::uint64_t size() const noexcept;
+};
+
+// The header; format_error as read_npy, also when the file's size does
+// not match the shape.
+npy_info read_npy_info(const std::filesystem::path& path);
+// Elements [begin, begin + count) in native byte order. Fortran-ordered
+// arrays with more than one long axis are a format_error (their flattened
+// elements are not contiguous in the file).
+std::vector<std::byte> read_npy_slice(const std::filesystem::path& path, const npy_info& info,
+                                      std::uint64_t begin, std::uint64_t count);
+// The header numpy.save writes for this type and shape, and room for the data.
+void create_npy(const std::filesystem::path& path, dtype type,
+                std::span<const std::uint64_t> shape);
+// Elements from `begin` of a file made by create_npy with this type and shape.
+void write_npy_slice(const std::filesystem::path& path, dtype type,
+                     std::span<const std::uint64_t> shape, std::uint64_t begin,
+                     std::span<const std::byte> bytes);
+
 // The bytes before the data in a file numpy.save would write for this type
 // and shape: magic, version, header length, the header dict (with numpy's
 // spare room for the first axis to grow), spaces and '\n' up to a multiple

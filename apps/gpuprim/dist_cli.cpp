@@ -1,0 +1,527 @@
+// `gpuprim reduce|scan|sort|histogram ... --distributed` under mpirun: each
+// rank reads its own contiguous slice of the input .npy (from its offset in
+// the file, never the whole file), runs the gp::mpi algorithm on host ranks,
+// and writes its slice of the output at its offset of one .npy file whose
+// header rank 0 writes; rank 0 prints what the one-process command prints.
+// The output files are the one-process command's, byte for byte for
+// integers and sorts (float sums: within the usual rounding, the terms being
+// grouped by rank).
+//
+// Errors: every step that can fail on one rank alone (reading, writing) is
+// followed by an agreement between the ranks, so no rank waits in a
+// collective for one that gave up; then every rank exits 2 and rank 0
+// prints the first failing rank's message on one line.
+#include <mpi.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "commands.hpp"
+#include "gpuprim/dist/histogram.hpp"
+#include "gpuprim/dist/reduce.hpp"
+#include "gpuprim/dist/scan.hpp"
+#include "gpuprim/dist/sort.hpp"
+#include "gpuprim/io/npy.hpp"
+
+namespace gpuprim::cli {
+namespace {
+
+// Thrown on every rank when some rank failed; `what` is that rank's message.
+class dist_failure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Runs `step` on every rank; when it throws on any rank, throws the first
+// failing rank's message on all of them.
+void on_all_ranks(MPI_Comm comm, const std::function<void()>& step) {
+  std::string message;
+  try {
+    step();
+  } catch (const std::exception& e) {
+    message = e.what();
+    if (message.empty()) message = "error";
+  }
+  const int failed = message.empty() ? mpi_size(comm) : mpi_rank(comm);
+  int first = 0;
+  MPI_Allreduce(&failed, &first, 1, MPI_INT, MPI_MIN, comm);
+  if (first == mpi_size(comm)) return;
+  int length = static_cast<int>(message.size());
+  MPI_Bcast(&length, 1, MPI_INT, first, comm);
+  message.resize(length);
+  MPI_Bcast(message.data(), length, MPI_CHAR, first, comm);
+  throw dist_failure(message);
+}
+
+template <class T>
+std::string to_text(T value) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(value)) return "nan";
+  }
+  char text[64];
+  const auto result = std::to_chars(text, text + sizeof text, value);
+  return std::string(text, result.ptr);
+}
+
+// This rank's slice of the input file.
+struct input_slice {
+  io::npy_info info;
+  std::uint64_t begin = 0;
+  std::vector<std::byte> bytes;
+
+  template <class T>
+  std::vector<T> as() const {
+    std::vector<T> v(bytes.size() / sizeof(T));
+    if (!v.empty()) std::memcpy(v.data(), bytes.data(), bytes.size());
+    return v;
+  }
+};
+
+input_slice read_slice(MPI_Comm comm, const std::string& file) {
+  input_slice in;
+  on_all_ranks(comm, [&] {
+    in.info = io::read_npy_info(file);
+    const auto [begin, end] = even_slice(in.info.size(), mpi_rank(comm), mpi_size(comm));
+    in.begin = begin;
+    in.bytes = io::read_npy_slice(file, in.info, begin, end - begin);
+  });
+  return in;
+}
+
+// One 1-D .npy file of `total` elements of `type`: rank 0 writes the header
+// and sizes the file, then each rank writes its elements from `begin`.
+void write_slices(MPI_Comm comm, const std::string& path, io::dtype type, std::uint64_t total,
+                  std::uint64_t begin, std::span<const std::byte> bytes) {
+  const std::uint64_t shape[1] = {total};
+  on_all_ranks(comm, [&] {
+    if (mpi_rank(comm) == 0) io::create_npy(path, type, shape);
+  });
+  on_all_ranks(comm, [&] {
+    if (!bytes.empty()) io::write_npy_slice(path, type, shape, begin, bytes);
+  });
+}
+
+// Calls f(std::vector<T>) with the slice as its own element type (bool as
+// uint8).
+template <class F>
+void with_values(const input_slice& in, F&& f) {
+  switch (in.info.type) {
+    case io::dtype::bool8:
+    case io::dtype::uint8:
+      return f(in.as<std::uint8_t>());
+    case io::dtype::int8:
+      return f(in.as<std::int8_t>());
+    case io::dtype::uint16:
+      return f(in.as<std::uint16_t>());
+    case io::dtype::int16:
+      return f(in.as<std::int16_t>());
+    case io::dtype::uint32:
+      return f(in.as<std::uint32_t>());
+    case io::dtype::int32:
+      return f(in.as<std::int32_t>());
+    case io::dtype::uint64:
+      return f(in.as<std::uint64_t>());
+    case io::dtype::int64:
+      return f(in.as<std::int64_t>());
+    case io::dtype::float32:
+      return f(in.as<float>());
+    case io::dtype::float64:
+      return f(in.as<double>());
+  }
+  throw usage_error("unsupported dtype");
+}
+
+// ---- reduce ------------------------------------------------------------------
+
+template <class T>
+std::string dist_reduce_values(const mpi<host_backend>& b, const std::vector<T>& values,
+                               std::string op, std::uint64_t total) {
+  const bool skip_nan = op.starts_with("nan");
+  if (skip_nan) op = op.substr(3);
+  const nan_rule rule = skip_nan ? nan_rule::skip : nan_rule::propagate;
+  if (op == "sum") {
+    if constexpr (std::is_floating_point_v<T>) {
+      const double s = skip_nan ? transform_reduce(b, values, 0.0, plus{}, nan_to_zero{})
+                                : reduce(b, values, 0.0, plus{});
+      return to_text(s);
+    } else {
+      std::vector<std::uint64_t> wide(values.begin(), values.end());
+      const std::uint64_t s = reduce(b, wide, std::uint64_t{0}, plus{});
+      if constexpr (std::is_signed_v<T>) return to_text(static_cast<std::int64_t>(s));
+      return to_text(s);
+    }
+  }
+  if (total == 0) throw usage_error("cannot take the " + op + " of an empty array");
+  if constexpr (std::is_floating_point_v<T>) {
+    if (skip_nan) {
+      const bool mine_all_nan =
+          std::all_of(values.begin(), values.end(), [](T x) { return std::isnan(x); });
+      const auto all = detail::allgather(b.comm, static_cast<std::uint8_t>(mine_all_nan));
+      if (std::all_of(all.begin(), all.end(), [](std::uint8_t x) { return x != 0; })) {
+        if (op.starts_with("arg")) {
+          throw usage_error("all values are NaN: nan" + op + " has no answer (numpy raises)");
+        }
+        if (mpi_rank(b.comm) == 0) {
+          std::fprintf(stderr, "gpuprim reduce: warning: all values are NaN, nan%s is nan\n",
+                       op.c_str());
+        }
+      }
+    }
+  }
+  if (op == "min" || op == "max") {
+    const auto found = op == "max" ? max_element(b, values, rule) : min_element(b, values, rule);
+    return to_text(found.value);
+  }
+  if (op == "argmin" || op == "argmax") {
+    const auto found = op == "argmax" ? max_element(b, values, rule) : min_element(b, values, rule);
+    return to_text(found.value) + " " + to_text(found.index);
+  }
+  throw usage_error("unknown --op " + op);
+}
+
+void dist_reduce(MPI_Comm comm, const distributed_request& r) {
+  const input_slice in = read_slice(comm, r.file);
+  const mpi<host_backend> b{comm, host};
+  std::string result;
+  on_all_ranks(comm, [&] {
+    try {
+      with_values(in, [&](const auto& values) {
+        result = dist_reduce_values(b, values, r.op, in.info.size());
+      });
+    } catch (const usage_error& e) {
+      throw usage_error(r.file + ": " + e.what());
+    }
+  });
+  if (mpi_rank(comm) == 0) std::printf("%s\n", result.c_str());
+}
+
+// ---- scan --------------------------------------------------------------------
+
+template <class O, class C>
+std::vector<std::byte> bytes_as(const std::vector<C>& values) {
+  using storage = std::conditional_t<std::is_same_v<O, bool>, std::uint8_t, O>;
+  std::vector<std::byte> bytes(values.size() * sizeof(storage));
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const storage x = static_cast<storage>(static_cast<O>(values[i]));
+    std::memcpy(bytes.data() + i * sizeof x, &x, sizeof x);
+  }
+  return bytes;
+}
+
+template <class T>
+void dist_scan_values(MPI_Comm comm, const std::vector<T>& values, const distributed_request& r,
+                      const input_slice& in) {
+  const mpi<host_backend> b{comm, host};
+  std::vector<std::byte> out;
+  io::dtype out_type = in.info.type;
+  if (r.op == "sum") {
+    // As `gpuprim scan`: integers in uint64 (written int64 or uint64), floats in their type.
+    using C = std::conditional_t<std::is_floating_point_v<T>, T, std::uint64_t>;
+    using O =
+        std::conditional_t<std::is_floating_point_v<T>, T,
+                           std::conditional_t<std::is_unsigned_v<T> && !std::is_same_v<T, bool>,
+                                              std::uint64_t, std::int64_t>>;
+    std::vector<C> wide(values.begin(), values.end()), result(values.size());
+    if (r.exclusive) {
+      exclusive_scan(b, wide, result, C{0}, plus{});
+    } else {
+      inclusive_scan(b, wide, result, plus{});
+    }
+    // numpy bool counts as int64 (like the one-process command).
+    if (in.info.type == io::dtype::bool8) {
+      out = bytes_as<std::int64_t>(result);
+      out_type = io::dtype::int64;
+    } else {
+      out = bytes_as<O>(result);
+      out_type = io::dtype_of<O>;
+    }
+  } else {
+    const bool is_max = r.op == "max";
+    using C =
+        std::conditional_t<std::is_integral_v<T> && sizeof(T) < 4,
+                           std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>, T>;
+    using limits = std::numeric_limits<T>;
+    T init;
+    if constexpr (limits::has_infinity) {
+      init = is_max ? -limits::infinity() : limits::infinity();
+    } else {
+      init = is_max ? limits::lowest() : limits::max();
+    }
+    // NaNs count as the identity; inclusive outputs before the first number
+    // of the whole array go back to NaN (as the one-process command does).
+    std::vector<C> converted(values.size()), result(values.size());
+    std::uint8_t seen = 0;
+    std::vector<std::uint8_t> before_first(values.size(), 0);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      bool is_nan = false;
+      if constexpr (std::is_floating_point_v<T>) is_nan = std::isnan(values[i]);
+      converted[i] = static_cast<C>(is_nan ? init : values[i]);
+      seen = seen || !is_nan;
+      before_first[i] = !seen;
+    }
+    const auto seen_by = detail::allgather(comm, seen);
+    const bool seen_before = std::any_of(seen_by.begin(), seen_by.begin() + mpi_rank(comm),
+                                         [](std::uint8_t s) { return s != 0; });
+    auto run = [&](auto op) {
+      if (r.exclusive) {
+        exclusive_scan(b, converted, result, static_cast<C>(init), op);
+      } else {
+        inclusive_scan(b, converted, result, op);
+      }
+    };
+    if (is_max) {
+      run(maximum{});
+    } else {
+      run(minimum{});
+    }
+    if constexpr (std::is_floating_point_v<T>) {
+      if (!r.exclusive && !seen_before) {
+        for (std::size_t i = 0; i < result.size(); ++i)
+          if (before_first[i]) result[i] = limits::quiet_NaN();
+      }
+    }
+    out = bytes_as<T>(result);
+  }
+  write_slices(comm, r.output, out_type, in.info.size(), in.begin, out);
+}
+
+void dist_scan(MPI_Comm comm, const distributed_request& r) {
+  const input_slice in = read_slice(comm, r.file);
+  with_values(in, [&](const auto& values) {
+    using T = typename std::remove_cvref_t<decltype(values)>::value_type;
+    if (in.info.type == io::dtype::bool8 && r.op != "sum") {
+      // Written back as numpy bool.
+      const mpi<host_backend> b{comm, host};
+      std::vector<std::uint32_t> wide(values.begin(), values.end()), result(values.size());
+      const bool is_max = r.op == "max";
+      auto run = [&](auto op, std::uint32_t init) {
+        if (r.exclusive) {
+          exclusive_scan(b, wide, result, init, op);
+        } else {
+          inclusive_scan(b, wide, result, op);
+        }
+      };
+      if (is_max) {
+        run(maximum{}, 0u);
+      } else {
+        run(minimum{}, 1u);
+      }
+      write_slices(comm, r.output, io::dtype::bool8, in.info.size(), in.begin,
+                   bytes_as<bool>(result));
+      return;
+    }
+    dist_scan_values<T>(comm, values, r, in);
+  });
+}
+
+// ---- sort --------------------------------------------------------------------
+
+void dist_sort(MPI_Comm comm, const distributed_request& r) {
+  const input_slice in = read_slice(comm, r.file);
+  const mpi<host_backend> b{comm, host};
+  const sort_order order = r.descending ? sort_order::descending : sort_order::ascending;
+  input_slice values_in;
+  const bool has_values = !r.values.empty();
+  if (has_values) {
+    values_in = read_slice(comm, r.values);
+    on_all_ranks(comm, [&] {
+      const std::size_t bytes = io::dtype_size(values_in.info.type);
+      if (bytes != 4 && bytes != 8) {
+        throw usage_error(r.values +
+                          ": values must have 4- or 8-byte elements (int32, uint32, "
+                          "float32, int64, uint64, float64), not " +
+                          std::string(io::dtype_name(values_in.info.type)));
+      }
+      if (values_in.info.size() != in.info.size()) {
+        throw usage_error(r.values + ": " + std::to_string(values_in.info.size()) +
+                          " values, but " + r.file + " has " + std::to_string(in.info.size()) +
+                          " keys (one value per key)");
+      }
+    });
+  }
+  auto sorted_bytes = [](const auto& v) {
+    return std::vector<std::byte>(reinterpret_cast<const std::byte*>(v.data()),
+                                  reinterpret_cast<const std::byte*>(v.data() + v.size()));
+  };
+  with_values(in, [&](const auto& keys) {
+    using K = typename std::remove_cvref_t<decltype(keys)>::value_type;
+    std::vector<K> keys_out;
+    sort_report report;
+    std::vector<std::byte> values_bytes;
+    if (!has_values) {
+      report = sort(b, keys, keys_out, order);
+    } else if (io::dtype_size(values_in.info.type) == 4) {
+      std::vector<std::uint32_t> v = values_in.as<std::uint32_t>(), v_out;
+      report = sort_by_key(b, keys, v, keys_out, v_out, order);
+      values_bytes = sorted_bytes(v_out);
+    } else {
+      std::vector<std::uint64_t> v = values_in.as<std::uint64_t>(), v_out;
+      report = sort_by_key(b, keys, v, keys_out, v_out, order);
+      values_bytes = sorted_bytes(v_out);
+    }
+    write_slices(comm, r.output, in.info.type, report.total, report.offset, sorted_bytes(keys_out));
+    if (has_values) {
+      write_slices(comm, r.values_output, values_in.info.type, report.total, report.offset,
+                   values_bytes);
+    }
+    if (mpi_rank(comm) == 0) {
+      std::fprintf(stderr,
+                   "gpuprim sort: %d ranks, largest share %llu of %llu (imbalance %.2f %%), "
+                   "local %.3f s, exchange %.3f s (rank 0)\n",
+                   mpi_size(comm), static_cast<unsigned long long>(report.largest),
+                   static_cast<unsigned long long>(report.total), 100 * report.imbalance,
+                   report.local_seconds, report.exchange_seconds);
+    }
+  });
+}
+
+// ---- histogram ---------------------------------------------------------------
+
+std::string edge_text(double edge) {
+  char text[64];
+  const auto result = std::to_chars(text, text + sizeof text, edge);
+  return std::string(text, result.ptr);
+}
+
+template <class T>
+void dist_histogram_values(MPI_Comm comm, const std::vector<T>& values,
+                           const distributed_request& r, bool byte_range) {
+  using L = histogram_level_t<T>;
+  const mpi<host_backend> b{comm, host};
+  L lower{}, upper{};
+  if (!r.range.empty()) {
+    const double lo = r.range[0], hi = r.range[1];
+    if constexpr (std::is_integral_v<T>) {
+      if (lo != std::floor(lo) || hi != std::floor(hi)) {
+        throw usage_error("--range " + std::to_string(lo) + " " + std::to_string(hi) +
+                          ": the data are integers, so the bounds must be integers");
+      }
+    }
+    lower = static_cast<L>(lo);
+    upper = static_cast<L>(hi);
+  } else if (byte_range) {
+    lower = 0;
+    upper = 256;
+  } else {
+    // The finite values' min and max over all ranks.
+    struct range {
+      T lo, hi;
+    };
+    std::optional<range> mine;
+    for (const T v : values) {
+      if constexpr (std::is_floating_point_v<T>) {
+        if (!std::isfinite(v)) continue;
+      }
+      if (!mine) mine = range{v, v};
+      mine->lo = std::min(mine->lo, v);
+      mine->hi = std::max(mine->hi, v);
+    }
+    const auto all = detail::combine_in_rank_order(comm, mine, [](range a, range c) {
+      return range{std::min(a.lo, c.lo), std::max(a.hi, c.hi)};
+    });
+    if (!all) {
+      lower = 0;
+      upper = 1;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      lower = all->lo;
+      upper = std::nextafter(all->hi, std::numeric_limits<T>::infinity());
+    } else {
+      lower = static_cast<L>(all->lo);
+      upper = static_cast<L>(all->hi) + 1;
+    }
+  }
+  std::vector<std::uint64_t> counts(static_cast<std::size_t>(r.bins));
+  const std::uint64_t left_out = histogram_even(b, values, counts, lower, upper);
+  if (mpi_rank(comm) != 0) return;
+  const int bins = static_cast<int>(counts.size());
+  const double lo = static_cast<double>(lower), hi = static_cast<double>(upper);
+  for (int i = 0; i < bins; ++i) {
+    std::printf("%d %s %s %llu\n", i, edge_text(histogram_even_edge(lo, hi, bins, i)).c_str(),
+                edge_text(histogram_even_edge(lo, hi, bins, i + 1)).c_str(),
+                static_cast<unsigned long long>(counts[i]));
+  }
+  std::printf("left out: %llu\n", static_cast<unsigned long long>(left_out));
+}
+
+void dist_histogram(MPI_Comm comm, const distributed_request& r) {
+  if (r.bins < 1 || r.bins > std::numeric_limits<int>::max()) {
+    throw usage_error("--bins " + std::to_string(r.bins) +
+                      ": the number of bins must be at least 1 and below 2^31");
+  }
+  const input_slice in = read_slice(comm, r.file);
+  // The one-process command's sample types: small integers in int32,
+  // 64-bit integers in double.
+  auto run = [&](auto sample, bool byte_range) {
+    using S = decltype(sample);
+    with_values(in, [&](const auto& values) {
+      dist_histogram_values(comm, std::vector<S>(values.begin(), values.end()), r, byte_range);
+    });
+  };
+  on_all_ranks(comm, [&] {
+    switch (in.info.type) {
+      case io::dtype::bool8:
+      case io::dtype::uint8:
+        return run(std::uint8_t{}, true);
+      case io::dtype::int8:
+      case io::dtype::uint16:
+      case io::dtype::int16:
+      case io::dtype::int32:
+        return run(std::int32_t{}, false);
+      case io::dtype::uint32:
+        return run(std::uint32_t{}, false);
+      case io::dtype::uint64:
+      case io::dtype::int64:
+      case io::dtype::float64:
+        return run(double{}, false);
+      case io::dtype::float32:
+        return run(float{}, false);
+    }
+  });
+}
+
+}  // namespace
+
+int run_distributed(const distributed_request& r) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) MPI_Init(nullptr, nullptr);
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  int code = exit_success;
+  std::string message;
+  try {
+    if (!r.backend.empty() && r.backend != "host") {
+      throw usage_error(
+          "--distributed runs on host ranks (--backend host); GPU ranks are "
+          "reached through the library (gp::mpi{comm, gp::cuda})");
+    }
+    if (r.command == "reduce") dist_reduce(comm, r);
+    if (r.command == "scan") dist_scan(comm, r);
+    if (r.command == "sort") dist_sort(comm, r);
+    if (r.command == "histogram") dist_histogram(comm, r);
+  } catch (const std::exception& e) {
+    // dist_failure: every rank is here with the same message. Anything else
+    // was thrown alike on every rank (a bad argument).
+    message = e.what();
+    code = exit_bad_input;
+  }
+  if (code != exit_success && mpi_rank(comm) == 0) {
+    for (char& c : message)
+      if (c == '\n' || c == '\r') c = ' ';
+    std::fprintf(stderr, "gpuprim %s: %s\n", r.command.c_str(), message.c_str());
+  }
+  std::fflush(stdout);
+  MPI_Finalize();
+  return code;
+}
+
+}  // namespace gpuprim::cli

@@ -1,0 +1,54 @@
+// What the distributed algorithms need of the GPU beyond the core runtime:
+// pinned host buffers for staging MPI messages, strided copies for sort
+// samples, and the carry-in of a GPU scan. Defined in src/dist (plain host
+// code without the CUDA backend, where only the host parts are ever called).
+#pragma once
+
+#include <cstddef>
+#include <utility>
+
+#include "gpuprim/core/macros.hpp"
+
+namespace gpuprim::detail {
+
+// Host memory for staging GPU data through MPI: page-locked (cudaMallocHost)
+// when the CUDA backend is built, so copies to and from the GPU run at full
+// speed; ordinary memory otherwise.
+class pinned_buffer {
+ public:
+  pinned_buffer() = default;
+  explicit pinned_buffer(std::size_t bytes);
+  pinned_buffer(pinned_buffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+  pinned_buffer& operator=(pinned_buffer&& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(bytes_, other.bytes_);
+    return *this;
+  }
+  pinned_buffer(const pinned_buffer&) = delete;
+  pinned_buffer& operator=(const pinned_buffer&) = delete;
+  ~pinned_buffer();
+
+  template <class T>
+  T* get() const {
+    return static_cast<T*>(data_);
+  }
+  std::size_t size_bytes() const { return bytes_; }
+
+ private:
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// count elements of `element_bytes` each, `stride_bytes` apart in device
+// memory at src, packed into host memory at dst (one cudaMemcpy2D); waits.
+void copy_strided_to_host(void* dst, const void* src, std::size_t element_bytes,
+                          std::size_t stride_bytes, std::size_t count, stream_t stream);
+
+// out[i] = op(carry, out[i]) for i < n in device memory, enqueued on stream.
+// Instantiated (src/dist/dist_carry.cu) for the precompiled scans' types
+// and operators.
+template <class T, class Op>
+void cuda_apply_carry(T* out, std::size_t n, T carry, Op op, stream_t stream);
+
+}  // namespace gpuprim::detail

@@ -1,0 +1,42 @@
+// The carry-in of a GPU rank's inclusive scan: out[i] = op(carry, out[i]),
+// for the types and operators the library's scans are precompiled for.
+#include <algorithm>
+#include <cstdint>
+
+#include "gpuprim/core/operators.hpp"
+#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/dist/staging.hpp"
+
+namespace gpuprim::detail {
+
+template <class T, class Op>
+__global__ void apply_carry_kernel(T* out, std::size_t n, T carry, Op op) {
+  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += stride)
+    out[i] = op(carry, out[i]);
+}
+
+template <class T, class Op>
+void cuda_apply_carry(T* out, std::size_t n, T carry, Op op, stream_t stream) {
+  if (n == 0) return;
+  constexpr unsigned threads = 256;
+  // A grid-stride loop: enough blocks to fill any current GPU, no more.
+  const unsigned blocks =
+      static_cast<unsigned>(std::min<std::size_t>((n + threads - 1) / threads, 4096));
+  apply_carry_kernel<<<blocks, threads, 0, reinterpret_cast<cudaStream_t>(stream)>>>(out, n, carry,
+                                                                                     op);
+  check_launch("apply_carry_kernel", "gpuprim::inclusive_scan (mpi carry)");
+}
+
+#define GPUPRIM_DIST_CARRY(T)                                                        \
+  template void cuda_apply_carry<T, plus>(T*, std::size_t, T, plus, stream_t);       \
+  template void cuda_apply_carry<T, minimum>(T*, std::size_t, T, minimum, stream_t); \
+  template void cuda_apply_carry<T, maximum>(T*, std::size_t, T, maximum, stream_t);
+GPUPRIM_DIST_CARRY(std::int32_t)
+GPUPRIM_DIST_CARRY(std::uint32_t)
+GPUPRIM_DIST_CARRY(std::int64_t)
+GPUPRIM_DIST_CARRY(std::uint64_t)
+GPUPRIM_DIST_CARRY(float)
+GPUPRIM_DIST_CARRY(double)
+
+}  // namespace gpuprim::detail
