@@ -482,14 +482,6 @@ npy_values<T> read_npy_as(const std::filesystem::path& path) {
 template npy_values<float> read_npy_as<float>(const std::filesystem::path&);
 template npy_values<double> read_npy_as<double>(const std::filesystem::path&);
 
-npy_array read_npy(const std::filesystem::path& path) {
-  std::error_code status_error;
-  const auto status = std::filesystem::status(path, status_error);
-  if (std::filesystem::is_directory(status)) fail(path, "is a directory, not a .npy file");
-  const bool regular = std::filesystem::is_regular_file(status);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot open for reading: " + errno_text());
-
 namespace {
 
 // The prefix and header of an open .npy file; `in` is left at the data.
