@@ -30,6 +30,7 @@
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/histogram.hpp"
 #include "gpuprim/io/npy.hpp"
+#include "histogram_bounds.hpp"
 
 namespace gpuprim::cli {
 namespace {
@@ -106,20 +107,7 @@ void histogram_values(const std::vector<T>& values, const histogram_options& opt
                       bool byte_range) {
   using L = histogram_level_t<T>;
   L lower, upper;
-  if (!opts.range.empty()) {
-    const double lo = opts.range[0], hi = opts.range[1];
-    if constexpr (std::is_integral_v<T>) {
-      if (lo != std::floor(lo) || hi != std::floor(hi)) {
-        throw usage_error("--range " + std::to_string(lo) + " " + std::to_string(hi) +
-                          ": the data are integers, so the bounds must be integers");
-      }
-    }
-    lower = static_cast<L>(lo);
-    upper = static_cast<L>(hi);
-  } else if (byte_range) {
-    lower = 0;
-    upper = 256;
-  } else {
+  if (!fixed_histogram_bounds<T>(opts.range, byte_range, lower, upper)) {
     bool any = false;
     T lo{}, hi{};
     for (const T v : values) {
@@ -130,16 +118,7 @@ void histogram_values(const std::vector<T>& values, const histogram_options& opt
       if (!any || hi < v) hi = v;
       any = true;
     }
-    if (!any) {
-      lower = 0;
-      upper = 1;
-    } else if constexpr (std::is_floating_point_v<T>) {
-      lower = lo;
-      upper = std::nextafter(hi, std::numeric_limits<T>::infinity());
-    } else {
-      lower = static_cast<L>(lo);
-      upper = static_cast<L>(hi) + 1;
-    }
+    data_histogram_bounds(any, lo, hi, lower, upper);
   }
   std::vector<std::uint64_t> counts(static_cast<std::size_t>(opts.bins));
   const std::uint64_t left_out = count_values(values, counts, lower, upper, on_cuda);

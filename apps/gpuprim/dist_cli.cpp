@@ -32,6 +32,7 @@
 #include "gpuprim/dist/scan.hpp"
 #include "gpuprim/dist/sort.hpp"
 #include "gpuprim/io/npy.hpp"
+#include "histogram_bounds.hpp"
 
 namespace gpuprim::cli {
 namespace {
@@ -399,20 +400,7 @@ void dist_histogram_values(MPI_Comm comm, const std::vector<T>& values,
   using L = histogram_level_t<T>;
   const mpi<host_backend> b{comm, host};
   L lower{}, upper{};
-  if (!r.range.empty()) {
-    const double lo = r.range[0], hi = r.range[1];
-    if constexpr (std::is_integral_v<T>) {
-      if (lo != std::floor(lo) || hi != std::floor(hi)) {
-        throw usage_error("--range " + std::to_string(lo) + " " + std::to_string(hi) +
-                          ": the data are integers, so the bounds must be integers");
-      }
-    }
-    lower = static_cast<L>(lo);
-    upper = static_cast<L>(hi);
-  } else if (byte_range) {
-    lower = 0;
-    upper = 256;
-  } else {
+  if (!fixed_histogram_bounds<T>(r.range, byte_range, lower, upper)) {
     // The finite values' min and max over all ranks.
     struct range {
       T lo, hi;
@@ -429,16 +417,7 @@ void dist_histogram_values(MPI_Comm comm, const std::vector<T>& values,
     const auto all = detail::combine_in_rank_order(comm, mine, [](range a, range c) {
       return range{std::min(a.lo, c.lo), std::max(a.hi, c.hi)};
     });
-    if (!all) {
-      lower = 0;
-      upper = 1;
-    } else if constexpr (std::is_floating_point_v<T>) {
-      lower = all->lo;
-      upper = std::nextafter(all->hi, std::numeric_limits<T>::infinity());
-    } else {
-      lower = static_cast<L>(all->lo);
-      upper = static_cast<L>(all->hi) + 1;
-    }
+    data_histogram_bounds(all.has_value(), all ? all->lo : T{}, all ? all->hi : T{}, lower, upper);
   }
   std::vector<std::uint64_t> counts(static_cast<std::size_t>(r.bins));
   const std::uint64_t left_out = histogram_even(b, values, counts, lower, upper);
