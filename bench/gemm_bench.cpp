@@ -308,9 +308,11 @@ void plan_ladder(const context& ctx, plan& p) {
   // The fast rungs again at the size of the target.
   add_ladder_table<float>(ctx, p, "gemm ladder, fp32 on CUDA cores", {large, large, large}, rungs,
                           rungs.size() >= 3 ? rungs.size() - 3 : 0, peak_fp32_gflops, "float");
-  add_ladder_table<bfloat16>(ctx, p, "gemm ladder, bf16 on tensor cores", {large, large, large},
-                             ladder::gemm_tensor_core_rungs(), 0, peak_bf16_gflops,
-                             "bfloat16 -> float");
+  for (const std::size_t size : {small, large}) {
+    add_ladder_table<bfloat16>(ctx, p, "gemm ladder, bf16 on tensor cores", {size, size, size},
+                               ladder::gemm_tensor_core_rungs(), 0, peak_bf16_gflops,
+                               "bfloat16 -> float");
+  }
 }
 
 #endif  // GPUPRIM_HAS_CUDA

@@ -87,6 +87,13 @@ void run_bf16_wmma(device_matrix_view<const bfloat16> a, device_matrix_view<cons
   detail::check_launch("gemm_bf16_wmma", algorithm);
 }
 
+void run_bf16_mma_pipelined(device_matrix_view<const bfloat16> a,
+                            device_matrix_view<const bfloat16> b, device_matrix_view<float> c,
+                            stream_t stream) {
+  checked_dims(a, b, c);
+  gemm_bf16_mma_pipelined(a, b, c, 1.0f, 0.0f, stream);
+}
+
 template <class In>
 void run_production(device_matrix_view<const In> a, device_matrix_view<const In> b,
                     device_matrix_view<float> c, stream_t stream) {
@@ -115,6 +122,9 @@ constexpr gemm_rung<float> float_ladder[] = {
 constexpr gemm_rung<bfloat16> tensor_core_ladder[] = {
   {"gemm_bf16_wmma", "tensor cores: WMMA 16 x 16 x 16 bf16 products, fp32 accumulators, 128 x 128 x 32 tiles",
    run_bf16_wmma},
+  {"gemm_bf16_mma_pipelined",
+   "4-stage cp.async ring, swizzled tiles, ldmatrix + mma.sync m16n8k16; 128 x 256 x 32, 64 x 64 warp tiles",
+   run_bf16_mma_pipelined},
   {"gp::gemm (cuBLASLt bf16)", "production: cuBLASLt, bf16 in, fp32 accumulate and out",
    run_production<bfloat16>},
 };

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
+#include <utility>
 #include <vector>
 
 #include "gpuprim/core/device_vector.hpp"
@@ -46,6 +48,11 @@ void check_rungs(std::span<const gp::ladder::gemm_rung<In>> rungs, std::size_t s
   std::vector<gemm_case> cases = gemm_cases();
   cases.push_back({256, 256, 256});  // whole tiles only
   cases.push_back({300, 260, 100});  // k not a multiple of the tile depth
+  // k and n multiples of 8 (the cp.async path of gemm_bf16_mma_pipelined)
+  // with partial tiles at every edge: m, n, k not multiples of 128, 256, 32.
+  cases.push_back({200, 264, 136});
+  cases.push_back({264, 520, 328});
+  cases.push_back({130, 8, 8});
   for (const gemm_case& g : cases) {
     const auto a = random_matrix<In>(g.m * g.k, rng);
     const auto b = random_matrix<In>(g.k * g.n, rng);
@@ -75,3 +82,65 @@ TEST_F(cuda_test, gemm_ladder_every_rung_against_double_reference) {
 TEST_F(cuda_test, gemm_tensor_core_ladder_against_double_reference) {
   check_rungs<gp::bfloat16>(gp::ladder::gemm_tensor_core_rungs(), 423);
 }
+
+#if GPUPRIM_HAS_CUDA
+// The pipelined rung's own entry: alpha and beta, leading dimensions larger
+// than the width (aligned and not), C's NaN ignored when beta == 0.
+TEST_F(cuda_test, gemm_bf16_mma_pipelined_alpha_beta_and_leading_dimensions) {
+  auto rng = make_rng(424);
+  struct layout {
+    std::size_t m, n, k, lda, ldb, ldc;
+  };
+  const layout layouts[] = {
+      {150, 264, 72, 72, 264, 264},    // cp.async path, packed
+      {150, 264, 72, 80, 280, 275},    // cp.async path, padded rows, odd ldc
+      {77, 45, 39, 41, 47, 46},        // element path
+      {300, 520, 256, 264, 520, 521},  // several stages of k, odd ldc
+  };
+  for (const layout& l : layouts) {
+    for (const auto [alpha, beta] : {std::pair{1.0f, 0.0f}, {-0.5f, 0.0f}, {2.0f, -1.5f}}) {
+      const auto a = random_matrix<gp::bfloat16>(l.m * l.lda, rng);
+      const auto b = random_matrix<gp::bfloat16>(l.k * l.ldb, rng);
+      auto c0 = random_matrix<float>(l.m * l.ldc, rng);
+      if (beta == 0.0f) {
+        for (auto& x : c0)
+          x = std::numeric_limits<float>::quiet_NaN();
+      }
+      const auto expected =
+          reference_gemm(a, l.lda, gp::matrix_op::none, b, l.ldb, gp::matrix_op::none, c0, l.ldc,
+                         l.m, l.n, l.k, double(alpha), double(beta));
+      const auto d_a = gp::to_device(a);
+      const auto d_b = gp::to_device(b);
+      auto d_c = gp::to_device(c0);
+      gp::ladder::gemm_bf16_mma_pipelined(
+          gp::device_matrix_view<const gp::bfloat16>(d_a.data(), l.m, l.k, l.lda),
+          gp::device_matrix_view<const gp::bfloat16>(d_b.data(), l.k, l.n, l.ldb),
+          gp::device_matrix_view<float>(d_c.data(), l.m, l.n, l.ldc), alpha, beta, nullptr);
+      const auto got = gp::to_host(d_c);
+      ASSERT_TRUE(gemm_close(got, l.ldc, expected, l.m, l.n, l.k, 2.0 * double(l.k) + 2.0))
+          << l.m << " x " << l.n << " x " << l.k << " alpha " << alpha << " beta " << beta;
+      // Padding between rows of C is not touched.
+      for (std::size_t i = 0; i < l.m; ++i)
+        for (std::size_t j = l.n; j < l.ldc && i * l.ldc + j < got.size(); ++j)
+          ASSERT_TRUE(same_bits(got[i * l.ldc + j], c0[i * l.ldc + j])) << i << ", " << j;
+    }
+  }
+}
+
+TEST_F(cuda_test, gemm_bf16_mma_pipelined_refuses_bad_arguments) {
+  gp::device_vector<gp::bfloat16> ab(64 * 64);
+  gp::device_vector<float> c(64 * 64);
+  const gp::device_matrix_view<const gp::bfloat16> a(ab.data(), 8, 16), b(ab.data(), 16, 8);
+  EXPECT_THROW(gp::ladder::gemm_bf16_mma_pipelined(
+                   a, a, gp::device_matrix_view<float>(c.data(), 8, 8), 1.0f, 0.0f, nullptr),
+               std::invalid_argument);  // B is 8 x 16, not 16 x n
+  EXPECT_THROW(gp::ladder::gemm_bf16_mma_pipelined(
+                   a, b, gp::device_matrix_view<float>(c.data(), 8, 9), 1.0f, 0.0f, nullptr),
+               std::invalid_argument);  // C 8 x 9
+  // C over A's bytes.
+  auto* alias = reinterpret_cast<float*>(ab.data());
+  EXPECT_THROW(gp::ladder::gemm_bf16_mma_pipelined(a, b, gp::device_matrix_view<float>(alias, 8, 8),
+                                                   1.0f, 0.0f, nullptr),
+               std::invalid_argument);
+}
+#endif

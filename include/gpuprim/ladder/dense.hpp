@@ -41,8 +41,16 @@ std::span<const transpose_rung> transpose_rungs();
 // fp32 on CUDA cores: naive, shared tiles, 1-D and 2-D register blocking,
 // vector loads + transposed A + double buffering, warp tiling.
 std::span<const gemm_rung<float>> gemm_rungs();
-// bfloat16 inputs, fp32 accumulation on tensor cores (WMMA).
+// bfloat16 inputs, fp32 accumulation on tensor cores: WMMA, then
+// cp.async stages + ldmatrix + mma.sync (gemm_bf16_mma_pipelined).
 std::span<const gemm_rung<bfloat16>> gemm_tensor_core_rungs();
+// The pipelined tensor-core rung with its whole epilogue: C = alpha A B +
+// beta C (beta == 0: C is only written, NaN there does not matter) for
+// row-major views of any shape and leading dimension; sm_80 or newer.
+// std::invalid_argument for mismatched shapes or C overlapping A or B.
+void gemm_bf16_mma_pipelined(device_matrix_view<const bfloat16> a,
+                             device_matrix_view<const bfloat16> b, device_matrix_view<float> c,
+                             float alpha, float beta, stream_t stream);
 #else
 inline std::span<const transpose_rung> transpose_rungs() {
   return {};
