@@ -95,15 +95,16 @@ void simulate(problem& p, bool async) {
     const auto load_stage = [&](int slot, int kt) {
       const int k0 = kt * S::bk;
       for (int tid = 0; tid < S::threads; ++tid) {
+        // a thread's chunks: `pass` rows apart, at constant offsets from its first
+        const int a_pass = S::threads / S::acr, b_pass = S::threads / S::bcr;
+        const int a_r = tid / S::acr, a_ch = tid % S::acr, b_r = tid / S::bcr, b_ch = tid % S::bcr;
         for (int i = 0; i < S::a_chunks_per_thread; ++i) {
-          const int v = tid + i * S::threads, r = v / S::acr, ch = v % S::acr;
-          smem[slot][swizzled_chunk<S::acr>(r, ch)] =
-              fetch(p.a, p.lda, p.m, p.k, row0 + r, k0 + ch * 8);
+          smem[slot][swizzled_chunk<S::acr>(a_r, a_ch) + i * a_pass * S::acr] =
+              fetch(p.a, p.lda, p.m, p.k, row0 + a_r + i * a_pass, k0 + a_ch * 8);
         }
         for (int i = 0; i < S::b_chunks_per_thread; ++i) {
-          const int v = tid + i * S::threads, r = v / S::bcr, ch = v % S::bcr;
-          smem[slot][a_chunks + swizzled_chunk<S::bcr>(r, ch)] =
-              fetch(p.b, p.ldb, p.k, p.n, k0 + r, col0 + ch * 8);
+          smem[slot][a_chunks + swizzled_chunk<S::bcr>(b_r, b_ch) + i * b_pass * S::bcr] =
+              fetch(p.b, p.ldb, p.k, p.n, k0 + b_r + i * b_pass, col0 + b_ch * 8);
         }
       }
     };
@@ -135,77 +136,101 @@ void simulate(problem& p, bool async) {
         }
     };
 
-    const auto multiply_stage = [&](int slot) {
+    // Fragments of every warp for 16 of k: [warp][tile][lane][reg][half].
+    struct fragments {
+      std::vector<std::array<std::array<std::array<float, 2>, 4>, 32>> a;  // warps * MT
+      std::vector<std::array<std::array<std::array<float, 2>, 2>, 32>> b;  // warps * NT
+    };
+    const auto load_fragments = [&](fragments& f, int slot, int kk) {
       const std::vector<chunk>& s = smem[slot];
+      f.a.resize(std::size_t(warps) * MT);
+      f.b.resize(std::size_t(warps) * NT);
       for (int warp = 0; warp < warps; ++warp) {
         const int warp_m = warp / S::warps_n, warp_n = warp % S::warps_n;
-        for (int kk = 0; kk < S::bk / 16; ++kk) {
-          float af[MT][32][4][2], bf[NT][32][2][2];
-          for (int i = 0; i < MT; ++i) {
-            int address[32];
-            for (int lane = 0; lane < 32; ++lane) {
-              const int r = warp_m * S::wm + i * 16 + lane % 16, ch = kk * 2 + lane / 16;
-              address[lane] = swizzled_chunk<S::acr>(r, ch);
-            }
-            ldmatrix(s, address, false, af[i]);
+        for (int i = 0; i < MT; ++i) {
+          int address[32];
+          for (int lane = 0; lane < 32; ++lane) {
+            const int r = warp_m * S::wm + i * 16 + lane % 16, ch = kk * 2 + lane / 16;
+            address[lane] = swizzled_chunk<S::acr>(r, ch);
           }
-          for (int j = 0; j < NT / 2; ++j) {
-            int address[32];
-            for (int lane = 0; lane < 32; ++lane) {
-              const int r = kk * 16 + lane % 16, ch = (warp_n * S::wn + j * 16) / 8 + lane / 16;
-              address[lane] = a_chunks + swizzled_chunk<S::bcr>(r, ch);
-            }
-            float t[32][4][2];
-            ldmatrix(s, address, true, t);
-            for (int l = 0; l < 32; ++l)
-              for (int e = 0; e < 2; ++e) {
-                bf[2 * j][l][0][e] = t[l][0][e];
-                bf[2 * j][l][1][e] = t[l][1][e];
-                bf[2 * j + 1][l][0][e] = t[l][2][e];
-                bf[2 * j + 1][l][1][e] = t[l][3][e];
-              }
+          float t[32][4][2];
+          ldmatrix(s, address, false, t);
+          for (int l = 0; l < 32; ++l)
+            for (int q = 0; q < 4; ++q)
+              for (int e = 0; e < 2; ++e)
+                f.a[warp * MT + i][l][q][e] = t[l][q][e];
+        }
+        for (int j = 0; j < NT / 2; ++j) {
+          int address[32];
+          for (int lane = 0; lane < 32; ++lane) {
+            const int r = kk * 16 + lane % 16, ch = (warp_n * S::wn + j * 16) / 8 + lane / 16;
+            address[lane] = a_chunks + swizzled_chunk<S::bcr>(r, ch);
           }
-          // mma.sync m16n8k16 .row.col: A (g, 2t..) in a0 / (g + 8) a1 /
-          // k + 8 in a2, a3; B (k 2t.., column g) in b0, k + 8 in b1.
-          for (int i = 0; i < MT; ++i)
-            for (int j = 0; j < NT; ++j) {
-              double A[16][16], B[16][8];
-              for (int l = 0; l < 32; ++l) {
-                const int g = l / 4, t = l % 4;
-                for (int e = 0; e < 2; ++e) {
-                  A[g][2 * t + e] = af[i][l][0][e];
-                  A[g + 8][2 * t + e] = af[i][l][1][e];
-                  A[g][2 * t + 8 + e] = af[i][l][2][e];
-                  A[g + 8][2 * t + 8 + e] = af[i][l][3][e];
-                  B[2 * t + e][g] = bf[j][l][0][e];
-                  B[2 * t + 8 + e][g] = bf[j][l][1][e];
-                }
-              }
-              for (int l = 0; l < 32; ++l) {
-                const int g = l / 4, t = l % 4;
-                for (int e = 0; e < 4; ++e) {
-                  const int r = g + (e >= 2 ? 8 : 0), c = 2 * t + e % 2;
-                  double sum = 0;
-                  for (int q = 0; q < 16; ++q)
-                    sum += A[r][q] * B[q][c];
-                  at(warp, l, i, j, e) += static_cast<float>(sum);
-                }
-              }
+          float t[32][4][2];
+          ldmatrix(s, address, true, t);
+          for (int l = 0; l < 32; ++l)
+            for (int e = 0; e < 2; ++e) {
+              f.b[warp * NT + 2 * j][l][0][e] = t[l][0][e];
+              f.b[warp * NT + 2 * j][l][1][e] = t[l][1][e];
+              f.b[warp * NT + 2 * j + 1][l][0][e] = t[l][2][e];
+              f.b[warp * NT + 2 * j + 1][l][1][e] = t[l][3][e];
             }
         }
       }
     };
+    // mma.sync m16n8k16 .row.col: A (g, 2t..) in a0 / (g + 8) a1 / k + 8 in
+    // a2, a3; B (k 2t.., column g) in b0, k + 8 in b1.
+    const auto multiply = [&](const fragments& f) {
+      for (int warp = 0; warp < warps; ++warp)
+        for (int i = 0; i < MT; ++i)
+          for (int j = 0; j < NT; ++j) {
+            const auto& af = f.a[warp * MT + i];
+            const auto& bf = f.b[warp * NT + j];
+            double A[16][16], B[16][8];
+            for (int l = 0; l < 32; ++l) {
+              const int g = l / 4, t = l % 4;
+              for (int e = 0; e < 2; ++e) {
+                A[g][2 * t + e] = af[l][0][e];
+                A[g + 8][2 * t + e] = af[l][1][e];
+                A[g][2 * t + 8 + e] = af[l][2][e];
+                A[g + 8][2 * t + 8 + e] = af[l][3][e];
+                B[2 * t + e][g] = bf[l][0][e];
+                B[2 * t + 8 + e][g] = bf[l][1][e];
+              }
+            }
+            for (int l = 0; l < 32; ++l) {
+              const int g = l / 4, t = l % 4;
+              for (int e = 0; e < 4; ++e) {
+                const int r = g + (e >= 2 ? 8 : 0), c = 2 * t + e % 2;
+                double sum = 0;
+                for (int q = 0; q < 16; ++q)
+                  sum += A[r][q] * B[q][c];
+                at(warp, l, i, j, e) += static_cast<float>(sum);
+              }
+            }
+          }
+    };
 
-    // 3. the ring, in program order of one thread (a slot overwritten while
-    // still needed gives a wrong product)
+    // 3. the ring with double-buffered fragments, in the program order of
+    // the kernel (a slot refilled before its last fragments were loaded
+    // gives a wrong product)
+    constexpr int KK = S::bk / 16;
     for (int s = 0; s < S::stages - 1; ++s)
       if (s < k_tiles) load_stage(s, s);
-    int slot = 0;
+    fragments f[2];
+    load_fragments(f[0], 0, 0);
+    int slot = 0, refill = S::stages - 1;
     for (int kt = 0; kt < k_tiles; ++kt) {
-      const int ahead = kt + S::stages - 1;
-      if (ahead < k_tiles) load_stage(ahead % S::stages, ahead);
-      multiply_stage(slot);
-      slot = slot + 1 == S::stages ? 0 : slot + 1;
+      for (int kk = 0; kk < KK; ++kk) {
+        if (kk == 0) {
+          const int ahead = kt + S::stages - 1;
+          if (ahead < k_tiles) load_stage(refill, ahead);
+          refill = refill + 1 == S::stages ? 0 : refill + 1;
+        }
+        if (kk == KK - 1) slot = slot + 1 == S::stages ? 0 : slot + 1;
+        load_fragments(f[(kk + 1) % 2], slot, (kk + 1) % KK);
+        multiply(f[kk % 2]);
+      }
     }
 
     // 5. epilogue

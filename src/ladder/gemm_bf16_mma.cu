@@ -19,8 +19,10 @@ namespace {
 
 constexpr const char* algorithm = "gemm_bf16_mma_pipelined";
 
-// 128 x 256 tiles, k 32 deep, 8 warps of 64 x 64, 4 stages (96 KiB).
-using wide_shape = gemm_mma_shape<128, 256, 32, 64, 64, 4, 1>;
+// 128 x 256 tiles, 8 warps of 64 x 64; k 32 deep in 4 stages (96 KiB) or
+// 64 deep in 3 (144 KiB). One block per SM either way (~240 registers).
+using k32_shape = gemm_mma_shape<128, 256, 32, 64, 64, 4, 1>;
+using k64_shape = gemm_mma_shape<128, 256, 64, 64, 64, 3, 1>;
 
 bool aligned16(const void* p) {
   return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
@@ -65,7 +67,7 @@ void run(const gemm_mma_params& p, cudaStream_t stream) {
 
 void gemm_bf16_mma_pipelined(device_matrix_view<const bfloat16> a,
                              device_matrix_view<const bfloat16> b, device_matrix_view<float> c,
-                             float alpha, float beta, stream_t stream) {
+                             float alpha, float beta, stream_t stream, gemm_mma_depth depth) {
   if (a.cols() != b.rows() || c.rows() != a.rows() || c.cols() != b.cols()) {
     throw std::invalid_argument(std::string(algorithm) + ": A is " + std::to_string(a.rows()) +
                                 " x " + std::to_string(a.cols()) + ", B " +
@@ -95,7 +97,16 @@ void gemm_bf16_mma_pipelined(device_matrix_view<const bfloat16> a,
   p.pair_stores = reinterpret_cast<std::uintptr_t>(c.data()) % 8 == 0 && p.ldc % 2 == 0;
   if (p.m == 0 || p.n == 0) return;
   // k == 0 runs too: no steps of k, the epilogue writes beta C.
-  run<wide_shape>(p, reinterpret_cast<cudaStream_t>(stream));
+  const auto s = reinterpret_cast<cudaStream_t>(stream);
+  switch (depth) {
+    case gemm_mma_depth::k32_4_stages:
+      run<k32_shape>(p, s);
+      return;
+    case gemm_mma_depth::k64_3_stages:
+      run<k64_shape>(p, s);
+      return;
+  }
+  throw std::invalid_argument(std::string(algorithm) + ": unknown gemm_mma_depth");
 }
 
 }  // namespace gpuprim::ladder

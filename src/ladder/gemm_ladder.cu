@@ -87,11 +87,12 @@ void run_bf16_wmma(device_matrix_view<const bfloat16> a, device_matrix_view<cons
   detail::check_launch("gemm_bf16_wmma", algorithm);
 }
 
+template <gemm_mma_depth Depth>
 void run_bf16_mma_pipelined(device_matrix_view<const bfloat16> a,
                             device_matrix_view<const bfloat16> b, device_matrix_view<float> c,
                             stream_t stream) {
   checked_dims(a, b, c);
-  gemm_bf16_mma_pipelined(a, b, c, 1.0f, 0.0f, stream);
+  gemm_bf16_mma_pipelined(a, b, c, 1.0f, 0.0f, stream, Depth);
 }
 
 template <class In>
@@ -124,7 +125,9 @@ constexpr gemm_rung<bfloat16> tensor_core_ladder[] = {
    run_bf16_wmma},
   {"gemm_bf16_mma_pipelined",
    "4-stage cp.async ring, swizzled tiles, ldmatrix + mma.sync m16n8k16; 128 x 256 x 32, 64 x 64 warp tiles",
-   run_bf16_mma_pipelined},
+   run_bf16_mma_pipelined<gemm_mma_depth::k32_4_stages>},
+  {"gemm_bf16_mma_pipelined_k64", "the same, 64 of k per stage in 3 stages: half the barriers",
+   run_bf16_mma_pipelined<gemm_mma_depth::k64_3_stages>},
   {"gp::gemm (cuBLASLt bf16)", "production: cuBLASLt, bf16 in, fp32 accumulate and out",
    run_production<bfloat16>},
 };

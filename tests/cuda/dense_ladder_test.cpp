@@ -96,35 +96,40 @@ TEST_F(cuda_test, gemm_bf16_mma_pipelined_alpha_beta_and_leading_dimensions) {
       {150, 264, 72, 80, 280, 275},    // cp.async path, padded rows, odd ldc
       {77, 45, 39, 41, 47, 46},        // element path
       {300, 520, 256, 264, 520, 521},  // several stages of k, odd ldc
+      {70, 40, 0, 8, 40, 40},          // k = 0: C = beta C
   };
-  for (const layout& l : layouts) {
-    for (const auto [alpha, beta] : {std::pair{1.0f, 0.0f}, {-0.5f, 0.0f}, {2.0f, -1.5f}}) {
-      const auto a = random_matrix<gp::bfloat16>(l.m * l.lda, rng);
-      const auto b = random_matrix<gp::bfloat16>(l.k * l.ldb, rng);
-      auto c0 = random_matrix<float>(l.m * l.ldc, rng);
-      if (beta == 0.0f) {
-        for (auto& x : c0)
-          x = std::numeric_limits<float>::quiet_NaN();
+  for (const auto depth :
+       {gp::ladder::gemm_mma_depth::k32_4_stages, gp::ladder::gemm_mma_depth::k64_3_stages})
+    for (const layout& l : layouts) {
+      for (const auto [alpha, beta] : {std::pair{1.0f, 0.0f}, {-0.5f, 0.0f}, {2.0f, -1.5f}}) {
+        const auto a = random_matrix<gp::bfloat16>(l.m * l.lda, rng);
+        const auto b = random_matrix<gp::bfloat16>(l.k * l.ldb, rng);
+        auto c0 = random_matrix<float>(l.m * l.ldc, rng);
+        if (beta == 0.0f) {
+          for (auto& x : c0)
+            x = std::numeric_limits<float>::quiet_NaN();
+        }
+        const auto expected =
+            reference_gemm(a, l.lda, gp::matrix_op::none, b, l.ldb, gp::matrix_op::none, c0, l.ldc,
+                           l.m, l.n, l.k, double(alpha), double(beta));
+        const auto d_a = gp::to_device(a);
+        const auto d_b = gp::to_device(b);
+        auto d_c = gp::to_device(c0);
+        gp::ladder::gemm_bf16_mma_pipelined(
+            gp::device_matrix_view<const gp::bfloat16>(d_a.data(), l.m, l.k, l.lda),
+            gp::device_matrix_view<const gp::bfloat16>(d_b.data(), l.k, l.n, l.ldb),
+            gp::device_matrix_view<float>(d_c.data(), l.m, l.n, l.ldc), alpha, beta, nullptr,
+            depth);
+        const auto got = gp::to_host(d_c);
+        ASSERT_TRUE(gemm_close(got, l.ldc, expected, l.m, l.n, l.k, 2.0 * double(l.k) + 2.0))
+            << l.m << " x " << l.n << " x " << l.k << " alpha " << alpha << " beta " << beta
+            << " depth " << static_cast<int>(depth);
+        // Padding between rows of C is not touched.
+        for (std::size_t i = 0; i < l.m; ++i)
+          for (std::size_t j = l.n; j < l.ldc && i * l.ldc + j < got.size(); ++j)
+            ASSERT_TRUE(same_bits(got[i * l.ldc + j], c0[i * l.ldc + j])) << i << ", " << j;
       }
-      const auto expected =
-          reference_gemm(a, l.lda, gp::matrix_op::none, b, l.ldb, gp::matrix_op::none, c0, l.ldc,
-                         l.m, l.n, l.k, double(alpha), double(beta));
-      const auto d_a = gp::to_device(a);
-      const auto d_b = gp::to_device(b);
-      auto d_c = gp::to_device(c0);
-      gp::ladder::gemm_bf16_mma_pipelined(
-          gp::device_matrix_view<const gp::bfloat16>(d_a.data(), l.m, l.k, l.lda),
-          gp::device_matrix_view<const gp::bfloat16>(d_b.data(), l.k, l.n, l.ldb),
-          gp::device_matrix_view<float>(d_c.data(), l.m, l.n, l.ldc), alpha, beta, nullptr);
-      const auto got = gp::to_host(d_c);
-      ASSERT_TRUE(gemm_close(got, l.ldc, expected, l.m, l.n, l.k, 2.0 * double(l.k) + 2.0))
-          << l.m << " x " << l.n << " x " << l.k << " alpha " << alpha << " beta " << beta;
-      // Padding between rows of C is not touched.
-      for (std::size_t i = 0; i < l.m; ++i)
-        for (std::size_t j = l.n; j < l.ldc && i * l.ldc + j < got.size(); ++j)
-          ASSERT_TRUE(same_bits(got[i * l.ldc + j], c0[i * l.ldc + j])) << i << ", " << j;
     }
-  }
 }
 
 TEST_F(cuda_test, gemm_bf16_mma_pipelined_refuses_bad_arguments) {

@@ -48,9 +48,15 @@ std::span<const gemm_rung<bfloat16>> gemm_tensor_core_rungs();
 // beta C (beta == 0: C is only written, NaN there does not matter) for
 // row-major views of any shape and leading dimension; sm_80 or newer.
 // std::invalid_argument for mismatched shapes or C overlapping A or B.
+// Both depths use 128 x 256 block tiles and 8 warps of 64 x 64.
+enum class gemm_mma_depth {
+  k32_4_stages,  // 32 of k per stage, 4 stages (96 KiB of shared memory)
+  k64_3_stages,  // 64 of k per stage, 3 stages (144 KiB): half the barriers
+};
 void gemm_bf16_mma_pipelined(device_matrix_view<const bfloat16> a,
                              device_matrix_view<const bfloat16> b, device_matrix_view<float> c,
-                             float alpha, float beta, stream_t stream);
+                             float alpha, float beta, stream_t stream,
+                             gemm_mma_depth depth = gemm_mma_depth::k32_4_stages);
 #else
 inline std::span<const transpose_rung> transpose_rungs() {
   return {};

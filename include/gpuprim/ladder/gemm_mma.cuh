@@ -13,9 +13,11 @@
 //     is multiplied. Chunks outside the matrix are zero-filled (src-size 0).
 //     When rows are not 16-byte aligned (k or n not a multiple of 8, or an
 //     unaligned base) the same ring is filled by guarded element loads.
-//  3. One barrier per step of k: wait for this step's group, __syncthreads
-//     (every warp is done with the slot of the step before), refill that
-//     slot with the tile Stages - 1 steps ahead, then multiply this one.
+//  3. One barrier per step of k: wait for the next step's group,
+//     __syncthreads (every warp is done with the slot of the step before,
+//     which the next step refills with the tile Stages - 1 ahead). Register
+//     fragments are double-buffered: the next 16 of k are loaded from shared
+//     memory while this 16's products run, across the barrier too.
 //  4. Each warp owns a WM x WN tile of C in registers. Per 16 of k it loads
 //     its A fragments with ldmatrix.x4 (16 x 16 each) and its B fragments
 //     with ldmatrix.x4.trans (B is k-major: .trans hands each lane the
@@ -188,42 +190,84 @@ __global__ void __launch_bounds__(S::threads, S::min_blocks)
   const int k_tiles = (p.k + BK - 1) / BK;
 
   // 2. Fill `slot` with the k-tile `kt`: chunk v of A's tile is row v / ACR,
-  // chunk v % ACR (consecutive threads along a row: coalesced reads).
+  // chunk v % ACR (consecutive threads along a row: coalesced reads); a
+  // thread's chunks are `pass` rows apart, a multiple of 8, so they share
+  // the swizzle and sit at constant offsets from the first. On the cp.async
+  // path a thread keeps one source pointer per matrix (stepped by `pass`
+  // rows) and a bit per A row inside; the element path goes one chunk at a
+  // time. Both keep the accumulators' registers free (no spills).
+  constexpr int a_pass = S::threads / ACR, b_pass = S::threads / BCR;
+  static_assert(a_pass % 8 == 0 && b_pass % 8 == 0 && S::threads % ACR == 0 &&
+                S::threads % BCR == 0);
+  const int a_r = tid / ACR, a_ch = tid % ACR, b_r = tid / BCR, b_ch = tid % BCR;
+  const unsigned a_dst = swizzled_chunk<ACR>(a_r, a_ch) * 16;
+  const unsigned b_dst = S::a_stage_bytes + swizzled_chunk<BCR>(b_r, b_ch) * 16;
+  const __nv_bfloat16* a_src = p.a + std::size_t(min(row0 + a_r, p.m - 1)) * p.lda + a_ch * 8;
+  const __nv_bfloat16* b_src = p.b + std::size_t(b_r) * p.ldb + col0 + b_ch * 8;
+  const bool b_col_inside = col0 + b_ch * 8 < p.n;
+  unsigned a_rows_inside = 0;
+#pragma unroll
+  for (int i = 0; i < S::a_chunks_per_thread; ++i)
+    a_rows_inside |= unsigned(row0 + a_r + i * a_pass < p.m) << i;
   const auto load_stage = [&](int slot, int kt) {
     const int k0 = kt * BK;
-    const unsigned a_stage = smem + slot * S::stage_bytes;
-    const unsigned b_stage = a_stage + S::a_stage_bytes;
+    const unsigned stage = smem + slot * S::stage_bytes;
+    if constexpr (Async) {
+      const bool a_k_inside = k0 + a_ch * 8 < p.k;
+      const __nv_bfloat16* src = a_src + k0;
 #pragma unroll
-    for (int i = 0; i < S::a_chunks_per_thread; ++i) {
-      const int v = tid + i * S::threads, r = v / ACR, ch = v % ACR;
-      const unsigned dst = a_stage + swizzled_chunk<ACR>(r, ch) * 16;
-      const int gr = row0 + r, gc = k0 + ch * 8;
-      if constexpr (Async) {
-        const bool inside = gr < p.m && gc < p.k;
-        cp_async_16(dst, inside ? p.a + std::size_t(gr) * p.lda + gc : p.a, inside);
-      } else {
-        copy_chunk_guarded(dst, p.a, p.lda, p.m, p.k, gr, gc);
+      for (int i = 0; i < S::a_chunks_per_thread; ++i) {
+        const bool inside = a_k_inside && (a_rows_inside >> i & 1u);
+        cp_async_16(stage + a_dst + i * a_pass * BK * 2, inside ? src : p.a, inside);
+        src += a_pass * p.lda;
       }
-    }
+      src = b_src + std::size_t(k0) * p.ldb;
 #pragma unroll
-    for (int i = 0; i < S::b_chunks_per_thread; ++i) {
-      const int v = tid + i * S::threads, r = v / BCR, ch = v % BCR;
-      const unsigned dst = b_stage + swizzled_chunk<BCR>(r, ch) * 16;
-      const int gr = k0 + r, gc = col0 + ch * 8;
-      if constexpr (Async) {
-        const bool inside = gr < p.k && gc < p.n;
-        cp_async_16(dst, inside ? p.b + std::size_t(gr) * p.ldb + gc : p.b, inside);
-      } else {
-        copy_chunk_guarded(dst, p.b, p.ldb, p.k, p.n, gr, gc);
+      for (int i = 0; i < S::b_chunks_per_thread; ++i) {
+        const bool inside = b_col_inside && k0 + b_r + i * b_pass < p.k;
+        cp_async_16(stage + b_dst + i * b_pass * BN * 2, inside ? src : p.b, inside);
+        src += b_pass * p.ldb;
+      }
+    } else {
+#pragma unroll 1
+      for (int i = 0; i < S::a_chunks_per_thread; ++i) {
+        copy_chunk_guarded(stage + a_dst + i * a_pass * BK * 2, p.a, p.lda, p.m, p.k,
+                           row0 + a_r + i * a_pass, k0 + a_ch * 8);
+      }
+#pragma unroll 1
+      for (int i = 0; i < S::b_chunks_per_thread; ++i) {
+        copy_chunk_guarded(stage + b_dst + i * b_pass * BN * 2, p.b, p.ldb, p.k, p.n,
+                           k0 + b_r + i * b_pass, col0 + b_ch * 8);
       }
     }
   };
 
-  // 4. One stage's products. Lane l addresses row l % 16 of A's 16 x 16
+  // 4. Fragments of 16 of k. Lane l addresses row l % 16 of A's 16 x 16
   // fragment, chunk l / 16 (matrices 0-3: rows 0-7 / 8-15 x k 0-7 / 8-15,
   // the order of mma's a0..a3); for B, k row l % 16 and columns
   // 8 (l / 16) .. +7 (matrices: k 0-7 / 8-15 x columns 0-7 / 8-15, i.e.
   // b0, b1 of two neighbouring n8 tiles).
+  constexpr int KK = BK / 16;
+  static_assert(KK % 2 == 0, "fragments alternate between two buffers: BK / 16 even");
+  const auto load_fragments = [&](unsigned(&af)[MT][4], unsigned(&bf)[NT][2], int slot, int kk) {
+    const unsigned a_stage = smem + slot * S::stage_bytes;
+    const unsigned b_stage = a_stage + S::a_stage_bytes;
+#pragma unroll
+    for (int i = 0; i < MT; ++i) {
+      const int r = warp_m * WM + i * 16 + lane % 16, ch = kk * 2 + lane / 16;
+      ldmatrix_x4(af[i], a_stage + swizzled_chunk<ACR>(r, ch) * 16);
+    }
+#pragma unroll
+    for (int j = 0; j < NT / 2; ++j) {
+      const int r = kk * 16 + lane % 16, ch = (warp_n * WN + j * 16) / 8 + lane / 16;
+      unsigned t[4];
+      ldmatrix_x4_trans(t, b_stage + swizzled_chunk<BCR>(r, ch) * 16);
+      bf[2 * j][0] = t[0];
+      bf[2 * j][1] = t[1];
+      bf[2 * j + 1][0] = t[2];
+      bf[2 * j + 1][1] = t[3];
+    }
+  };
   float acc[MT][NT][4];
 #pragma unroll
   for (int i = 0; i < MT; ++i)
@@ -232,51 +276,54 @@ __global__ void __launch_bounds__(S::threads, S::min_blocks)
 #pragma unroll
       for (int e = 0; e < 4; ++e)
         acc[i][j][e] = 0.0f;
-  const auto multiply_stage = [&](int slot) {
-    const unsigned a_stage = smem + slot * S::stage_bytes;
-    const unsigned b_stage = a_stage + S::a_stage_bytes;
+  // Serpentine over j: the B fragment of the last product of a row of tiles
+  // is the first of the next.
+  const auto multiply = [&](const unsigned(&af)[MT][4], const unsigned(&bf)[NT][2]) {
 #pragma unroll
-    for (int kk = 0; kk < BK / 16; ++kk) {
-      unsigned af[MT][4], bf[NT][2];
+    for (int i = 0; i < MT; ++i)
 #pragma unroll
-      for (int i = 0; i < MT; ++i) {
-        const int r = warp_m * WM + i * 16 + lane % 16, ch = kk * 2 + lane / 16;
-        ldmatrix_x4(af[i], a_stage + swizzled_chunk<ACR>(r, ch) * 16);
+      for (int jj = 0; jj < NT; ++jj) {
+        const int j = i % 2 ? NT - 1 - jj : jj;
+        mma_bf16_16816(acc[i][j], af[i], bf[j][0], bf[j][1]);
       }
-#pragma unroll
-      for (int j = 0; j < NT / 2; ++j) {
-        const int r = kk * 16 + lane % 16, ch = (warp_n * WN + j * 16) / 8 + lane / 16;
-        unsigned t[4];
-        ldmatrix_x4_trans(t, b_stage + swizzled_chunk<BCR>(r, ch) * 16);
-        bf[2 * j][0] = t[0];
-        bf[2 * j][1] = t[1];
-        bf[2 * j + 1][0] = t[2];
-        bf[2 * j + 1][1] = t[3];
-      }
-#pragma unroll
-      for (int i = 0; i < MT; ++i)
-#pragma unroll
-        for (int j = 0; j < NT; ++j)
-          mma_bf16_16816(acc[i][j], af[i], bf[j][0], bf[j][1]);
-    }
   };
 
   // 3. The ring: Stages - 1 tiles ahead, one group committed per step (empty
-  // ones past the end keep the count of groups uniform).
+  // ones past the end keep the count of groups uniform). Fragments are
+  // double-buffered in registers: those of the next 16 of k are loaded
+  // before this 16's products are issued, and the step's one barrier comes
+  // before its last products, so the tensor cores have work across it.
+  // Slot (kt - 1) % Stages is refilled in step kt: every warp read it
+  // before step kt - 1's barrier.
 #pragma unroll
   for (int s = 0; s < S::stages - 1; ++s) {
     if (s < k_tiles) load_stage(s, s);
     cp_async_commit();
   }
-  int slot = 0;
+  cp_async_wait<S::stages - 2>();
+  __syncthreads();
+  unsigned af[2][MT][4], bf[2][NT][2];
+  load_fragments(af[0], bf[0], 0, 0);
+  int slot = 0;                // read: tile kt
+  int refill = S::stages - 1;  // written: tile kt + Stages - 1
   for (int kt = 0; kt < k_tiles; ++kt) {
-    cp_async_wait<S::stages - 2>();
-    __syncthreads();
-    const int ahead = kt + S::stages - 1;
-    if (ahead < k_tiles) load_stage(ahead % S::stages, ahead);
-    cp_async_commit();
-    multiply_stage(slot);
-    slot = slot + 1 == S::stages ? 0 : slot + 1;
+#pragma unroll
+    for (int kk = 0; kk < KK; ++kk) {
+      if (kk == 0) {
+        const int ahead = kt + S::stages - 1;
+        if (ahead < k_tiles) load_stage(refill, ahead);
+        cp_async_commit();
+        refill = refill + 1 == S::stages ? 0 : refill + 1;
+      }
+      if (kk == KK - 1) {
+        // Tile kt + 1 landed (its group and every thread's copies).
+        cp_async_wait<S::stages - 2>();
+        __syncthreads();
+        slot = slot + 1 == S::stages ? 0 : slot + 1;
+      }
+      load_fragments(af[(kk + 1) % 2], bf[(kk + 1) % 2], slot, (kk + 1) % KK);
+      multiply(af[kk % 2], bf[kk % 2]);
+    }
   }
 
   // 5. Lane (g, t) = (l / 4, l % 4) holds rows g and g + 8, columns 2t, 2t + 1
