@@ -44,6 +44,14 @@ inline constexpr unsigned transpose_in_flight = 4;  // vectors per thread loaded
 // The same for rows of any alignment: a 64-wide row is 17 pieces, so 5 per
 // thread cover a 64 x 64 tile (1088 pieces) in one round of loads.
 inline constexpr unsigned transpose_in_flight_peeled = 5;
+// Resident blocks per SM asked of the peeled kernel (__launch_bounds__; 0:
+// no cap). Uncapped it takes 64 registers for 4-byte elements (4 blocks of
+// 256 per SM, against 6 for the aligned kernel's 38). A cap spills on sm_90
+// (ptxas, 4 / 8-byte elements): 6 blocks (40 registers) 80 / 80 bytes,
+// 5 blocks (48 registers) 48 / 56 bytes; with 3 pieces in flight instead
+// of 5, 5 blocks spill 4 / 0 bytes. Left uncapped until measured
+// (bench/results/notes-2026-11-25-dense-bf16.md).
+inline constexpr unsigned transpose_peeled_min_blocks = 0;
 
 // The type an element of `Bytes` bytes moves as.
 template <std::size_t Bytes>
@@ -114,7 +122,7 @@ struct transpose_tiling {
 // its own, so that the aligned path keeps its register count (38 against
 // 64 for f32 on sm_90, 6 blocks per SM instead of 4).
 template <std::size_t Bytes, bool Peeled>
-__global__ void __launch_bounds__(transpose_threads)
+__global__ void __launch_bounds__(transpose_threads, Peeled ? transpose_peeled_min_blocks : 0)
     transpose_tiles(const typename transpose_element<Bytes>::type* __restrict__ in,
                     typename transpose_element<Bytes>::type* __restrict__ out,
                     detail::transpose_shape s, transpose_tiling t) {
