@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "gpuprim/core/error.hpp"
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/ladder/dense.hpp"
 #include "gpuprim/ladder/gemm_mma.cuh"
@@ -47,8 +48,23 @@ void launch(const gemm_mma_params& p, std::size_t blocks, cudaStream_t stream) {
   detail::check_launch(algorithm, algorithm);
 }
 
+// The kernel body is compiled for sm_80 and newer only (empty below): refuse
+// older devices rather than leave C unwritten.
+void require_sm80() {
+  int device = 0, major = 0;
+  detail::check(cudaGetDevice(&device), "cudaGetDevice", algorithm);
+  detail::check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
+                "cudaDeviceGetAttribute", algorithm);
+  if (major < 8) {
+    throw cuda_error(static_cast<int>(cudaErrorNoKernelImageForDevice), "the device check",
+                     algorithm,
+                     "needs compute capability 8.0 or newer (cp.async, ldmatrix, bf16 mma.sync)");
+  }
+}
+
 template <class S>
 void run(const gemm_mma_params& p, cudaStream_t stream) {
+  require_sm80();
   const std::size_t blocks =
       std::size_t((p.m + S::bm - 1) / S::bm) * std::size_t((p.n + S::bn - 1) / S::bn);
   if (blocks > INT_MAX) {
