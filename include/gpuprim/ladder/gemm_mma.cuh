@@ -73,9 +73,11 @@ __device__ __forceinline__ unsigned shared_address(const void* p) {
 }
 
 // 16 bytes global -> shared, bypassing L1; zeros when !inside (nothing read).
+// The L2 fetches the whole 128-byte line: the rest of a 64-byte row of A's
+// tile is the next step's.
 __device__ __forceinline__ void cp_async_16(unsigned dst, const void* src, bool inside) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
+  asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
                "r"(inside ? 16 : 0)
                : "memory");
 #endif
