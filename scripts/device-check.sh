@@ -4,7 +4,8 @@
 # Logs and results go to $OUT (flat: the device tool brings back at most 8
 # files). Usage: scripts/device-check.sh [--no-bench] [--no-sanitize]
 # [--tests-only] [--no-tests] [--tune-radix] [--ncu-radix] [--tune-scan]
-# [--tune-histogram] [--tune-reduce] [--ncu-scan] [--ncu-small] (the radix probes time the radix sort's tile sizes
+# [--tune-histogram] [--tune-reduce] [--ncu-scan] [--ncu-small]
+# [--tune-gemm] [--ncu-gemm] (the radix probes time the radix sort's tile sizes
 # against CUB: tune-radix.txt, and profile its passes and CUB's with Nsight
 # Compute: ncu-radix.txt; --tune-scan times the scan's look-back windows
 # against CUB: tune-scan.txt; --tune-histogram the byte histogram's
@@ -12,7 +13,11 @@
 # tune-reduce.txt; --ncu-scan profiles one scan and CUB's with Nsight
 # Compute: ncu-scan.txt, ncu-scan-source.txt; --ncu-small profiles one
 # 2^20 scan and one 2^20 sum with CUB's, for the GPU time apart from the
-# launch: ncu-small.txt).
+# launch: ncu-small.txt; --tune-gemm times the bf16 tensor-core gemm rung's
+# tile shapes, depths, stages and block orders against cuBLAS:
+# tune-gemm_mma.txt, and writes the ladder row's SASS: sass-gemm.txt;
+# --ncu-gemm profiles the two ladder rows and cuBLAS at 8192^3 with
+# Nsight Compute: ncu-gemm.txt).
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -27,6 +32,8 @@ RUN_NCU_SCAN=0
 RUN_NCU_SMALL=0
 RUN_TUNE_HISTOGRAM=0
 RUN_TUNE_REDUCE=0
+RUN_TUNE_GEMM=0
+RUN_NCU_GEMM=0
 for arg in "$@"; do
   case "$arg" in
     --no-bench) RUN_BENCH=0 ;;
@@ -40,6 +47,8 @@ for arg in "$@"; do
     --ncu-small) RUN_NCU_SMALL=1 ;;
     --tune-histogram) RUN_TUNE_HISTOGRAM=1 ;;
     --tune-reduce) RUN_TUNE_REDUCE=1 ;;
+    --tune-gemm) RUN_TUNE_GEMM=1 ;;
+    --ncu-gemm) RUN_NCU_GEMM=1 ;;
   esac
 done
 summary="$OUT/summary.txt"
@@ -94,6 +103,8 @@ fi
 [ $RUN_TUNE_HISTOGRAM -eq 1 ] && { build_probe histogram histogram & histogram_build=$!; }
 { [ $RUN_TUNE_REDUCE -eq 1 ] || [ $RUN_NCU_SMALL -eq 1 ]; } &&
   { build_probe reduce reduce & reduce_build=$!; }
+{ [ $RUN_TUNE_GEMM -eq 1 ] || [ $RUN_NCU_GEMM -eq 1 ]; } &&
+  { build_probe gemm_mma gemm_mma -lineinfo -lcublas & gemm_build=$!; }
 
 # The probes alone (--no-tests --no-sanitize --no-bench) need no library
 # build: each is one nvcc command (build_probe above).
@@ -245,5 +256,25 @@ fi
 [ $RUN_TUNE_HISTOGRAM -eq 1 ] && wait "$histogram_build" && probe histogram
 # The reduction's block shapes against CUB (scripts/tune_reduce.cu).
 [ $RUN_TUNE_REDUCE -eq 1 ] && wait "$reduce_build" && probe reduce
+if [ $RUN_TUNE_GEMM -eq 1 ]; then
+  # The bf16 tensor-core rung's variants against cuBLAS
+  # (scripts/tune_gemm_mma.cu), then the SASS of the ladder row's kernel
+  # (128 x 256 x 32, 4 stages, cp.async path; sass-gemm.txt).
+  wait "$gemm_build" && probe gemm_mma
+  cuobjdump -sass "$BUILD/tune_gemm_mma" 2>/dev/null |
+    awk '/Function : /{keep = /gemm_mma_shapeILi128ELi256ELi32ELi64ELi64ELi4ELi1ELi16EEELb1E/} keep' \
+      >"$OUT/sass-gemm.txt"
+fi
+if [ $RUN_NCU_GEMM -eq 1 ]; then
+  wait "$gemm_build"
+  # The two ladder rows and cuBLAS's kernel at 8192^3: time, tensor pipe,
+  # shared-memory bank conflicts, L2 and DRAM throughput, stall reasons.
+  ncu --kernel-name regex:'gemm_bf16_mma|gemm|sm90|sm80' \
+    --section SpeedOfLight --section Occupancy --section LaunchStats \
+    --section WarpStateStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+    --metrics 'sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,lts__t_sectors.sum,regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
+    "$BUILD/tune_gemm_mma" --profile >"$OUT/ncu-gemm.txt" 2>&1
+  note "ncu gemm: rc=$?"
+fi
 
 cat "$summary"

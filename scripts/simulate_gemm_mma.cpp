@@ -19,14 +19,14 @@
 
 using gpuprim::ladder::swizzled_chunk;
 
-template <int BM, int BN, int BK, int WM, int WN, int Stages>
+template <int BM, int BN, int BK, int WM, int WN, int Stages, int GroupM = 16>
 struct shape {
   static constexpr int bm = BM, bn = BN, bk = BK, wm = WM, wn = WN, stages = Stages;
   static constexpr int warps_n = BN / WN, threads = (BM / WM) * (BN / WN) * 32;
   static constexpr int acr = BK / 8, bcr = BN / 8;
   static constexpr int a_chunks_per_thread = BM * BK / 8 / threads;
   static constexpr int b_chunks_per_thread = BK * BN / 8 / threads;
-  static constexpr int group_m = 16;
+  static constexpr int group_m = GroupM;
 };
 
 struct problem {
@@ -326,6 +326,12 @@ int main() {
   ok &= check<wide>(2100, 520, 40, 40, 520, 520, 1, 0, rng);  // 17 tile rows: a partial group
   ok &= check<deep>(264, 520, 328, 328, 520, 520, 1, 0, rng);
   ok &= check<deep>(77, 45, 39, 41, 47, 46, 1, 0, rng);
+  // the other shapes of scripts/tune_gemm_mma.cu
+  ok &= check<shape<128, 256, 32, 64, 64, 6, 8>>(300, 520, 200, 200, 520, 520, 1, 0, rng);
+  ok &= check<shape<128, 256, 32, 64, 64, 4, 1>>(300, 520, 200, 200, 520, 520, 1, 0, rng);
+  ok &= check<shape<256, 128, 32, 64, 64, 4>>(300, 264, 200, 200, 264, 264, 1, 0, rng);
+  ok &= check<shape<128, 128, 32, 64, 64, 4>>(300, 264, 200, 200, 264, 264, 1, 0, rng);
+  ok &= check<shape<128, 256, 64, 64, 64, 4>>(300, 520, 200, 200, 520, 520, 1, 0, rng);
   std::puts(ok ? "all ok" : "FAILED");
   return ok ? 0 : 1;
 }

@@ -46,8 +46,9 @@ struct gemm_mma_params {
   bool pair_stores;  // C's rows take 8-byte stores at even columns
 };
 
-// Block tile BM x BN, depth BK per stage; warp tiles WM x WN.
-template <int BM, int BN, int BK, int WM, int WN, int Stages, int MinBlocks>
+// Block tile BM x BN, depth BK per stage; warp tiles WM x WN; GroupM tile
+// rows per group of the block order (step 1).
+template <int BM, int BN, int BK, int WM, int WN, int Stages, int MinBlocks, int GroupM = 16>
 struct gemm_mma_shape {
   static constexpr int bm = BM, bn = BN, bk = BK, wm = WM, wn = WN, stages = Stages;
   static constexpr int min_blocks = MinBlocks;
@@ -59,7 +60,7 @@ struct gemm_mma_shape {
   static constexpr int shared_bytes = Stages * stage_bytes;
   static constexpr int a_chunks_per_thread = BM * BK / 8 / threads;
   static constexpr int b_chunks_per_thread = BK * BN / 8 / threads;
-  static constexpr int group_m = 16;  // tile rows per group (step 1)
+  static constexpr int group_m = GroupM;
   static_assert(BM % WM == 0 && BN % WN == 0 && WM % 16 == 0 && WN % 16 == 0 && BK % 16 == 0);
   static_assert(a_chunks_per_thread * threads == BM * BK / 8 &&
                 b_chunks_per_thread * threads == BK * BN / 8);
