@@ -20,8 +20,9 @@ namespace {
 
 namespace tn = gpuprim::tuning;
 
-// Every family of the library, so `gpuprim tune scan` can say it has no
-// tuner yet rather than that it does not exist.
+// Every family of the library; each has at least one space (src/tune/
+// config.cpp). A family without one would be reported as having nothing
+// tunable rather than as unknown.
 const std::vector<std::string> all_families = {
     "reduce",          "scan",      "segmented", "histogram", "sort",
     "sorting-network", "transpose", "convolve",  "spmv",      "closest-pair"};

@@ -77,6 +77,81 @@ TEST(TuneConfig, EveryDeclaredSpaceHoldsItsDefault) {
   EXPECT_EQ(find_space("no such algorithm"), nullptr);
 }
 
+// Issue 23, item 1: every device algorithm has a space, in `algorithm`
+// order, that `gpuprim tune FAMILY` can select and the tuner can measure.
+TEST(TuneConfig, EveryDeviceAlgorithmHasASpace) {
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"reduce", "reduce"},
+      {"histogram", "histogram"},
+      {"segmented_reduce", "segmented"},
+      {"scan", "scan"},
+      {"segmented_scan", "segmented"},
+      {"radix_sort", "sort"},
+      {"sorting_network", "sorting-network"},
+      {"transpose", "transpose"},
+      {"convolve", "convolve"},
+      {"spmv", "spmv"},
+      {"closest_pair", "closest-pair"}};
+  ASSERT_EQ(spaces().size(), expected.size());
+  ASSERT_EQ(static_cast<std::size_t>(algorithm::count), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const space& s = spaces()[i];
+    SCOPED_TRACE(s.name);
+    EXPECT_EQ(s.name, expected[i].first);
+    EXPECT_EQ(s.family, expected[i].second);
+    EXPECT_EQ(static_cast<std::size_t>(s.id), i);
+    EXPECT_FALSE(s.parameters.empty());
+    EXPECT_GE(s.candidates.size(), 2u) << "a space with one candidate tunes nothing";
+    EXPECT_FALSE(s.types.empty());
+    EXPECT_FALSE(s.log2_sizes.empty());
+    for (element_type t : s.types)
+      EXPECT_NE(t, element_type::other);
+    // No candidate twice.
+    for (std::size_t a = 0; a < s.candidates.size(); ++a) {
+      for (std::size_t b = a + 1; b < s.candidates.size(); ++b)
+        EXPECT_FALSE(s.candidates[a] == s.candidates[b]) << s.describe(s.candidates[a]);
+    }
+    // The default's neighbours: candidates that differ from it in exactly
+    // one parameter; every parameter with more than one value has some.
+    const std::vector<config> near = s.neighbours(s.default_config);
+    EXPECT_FALSE(near.empty());
+    for (const config& k : near) {
+      EXPECT_GE(s.index_of(k), 0) << s.describe(k);
+      int differing = 0;
+      for (int d = 0; d < k.count; ++d)
+        differing += k[d] != s.default_config[d];
+      EXPECT_EQ(differing, 1) << s.describe(k);
+    }
+    for (int d = 0; d < static_cast<int>(s.parameters.size()); ++d) {
+      bool varies = false;
+      for (const config& c : s.candidates)
+        varies = varies || c[d] != s.default_config[d];
+      EXPECT_TRUE(varies) << s.parameters[static_cast<std::size_t>(d)] << " takes one value";
+      bool has_neighbour = false;
+      for (const config& k : near)
+        has_neighbour = has_neighbour || k[d] != s.default_config[d];
+      EXPECT_TRUE(has_neighbour) << s.parameters[static_cast<std::size_t>(d)];
+    }
+  }
+}
+
+// The spaces' defaults are the launch paths' hand-picked values (the
+// kernels' own constants), so an untuned call runs as before.
+TEST(TuneConfig, DefaultsAreTheLaunchPathsConstants) {
+  EXPECT_EQ(find_space("scan")->describe(find_space("scan")->default_config), "prefetch_tiles=64");
+  EXPECT_EQ(find_space("radix_sort")->describe(find_space("radix_sort")->default_config),
+            "prefetch_tiles=64 histogram_blocks_per_sm=8");
+  EXPECT_EQ(find_space("sorting_network")->describe(find_space("sorting_network")->default_config),
+            "tile_kib=32 step_blocks_per_sm=32");
+  EXPECT_EQ(find_space("transpose")->describe(find_space("transpose")->default_config),
+            "tile_rows=64 tile_cols=64 blocks_per_sm=0");
+  EXPECT_EQ(find_space("convolve")->describe(find_space("convolve")->default_config),
+            "unrolled_rows=1 capacity_step=0");
+  EXPECT_EQ(find_space("spmv")->describe(find_space("spmv")->default_config), "blocks_per_sm=0");
+  EXPECT_EQ(find_space("closest_pair")->describe(find_space("closest_pair")->default_config),
+            "cell_percent=100");
+}
+
 TEST(TuneSearch, ExhaustiveMeasuresEveryCandidateOnceDefaultFirst) {
   const space s = grid_space();
   std::map<int, int> calls;

@@ -32,8 +32,22 @@ struct config {
 };
 
 // The device algorithms the tuner knows; the order is the table's in
-// src/tune/spaces.cpp.
-enum class algorithm : int { reduce, histogram, segmented_reduce, count };
+// src/tune/config.cpp (make_spaces). The cache stores names, not these
+// numbers, so new algorithms go anywhere before `count`.
+enum class algorithm : int {
+  reduce,
+  histogram,
+  segmented_reduce,
+  scan,
+  segmented_scan,
+  radix_sort,
+  sorting_network,
+  transpose,
+  convolve,
+  spmv,
+  closest_pair,
+  count
+};
 
 // Element types a tuned choice is keyed by (the input element type).
 enum class element_type : int { i8, u8, i16, u16, i32, u32, i64, u64, f32, f64, other };

@@ -58,8 +58,10 @@
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/detail/launch.cuh"
 #include "gpuprim/cuda/detail/scratch.cuh"
+#include "gpuprim/cuda/detail/tune_report.cuh"
 #include "gpuprim/cuda/device/device_sorting_network.cuh"
 #include "gpuprim/sort.hpp"
+#include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim {
 namespace cuda_detail {
@@ -609,6 +611,7 @@ pair_candidate check_cells(const double* sorted, const Key* keys, const std::uin
                            std::size_t n, const detail::grid_plan& g, stream_t stream) {
   const unsigned blocks = closest_grid_blocks(n, closest_threads);
   const scratch_buffer block_out(blocks * sizeof(pair_candidate), stream);
+  report_launch_to_tuner(closest_neighbour_cells<Key, Dim>, closest_threads, 0, blocks);
   launch("closest_neighbour_cells", "closest_pair", closest_neighbour_cells<Key, Dim>,
          {blocks, closest_threads, 0, stream}, sorted, keys, index, n, g,
          block_out.get<pair_candidate>());
@@ -657,8 +660,13 @@ pair_candidate grid_with_keys(const point_set<T>& s, detail::grid_plan g, const 
 
 template <class T, int Dim>
 pair_candidate grid(const point_set<T>& s, const double* lo, const double* hi, stream_t stream) {
-  const detail::grid_plan g =
-      detail::make_grid_plan(lo, hi, Dim, detail::initial_cell(lo, hi, Dim, s.n));
+  // The tuner's "closest_pair" space (src/tune/config.cpp): the first
+  // grid's cell side in percent of the one-point-per-cell side. Any side
+  // gives the exact pair (the bound is checked against the cell).
+  const int cell_percent =
+      tuning::choose(tuning::algorithm::closest_pair, tuning::element_type_of<T>(), s.n).choice[0];
+  const detail::grid_plan g = detail::make_grid_plan(
+      lo, hi, Dim, detail::initial_cell(lo, hi, Dim, s.n) * (cell_percent / 100.0));
   if (g.wide_keys) return grid_with_keys<T, std::uint64_t, Dim>(s, g, lo, hi, stream);
   return grid_with_keys<T, std::uint32_t, Dim>(s, g, lo, hi, stream);
 }

@@ -58,7 +58,9 @@
 #include "gpuprim/core/device_info.hpp"
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/detail/tune_report.cuh"
 #include "gpuprim/cuda/detail/vector.cuh"
+#include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim::cuda_detail {
 
@@ -497,9 +499,11 @@ bool convolve_has_zero_tap(const convolve_taps<A>& taps, const detail::convolve_
   return false;
 }
 
+// unrolled_rows: square float filters up to 17 x 17 may take the kernel
+// with the input-row loop unrolled (below); false keeps the loop.
 template <class T, int K>
 void convolve_launch(const detail::convolve_images<T>& im, const detail::convolve_plan& plan,
-                     stream_t stream) {
+                     stream_t stream, bool unrolled_rows = true) {
   using A = convolve_acc_t<T>;
   convolve_taps<A> taps{};
   convolve_geometry g{};
@@ -545,7 +549,7 @@ void convolve_launch(const detail::convolve_images<T>& im, const detail::convolv
   // unrolled (taps as immediate constant-bank operands). Only float, to
   // keep the double and 8-bit objects' size and build time as they were.
   if constexpr (std::is_same_v<T, float> && K <= 17) {
-    if (!plan.separable && plan.krows == K) {
+    if (unrolled_rows && !plan.separable && plan.krows == K) {
       kernel = skip_zeros ? convolve_general_kernel<T, K, true, true>
                           : convolve_general_kernel<T, K, false, true>;
     }
@@ -568,6 +572,9 @@ void convolve_launch(const detail::convolve_images<T>& im, const detail::convolv
                                 std::to_string(max_y * tile_h) +
                                 " rows are not supported on the GPU");
   }
+  report_launch_to_tuner(kernel, convolve_threads_x * convolve_threads_y, shared,
+                         static_cast<unsigned>(std::min<std::uint64_t>(
+                             std::uint64_t(tiles_x) * tiles_y * planes, 0xffffffffu)));
   for (std::uint64_t first = 0; first < planes; first += max_z) {
     g.plane_offset = static_cast<long long>(first);
     shape.grid = dim3(tiles_x, static_cast<unsigned>(tiles_y),
@@ -580,19 +587,28 @@ template <class T>
 void cuda_convolve_dispatch(const detail::convolve_images<T>& im, const detail::convolve_plan& plan,
                             stream_t stream) {
   const int side = plan.separable ? std::max(plan.krows, plan.kcols) : plan.kcols;
-  switch (convolve_capacity(side)) {
+  // The tuner's "convolve" space (src/tune/config.cpp): the unrolled-rows
+  // kernel or the loop, and the smallest compiled capacity that holds the
+  // filter or the next one (zero taps pad it; the kernels skip them).
+  const tuning::config c = tuning::choose(tuning::algorithm::convolve, tuning::element_type_of<T>(),
+                                          std::uint64_t(im.rows) * im.cols * im.channels * im.count)
+                               .choice;
+  const bool unrolled = c[0] != 0;
+  int capacity = convolve_capacity(side);
+  if (c[1] > 0 && capacity < 63) capacity = convolve_capacity(capacity + 1);
+  switch (capacity) {
     case 3:
-      return convolve_launch<T, 3>(im, plan, stream);
+      return convolve_launch<T, 3>(im, plan, stream, unrolled);
     case 5:
-      return convolve_launch<T, 5>(im, plan, stream);
+      return convolve_launch<T, 5>(im, plan, stream, unrolled);
     case 9:
-      return convolve_launch<T, 9>(im, plan, stream);
+      return convolve_launch<T, 9>(im, plan, stream, unrolled);
     case 17:
-      return convolve_launch<T, 17>(im, plan, stream);
+      return convolve_launch<T, 17>(im, plan, stream, unrolled);
     case 33:
-      return convolve_launch<T, 33>(im, plan, stream);
+      return convolve_launch<T, 33>(im, plan, stream, unrolled);
     default:
-      return convolve_launch<T, 63>(im, plan, stream);
+      return convolve_launch<T, 63>(im, plan, stream, unrolled);
   }
 }
 

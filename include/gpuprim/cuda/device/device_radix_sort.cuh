@@ -40,9 +40,11 @@
 #include "gpuprim/cuda/detail/launch.cuh"
 #include "gpuprim/cuda/detail/prefetch.cuh"
 #include "gpuprim/cuda/detail/scratch.cuh"
+#include "gpuprim/cuda/detail/tune_report.cuh"
 #include "gpuprim/cuda/detail/workspace.cuh"
 #include "gpuprim/cuda/device/decoupled_lookback.cuh"
 #include "gpuprim/sort.hpp"
+#include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim::cuda_detail {
 
@@ -304,12 +306,14 @@ template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int Pr
 __global__ void __launch_bounds__(256, MinBlocks)
     radix_onesweep_pass(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
                         std::uint64_t n, radix_digit<K> digit_of, const unsigned* digit_starts,
-                        tile_lookback<unsigned> lookback) {
+                        tile_lookback<unsigned> lookback, unsigned prefetch_tiles) {
   __shared__ radix_tile_storage<K, V, Items> s;
   constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
+  // PrefetchTiles > 0 compiles the prefetch in; prefetch_tiles (run time,
+  // 0: none) is the distance.
   if constexpr (PrefetchTiles > 0) {
-    const std::uint64_t ahead = std::uint64_t(blockIdx.x) + PrefetchTiles;
-    if (ahead < gridDim.x) {
+    const std::uint64_t ahead = std::uint64_t(blockIdx.x) + prefetch_tiles;
+    if (prefetch_tiles > 0 && ahead < gridDim.x) {
       const std::uint64_t begin = ahead * tile_size;
       const std::uint64_t count = std::min<std::uint64_t>(tile_size, n - begin);
       prefetch_block_to_l2(keys_in + begin, count * sizeof(K));
@@ -390,11 +394,21 @@ __global__ void __launch_bounds__(256, 1)
 // keys_of_digit_before); 1 is the plain serial walk.
 inline constexpr int radix_lookback_window = 4;
 
+// The run-time launch parameters (the tuner's "radix_sort" space, src/tune/
+// config.cpp): the onesweep pass's prefetch distance in tiles (-1: the
+// PrefetchTiles template argument; 0: none; only where PrefetchTiles
+// compiled the prefetch in) and the digit-histogram kernel's blocks per SM.
+struct radix_launch_config {
+  int prefetch_tiles = -1;
+  int histogram_blocks_per_sm = 8;
+};
+
 template <
     class K, class V, int Items = radix_items<K, V>, int LookbackWindow = radix_lookback_window,
     int MinBlocks = radix_pass_min_blocks<K, Items>, int PrefetchTiles = radix_prefetch_tiles<V>>
 void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
-                const detail::radix_sort_plan& plan, stream_t stream) {
+                const detail::radix_sort_plan& plan, stream_t stream,
+                const radix_launch_config& config = {}) {
   constexpr bool has_values = !std::is_same_v<V, no_values>;
   constexpr int threads = block_radix_rank::threads;
   constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
@@ -432,7 +446,9 @@ void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out
                      "sort");
   const radix_digit<K> histogram_digit{plan.begin_bit, plan.mask(passes - 1), plan.descending};
   const unsigned hist_blocks = static_cast<unsigned>(std::min<std::uint64_t>(
-      ceil_div(n, threads * 16), std::uint64_t(current_multiprocessor_count()) * 8));
+      ceil_div(n, threads * 16),
+      std::uint64_t(current_multiprocessor_count()) *
+          static_cast<unsigned>(std::max(1, config.histogram_blocks_per_sm))));
   launch("radix_digit_histograms", "sort", radix_digit_histograms<K>,
          {hist_blocks, threads, 0, stream}, keys_in, n, histogram_digit, passes,
          hist.get<unsigned>());
@@ -447,6 +463,10 @@ void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out
   const bool in_place = keys_in == keys_out;
   const bool last_to_output = !(in_place && passes % 2 == 1);
   const std::uint64_t tiles = ceil_div(n, tile_size);
+  const unsigned prefetch_tiles =
+      static_cast<unsigned>(config.prefetch_tiles >= 0 ? config.prefetch_tiles : PrefetchTiles);
+  report_launch_to_tuner(radix_onesweep_pass<K, V, Items, LookbackWindow, MinBlocks, PrefetchTiles>,
+                         threads, 0, static_cast<unsigned>(tiles));
   const K* key_src = keys_in;
   const V* value_src = values_in;
   for (int p = 0; p < passes; ++p) {
@@ -459,7 +479,8 @@ void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out
     launch("radix_onesweep_pass", "sort",
            radix_onesweep_pass<K, V, Items, LookbackWindow, MinBlocks, PrefetchTiles>,
            {static_cast<unsigned>(tiles), threads, 0, stream}, key_src, key_dst, value_src,
-           value_dst, n, digit_of, hist.get<unsigned>() + p * radix_digits, lookback);
+           value_dst, n, digit_of, hist.get<unsigned>() + p * radix_digits, lookback,
+           prefetch_tiles);
     key_src = key_dst;
     value_src = value_dst;
   }
@@ -483,8 +504,15 @@ void cuda_radix_sort(const K* keys_in, K* keys_out, const void* values_in, void*
       radix_sort(keys_in, keys_out, static_cast<const std::uint64_t*>(values_in),
                  static_cast<std::uint64_t*>(values_out), plan, stream);
       break;
-    default:
-      radix_sort<K, cuda_detail::no_values>(keys_in, keys_out, nullptr, nullptr, plan, stream);
+    default: {
+      // Keys-only sorts read the tuner's "radix_sort" space (src/tune/
+      // config.cpp); sorts with values keep the defaults.
+      const tuning::config c =
+          tuning::choose(tuning::algorithm::radix_sort, tuning::element_type_of<K>(), plan.n)
+              .choice;
+      radix_sort<K, cuda_detail::no_values>(keys_in, keys_out, nullptr, nullptr, plan, stream,
+                                            {c[0], c[1]});
+    }
   }
 }
 

@@ -29,16 +29,19 @@
 #include <cstdint>
 
 #include "gpuprim/core/device_span.hpp"
+#include "gpuprim/core/segmented_operator.hpp"
 #include "gpuprim/cuda/block/block_scan.cuh"
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/detail/launch.cuh"
 #include "gpuprim/cuda/detail/partial.cuh"
 #include "gpuprim/cuda/detail/prefetch.cuh"
 #include "gpuprim/cuda/detail/thread_fetch.cuh"
+#include "gpuprim/cuda/detail/tune_report.cuh"
 #include "gpuprim/cuda/detail/vector.cuh"
 #include "gpuprim/cuda/detail/workspace.cuh"
 #include "gpuprim/cuda/device/decoupled_lookback.cuh"
 #include "gpuprim/scan.hpp"
+#include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim::cuda_detail {
 
@@ -128,7 +131,7 @@ template <int Threads, int Items, int Vec, int LookbackWords, int FirstDelayNs, 
           class T, class Op, class Fetch>
 __global__ void __launch_bounds__(Threads, MinBlocks)
     scan_decoupled_lookback(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch fetch,
-                            tile_lookback<T> lookback, bool prefetch_ahead) {
+                            tile_lookback<T> lookback, unsigned prefetch_tiles) {
   constexpr int warps = Threads / 32;
   constexpr int warp_elements = 32 * Items;
   using in_exchange = warp_exchange<Items, Vec, In>;
@@ -146,20 +149,19 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
       warp_begin >= n ? 0
                       : static_cast<int>(std::min<std::uint64_t>(warp_elements, n - warp_begin));
 
-  // 0. Ask L2 for the input of the tile PrefetchTiles ahead, which a block
-  // launched later will load: its loads then hit L2, so its aggregate (on
-  // which the look-back of the tiles after it waits) is not held up by the
-  // latency of a memory system kept busy by every resident tile.
-  // Not in a grid whose tiles are all resident from the start (a small
-  // input, prefetch_ahead false): each of those already loads its own
-  // input, and a prefetch for another would only queue ahead of this
-  // tile's loads. What bounds such a grid is the chain of prefixes from
-  // tile 0, whose input then arrived among the last (H100, 2^20 floats:
+  // 0. Ask L2 for the input of the tile prefetch_tiles ahead (PrefetchTiles
+  // compiles the step in; the distance is a run-time argument, which the
+  // tuner varies), which a block launched later will load: its loads then hit L2, so its aggregate
+  // (on which the look-back of the tiles after it waits) is not held up by the latency of a memory
+  // system kept busy by every resident tile. Not in a grid whose tiles are all resident from the
+  // start (a small input, prefetch_tiles 0): each of those already loads its own input, and a
+  // prefetch for another would only queue ahead of this tile's loads. What bounds such a grid is
+  // the chain of prefixes from tile 0, whose input then arrived among the last (H100, 2^20 floats:
   // tile 0's data 4.0-4.3 us into the kernel, tiles 64 and up 3.0-3.5 us;
   // without the prefetch the call took 14.3-15.1 us against 15.4-15.6).
   if constexpr (PrefetchTiles > 0) {
-    const std::uint64_t ahead = tile + PrefetchTiles;
-    if (prefetch_ahead && ahead < gridDim.x) {
+    const std::uint64_t ahead = tile + prefetch_tiles;
+    if (prefetch_tiles > 0 && ahead < gridDim.x) {
       const std::uint64_t begin = ahead * Threads * Items;
       const std::uint64_t count =
           std::min<std::uint64_t>(std::uint64_t(Threads) * Items, n - begin);
@@ -323,7 +325,9 @@ inline constexpr int scan_prefetch_tiles = 64;
 // pairs above) when input and output have one size. FirstDelayNs and
 // PollDelayNs: the look-back's sleeps (tile_lookback::exclusive_prefix;
 // scan_first_poll_delay_ns before the first poll, none between polls, by
-// default). PrefetchTiles: see scan_prefetch_tiles (0: none).
+// default). PrefetchTiles: see scan_prefetch_tiles (0: none compiled); the
+// run-time prefetch_distance, when not negative, replaces it as the
+// distance (the tuner's "scan" and "segmented_scan" spaces; 0: none).
 // The tile launch_scan uses for Threads, Items, MinBlocks and Staging
 // (0 and automatic: the defaults described above) and the element types.
 template <int Threads, int Items, int MinBlocks, scan_staging Staging, class In, class Out, class T>
@@ -351,7 +355,7 @@ template <bool Exclusive, int Threads = 0, int LookbackWords = scan_lookback_wor
           int PrefetchTiles = scan_prefetch_tiles, scan_staging Staging = scan_staging::automatic,
           class In, class Out, class T, class Op, class Fetch>
 void launch_scan(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch fetch,
-                 stream_t stream) {
+                 stream_t stream, int prefetch_distance = -1) {
   using shape = scan_tile_shape<Threads, Items, MinBlocks, Staging, In, Out, T>;
   constexpr int threads = shape::threads;
   constexpr int items = shape::items;
@@ -365,11 +369,14 @@ void launch_scan(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch f
   const tile_lookback<T> lookback{ws.status, static_cast<T*>(ws.values), ws.epoch};
   // Only a grid larger than the GPU holds at once prefetches ahead (step 0
   // of the kernel).
+  const unsigned distance =
+      static_cast<unsigned>(prefetch_distance >= 0 ? prefetch_distance : PrefetchTiles);
   const auto launch_tiles = [&](auto kernel) {
     const bool prefetch_ahead = tiles > persistent_grid_size(kernel, threads, 0);
+    report_launch_to_tuner(kernel, threads, 0, static_cast<unsigned>(tiles));
     launch("scan_decoupled_lookback", "scan", kernel,
            {static_cast<unsigned>(tiles), threads, 0, stream}, in, out, n, init, op, fetch,
-           lookback, prefetch_ahead);
+           lookback, prefetch_ahead ? distance : 0u);
   };
   // Every warp's slice starts at a multiple of 32 * items elements, so the
   // vector path only needs both arrays 16-byte aligned.
@@ -388,14 +395,24 @@ void launch_scan(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch f
 
 namespace gpuprim::detail {
 
+template <class T>
+inline constexpr bool is_flagged_scan = false;
+template <class T>
+inline constexpr bool is_flagged_scan<flagged<T>> = true;
+
 template <class In, class Out, class T, class Op, class Fetch>
 void cuda_scan_into(const In* in, Out* out, std::size_t n, scan_kind kind, T init, Op op,
                     Fetch fetch, stream_t stream) {
   if (n == 0) return;
+  // The tuner's spaces "scan" and "segmented_scan" (a scan over (value,
+  // head) pairs; src/tune/config.cpp): the L2 prefetch distance in tiles.
+  constexpr tuning::algorithm space =
+      is_flagged_scan<T> ? tuning::algorithm::segmented_scan : tuning::algorithm::scan;
+  const int prefetch = tuning::choose(space, tuning::element_type_of<In>(), n).choice[0];
   if (kind == scan_kind::exclusive) {
-    cuda_detail::launch_scan<true>(in, out, n, init, op, fetch, stream);
+    cuda_detail::launch_scan<true>(in, out, n, init, op, fetch, stream, prefetch);
   } else {
-    cuda_detail::launch_scan<false>(in, out, n, init, op, fetch, stream);
+    cuda_detail::launch_scan<false>(in, out, n, init, op, fetch, stream, prefetch);
   }
 }
 

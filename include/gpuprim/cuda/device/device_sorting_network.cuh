@@ -42,9 +42,11 @@
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/detail/launch.cuh"
 #include "gpuprim/cuda/detail/scratch.cuh"
+#include "gpuprim/cuda/detail/tune_report.cuh"
 #include "gpuprim/cuda/detail/vector.cuh"
 #include "gpuprim/cuda/warp/warp_bitonic_sort.cuh"
 #include "gpuprim/sorting_network.hpp"
+#include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim::cuda_detail {
 
@@ -338,9 +340,10 @@ inline unsigned network_grid(std::uint64_t blocks) {
 
 // Grid of a grid-stride loop over `items`: enough blocks to fill the GPU a
 // few times over, no more.
-inline unsigned network_stride_grid(std::uint64_t items) {
+inline unsigned network_stride_grid(std::uint64_t items, int blocks_per_sm = 32) {
   const std::uint64_t wanted = ceil_div(items, network_threads);
-  const std::uint64_t cap = std::uint64_t(current_multiprocessor_count()) * 32;
+  const std::uint64_t cap = std::uint64_t(current_multiprocessor_count()) *
+                            static_cast<unsigned>(std::max(1, blocks_per_sm));
   return unsigned(std::max<std::uint64_t>(1, std::min(wanted, cap)));
 }
 
@@ -373,16 +376,28 @@ void launch_shared_tiles(T* data, Arrays arrays, std::uint64_t count, std::uint6
   constexpr int items = network_items<K>;
   const unsigned threads =
       std::clamp(tile / unsigned(items), 32u, network_threads);  // a chunk per warp
+  report_launch_to_tuner(sort_tiles_in_shared<items, Codec, T, Arrays>, int(threads),
+                         tile * sizeof(K), network_grid(count * tiles_per_array));
   launch("sort_tiles_in_shared", network_algorithm, sort_tiles_in_shared<items, Codec, T, Arrays>,
          {network_grid(count * tiles_per_array), threads, unsigned(tile * sizeof(K)), stream}, data,
          arrays, tiles_per_array, tile, merge_only, codec);
 }
 
+// The run-time launch parameters of arrays longer than the register path
+// (the tuner's "sorting_network" space, src/tune/config.cpp): the shared
+// tile's bytes (its keys: the largest power of two that fits, at least one
+// chunk of 32 lanes' keys; dynamic shared memory, at most 48 KiB) and the
+// grid of the global merge steps in blocks per SM.
+struct network_launch_config {
+  std::size_t tile_bytes = shared_tile_bytes;
+  int step_blocks_per_sm = 32;
+};
+
 // Sorts `count` arrays of at most `padded` (a power of two) keys each;
 // `full`: every array has exactly `padded` keys and data is 16-byte aligned.
 template <class Codec, class T, class Arrays>
 void sort_arrays(T* data, Arrays arrays, std::uint64_t count, std::uint64_t padded, bool full,
-                 Codec codec, stream_t stream) {
+                 Codec codec, stream_t stream, const network_launch_config& config = {}) {
   using K = typename Codec::key;
   static_assert(alignof(K) <= 16,
                 "gpuprim: sorting networks take keys aligned to 16 bytes at most");
@@ -415,8 +430,10 @@ void sort_arrays(T* data, Arrays arrays, std::uint64_t count, std::uint64_t padd
     }
   }
   constexpr unsigned chunk = 32u * network_items<K>;
-  constexpr unsigned max_tile = shared_tile_keys<K>();
-  static_assert(max_tile >= chunk);
+  static_assert(shared_tile_keys<K>() >= chunk);
+  const unsigned max_tile = std::max(
+      chunk,
+      unsigned(std::bit_floor(std::min<std::size_t>(config.tile_bytes, 48 * 1024) / sizeof(K))));
   if (padded <= max_tile) {
     const unsigned tile = std::max(unsigned(padded), chunk);
     return launch_shared_tiles(data, arrays, count, 1, tile, false, codec, stream);
@@ -425,7 +442,8 @@ void sort_arrays(T* data, Arrays arrays, std::uint64_t count, std::uint64_t padd
   const std::uint64_t tiles = padded / max_tile;
   launch_shared_tiles(data, arrays, count, tiles, max_tile, false, codec, stream);
   const unsigned log2_half = unsigned(std::countr_zero(padded / 2));
-  const unsigned grid = network_stride_grid(count * (padded / 2));
+  const unsigned grid = network_stride_grid(count * (padded / 2), config.step_blocks_per_sm);
+  report_launch_to_tuner(bitonic_step_global<Codec, T, Arrays>, network_threads, 0, grid);
   for (std::uint64_t k = 2 * std::uint64_t(max_tile); k <= padded; k *= 2) {
     for (std::uint64_t top = k / 2; top >= max_tile; top /= 2) {
       const std::uint64_t mask = top == k / 2 ? k - 1 : top;
@@ -446,8 +464,13 @@ void cuda_sort_batched(T* data, std::size_t n, std::size_t array_size, Comp comp
   using namespace cuda_detail;
   const std::uint64_t padded = std::bit_ceil(std::uint64_t(array_size));
   const bool full = padded == array_size && is_aligned(data, 16);
+  // The tuner's "sorting_network" space (src/tune/config.cpp), keyed by the
+  // whole input's size; it acts on arrays longer than a shared tile.
+  const tuning::config c =
+      tuning::choose(tuning::algorithm::sorting_network, tuning::element_type_of<T>(), n).choice;
   sort_arrays(data, uniform_arrays{array_size}, n / array_size, padded, full,
-              sort_codec<T, Comp>{comp}, stream);
+              sort_codec<T, Comp>{comp}, stream,
+              network_launch_config{std::size_t(c[0]) * 1024, c[1]});
 }
 
 template <class T, class Comp>

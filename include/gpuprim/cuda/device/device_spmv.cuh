@@ -35,7 +35,9 @@
 #include "gpuprim/core/memory.hpp"
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/detail/tune_report.cuh"
 #include "gpuprim/sparse.hpp"
+#include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim::cuda_detail {
 
@@ -129,8 +131,8 @@ inline constexpr int staged_entries = 256;
 // waits on a chain offsets -> entries -> x per row). The products go to
 // shared memory; each lane then sums its own row's products in order.
 template <class T, class I, class RowDone>
-__device__ __forceinline__ void for_each_staged_row(const csr_device_operator<T, I>& A,
-                                                    const T* x, RowDone row_done) {
+__device__ __forceinline__ void for_each_staged_row(const csr_device_operator<T, I>& A, const T* x,
+                                                    RowDone row_done) {
   constexpr int warps = spmv_threads / 32;
   constexpr int per_lane = staged_entries / 32;
   __shared__ T stage[warps][staged_entries];
@@ -227,13 +229,14 @@ __global__ void __launch_bounds__(spmv_threads, row_group_min_blocks<G>)
   for_each_row<G>(A, x, [&](std::size_t row, T ax) { epilogue(row, ax); });
 }
 
-// Blocks of a grid-stride kernel: enough to fill the device, no more than
-// the work needs.
+// Blocks of a grid-stride kernel: enough to fill the device (blocks_per_sm
+// per SM if positive and resident, else all that are resident), no more
+// than the work needs.
 template <class Kernel>
-unsigned grid_for(Kernel kernel, std::size_t threads_of_work) {
+unsigned grid_for(Kernel kernel, std::size_t threads_of_work, int blocks_per_sm = 0) {
   const std::size_t needed =
       std::max<std::size_t>(1, (threads_of_work + spmv_threads - 1) / spmv_threads);
-  const std::size_t resident = persistent_grid_size(kernel, spmv_threads, 0);
+  const std::size_t resident = persistent_grid_size(kernel, spmv_threads, blocks_per_sm);
   return static_cast<unsigned>(std::min(needed, std::max<std::size_t>(1, resident)));
 }
 
@@ -261,9 +264,10 @@ void with_lanes(int lanes, F&& f) {
 
 template <int G, class Op, class T, class Epilogue>
 void launch_row_groups(const char* algorithm, const Op& A, const T* x, Epilogue epilogue,
-                       stream_t stream) {
+                       stream_t stream, int blocks_per_sm = 0) {
   auto kernel = spmv_row_groups<G, Op, T, Epilogue>;
-  const unsigned grid = grid_for(kernel, row_threads<G>(A.rows));
+  const unsigned grid = grid_for(kernel, row_threads<G>(A.rows), blocks_per_sm);
+  report_launch_to_tuner(kernel, spmv_threads, 0, grid);
   launch("spmv_row_groups", algorithm, kernel, {dim3(grid), dim3(spmv_threads), 0, stream}, A, x,
          epilogue);
 }
@@ -300,9 +304,8 @@ __device__ __forceinline__ void merge_path_search(std::int64_t d, const I* offse
 // dependent loads before its first useful one.
 template <class I>
 __global__ void __launch_bounds__(spmv_threads)
-    spmv_merge_path_partition(std::int64_t tiles, const I* __restrict__ offsets,
-                              std::int64_t rows, std::int64_t nnz,
-                              std::int64_t* __restrict__ tile_corners) {
+    spmv_merge_path_partition(std::int64_t tiles, const I* __restrict__ offsets, std::int64_t rows,
+                              std::int64_t nnz, std::int64_t* __restrict__ tile_corners) {
   const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * spmv_threads + threadIdx.x;
   if (t > tiles) return;
   std::int64_t r, k;
@@ -343,8 +346,8 @@ __global__ void __launch_bounds__(spmv_threads)
   __syncthreads();
 
   // The thread's start: the merge-path search again, within the tile.
-  const std::int64_t start =
-      std::min<std::int64_t>(total, tile_start + static_cast<std::int64_t>(threadIdx.x) * merge_items);
+  const std::int64_t start = std::min<std::int64_t>(
+      total, tile_start + static_cast<std::int64_t>(threadIdx.x) * merge_items);
   const std::int64_t stop = std::min<std::int64_t>(total, start + merge_items);
   std::int64_t lo = std::max<std::int64_t>(0, start - r0 - k1);
   std::int64_t hi = std::min<std::int64_t>(r1 - r0, start - r0 - k0);
@@ -524,8 +527,13 @@ void cuda_spmv(T alpha, const device_csr_view<T, I>& A, const T* x, T beta, T* y
   const cuda_detail::csr_device_operator<T, I> op{A.rows, A.row_offsets.data(),
                                                   A.col_indices.data(), A.values.data()};
   const cuda_detail::axpby_epilogue<T> epilogue{alpha, beta, y};
+  // The tuner's "spmv" space (src/tune/config.cpp), keyed by rows: blocks
+  // per SM of the row-group kernels' grid (0: all resident).
+  const int blocks_per_sm =
+      tuning::choose(tuning::algorithm::spmv, tuning::element_type_of<T>(), A.rows).choice[0];
   cuda_detail::with_lanes(choice.lanes, [&](auto g) {
-    cuda_detail::launch_row_groups<decltype(g)::value>("spmv", op, x, epilogue, stream);
+    cuda_detail::launch_row_groups<decltype(g)::value>("spmv", op, x, epilogue, stream,
+                                                       blocks_per_sm);
   });
 }
 

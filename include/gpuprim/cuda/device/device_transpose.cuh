@@ -35,7 +35,9 @@
 
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/detail/tune_report.cuh"
 #include "gpuprim/transpose.hpp"
+#include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim::cuda_detail {
 
@@ -295,27 +297,34 @@ __global__ void __launch_bounds__(transpose_threads, Peeled ? transpose_peeled_m
   }
 }
 
-// Tile shape for a rows x cols matrix of `Bytes`-byte elements.
+// Tile shape for a rows x cols matrix of `Bytes`-byte elements. A full
+// tile is side_rows x side_cols (multiples of 32; 0: the default square
+// side, the tuner's "transpose" space varies them).
 template <std::size_t Bytes>
 transpose_tiling transpose_tiling_for(const detail::transpose_shape& s, const void* in,
-                                      const void* out) {
+                                      const void* out, unsigned side_rows = 0,
+                                      unsigned side_cols = 0) {
   constexpr unsigned V = 16 / Bytes;
   constexpr unsigned side = Bytes <= 8 ? 64 : 32;
-  constexpr unsigned budget = side * side;  // elements per tile
   constexpr unsigned padding = Bytes < 4 ? 4 / Bytes : 1;
+  const unsigned full_rows = side_rows > 0 ? side_rows : side;
+  const unsigned full_cols = side_cols > 0 ? side_cols : side;
+  const unsigned budget = full_rows * full_cols;  // elements per tile
   transpose_tiling t{};
-  if (s.cols < side) {
+  if (s.cols < full_cols) {
     t.tile_cols = static_cast<unsigned>(s.cols);
-    // No more shared memory than a square tile's.
-    const unsigned rows_in_budget = side * (side + padding) / (t.tile_cols + padding) / 32 * 32;
+    // No more shared memory than a full tile's.
+    const unsigned rows_in_budget =
+        full_rows * (full_cols + padding) / (t.tile_cols + padding) / 32 * 32;
     t.tile_rows =
         static_cast<unsigned>(std::min<std::uint64_t>(rows_in_budget, ceil_div(s.rows, 32) * 32));
-  } else if (s.rows < side) {
+  } else if (s.rows < full_rows) {
     t.tile_rows = static_cast<unsigned>(s.rows);
     t.tile_cols = static_cast<unsigned>(
         std::min<std::uint64_t>(budget / t.tile_rows / 32 * 32, ceil_div(s.cols, 32) * 32));
   } else {
-    t.tile_rows = t.tile_cols = side;
+    t.tile_rows = full_rows;
+    t.tile_cols = full_cols;
   }
   t.pitch = t.tile_cols + padding;
   const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
@@ -343,15 +352,31 @@ void cuda_transpose_sized(const void* in, void* out, const transpose_shape& s, s
                                 "-byte elements must be " + std::to_string(alignment) +
                                 "-byte aligned");
   }
-  const cuda_detail::transpose_tiling t = cuda_detail::transpose_tiling_for<Bytes>(s, in, out);
+  // The tuner's "transpose" space (src/tune/config.cpp), keyed by element
+  // size: full tile rows and columns, grid in blocks per SM (0: a block per
+  // tile). 16-byte elements keep their 32 x 32 tiles.
+  tuning::config c = tuning::space_of(tuning::algorithm::transpose).default_config;
+  if constexpr (Bytes <= 8) {
+    c = tuning::choose(
+            tuning::algorithm::transpose,
+            tuning::element_type_of<typename cuda_detail::transpose_element<Bytes>::type>(),
+            s.rows * s.cols)
+            .choice;
+  }
+  const cuda_detail::transpose_tiling t = cuda_detail::transpose_tiling_for<Bytes>(
+      s, in, out, Bytes <= 8 ? unsigned(c[0]) : 0u, Bytes <= 8 ? unsigned(c[1]) : 0u);
   const std::uint64_t tiles = t.tiles_down * t.tiles_across * s.batch;
-  const auto grid = static_cast<unsigned>(std::min<std::uint64_t>(tiles, 1u << 20));
+  const std::uint64_t grid_cap =
+      c[2] > 0 ? std::uint64_t(c[2]) * cuda_detail::current_multiprocessor_count() : 1u << 20;
+  const auto grid = static_cast<unsigned>(std::min<std::uint64_t>(tiles, grid_cap));
   cuda_detail::launch_shape shape;
   shape.grid = dim3(grid);
   shape.block = dim3(cuda_detail::transpose_threads);
   shape.shared_bytes = t.tile_rows * t.pitch * static_cast<unsigned>(Bytes);
   shape.stream = stream;
   const auto run = [&](auto kernel) {
+    cuda_detail::report_launch_to_tuner(kernel, cuda_detail::transpose_threads, shape.shared_bytes,
+                                        grid);
     cuda_detail::launch("transpose_tiles", "transpose", kernel, shape, static_cast<const E*>(in),
                         static_cast<E*>(out), s, t);
   };
