@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -128,6 +129,53 @@ TYPED_TEST(cuda_closest_pair, clustered_collinear_circle_and_extreme_sets) {
     for (int d = 0; d < dim; ++d)
       mixed.xyz[500 * dim + d] = T(big * 0.5);
     check_all_algorithms(mixed, reference_closest_pair(mixed), cuda_runner, "mixed magnitudes");
+  }
+}
+
+// The tiled kernel's float filter (float input within +-2^60): planted
+// pairs whose squared distances agree to below float's resolution (the
+// float d2 cannot order them; the double recheck must), exact ties at a
+// representable offset, coordinates at the edge of the float path (2^60)
+// and past it (the double path), and coordinates whose float squares
+// underflow (every square qualifies for the recheck). Sizes span several
+// squares of 1024 x 1024 (diagonal, full and partial last column).
+TYPED_TEST(cuda_closest_pair, tiled_float_filter_near_ties_and_limits) {
+  using T = TypeParam;
+  auto rng = make_rng(17);
+  std::uniform_real_distribution<double> angle(0.0, 6.283185307179586);
+  for (int dim : {2, 3}) {
+    for (std::size_t n : test_sizes({1024, 1025, 3001, 8192})) {
+      const std::string size = ", n " + std::to_string(n);
+      auto near = uniform_points<T>(n, dim, rng);
+      // Eight planted pairs at 1e-6 (1 + k 2^-28), spread over the squares.
+      for (int k = 0; k < 8; ++k) {
+        const std::size_t p = (k * 2654435761u) % (n - 1), q = n - 1 - (k * 40503u) % (n / 2);
+        if (p == q) continue;
+        const double d = 1e-6 * (1.0 + k * 0x1.0p-28), t = angle(rng);
+        for (int c = 0; c < dim; ++c) {
+          const double off = c == 0 ? d * std::cos(t) : c == 1 ? d * std::sin(t) : 0.0;
+          near.xyz[q * dim + c] = T(double(near.at(p, c)) + off);
+        }
+      }
+      check_all_algorithms(near, reference_closest_pair(near), cuda_runner, "near ties" + size);
+      // Exact ties: x in [0.5, 1), offset 2^-20 (exact in float), four pairs.
+      auto ties = uniform_points<T>(n, dim, rng);
+      for (std::size_t p = 0; p < n; ++p)
+        ties.xyz[p * dim] = T(0.5 + 0.25 * (1.0 + double(ties.at(p, 0))));
+      for (std::size_t q : {n - 1, n / 2 + 1, n / 3 + 2, std::size_t{5}}) {
+        const std::size_t p = q / 2;
+        for (int c = 0; c < dim; ++c)
+          ties.xyz[q * dim + c] = ties.at(p, c);
+        ties.xyz[q * dim] = T(double(ties.at(p, 0)) + 0x1.0p-20);
+      }
+      check_all_algorithms(ties, reference_closest_pair(ties), cuda_runner, "exact ties" + size);
+      for (double scale : {0x1.0p60, 0x1.0p61, 1e-30}) {
+        auto edge = uniform_points<T>(n, dim, rng, scale);
+        edge.xyz[7 * dim] = T(scale);  // a coordinate at the scale itself
+        check_all_algorithms(edge, reference_closest_pair(edge), cuda_runner,
+                             "scale " + std::to_string(scale) + size);
+      }
+    }
   }
 }
 
