@@ -8,6 +8,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "gpuprim/closest_pair.hpp"
@@ -176,6 +177,47 @@ TYPED_TEST(cuda_closest_pair, tiled_float_filter_near_ties_and_limits) {
                              "scale " + std::to_string(scale) + size);
       }
     }
+  }
+}
+
+// The grid on clustered sets dense enough that float resolution puts many
+// points on one spot (as in the clustered 10^8 bench set): for float input
+// the first grid's bound is 0 and the duplicate path (hash, sort, runs)
+// answers; double input takes the second grid. Also +0 / -0 (one point),
+// and a set whose copies are far apart in the index order.
+TYPED_TEST(cuda_closest_pair, grid_on_clustered_sets_with_copies) {
+  using T = TypeParam;
+  auto rng = make_rng(18);
+  std::normal_distribution<double> g(0.0, 1.0);
+  for (int dim : {2, 3}) {
+    const std::string where = ", dim " + std::to_string(dim);
+    for (std::size_t n : test_sizes({20011, (1u << 20) + 7})) {
+      point_rows<T> tight{std::vector<T>(n * dim), n, dim};
+      for (std::size_t p = 0; p < n; ++p) {
+        const int c = int(p * 7 % 16);
+        const double width = c < 8 ? 1e-2 : 3e-7;  // half the clusters on a few float spots
+        for (int d = 0; d < dim; ++d)
+          tight.xyz[p * dim + d] = T(0.125 + 0.05 * (c + d) + width * g(rng));
+      }
+      const auto want =
+          n <= 40000 ? reference_closest_pair(tight)
+                     : gp::closest_pair(
+                           gp::host, gp::matrix_view<const T>(tight.xyz.data(), tight.n, tight.dim),
+                           gp::closest_pair_algorithm::divide_and_conquer);
+      if (std::is_same_v<T, float>) {
+        EXPECT_EQ(want.squared_distance, 0.0) << "the set should hold copies" << where;
+      }
+      check_all_algorithms(tight, want, cuda_runner,
+                           "tight clusters, n " + std::to_string(n) + where, 40000);
+    }
+    // Signed zeros: (0, 0.5[, 0.5]) and (-0, 0.5[, 0.5]) are one point.
+    auto zeros = uniform_points<T>(20011, dim, rng);
+    for (int d = 0; d < dim; ++d) {
+      zeros.xyz[900 * dim + d] = T(d == 0 ? 0.0 : 0.5);
+      zeros.xyz[15000 * dim + d] = T(d == 0 ? -0.0 : 0.5);
+      zeros.xyz[17000 * dim + d] = zeros.at(16000, d);  // a later pair of copies
+    }
+    check_all_algorithms(zeros, reference_closest_pair(zeros), cuda_runner, "signed zeros" + where);
   }
 }
 

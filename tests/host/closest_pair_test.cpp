@@ -275,4 +275,21 @@ TEST(host_closest_pair_tiled_items, squares_cover_every_pair_once) {
   }
 }
 
+// The grid's cell counts: the end of each run of equal sorted keys.
+TEST(host_closest_pair_grid, sorted_run_end_finds_every_run) {
+  auto rng = make_rng(21);
+  for (std::size_t n : {1u, 2u, 3u, 17u, 1000u, 100000u}) {
+    for (std::uint32_t distinct : {1u, 2u, 7u, 1000u, 1000000u}) {
+      std::vector<std::uint32_t> keys(n);
+      for (auto& k : keys)
+        k = static_cast<std::uint32_t>(rng() % distinct);
+      std::sort(keys.begin(), keys.end());
+      for (std::size_t p = 0; p < n; p += 1 + n / 500) {
+        const std::size_t want = std::upper_bound(keys.begin(), keys.end(), keys[p]) - keys.begin();
+        ASSERT_EQ(gp::detail::sorted_run_end(keys.data(), n, p), want) << "n " << n << ", p " << p;
+      }
+    }
+  }
+}
+
 }  // namespace

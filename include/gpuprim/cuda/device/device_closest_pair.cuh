@@ -754,9 +754,7 @@ __global__ void __launch_bounds__(closest_threads)
     }
     const Key k = keys[p];
     if (p == 0 || keys[p - 1] != k) {
-      std::size_t e = p + 1;
-      while (e < n && keys[e] == k)
-        ++e;
+      const std::size_t e = detail::sorted_run_end(keys, n, p);
       w += static_cast<unsigned long long>(e - p) * (e - p);
     }
   }
@@ -845,6 +843,102 @@ pair_candidate check_cells(const double* sorted, const Key* keys, const std::uin
   return finish_candidates(block_out.get<pair_candidate>(), blocks, stream);
 }
 
+// ---- 3b. duplicates -----------------------------------------------------------
+//
+// When the first grid's bound is 0 for float input, the answer is the
+// lexicographically smallest pair of identical points: two floats that
+// differ are at least 2^-149 apart, and that difference squared in double
+// (2^-298 or more) neither vanishes nor underflows, so a squared distance
+// of 0 means equal coordinates. Crowded clusters reach this (the clustered
+// 10^8 bench set: float resolution puts many points of its narrowest
+// clusters on the same spot), and a second grid there would need cells
+// below the float spacing: 60-bit keys (8 radix passes of 64-bit keys)
+// and a binary search per point in them. Instead:
+//  1. a 32-bit hash of each point's coordinates (+0 and -0 alike), with
+//     the point's index;
+//  2. the radix sort (stable: equal hashes keep index order), so the
+//     copies of a point are in one run of equal hashes, in index order;
+//  3. each position against the rest of its run until the first point with
+//     equal coordinates: for i = index[p] that is the least j > i equal to
+//     it. The least (0, i, j) over all positions is the answer.
+// A run holds the copies of one point and the rare points of other
+// coordinates whose hash collides (about n^2 / 2^33 pairs over all runs).
+
+__device__ __forceinline__ unsigned coordinate_bits(float v) {
+  return v == 0.0f ? 0u : __float_as_uint(v);  // -0 and +0 are one point
+}
+
+__device__ __forceinline__ std::uint64_t mix64(std::uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  return x ^ (x >> 33);
+}
+
+template <int Dim>
+__global__ void __launch_bounds__(closest_threads)
+    closest_duplicate_keys(point_set<float> s, std::uint32_t* __restrict__ keys,
+                           std::uint32_t* __restrict__ index) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; p < s.n; p += stride) {
+    std::uint64_t h = (std::uint64_t(coordinate_bits(s.coord[0][p * s.stride])) << 32) |
+                      coordinate_bits(s.coord[1][p * s.stride]);
+    h = mix64(h);
+    if constexpr (Dim == 3) h = mix64(h ^ coordinate_bits(s.coord[2][p * s.stride]));
+    keys[p] = static_cast<std::uint32_t>(h >> 32);
+    index[p] = static_cast<std::uint32_t>(p);
+  }
+}
+
+template <int Dim>
+__global__ void __launch_bounds__(closest_threads)
+    closest_duplicate_pairs(point_set<float> s, const std::uint32_t* __restrict__ keys,
+                            const std::uint32_t* __restrict__ index,
+                            pair_candidate* __restrict__ block_out) {
+  pair_candidate best;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; p < s.n; p += stride) {
+    const std::uint32_t k = keys[p];
+    if (p + 1 == s.n || keys[p + 1] != k) continue;  // alone in its run: most points
+    const std::size_t i = index[p];
+    float a[Dim];
+    for (int d = 0; d < Dim; ++d)
+      a[d] = s.coord[d][i * s.stride];
+    for (std::size_t q = p + 1; q < s.n && keys[q] == k; ++q) {
+      const std::size_t j = index[q];
+      bool same = true;
+      for (int d = 0; d < Dim; ++d)
+        same = same && s.coord[d][j * s.stride] == a[d];
+      if (same) {
+        const pair_candidate c = make_candidate(0.0, i, j);
+        if (better(c, best)) best = c;
+        break;
+      }
+    }
+  }
+  best = block_best(best);
+  if (threadIdx.x == 0) block_out[blockIdx.x] = best;
+}
+
+// The least identical pair of float points (section 3b); `keys` and
+// `index` are the caller's buffers of n 32-bit words each.
+template <int Dim>
+pair_candidate duplicates(const point_set<float>& s, std::uint32_t* keys, std::uint32_t* index,
+                          stream_t stream) {
+  const unsigned blocks = closest_grid_blocks(s.n, closest_threads);
+  launch("closest_duplicate_keys", "closest_pair", closest_duplicate_keys<Dim>,
+         {blocks, closest_threads, 0, stream}, s, keys, index);
+  const detail::radix_sort_plan plan = detail::make_radix_sort_plan<std::uint32_t>(
+      s.n, sort_order::ascending, key_bits{}, 4, "closest_pair");
+  detail::cuda_radix_sort<std::uint32_t>(keys, keys, index, index, plan, stream);
+  const scratch_buffer block_out(blocks * sizeof(pair_candidate), stream);
+  launch("closest_duplicate_pairs", "closest_pair", closest_duplicate_pairs<Dim>,
+         {blocks, closest_threads, 0, stream}, s, static_cast<const std::uint32_t*>(keys),
+         static_cast<const std::uint32_t*>(index), block_out.get<pair_candidate>());
+  return finish_candidates(block_out.get<pair_candidate>(), blocks, stream);
+}
+
 template <class T, class Key, int Dim>
 pair_candidate grid_with_keys(const point_set<T>& s, detail::grid_plan g, const double* lo,
                               const double* hi, stream_t stream) {
@@ -869,6 +963,10 @@ pair_candidate grid_with_keys(const point_set<T>& s, detail::grid_plan g, const 
   synchronize(stream);
   double bound_d2;
   std::memcpy(&bound_d2, &host[0], sizeof bound_d2);
+  if constexpr (std::is_same_v<T, float>) {
+    // Identical points (section 3b); the first grid's buffers are free now.
+    if (bound_d2 == 0) return duplicates<Dim>(s, keys_buffer.get<std::uint32_t>(), index, stream);
+  }
   const bool holds = bound_d2 <= g.cell * g.cell;
   if (holds && static_cast<double>(host[1]) <= closest_crowding_limit * static_cast<double>(n)) {
     return check_cells<Key, Dim>(sorted, keys_buffer.get<Key>(), index, n, g, stream);
