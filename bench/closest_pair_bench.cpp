@@ -431,7 +431,9 @@ void plan_closest_pair_sweep(const context& ctx, plan& p) {
   t.roofline_gbs = ctx.copy_bandwidth_gbs;
   t.notes = {
       "The brute-force and tiled rungs at each threads-per-block x blocks-per-grid shape (the "
-      "grid strides over the points). check: the pair, the rate, and the pass-1 kernel's "
+      "grid strides over the work: points for brute force, squares of (threads x 8)^2 pairs for "
+      "the tiled kernel; per-item = one block per point chunk / per square). check: the pair, the "
+      "rate, and the pass-1 kernel's "
       "registers per thread, shared memory per block and resident blocks per SM "
       "(cudaOccupancyMaxActiveBlocksPerMultiprocessor).",
   };
@@ -442,11 +444,13 @@ void plan_closest_pair_sweep(const context& ctx, plan& p) {
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   for (const ladder::closest_pair_rung& rung : ladder::closest_pair_rungs()) {
     if (!rung.quadratic) continue;
-    for (int threads : {128, 256, 512, 1024}) {
+    for (int threads : {64, 128, 256, 512, 1024}) {
       for (int per_sm : {1, 4, 0}) {
-        const int blocks = per_sm ? per_sm * sms : 0;  // 0: one block per chunk of points
+        // 0: the default grid, one block per chunk of points (brute force)
+        // or per square of pairs (tiled).
+        const int blocks = per_sm ? per_sm * sms : 0;
         row r = make_header(std::string(rung.name) + " " + std::to_string(threads) + " x " +
-                                (blocks ? std::to_string(blocks) : std::string("n-chunks")),
+                                (blocks ? std::to_string(blocks) : std::string("per-item")),
                             "cuda", n);
         const auto* which = &rung;
         p.cases.push_back({index, r, [ctx, r, n, pts, which, threads, blocks]() mutable {

@@ -40,8 +40,9 @@ constexpr closest_pair_rung rungs[] = {
      true, run<closest_pair_algorithm::brute_force>,
      occupancy<cuda_detail::quadratic_kernel::brute_force>},
     {"closest_pair_tiled_shared",
-     "blocks of points staged in shared memory, 4 points per thread in registers: one shared "
-     "load feeds 4 distances",
+     "squares of 1024 x 1024 pairs as work items; points j staged in shared memory, 8 points i "
+     "per thread in registers: one shared load feeds 8 float distances (double recheck of the "
+     "few within a rounding margin)",
      true, run<closest_pair_algorithm::tiled>, occupancy<cuda_detail::quadratic_kernel::tiled>},
     {"closest_pair_divide_and_conquer_networks",
      "n log^2 n instead of n^2 (the thesis's D&C): radix sort by x, warp leaves; each level's y "

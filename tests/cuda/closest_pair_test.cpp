@@ -5,8 +5,10 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "gpuprim/closest_pair.hpp"
@@ -128,6 +130,94 @@ TYPED_TEST(cuda_closest_pair, clustered_collinear_circle_and_extreme_sets) {
     for (int d = 0; d < dim; ++d)
       mixed.xyz[500 * dim + d] = T(big * 0.5);
     check_all_algorithms(mixed, reference_closest_pair(mixed), cuda_runner, "mixed magnitudes");
+  }
+}
+
+// The tiled kernel's float filter (float input within +-2^60): planted
+// pairs whose squared distances agree to below float's resolution (the
+// float d2 cannot order them; the double recheck must), exact ties at a
+// representable offset, coordinates at the edge of the float path (2^60)
+// and past it (the double path), and coordinates whose float squares
+// underflow (every square qualifies for the recheck). Sizes span several
+// squares of 1024 x 1024 (diagonal, full and partial last column).
+TYPED_TEST(cuda_closest_pair, tiled_float_filter_near_ties_and_limits) {
+  using T = TypeParam;
+  auto rng = make_rng(17);
+  std::uniform_real_distribution<double> angle(0.0, 6.283185307179586);
+  for (int dim : {2, 3}) {
+    for (std::size_t n : test_sizes({1024, 1025, 3001, 8192})) {
+      const std::string size = ", n " + std::to_string(n);
+      auto near = uniform_points<T>(n, dim, rng);
+      // Eight planted pairs at 1e-6 (1 + k 2^-28), spread over the squares.
+      for (int k = 0; k < 8; ++k) {
+        const std::size_t p = (k * 2654435761u) % (n - 1), q = n - 1 - (k * 40503u) % (n / 2);
+        if (p == q) continue;
+        const double d = 1e-6 * (1.0 + k * 0x1.0p-28), t = angle(rng);
+        for (int c = 0; c < dim; ++c) {
+          const double off = c == 0 ? d * std::cos(t) : c == 1 ? d * std::sin(t) : 0.0;
+          near.xyz[q * dim + c] = T(double(near.at(p, c)) + off);
+        }
+      }
+      check_all_algorithms(near, reference_closest_pair(near), cuda_runner, "near ties" + size);
+      // Exact ties: x in [0.5, 1), offset 2^-20 (exact in float), four pairs.
+      auto ties = uniform_points<T>(n, dim, rng);
+      for (std::size_t p = 0; p < n; ++p)
+        ties.xyz[p * dim] = T(0.5 + 0.25 * (1.0 + double(ties.at(p, 0))));
+      for (std::size_t q : {n - 1, n / 2 + 1, n / 3 + 2, std::size_t{5}}) {
+        const std::size_t p = q / 2;
+        for (int c = 0; c < dim; ++c)
+          ties.xyz[q * dim + c] = ties.at(p, c);
+        ties.xyz[q * dim] = T(double(ties.at(p, 0)) + 0x1.0p-20);
+      }
+      check_all_algorithms(ties, reference_closest_pair(ties), cuda_runner, "exact ties" + size);
+      for (double scale : {0x1.0p60, 0x1.0p61, 1e-30}) {
+        auto edge = uniform_points<T>(n, dim, rng, scale);
+        edge.xyz[7 * dim] = T(scale);  // a coordinate at the scale itself
+        check_all_algorithms(edge, reference_closest_pair(edge), cuda_runner,
+                             "scale " + std::to_string(scale) + size);
+      }
+    }
+  }
+}
+
+// The grid on clustered sets dense enough that float resolution puts many
+// points on one spot (as in the clustered 10^8 bench set): for float input
+// the first grid's bound is 0 and the duplicate path (hash, sort, runs)
+// answers; double input takes the second grid. Also +0 / -0 (one point),
+// and a set whose copies are far apart in the index order.
+TYPED_TEST(cuda_closest_pair, grid_on_clustered_sets_with_copies) {
+  using T = TypeParam;
+  auto rng = make_rng(18);
+  std::normal_distribution<double> g(0.0, 1.0);
+  for (int dim : {2, 3}) {
+    const std::string where = ", dim " + std::to_string(dim);
+    for (std::size_t n : test_sizes({20011, (1u << 20) + 7})) {
+      point_rows<T> tight{std::vector<T>(n * dim), n, dim};
+      for (std::size_t p = 0; p < n; ++p) {
+        const int c = int(p * 7 % 16);
+        const double width = c < 8 ? 1e-2 : 3e-7;  // half the clusters on a few float spots
+        for (int d = 0; d < dim; ++d)
+          tight.xyz[p * dim + d] = T(0.125 + 0.05 * (c + d) + width * g(rng));
+      }
+      const auto want =
+          n <= 40000 ? reference_closest_pair(tight)
+                     : gp::closest_pair(
+                           gp::host, gp::matrix_view<const T>(tight.xyz.data(), tight.n, tight.dim),
+                           gp::closest_pair_algorithm::divide_and_conquer);
+      if (std::is_same_v<T, float>) {
+        EXPECT_EQ(want.squared_distance, 0.0) << "the set should hold copies" << where;
+      }
+      check_all_algorithms(tight, want, cuda_runner,
+                           "tight clusters, n " + std::to_string(n) + where, 40000);
+    }
+    // Signed zeros: (0, 0.5[, 0.5]) and (-0, 0.5[, 0.5]) are one point.
+    auto zeros = uniform_points<T>(20011, dim, rng);
+    for (int d = 0; d < dim; ++d) {
+      zeros.xyz[900 * dim + d] = T(d == 0 ? 0.0 : 0.5);
+      zeros.xyz[15000 * dim + d] = T(d == 0 ? -0.0 : 0.5);
+      zeros.xyz[17000 * dim + d] = zeros.at(16000, d);  // a later pair of copies
+    }
+    check_all_algorithms(zeros, reference_closest_pair(zeros), cuda_runner, "signed zeros" + where);
   }
 }
 

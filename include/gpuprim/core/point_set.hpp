@@ -257,5 +257,97 @@ GPUPRIM_HD inline int forward_ranges(const grid_plan& g, std::uint64_t key, std:
   return 4;
 }
 
+// The end of the run of equal keys that holds position p of sorted keys
+// (the first position past it, or n): a galloping search (steps 1, 2, 4,
+// ... then halving), O(log run) reads near p. The grid's cell counts use
+// it: a walk to the end, one thread per cell, cost a crowded cell of a
+// million points a million dependent reads (tens of milliseconds for the
+// densest cells of clustered 10^8 points).
+template <class Key>
+GPUPRIM_HD std::size_t sorted_run_end(const Key* keys, std::size_t n, std::size_t p) {
+  const Key k = keys[p];
+  std::size_t inside = p, step = 1;  // keys[inside] == k
+  while (step < n - inside && keys[inside + step] == k) {
+    inside += step;
+    step *= 2;
+  }
+  std::size_t outside = inside + step < n ? inside + step : n;  // past the run, or n
+  while (outside - inside > 1) {
+    const std::size_t mid = inside + (outside - inside) / 2;
+    if (keys[mid] == k) {
+      inside = mid;
+    } else {
+      outside = mid;
+    }
+  }
+  return outside;
+}
+
+// ---- the GPU tiled kernel's work items ----------------------------------------
+//
+// The pairs j > i are cut into squares of `chunk` x `chunk` (a block's
+// points i against the same number of points j): square (row, col) with
+// col >= row, numbered row by row, so row r holds rows - r squares and
+// starts at first_item(r) = r * rows - r (r - 1) / 2. A block takes item k
+// and finds its square in closed form (triangle_item); the squares on the
+// diagonal (row == col) keep only j > i. Equal work items (but the
+// diagonal's and the last column's), so the hardware's block scheduler
+// balances the triangle. Each item's least squared distance goes to a
+// slot; 2^slot_shift consecutive items share one so that the slots of a
+// huge n stay few (max_tiled_slots).
+inline constexpr std::uint64_t max_tiled_slots = std::uint64_t{1} << 24;
+
+struct tiled_plan {
+  std::uint64_t n = 0;
+  std::uint64_t chunk = 0;  // points per square side (threads x points per thread)
+  std::uint64_t rows = 0;   // ceil(n / chunk)
+  std::uint64_t items = 0;  // rows (rows + 1) / 2
+  int slot_shift = 0;
+  std::uint64_t slots = 0;  // ceil(items / 2^slot_shift)
+};
+
+inline tiled_plan make_tiled_plan(std::uint64_t n, std::uint64_t chunk) {
+  tiled_plan w;
+  w.n = n;
+  w.chunk = chunk;
+  w.rows = (n + chunk - 1) / chunk;
+  w.items = w.rows * (w.rows + 1) / 2;
+  while ((w.items + (std::uint64_t{1} << w.slot_shift) - 1) >> w.slot_shift > max_tiled_slots)
+    ++w.slot_shift;
+  w.slots = (w.items + (std::uint64_t{1} << w.slot_shift) - 1) >> w.slot_shift;
+  return w;
+}
+
+struct tiled_item {
+  std::uint64_t row = 0;
+  std::uint64_t col = 0;
+};
+
+GPUPRIM_HD inline std::uint64_t first_tiled_item(std::uint64_t row, std::uint64_t rows) {
+  return row * rows - row * (row - (row > 0 ? 1 : 0)) / 2;
+}
+
+// Square k of the triangle of `rows` rows: row r is the largest with
+// first_tiled_item(r) <= k, the root of r^2 - (2 rows + 1) r + 2k = 0 in
+// double, then corrected by whole steps (the root can be off by one where
+// the square root rounds).
+GPUPRIM_HD inline tiled_item triangle_item(std::uint64_t k, std::uint64_t rows) {
+  const double b = 2.0 * static_cast<double>(rows) + 1.0;
+  const double disc = b * b - 8.0 * static_cast<double>(k);
+#if defined(__CUDA_ARCH__)
+  const double root = ::sqrt(disc > 0 ? disc : 0.0);
+#else
+  const double root = std::sqrt(disc > 0 ? disc : 0.0);
+#endif
+  const double guess = (b - root) / 2;
+  std::uint64_t r = guess > 0 ? static_cast<std::uint64_t>(guess) : 0;
+  r = r < rows ? r : rows - 1;
+  while (r > 0 && first_tiled_item(r, rows) > k)
+    --r;
+  while (r + 1 < rows && first_tiled_item(r + 1, rows) <= k)
+    ++r;
+  return {r, r + (k - first_tiled_item(r, rows))};
+}
+
 }  // namespace detail
 }  // namespace gpuprim

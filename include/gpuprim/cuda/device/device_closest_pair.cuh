@@ -6,17 +6,16 @@
 //     64-bit encodings of doubles, and the first non-finite point. The host
 //     reads them (one synchronization), throws for NaN/inf, and picks the
 //     power-of-two scale (gpuprim/core/point_set.hpp).
-//  2. Brute force and tiled (quadratic; two passes). Pass 1 finds, for
-//     every point i, the least squared distance to the points after it,
-//     in float for float input (fast) or in double, and the global least
-//     one with an atomic minimum. The brute-force kernel reads the points
-//     after i from global memory, one thread per point; the tiled kernel
-//     stages blocks of points in shared memory and keeps `tiled_points`
-//     points per thread in registers, so each shared load feeds several
-//     distances. Pass 2 takes the few points whose pass-1 minimum is within
-//     a rounding margin of the global one (2^-20 relative: float squared
-//     distances are within 2^-22 of the exact ones) and checks them again
-//     in double against every later point, keeping the order (d2, i, j).
+//  2. Brute force and tiled (quadratic; two passes), in float for float
+//     input within +-2^60 (fast) or in double. The brute-force kernel: one
+//     thread per point i against the points after it, read from global
+//     memory; pass 1 keeps each point's least squared distance and the
+//     global least (atomic minimum). The tiled kernel (section 2b): squares
+//     of 1024 x 1024 pairs as work items, the points i in registers (8 per
+//     thread), the points j staged in shared memory; pass 1 keeps each
+//     square's least. Pass 2 of both takes what is within a rounding margin
+//     of the global least (pass2_threshold) and checks it again exactly in
+//     double, keeping the order (d2, i, j).
 //  3. Grid: cell keys over the bounding box (about one point per cell),
 //     points sorted by cell with the library's radix sort and gathered in
 //     that order; an upper bound of the closest distance from each point's
@@ -72,7 +71,11 @@ using detail::pair_candidate;
 using detail::point_set;
 
 inline constexpr int closest_threads = 256;
-inline constexpr int tiled_points = 4;  // points per thread in the tiled kernel
+// Points per thread in the tiled kernel: 8 in float (1 shared load per 40
+// arithmetic instructions in 2-D, about 40 registers), 4 in double (8 would
+// spill under the 64 registers that 1024-thread blocks allow).
+template <class C>
+inline constexpr int tiled_points = sizeof(C) == 4 ? 8 : 4;
 inline constexpr int closest_grid_window = 3;
 inline constexpr double closest_crowding_limit = 8;
 
@@ -242,6 +245,21 @@ __device__ __forceinline__ unsigned long long min_bits(double v) {
 }
 
 // The pass-2 threshold: pass-1 values at most this may hold the answer.
+// Float: with u = 2^-24 (a rounded float operation's relative error), the
+// float d2 = fma(dy, dy, dx * dx) of a pair is within 4u (2-D; 5u in 3-D:
+// one rounding per subtraction, product and fma, (1 + u)^5 - 1 < 5.01u) of
+// the pair's exact squared distance e, plus at most 3 x 2^-150 where a
+// product or sum underflows (a subtraction that lands below 2^-126 is
+// exact). The answer is chosen by detail::squared_distance in double,
+// within 5 x 2^-53 of e. Let L be the least float d2 over all pairs (pair
+// p_L) and D the least double d2 (a pair p* at the minimum; every tied one
+// counts). Then D <= d(p_L) <= (1 + 2^-50)(L + 2^-148)/(1 - 5.01u), and
+// the float d2 of p* is at most (1 + 5.01u)(1 + 2^-50) D + 2^-148, so at
+// most (1 + 10.1u)(L + 2^-148) + 2^-148 < L (1 + 10.1u) + 2^-146. The
+// threshold fma(L, 2^-20, L) + 2^-140 is L (1 + 16u), less two roundings
+// of u each, plus far more than 2^-146: every pair at the minimum passes.
+// Overflow cannot happen: |x| <= 2^60 makes every d2 <= 3 x 2^122.
+// Double: pass 1 computes detail::squared_distance itself, so L is D.
 template <class C>
 __device__ __forceinline__ C pass2_threshold(unsigned long long least_bits) {
   if constexpr (std::is_same_v<C, float>) {
@@ -290,76 +308,6 @@ __global__ void closest_brute_pass1(point_set<T> s, C* __restrict__ least_of,
   }
 }
 
-// Rung 2: blocks of blockDim.x points staged in shared memory, tiled_points
-// points per thread in registers, the triangle j > i by tiles (only tiles
-// that straddle the diagonal test j > i per pair).
-template <class T, class C, int Dim>
-__global__ void closest_tiled_pass1(point_set<T> s, C* __restrict__ least_of,
-                                    unsigned long long* __restrict__ least) {
-  extern __shared__ unsigned char tile_bytes[];
-  C* tile = reinterpret_cast<C*>(tile_bytes);  // Dim arrays of blockDim.x
-  const std::size_t n = s.n;
-  const unsigned tile_size = blockDim.x;
-  const std::size_t chunk = std::size_t(tile_size) * tiled_points;  // points of i per block
-  const std::size_t chunks = (n + chunk - 1) / chunk;
-  for (std::size_t c = blockIdx.x; c < chunks; c += gridDim.x) {
-    const std::size_t i0 = c * chunk;
-    // Thread t holds points i0 + t + r * tile_size: consecutive threads,
-    // consecutive points (coalesced loads).
-    C a[tiled_points][Dim];
-    C m[tiled_points];
-    for (int r = 0; r < tiled_points; ++r) {
-      const std::size_t i = i0 + threadIdx.x + std::size_t(r) * tile_size;
-      for (int d = 0; d < Dim; ++d)
-        a[r][d] = i < n ? load_coord<C>(s, d, i) : C(0);
-      m[r] = C(INFINITY);
-    }
-    for (std::size_t j0 = i0; j0 < n; j0 += tile_size) {
-      __syncthreads();
-      const std::size_t jt = j0 + threadIdx.x;
-      for (int d = 0; d < Dim; ++d)
-        tile[d * tile_size + threadIdx.x] = jt < n ? load_coord<C>(s, d, jt) : C(0);
-      __syncthreads();
-      const unsigned count = static_cast<unsigned>(smin(tile_size, n - j0));
-      if (j0 >= i0 + chunk && count == tile_size) {
-        // Every j of the tile is after every i of the block.
-#pragma unroll 4
-        for (unsigned t = 0; t < tile_size; ++t) {
-          C b[Dim];
-          for (int d = 0; d < Dim; ++d)
-            b[d] = tile[d * tile_size + t];
-#pragma unroll
-          for (int r = 0; r < tiled_points; ++r) {
-            const C d2 = compute_d2<C, Dim>(a[r], b);
-            m[r] = d2 < m[r] ? d2 : m[r];
-          }
-        }
-      } else {
-        for (unsigned t = 0; t < count; ++t) {
-          C b[Dim];
-          for (int d = 0; d < Dim; ++d)
-            b[d] = tile[d * tile_size + t];
-#pragma unroll
-          for (int r = 0; r < tiled_points; ++r) {
-            const std::size_t i = i0 + threadIdx.x + std::size_t(r) * tile_size;
-            if (j0 + t > i) {
-              const C d2 = compute_d2<C, Dim>(a[r], b);
-              m[r] = d2 < m[r] ? d2 : m[r];
-            }
-          }
-        }
-      }
-    }
-    C block_m = C(INFINITY);
-    for (int r = 0; r < tiled_points; ++r) {
-      const std::size_t i = i0 + threadIdx.x + std::size_t(r) * tile_size;
-      if (i < n) least_of[i] = m[r];
-      block_m = m[r] < block_m ? m[r] : block_m;
-    }
-    fold_least(block_m, least);
-  }
-}
-
 // Pass 2: the points whose pass-1 minimum is within the margin of the least,
 // against every later point, exactly.
 template <class T, class C, int Dim>
@@ -395,6 +343,238 @@ __global__ void __launch_bounds__(closest_threads)
   if (threadIdx.x == 0) block_out[blockIdx.x] = best;
 }
 
+// ---- 2b. tiled --------------------------------------------------------------------
+//
+// Rung 2, the tiled brute force. Shape:
+//  1. Work items: squares of chunk x chunk pairs (chunk = blockDim.x x
+//     tiled_points), the triangle j > i numbered row by row
+//     (detail::make_tiled_plan / triangle_item); one block per item by
+//     default, so the hardware's block scheduler balances the triangle
+//     (one block per row of the old kernel left the first rows' SMs busy
+//     long after the last rows' ones were idle).
+//  2. A block holds the square's points i in registers, tiled_points per
+//     thread (thread t: i0 + t + r x blockDim.x, coalesced loads), and
+//     stages its points j in shared memory a tile of blockDim.x at a time,
+//     as one vector per point (float2 in 2-D), read by every lane at once
+//     (a broadcast): one shared load feeds tiled_points distances.
+//  3. The distance loop in the compute type (float for float input whose
+//     coordinates are within +-2^60): dx, dy (dz), d2 = fma(dy, dy, dx*dx),
+//     m = min(m, d2): 5 instructions a pair in 2-D (6 flops counted), no
+//     index test except on the diagonal squares and the last column.
+//  4. The item's least d2 (block minimum) into its slot (atomic minimum of
+//     the bits: non-negative floats order as their bits).
+//  5. Pass 2: one block finds the least slot value L, the threshold
+//     (pass2_threshold) and the list of slots at most that; then every
+//     point i of those slots' squares against the square's points j, in
+//     the compute type first and, where that is within the threshold,
+//     exactly (detail::squared_distance, (d2, i, j) order). For random
+//     points one square qualifies (1024 x 1024 pairs); for a lattice, where
+//     every square holds a tie, pass 2 repeats the triangle.
+
+template <class C>
+using least_bits_t = std::conditional_t<std::is_same_v<C, float>, unsigned, unsigned long long>;
+
+__device__ __forceinline__ unsigned least_bits(float v) {
+  return __float_as_uint(v);
+}
+__device__ __forceinline__ unsigned long long least_bits(double v) {
+  return static_cast<unsigned long long>(__double_as_longlong(v));
+}
+
+__device__ __forceinline__ float cmin(float a, float b) {
+  return fminf(a, b);
+}
+__device__ __forceinline__ double cmin(double a, double b) {
+  return fmin(a, b);
+}
+
+// A point of the shared tile as one vector load: (x, y) in 2-D, (x, y, z,
+// pad) in 3-D.
+template <class C, int Dim>
+struct alignas(std::min<std::size_t>(16, (Dim == 2 ? 2 : 4) * sizeof(C))) tile_point {
+  C v[Dim == 2 ? 2 : 4];
+};
+
+// The least of v over the block, in thread 0. Every thread calls it.
+template <class C>
+__device__ __forceinline__ C block_least(C v) {
+  __shared__ C warp_least[32];
+  for (int mask = 16; mask > 0; mask /= 2)
+    v = cmin(v, __shfl_xor_sync(0xffffffffu, v, mask));
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (lane == 0) warp_least[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < int(blockDim.x + 31) / 32 ? warp_least[lane] : C(INFINITY);
+    for (int mask = 16; mask > 0; mask /= 2)
+      v = cmin(v, __shfl_xor_sync(0xffffffffu, v, mask));
+  }
+  return v;
+}
+
+// Pass 1 of the tiled rung (see 2b above). slot_least starts as huge bits.
+template <class T, class C, int Dim>
+__global__ void __launch_bounds__(1024)
+    closest_tiled_pass1(point_set<T> s, detail::tiled_plan w,
+                        least_bits_t<C>* __restrict__ slot_least) {
+  extern __shared__ __align__(16) unsigned char tile_bytes[];
+  auto* tile = reinterpret_cast<tile_point<C, Dim>*>(tile_bytes);  // blockDim.x points
+  const unsigned tile_size = blockDim.x;
+  const std::size_t n = s.n;
+  for (std::uint64_t k = blockIdx.x; k < w.items; k += gridDim.x) {
+    const detail::tiled_item item = detail::triangle_item(k, w.rows);
+    const std::size_t i0 = item.row * w.chunk;
+    const std::size_t j_begin = item.col * w.chunk;
+    const std::size_t j_end = smin(j_begin + w.chunk, n);
+    C a[tiled_points<C>][Dim];
+    C m[tiled_points<C>];
+#pragma unroll
+    for (int r = 0; r < tiled_points<C>; ++r) {
+      const std::size_t i = i0 + threadIdx.x + std::size_t(r) * tile_size;
+#pragma unroll
+      for (int d = 0; d < Dim; ++d)
+        a[r][d] = i < n ? load_coord<C>(s, d, i) : C(0);
+      m[r] = C(INFINITY);
+    }
+    const bool diagonal = item.row == item.col;
+    for (std::size_t j0 = j_begin; j0 < j_end; j0 += tile_size) {
+      __syncthreads();  // the tile's last readers are done
+      tile_point<C, Dim> p{};
+      const std::size_t jt = j0 + threadIdx.x;
+      if (jt < j_end) {
+#pragma unroll
+        for (int d = 0; d < Dim; ++d)
+          p.v[d] = load_coord<C>(s, d, jt);
+      }
+      tile[threadIdx.x] = p;
+      __syncthreads();
+      const unsigned count = static_cast<unsigned>(smin(tile_size, j_end - j0));
+      if (!diagonal && count == tile_size) {
+        // The hot loop: every j of the tile is after every i of the square.
+#pragma unroll 8
+        for (unsigned t = 0; t < tile_size; ++t) {
+          const tile_point<C, Dim> b = tile[t];
+#pragma unroll
+          for (int r = 0; r < tiled_points<C>; ++r)
+            m[r] = cmin(m[r], compute_d2<C, Dim>(a[r], b.v));
+        }
+      } else {
+        // Diagonal squares keep j > i (which also drops rows i >= n); the
+        // last column stops at n. Offsets from i0 fit 32 bits (n < 2^32).
+        const unsigned j_offset = static_cast<unsigned>(j0 - i0);
+        for (unsigned t = 0; t < count; ++t) {
+          const tile_point<C, Dim> b = tile[t];
+#pragma unroll
+          for (int r = 0; r < tiled_points<C>; ++r) {
+            const C d2 = compute_d2<C, Dim>(a[r], b.v);
+            if (j_offset + t > threadIdx.x + unsigned(r) * tile_size) m[r] = cmin(m[r], d2);
+          }
+        }
+      }
+    }
+    C v = m[0];
+#pragma unroll
+    for (int r = 1; r < tiled_points<C>; ++r)
+      v = cmin(v, m[r]);
+    v = block_least(v);
+    if (threadIdx.x == 0 && v < C(INFINITY))
+      atomicMin(&slot_least[k >> w.slot_shift], least_bits(v));
+  }
+}
+
+// Pass 2, step 1 (one block): the least slot value into *least, and the
+// slots at most the threshold into list[0, *count).
+template <class C>
+__global__ void __launch_bounds__(1024)
+    closest_tiled_select(const least_bits_t<C>* __restrict__ slot_least, std::uint64_t slots,
+                         least_bits_t<C>* __restrict__ least, unsigned* __restrict__ list,
+                         unsigned* __restrict__ count) {
+  __shared__ unsigned listed;
+  if (threadIdx.x == 0) listed = 0;
+  least_bits_t<C> v = ~least_bits_t<C>{0};
+  for (std::uint64_t q = threadIdx.x; q < slots; q += blockDim.x)
+    v = slot_least[q] < v ? slot_least[q] : v;
+  for (int mask = 16; mask > 0; mask /= 2) {
+    const least_bits_t<C> o = __shfl_xor_sync(0xffffffffu, v, mask);
+    v = o < v ? o : v;
+  }
+  __shared__ least_bits_t<C> warp_least[32];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (lane == 0) warp_least[warp] = v;
+  __syncthreads();
+  v = warp_least[0];
+  for (int x = 1; x < int(blockDim.x + 31) / 32; ++x)
+    v = warp_least[x] < v ? warp_least[x] : v;
+  const C threshold = pass2_threshold<C>(v);
+  for (std::uint64_t q = threadIdx.x; q < slots; q += blockDim.x) {
+    const least_bits_t<C> bits = slot_least[q];
+    const C value = std::is_same_v<C, float>
+                        ? C(__uint_as_float(static_cast<unsigned>(bits)))
+                        : C(__longlong_as_double(static_cast<long long>(bits)));
+    if (value <= threshold) list[atomicAdd(&listed, 1u)] = static_cast<unsigned>(q);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    *least = v;
+    *count = listed;
+  }
+}
+
+inline constexpr unsigned tiled_pass2_span = 128;  // points j per pass-2 thread
+
+// Pass 2, step 2: thread u takes point i = row x chunk + (u mod chunk) of
+// a listed square against tiled_pass2_span of its points j (a warp: 32
+// consecutive i against the same j, so the j loads are broadcasts).
+template <class T, class C, int Dim>
+__global__ void __launch_bounds__(closest_threads)
+    closest_tiled_pass2(point_set<T> s, detail::tiled_plan w, const unsigned* __restrict__ list,
+                        const unsigned* __restrict__ count,
+                        const least_bits_t<C>* __restrict__ least,
+                        pair_candidate* __restrict__ block_out) {
+  const C threshold = pass2_threshold<C>(*least);
+  const std::uint64_t per_slot = std::uint64_t{1} << w.slot_shift;
+  const std::uint64_t splits = (w.chunk + tiled_pass2_span - 1) / tiled_pass2_span;
+  const std::uint64_t total = std::uint64_t(*count) * per_slot * splits * w.chunk;
+  pair_candidate best;
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
+  for (std::uint64_t u = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; u < total;
+       u += stride) {
+    const std::uint64_t r = u % w.chunk;
+    std::uint64_t rest = u / w.chunk;
+    const std::uint64_t split = rest % splits;
+    rest /= splits;
+    const std::uint64_t k = std::uint64_t(list[rest / per_slot]) * per_slot + rest % per_slot;
+    if (k >= w.items) continue;
+    const detail::tiled_item item = detail::triangle_item(k, w.rows);
+    const std::size_t i = item.row * w.chunk + r;
+    if (i >= s.n) continue;
+    const std::size_t col_end = smin((item.col + 1) * w.chunk, s.n);
+    std::size_t j = item.col * w.chunk + split * tiled_pass2_span;
+    const std::size_t j_end = smin(j + tiled_pass2_span, col_end);
+    j = j > i + 1 ? j : i + 1;
+    C a[Dim];
+    double ad[Dim];
+    for (int d = 0; d < Dim; ++d) {
+      a[d] = load_coord<C>(s, d, i);
+      ad[d] = s.at(d, i);
+    }
+    for (; j < j_end; ++j) {
+      C b[Dim];
+      for (int d = 0; d < Dim; ++d)
+        b[d] = load_coord<C>(s, d, j);
+      if (compute_d2<C, Dim>(a, b) <= threshold) {
+        double bd[Dim];
+        for (int d = 0; d < Dim; ++d)
+          bd[d] = s.at(d, j);
+        const pair_candidate c{detail::squared_distance<Dim>(ad, bd), i, j};
+        if (better(c, best)) best = c;
+      }
+    }
+  }
+  best = block_best(best);
+  if (threadIdx.x == 0) block_out[blockIdx.x] = best;
+}
+
 // Reduces `blocks` per-block candidates to the answer and reads it.
 inline pair_candidate finish_candidates(const pair_candidate* block_out, unsigned blocks,
                                         stream_t stream) {
@@ -410,42 +590,46 @@ inline pair_candidate finish_candidates(const pair_candidate* block_out, unsigne
 enum class quadratic_kernel { brute_force, tiled };
 
 template <class T, class C, int Dim>
-auto quadratic_pass1_kernel(quadratic_kernel k) {
-  return k == quadratic_kernel::brute_force ? closest_brute_pass1<T, C, Dim>
-                                            : closest_tiled_pass1<T, C, Dim>;
+const void* quadratic_pass1_kernel(quadratic_kernel k) {
+  return k == quadratic_kernel::brute_force
+             ? reinterpret_cast<const void*>(closest_brute_pass1<T, C, Dim>)
+             : reinterpret_cast<const void*>(closest_tiled_pass1<T, C, Dim>);
 }
 
+// 128 for the tiled kernel: the fastest shape of the 2026-11-24 sweep, and
+// 16 resident blocks of 128 threads balance the triangle's last items
+// better than 8 of 256.
 inline int quadratic_default_threads(quadratic_kernel k) {
-  return k == quadratic_kernel::brute_force ? 256 : 256;
+  return k == quadratic_kernel::brute_force ? 256 : 128;
 }
 
 template <class T, class C, int Dim>
 std::size_t quadratic_shared_bytes(quadratic_kernel k, int threads) {
-  return k == quadratic_kernel::tiled ? std::size_t(threads) * Dim * sizeof(C) : 0;
+  return k == quadratic_kernel::tiled ? std::size_t(threads) * sizeof(tile_point<C, Dim>) : 0;
 }
 
-template <class T, class C, int Dim>
-pair_candidate quadratic(const point_set<T>& s, quadratic_kernel kind, closest_pair_launch shape,
-                         stream_t stream) {
+inline int checked_quadratic_threads(quadratic_kernel kind, closest_pair_launch shape) {
   const int threads = shape.threads > 0 ? shape.threads : quadratic_default_threads(kind);
   if (threads % 32 != 0 || threads > 1024) {
     throw std::invalid_argument("gpuprim::closest_pair: " + std::to_string(threads) +
                                 " threads per block; a multiple of 32 up to 1024 is needed");
   }
-  const std::size_t per_block =
-      kind == quadratic_kernel::tiled ? std::size_t(threads) * tiled_points : threads;
-  unsigned blocks = shape.blocks > 0 ? static_cast<unsigned>(shape.blocks)
-                                     : static_cast<unsigned>(std::min<std::uint64_t>(
-                                           ceil_div(s.n, per_block), std::uint64_t{1} << 20));
+  return threads;
+}
+
+// Rung 1: per-point least values, then pass 2 per point.
+template <class T, class C, int Dim>
+pair_candidate brute_force(const point_set<T>& s, closest_pair_launch shape, stream_t stream) {
+  const int threads = checked_quadratic_threads(quadratic_kernel::brute_force, shape);
+  const unsigned blocks = shape.blocks > 0 ? static_cast<unsigned>(shape.blocks)
+                                           : static_cast<unsigned>(std::min<std::uint64_t>(
+                                                 ceil_div(s.n, threads), std::uint64_t{1} << 20));
   const scratch_buffer least_of(s.n * sizeof(C), stream);
   const scratch_buffer least(sizeof(unsigned long long), stream);
   detail::fill_bytes(least.get(), 0x7F, sizeof(unsigned long long), stream);  // a huge value
-  const auto kernel = quadratic_pass1_kernel<T, C, Dim>(kind);
-  launch(kind == quadratic_kernel::tiled ? "closest_tiled_pass1" : "closest_brute_pass1",
-         "closest_pair", kernel,
-         {blocks, static_cast<unsigned>(threads),
-          static_cast<unsigned>(quadratic_shared_bytes<T, C, Dim>(kind, threads)), stream},
-         s, least_of.get<C>(), least.get<unsigned long long>());
+  launch("closest_brute_pass1", "closest_pair", closest_brute_pass1<T, C, Dim>,
+         {blocks, static_cast<unsigned>(threads), 0, stream}, s, least_of.get<C>(),
+         least.get<unsigned long long>());
   const unsigned pass2_blocks = closest_grid_blocks(s.n, closest_threads);
   const scratch_buffer block_out(pass2_blocks * sizeof(pair_candidate), stream);
   launch("closest_quadratic_pass2", "closest_pair", closest_quadratic_pass2<T, C, Dim>,
@@ -453,6 +637,52 @@ pair_candidate quadratic(const point_set<T>& s, quadratic_kernel kind, closest_p
          static_cast<const unsigned long long*>(least.get<unsigned long long>()),
          block_out.get<pair_candidate>());
   return finish_candidates(block_out.get<pair_candidate>(), pass2_blocks, stream);
+}
+
+// Rung 2 (section 2b): squares of pairs, their least values per slot, the
+// listed slots again in pass 2.
+template <class T, class C, int Dim>
+pair_candidate tiled(const point_set<T>& s, closest_pair_launch shape, stream_t stream) {
+  const int threads = checked_quadratic_threads(quadratic_kernel::tiled, shape);
+  const detail::tiled_plan w =
+      detail::make_tiled_plan(s.n, std::uint64_t(threads) * tiled_points<C>);
+  const unsigned blocks =
+      shape.blocks > 0
+          ? static_cast<unsigned>(shape.blocks)
+          : static_cast<unsigned>(std::min<std::uint64_t>(w.items, std::uint64_t{1} << 30));
+  using bits_t = least_bits_t<C>;
+  const scratch_buffer slot_least(w.slots * sizeof(bits_t), stream);
+  detail::fill_bytes(slot_least.get(), 0x7F, w.slots * sizeof(bits_t), stream);  // huge values
+  launch(
+      "closest_tiled_pass1", "closest_pair", closest_tiled_pass1<T, C, Dim>,
+      {blocks, static_cast<unsigned>(threads),
+       static_cast<unsigned>(quadratic_shared_bytes<T, C, Dim>(quadratic_kernel::tiled, threads)),
+       stream},
+      s, w, slot_least.get<bits_t>());
+  const scratch_buffer least(sizeof(bits_t), stream);
+  const scratch_buffer list(w.slots * sizeof(unsigned), stream);
+  const scratch_buffer count(sizeof(unsigned), stream);
+  launch("closest_tiled_select", "closest_pair", closest_tiled_select<C>, {1, 1024, 0, stream},
+         static_cast<const bits_t*>(slot_least.get<bits_t>()), w.slots, least.get<bits_t>(),
+         list.get<unsigned>(), count.get<unsigned>());
+  // Enough threads for one listed square (its chunk x chunk / 128 units)
+  // at once; more listed squares stride.
+  const unsigned pass2_blocks = closest_grid_blocks(
+      w.chunk * ceil_div(w.chunk, tiled_pass2_span) << w.slot_shift, closest_threads);
+  const scratch_buffer block_out(pass2_blocks * sizeof(pair_candidate), stream);
+  launch("closest_tiled_pass2", "closest_pair", closest_tiled_pass2<T, C, Dim>,
+         {pass2_blocks, closest_threads, 0, stream}, s, w,
+         static_cast<const unsigned*>(list.get<unsigned>()),
+         static_cast<const unsigned*>(count.get<unsigned>()),
+         static_cast<const bits_t*>(least.get<bits_t>()), block_out.get<pair_candidate>());
+  return finish_candidates(block_out.get<pair_candidate>(), pass2_blocks, stream);
+}
+
+template <class T, class C, int Dim>
+pair_candidate quadratic(const point_set<T>& s, quadratic_kernel kind, closest_pair_launch shape,
+                         stream_t stream) {
+  return kind == quadratic_kernel::tiled ? tiled<T, C, Dim>(s, shape, stream)
+                                         : brute_force<T, C, Dim>(s, shape, stream);
 }
 
 // Float arithmetic for float input whose squares cannot overflow (|x| <=
@@ -526,9 +756,7 @@ __global__ void __launch_bounds__(closest_threads)
     }
     const Key k = keys[p];
     if (p == 0 || keys[p - 1] != k) {
-      std::size_t e = p + 1;
-      while (e < n && keys[e] == k)
-        ++e;
+      const std::size_t e = detail::sorted_run_end(keys, n, p);
       w += static_cast<unsigned long long>(e - p) * (e - p);
     }
   }
@@ -618,6 +846,102 @@ pair_candidate check_cells(const double* sorted, const Key* keys, const std::uin
   return finish_candidates(block_out.get<pair_candidate>(), blocks, stream);
 }
 
+// ---- 3b. duplicates -----------------------------------------------------------
+//
+// When the first grid's bound is 0 for float input, the answer is the
+// lexicographically smallest pair of identical points: two floats that
+// differ are at least 2^-149 apart, and that difference squared in double
+// (2^-298 or more) neither vanishes nor underflows, so a squared distance
+// of 0 means equal coordinates. Crowded clusters reach this (the clustered
+// 10^8 bench set: float resolution puts many points of its narrowest
+// clusters on the same spot), and a second grid there would need cells
+// below the float spacing: 60-bit keys (8 radix passes of 64-bit keys)
+// and a binary search per point in them. Instead:
+//  1. a 32-bit hash of each point's coordinates (+0 and -0 alike), with
+//     the point's index;
+//  2. the radix sort (stable: equal hashes keep index order), so the
+//     copies of a point are in one run of equal hashes, in index order;
+//  3. each position against the rest of its run until the first point with
+//     equal coordinates: for i = index[p] that is the least j > i equal to
+//     it. The least (0, i, j) over all positions is the answer.
+// A run holds the copies of one point and the rare points of other
+// coordinates whose hash collides (about n^2 / 2^33 pairs over all runs).
+
+__device__ __forceinline__ unsigned coordinate_bits(float v) {
+  return v == 0.0f ? 0u : __float_as_uint(v);  // -0 and +0 are one point
+}
+
+__device__ __forceinline__ std::uint64_t mix64(std::uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  return x ^ (x >> 33);
+}
+
+template <int Dim>
+__global__ void __launch_bounds__(closest_threads)
+    closest_duplicate_keys(point_set<float> s, std::uint32_t* __restrict__ keys,
+                           std::uint32_t* __restrict__ index) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; p < s.n; p += stride) {
+    std::uint64_t h = (std::uint64_t(coordinate_bits(s.coord[0][p * s.stride])) << 32) |
+                      coordinate_bits(s.coord[1][p * s.stride]);
+    h = mix64(h);
+    if constexpr (Dim == 3) h = mix64(h ^ coordinate_bits(s.coord[2][p * s.stride]));
+    keys[p] = static_cast<std::uint32_t>(h >> 32);
+    index[p] = static_cast<std::uint32_t>(p);
+  }
+}
+
+template <int Dim>
+__global__ void __launch_bounds__(closest_threads)
+    closest_duplicate_pairs(point_set<float> s, const std::uint32_t* __restrict__ keys,
+                            const std::uint32_t* __restrict__ index,
+                            pair_candidate* __restrict__ block_out) {
+  pair_candidate best;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; p < s.n; p += stride) {
+    const std::uint32_t k = keys[p];
+    if (p + 1 == s.n || keys[p + 1] != k) continue;  // alone in its run: most points
+    const std::size_t i = index[p];
+    float a[Dim];
+    for (int d = 0; d < Dim; ++d)
+      a[d] = s.coord[d][i * s.stride];
+    for (std::size_t q = p + 1; q < s.n && keys[q] == k; ++q) {
+      const std::size_t j = index[q];
+      bool same = true;
+      for (int d = 0; d < Dim; ++d)
+        same = same && s.coord[d][j * s.stride] == a[d];
+      if (same) {
+        const pair_candidate c = make_candidate(0.0, i, j);
+        if (better(c, best)) best = c;
+        break;
+      }
+    }
+  }
+  best = block_best(best);
+  if (threadIdx.x == 0) block_out[blockIdx.x] = best;
+}
+
+// The least identical pair of float points (section 3b); `keys` and
+// `index` are the caller's buffers of n 32-bit words each.
+template <int Dim>
+pair_candidate duplicates(const point_set<float>& s, std::uint32_t* keys, std::uint32_t* index,
+                          stream_t stream) {
+  const unsigned blocks = closest_grid_blocks(s.n, closest_threads);
+  launch("closest_duplicate_keys", "closest_pair", closest_duplicate_keys<Dim>,
+         {blocks, closest_threads, 0, stream}, s, keys, index);
+  const detail::radix_sort_plan plan = detail::make_radix_sort_plan<std::uint32_t>(
+      s.n, sort_order::ascending, key_bits{}, 4, "closest_pair");
+  detail::cuda_radix_sort<std::uint32_t>(keys, keys, index, index, plan, stream);
+  const scratch_buffer block_out(blocks * sizeof(pair_candidate), stream);
+  launch("closest_duplicate_pairs", "closest_pair", closest_duplicate_pairs<Dim>,
+         {blocks, closest_threads, 0, stream}, s, static_cast<const std::uint32_t*>(keys),
+         static_cast<const std::uint32_t*>(index), block_out.get<pair_candidate>());
+  return finish_candidates(block_out.get<pair_candidate>(), blocks, stream);
+}
+
 template <class T, class Key, int Dim>
 pair_candidate grid_with_keys(const point_set<T>& s, detail::grid_plan g, const double* lo,
                               const double* hi, stream_t stream) {
@@ -642,6 +966,10 @@ pair_candidate grid_with_keys(const point_set<T>& s, detail::grid_plan g, const 
   synchronize(stream);
   double bound_d2;
   std::memcpy(&bound_d2, &host[0], sizeof bound_d2);
+  if constexpr (std::is_same_v<T, float>) {
+    // Identical points (section 3b); the first grid's buffers are free now.
+    if (bound_d2 == 0) return duplicates<Dim>(s, keys_buffer.get<std::uint32_t>(), index, stream);
+  }
   const bool holds = bound_d2 <= g.cell * g.cell;
   if (holds && static_cast<double>(host[1]) <= closest_crowding_limit * static_cast<double>(n)) {
     return check_cells<Key, Dim>(sorted, keys_buffer.get<Key>(), index, n, g, stream);
@@ -1142,10 +1470,9 @@ closest_pair_result run_closest_pair(point_set<T> s, closest_pair_algorithm algo
 // The occupancy of the pass-1 kernel of `kind` at `threads` per block.
 template <class T, class C, int Dim>
 closest_pair_occupancy quadratic_occupancy(quadratic_kernel kind, int threads) {
-  const auto kernel = quadratic_pass1_kernel<T, C, Dim>(kind);
+  const void* kernel = quadratic_pass1_kernel<T, C, Dim>(kind);
   cudaFuncAttributes attributes{};
-  GPUPRIM_CUDA_CHECK(cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(kernel)),
-                     "closest_pair");
+  GPUPRIM_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel), "closest_pair");
   closest_pair_occupancy o;
   o.registers = attributes.numRegs;
   o.shared_bytes = static_cast<int>(attributes.sharedSizeBytes +
