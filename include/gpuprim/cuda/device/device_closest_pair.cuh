@@ -10,10 +10,10 @@
 //     input within +-2^60 (fast) or in double. The brute-force kernel: one
 //     thread per point i against the points after it, read from global
 //     memory; pass 1 keeps each point's least squared distance and the
-//     global least (atomic minimum). The tiled kernel (section 2b): squares
-//     of 1024 x 1024 pairs as work items, the points i in registers (8 per
+//     global least (atomic minimum). The tiled kernel (section 2b): items
+//     of 1024 x 512 pairs (halves of squares), the points i in registers (8 per
 //     thread), the points j staged in shared memory; pass 1 keeps each
-//     square's least. Pass 2 of both takes what is within a rounding margin
+//     item's least. Pass 2 of both takes what is within a rounding margin
 //     of the global least (pass2_threshold) and checks it again exactly in
 //     double, keeping the order (d2, i, j).
 //  3. Grid: cell keys over the bounding box (about one point per cell),
@@ -74,6 +74,12 @@ inline constexpr int closest_threads = 256;
 // spill under the 64 registers that 1024-thread blocks allow).
 template <class C>
 inline constexpr int tiled_points = sizeof(C) == 4 ? 8 : 4;
+// Tile points per unrolled step of the hot loop: 8 in float (four 16-byte
+// shared loads), 2 in double (more would spill).
+template <class C>
+inline constexpr int tiled_unroll = sizeof(C) == 4 ? 8 : 2;
+// Items per square of the tiled kernel: 2, so an item is 512 K pairs.
+inline constexpr std::uint64_t tiled_parts = 2;
 inline constexpr int closest_grid_window = 3;
 inline constexpr double closest_crowding_limit = 8;
 
@@ -345,12 +351,13 @@ __global__ void __launch_bounds__(closest_threads)
 //
 // Rung 2, the tiled brute force. Shape:
 //  1. Work items: squares of chunk x chunk pairs (chunk = blockDim.x x
-//     tiled_points), the triangle j > i numbered row by row
-//     (detail::make_tiled_plan / triangle_item); one block per item by
-//     default, so the hardware's block scheduler balances the triangle
-//     (one block per row of the old kernel left the first rows' SMs busy
-//     long after the last rows' ones were idle).
-//  2. A block holds the square's points i in registers, tiled_points per
+//     tiled_points), the triangle j > i numbered row by row, each square
+//     cut into tiled_parts items of chunk / 2 columns j
+//     (detail::make_tiled_plan); one block per item by default, so the
+//     hardware's block scheduler balances the triangle (one block per row
+//     of points, as before, left the first rows' SMs busy long after the
+//     last rows' ones were idle: 7% of the FP32 peak at 2^17).
+//  2. A block holds the item's points i in registers, tiled_points per
 //     thread (thread t: i0 + t + r x blockDim.x, coalesced loads), and
 //     stages its points j in shared memory a tile of blockDim.x at a time,
 //     as one vector per point (float2 in 2-D), read by every lane at once
@@ -363,11 +370,11 @@ __global__ void __launch_bounds__(closest_threads)
 //     the bits: non-negative floats order as their bits).
 //  5. Pass 2: one block finds the least slot value L, the threshold
 //     (pass2_threshold) and the list of slots at most that; then every
-//     point i of those slots' squares against the square's points j, in
-//     the compute type first and, where that is within the threshold,
-//     exactly (detail::squared_distance, (d2, i, j) order). For random
-//     points one square qualifies (1024 x 1024 pairs); for a lattice, where
-//     every square holds a tie, pass 2 repeats the triangle.
+//     point i of those slots' items against the item's points j, in the
+//     compute type first and, where that is within the threshold, exactly
+//     (detail::squared_distance, (d2, i, j) order). For random points one
+//     item qualifies (1024 x 512 pairs); for a lattice, where every item
+//     holds a tie, pass 2 repeats the triangle.
 
 template <class C>
 using least_bits_t = std::conditional_t<std::is_same_v<C, float>, unsigned, unsigned long long>;
@@ -411,8 +418,13 @@ __device__ __forceinline__ C block_least(C v) {
 }
 
 // Pass 1 of the tiled rung (see 2b above). slot_least starts as huge bits.
+// At most 1024 threads in float (64 registers), 512 in double (128: the
+// double points and their distances spill under 64).
+template <class C>
+inline constexpr int tiled_max_threads = sizeof(C) == 4 ? 1024 : 512;
+
 template <class T, class C, int Dim>
-__global__ void __launch_bounds__(1024)
+__global__ void __launch_bounds__(tiled_max_threads<C>)
     closest_tiled_pass1(point_set<T> s, detail::tiled_plan w,
                         least_bits_t<C>* __restrict__ slot_least) {
   extern __shared__ __align__(16) unsigned char tile_bytes[];
@@ -420,10 +432,9 @@ __global__ void __launch_bounds__(1024)
   const unsigned tile_size = blockDim.x;
   const std::size_t n = s.n;
   for (std::uint64_t k = blockIdx.x; k < w.items; k += gridDim.x) {
-    const detail::tiled_item item = detail::triangle_item(k, w.rows);
-    const std::size_t i0 = item.row * w.chunk;
-    const std::size_t j_begin = item.col * w.chunk;
-    const std::size_t j_end = smin(j_begin + w.chunk, n);
+    const detail::tiled_item item = w.item(k);
+    if (item.j_begin == item.j_end) continue;  // a part past n (the whole block skips it)
+    const std::size_t i0 = item.i0, j_begin = item.j_begin, j_end = item.j_end;
     C a[tiled_points<C>][Dim];
     C m[tiled_points<C>];
 #pragma unroll
@@ -434,7 +445,7 @@ __global__ void __launch_bounds__(1024)
         a[r][d] = i < n ? load_coord<C>(s, d, i) : C(0);
       m[r] = C(INFINITY);
     }
-    const bool diagonal = item.row == item.col;
+    const bool diagonal = item.diagonal;
     for (std::size_t j0 = j_begin; j0 < j_end; j0 += tile_size) {
       __syncthreads();  // the tile's last readers are done
       tile_point<C, Dim> p{};
@@ -449,7 +460,7 @@ __global__ void __launch_bounds__(1024)
       const unsigned count = static_cast<unsigned>(smin(tile_size, j_end - j0));
       if (!diagonal && count == tile_size) {
         // The hot loop: every j of the tile is after every i of the square.
-#pragma unroll 8
+#pragma unroll(tiled_unroll <C>)
         for (unsigned t = 0; t < tile_size; ++t) {
           const tile_point<C, Dim> b = tile[t];
 #pragma unroll
@@ -531,7 +542,7 @@ __global__ void __launch_bounds__(closest_threads)
                         pair_candidate* __restrict__ block_out) {
   const C threshold = pass2_threshold<C>(*least);
   const std::uint64_t per_slot = std::uint64_t{1} << w.slot_shift;
-  const std::uint64_t splits = (w.chunk + tiled_pass2_span - 1) / tiled_pass2_span;
+  const std::uint64_t splits = (w.chunk / w.parts + tiled_pass2_span - 1) / tiled_pass2_span;
   const std::uint64_t total = std::uint64_t(*count) * per_slot * splits * w.chunk;
   pair_candidate best;
   const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
@@ -543,12 +554,11 @@ __global__ void __launch_bounds__(closest_threads)
     rest /= splits;
     const std::uint64_t k = std::uint64_t(list[rest / per_slot]) * per_slot + rest % per_slot;
     if (k >= w.items) continue;
-    const detail::tiled_item item = detail::triangle_item(k, w.rows);
-    const std::size_t i = item.row * w.chunk + r;
+    const detail::tiled_item item = w.item(k);
+    const std::size_t i = item.i0 + r;
     if (i >= s.n) continue;
-    const std::size_t col_end = smin((item.col + 1) * w.chunk, s.n);
-    std::size_t j = item.col * w.chunk + split * tiled_pass2_span;
-    const std::size_t j_end = smin(j + tiled_pass2_span, col_end);
+    std::size_t j = item.j_begin + split * tiled_pass2_span;
+    const std::size_t j_end = smin(j + tiled_pass2_span, item.j_end);
     j = j > i + 1 ? j : i + 1;
     C a[Dim];
     double ad[Dim];
@@ -641,9 +651,13 @@ pair_candidate brute_force(const point_set<T>& s, closest_pair_launch shape, str
 // listed slots again in pass 2.
 template <class T, class C, int Dim>
 pair_candidate tiled(const point_set<T>& s, closest_pair_launch shape, stream_t stream) {
-  const int threads = checked_quadratic_threads(quadratic_kernel::tiled, shape);
+  // A launch shape wider than the double kernel allows (only the ladder's
+  // float rung asks for shapes; its points beyond +-2^60 run in double) is
+  // narrowed to it.
+  const int threads =
+      std::min(checked_quadratic_threads(quadratic_kernel::tiled, shape), tiled_max_threads<C>);
   const detail::tiled_plan w =
-      detail::make_tiled_plan(s.n, std::uint64_t(threads) * tiled_points<C>);
+      detail::make_tiled_plan(s.n, std::uint64_t(threads) * tiled_points<C>, tiled_parts);
   const unsigned blocks =
       shape.blocks > 0
           ? static_cast<unsigned>(shape.blocks)
@@ -663,10 +677,10 @@ pair_candidate tiled(const point_set<T>& s, closest_pair_launch shape, stream_t 
   launch("closest_tiled_select", "closest_pair", closest_tiled_select<C>, {1, 1024, 0, stream},
          static_cast<const bits_t*>(slot_least.get<bits_t>()), w.slots, least.get<bits_t>(),
          list.get<unsigned>(), count.get<unsigned>());
-  // Enough threads for one listed square (its chunk x chunk / 128 units)
+  // Enough threads for one listed slot (chunk x its columns / 128 units)
   // at once; more listed squares stride.
   const unsigned pass2_blocks = closest_grid_blocks(
-      w.chunk * ceil_div(w.chunk, tiled_pass2_span) << w.slot_shift, closest_threads);
+      w.chunk * ceil_div(w.chunk / w.parts, tiled_pass2_span) << w.slot_shift, closest_threads);
   const scratch_buffer block_out(pass2_blocks * sizeof(pair_candidate), stream);
   launch("closest_tiled_pass2", "closest_pair", closest_tiled_pass2<T, C, Dim>,
          {pass2_blocks, closest_threads, 0, stream}, s, w,
