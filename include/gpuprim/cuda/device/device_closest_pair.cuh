@@ -459,7 +459,7 @@ __global__ void __launch_bounds__(tiled_max_threads<C>)
       __syncthreads();
       const unsigned count = static_cast<unsigned>(smin(tile_size, j_end - j0));
       if (!diagonal && count == tile_size) {
-        // The hot loop: every j of the tile is after every i of the square.
+        // The hot loop: every j of the tile is after every i of the item.
 #pragma unroll(tiled_unroll <C>)
         for (unsigned t = 0; t < tile_size; ++t) {
           const tile_point<C, Dim> b = tile[t];
@@ -531,8 +531,8 @@ __global__ void __launch_bounds__(1024)
 
 inline constexpr unsigned tiled_pass2_span = 128;  // points j per pass-2 thread
 
-// Pass 2, step 2: thread u takes point i = row x chunk + (u mod chunk) of
-// a listed square against tiled_pass2_span of its points j (a warp: 32
+// Pass 2, step 2: thread u takes point i = i0 + (u mod chunk) of a listed
+// item against tiled_pass2_span of its points j (a warp: 32
 // consecutive i against the same j, so the j loads are broadcasts).
 template <class T, class C, int Dim>
 __global__ void __launch_bounds__(closest_threads)
