@@ -22,7 +22,10 @@
 //     next three points in cell order, and the sum of squared cell counts.
 //     If the bound exceeds the cell or the cells are crowded (clustered or
 //     collinear data), a second grid whose cell is the bound (so the
-//     closest pair lies in neighbouring cells). Then one thread per point
+//     closest pair lies in neighbouring cells); for crowded float data,
+//     copies of points first (3b: a sort by a hash of the coordinates,
+//     which settles the answer at distance 0 if there are any). Then one
+//     thread per point
 //     against the rest of its own cell and its forward neighbouring cells
 //     (key ranges found by binary search in the sorted keys), in double.
 //  4. Divide and conquer: points sorted by x (radix sort); leaves of 32
@@ -859,22 +862,24 @@ pair_candidate check_cells(const double* sorted, const Key* keys, const std::uin
 
 // ---- 3b. duplicates -----------------------------------------------------------
 //
-// When the first grid's bound is 0 for float input, the answer is the
+// When the first grid is crowded and the input is float, copies of points
+// are looked for before a second grid. If there are any, the answer is the
 // lexicographically smallest pair of identical points: two floats that
 // differ are at least 2^-149 apart, and that difference squared in double
 // (2^-298 or more) neither vanishes nor underflows, so a squared distance
-// of 0 means equal coordinates. Crowded clusters reach this (the clustered
-// 10^8 bench set: float resolution puts many points of its narrowest
-// clusters on the same spot), and a second grid there would need cells
-// below the float spacing: 60-bit keys (8 radix passes of 64-bit keys)
-// and a binary search per point in them. Instead:
+// of 0 means equal coordinates. Dense float clusters usually hold copies
+// (the clustered and line 10^8 bench sets: float resolution puts many
+// points of the narrowest clusters on one spot), and a second grid there
+// would need cells below the float spacing: 60-bit keys (8 radix passes of
+// 64-bit keys) and a binary search per point in them. Instead:
 //  1. a 32-bit hash of each point's coordinates (+0 and -0 alike), with
 //     the point's index;
 //  2. the radix sort (stable: equal hashes keep index order), so the
 //     copies of a point are in one run of equal hashes, in index order;
 //  3. each position against the rest of its run until the first point with
 //     equal coordinates: for i = index[p] that is the least j > i equal to
-//     it. The least (0, i, j) over all positions is the answer.
+//     it. The least (0, i, j) over all positions is the answer; +inf when
+//     there are no copies (the second grid follows).
 // A run holds the copies of one point and the rare points of other
 // coordinates whose hash collides (about n^2 / 2^33 pairs over all runs).
 
@@ -977,13 +982,21 @@ pair_candidate grid_with_keys(const point_set<T>& s, detail::grid_plan g, const 
   synchronize(stream);
   double bound_d2;
   std::memcpy(&bound_d2, &host[0], sizeof bound_d2);
-  if constexpr (std::is_same_v<T, float>) {
-    // Identical points (section 3b); the first grid's buffers are free now.
-    if (bound_d2 == 0) return duplicates<Dim>(s, keys_buffer.get<std::uint32_t>(), index, stream);
-  }
-  const bool holds = bound_d2 <= g.cell * g.cell;
-  if (holds && static_cast<double>(host[1]) <= closest_crowding_limit * static_cast<double>(n)) {
+  const bool crowded =
+      static_cast<double>(host[1]) > closest_crowding_limit * static_cast<double>(n);
+  if (bound_d2 <= g.cell * g.cell && !crowded) {
     return check_cells<Key, Dim>(sorted, keys_buffer.get<Key>(), index, n, g, stream);
+  }
+  if constexpr (std::is_same_v<T, float>) {
+    // Crowded float data: identical points first (section 3b). Dense float
+    // clusters usually hold copies (the clustered and line 10^8 bench sets
+    // do; float resolution), the answer is then the least pair of them,
+    // and a second grid over them would need cells near the float spacing.
+    // The first grid's buffers are free here (the second grid refills them).
+    if (crowded) {
+      const pair_candidate c = duplicates<Dim>(s, keys_buffer.get<std::uint32_t>(), index, stream);
+      if (c.d2 == 0) return c;
+    }
   }
   // The second grid: cells as wide as the bound.
   const detail::grid_plan g2 = detail::make_grid_plan(lo, hi, Dim, std::sqrt(bound_d2));
