@@ -657,8 +657,16 @@ pair_candidate tiled(const point_set<T>& s, closest_pair_launch shape, stream_t 
   // A launch shape wider than the double kernel allows (only the ladder's
   // float rung asks for shapes; its points beyond +-2^60 run in double) is
   // narrowed to it.
-  const int threads =
+  int threads =
       std::min(checked_quadratic_threads(quadratic_kernel::tiled, shape), tiled_max_threads<C>);
+  // Small sets with the default shape: narrower blocks (smaller squares)
+  // until there are 4 items per SM, so that n = 8192 (gp::closest_pair's
+  // tiled range) fills the GPU (72 items at 128 threads, 1056 at 32).
+  const std::uint64_t wanted_items = 4 * std::uint64_t(current_multiprocessor_count());
+  while (shape.threads <= 0 && threads > 32 &&
+         detail::make_tiled_plan(s.n, std::uint64_t(threads) * tiled_points<C>, tiled_parts).items <
+             wanted_items)
+    threads /= 2;
   const detail::tiled_plan w =
       detail::make_tiled_plan(s.n, std::uint64_t(threads) * tiled_points<C>, tiled_parts);
   const unsigned blocks =
