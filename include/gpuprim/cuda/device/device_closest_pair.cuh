@@ -1104,6 +1104,56 @@ __global__ void __launch_bounds__(closest_threads)
   }
 }
 
+// The strip check of one point, shared by both divide-and-conquer
+// variants: position p of a segment [start, end) in y order, whose halves
+// split at position mid in x order, against the points above it while
+// dy^2 is within d (the halves' best); only pairs across the split count.
+// `order` gives the point at a y-order position, `order.position(q)` (n or
+// more for padding, which comes last), and its y, `order.y(q)`. Folds what
+// it finds into the segment's least (segment_d2) and the point's best.
+template <int Dim, class Order>
+__device__ __forceinline__ void dc_strip_check(const double* sorted, const std::uint32_t* index,
+                                               std::size_t n, std::size_t p, std::size_t mid,
+                                               std::size_t end, double d, const Order& order,
+                                               unsigned long long* segment_d2,
+                                               pair_candidate* best_of) {
+  const std::uint32_t e = order.position(p);
+  if (e >= n) return;
+  const double split = sorted[mid];  // x of the right half's first point
+  double a[3], c[3];
+  load_sorted<Dim>(sorted, n, e, a);
+  const double dx = a[0] - split;
+  if (detail::mul_rn(dx, dx) > d) return;
+  pair_candidate best = best_of[e];
+  double found = INFINITY;
+  for (std::size_t q = p + 1; q < end; ++q) {
+    const std::uint32_t f = order.position(q);
+    if (f >= n) break;
+    const double dy = order.y(q) - a[1];
+    if (detail::mul_rn(dy, dy) > d) break;
+    if ((e < mid) == (f < mid)) continue;
+    load_sorted<Dim>(sorted, n, f, c);
+    const double d2 = detail::squared_distance<Dim>(a, c);
+    if (d2 <= d) {
+      found = fmin(found, d2);
+      const pair_candidate cand = make_candidate(d2, index[e], index[f]);
+      if (better(cand, best)) best = cand;
+    }
+  }
+  if (found < INFINITY) {
+    atomicMin(segment_d2, static_cast<unsigned long long>(__double_as_longlong(found)));
+    best_of[e] = best;
+  }
+}
+
+// The merge path's y order: positions in x order; y read from the points.
+struct dc_positions_by_y {
+  const std::uint32_t* by_y;
+  const double* ys;  // sorted + n: the y coordinates in x order
+  __device__ std::uint32_t position(std::size_t q) const { return by_y[q]; }
+  __device__ double y(std::size_t q) const { return ys[by_y[q]]; }
+};
+
 // The strip check of level `bits`: point p (in y order) against the points
 // above it in its segment while dy^2 is within the halves' best; only
 // pairs across the split count. segment_d2 (this level) starts as all ones.
@@ -1128,32 +1178,9 @@ __global__ void __launch_bounds__(closest_threads)
     }
     if (p == start) atomicMin(&segment_d2[segment], d_bits);
     if (mid >= end) continue;  // no right half: nothing crosses
-    const double d = __longlong_as_double(static_cast<long long>(d_bits));
-    const double split = sorted[mid];  // x of the right half's first point
-    const std::uint32_t e = by_y[p];
-    double a[3], c[3];
-    load_sorted<Dim>(sorted, n, e, a);
-    const double dx = a[0] - split;
-    if (detail::mul_rn(dx, dx) > d) continue;
-    pair_candidate best = best_of[e];
-    double found = INFINITY;
-    for (std::size_t q = p + 1; q < end; ++q) {
-      const std::uint32_t f = by_y[q];
-      load_sorted<Dim>(sorted, n, f, c);
-      const double dy = c[1] - a[1];
-      if (detail::mul_rn(dy, dy) > d) break;
-      if ((e < mid) == (f < mid)) continue;
-      const double d2 = detail::squared_distance<Dim>(a, c);
-      if (d2 <= d) {
-        found = fmin(found, d2);
-        const pair_candidate cand = make_candidate(d2, index[e], index[f]);
-        if (better(cand, best)) best = cand;
-      }
-    }
-    if (found < INFINITY) {
-      atomicMin(&segment_d2[segment], static_cast<unsigned long long>(__double_as_longlong(found)));
-      best_of[e] = best;
-    }
+    dc_strip_check<Dim>(sorted, index, n, p, mid, end,
+                        __longlong_as_double(static_cast<long long>(d_bits)),
+                        dc_positions_by_y{by_y, sorted + n}, &segment_d2[segment], best_of);
   }
 }
 
@@ -1305,6 +1332,14 @@ __global__ void __launch_bounds__(closest_threads)
   keys[p] = lane < count ? dc_y_key{a[1], static_cast<std::uint32_t>(p), 0} : dc_padding_key();
 }
 
+// The networks' y order: keys (y, position); y read from the key (the
+// break test needs no gather).
+struct dc_keys_by_y {
+  const dc_y_key* keys;
+  __device__ std::uint32_t position(std::size_t q) const { return keys[q].pos; }
+  __device__ double y(std::size_t q) const { return keys[q].y; }
+};
+
 // The strip check of level `bits` over keys in y order per segment (see
 // closest_dc_strip); padding keys are last in each segment.
 template <int Dim>
@@ -1327,34 +1362,9 @@ __global__ void __launch_bounds__(closest_threads)
     d_bits = other < d_bits ? other : d_bits;
     if (p == start) atomicMin(&segment_d2[segment], d_bits);
     if (mid >= n) continue;  // the right half is padding: nothing crosses
-    const dc_y_key e = keys[p];
-    if (e.pos >= n) continue;
-    const double d = __longlong_as_double(static_cast<long long>(d_bits));
-    const double split = sorted[mid];  // x of the right half's first point
-    double a[3], c[3];
-    load_sorted<Dim>(sorted, n, e.pos, a);
-    const double dx = a[0] - split;
-    if (detail::mul_rn(dx, dx) > d) continue;
-    pair_candidate best = best_of[e.pos];
-    double found = INFINITY;
-    for (std::size_t q = p + 1; q < end; ++q) {
-      const dc_y_key f = keys[q];
-      if (f.pos >= n) break;
-      const double dy = f.y - e.y;
-      if (detail::mul_rn(dy, dy) > d) break;
-      if ((e.pos < mid) == (f.pos < mid)) continue;
-      load_sorted<Dim>(sorted, n, f.pos, c);
-      const double d2 = detail::squared_distance<Dim>(a, c);
-      if (d2 <= d) {
-        found = fmin(found, d2);
-        const pair_candidate cand = make_candidate(d2, index[e.pos], index[f.pos]);
-        if (better(cand, best)) best = cand;
-      }
-    }
-    if (found < INFINITY) {
-      atomicMin(&segment_d2[segment], static_cast<unsigned long long>(__double_as_longlong(found)));
-      best_of[e.pos] = best;
-    }
+    dc_strip_check<Dim>(sorted, index, n, p, mid, end,
+                        __longlong_as_double(static_cast<long long>(d_bits)), dc_keys_by_y{keys},
+                        &segment_d2[segment], best_of);
   }
 }
 
