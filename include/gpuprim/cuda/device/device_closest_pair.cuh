@@ -470,16 +470,33 @@ __global__ void __launch_bounds__(tiled_max_threads<C>)
           for (int r = 0; r < tiled_points<C>; ++r)
             m[r] = cmin(m[r], compute_d2<C, Dim>(a[r], b.v));
         }
-      } else {
-        // Diagonal squares keep j > i (which also drops rows i >= n); the
-        // last column stops at n. Offsets from i0 fit 32 bits (n < 2^32).
-        const unsigned j_offset = static_cast<unsigned>(j0 - i0);
+      } else if (!diagonal) {
+        // The last column's partial tile: j < n by the count.
         for (unsigned t = 0; t < count; ++t) {
           const tile_point<C, Dim> b = tile[t];
 #pragma unroll
-          for (int r = 0; r < tiled_points<C>; ++r) {
-            const C d2 = compute_d2<C, Dim>(a[r], b.v);
-            if (j_offset + t > threadIdx.x + unsigned(r) * tile_size) m[r] = cmin(m[r], d2);
+          for (int r = 0; r < tiled_points<C>; ++r)
+            m[r] = cmin(m[r], compute_d2<C, Dim>(a[r], b.v));
+        }
+      } else {
+        // A diagonal square's tile `diag` (its points j are the rows r =
+        // diag of the square's points i): rows r < diag lie wholly before
+        // it, row diag meets it (j > i where t > threadIdx.x), rows after
+        // it lie wholly after (skipped), so half the square is computed
+        // and only 1 row in tiled_points is masked. Rows i >= n are never
+        // reached (they lie after every j < n). One shared load per pair
+        // here: the diagonal is 1/rows of the work.
+        const unsigned diag = static_cast<unsigned>((j0 - i0) / tile_size);
+#pragma unroll
+        for (int r = 0; r < tiled_points<C>; ++r) {
+          if (unsigned(r) < diag) {
+#pragma unroll 1
+            for (unsigned t = 0; t < count; ++t)
+              m[r] = cmin(m[r], compute_d2<C, Dim>(a[r], tile[t].v));
+          } else if (unsigned(r) == diag) {
+#pragma unroll 1
+            for (unsigned t = threadIdx.x + 1; t < count; ++t)
+              m[r] = cmin(m[r], compute_d2<C, Dim>(a[r], tile[t].v));
           }
         }
       }
