@@ -367,8 +367,10 @@ __global__ void __launch_bounds__(closest_threads)
 //     (a broadcast): one shared load feeds tiled_points distances.
 //  3. The distance loop in the compute type (float for float input whose
 //     coordinates are within +-2^60): dx, dy (dz), d2 = fma(dy, dy, dx*dx),
-//     m = min(m, d2): 5 instructions a pair in 2-D (6 flops counted), no
-//     index test except on the diagonal squares and the last column.
+//     m = min(m, d2): 5 instructions a pair in 2-D (6 flops counted),
+//     unrolled over 8 tile points (four 16-byte shared loads for 64
+//     pairs); the diagonal squares go by rows (see the loop), nothing else
+//     tests j > i.
 //  4. The item's least d2 (block minimum) into its slot (atomic minimum of
 //     the bits: non-negative floats order as their bits).
 //  5. Pass 2: one block finds the least slot value L, the threshold
