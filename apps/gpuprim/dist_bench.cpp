@@ -273,8 +273,9 @@ int run_dist_bench(bool quick, const std::string& backend) {
   int code = exit_success;
   try {
 #if GPUPRIM_HAS_CUDA
-    // Ranks share the devices round-robin (two ranks on one GPU share it).
-    if (devices > 0) cudaSetDevice(r % devices);
+    // Each rank on device (its rank on its node) % devices, as the CLI's
+    // GPU ranks: two ranks on a one-GPU node share it.
+    if (devices > 0) cudaSetDevice(mpi_node_rank(comm) % devices);
 #endif
     // Strong: the same 2^26 elements whatever the rank count; weak: 2^24
     // per rank (quick: 2^22 and 2^20).
