@@ -145,6 +145,16 @@ class multi_gpu_vector {
 };
 
 namespace detail {
+// A multi_gpu_vector must have one slice per device of `gpus`.
+template <class T>
+void check_slices(const char* algorithm, const multi_gpu& gpus, const multi_gpu_vector<T>& v) {
+  if (v.slices() != gpus.size()) {
+    throw std::invalid_argument(std::string("gpuprim::") + algorithm +
+                                " (multi_gpu): " + std::to_string(v.slices()) + " slices for " +
+                                std::to_string(gpus.size()) + " devices");
+  }
+}
+
 template <class T, class Op>
 std::optional<T> combine_in_order(const std::vector<std::optional<T>>& partials, Op op) {
   std::optional<T> acc;
@@ -219,6 +229,7 @@ template <class T, class In, class Op, class Fetch>
 std::vector<std::optional<T>> multi_gpu_partials(const multi_gpu& gpus,
                                                  const multi_gpu_vector<In>& in, Op op,
                                                  Fetch fetch) {
+  check_slices("reduce", gpus, in);
   const int p = gpus.size();
   const pinned_buffer heads(p * sizeof(In));
   for (int i = 0; i < p; ++i) {
@@ -267,6 +278,7 @@ T transform_reduce(const multi_gpu& gpus, const multi_gpu_vector<In>& in, T init
 namespace detail {
 template <class Select, class In>
 value_index<In> multi_gpu_extreme(const multi_gpu& gpus, const multi_gpu_vector<In>& in) {
+  check_slices("min_element/max_element", gpus, in);
   const int p = gpus.size();
   const auto offsets = in.offsets();
   std::vector<device_span<const In>> spans(p);
@@ -499,6 +511,12 @@ sort_report multi_gpu_sample_sort(const multi_gpu& gpus, const multi_gpu_vector<
                                   multi_gpu_vector<V>* values_out, sort_order order, key_bits bits,
                                   const char* algorithm) {
   constexpr bool has_values = !std::is_same_v<V, host_detail::no_value>;
+  check_slices(algorithm, gpus, keys);
+  if constexpr (has_values) {
+    check_slices(algorithm, gpus, *values);
+    for (int i = 0; i < gpus.size(); ++i)
+      check_value_count(algorithm, keys.slice(i).size(), values->slice(i).size());
+  }
   const int p = gpus.size();
   const auto offsets = keys.offsets();
   const std::uint64_t total = offsets.back();
