@@ -216,8 +216,12 @@ std::vector<T> multi_gpu_reductions(const multi_gpu& gpus,
   }
   gpus.synchronize_all();
   std::vector<T> reduced = inits;
-  for (int i = 0; i < p; ++i)
-    if (!spans[i].empty()) reduced[i] = results.get<T>()[i];
+  for (int i = 0; i < p; ++i) {
+    if (spans[i].empty()) continue;
+    reduced[i] = results.get<T>()[i];
+    gpus.use(i);  // scratch goes back to its own device's pool
+    outs[i].reset();
+  }
   return reduced;
 }
 
@@ -424,13 +428,30 @@ namespace detail {
 // The left-out counts of every device's histogram, on their way to the
 // host: valid after the devices' streams are synchronized.
 struct multi_gpu_left_outs {
+  const multi_gpu* gpus;
   pinned_buffer host;
   std::vector<std::unique_ptr<scratch_buffer>> device;
+
   std::uint64_t total() const {
     std::uint64_t sum = 0;
     for (std::size_t i = 0; i < device.size(); ++i)
       sum += host.get<std::uint64_t>()[i];
     return sum;
+  }
+  multi_gpu_left_outs(const multi_gpu& g, int p)
+      : gpus(&g), host(p * sizeof(std::uint64_t)), device(p) {}
+  multi_gpu_left_outs(multi_gpu_left_outs&&) = default;
+  multi_gpu_left_outs& operator=(multi_gpu_left_outs&&) = delete;
+  // Each scratch counter goes back to its own device's pool.
+  ~multi_gpu_left_outs() {
+    for (std::size_t i = 0; i < device.size(); ++i) {
+      if (!device[i]) continue;
+      try {
+        gpus->use(static_cast<int>(i));
+      } catch (...) {  // freed from the current device instead
+      }
+      device[i].reset();
+    }
   }
 };
 
@@ -464,8 +485,7 @@ multi_gpu_left_outs multi_gpu_local_histograms(const multi_gpu& gpus,
                                                histogram_level_t<S> upper) {
   check_histogram_slices(gpus, samples, counts);
   const int p = gpus.size();
-  multi_gpu_left_outs left_outs{pinned_buffer(p * sizeof(std::uint64_t)), {}};
-  left_outs.device.resize(p);
+  multi_gpu_left_outs left_outs(gpus, p);
   for (int i = 0; i < p; ++i) {
     gpus.use(i);
     left_outs.device[i] = std::make_unique<scratch_buffer>(sizeof(std::uint64_t), gpus.stream(i));
