@@ -163,28 +163,22 @@ std::optional<T> combine_in_order(const std::vector<std::optional<T>>& partials,
   return acc;
 }
 
-// Runs f(i) for every device i on a host thread of its own with device i
-// current: for the steps that wait on their device between host-side
-// decisions (the sort's samples and binary searches), so that the devices'
-// round trips overlap instead of queuing behind one another. Rethrows the
-// first failing device's exception (in device order) once every thread has
-// ended.
+// Runs f(i) for every i in [0, count), each on a host thread of its own
+// (inline when count is 1), and waits for all of them; then rethrows the
+// exception of the lowest i that threw.
 template <class F>
-void on_device_threads(const multi_gpu& gpus, F f) {
-  const int p = gpus.size();
-  if (p == 1) {
-    gpus.use(0);
+void run_on_threads(int count, F f) {
+  if (count == 1) {
     f(0);
     return;
   }
-  std::vector<std::exception_ptr> errors(p);
+  std::vector<std::exception_ptr> errors(count);
   {
     std::vector<std::jthread> threads;
-    threads.reserve(p);
-    for (int i = 0; i < p; ++i) {
-      threads.emplace_back([&gpus, &f, &errors, i] {
+    threads.reserve(count);
+    for (int i = 0; i < count; ++i) {
+      threads.emplace_back([&f, &errors, i] {
         try {
-          gpus.use(i);
           f(i);
         } catch (...) {
           errors[i] = std::current_exception();
@@ -194,6 +188,18 @@ void on_device_threads(const multi_gpu& gpus, F f) {
   }  // joined here
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
+}
+
+// Runs f(i) for every device i on a host thread of its own with device i
+// current: for the steps that wait on their device between host-side
+// decisions (the sort's samples and binary searches), so that the devices'
+// round trips overlap instead of queuing behind one another.
+template <class F>
+void on_device_threads(const multi_gpu& gpus, F f) {
+  run_on_threads(gpus.size(), [&gpus, &f](int i) {
+    gpus.use(i);
+    f(i);
+  });
 }
 
 // Device i's reduction of spans[i] from inits[i] (skipped where spans[i] is
