@@ -17,8 +17,8 @@ command add_bench_command(CLI::App& app) {
   sub->add_option("family", opts->family,
                   "Algorithm family to run: " + bench::family_names() +
                       ", or dist (under mpirun: the gp::mpi algorithms, local work and "
-                      "communication; a driver of its own) (default: the headline rows of "
-                      "every family)")
+                      "communication, and with one process gp::multi_gpu over 1 .. all the "
+                      "GPUs; a driver of its own) (default: the headline rows of every family)")
       ->capture_default_str();
   sub->add_flag("--ladder", opts->ladder,
                 "Show the family's optimization ladder (every kernel variant, oldest first)");
@@ -27,8 +27,9 @@ command add_bench_command(CLI::App& app) {
   sub->add_option("--markdown", opts->markdown_path, "Also write the Markdown tables to FILE")
       ->type_name("FILE");
   sub->add_option("--backend", opts->backend,
-                  "Run only this backend (default: every available one)")
-      ->check(CLI::IsMember({"host", "cuda"}));
+                  "Run only this backend (default: every available one); dist also takes "
+                  "multi_gpu")
+      ->check(CLI::IsMember({"host", "cuda", "multi_gpu"}));
   sub->add_flag("--quick", opts->quick, "Fewer sizes and repetitions (a smoke run)");
   sub->add_flag("--full", opts->full,
                 "Every row of every family on every backend (default without a family: the "
@@ -40,6 +41,9 @@ command add_bench_command(CLI::App& app) {
                 "with their occupancy");
   return [opts] {
     if (opts->family == "dist") return run_dist_bench(opts->quick, opts->backend);
+    if (opts->backend == "multi_gpu") {
+      throw usage_error("--backend multi_gpu is for `gpuprim bench dist` only");
+    }
     if (!opts->backend.empty()) opts->backend = resolve_backend(opts->backend);
     return bench::run(*opts);
   };

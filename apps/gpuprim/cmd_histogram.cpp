@@ -205,7 +205,7 @@ command add_histogram_command(CLI::App& app) {
   auto distributed = std::make_shared<bool>(false);
   sub->add_flag("--distributed", *distributed,
                 "Under mpirun: each rank reads its own slice of FILE and the counts are summed "
-                "over the ranks (host ranks; .npy only); rank 0 prints them");
+                "over the ranks (host or GPU ranks, as --backend; .npy only); rank 0 prints them");
   return [opts, distributed] {
     if (!*distributed) return run_histogram(*opts);
     distributed_request r;

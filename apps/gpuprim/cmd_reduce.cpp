@@ -239,7 +239,7 @@ command add_reduce_command(CLI::App& app) {
   auto distributed = std::make_shared<bool>(false);
   sub->add_flag("--distributed", *distributed,
                 "Under mpirun: each rank reads its own slice of FILE and the ranks reduce it "
-                "together (host ranks); rank 0 prints the result");
+                "together (host or GPU ranks, as --backend); rank 0 prints the result");
   return [opts, distributed] {
     if (!*distributed) return run_reduce(*opts);
     distributed_request r;

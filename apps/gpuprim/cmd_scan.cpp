@@ -389,9 +389,10 @@ command add_scan_command(CLI::App& app) {
                   "(num_segments + 1, rising from 0 to the size). min / max: --backend host only")
       ->option_text("FLAGS.npy");
   auto distributed = std::make_shared<bool>(false);
-  sub->add_flag("--distributed", *distributed,
-                "Under mpirun: each rank reads its own slice of FILE and writes its slice of the "
-                "scan at its offset of OUTPUT (host ranks; not with --segments)");
+  sub->add_flag(
+      "--distributed", *distributed,
+      "Under mpirun: each rank reads its own slice of FILE and writes its slice of the "
+      "scan at its offset of OUTPUT (host or GPU ranks, as --backend; not with --segments)");
   return [opts, distributed] {
     if (!*distributed) return run_scan(*opts);
     if (!opts->segments.empty()) throw usage_error("--distributed does not take --segments");

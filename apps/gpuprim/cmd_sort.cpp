@@ -224,7 +224,7 @@ command add_sort_command(CLI::App& app) {
   auto distributed = std::make_shared<bool>(false);
   sub->add_flag("--distributed", *distributed,
                 "Under mpirun: each rank reads its own slice of FILE and the ranks sort together "
-                "(sample sort, host ranks), each writing its share of OUTPUT");
+                "(sample sort; host or GPU ranks, as --backend), each writing its share of OUTPUT");
   return [opts, distributed] {
     if (!*distributed) return run_sort(*opts);
     distributed_request r;

@@ -1,17 +1,16 @@
 // `gpuprim bench dist` under mpirun: the gp::mpi algorithms (reduce, scan,
-// histogram, sort) on host ranks, and on GPU ranks when a device is present
-// (every rank on device rank % devices), each run twice: strong scaling (the
-// same total n whatever the number of ranks) and weak scaling (the same n
-// per rank). A run measures one rank count: run it under mpirun -np 1, 2,
-// 4 ... to get the scaling rows. The time of each repetition is split into
-// local work and communication, each the largest over the ranks, and the
-// median over repetitions is printed. A barrier between the local work and
-// the communication separates the time spent waiting for the slowest rank
-// (load imbalance, or a loaded machine) from the messages' own time; the
-// comm share is comm / (local + wait + comm). The sort's exchange time
-// includes its waits (sort_report). A separate driver, not a row of the
-// bench harness's family table: that harness times one process with CUDA
-// events, these rows need MPI around every step (docs/design.md).
+// histogram, sort) on host ranks, on GPU ranks when a device is present
+// (every rank on device rank % devices), and, in a run of one process,
+// gp::multi_gpu over 1 .. all the devices (dist_bench_multi_gpu.cpp), each
+// run twice: strong scaling (the same total n whatever the number of ranks)
+// and weak scaling (the same n per rank). A run measures one rank count: run it under mpirun -np 1,
+// 2, 4 ... to get the scaling rows. The time of each repetition is split into local work and
+// communication, each the largest over the ranks, and the median over repetitions is printed. A
+// barrier between the local work and the communication separates the time spent waiting for the
+// slowest rank (load imbalance, or a loaded machine) from the messages' own time; the comm share is
+// comm / (local + wait + comm). The sort's exchange time includes its waits (sort_report). A
+// separate driver, not a row of the bench harness's family table: that harness times one process
+// with CUDA events, these rows need MPI around every step (docs/design.md).
 #include <mpi.h>
 #include <omp.h>
 
@@ -26,6 +25,8 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "dist_bench.hpp"
+#include "gpuprim/core/device_info.hpp"
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/dist/histogram.hpp"
 #include "gpuprim/dist/reduce.hpp"
@@ -37,29 +38,10 @@
 #endif
 
 namespace gpuprim::cli {
-namespace {
 
-// Local work, waiting for the slowest rank (a barrier between the local
-// work and the communication, so that the communication time is the
-// messages' own), and communication.
-struct split_time {
-  double local = 0, comm = 0, wait = 0;
-  double total() const { return local + comm + wait; }
-};
+using namespace dist_bench;
 
-// The largest over the ranks of each part.
-split_time slowest(MPI_Comm comm, split_time t) {
-  split_time out;
-  MPI_Allreduce(&t.local, &out.local, 1, MPI_DOUBLE, MPI_MAX, comm);
-  MPI_Allreduce(&t.comm, &out.comm, 1, MPI_DOUBLE, MPI_MAX, comm);
-  MPI_Allreduce(&t.wait, &out.wait, 1, MPI_DOUBLE, MPI_MAX, comm);
-  return out;
-}
-
-// Each part's own median over the runs: on a loaded machine a rank
-// descheduled in one run's collective would otherwise carry that run's
-// noise into every column.
-split_time median(const std::vector<split_time>& runs) {
+split_time dist_bench::median(const std::vector<split_time>& runs) {
   auto median_of = [&](double split_time::*part) {
     std::vector<double> v;
     for (const split_time& r : runs)
@@ -69,6 +51,34 @@ split_time median(const std::vector<split_time>& runs) {
   };
   return {median_of(&split_time::local), median_of(&split_time::comm),
           median_of(&split_time::wait)};
+}
+
+void dist_bench::print_rows(const std::vector<row>& rows) {
+  std::printf(
+      "| algorithm | ranks on | scaling | ranks | n | time ms | local ms | wait ms | comm ms | "
+      "comm %% | GB/s | imbalance | check "
+      "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const row& x : rows) {
+    char imbalance[32] = "-";
+    if (x.imbalance >= 0) std::snprintf(imbalance, sizeof imbalance, "%.2f %%", 100 * x.imbalance);
+    std::printf(
+        "| %s | %s | %s | %d | %llu | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f | %s | %s |\n",
+        x.algorithm.c_str(), x.ranks_kind.c_str(), x.scaling.c_str(), x.ranks,
+        static_cast<unsigned long long>(x.n), 1e3 * x.t.total(), 1e3 * x.t.local, 1e3 * x.t.wait,
+        1e3 * x.t.comm, x.t.total() > 0 ? 100 * x.t.comm / x.t.total() : 0.0,
+        x.t.total() > 0 ? x.bytes / x.t.total() / 1e9 : 0.0, imbalance, x.check.c_str());
+  }
+}
+
+namespace {
+
+// The largest over the ranks of each part.
+split_time slowest(MPI_Comm comm, split_time t) {
+  split_time out;
+  MPI_Allreduce(&t.local, &out.local, 1, MPI_DOUBLE, MPI_MAX, comm);
+  MPI_Allreduce(&t.comm, &out.comm, 1, MPI_DOUBLE, MPI_MAX, comm);
+  MPI_Allreduce(&t.wait, &out.wait, 1, MPI_DOUBLE, MPI_MAX, comm);
+  return out;
 }
 
 template <class F>
@@ -92,16 +102,6 @@ double wait_for_all(MPI_Comm comm) {
   MPI_Barrier(comm);
   return now() - t;
 }
-
-struct row {
-  std::string algorithm, ranks_kind, scaling;
-  int ranks;
-  std::uint64_t n;
-  split_time t;
-  double bytes;  // the fewest bytes the algorithm must read and write, all ranks
-  double imbalance = -1;
-  std::string check = "-";
-};
 
 template <class Backend, class Floats, class Keys, class Counts>
 std::vector<row> run_rows(MPI_Comm comm, Backend b, const std::string& kind,
@@ -261,23 +261,6 @@ std::vector<row> rows_for(MPI_Comm comm, bool on_cuda, const std::string& scalin
                   d_counts, d_keys, reps);
 }
 
-void print_rows(const std::vector<row>& rows) {
-  std::printf(
-      "| algorithm | ranks on | scaling | ranks | n | time ms | local ms | wait ms | comm ms | "
-      "comm %% | GB/s | imbalance | check "
-      "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-  for (const row& x : rows) {
-    char imbalance[32] = "-";
-    if (x.imbalance >= 0) std::snprintf(imbalance, sizeof imbalance, "%.2f %%", 100 * x.imbalance);
-    std::printf(
-        "| %s | %s | %s | %d | %llu | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f | %s | %s |\n",
-        x.algorithm.c_str(), x.ranks_kind.c_str(), x.scaling.c_str(), x.ranks,
-        static_cast<unsigned long long>(x.n), 1e3 * x.t.total(), 1e3 * x.t.local, 1e3 * x.t.wait,
-        1e3 * x.t.comm, x.t.total() > 0 ? 100 * x.t.comm / x.t.total() : 0.0,
-        x.t.total() > 0 ? x.bytes / x.t.total() / 1e9 : 0.0, imbalance, x.check.c_str());
-  }
-}
-
 }  // namespace
 
 int run_dist_bench(bool quick, const std::string& backend) {
@@ -290,8 +273,9 @@ int run_dist_bench(bool quick, const std::string& backend) {
   int code = exit_success;
   try {
 #if GPUPRIM_HAS_CUDA
-    // Ranks share the devices round-robin (two ranks on one GPU share it).
-    if (devices > 0) cudaSetDevice(r % devices);
+    // Each rank on device (its rank on its node) % devices, as the CLI's
+    // GPU ranks: two ranks on a one-GPU node share it.
+    if (devices > 0) cudaSetDevice(mpi_node_rank(comm) % devices);
 #endif
     // Strong: the same 2^26 elements whatever the rank count; weak: 2^24
     // per rank (quick: 2^22 and 2^20).
@@ -308,12 +292,44 @@ int run_dist_bench(bool quick, const std::string& backend) {
         rows.insert(rows.end(), part.begin(), part.end());
       }
     }
+    // gp::multi_gpu: one process driving 1 .. all the devices, so only
+    // without other ranks (they would share the devices).
+    std::string multi_gpu_note;
+    if (backend.empty() || backend == "multi_gpu") {
+#if GPUPRIM_HAS_NCCL
+      if (devices == 0) {
+        multi_gpu_note = "no CUDA device: no rows";
+      } else if (p > 1) {
+        multi_gpu_note = "not run under " + std::to_string(p) +
+                         " ranks (one process drives the devices: run with mpirun -np 1)";
+      } else {
+        const auto part = multi_gpu_rows(devices, strong_n, weak_n / p, reps);
+        rows.insert(rows.end(), part.begin(), part.end());
+        multi_gpu_note =
+            "one process over devices 0 .. d-1 for d = 1 .. " + std::to_string(devices) +
+            (devices == 1 ? " (one GPU here: the one-device, degenerate case only)" : "") +
+            "; ranks = devices, local = the devices' work (until the slowest "
+            "is done), comm = what crosses devices, no wait column";
+      }
+#else
+      multi_gpu_note = "this gpuprim was built without NCCL: no rows";
+#endif
+    }
     if (r == 0) {
       std::printf(
           "gpuprim bench dist: %d MPI ranks, %d CUDA devices, OpenMP threads per rank "
           "%d; times are the medians over %d runs of the slowest rank's local work, wait and "
-          "communication\n\n",
+          "communication\n",
           p, devices, omp_get_max_threads(), reps);
+#if GPUPRIM_HAS_CUDA
+      for (int d = 0; d < devices; ++d) {
+        const device_info info = get_device_info(d);
+        std::printf("device %d: %s (sm_%d%d)\n", d, info.name.c_str(),
+                    info.compute_capability_major, info.compute_capability_minor);
+      }
+#endif
+      if (!multi_gpu_note.empty()) std::printf("multi_gpu rows: %s\n", multi_gpu_note.c_str());
+      std::printf("\n");
       print_rows(rows);
     }
   } catch (const std::exception& e) {

@@ -1,16 +1,23 @@
 // `gpuprim reduce|scan|sort|histogram ... --distributed` under mpirun: each
 // rank reads its own contiguous slice of the input .npy (from its offset in
-// the file, never the whole file), runs the gp::mpi algorithm on host ranks,
-// and writes its slice of the output at its offset of one .npy file whose
-// header rank 0 writes; rank 0 prints what the one-process command prints.
-// The output files are the one-process command's, byte for byte for
-// integers and sorts (float sums: within the usual rounding, the terms being
-// grouped by rank).
+// the file, never the whole file), runs the gp::mpi algorithm, and writes
+// its slice of the output at its offset of one .npy file whose header rank 0
+// writes; rank 0 prints what the one-process command prints. The output
+// files are the one-process command's, byte for byte for integers and sorts
+// (float sums: within the usual rounding, the terms being grouped by rank).
 //
-// Errors: every step that can fail on one rank alone (reading, writing) is
-// followed by an agreement between the ranks, so no rank waits in a
-// collective for one that gave up; then every rank exits 2 and rank 0
-// prints the first failing rank's message on one line.
+// --backend host: host ranks (gp::mpi{comm}). --backend cuda (the default
+// when a GPU is present, as for the one-process commands): GPU ranks
+// (gp::mpi{comm, gp::cuda}); each rank uses device (its rank on its node) %
+// (the node's devices), so ranks may share a GPU, copies its slice there and
+// its results back. Both run the same code, in the types the GPU library
+// precompiles (as the one-process GPU paths do: 8- and 16-bit integers
+// compared in 32 bits, integer sums in 64), converted value for value.
+//
+// Errors: every step that can fail on one rank alone (reading, writing,
+// device memory) is followed by an agreement between the ranks, so no rank
+// waits in a collective for one that gave up; then every rank exits 2 and
+// rank 0 prints the first failing rank's message on one line.
 #include <mpi.h>
 
 #include <algorithm>
@@ -27,12 +34,18 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "gpuprim/core/device_vector.hpp"
+#include "gpuprim/core/runtime.hpp"
 #include "gpuprim/dist/histogram.hpp"
 #include "gpuprim/dist/reduce.hpp"
 #include "gpuprim/dist/scan.hpp"
 #include "gpuprim/dist/sort.hpp"
 #include "gpuprim/io/npy.hpp"
 #include "histogram_bounds.hpp"
+
+#if GPUPRIM_HAS_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 namespace gpuprim::cli {
 namespace {
@@ -142,22 +155,100 @@ void with_values(const input_slice& in, F&& f) {
   throw usage_error("unsupported dtype");
 }
 
+// ---- where a rank's local work runs -------------------------------------------
+
+// Host ranks: the slice stays where it is (a span of it).
+struct on_host {
+  template <class T>
+  std::span<const T> put(const std::vector<T>& v) const {
+    return v;
+  }
+  template <class T>
+  std::vector<T> make(std::size_t n) const {
+    return std::vector<T>(n);
+  }
+  template <class T>
+  std::vector<T> back(std::vector<T>&& v) const {
+    return std::move(v);
+  }
+};
+
+// GPU ranks: the slice copied to the rank's device, results copied back.
+struct on_device {
+  template <class T>
+  device_vector<T> put(const std::vector<T>& v) const {
+    return to_device(v);
+  }
+  template <class T>
+  device_vector<T> make(std::size_t n) const {
+    return device_vector<T>(n);
+  }
+  template <class T>
+  std::vector<T> back(const device_vector<T>& v) const {
+    return to_host(v);
+  }
+};
+
+// The ranks and where their local work runs.
+struct ranks {
+  MPI_Comm comm;
+  bool on_cuda;
+};
+
+// Calls f(backend, place): gp::mpi{comm} with on_host, or
+// gp::mpi{comm, gp::cuda} with on_device.
+template <class F>
+void with_backend(const ranks& r, F&& f) {
+  if (r.on_cuda) {
+    f(mpi<cuda_backend>{r.comm, cuda}, on_device{});
+  } else {
+    f(mpi<host_backend>{r.comm, host}, on_host{});
+  }
+}
+
+// place.put(v) and place.make<T>(n), agreed between the ranks (device
+// memory can run out on one rank alone).
+template <class Place, class T>
+auto placed(MPI_Comm comm, const Place& place, const std::vector<T>& v) {
+  decltype(place.put(v)) out{};
+  on_all_ranks(comm, [&] { out = place.put(v); });
+  return out;
+}
+// On the host the result is a span of v: never of a temporary.
+template <class Place, class T>
+auto placed(MPI_Comm comm, const Place& place, std::vector<T>&& v) = delete;
+template <class T, class Place>
+auto made(MPI_Comm comm, const Place& place, std::size_t n) {
+  decltype(place.template make<T>(n)) out{};
+  on_all_ranks(comm, [&] { out = place.template make<T>(n); });
+  return out;
+}
+
+// Min, max and their positions of 8- and 16-bit integers (and bool) are
+// found in 32 bits, as the one-process GPU path does (the types the GPU
+// library precompiles).
+template <class T>
+using extreme_type =
+    std::conditional_t<std::is_integral_v<T> && sizeof(T) < 4,
+                       std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>, T>;
+
 // ---- reduce ------------------------------------------------------------------
 
-template <class T>
-std::string dist_reduce_values(const mpi<host_backend>& b, const std::vector<T>& values,
+template <class B, class Place, class T>
+std::string dist_reduce_values(B b, const Place& place, const std::vector<T>& values,
                                std::string op, std::uint64_t total) {
   const bool skip_nan = op.starts_with("nan");
   if (skip_nan) op = op.substr(3);
   const nan_rule rule = skip_nan ? nan_rule::skip : nan_rule::propagate;
   if (op == "sum") {
     if constexpr (std::is_floating_point_v<T>) {
-      const double s = skip_nan ? transform_reduce(b, values, 0.0, plus{}, nan_to_zero{})
-                                : reduce(b, values, 0.0, plus{});
+      const auto in = placed(b.comm, place, values);
+      const double s = skip_nan ? transform_reduce(b, in, 0.0, plus{}, nan_to_zero{})
+                                : reduce(b, in, 0.0, plus{});
       return to_text(s);
     } else {
-      std::vector<std::uint64_t> wide(values.begin(), values.end());
-      const std::uint64_t s = reduce(b, wide, std::uint64_t{0}, plus{});
+      const std::vector<std::uint64_t> wide(values.begin(), values.end());
+      const std::uint64_t s = reduce(b, placed(b.comm, place, wide), std::uint64_t{0}, plus{});
       if constexpr (std::is_signed_v<T>) return to_text(static_cast<std::int64_t>(s));
       return to_text(s);
     }
@@ -179,31 +270,32 @@ std::string dist_reduce_values(const mpi<host_backend>& b, const std::vector<T>&
       }
     }
   }
-  if (op == "min" || op == "max") {
-    const auto found = op == "max" ? max_element(b, values, rule) : min_element(b, values, rule);
-    return to_text(found.value);
+  if (op != "min" && op != "max" && op != "argmin" && op != "argmax") {
+    throw usage_error("unknown --op " + op);
   }
-  if (op == "argmin" || op == "argmax") {
-    const auto found = op == "argmax" ? max_element(b, values, rule) : min_element(b, values, rule);
-    return to_text(found.value) + " " + to_text(found.index);
-  }
-  throw usage_error("unknown --op " + op);
+  using E = extreme_type<T>;
+  const std::vector<E> converted(values.begin(), values.end());
+  const auto in = placed(b.comm, place, converted);  // on the host: a span of `converted`
+  const auto found = op.ends_with("max") ? max_element(b, in, rule) : min_element(b, in, rule);
+  const std::string value = to_text(static_cast<T>(found.value));
+  return op.starts_with("arg") ? value + " " + to_text(found.index) : value;
 }
 
-void dist_reduce(MPI_Comm comm, const distributed_request& r) {
-  const input_slice in = read_slice(comm, r.file);
-  const mpi<host_backend> b{comm, host};
+void dist_reduce(const ranks& rk, const distributed_request& r) {
+  const input_slice in = read_slice(rk.comm, r.file);
   std::string result;
-  on_all_ranks(comm, [&] {
-    try {
-      with_values(in, [&](const auto& values) {
-        result = dist_reduce_values(b, values, r.op, in.info.size());
-      });
-    } catch (const usage_error& e) {
-      throw usage_error(r.file + ": " + e.what());
-    }
+  with_backend(rk, [&](auto b, const auto& place) {
+    on_all_ranks(rk.comm, [&] {
+      try {
+        with_values(in, [&](const auto& values) {
+          result = dist_reduce_values(b, place, values, r.op, in.info.size());
+        });
+      } catch (const usage_error& e) {
+        throw usage_error(r.file + ": " + e.what());
+      }
+    });
   });
-  if (mpi_rank(comm) == 0) std::printf("%s\n", result.c_str());
+  if (mpi_rank(rk.comm) == 0) std::printf("%s\n", result.c_str());
 }
 
 // ---- scan --------------------------------------------------------------------
@@ -219,10 +311,35 @@ std::vector<std::byte> bytes_as(const std::vector<C>& values) {
   return bytes;
 }
 
+// This rank's slice of the scan of the whole array, computed where `place`
+// says.
+template <class B, class Place, class C, class Op>
+std::vector<C> scanned(B b, const Place& place, const std::vector<C>& values, bool exclusive,
+                       C init, Op op) {
+  const auto in = placed(b.comm, place, values);
+  auto out = made<C>(b.comm, place, values.size());
+  if (exclusive) {
+    exclusive_scan(b, in, out, init, op);
+  } else {
+    inclusive_scan(b, in, out, op);
+  }
+  return place.back(std::move(out));
+}
+
+template <class C, class Op>
+std::vector<C> scanned(const ranks& rk, const std::vector<C>& values, bool exclusive, C init,
+                       Op op) {
+  std::vector<C> result;
+  with_backend(rk, [&](auto b, const auto& place) {
+    result = scanned(b, place, values, exclusive, init, op);
+  });
+  return result;
+}
+
 template <class T>
-void dist_scan_values(MPI_Comm comm, const std::vector<T>& values, const distributed_request& r,
+void dist_scan_values(const ranks& rk, const std::vector<T>& values, const distributed_request& r,
                       const input_slice& in) {
-  const mpi<host_backend> b{comm, host};
+  const MPI_Comm comm = rk.comm;
   std::vector<std::byte> out;
   io::dtype out_type = in.info.type;
   if (r.op == "sum") {
@@ -232,12 +349,8 @@ void dist_scan_values(MPI_Comm comm, const std::vector<T>& values, const distrib
         std::conditional_t<std::is_floating_point_v<T>, T,
                            std::conditional_t<std::is_unsigned_v<T> && !std::is_same_v<T, bool>,
                                               std::uint64_t, std::int64_t>>;
-    std::vector<C> wide(values.begin(), values.end()), result(values.size());
-    if (r.exclusive) {
-      exclusive_scan(b, wide, result, C{0}, plus{});
-    } else {
-      inclusive_scan(b, wide, result, plus{});
-    }
+    const std::vector<C> wide(values.begin(), values.end());
+    const std::vector<C> result = scanned(rk, wide, r.exclusive, C{0}, plus{});
     // numpy bool counts as int64 (like the one-process command).
     if (in.info.type == io::dtype::bool8) {
       out = bytes_as<std::int64_t>(result);
@@ -260,7 +373,7 @@ void dist_scan_values(MPI_Comm comm, const std::vector<T>& values, const distrib
     }
     // NaNs count as the identity; inclusive outputs before the first number
     // of the whole array go back to NaN (as the one-process command does).
-    std::vector<C> converted(values.size()), result(values.size());
+    std::vector<C> converted(values.size()), result;
     std::uint8_t seen = 0;
     std::vector<std::uint8_t> before_first(values.size(), 0);
     for (std::size_t i = 0; i < values.size(); ++i) {
@@ -274,11 +387,7 @@ void dist_scan_values(MPI_Comm comm, const std::vector<T>& values, const distrib
     const bool seen_before = std::any_of(seen_by.begin(), seen_by.begin() + mpi_rank(comm),
                                          [](std::uint8_t s) { return s != 0; });
     auto run = [&](auto op) {
-      if (r.exclusive) {
-        exclusive_scan(b, converted, result, static_cast<C>(init), op);
-      } else {
-        inclusive_scan(b, converted, result, op);
-      }
+      result = scanned(rk, converted, r.exclusive, static_cast<C>(init), op);
     };
     if (is_max) {
       run(maximum{});
@@ -296,21 +405,18 @@ void dist_scan_values(MPI_Comm comm, const std::vector<T>& values, const distrib
   write_slices(comm, r.output, out_type, in.info.size(), in.begin, out);
 }
 
-void dist_scan(MPI_Comm comm, const distributed_request& r) {
+void dist_scan(const ranks& rk, const distributed_request& r) {
+  const MPI_Comm comm = rk.comm;
   const input_slice in = read_slice(comm, r.file);
   with_values(in, [&](const auto& values) {
     using T = typename std::remove_cvref_t<decltype(values)>::value_type;
     if (in.info.type == io::dtype::bool8 && r.op != "sum") {
       // Written back as numpy bool.
-      const mpi<host_backend> b{comm, host};
-      std::vector<std::uint32_t> wide(values.begin(), values.end()), result(values.size());
+      const std::vector<std::uint32_t> wide(values.begin(), values.end());
+      std::vector<std::uint32_t> result;
       const bool is_max = r.op == "max";
       auto run = [&](auto op, std::uint32_t init) {
-        if (r.exclusive) {
-          exclusive_scan(b, wide, result, init, op);
-        } else {
-          inclusive_scan(b, wide, result, op);
-        }
+        result = scanned(rk, wide, r.exclusive, init, op);
       };
       if (is_max) {
         run(maximum{}, 0u);
@@ -321,15 +427,41 @@ void dist_scan(MPI_Comm comm, const distributed_request& r) {
                    bytes_as<bool>(result));
       return;
     }
-    dist_scan_values<T>(comm, values, r, in);
+    dist_scan_values<T>(rk, values, r, in);
   });
 }
 
 // ---- sort --------------------------------------------------------------------
 
-void dist_sort(MPI_Comm comm, const distributed_request& r) {
+// Sorts this rank's keys (and values, as 4- or 8-byte words W) together
+// with the other ranks' where `place` says; this rank's share of the sorted
+// keys and values comes back as bytes.
+template <class B, class Place, class K, class W>
+sort_report sorted_share(B b, const Place& place, const std::vector<K>& keys,
+                         const std::vector<W>* values, sort_order order,
+                         std::vector<std::byte>& keys_bytes, std::vector<std::byte>& values_bytes) {
+  auto as_bytes = [](const auto& v) {
+    return std::vector<std::byte>(reinterpret_cast<const std::byte*>(v.data()),
+                                  reinterpret_cast<const std::byte*>(v.data() + v.size()));
+  };
+  const auto k = placed(b.comm, place, keys);
+  auto k_out = made<K>(b.comm, place, 0);
+  sort_report report;
+  if (values) {
+    const auto v = placed(b.comm, place, *values);
+    auto v_out = made<W>(b.comm, place, 0);
+    report = sort_by_key(b, k, v, k_out, v_out, order);
+    values_bytes = as_bytes(place.back(std::move(v_out)));
+  } else {
+    report = sort(b, k, k_out, order);
+  }
+  keys_bytes = as_bytes(place.back(std::move(k_out)));
+  return report;
+}
+
+void dist_sort(const ranks& rk, const distributed_request& r) {
+  const MPI_Comm comm = rk.comm;
   const input_slice in = read_slice(comm, r.file);
-  const mpi<host_backend> b{comm, host};
   const sort_order order = r.descending ? sort_order::descending : sort_order::ascending;
   input_slice values_in;
   const bool has_values = !r.values.empty();
@@ -350,27 +482,22 @@ void dist_sort(MPI_Comm comm, const distributed_request& r) {
       }
     });
   }
-  auto sorted_bytes = [](const auto& v) {
-    return std::vector<std::byte>(reinterpret_cast<const std::byte*>(v.data()),
-                                  reinterpret_cast<const std::byte*>(v.data() + v.size()));
-  };
   with_values(in, [&](const auto& keys) {
-    using K = typename std::remove_cvref_t<decltype(keys)>::value_type;
-    std::vector<K> keys_out;
     sort_report report;
-    std::vector<std::byte> values_bytes;
-    if (!has_values) {
-      report = sort(b, keys, keys_out, order);
-    } else if (io::dtype_size(values_in.info.type) == 4) {
-      std::vector<std::uint32_t> v = values_in.as<std::uint32_t>(), v_out;
-      report = sort_by_key(b, keys, v, keys_out, v_out, order);
-      values_bytes = sorted_bytes(v_out);
-    } else {
-      std::vector<std::uint64_t> v = values_in.as<std::uint64_t>(), v_out;
-      report = sort_by_key(b, keys, v, keys_out, v_out, order);
-      values_bytes = sorted_bytes(v_out);
-    }
-    write_slices(comm, r.output, in.info.type, report.total, report.offset, sorted_bytes(keys_out));
+    std::vector<std::byte> keys_bytes, values_bytes;
+    with_backend(rk, [&](auto b, const auto& place) {
+      if (!has_values) {
+        const std::vector<std::uint32_t>* none = nullptr;
+        report = sorted_share(b, place, keys, none, order, keys_bytes, values_bytes);
+      } else if (io::dtype_size(values_in.info.type) == 4) {
+        const std::vector<std::uint32_t> v = values_in.as<std::uint32_t>();
+        report = sorted_share(b, place, keys, &v, order, keys_bytes, values_bytes);
+      } else {
+        const std::vector<std::uint64_t> v = values_in.as<std::uint64_t>();
+        report = sorted_share(b, place, keys, &v, order, keys_bytes, values_bytes);
+      }
+    });
+    write_slices(comm, r.output, in.info.type, report.total, report.offset, keys_bytes);
     if (has_values) {
       write_slices(comm, r.values_output, values_in.info.type, report.total, report.offset,
                    values_bytes);
@@ -395,10 +522,10 @@ std::string edge_text(double edge) {
 }
 
 template <class T>
-void dist_histogram_values(MPI_Comm comm, const std::vector<T>& values,
+void dist_histogram_values(const ranks& rk, const std::vector<T>& values,
                            const distributed_request& r, bool byte_range) {
   using L = histogram_level_t<T>;
-  const mpi<host_backend> b{comm, host};
+  const MPI_Comm comm = rk.comm;
   L lower{}, upper{};
   if (!fixed_histogram_bounds<T>(r.range, byte_range, lower, upper)) {
     // The finite values' min and max over all ranks.
@@ -419,8 +546,14 @@ void dist_histogram_values(MPI_Comm comm, const std::vector<T>& values,
     });
     data_histogram_bounds(all.has_value(), all ? all->lo : T{}, all ? all->hi : T{}, lower, upper);
   }
-  std::vector<std::uint64_t> counts(static_cast<std::size_t>(r.bins));
-  const std::uint64_t left_out = histogram_even(b, values, counts, lower, upper);
+  std::vector<std::uint64_t> counts;
+  std::uint64_t left_out = 0;
+  with_backend(rk, [&](auto b, const auto& place) {
+    const auto samples = placed(comm, place, values);
+    auto c = made<std::uint64_t>(comm, place, static_cast<std::size_t>(r.bins));
+    left_out = histogram_even(b, samples, c, lower, upper);
+    counts = place.back(std::move(c));
+  });
   if (mpi_rank(comm) != 0) return;
   const int bins = static_cast<int>(counts.size());
   const double lo = static_cast<double>(lower), hi = static_cast<double>(upper);
@@ -432,7 +565,8 @@ void dist_histogram_values(MPI_Comm comm, const std::vector<T>& values,
   std::printf("left out: %llu\n", static_cast<unsigned long long>(left_out));
 }
 
-void dist_histogram(MPI_Comm comm, const distributed_request& r) {
+void dist_histogram(const ranks& rk, const distributed_request& r) {
+  const MPI_Comm comm = rk.comm;
   if (r.bins < 1 || r.bins > std::numeric_limits<int>::max()) {
     throw usage_error("--bins " + std::to_string(r.bins) +
                       ": the number of bins must be at least 1 and below 2^31");
@@ -443,7 +577,7 @@ void dist_histogram(MPI_Comm comm, const distributed_request& r) {
   auto run = [&](auto sample, bool byte_range) {
     using S = decltype(sample);
     with_values(in, [&](const auto& values) {
-      dist_histogram_values(comm, std::vector<S>(values.begin(), values.end()), r, byte_range);
+      dist_histogram_values(rk, std::vector<S>(values.begin(), values.end()), r, byte_range);
     });
   };
   on_all_ranks(comm, [&] {
@@ -468,6 +602,24 @@ void dist_histogram(MPI_Comm comm, const distributed_request& r) {
   });
 }
 
+// GPU ranks: device (rank on this node) % (devices), so ranks on one node
+// spread over its GPUs and share them when there are more ranks.
+void use_node_device(MPI_Comm comm) {
+  const int devices = cuda_device_count();
+  const int device = mpi_node_rank(comm) % devices;
+#if GPUPRIM_HAS_CUDA
+  on_all_ranks(comm, [&] {
+    const cudaError_t code = cudaSetDevice(device);
+    if (code != cudaSuccess) {
+      throw std::runtime_error("cudaSetDevice(" + std::to_string(device) +
+                               "): " + cudaGetErrorString(code));
+    }
+  });
+#else
+  (void)device;
+#endif
+}
+
 }  // namespace
 
 int run_distributed(const distributed_request& r) {
@@ -478,15 +630,13 @@ int run_distributed(const distributed_request& r) {
   int code = exit_success;
   std::string message;
   try {
-    if (!r.backend.empty() && r.backend != "host") {
-      throw usage_error(
-          "--distributed runs on host ranks (--backend host); GPU ranks are "
-          "reached through the library (gp::mpi{comm, gp::cuda})");
-    }
-    if (r.command == "reduce") dist_reduce(comm, r);
-    if (r.command == "scan") dist_scan(comm, r);
-    if (r.command == "sort") dist_sort(comm, r);
-    if (r.command == "histogram") dist_histogram(comm, r);
+    // Every rank sees the same devices (one node) and throws alike.
+    const ranks rk{comm, resolve_backend(r.backend) == "cuda"};
+    if (rk.on_cuda) use_node_device(comm);
+    if (r.command == "reduce") dist_reduce(rk, r);
+    if (r.command == "scan") dist_scan(rk, r);
+    if (r.command == "sort") dist_sort(rk, r);
+    if (r.command == "histogram") dist_histogram(rk, r);
   } catch (const std::exception& e) {
     // dist_failure: every rank is here with the same message. Anything else
     // was thrown alike on every rank (a bad argument).

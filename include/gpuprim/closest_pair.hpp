@@ -33,16 +33,19 @@
 //  - brute_force: every pair. Host: OpenMP over i. GPU: one thread per
 //    point against the points after it.
 //  - tiled: every pair, in tiles. Host: blocks of points that stay in L1.
-//    GPU: blocks of points staged in shared memory, several points per
-//    thread in registers, squared distances first in float (with a margin,
-//    then re-checked in double) when the input is float.
+//    GPU: items of 1024 x 512 pairs, one block each, 8 points per thread
+//    in registers against points staged in shared memory, squared
+//    distances first in float (with a margin, then re-checked in double)
+//    when the input is float.
 //  - divide_and_conquer: sort by x once, recursive halves, merge by y and
 //    check the strip around each split line.
 //  - grid: cells of about one point over the bounding box, points sorted by
 //    cell (radix sort), an upper bound from each point's next neighbours
 //    in cell order, a second grid with that bound as the cell side when the
 //    first one is crowded (clustered or collinear data), then every point
-//    against its own and the neighbouring cells.
+//    against its own and the neighbouring cells. Float points whose bound
+//    is 0 (copies of a point) skip the second grid: the least pair of
+//    equal points is found through a sort by a hash of the coordinates.
 //  - automatic: brute_force for n <= 2048 on the host, tiled for n <= 8192
 //    on the GPU; grid above.
 // Every algorithm is compiled into the library for float and double in 2-D

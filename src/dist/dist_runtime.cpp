@@ -1,11 +1,14 @@
 // Host-side services of the distributed part: CUDA-awareness of MPI, pinned
 // staging buffers, strided sample copies.
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
 
 #include "gpuprim/core/error.hpp"
+#include "gpuprim/core/operators.hpp"
+#include "gpuprim/core/runtime.hpp"
 #include "gpuprim/dist/staging.hpp"
 
 #if GPUPRIM_HAS_CUDA
@@ -78,6 +81,24 @@ pinned_buffer::~pinned_buffer() {
 void copy_strided_to_host(void*, const void*, std::size_t, std::size_t, std::size_t, stream_t) {
   throw std::runtime_error("gpuprim: built without the CUDA backend");
 }
+
+// The GPU ranks' code is compiled in every build; without CUDA it is never
+// reached, but it must link whatever the optimizer keeps (a Debug build).
+template <class T, class Op>
+void cuda_apply_carry(T*, std::size_t, T, Op, stream_t) {
+  no_cuda_backend("inclusive_scan (mpi carry)");
+}
+#define GPUPRIM_DIST_CARRY(T)                                                        \
+  template void cuda_apply_carry<T, plus>(T*, std::size_t, T, plus, stream_t);       \
+  template void cuda_apply_carry<T, minimum>(T*, std::size_t, T, minimum, stream_t); \
+  template void cuda_apply_carry<T, maximum>(T*, std::size_t, T, maximum, stream_t);
+GPUPRIM_DIST_CARRY(std::int32_t)
+GPUPRIM_DIST_CARRY(std::uint32_t)
+GPUPRIM_DIST_CARRY(std::int64_t)
+GPUPRIM_DIST_CARRY(std::uint64_t)
+GPUPRIM_DIST_CARRY(float)
+GPUPRIM_DIST_CARRY(double)
+#undef GPUPRIM_DIST_CARRY
 #endif
 
 }  // namespace detail

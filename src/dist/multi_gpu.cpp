@@ -84,7 +84,6 @@ void multi_gpu::synchronize_all() const {
 void multi_gpu::allreduce_sum(const std::vector<void*>& buffers, std::size_t count,
                               int counter_bytes) const {
   const ncclDataType_t type = counter_bytes == 4 ? ncclUint32 : ncclUint64;
-  synchronize_all();
   check(ncclGroupStart(), "ncclGroupStart");
   for (int i = 0; i < size(); ++i) {
     check(ncclAllReduce(buffers[i], buffers[i], count, type, ncclSum, context_->comms[i],
@@ -92,7 +91,6 @@ void multi_gpu::allreduce_sum(const std::vector<void*>& buffers, std::size_t cou
           "ncclAllReduce");
   }
   check(ncclGroupEnd(), "ncclGroupEnd");
-  synchronize_all();
 }
 
 void multi_gpu::exchange(const std::vector<const void*>& sends,
@@ -100,7 +98,6 @@ void multi_gpu::exchange(const std::vector<const void*>& sends,
                          const std::vector<std::vector<std::uint64_t>>& send_offsets,
                          const std::vector<void*>& recvs,
                          const std::vector<std::vector<std::uint64_t>>& recv_offsets) const {
-  synchronize_all();
   const int p = size();
   check(ncclGroupStart(), "ncclGroupStart");
   for (int d = 0; d < p; ++d) {
@@ -122,7 +119,6 @@ void multi_gpu::exchange(const std::vector<const void*>& sends,
     }
   }
   check(ncclGroupEnd(), "ncclGroupEnd");
-  synchronize_all();
 }
 
 }  // namespace gpuprim

@@ -40,7 +40,7 @@ constexpr closest_pair_rung rungs[] = {
      true, run<closest_pair_algorithm::brute_force>,
      occupancy<cuda_detail::quadratic_kernel::brute_force>},
     {"closest_pair_tiled_shared",
-     "squares of 1024 x 1024 pairs as work items; points j staged in shared memory, 8 points i "
+     "items of 1024 x 512 pairs, one block each; points j staged in shared memory, 8 points i "
      "per thread in registers: one shared load feeds 8 float distances (double recheck of the "
      "few within a rounding margin)",
      true, run<closest_pair_algorithm::tiled>, occupancy<cuda_detail::quadratic_kernel::tiled>},

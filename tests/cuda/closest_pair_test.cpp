@@ -210,14 +210,28 @@ TYPED_TEST(cuda_closest_pair, grid_on_clustered_sets_with_copies) {
       check_all_algorithms(tight, want, cuda_runner,
                            "tight clusters, n " + std::to_string(n) + where, 40000);
     }
-    // Signed zeros: (0, 0.5[, 0.5]) and (-0, 0.5[, 0.5]) are one point.
-    auto zeros = uniform_points<T>(20011, dim, rng);
-    for (int d = 0; d < dim; ++d) {
-      zeros.xyz[900 * dim + d] = T(d == 0 ? 0.0 : 0.5);
-      zeros.xyz[15000 * dim + d] = T(d == 0 ? -0.0 : 0.5);
-      zeros.xyz[17000 * dim + d] = zeros.at(16000, d);  // a later pair of copies
+    // Signed zeros: (0, 0.5[, 0.5]) and (-0, 0.5[, 0.5]) are one point, in a
+    // set crowded enough for the duplicate path (and in an uncrowded one).
+    for (std::size_t n : test_sizes({1000, 20011})) {
+      for (bool crowd : {true, false}) {
+        auto zeros = uniform_points<T>(n, dim, rng);
+        if (crowd) {
+          for (std::size_t p = 10; p < zeros.n; p += 2)
+            for (int d = 0; d < dim; ++d)
+              zeros.xyz[p * dim + d] = T(0.25 + 1e-6 * g(rng));  // one dense spot
+        }
+        for (int d = 0; d < dim; ++d) {
+          zeros.xyz[0 * dim + d] = T(d == 0 ? 0.0 : 0.5);
+          zeros.xyz[3 * dim + d] = T(d == 0 ? -0.0 : 0.5);
+        }
+        const auto want = reference_closest_pair(zeros);
+        EXPECT_EQ(want.i, 0u);
+        EXPECT_EQ(want.j, 3u);
+        check_all_algorithms(
+            zeros, want, cuda_runner,
+            std::string(crowd ? "crowded " : "") + "signed zeros, n " + std::to_string(n) + where);
+      }
     }
-    check_all_algorithms(zeros, reference_closest_pair(zeros), cuda_runner, "signed zeros" + where);
   }
 }
 

@@ -2,6 +2,10 @@
 //   make_dist_cli_arrays DIR            writes DIR/<name>.npy
 //   make_dist_cli_arrays compare A B R  A and B: same header, elements within
 //                                       relative R of each other (exit 1 if not)
+//   make_dist_cli_arrays large DIR K    DIR/large_u32.npy (random keys) and
+//                                       DIR/large_f32.npy (uniform in [0, 1)),
+//                                       2^K elements each: inputs for round
+//                                       trips by hand at benchmark sizes
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -51,8 +55,23 @@ int main(int argc, char** argv) {
     if (a.type == io::dtype::float64) return close_values<double>(a, b, tolerance) ? 0 : 1;
     return a.bytes == b.bytes ? 0 : 1;
   }
+  if (argc == 4 && std::strcmp(argv[1], "large") == 0) {
+    const std::filesystem::path dir = argv[2];
+    const int k = std::stoi(argv[3]);
+    if (k < 0 || k > 32) {
+      std::fprintf(stderr, "large: K must be in [0, 32], not %d\n", k);
+      return 2;
+    }
+    std::filesystem::create_directories(dir);
+    std::mt19937_64 rng(26);
+    const std::size_t n = std::size_t{1} << k;
+    write<std::uint32_t>(dir, "large_u32", n, [&](std::size_t) { return std::uint32_t(rng()); });
+    write<float>(dir, "large_f32", n,
+                 [&](std::size_t) { return std::uniform_real_distribution<float>(0, 1)(rng); });
+    return 0;
+  }
   if (argc != 2) {
-    std::fprintf(stderr, "usage: make_dist_cli_arrays DIR | compare A B TOLERANCE\n");
+    std::fprintf(stderr, "usage: make_dist_cli_arrays DIR | compare A B TOLERANCE | large DIR K\n");
     return 2;
   }
   const std::filesystem::path dir = argv[1];
@@ -67,6 +86,7 @@ int main(int argc, char** argv) {
                       [&](std::size_t) { return static_cast<std::int32_t>(rng() % 2001) - 1000; });
   write<std::uint8_t>(dir, "u8", 1001, [&](std::size_t) { return std::uint8_t(rng()); });
   write<std::int16_t>(dir, "i16", 777, [&](std::size_t) { return std::int16_t(rng()); });
+  write<std::int8_t>(dir, "i8", 555, [&](std::size_t) { return std::int8_t(rng()); });
   write<std::int64_t>(dir, "small", 3, [](std::size_t i) { return std::int64_t(3 - i); });
   write<std::uint32_t>(dir, "empty", 0, [](std::size_t) { return 0u; });
   write<std::uint32_t>(dir, "equal", 50000, [](std::size_t) { return 5u; });

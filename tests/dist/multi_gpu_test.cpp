@@ -3,10 +3,16 @@
 // or more and skip (never pass) otherwise.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <random>
+#include <stdexcept>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "gpuprim/core/runtime.hpp"
@@ -24,6 +30,14 @@ std::vector<int> first_devices(int count) {
 
 void check_everything(const std::vector<int>& devices) {
   gp::multi_gpu gpus(devices);
+  {
+    // A vector without one slice per device is refused, untouched.
+    const gp::multi_gpu_vector<float> none;
+    EXPECT_THROW(gp::reduce(gpus, none, 0.0), std::invalid_argument);
+    gp::multi_gpu_vector<float> out;
+    EXPECT_THROW(gp::inclusive_scan(gpus, none, out), std::invalid_argument);
+    EXPECT_EQ(out.slices(), 0);
+  }
   for (std::size_t n :
        {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{1000}, std::size_t{1} << 20}) {
     SCOPED_TRACE(std::to_string(n) + " elements on " + std::to_string(devices.size()) + " devices");
@@ -59,6 +73,23 @@ void check_everything(const std::vector<int>& devices) {
     for (auto& x : samples)
       x = std::uniform_real_distribution<float>(0, 1)(rng);
     auto d_samples = gp::multi_gpu_vector<float>::scatter(gpus, samples);
+
+    // The overlapped float sum is bit for bit the devices' partials taken
+    // one device after another (local_partial, which waits on each) and
+    // combined in device order, and the same on a second run.
+    std::optional<double> in_order;
+    for (int i = 0; i < gpus.size(); ++i) {
+      gpus.use(i);
+      const auto part = gp::detail::local_partial<double>(
+          gpus.backend(i), d_samples.slice(i), gp::plus{}, gp::detail::unary_fetch<gp::identity>{});
+      if (part) in_order = in_order ? *in_order + *part : *part;
+    }
+    const double want_sum = in_order ? 0.5 + *in_order : 0.5;
+    const double sum = gp::reduce(gpus, d_samples, 0.5);
+    EXPECT_EQ(std::memcmp(&sum, &want_sum, sizeof sum), 0) << sum << " vs " << want_sum;
+    const double again = gp::reduce(gpus, d_samples, 0.5);
+    EXPECT_EQ(std::memcmp(&sum, &again, sizeof sum), 0);
+    EXPECT_NEAR(sum, gp::reduce(gp::host, samples, 0.5), 1e-9 * (1.0 + n));
     std::vector<std::uint32_t> want_counts(64);
     const auto want_left = gp::histogram_even(gp::host, samples, want_counts, 0.1f, 0.9f);
     std::vector<gp::device_vector<std::uint32_t>> counts;
@@ -87,6 +118,35 @@ void check_everything(const std::vector<int>& devices) {
     EXPECT_EQ(v_out.gather(), want_values);
     if (n >= 1000u * devices.size()) EXPECT_LE(r.imbalance, 0.10);
   }
+}
+
+// The host threads of the sort's per-device steps (no GPU needed): every
+// index runs once, each on a thread of its own, and after all have ended
+// the lowest failing index's exception comes out.
+TEST(multi_gpu, RunOnThreadsRunsEveryIndexAndRethrowsTheFirstFailure) {
+  for (int count : {1, 2, 5}) {
+    std::vector<std::thread::id> ids(count);
+    std::atomic<int> runs{0};
+    gp::detail::run_on_threads(count, [&](int i) {
+      ids[i] = std::this_thread::get_id();
+      ++runs;
+    });
+    EXPECT_EQ(runs.load(), count);
+    std::sort(ids.begin(), ids.end());
+    EXPECT_EQ(std::unique(ids.begin(), ids.end()) - ids.begin(), count);
+    if (count == 1) EXPECT_EQ(ids[0], std::this_thread::get_id());
+  }
+  std::atomic<int> runs{0};
+  try {
+    gp::detail::run_on_threads(5, [&](int i) {
+      ++runs;
+      if (i == 3 || i == 1) throw std::runtime_error("index " + std::to_string(i));
+    });
+    ADD_FAILURE() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "index 1");
+  }
+  EXPECT_EQ(runs.load(), 5);
 }
 
 TEST(multi_gpu, OneDeviceIsTheDegenerateCase) {

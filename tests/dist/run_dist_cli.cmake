@@ -1,26 +1,30 @@
 # One distributed CLI round trip: the command without --distributed (one
-# process), then under mpirun with --distributed; the exit codes, stdout and
-# the output files must be the same (files byte for byte, or with
-# COMPARE=<tool> and TOLERANCE, floats within it).
+# process), then under mpirun with --distributed, both with --backend
+# BACKEND (host unless given); the exit codes, stdout and the output files
+# must be the same (files byte for byte, or with COMPARE=<tool> and
+# TOLERANCE, floats within it).
 #
 #   cmake -DMPIEXEC=... -DNP=<ranks> -DMPIFLAGS="a;b" [-DOUTPUTS="o1;o2"]
+#         [-DBACKEND=host|cuda] [-DDEVICE=required|absent]
 #         [-DCOMPARE=<make_dist_cli_arrays> -DTOLERANCE=<relative>]
 #         [-DEXIT=<code, default 0>] [-DSTDERR_CONTAINS=<text>]
 #         -P run_dist_cli.cmake -- <gpuprim> <arguments...>
-# The output paths in the arguments are written as @OUT@; the one-process
-# run writes <path>.one, the distributed one <path>.dist.
-set(command)
-set(after_separator FALSE)
-math(EXPR last "${CMAKE_ARGC} - 1")
-foreach(i RANGE ${last})
-  if(after_separator)
-    list(APPEND command "${CMAKE_ARGV${i}}")
-  elseif(CMAKE_ARGV${i} STREQUAL "--")
-    set(after_separator TRUE)
-  endif()
-endforeach()
+# The output paths in the arguments end in @SUFFIX@; the one-process run
+# writes <path>.one, the distributed one <path>.dist. DEVICE: as in
+# tests/cli/run_cli.cmake, "SKIP: ..." where the machine does not fit.
+include(${CMAKE_CURRENT_LIST_DIR}/../cli/cli_script_steps.cmake)
+gpuprim_command_after_separator(command)
+list(GET command 0 gpuprim)
+gpuprim_device_skip_reason(skip "${gpuprim}" "${DEVICE}")
+if(skip)
+  message("SKIP: ${skip}")
+  return()
+endif()
 if(NOT DEFINED EXIT)
   set(EXIT 0)
+endif()
+if(NOT DEFINED BACKEND)
+  set(BACKEND host)
 endif()
 
 string(REPLACE "@SUFFIX@" ".one" one "${command}")
@@ -28,9 +32,9 @@ string(REPLACE "@SUFFIX@" ".dist" dist "${command}")
 foreach(o ${OUTPUTS})
   file(REMOVE "${o}.one" "${o}.dist")
 endforeach()
-execute_process(COMMAND ${one} --backend host RESULT_VARIABLE one_exit OUTPUT_VARIABLE one_out
+execute_process(COMMAND ${one} --backend ${BACKEND} RESULT_VARIABLE one_exit OUTPUT_VARIABLE one_out
   ERROR_VARIABLE one_err)
-execute_process(COMMAND ${MPIEXEC} ${MPIFLAGS} -np ${NP} ${dist} --backend host --distributed
+execute_process(COMMAND ${MPIEXEC} ${MPIFLAGS} -np ${NP} ${dist} --backend ${BACKEND} --distributed
   RESULT_VARIABLE dist_exit OUTPUT_VARIABLE dist_out ERROR_VARIABLE dist_err)
 if(NOT one_exit EQUAL EXIT)
   message(FATAL_ERROR "one process: exit ${one_exit}, want ${EXIT}\n${one_err}")

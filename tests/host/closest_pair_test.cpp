@@ -213,65 +213,67 @@ TEST(host_closest_pair_api, thread_counts_agree_and_result_is_ordered) {
 
 // The GPU tiled kernel's work items (core/point_set.hpp): the closed-form
 // decode of square k, and, replaying the kernel's index arithmetic on the
-// host, every pair i < j covered by exactly one square's unmasked pairs.
+// host, every pair i < j covered by exactly one item's unmasked pairs.
 TEST(host_closest_pair_tiled_items, squares_cover_every_pair_once) {
   for (std::uint64_t rows : {1ull, 2ull, 3ull, 7ull, 128ull, 1000ull, 4097ull, 100003ull}) {
-    const std::uint64_t items = rows * (rows + 1) / 2;
-    const std::uint64_t step = items > 3000000 ? 997 : 1;
+    const std::uint64_t squares = rows * (rows + 1) / 2;
+    const std::uint64_t step = squares > 3000000 ? 997 : 1;
     std::uint64_t expected_row = 0;
-    for (std::uint64_t k = 0; k < items; k += step) {
-      const gp::detail::tiled_item it = gp::detail::triangle_item(k, rows);
-      ASSERT_LT(it.row, rows) << k;
-      ASSERT_GE(it.col, it.row) << k;
-      ASSERT_LT(it.col, rows) << k;
-      ASSERT_LE(gp::detail::first_tiled_item(it.row, rows), k);
-      ASSERT_GT(gp::detail::first_tiled_item(it.row + 1, rows), k);
+    for (std::uint64_t k = 0; k < squares; k += step) {
+      const gp::detail::tiled_square sq = gp::detail::triangle_square(k, rows);
+      ASSERT_LT(sq.row, rows) << k;
+      ASSERT_GE(sq.col, sq.row) << k;
+      ASSERT_LT(sq.col, rows) << k;
+      ASSERT_LE(gp::detail::first_square(sq.row, rows), k);
+      ASSERT_GT(gp::detail::first_square(sq.row + 1, rows), k);
       if (step == 1) {
-        ASSERT_GE(it.row, expected_row);
-        expected_row = it.row;
+        ASSERT_GE(sq.row, expected_row);
+        expected_row = sq.row;
       }
     }
-    const gp::detail::tiled_item last = gp::detail::triangle_item(items - 1, rows);
+    const gp::detail::tiled_square last = gp::detail::triangle_square(squares - 1, rows);
     EXPECT_EQ(last.row, rows - 1);
     EXPECT_EQ(last.col, rows - 1);
   }
   // Slots: few, and covering every item.
   for (std::uint64_t n : {2ull, 1000ull, 1ull << 17, 100000000ull, 4294967295ull}) {
-    const auto w = gp::detail::make_tiled_plan(n, 1024);
+    const auto w = gp::detail::make_tiled_plan(n, 1024, 2);
     EXPECT_EQ(w.rows, (n + 1023) / 1024);
-    EXPECT_EQ(w.items, w.rows * (w.rows + 1) / 2);
+    EXPECT_EQ(w.items, w.rows * (w.rows + 1) / 2 * 2);
     EXPECT_LE(w.slots, gp::detail::max_tiled_slots);
     EXPECT_GE(w.slots << w.slot_shift, w.items);
     EXPECT_LT((w.slots - 1) << w.slot_shift, w.items);
   }
-  // The kernel's loops with 4 threads x 2 points (chunk 8).
-  for (std::uint64_t n : {2ull, 7ull, 8ull, 9ull, 16ull, 31ull, 64ull, 77ull}) {
-    const unsigned threads = 4, points = 2;
-    const auto w = gp::detail::make_tiled_plan(n, threads * points);
-    std::vector<int> seen(n * n, 0);
-    for (std::uint64_t k = 0; k < w.items; ++k) {
-      const auto it = gp::detail::triangle_item(k, w.rows);
-      const std::uint64_t i0 = it.row * w.chunk, j_begin = it.col * w.chunk;
-      const std::uint64_t j_end = std::min(j_begin + w.chunk, n);
-      const bool diagonal = it.row == it.col;
-      for (std::uint64_t j0 = j_begin; j0 < j_end; j0 += threads) {
-        const unsigned count = unsigned(std::min<std::uint64_t>(threads, j_end - j0));
-        const bool fast = !diagonal && count == threads;
-        for (unsigned t = 0; t < count; ++t)
-          for (unsigned tid = 0; tid < threads; ++tid)
-            for (unsigned r = 0; r < points; ++r) {
-              const std::uint64_t i = i0 + tid + r * threads, j = j0 + t;
-              const bool kept = fast || unsigned(j0 - i0) + t > tid + r * threads;
-              if (!kept) continue;
-              ASSERT_LT(i, n);
-              ASSERT_LT(i, j);
-              ++seen[i * n + j];
-            }
+  // The kernel's loops with 4 threads x 2 points (chunk 8), 1 or 2 parts.
+  for (std::uint64_t parts : {1ull, 2ull}) {
+    for (std::uint64_t n : {2ull, 5ull, 7ull, 8ull, 9ull, 12ull, 16ull, 31ull, 64ull, 77ull}) {
+      const unsigned threads = 4, points = 2;
+      const auto w = gp::detail::make_tiled_plan(n, threads * points, parts);
+      std::vector<int> seen(n * n, 0);
+      for (std::uint64_t k = 0; k < w.items; ++k) {
+        const gp::detail::tiled_item it = w.item(k);
+        for (std::uint64_t j0 = it.j_begin; j0 < it.j_end; j0 += threads) {
+          const unsigned count = unsigned(std::min<std::uint64_t>(threads, it.j_end - j0));
+          const unsigned diag = unsigned((j0 - it.i0) / threads);
+          for (unsigned t = 0; t < count; ++t)
+            for (unsigned tid = 0; tid < threads; ++tid)
+              for (unsigned r = 0; r < points; ++r) {
+                const std::uint64_t i = it.i0 + tid + r * threads, j = j0 + t;
+                // Off the diagonal every pair of the tile; on it, rows before
+                // the tile, and the row that meets it where t > tid.
+                const bool kept = !it.diagonal || r < diag || (r == diag && t > tid);
+                if (!kept) continue;
+                ASSERT_LT(i, n);
+                ASSERT_LT(i, j);
+                ++seen[i * n + j];
+              }
+        }
       }
+      for (std::uint64_t i = 0; i < n; ++i)
+        for (std::uint64_t j = i + 1; j < n; ++j)
+          ASSERT_EQ(seen[i * n + j], 1)
+              << "n " << n << ", parts " << parts << ", pair " << i << ", " << j;
     }
-    for (std::uint64_t i = 0; i < n; ++i)
-      for (std::uint64_t j = i + 1; j < n; ++j)
-        ASSERT_EQ(seen[i * n + j], 1) << "n " << n << " pair " << i << ", " << j;
   }
 }
 

@@ -288,50 +288,31 @@ GPUPRIM_HD std::size_t sorted_run_end(const Key* keys, std::size_t n, std::size_
 // The pairs j > i are cut into squares of `chunk` x `chunk` (a block's
 // points i against the same number of points j): square (row, col) with
 // col >= row, numbered row by row, so row r holds rows - r squares and
-// starts at first_item(r) = r * rows - r (r - 1) / 2. A block takes item k
-// and finds its square in closed form (triangle_item); the squares on the
-// diagonal (row == col) keep only j > i. Equal work items (but the
-// diagonal's and the last column's), so the hardware's block scheduler
-// balances the triangle. Each item's least squared distance goes to a
-// slot; 2^slot_shift consecutive items share one so that the slots of a
-// huge n stay few (max_tiled_slots).
+// starts at first_square(r) = r * rows - r (r - 1) / 2. Each square is
+// split into `parts` items of chunk / parts columns j (shorter items, so
+// the SMs that finish first wait less for the last ones). A block takes
+// item k and finds its square in closed form (triangle_square); the
+// squares on the diagonal (row == col) keep only j > i. Items are of equal
+// work but the diagonal's and the last column's, so the hardware's block
+// scheduler balances the triangle. Each item's least squared distance goes
+// to a slot; 2^slot_shift consecutive items share one so that the slots of
+// a huge n stay few (max_tiled_slots).
 inline constexpr std::uint64_t max_tiled_slots = std::uint64_t{1} << 24;
 
-struct tiled_plan {
-  std::uint64_t n = 0;
-  std::uint64_t chunk = 0;  // points per square side (threads x points per thread)
-  std::uint64_t rows = 0;   // ceil(n / chunk)
-  std::uint64_t items = 0;  // rows (rows + 1) / 2
-  int slot_shift = 0;
-  std::uint64_t slots = 0;  // ceil(items / 2^slot_shift)
-};
-
-inline tiled_plan make_tiled_plan(std::uint64_t n, std::uint64_t chunk) {
-  tiled_plan w;
-  w.n = n;
-  w.chunk = chunk;
-  w.rows = (n + chunk - 1) / chunk;
-  w.items = w.rows * (w.rows + 1) / 2;
-  while ((w.items + (std::uint64_t{1} << w.slot_shift) - 1) >> w.slot_shift > max_tiled_slots)
-    ++w.slot_shift;
-  w.slots = (w.items + (std::uint64_t{1} << w.slot_shift) - 1) >> w.slot_shift;
-  return w;
-}
-
-struct tiled_item {
+struct tiled_square {
   std::uint64_t row = 0;
   std::uint64_t col = 0;
 };
 
-GPUPRIM_HD inline std::uint64_t first_tiled_item(std::uint64_t row, std::uint64_t rows) {
+GPUPRIM_HD inline std::uint64_t first_square(std::uint64_t row, std::uint64_t rows) {
   return row * rows - row * (row - (row > 0 ? 1 : 0)) / 2;
 }
 
 // Square k of the triangle of `rows` rows: row r is the largest with
-// first_tiled_item(r) <= k, the root of r^2 - (2 rows + 1) r + 2k = 0 in
+// first_square(r) <= k, the root of r^2 - (2 rows + 1) r + 2k = 0 in
 // double, then corrected by whole steps (the root can be off by one where
 // the square root rounds).
-GPUPRIM_HD inline tiled_item triangle_item(std::uint64_t k, std::uint64_t rows) {
+GPUPRIM_HD inline tiled_square triangle_square(std::uint64_t k, std::uint64_t rows) {
   const double b = 2.0 * static_cast<double>(rows) + 1.0;
   const double disc = b * b - 8.0 * static_cast<double>(k);
 #if defined(__CUDA_ARCH__)
@@ -342,11 +323,55 @@ GPUPRIM_HD inline tiled_item triangle_item(std::uint64_t k, std::uint64_t rows) 
   const double guess = (b - root) / 2;
   std::uint64_t r = guess > 0 ? static_cast<std::uint64_t>(guess) : 0;
   r = r < rows ? r : rows - 1;
-  while (r > 0 && first_tiled_item(r, rows) > k)
+  while (r > 0 && first_square(r, rows) > k)
     --r;
-  while (r + 1 < rows && first_tiled_item(r + 1, rows) <= k)
+  while (r + 1 < rows && first_square(r + 1, rows) <= k)
     ++r;
-  return {r, r + (k - first_tiled_item(r, rows))};
+  return {r, r + (k - first_square(r, rows))};
+}
+
+// One item: points [i0, i0 + chunk) (those below n) against [j_begin,
+// j_end) (empty where a part lies past n); `diagonal` keeps j > i only.
+struct tiled_item {
+  std::uint64_t i0 = 0;
+  std::uint64_t j_begin = 0;
+  std::uint64_t j_end = 0;
+  bool diagonal = false;
+};
+
+struct tiled_plan {
+  std::uint64_t n = 0;
+  std::uint64_t chunk = 0;  // points per square side (threads x points per thread)
+  std::uint64_t parts = 1;  // items per square (a divisor of chunk)
+  std::uint64_t rows = 0;   // ceil(n / chunk)
+  std::uint64_t items = 0;  // rows (rows + 1) / 2 x parts
+  int slot_shift = 0;
+  std::uint64_t slots = 0;  // ceil(items / 2^slot_shift)
+
+  GPUPRIM_HD tiled_item item(std::uint64_t k) const {
+    const tiled_square sq = triangle_square(k / parts, rows);
+    const std::uint64_t span = chunk / parts;
+    tiled_item it;
+    it.i0 = sq.row * chunk;
+    it.j_begin = sq.col * chunk + (k % parts) * span;
+    it.j_end = it.j_begin + span < n ? it.j_begin + span : n;
+    it.j_end = it.j_end > it.j_begin ? it.j_end : it.j_begin;
+    it.diagonal = sq.row == sq.col;
+    return it;
+  }
+};
+
+inline tiled_plan make_tiled_plan(std::uint64_t n, std::uint64_t chunk, std::uint64_t parts) {
+  tiled_plan w;
+  w.n = n;
+  w.chunk = chunk;
+  w.parts = parts;
+  w.rows = (n + chunk - 1) / chunk;
+  w.items = w.rows * (w.rows + 1) / 2 * parts;
+  while ((w.items + (std::uint64_t{1} << w.slot_shift) - 1) >> w.slot_shift > max_tiled_slots)
+    ++w.slot_shift;
+  w.slots = (w.items + (std::uint64_t{1} << w.slot_shift) - 1) >> w.slot_shift;
+  return w;
 }
 
 }  // namespace detail

@@ -77,6 +77,18 @@ inline int mpi_size(MPI_Comm comm) {
   return s;
 }
 
+// This rank's number among the ranks on its node (shared memory), 0 ..
+// node ranks - 1: GPU ranks use device mpi_node_rank(comm) % devices.
+inline int mpi_node_rank(MPI_Comm comm) {
+  MPI_Comm node;
+  detail::mpi_check(
+      MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, mpi_rank(comm), MPI_INFO_NULL, &node),
+      "MPI_Comm_split_type");
+  const int r = mpi_rank(node);
+  MPI_Comm_free(&node);
+  return r;
+}
+
 // Elements [begin, end) of n for `rank` of `ranks` in an even split: the
 // first n % ranks ranks one element more than the others.
 inline std::pair<std::uint64_t, std::uint64_t> even_slice(std::uint64_t n, int rank, int ranks) {

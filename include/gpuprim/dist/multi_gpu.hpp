@@ -14,17 +14,29 @@
 // devices before, histograms summed with ncclAllReduce (integers), and the
 // sample sort of dist/sort.hpp with its pieces exchanged by ncclSend /
 // ncclRecv in one group. One device is a valid (degenerate) case.
+//
+// The devices work at the same time: each step enqueues every device's
+// local work on that device's stream first and waits once, after the loop
+// (launches are asynchronous; small results come back through pinned host
+// memory); the steps that need the host between round trips to a device
+// (the sort's samples and binary searches) run on one host thread per
+// device. Results do not depend on this: they are combined in device order.
 // Available when gpuprim_dist was built with NCCL (GPUPRIM_HAS_NCCL).
 #pragma once
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
+#include <string>
+#include <thread>
 #include <vector>
 
+#include "gpuprim/core/memory.hpp"
 #include "gpuprim/dist/local_partial.hpp"
 #include "gpuprim/dist/sample_sort.hpp"
 #include "gpuprim/dist/staging.hpp"
@@ -51,10 +63,13 @@ class multi_gpu {
 
   // Sums `count` counters (4 or 8 bytes each) at buffers[i] (device i's
   // memory) over the devices, in place (ncclAllReduce in one group).
+  // Enqueued on the devices' streams after the work already there; returns
+  // without waiting (synchronize_all waits).
   void allreduce_sum(const std::vector<void*>& buffers, std::size_t count, int counter_bytes) const;
   // All-to-all: device d sends send_counts[d][e] bytes from
   // sends[d] + send_offsets[d][e] to device e, which receives them at
   // recvs[e] + recv_offsets[e][d] (ncclSend / ncclRecv in one group).
+  // Enqueued like allreduce_sum, without waiting.
   void exchange(const std::vector<const void*>& sends,
                 const std::vector<std::vector<std::uint64_t>>& send_counts,
                 const std::vector<std::vector<std::uint64_t>>& send_offsets,
@@ -130,6 +145,16 @@ class multi_gpu_vector {
 };
 
 namespace detail {
+// A multi_gpu_vector must have one slice per device of `gpus`.
+template <class T>
+void check_slices(const char* algorithm, const multi_gpu& gpus, const multi_gpu_vector<T>& v) {
+  if (v.slices() != gpus.size()) {
+    throw std::invalid_argument(std::string("gpuprim::") + algorithm +
+                                " (multi_gpu): " + std::to_string(v.slices()) + " slices for " +
+                                std::to_string(gpus.size()) + " devices");
+  }
+}
+
 template <class T, class Op>
 std::optional<T> combine_in_order(const std::vector<std::optional<T>>& partials, Op op) {
   std::optional<T> acc;
@@ -137,18 +162,116 @@ std::optional<T> combine_in_order(const std::vector<std::optional<T>>& partials,
     if (p) acc = acc ? op(*acc, *p) : *p;
   return acc;
 }
+
+// Runs f(i) for every i in [0, count), each on a host thread of its own
+// (inline when count is 1), and waits for all of them; then rethrows the
+// exception of the lowest i that threw.
+template <class F>
+void run_on_threads(int count, F f) {
+  if (count == 1) {
+    f(0);
+    return;
+  }
+  std::vector<std::exception_ptr> errors(count);
+  {
+    std::vector<std::jthread> threads;
+    threads.reserve(count);
+    for (int i = 0; i < count; ++i) {
+      threads.emplace_back([&f, &errors, i] {
+        try {
+          f(i);
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
+      });
+    }
+  }  // joined here
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+// Runs f(i) for every device i on a host thread of its own with device i
+// current: for the steps that wait on their device between host-side
+// decisions (the sort's samples and binary searches), so that the devices'
+// round trips overlap instead of queuing behind one another.
+template <class F>
+void on_device_threads(const multi_gpu& gpus, F f) {
+  run_on_threads(gpus.size(), [&gpus, &f](int i) {
+    gpus.use(i);
+    f(i);
+  });
+}
+
+// Device i's reduction of spans[i] from inits[i] (skipped where spans[i] is
+// empty), enqueued on every device before any wait: the devices' local work
+// overlaps. One synchronize_all at the end; inits[i] where spans[i] is
+// empty.
+template <class T, class In, class Op, class Fetch>
+std::vector<T> multi_gpu_reductions(const multi_gpu& gpus,
+                                    const std::vector<device_span<const In>>& spans,
+                                    const std::vector<T>& inits, Op op, Fetch fetch) {
+  const int p = gpus.size();
+  const pinned_buffer results(p * sizeof(T));
+  std::vector<std::unique_ptr<scratch_buffer>> outs(p);
+  for (int i = 0; i < p; ++i) {
+    if (spans[i].empty()) continue;
+    gpus.use(i);
+    outs[i] = std::make_unique<scratch_buffer>(sizeof(T), gpus.stream(i));
+    cuda_reduce_checked(spans[i], outs[i]->template get<T>(), inits[i], op, fetch, gpus.stream(i));
+    copy_to_host(results.get<T>() + i, outs[i]->get(), sizeof(T), gpus.stream(i));
+  }
+  gpus.synchronize_all();
+  std::vector<T> reduced = inits;
+  for (int i = 0; i < p; ++i) {
+    if (spans[i].empty()) continue;
+    reduced[i] = results.get<T>()[i];
+    gpus.use(i);  // scratch goes back to its own device's pool
+    outs[i].reset();
+  }
+  return reduced;
+}
+
+// Every device's partial (its slice's reduction without `init`, starting
+// from the slice's first element, so no identity is needed; nullopt for an
+// empty slice). Two rounds, each enqueued on all devices before one wait:
+// the slices' first elements, then the reductions of the rest from them.
+template <class T, class In, class Op, class Fetch>
+std::vector<std::optional<T>> multi_gpu_partials(const multi_gpu& gpus,
+                                                 const multi_gpu_vector<In>& in, Op op,
+                                                 Fetch fetch) {
+  check_slices("reduce", gpus, in);
+  const int p = gpus.size();
+  const pinned_buffer heads(p * sizeof(In));
+  for (int i = 0; i < p; ++i) {
+    if (in.slice(i).empty()) continue;
+    gpus.use(i);
+    copy_to_host(heads.get<In>() + i, in.slice(i).data(), sizeof(In), gpus.stream(i));
+  }
+  gpus.synchronize_all();
+  std::vector<device_span<const In>> rest(p);
+  std::vector<T> firsts(p);
+  for (int i = 0; i < p; ++i) {
+    const std::uint64_t n = in.slice(i).size();
+    if (n == 0) continue;
+    firsts[i] = static_cast<T>(fetch(heads.get<In>()[i], 0));
+    rest[i] = device_span<const In>(in.slice(i).data() + 1, n - 1);
+  }
+  const std::vector<T> reduced = multi_gpu_reductions(gpus, rest, firsts, op, fetch);
+  std::vector<std::optional<T>> partials(p);
+  for (int i = 0; i < p; ++i) {
+    if (in.slice(i).empty()) continue;
+    partials[i] = rest[i].empty() ? firsts[i] : reduced[i];
+  }
+  return partials;
+}
 }  // namespace detail
 
 // ---- reductions ----------------------------------------------------------------
 
 template <class In, class T, class Op = plus>
 T reduce(const multi_gpu& gpus, const multi_gpu_vector<In>& in, T init, Op op = {}) {
-  std::vector<std::optional<T>> partials(gpus.size());
-  for (int i = 0; i < gpus.size(); ++i) {
-    gpus.use(i);
-    partials[i] =
-        detail::local_partial<T>(gpus.backend(i), in.slice(i), op, detail::unary_fetch<identity>{});
-  }
+  const auto partials =
+      detail::multi_gpu_partials<T>(gpus, in, op, detail::unary_fetch<identity>{});
   const auto all = detail::combine_in_order(partials, op);
   return all ? op(init, *all) : init;
 }
@@ -156,35 +279,33 @@ T reduce(const multi_gpu& gpus, const multi_gpu_vector<In>& in, T init, Op op = 
 template <class In, class T, class ReduceOp, class Transform>
 T transform_reduce(const multi_gpu& gpus, const multi_gpu_vector<In>& in, T init,
                    ReduceOp reduce_op, Transform transform) {
-  std::vector<std::optional<T>> partials(gpus.size());
-  for (int i = 0; i < gpus.size(); ++i) {
-    gpus.use(i);
-    partials[i] = detail::local_partial<T>(gpus.backend(i), in.slice(i), reduce_op,
-                                           detail::unary_fetch<Transform>{transform});
-  }
+  const auto partials =
+      detail::multi_gpu_partials<T>(gpus, in, reduce_op, detail::unary_fetch<Transform>{transform});
   const auto all = detail::combine_in_order(partials, reduce_op);
   return all ? reduce_op(init, *all) : init;
 }
 
 namespace detail {
-template <bool Max, class In>
-value_index<In> multi_gpu_extreme(const multi_gpu& gpus, const multi_gpu_vector<In>& in,
-                                  nan_rule rule) {
+template <class Select, class In>
+value_index<In> multi_gpu_extreme(const multi_gpu& gpus, const multi_gpu_vector<In>& in) {
+  check_slices("min_element/max_element", gpus, in);
+  const int p = gpus.size();
   const auto offsets = in.offsets();
-  std::vector<std::optional<value_index<In>>> partials(gpus.size());
-  for (int i = 0; i < gpus.size(); ++i) {
-    if (in.slice(i).empty()) continue;
-    gpus.use(i);
-    auto found = Max ? max_element(gpus.backend(i), in.slice(i), rule)
-                     : min_element(gpus.backend(i), in.slice(i), rule);
-    found.index += offsets[i];
-    partials[i] = found;
+  std::vector<device_span<const In>> spans(p);
+  for (int i = 0; i < p; ++i)
+    spans[i] = in.slice(i).span();
+  const std::vector<value_index<In>> found = multi_gpu_reductions(
+      gpus, spans, std::vector<value_index<In>>(p, {In{}, value_index<In>::none}), Select{},
+      value_index_fetch{});
+  std::vector<std::optional<value_index<In>>> partials(p);
+  for (int i = 0; i < p; ++i) {
+    if (spans[i].empty()) continue;
+    partials[i] = found[i];
+    partials[i]->index += offsets[i];
   }
-  auto pick = [&](const value_index<In>& a, const value_index<In>& b) {
-    if (rule == nan_rule::skip) return Max ? select_max_number{}(a, b) : select_min_number{}(a, b);
-    return Max ? select_max{}(a, b) : select_min{}(a, b);
-  };
-  const auto all = combine_in_order(partials, pick);
+  // The select operators keep the left operand on ties: the first extreme
+  // in device order wins.
+  const auto all = combine_in_order(partials, Select{});
   return all ? *all : value_index<In>{In{}, 0};
 }
 }  // namespace detail
@@ -192,53 +313,109 @@ value_index<In> multi_gpu_extreme(const multi_gpu& gpus, const multi_gpu_vector<
 template <class In>
 value_index<In> min_element(const multi_gpu& gpus, const multi_gpu_vector<In>& in,
                             nan_rule rule = nan_rule::propagate) {
-  return detail::multi_gpu_extreme<false>(gpus, in, rule);
+  return rule == nan_rule::skip ? detail::multi_gpu_extreme<detail::select_min_number>(gpus, in)
+                                : detail::multi_gpu_extreme<detail::select_min>(gpus, in);
 }
 template <class In>
 value_index<In> max_element(const multi_gpu& gpus, const multi_gpu_vector<In>& in,
                             nan_rule rule = nan_rule::propagate) {
-  return detail::multi_gpu_extreme<true>(gpus, in, rule);
+  return rule == nan_rule::skip ? detail::multi_gpu_extreme<detail::select_max_number>(gpus, in)
+                                : detail::multi_gpu_extreme<detail::select_max>(gpus, in);
 }
 
 // ---- scans -------------------------------------------------------------------------
 // `out` must have `in`'s slice sizes.
 
-template <class T, class Op = plus>
-void inclusive_scan(const multi_gpu& gpus, const multi_gpu_vector<T>& in, multi_gpu_vector<T>& out,
-                    Op op = {}) {
-  std::vector<std::optional<T>> totals(gpus.size());
+namespace detail {
+template <class T>
+void check_same_slices(const char* algorithm, const multi_gpu& gpus, const multi_gpu_vector<T>& in,
+                       const multi_gpu_vector<T>& out) {
+  if (in.slices() != gpus.size() || out.slices() != gpus.size()) {
+    throw std::invalid_argument(std::string("gpuprim::") + algorithm +
+                                " (multi_gpu): " + std::to_string(in.slices()) + " input and " +
+                                std::to_string(out.slices()) + " output slices for " +
+                                std::to_string(gpus.size()) + " devices");
+  }
   for (int i = 0; i < gpus.size(); ++i) {
+    if (in.slice(i).size() != out.slice(i).size()) {
+      throw std::invalid_argument(std::string("gpuprim::") + algorithm +
+                                  " (multi_gpu): the output's slice " + std::to_string(i) +
+                                  " has " + std::to_string(out.slice(i).size()) +
+                                  " elements, the input's " + std::to_string(in.slice(i).size()));
+    }
+  }
+}
+}  // namespace detail
+
+namespace detail {
+
+// The inclusive scan's steps (separate for `gpuprim bench dist`'s time
+// split). 1. Every device scans its slice and sends its last element to the
+// host: all enqueued, one wait; returns the slices' totals.
+template <class T, class Op>
+std::vector<std::optional<T>> multi_gpu_scan_slices(const multi_gpu& gpus,
+                                                    const multi_gpu_vector<T>& in,
+                                                    multi_gpu_vector<T>& out, Op op) {
+  const int p = gpus.size();
+  const pinned_buffer lasts(p * sizeof(T));
+  for (int i = 0; i < p; ++i) {
     gpus.use(i);
     inclusive_scan(gpus.backend(i), in.slice(i), out.slice(i), op);
     if (!out.slice(i).empty()) {
-      T last;
-      detail::copy_to_host(&last, out.slice(i).data() + out.slice(i).size() - 1, sizeof last,
-                           gpus.stream(i));
-      synchronize(gpus.stream(i));
-      totals[i] = last;
+      copy_to_host(lasts.get<T>() + i, out.slice(i).data() + out.slice(i).size() - 1, sizeof(T),
+                   gpus.stream(i));
     }
   }
+  gpus.synchronize_all();
+  std::vector<std::optional<T>> totals(p);
+  for (int i = 0; i < p; ++i)
+    if (!out.slice(i).empty()) totals[i] = lasts.get<T>()[i];
+  return totals;
+}
+
+// 2. Device i's carry: the totals of the devices before it, combined in
+// device order on the host (nullopt when they are all empty).
+template <class T, class Op>
+std::vector<std::optional<T>> carries_in_order(const std::vector<std::optional<T>>& totals, Op op) {
+  std::vector<std::optional<T>> carries(totals.size());
   std::optional<T> carry;
-  for (int i = 0; i < gpus.size(); ++i) {
-    if (carry && !out.slice(i).empty()) {
-      gpus.use(i);
-      detail::cuda_apply_carry(out.slice(i).data(), out.slice(i).size(), *carry, op,
-                               gpus.stream(i));
-    }
+  for (std::size_t i = 0; i < totals.size(); ++i) {
+    carries[i] = carry;
     if (totals[i]) carry = carry ? op(*carry, *totals[i]) : *totals[i];
+  }
+  return carries;
+}
+
+// 3. Every device applies its carry: all enqueued, one wait.
+template <class T, class Op>
+void multi_gpu_apply_carries(const multi_gpu& gpus, multi_gpu_vector<T>& out,
+                             const std::vector<std::optional<T>>& carries, Op op) {
+  for (int i = 0; i < gpus.size(); ++i) {
+    if (!carries[i] || out.slice(i).empty()) continue;
+    gpus.use(i);
+    cuda_apply_carry(out.slice(i).data(), out.slice(i).size(), *carries[i], op, gpus.stream(i));
   }
   gpus.synchronize_all();
 }
 
+}  // namespace detail
+
+template <class T, class Op = plus>
+void inclusive_scan(const multi_gpu& gpus, const multi_gpu_vector<T>& in, multi_gpu_vector<T>& out,
+                    Op op = {}) {
+  detail::check_same_slices("inclusive_scan", gpus, in, out);
+  const auto totals = detail::multi_gpu_scan_slices(gpus, in, out, op);
+  detail::multi_gpu_apply_carries(gpus, out, detail::carries_in_order(totals, op), op);
+}
+
+// 1. every device's total (multi_gpu_partials: overlapped); 2. each
+// device's starting value, init then the totals before it in device order;
+// 3. every device scans from it (all enqueued, one wait).
 template <class T, class Op = plus>
 void exclusive_scan(const multi_gpu& gpus, const multi_gpu_vector<T>& in, multi_gpu_vector<T>& out,
                     T init, Op op = {}) {
-  std::vector<std::optional<T>> totals(gpus.size());
-  for (int i = 0; i < gpus.size(); ++i) {
-    gpus.use(i);
-    totals[i] =
-        detail::local_partial<T>(gpus.backend(i), in.slice(i), op, detail::unary_fetch<identity>{});
-  }
+  detail::check_same_slices("exclusive_scan", gpus, in, out);
+  const auto totals = detail::multi_gpu_partials<T>(gpus, in, op, detail::unary_fetch<identity>{});
   T carry = init;
   for (int i = 0; i < gpus.size(); ++i) {
     gpus.use(i);
@@ -252,20 +429,103 @@ void exclusive_scan(const multi_gpu& gpus, const multi_gpu_vector<T>& in, multi_
 // counts: one device_vector per device (counts[i] on device i), each with
 // the number of bins; every device gets the whole histogram.
 
+namespace detail {
+
+// The left-out counts of every device's histogram, on their way to the
+// host: valid after the devices' streams are synchronized.
+struct multi_gpu_left_outs {
+  const multi_gpu* gpus;
+  pinned_buffer host;
+  std::vector<std::unique_ptr<scratch_buffer>> device;
+
+  std::uint64_t total() const {
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < device.size(); ++i)
+      sum += host.get<std::uint64_t>()[i];
+    return sum;
+  }
+  multi_gpu_left_outs(const multi_gpu& g, int p)
+      : gpus(&g), host(p * sizeof(std::uint64_t)), device(p) {}
+  multi_gpu_left_outs(multi_gpu_left_outs&&) = default;
+  multi_gpu_left_outs& operator=(multi_gpu_left_outs&&) = delete;
+  // Each scratch counter goes back to its own device's pool.
+  ~multi_gpu_left_outs() {
+    for (std::size_t i = 0; i < device.size(); ++i) {
+      if (!device[i]) continue;
+      try {
+        gpus->use(static_cast<int>(i));
+      } catch (...) {  // freed from the current device instead
+      }
+      device[i].reset();
+    }
+  }
+};
+
+template <class S, class C>
+void check_histogram_slices(const multi_gpu& gpus, const multi_gpu_vector<S>& samples,
+                            const std::vector<device_vector<C>>& counts) {
+  const int p = gpus.size();
+  if (static_cast<int>(counts.size()) != p || samples.slices() != p) {
+    throw std::invalid_argument(
+        "gpuprim::histogram_even (multi_gpu): " + std::to_string(counts.size()) +
+        " count vectors and " + std::to_string(samples.slices()) + " sample slices for " +
+        std::to_string(p) + " devices");
+  }
+  for (int i = 1; i < p; ++i) {
+    if (counts[i].size() != counts[0].size()) {
+      throw std::invalid_argument("gpuprim::histogram_even (multi_gpu): counts[" +
+                                  std::to_string(i) + "] has " + std::to_string(counts[i].size()) +
+                                  " bins, counts[0] " + std::to_string(counts[0].size()));
+    }
+  }
+}
+
+// The histogram's steps (separate for the bench's time split). 1. Every
+// device's histogram of its slice and its left-out count's copy to the
+// host, enqueued (no wait).
+template <class S, class C>
+multi_gpu_left_outs multi_gpu_local_histograms(const multi_gpu& gpus,
+                                               const multi_gpu_vector<S>& samples,
+                                               std::vector<device_vector<C>>& counts,
+                                               histogram_level_t<S> lower,
+                                               histogram_level_t<S> upper) {
+  check_histogram_slices(gpus, samples, counts);
+  const int p = gpus.size();
+  multi_gpu_left_outs left_outs(gpus, p);
+  for (int i = 0; i < p; ++i) {
+    gpus.use(i);
+    left_outs.device[i] = std::make_unique<scratch_buffer>(sizeof(std::uint64_t), gpus.stream(i));
+    std::uint64_t* d_left_out = left_outs.device[i]->get<std::uint64_t>();
+    histogram_even_into(gpus.backend(i), samples.slice(i), counts[i], lower, upper,
+                        device_span<std::uint64_t>(d_left_out, 1));
+    copy_to_host(left_outs.host.get<std::uint64_t>() + i, d_left_out, sizeof(std::uint64_t),
+                 gpus.stream(i));
+  }
+  return left_outs;
+}
+
+// 2. The counts summed over the devices (ncclAllReduce), enqueued after
+// step 1 on the same streams (no wait).
+template <class C>
+void multi_gpu_sum_counts(const multi_gpu& gpus, std::vector<device_vector<C>>& counts) {
+  std::vector<void*> buffers(gpus.size());
+  for (int i = 0; i < gpus.size(); ++i)
+    buffers[i] = counts[i].data();
+  gpus.allreduce_sum(buffers, counts[0].size(), static_cast<int>(sizeof(C)));
+}
+
+}  // namespace detail
+
+// Both steps enqueued on every device, then one wait.
 template <class S, class C>
 std::uint64_t histogram_even(const multi_gpu& gpus, const multi_gpu_vector<S>& samples,
                              std::vector<device_vector<C>>& counts,
                              std::type_identity_t<histogram_level_t<S>> lower,
                              std::type_identity_t<histogram_level_t<S>> upper) {
-  std::uint64_t left_out = 0;
-  std::vector<void*> buffers(gpus.size());
-  for (int i = 0; i < gpus.size(); ++i) {
-    gpus.use(i);
-    left_out += histogram_even(gpus.backend(i), samples.slice(i), counts[i], lower, upper);
-    buffers[i] = counts[i].data();
-  }
-  gpus.allreduce_sum(buffers, counts[0].size(), static_cast<int>(sizeof(C)));
-  return left_out;
+  const auto left_outs = detail::multi_gpu_local_histograms(gpus, samples, counts, lower, upper);
+  detail::multi_gpu_sum_counts(gpus, counts);
+  gpus.synchronize_all();
+  return left_outs.total();
 }
 
 // ---- sort --------------------------------------------------------------------------
@@ -277,6 +537,12 @@ sort_report multi_gpu_sample_sort(const multi_gpu& gpus, const multi_gpu_vector<
                                   multi_gpu_vector<V>* values_out, sort_order order, key_bits bits,
                                   const char* algorithm) {
   constexpr bool has_values = !std::is_same_v<V, host_detail::no_value>;
+  check_slices(algorithm, gpus, keys);
+  if constexpr (has_values) {
+    check_slices(algorithm, gpus, *values);
+    for (int i = 0; i < gpus.size(); ++i)
+      check_value_count(algorithm, keys.slice(i).size(), values->slice(i).size());
+  }
   const int p = gpus.size();
   const auto offsets = keys.offsets();
   const std::uint64_t total = offsets.back();
@@ -318,26 +584,29 @@ sort_report multi_gpu_sample_sort(const multi_gpu& gpus, const multi_gpu_vector<
   gpus.synchronize_all();
   report.local_seconds += seconds() - t;
 
-  // 2-3. Samples, splitters, cuts.
+  // 2-3. Samples, splitters, cuts. Each device's samples and binary search
+  // are round trips to that device: one host thread per device runs them,
+  // so they overlap; the splitters are chosen once, from the samples in
+  // device order.
   t = seconds();
   const std::uint64_t step = sample_step(total, p);
-  std::vector<sort_rank_key> samples;
-  for (int i = 0; i < p; ++i) {
-    gpus.use(i);
+  std::vector<std::vector<sort_rank_key>> samples_of(p);
+  on_device_threads(gpus, [&](int i) {
     std::vector<K> s((sorted.slice(i).size() + step - 1) / step);
     if (!s.empty()) {
       copy_strided_to_host(s.data(), sorted.slice(i).data(), sizeof(K), step * sizeof(K), s.size(),
                            gpus.stream(i));
     }
-    const auto tagged = tagged_samples(s, step, offsets[i], bits_of);
-    samples.insert(samples.end(), tagged.begin(), tagged.end());
-  }
+    samples_of[i] = tagged_samples(s, step, offsets[i], bits_of);
+  });
+  std::vector<sort_rank_key> samples;
+  for (const auto& s : samples_of)
+    samples.insert(samples.end(), s.begin(), s.end());
   const auto splitters = splitters_of(std::move(samples), p);
-  std::vector<std::vector<std::uint64_t>> send_counts(p), send_offsets(p), recv_offsets(p);
+  std::vector<std::vector<std::uint64_t>> recv_offsets(p);
   std::vector<std::uint64_t> recv_total(p, 0);
   std::vector<std::vector<std::uint64_t>> bounds(p);
-  for (int i = 0; i < p; ++i) {
-    gpus.use(i);
+  on_device_threads(gpus, [&](int i) {
     const K* d = sorted.slice(i).data();
     const stream_t s = gpus.stream(i);
     bounds[i] =
@@ -347,7 +616,7 @@ sort_report multi_gpu_sample_sort(const multi_gpu& gpus, const multi_gpu_vector<
           synchronize(s);
           return k;
         });
-  }
+  });
   for (int e = 0; e < p; ++e) {
     recv_offsets[e].assign(p, 0);
     for (int d = 0; d < p; ++d) {

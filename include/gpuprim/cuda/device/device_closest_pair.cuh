@@ -10,10 +10,10 @@
 //     input within +-2^60 (fast) or in double. The brute-force kernel: one
 //     thread per point i against the points after it, read from global
 //     memory; pass 1 keeps each point's least squared distance and the
-//     global least (atomic minimum). The tiled kernel (section 2b): squares
-//     of 1024 x 1024 pairs as work items, the points i in registers (8 per
+//     global least (atomic minimum). The tiled kernel (section 2b): items
+//     of 1024 x 512 pairs (halves of squares), the points i in registers (8 per
 //     thread), the points j staged in shared memory; pass 1 keeps each
-//     square's least. Pass 2 of both takes what is within a rounding margin
+//     item's least. Pass 2 of both takes what is within a rounding margin
 //     of the global least (pass2_threshold) and checks it again exactly in
 //     double, keeping the order (d2, i, j).
 //  3. Grid: cell keys over the bounding box (about one point per cell),
@@ -22,7 +22,10 @@
 //     next three points in cell order, and the sum of squared cell counts.
 //     If the bound exceeds the cell or the cells are crowded (clustered or
 //     collinear data), a second grid whose cell is the bound (so the
-//     closest pair lies in neighbouring cells). Then one thread per point
+//     closest pair lies in neighbouring cells); for crowded float data,
+//     copies of points first (3b: a sort by a hash of the coordinates,
+//     which settles the answer at distance 0 if there are any). Then one
+//     thread per point
 //     against the rest of its own cell and its forward neighbouring cells
 //     (key ranges found by binary search in the sorted keys), in double.
 //  4. Divide and conquer: points sorted by x (radix sort); leaves of 32
@@ -76,6 +79,12 @@ inline constexpr int closest_threads = 256;
 // spill under the 64 registers that 1024-thread blocks allow).
 template <class C>
 inline constexpr int tiled_points = sizeof(C) == 4 ? 8 : 4;
+// Tile points per unrolled step of the hot loop: 8 in float (four 16-byte
+// shared loads), 2 in double (more would spill).
+template <class C>
+inline constexpr int tiled_unroll = sizeof(C) == 4 ? 8 : 2;
+// Items per square of the tiled kernel: 2, so an item is 512 K pairs.
+inline constexpr std::uint64_t tiled_parts = 2;
 inline constexpr int closest_grid_window = 3;
 inline constexpr double closest_crowding_limit = 8;
 
@@ -347,29 +356,32 @@ __global__ void __launch_bounds__(closest_threads)
 //
 // Rung 2, the tiled brute force. Shape:
 //  1. Work items: squares of chunk x chunk pairs (chunk = blockDim.x x
-//     tiled_points), the triangle j > i numbered row by row
-//     (detail::make_tiled_plan / triangle_item); one block per item by
-//     default, so the hardware's block scheduler balances the triangle
-//     (one block per row of the old kernel left the first rows' SMs busy
-//     long after the last rows' ones were idle).
-//  2. A block holds the square's points i in registers, tiled_points per
+//     tiled_points), the triangle j > i numbered row by row, each square
+//     cut into tiled_parts items of chunk / 2 columns j
+//     (detail::make_tiled_plan); one block per item by default, so the
+//     hardware's block scheduler balances the triangle (one block per row
+//     of points, as before, left the first rows' SMs busy long after the
+//     last rows' ones were idle: 7% of the FP32 peak at 2^17).
+//  2. A block holds the item's points i in registers, tiled_points per
 //     thread (thread t: i0 + t + r x blockDim.x, coalesced loads), and
 //     stages its points j in shared memory a tile of blockDim.x at a time,
 //     as one vector per point (float2 in 2-D), read by every lane at once
 //     (a broadcast): one shared load feeds tiled_points distances.
 //  3. The distance loop in the compute type (float for float input whose
 //     coordinates are within +-2^60): dx, dy (dz), d2 = fma(dy, dy, dx*dx),
-//     m = min(m, d2): 5 instructions a pair in 2-D (6 flops counted), no
-//     index test except on the diagonal squares and the last column.
+//     m = min(m, d2): 5 instructions a pair in 2-D (6 flops counted),
+//     unrolled over 8 tile points (four 16-byte shared loads for 64
+//     pairs); the diagonal squares go by rows (see the loop), nothing else
+//     tests j > i.
 //  4. The item's least d2 (block minimum) into its slot (atomic minimum of
 //     the bits: non-negative floats order as their bits).
 //  5. Pass 2: one block finds the least slot value L, the threshold
 //     (pass2_threshold) and the list of slots at most that; then every
-//     point i of those slots' squares against the square's points j, in
-//     the compute type first and, where that is within the threshold,
-//     exactly (detail::squared_distance, (d2, i, j) order). For random
-//     points one square qualifies (1024 x 1024 pairs); for a lattice, where
-//     every square holds a tie, pass 2 repeats the triangle.
+//     point i of those slots' items against the item's points j, in the
+//     compute type first and, where that is within the threshold, exactly
+//     (detail::squared_distance, (d2, i, j) order). For random points one
+//     item qualifies (1024 x 512 pairs); for a lattice, where every item
+//     holds a tie, pass 2 repeats the triangle.
 
 template <class C>
 using least_bits_t = std::conditional_t<std::is_same_v<C, float>, unsigned, unsigned long long>;
@@ -413,8 +425,13 @@ __device__ __forceinline__ C block_least(C v) {
 }
 
 // Pass 1 of the tiled rung (see 2b above). slot_least starts as huge bits.
+// At most 1024 threads in float (64 registers), 512 in double (128: the
+// double points and their distances spill under 64).
+template <class C>
+inline constexpr int tiled_max_threads = sizeof(C) == 4 ? 1024 : 512;
+
 template <class T, class C, int Dim>
-__global__ void __launch_bounds__(1024)
+__global__ void __launch_bounds__(tiled_max_threads<C>)
     closest_tiled_pass1(point_set<T> s, detail::tiled_plan w,
                         least_bits_t<C>* __restrict__ slot_least) {
   extern __shared__ __align__(16) unsigned char tile_bytes[];
@@ -422,10 +439,9 @@ __global__ void __launch_bounds__(1024)
   const unsigned tile_size = blockDim.x;
   const std::size_t n = s.n;
   for (std::uint64_t k = blockIdx.x; k < w.items; k += gridDim.x) {
-    const detail::tiled_item item = detail::triangle_item(k, w.rows);
-    const std::size_t i0 = item.row * w.chunk;
-    const std::size_t j_begin = item.col * w.chunk;
-    const std::size_t j_end = smin(j_begin + w.chunk, n);
+    const detail::tiled_item item = w.item(k);
+    if (item.j_begin == item.j_end) continue;  // a part past n (the whole block skips it)
+    const std::size_t i0 = item.i0, j_begin = item.j_begin, j_end = item.j_end;
     C a[tiled_points<C>][Dim];
     C m[tiled_points<C>];
 #pragma unroll
@@ -436,7 +452,7 @@ __global__ void __launch_bounds__(1024)
         a[r][d] = i < n ? load_coord<C>(s, d, i) : C(0);
       m[r] = C(INFINITY);
     }
-    const bool diagonal = item.row == item.col;
+    const bool diagonal = item.diagonal;
     for (std::size_t j0 = j_begin; j0 < j_end; j0 += tile_size) {
       __syncthreads();  // the tile's last readers are done
       tile_point<C, Dim> p{};
@@ -450,24 +466,41 @@ __global__ void __launch_bounds__(1024)
       __syncthreads();
       const unsigned count = static_cast<unsigned>(smin(tile_size, j_end - j0));
       if (!diagonal && count == tile_size) {
-        // The hot loop: every j of the tile is after every i of the square.
-#pragma unroll 8
+        // The hot loop: every j of the tile is after every i of the item.
+#pragma unroll(tiled_unroll <C>)
         for (unsigned t = 0; t < tile_size; ++t) {
           const tile_point<C, Dim> b = tile[t];
 #pragma unroll
           for (int r = 0; r < tiled_points<C>; ++r)
             m[r] = cmin(m[r], compute_d2<C, Dim>(a[r], b.v));
         }
-      } else {
-        // Diagonal squares keep j > i (which also drops rows i >= n); the
-        // last column stops at n. Offsets from i0 fit 32 bits (n < 2^32).
-        const unsigned j_offset = static_cast<unsigned>(j0 - i0);
+      } else if (!diagonal) {
+        // The last column's partial tile: j < n by the count.
         for (unsigned t = 0; t < count; ++t) {
           const tile_point<C, Dim> b = tile[t];
 #pragma unroll
-          for (int r = 0; r < tiled_points<C>; ++r) {
-            const C d2 = compute_d2<C, Dim>(a[r], b.v);
-            if (j_offset + t > threadIdx.x + unsigned(r) * tile_size) m[r] = cmin(m[r], d2);
+          for (int r = 0; r < tiled_points<C>; ++r)
+            m[r] = cmin(m[r], compute_d2<C, Dim>(a[r], b.v));
+        }
+      } else {
+        // A diagonal square's tile `diag` (its points j are the rows r =
+        // diag of the square's points i): rows r < diag lie wholly before
+        // it, row diag meets it (j > i where t > threadIdx.x), rows after
+        // it lie wholly after (skipped), so half the square is computed
+        // and only 1 row in tiled_points is masked. Rows i >= n are never
+        // reached (they lie after every j < n). One shared load per pair
+        // here: the diagonal is 1/rows of the work.
+        const unsigned diag = static_cast<unsigned>((j0 - i0) / tile_size);
+#pragma unroll
+        for (int r = 0; r < tiled_points<C>; ++r) {
+          if (unsigned(r) < diag) {
+#pragma unroll 1
+            for (unsigned t = 0; t < count; ++t)
+              m[r] = cmin(m[r], compute_d2<C, Dim>(a[r], tile[t].v));
+          } else if (unsigned(r) == diag) {
+#pragma unroll 1
+            for (unsigned t = threadIdx.x + 1; t < count; ++t)
+              m[r] = cmin(m[r], compute_d2<C, Dim>(a[r], tile[t].v));
           }
         }
       }
@@ -522,8 +555,8 @@ __global__ void __launch_bounds__(1024)
 
 inline constexpr unsigned tiled_pass2_span = 128;  // points j per pass-2 thread
 
-// Pass 2, step 2: thread u takes point i = row x chunk + (u mod chunk) of
-// a listed square against tiled_pass2_span of its points j (a warp: 32
+// Pass 2, step 2: thread u takes point i = i0 + (u mod chunk) of a listed
+// item against tiled_pass2_span of its points j (a warp: 32
 // consecutive i against the same j, so the j loads are broadcasts).
 template <class T, class C, int Dim>
 __global__ void __launch_bounds__(closest_threads)
@@ -533,7 +566,7 @@ __global__ void __launch_bounds__(closest_threads)
                         pair_candidate* __restrict__ block_out) {
   const C threshold = pass2_threshold<C>(*least);
   const std::uint64_t per_slot = std::uint64_t{1} << w.slot_shift;
-  const std::uint64_t splits = (w.chunk + tiled_pass2_span - 1) / tiled_pass2_span;
+  const std::uint64_t splits = (w.chunk / w.parts + tiled_pass2_span - 1) / tiled_pass2_span;
   const std::uint64_t total = std::uint64_t(*count) * per_slot * splits * w.chunk;
   pair_candidate best;
   const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
@@ -545,12 +578,11 @@ __global__ void __launch_bounds__(closest_threads)
     rest /= splits;
     const std::uint64_t k = std::uint64_t(list[rest / per_slot]) * per_slot + rest % per_slot;
     if (k >= w.items) continue;
-    const detail::tiled_item item = detail::triangle_item(k, w.rows);
-    const std::size_t i = item.row * w.chunk + r;
+    const detail::tiled_item item = w.item(k);
+    const std::size_t i = item.i0 + r;
     if (i >= s.n) continue;
-    const std::size_t col_end = smin((item.col + 1) * w.chunk, s.n);
-    std::size_t j = item.col * w.chunk + split * tiled_pass2_span;
-    const std::size_t j_end = smin(j + tiled_pass2_span, col_end);
+    std::size_t j = item.j_begin + split * tiled_pass2_span;
+    const std::size_t j_end = smin(j + tiled_pass2_span, item.j_end);
     j = j > i + 1 ? j : i + 1;
     C a[Dim];
     double ad[Dim];
@@ -643,9 +675,21 @@ pair_candidate brute_force(const point_set<T>& s, closest_pair_launch shape, str
 // listed slots again in pass 2.
 template <class T, class C, int Dim>
 pair_candidate tiled(const point_set<T>& s, closest_pair_launch shape, stream_t stream) {
-  const int threads = checked_quadratic_threads(quadratic_kernel::tiled, shape);
+  // A launch shape wider than the double kernel allows (only the ladder's
+  // float rung asks for shapes; its points beyond +-2^60 run in double) is
+  // narrowed to it.
+  int threads =
+      std::min(checked_quadratic_threads(quadratic_kernel::tiled, shape), tiled_max_threads<C>);
+  // Small sets with the default shape: narrower blocks (smaller squares)
+  // until there are 4 items per SM, so that n = 8192 (gp::closest_pair's
+  // tiled range) fills the GPU (72 items at 128 threads, 1056 at 32).
+  const std::uint64_t wanted_items = 4 * std::uint64_t(current_multiprocessor_count());
+  while (shape.threads <= 0 && threads > 32 &&
+         detail::make_tiled_plan(s.n, std::uint64_t(threads) * tiled_points<C>, tiled_parts).items <
+             wanted_items)
+    threads /= 2;
   const detail::tiled_plan w =
-      detail::make_tiled_plan(s.n, std::uint64_t(threads) * tiled_points<C>);
+      detail::make_tiled_plan(s.n, std::uint64_t(threads) * tiled_points<C>, tiled_parts);
   const unsigned blocks =
       shape.blocks > 0
           ? static_cast<unsigned>(shape.blocks)
@@ -665,10 +709,10 @@ pair_candidate tiled(const point_set<T>& s, closest_pair_launch shape, stream_t 
   launch("closest_tiled_select", "closest_pair", closest_tiled_select<C>, {1, 1024, 0, stream},
          static_cast<const bits_t*>(slot_least.get<bits_t>()), w.slots, least.get<bits_t>(),
          list.get<unsigned>(), count.get<unsigned>());
-  // Enough threads for one listed square (its chunk x chunk / 128 units)
+  // Enough threads for one listed slot (chunk x its columns / 128 units)
   // at once; more listed squares stride.
   const unsigned pass2_blocks = closest_grid_blocks(
-      w.chunk * ceil_div(w.chunk, tiled_pass2_span) << w.slot_shift, closest_threads);
+      w.chunk * ceil_div(w.chunk / w.parts, tiled_pass2_span) << w.slot_shift, closest_threads);
   const scratch_buffer block_out(pass2_blocks * sizeof(pair_candidate), stream);
   launch("closest_tiled_pass2", "closest_pair", closest_tiled_pass2<T, C, Dim>,
          {pass2_blocks, closest_threads, 0, stream}, s, w,
@@ -849,22 +893,24 @@ pair_candidate check_cells(const double* sorted, const Key* keys, const std::uin
 
 // ---- 3b. duplicates -----------------------------------------------------------
 //
-// When the first grid's bound is 0 for float input, the answer is the
+// When the first grid is crowded and the input is float, copies of points
+// are looked for before a second grid. If there are any, the answer is the
 // lexicographically smallest pair of identical points: two floats that
 // differ are at least 2^-149 apart, and that difference squared in double
 // (2^-298 or more) neither vanishes nor underflows, so a squared distance
-// of 0 means equal coordinates. Crowded clusters reach this (the clustered
-// 10^8 bench set: float resolution puts many points of its narrowest
-// clusters on the same spot), and a second grid there would need cells
-// below the float spacing: 60-bit keys (8 radix passes of 64-bit keys)
-// and a binary search per point in them. Instead:
+// of 0 means equal coordinates. Dense float clusters usually hold copies
+// (the clustered and line 10^8 bench sets: float resolution puts many
+// points of the narrowest clusters on one spot), and a second grid there
+// would need cells below the float spacing: 60-bit keys (8 radix passes of
+// 64-bit keys) and a binary search per point in them. Instead:
 //  1. a 32-bit hash of each point's coordinates (+0 and -0 alike), with
 //     the point's index;
 //  2. the radix sort (stable: equal hashes keep index order), so the
 //     copies of a point are in one run of equal hashes, in index order;
 //  3. each position against the rest of its run until the first point with
 //     equal coordinates: for i = index[p] that is the least j > i equal to
-//     it. The least (0, i, j) over all positions is the answer.
+//     it. The least (0, i, j) over all positions is the answer; +inf when
+//     there are no copies (the second grid follows).
 // A run holds the copies of one point and the rare points of other
 // coordinates whose hash collides (about n^2 / 2^33 pairs over all runs).
 
@@ -967,13 +1013,21 @@ pair_candidate grid_with_keys(const point_set<T>& s, detail::grid_plan g, const 
   synchronize(stream);
   double bound_d2;
   std::memcpy(&bound_d2, &host[0], sizeof bound_d2);
-  if constexpr (std::is_same_v<T, float>) {
-    // Identical points (section 3b); the first grid's buffers are free now.
-    if (bound_d2 == 0) return duplicates<Dim>(s, keys_buffer.get<std::uint32_t>(), index, stream);
-  }
-  const bool holds = bound_d2 <= g.cell * g.cell;
-  if (holds && static_cast<double>(host[1]) <= closest_crowding_limit * static_cast<double>(n)) {
+  const bool crowded =
+      static_cast<double>(host[1]) > closest_crowding_limit * static_cast<double>(n);
+  if (bound_d2 <= g.cell * g.cell && !crowded) {
     return check_cells<Key, Dim>(sorted, keys_buffer.get<Key>(), index, n, g, stream);
+  }
+  if constexpr (std::is_same_v<T, float>) {
+    // Crowded float data: identical points first (section 3b). Dense float
+    // clusters usually hold copies (the clustered and line 10^8 bench sets
+    // do; float resolution), the answer is then the least pair of them,
+    // and a second grid over them would need cells near the float spacing.
+    // The first grid's buffers are free here (the second grid refills them).
+    if (crowded) {
+      const pair_candidate c = duplicates<Dim>(s, keys_buffer.get<std::uint32_t>(), index, stream);
+      if (c.d2 == 0) return c;
+    }
   }
   // The second grid: cells as wide as the bound.
   const detail::grid_plan g2 = detail::make_grid_plan(lo, hi, Dim, std::sqrt(bound_d2));
@@ -1078,6 +1132,56 @@ __global__ void __launch_bounds__(closest_threads)
   }
 }
 
+// The strip check of one point, shared by both divide-and-conquer
+// variants: position p of a segment [start, end) in y order, whose halves
+// split at position mid in x order, against the points above it while
+// dy^2 is within d (the halves' best); only pairs across the split count.
+// `order` gives the point at a y-order position, `order.position(q)` (n or
+// more for padding, which comes last), and its y, `order.y(q)`. Folds what
+// it finds into the segment's least (segment_d2) and the point's best.
+template <int Dim, class Order>
+__device__ __forceinline__ void dc_strip_check(const double* sorted, const std::uint32_t* index,
+                                               std::size_t n, std::size_t p, std::size_t mid,
+                                               std::size_t end, double d, const Order& order,
+                                               unsigned long long* segment_d2,
+                                               pair_candidate* best_of) {
+  const std::uint32_t e = order.position(p);
+  if (e >= n) return;
+  const double split = sorted[mid];  // x of the right half's first point
+  double a[3], c[3];
+  load_sorted<Dim>(sorted, n, e, a);
+  const double dx = a[0] - split;
+  if (detail::mul_rn(dx, dx) > d) return;
+  pair_candidate best = best_of[e];
+  double found = INFINITY;
+  for (std::size_t q = p + 1; q < end; ++q) {
+    const std::uint32_t f = order.position(q);
+    if (f >= n) break;
+    const double dy = order.y(q) - a[1];
+    if (detail::mul_rn(dy, dy) > d) break;
+    if ((e < mid) == (f < mid)) continue;
+    load_sorted<Dim>(sorted, n, f, c);
+    const double d2 = detail::squared_distance<Dim>(a, c);
+    if (d2 <= d) {
+      found = fmin(found, d2);
+      const pair_candidate cand = make_candidate(d2, index[e], index[f]);
+      if (better(cand, best)) best = cand;
+    }
+  }
+  if (found < INFINITY) {
+    atomicMin(segment_d2, static_cast<unsigned long long>(__double_as_longlong(found)));
+    best_of[e] = best;
+  }
+}
+
+// The merge path's y order: positions in x order; y read from the points.
+struct dc_positions_by_y {
+  const std::uint32_t* by_y;
+  const double* ys;  // sorted + n: the y coordinates in x order
+  __device__ std::uint32_t position(std::size_t q) const { return by_y[q]; }
+  __device__ double y(std::size_t q) const { return ys[by_y[q]]; }
+};
+
 // The strip check of level `bits`: point p (in y order) against the points
 // above it in its segment while dy^2 is within the halves' best; only
 // pairs across the split count. segment_d2 (this level) starts as all ones.
@@ -1102,32 +1206,9 @@ __global__ void __launch_bounds__(closest_threads)
     }
     if (p == start) atomicMin(&segment_d2[segment], d_bits);
     if (mid >= end) continue;  // no right half: nothing crosses
-    const double d = __longlong_as_double(static_cast<long long>(d_bits));
-    const double split = sorted[mid];  // x of the right half's first point
-    const std::uint32_t e = by_y[p];
-    double a[3], c[3];
-    load_sorted<Dim>(sorted, n, e, a);
-    const double dx = a[0] - split;
-    if (detail::mul_rn(dx, dx) > d) continue;
-    pair_candidate best = best_of[e];
-    double found = INFINITY;
-    for (std::size_t q = p + 1; q < end; ++q) {
-      const std::uint32_t f = by_y[q];
-      load_sorted<Dim>(sorted, n, f, c);
-      const double dy = c[1] - a[1];
-      if (detail::mul_rn(dy, dy) > d) break;
-      if ((e < mid) == (f < mid)) continue;
-      const double d2 = detail::squared_distance<Dim>(a, c);
-      if (d2 <= d) {
-        found = fmin(found, d2);
-        const pair_candidate cand = make_candidate(d2, index[e], index[f]);
-        if (better(cand, best)) best = cand;
-      }
-    }
-    if (found < INFINITY) {
-      atomicMin(&segment_d2[segment], static_cast<unsigned long long>(__double_as_longlong(found)));
-      best_of[e] = best;
-    }
+    dc_strip_check<Dim>(sorted, index, n, p, mid, end,
+                        __longlong_as_double(static_cast<long long>(d_bits)),
+                        dc_positions_by_y{by_y, sorted + n}, &segment_d2[segment], best_of);
   }
 }
 
@@ -1279,6 +1360,14 @@ __global__ void __launch_bounds__(closest_threads)
   keys[p] = lane < count ? dc_y_key{a[1], static_cast<std::uint32_t>(p), 0} : dc_padding_key();
 }
 
+// The networks' y order: keys (y, position); y read from the key (the
+// break test needs no gather).
+struct dc_keys_by_y {
+  const dc_y_key* keys;
+  __device__ std::uint32_t position(std::size_t q) const { return keys[q].pos; }
+  __device__ double y(std::size_t q) const { return keys[q].y; }
+};
+
 // The strip check of level `bits` over keys in y order per segment (see
 // closest_dc_strip); padding keys are last in each segment.
 template <int Dim>
@@ -1301,34 +1390,9 @@ __global__ void __launch_bounds__(closest_threads)
     d_bits = other < d_bits ? other : d_bits;
     if (p == start) atomicMin(&segment_d2[segment], d_bits);
     if (mid >= n) continue;  // the right half is padding: nothing crosses
-    const dc_y_key e = keys[p];
-    if (e.pos >= n) continue;
-    const double d = __longlong_as_double(static_cast<long long>(d_bits));
-    const double split = sorted[mid];  // x of the right half's first point
-    double a[3], c[3];
-    load_sorted<Dim>(sorted, n, e.pos, a);
-    const double dx = a[0] - split;
-    if (detail::mul_rn(dx, dx) > d) continue;
-    pair_candidate best = best_of[e.pos];
-    double found = INFINITY;
-    for (std::size_t q = p + 1; q < end; ++q) {
-      const dc_y_key f = keys[q];
-      if (f.pos >= n) break;
-      const double dy = f.y - e.y;
-      if (detail::mul_rn(dy, dy) > d) break;
-      if ((e.pos < mid) == (f.pos < mid)) continue;
-      load_sorted<Dim>(sorted, n, f.pos, c);
-      const double d2 = detail::squared_distance<Dim>(a, c);
-      if (d2 <= d) {
-        found = fmin(found, d2);
-        const pair_candidate cand = make_candidate(d2, index[e.pos], index[f.pos]);
-        if (better(cand, best)) best = cand;
-      }
-    }
-    if (found < INFINITY) {
-      atomicMin(&segment_d2[segment], static_cast<unsigned long long>(__double_as_longlong(found)));
-      best_of[e.pos] = best;
-    }
+    dc_strip_check<Dim>(sorted, index, n, p, mid, end,
+                        __longlong_as_double(static_cast<long long>(d_bits)), dc_keys_by_y{keys},
+                        &segment_d2[segment], best_of);
   }
 }
 

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# One call on the GPU machine for the distributed part (issue 24): builds
+# the dist targets, runs the dist tests (label dist: host ranks, GPU ranks
+# sharing the device, gp::multi_gpu, the CLI with --backend cuda), CLI round
+# trips at 2^K elements (default K = 26) on GPU ranks against the
+# one-process GPU command, and `gpuprim bench dist`: GPU ranks under
+# mpirun -np 2 and gp::multi_gpu in one process (1 .. all devices).
+# Results in $OUT (flat, at most 8 files): summary.txt, build-tests.log,
+# roundtrip.log, bench-dist-cuda-np2.md, bench-dist-multi_gpu.md,
+# bench-dist.log.
+# Usage: scripts/device-check-dist.sh [--no-tests] [--no-roundtrip]
+# [--no-bench] [--quick] (--quick: `bench dist --quick` and K = 22).
+# Environment: GPUPRIM_BUILD_DIR (default build/device), RANKS (the GPU
+# ranks of the round trips and the bench, default 2), K, BACKEND (of the
+# round trips, default cuda; host for a smoke run without a GPU), NO_BUILD=1
+# (use the build directory as it is).
+set -uo pipefail
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+BUILD=${GPUPRIM_BUILD_DIR:-build/device}
+RANKS=${RANKS:-2}
+BACKEND=${BACKEND:-cuda}
+K=${K:-26}
+RUN_TESTS=1
+RUN_ROUNDTRIP=1
+RUN_BENCH=1
+QUICK=
+for arg in "$@"; do
+  case "$arg" in
+    --no-tests) RUN_TESTS=0 ;;
+    --no-roundtrip) RUN_ROUNDTRIP=0 ;;
+    --no-bench) RUN_BENCH=0 ;;
+    --quick) QUICK=--quick; K=${K_QUICK:-22} ;;
+  esac
+done
+summary="$OUT/summary.txt"
+: >"$summary"
+note() { echo "$*" | tee -a "$summary"; }
+{
+  date -u
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  mpirun --version | head -1
+} >>"$summary" 2>&1
+
+export PATH=/usr/local/cuda/bin:$PATH
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-4}
+MPIRUN=(mpirun --allow-run-as-root --oversubscribe)
+
+build_rc=0
+if [ "${NO_BUILD:-0}" != 1 ]; then
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" >"$OUT/build-tests.log" 2>&1 &&
+    cmake --build "$BUILD" -j "$(nproc)" --target gpuprim-cli gpuprim_mpi_tests \
+      gpuprim_multi_gpu_tests make_dist_cli_arrays >>"$OUT/build-tests.log" 2>&1
+  build_rc=$?
+fi
+note "build: rc=$build_rc"
+if [ $build_rc -ne 0 ]; then
+  grep -E 'error|FAILED' "$OUT/build-tests.log" | head -40
+  exit 1
+fi
+gpuprim=$BUILD/apps/gpuprim/gpuprim
+
+if [ $RUN_TESTS -eq 1 ]; then
+  (cd "$BUILD" && ctest -L dist --output-on-failure -j 8 --timeout 600) >"$OUT/ctest.tmp" 2>&1
+  note "dist tests: rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.tmp" | tail -1)"
+  note "skipped: $(grep -c 'Skipped' "$OUT/ctest.tmp")" \
+    "(of them dist.cli.cuda: $(grep 'Skipped' "$OUT/ctest.tmp" | grep -c 'dist.cli.cuda'))"
+  grep -E '(\*\*\*Failed|Not Run|Timeout)' "$OUT/ctest.tmp" | head -20 | tee -a "$summary"
+  grep -E 'Skipped' "$OUT/ctest.tmp" | head -10 >>"$summary"
+  cat "$OUT/ctest.tmp" >>"$OUT/build-tests.log" && rm "$OUT/ctest.tmp"
+fi
+
+if [ $RUN_ROUNDTRIP -eq 1 ]; then
+  # Each command once in one process and once on $RANKS GPU ranks: the same
+  # stdout and the same output file, byte for byte.
+  data=$BUILD/dist-large
+  log=$OUT/roundtrip.log
+  : >"$log"
+  "$BUILD/tests/dist/make_dist_cli_arrays" large "$data" "$K" >>"$log" 2>&1
+  roundtrip() {  # roundtrip NAME OUTPUT|- ARGS...
+    local name=$1 output=$2
+    shift 2
+    local one_args=("$@") dist_args=("$@")
+    if [ "$output" != - ]; then
+      one_args+=(-o "$data/$output.one")
+      dist_args+=(-o "$data/$output.dist")
+    fi
+    local t0 t1 t2
+    t0=$(date +%s.%N)
+    "$gpuprim" "${one_args[@]}" --backend "$BACKEND" >"$data/$name.one.out" 2>>"$log"
+    local one_rc=$?
+    t1=$(date +%s.%N)
+    "${MPIRUN[@]}" -np "$RANKS" "$gpuprim" "${dist_args[@]}" --backend "$BACKEND" --distributed \
+      >"$data/$name.dist.out" 2>>"$log"
+    local dist_rc=$?
+    t2=$(date +%s.%N)
+    local same=yes
+    cmp -s "$data/$name.one.out" "$data/$name.dist.out" || same="NO (stdout)"
+    if [ "$output" != - ]; then
+      cmp -s "$data/$output.one" "$data/$output.dist" || same="NO (file)"
+    fi
+    note "$(printf 'roundtrip %-22s 2^%s: one process rc=%s %.2f s, %s %s ranks rc=%s %.2f s, identical: %s' \
+      "$name" "$K" "$one_rc" "$(awk "BEGIN { print $t1 - $t0 }")" "$RANKS" "$BACKEND" "$dist_rc" \
+      "$(awk "BEGIN { print $t2 - $t1 }")" "$same")"
+    head -c 300 "$data/$name.dist.out" >>"$log"
+  }
+  roundtrip sort.u32 sorted.npy sort "$data/large_u32.npy"
+  roundtrip sort.f32.descending sorted_d.npy sort "$data/large_f32.npy" --descending
+  roundtrip scan.u32.sum scanned.npy scan "$data/large_u32.npy"
+  roundtrip scan.f32.max scanned_max.npy scan "$data/large_f32.npy" --op max
+  roundtrip reduce.u32.sum - reduce "$data/large_u32.npy" --op sum
+  roundtrip reduce.f32.argmax - reduce "$data/large_f32.npy" --op argmax
+  roundtrip histogram.f32 - histogram "$data/large_f32.npy" --bins 256
+  rm -rf "$data"
+fi
+
+if [ $RUN_BENCH -eq 1 ]; then
+  "${MPIRUN[@]}" -np "$RANKS" "$gpuprim" bench dist --backend cuda $QUICK \
+    >"$OUT/bench-dist-cuda-np2.md" 2>>"$OUT/bench-dist.log"
+  note "bench dist, $RANKS GPU ranks: rc=$?"
+  "$gpuprim" bench dist --backend multi_gpu $QUICK \
+    >"$OUT/bench-dist-multi_gpu.md" 2>>"$OUT/bench-dist.log"
+  note "bench dist, multi_gpu (one process): rc=$?"
+  grep -E '^(multi_gpu rows|device)' "$OUT/bench-dist-multi_gpu.md" | tee -a "$summary"
+  grep -E 'WRONG' "$OUT"/bench-dist-*.md | tee -a "$summary"
+fi
