@@ -88,7 +88,7 @@ std::vector<space> make_spaces() {
   // and the grid of the global merge steps in blocks per SM (default 32).
   all.push_back(product_space(algorithm::sorting_network, "sorting_network", "sorting-network",
                               {"tile_kib", "step_blocks_per_sm"}, {{8, 16, 32}, {8, 16, 32, 64}},
-                              {32, 32}, {et::f32, et::u32}, {20, 24}));
+                              {32, 32}, {et::u32, et::f32}, {20, 24}));
   // transpose (cuda/device/device_transpose.cuh), keyed by element size
   // (uint32: any 4-byte element, uint64: any 8-byte one): the tile's rows
   // and columns (dynamic shared memory; default 64 x 64) and the
@@ -117,7 +117,7 @@ std::vector<space> make_spaces() {
   // at the price of more pairs per cell; any size gives the exact answer.
   all.push_back(product_space(algorithm::closest_pair, "closest_pair", "closest-pair",
                               {"cell_percent"}, {{50, 71, 100, 141, 200}}, {100},
-                              {et::f64, et::f32}, {20, 24}));
+                              {et::f32, et::f64}, {20, 24}));
   return all;
 }
 

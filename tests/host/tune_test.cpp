@@ -152,6 +152,42 @@ TEST(TuneConfig, DefaultsAreTheLaunchPathsConstants) {
             "cell_percent=100");
 }
 
+// The occupancy row of a call that launches several kernels: the largest
+// (registers x threads), unless the launch path marks the kernel its
+// parameter shapes (primary): then the largest primary one.
+TEST(TuneReport, TheLargestKernelOrTheLargestPrimaryOneIsShown) {
+  auto report = [](int registers, int threads) {
+    kernel_report r;
+    r.registers = registers;
+    r.threads = threads;
+    return r;
+  };
+  detail::want_kernel_report();
+  EXPECT_TRUE(detail::kernel_report_wanted());
+  detail::report_kernel(report(32, 256));
+  detail::report_kernel(report(128, 256));  // a radix sort pass the call runs
+  detail::report_kernel(report(40, 128));
+  EXPECT_EQ(detail::take_kernel_report().registers, 128);
+  EXPECT_FALSE(detail::kernel_report_wanted());
+
+  detail::want_kernel_report();
+  detail::report_kernel(report(128, 256));
+  detail::report_kernel(report(40, 256), /*primary=*/true);  // the tuned kernel
+  detail::report_kernel(report(168, 256));                   // larger, not primary: ignored
+  EXPECT_EQ(detail::take_kernel_report().registers, 40);
+
+  detail::want_kernel_report();
+  detail::report_kernel(report(40, 256), true);
+  detail::report_kernel(report(64, 256), true);
+  detail::report_kernel(report(48, 256), true);
+  EXPECT_EQ(detail::take_kernel_report().registers, 64);
+
+  // A new request forgets the last call's primary kernel.
+  detail::want_kernel_report();
+  detail::report_kernel(report(32, 256));
+  EXPECT_EQ(detail::take_kernel_report().registers, 32);
+}
+
 TEST(TuneSearch, ExhaustiveMeasuresEveryCandidateOnceDefaultFirst) {
   const space s = grid_space();
   std::map<int, int> calls;

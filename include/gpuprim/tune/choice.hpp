@@ -49,7 +49,11 @@ void force(algorithm a, const config* c);
 // For the launch paths: does the tuner want the occupancy of the launches
 // on this thread, and handing it over.
 bool kernel_report_wanted();
-void report_kernel(const kernel_report& report);
+// Of a call's kernels the tuner shows the one with the most registers per
+// block, or, once a launch path marks one `primary` (the kernel its tuned
+// parameter shapes, e.g. the closest pair's cell check rather than the
+// radix sort it calls), the largest of the primary ones.
+void report_kernel(const kernel_report& report, bool primary = false);
 }  // namespace detail
 
 }  // namespace gpuprim::tuning

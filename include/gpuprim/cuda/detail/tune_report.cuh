@@ -16,9 +16,11 @@
 namespace gpuprim::cuda_detail {
 
 // `grid` blocks of `threads` with `dynamic_shared` bytes each, about to be
-// launched on the current device.
+// launched on the current device. primary: the kernel the call's tuned
+// parameter shapes (tuning::detail::report_kernel).
 template <class Kernel>
-void report_launch_to_tuner(Kernel kernel, int threads, std::size_t dynamic_shared, unsigned grid) {
+void report_launch_to_tuner(Kernel kernel, int threads, std::size_t dynamic_shared, unsigned grid,
+                            bool primary = false) {
   if (!tuning::detail::kernel_report_wanted()) return;
   const void* function = reinterpret_cast<const void*>(kernel);
   cudaFuncAttributes attributes{};
@@ -39,7 +41,7 @@ void report_launch_to_tuner(Kernel kernel, int threads, std::size_t dynamic_shar
   report.max_blocks_per_sm = max_blocks;
   report.blocks_per_sm = std::min(max_blocks, static_cast<int>((grid + sms - 1) / sms));
   report.occupancy = max_threads > 0 ? double(max_blocks) * threads / max_threads : 0.0;
-  tuning::detail::report_kernel(report);
+  tuning::detail::report_kernel(report, primary);
 }
 
 }  // namespace gpuprim::cuda_detail

@@ -883,7 +883,8 @@ pair_candidate check_cells(const double* sorted, const Key* keys, const std::uin
                            std::size_t n, const detail::grid_plan& g, stream_t stream) {
   const unsigned blocks = closest_grid_blocks(n, closest_threads);
   const scratch_buffer block_out(blocks * sizeof(pair_candidate), stream);
-  report_launch_to_tuner(closest_neighbour_cells<Key, Dim>, closest_threads, 0, blocks);
+  report_launch_to_tuner(closest_neighbour_cells<Key, Dim>, closest_threads, 0, blocks,
+                         /*primary=*/true);
   launch("closest_neighbour_cells", "closest_pair", closest_neighbour_cells<Key, Dim>,
          {blocks, closest_threads, 0, stream}, sorted, keys, index, n, g,
          block_out.get<pair_candidate>());
