@@ -23,6 +23,10 @@ struct options {
   bool sequential = false;
   // closest_pair: the launch sweep of the quadratic kernels (threads x blocks, occupancy).
   bool sweep = false;
+  // Keep only the cases whose description ("sort bitonic_sort uint32 2^20
+  // cuda", as the progress lines print it) matches this ECMAScript regular
+  // expression ("" = every case).
+  std::string only;
 };
 
 // The families, comma-separated, and "all": "reduce, scan, ..., all".

@@ -22,6 +22,10 @@ int main(int argc, char** argv) {
                "headline rows, GPU sizes 2^20 and 2^28, on the default backend)");
   app.add_flag("--sequential", opts.sequential,
                "Time all of gpuprim's runs, then all of the vendor's (default: interleaved)");
+  app.add_option("--only", opts.only,
+                 "Only the cases whose description (as the progress lines print it) matches this "
+                 "regular expression")
+      ->option_text("REGEX");
   app.add_flag("--sweep", opts.sweep,
                "closest_pair: sweep threads per block x blocks per grid of the quadratic kernels");
   try {

@@ -58,6 +58,8 @@ struct plan {
 
   // Keeps the headline cases and the tables they fill.
   void keep_headline_cases();
+  // Keeps the cases for which keep(case) is true, and the tables they fill.
+  void keep_cases(const std::function<bool(const bench_case&)>& keep);
 };
 
 // The rows of one ladder table: one per rung, then the references (the

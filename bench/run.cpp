@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -100,11 +101,15 @@ std::string family_names() {
 }
 
 void plan::keep_headline_cases() {
+  keep_cases([](const bench_case& c) { return c.headline; });
+}
+
+void plan::keep_cases(const std::function<bool(const bench_case&)>& keep) {
   std::vector<std::size_t> new_index(tables.size(), tables.size());
   std::vector<table> kept_tables;
   std::vector<bench_case> kept_cases;
   for (bench_case& c : cases) {
-    if (!c.headline) continue;
+    if (!keep(c)) continue;
     if (new_index[c.table] == tables.size()) {
       new_index[c.table] = kept_tables.size();
       kept_tables.push_back(std::move(tables[c.table]));
@@ -214,6 +219,18 @@ int run(const options& opts) {
       }
     }
     if (ctx.headline) p.keep_headline_cases();
+    if (!opts.only.empty()) {
+      std::regex only;
+      try {
+        only = std::regex(opts.only);
+      } catch (const std::regex_error&) {
+        std::fprintf(stderr, "gpuprim-bench: --only: '%s' is not a regular expression\n",
+                     opts.only.c_str());
+        return 2;
+      }
+      p.keep_cases(
+          [&](const bench_case& c) { return std::regex_search(describe(c.header), only); });
+    }
     failures = execute(p);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpuprim-bench: %s\n", e.what());
