@@ -42,6 +42,15 @@ enum class closest_pair_algorithm { automatic, brute_force, tiled, divide_and_co
 struct closest_pair_launch {
   int threads = 0;
   int blocks = 0;
+  // The tiled rung's work items (float arithmetic; the double path keeps
+  // its defaults), 0 / false for the defaults: points i per thread (8 or
+  // 16; 16 allows at most 256 threads), points j per item (item_width: a
+  // multiple of threads dividing threads x points per thread; needs
+  // threads; default half the square), and the order of the items (the
+  // full off-diagonal squares first, the diagonal halves last).
+  int points_per_thread = 0;
+  int item_width = 0;
+  bool diagonals_last = false;
 };
 
 // What the occupancy calculator says about one kernel at one block size.
@@ -347,9 +356,23 @@ struct tiled_plan {
   std::uint64_t items = 0;  // rows (rows + 1) / 2 x parts
   int slot_shift = 0;
   std::uint64_t slots = 0;  // ceil(items / 2^slot_shift)
+  // Square order: row by row (false), or the rows (rows - 1) / 2
+  // off-diagonal squares row by row and then the diagonal ones (true), so
+  // that the last wave of blocks takes the half-work items.
+  bool diagonals_last = false;
 
   GPUPRIM_HD tiled_item item(std::uint64_t k) const {
-    const tiled_square sq = triangle_square(k / parts, rows);
+    tiled_square sq;
+    const std::uint64_t q = k / parts, off_diagonal = rows * (rows - 1) / 2;
+    if (!diagonals_last) {
+      sq = triangle_square(q, rows);
+    } else if (q < off_diagonal) {
+      // The triangle of rows - 1 rows (col >= row), shifted one column right.
+      sq = triangle_square(q, rows - 1);
+      ++sq.col;
+    } else {
+      sq.row = sq.col = q - off_diagonal;
+    }
     const std::uint64_t span = chunk / parts;
     tiled_item it;
     it.i0 = sq.row * chunk;
@@ -361,8 +384,10 @@ struct tiled_plan {
   }
 };
 
-inline tiled_plan make_tiled_plan(std::uint64_t n, std::uint64_t chunk, std::uint64_t parts) {
+inline tiled_plan make_tiled_plan(std::uint64_t n, std::uint64_t chunk, std::uint64_t parts,
+                                  bool diagonals_last = false) {
   tiled_plan w;
+  w.diagonals_last = diagonals_last;
   w.n = n;
   w.chunk = chunk;
   w.parts = parts;
