@@ -435,7 +435,8 @@ void plan_closest_pair_sweep(const context& ctx, plan& p) {
       "grid strides over the work: points for brute force, items of (threads x 8) x (threads x "
       "4) pairs for the tiled kernel; per-item = one block per point chunk / per item), then the "
       "tiled rung's item options at one block per item: points i per thread (pts), points j per "
-      "item (w), and the full items first with the diagonal halves last (diag last). check: the "
+      "item (w), the full items first with the diagonal halves last (diag last), and the last "
+      "wave's items narrower (tail w: about one per resident block). check: the "
       "pair, the rate, and the pass-1 kernel's "
       "registers per thread, shared memory per block and resident blocks per SM "
       "(cudaOccupancyMaxActiveBlocksPerMultiprocessor).",
@@ -470,28 +471,25 @@ void plan_closest_pair_sweep(const context& ctx, plan& p) {
   struct item_option {
     int threads, points, width;
     bool diagonals_last;
+    int tail_width = 0;
   };
-  for (const item_option o : std::initializer_list<item_option>{{128, 8, 512, true},
-                                                                {128, 8, 256, true},
-                                                                {128, 8, 1024, true},
-                                                                {256, 8, 1024, true},
-                                                                {64, 16, 512, false},
-                                                                {64, 16, 512, true},
-                                                                {64, 16, 1024, true},
-                                                                {128, 16, 512, false},
-                                                                {128, 16, 512, true},
-                                                                {128, 16, 1024, true},
-                                                                {128, 16, 2048, true},
-                                                                {256, 16, 1024, true},
-                                                                {256, 16, 2048, true}}) {
+  const std::initializer_list<item_option> item_options = {
+      {128, 8, 512, true},   {128, 8, 256, true},       {128, 8, 1024, true},
+      {256, 8, 1024, true},  {128, 8, 512, true, 128},  {64, 16, 512, false},
+      {64, 16, 512, true},   {64, 16, 1024, true},      {64, 16, 512, true, 128},
+      {128, 16, 512, false}, {128, 16, 512, true},      {128, 16, 1024, true},
+      {128, 16, 2048, true}, {128, 16, 512, true, 128}, {128, 16, 1024, true, 256},
+      {256, 16, 1024, true}, {256, 16, 2048, true}};
+  for (const item_option& o : item_options) {
     closest_pair_launch shape{o.threads, 0};
     shape.points_per_thread = o.points;
     shape.item_width = o.width;
     shape.diagonals_last = o.diagonals_last;
-    tiled_rows.push_back({shape, std::to_string(o.threads) + " x per-item, " +
-                                     std::to_string(o.points) + " pts, w " +
-                                     std::to_string(o.width) +
-                                     (o.diagonals_last ? ", diag last" : "")});
+    shape.tail_item_width = o.tail_width;
+    tiled_rows.push_back(
+        {shape, std::to_string(o.threads) + " x per-item, " + std::to_string(o.points) +
+                    " pts, w " + std::to_string(o.width) + (o.diagonals_last ? ", diag last" : "") +
+                    (o.tail_width ? ", tail w " + std::to_string(o.tail_width) : "")});
   }
   for (const ladder::closest_pair_rung& rung : ladder::closest_pair_rungs()) {
     if (!rung.quadratic) continue;

@@ -316,21 +316,27 @@ TEST_F(cuda_closest_pair_ladder, tiled_item_options_agree) {
   struct option {
     int threads, points, width;
     bool diagonals_last;
+    int tail_width = 0;
   };
-  const option options[] = {{128, 8, 512, true},    {128, 8, 256, false},  {128, 8, 1024, true},
-                            {32, 8, 32, true},      {64, 16, 512, false},  {64, 16, 1024, true},
-                            {128, 16, 512, true},   {128, 16, 2048, true}, {256, 16, 1024, true},
-                            {256, 16, 4096, false}, {0, 16, 0, true},      {0, 0, 0, true}};
+  const option options[] = {
+      {128, 8, 512, true},      {128, 8, 256, false},    {128, 8, 1024, true},
+      {32, 8, 32, true},        {64, 16, 512, false},    {64, 16, 1024, true},
+      {128, 16, 512, true},     {128, 16, 2048, true},   {256, 16, 1024, true},
+      {256, 16, 4096, false},   {0, 16, 0, true},        {0, 0, 0, true},
+      {128, 8, 512, true, 128}, {128, 8, 0, false, 256}, {128, 16, 1024, true, 128},
+      {64, 16, 512, true, 64},  {32, 8, 256, false, 32}};
   const auto shape_of = [](const option& o) {
     gp::closest_pair_launch shape{o.threads, 0};
     shape.points_per_thread = o.points;
     shape.item_width = o.width;
     shape.diagonals_last = o.diagonals_last;
+    shape.tail_item_width = o.tail_width;
     return shape;
   };
   const auto name_of = [](const option& o) {
     return std::to_string(o.threads) + " threads, " + std::to_string(o.points) + " pts, w " +
-           std::to_string(o.width) + (o.diagonals_last ? ", diagonals last" : "");
+           std::to_string(o.width) + (o.diagonals_last ? ", diagonals last" : "") + ", tail w " +
+           std::to_string(o.tail_width);
   };
   std::uniform_real_distribution<double> angle(0.0, 6.283185307179586);
   for (int dim : {2, 3}) {
@@ -371,12 +377,16 @@ TEST_F(cuda_closest_pair_ladder, tiled_item_options_agree) {
   const auto pts = uniform_points<float>(3000, 2, rng);
   const auto d = gp::to_device(pts.xyz);
   const gp::device_matrix_view<const float> view(d.data(), pts.n, 2);
-  const option bad[] = {{512, 16, 0, false},   {1024, 16, 0, false},  {128, 12, 0, false},
-                        {128, -8, 0, false},   {128, 8, 384, false},  {128, 8, 2048, false},
-                        {128, 16, 100, false}, {128, 8, -512, false}, {0, 8, 512, false}};
-  const char* says[] = {"at most 256",       "at most 256", "points per thread",
-                        "points per thread", "item width",  "item width",
-                        "item width",        "item width",  "needs the threads"};
+  const option bad[] = {{512, 16, 0, false},       {1024, 16, 0, false},      {128, 12, 0, false},
+                        {128, -8, 0, false},       {128, 8, 384, false},      {128, 8, 2048, false},
+                        {128, 16, 100, false},     {128, 8, -512, false},     {0, 8, 512, false},
+                        {128, 8, 512, false, 384}, {128, 8, 256, false, 512}, {0, 8, 0, false, 128},
+                        {128, 8, 0, false, -128}};
+  const char* says[] = {"at most 256",       "at most 256",     "points per thread",
+                        "points per thread", "item width",      "item width",
+                        "item width",        "item width",      "needs the threads",
+                        "tail item width",   "tail item width", "needs the threads",
+                        "tail item width"};
   for (std::size_t b = 0; b < std::size(bad); ++b) {
     try {
       tiled->run(view, shape_of(bad[b]), nullptr);

@@ -360,7 +360,9 @@ __global__ void __launch_bounds__(closest_threads)
 //     off-diagonal squares first and the diagonal ones last: the
 //     launch option diagonals_last), each square cut into parts of
 //     item_width columns j (default tiled_parts = 2 parts,
-//     detail::make_tiled_plan); one block per item by default, so the
+//     detail::make_tiled_plan), the last squares (about one item per
+//     resident block) optionally into narrower ones (tail_item_width), so
+//     that the last wave ends sooner; one block per item by default, so the
 //     hardware's block scheduler balances the triangle (one block per row
 //     of points, as before, left the first rows' SMs busy long after the
 //     last rows' ones were idle: 7% of the FP32 peak at 2^17).
@@ -708,8 +710,8 @@ inline void check_tiled_options(closest_pair_launch shape) {
                                 std::to_string(tiled_max_threads<float, 16>) +
                                 " threads per block, not " + std::to_string(threads));
   }
+  const int chunk = threads * (points > 0 ? points : tiled_points<float>);
   if (shape.item_width != 0) {
-    const int chunk = threads * (points > 0 ? points : tiled_points<float>);
     if (shape.threads <= 0) {
       throw std::invalid_argument(
           "gpuprim::closest_pair: an item width needs the threads per block too");
@@ -721,14 +723,30 @@ inline void check_tiled_options(closest_pair_launch shape) {
           std::to_string(chunk) + " (threads x points per thread) is needed");
     }
   }
+  if (shape.tail_item_width != 0) {
+    const int width =
+        shape.item_width > 0 ? shape.item_width : chunk / static_cast<int>(tiled_parts);
+    if (shape.threads <= 0) {
+      throw std::invalid_argument(
+          "gpuprim::closest_pair: a tail item width needs the threads per block too");
+    }
+    if (shape.tail_item_width < 0 || shape.tail_item_width % threads != 0 ||
+        width % shape.tail_item_width != 0) {
+      throw std::invalid_argument(
+          "gpuprim::closest_pair: tail item width " + std::to_string(shape.tail_item_width) +
+          "; a multiple of " + std::to_string(threads) + " threads that divides the item width " +
+          std::to_string(width) + " is needed");
+    }
+  }
 }
 
-// The tiled rung's work items: threads, points per thread and parts per
-// square.
+// The tiled rung's work items: threads, points per thread, parts per
+// square (and per square of the last wave).
 struct tiled_shape {
   int threads = 0;
   int points = 0;
   std::uint64_t parts = 0;
+  std::uint64_t tail_parts = 0;
   bool diagonals_last = false;
   std::uint64_t chunk() const { return std::uint64_t(threads) * std::uint64_t(points); }
 };
@@ -742,6 +760,8 @@ tiled_shape resolve_tiled_shape(std::uint64_t n, closest_pair_launch shape) {
   if constexpr (std::is_same_v<C, float>) {
     t.points = shape.points_per_thread > 0 ? shape.points_per_thread : tiled_points<C>;
     t.parts = shape.item_width > 0 ? t.chunk() / std::uint64_t(shape.item_width) : tiled_parts;
+    t.tail_parts =
+        shape.tail_item_width > 0 ? t.chunk() / std::uint64_t(shape.tail_item_width) : t.parts;
   } else {
     // A shape wider than the double kernel allows (only the ladder's float
     // rung asks for shapes; its points beyond +-2^60 run in double) is
@@ -749,6 +769,7 @@ tiled_shape resolve_tiled_shape(std::uint64_t n, closest_pair_launch shape) {
     t.threads = std::min(t.threads, tiled_max_threads<C, tiled_points<C>>);
     t.points = tiled_points<C>;
     t.parts = tiled_parts;
+    t.tail_parts = tiled_parts;
   }
   // Small sets with the default threads: narrower blocks (smaller squares)
   // until there are 4 items per SM, so that n = 8192 (gp::closest_pair's
@@ -766,8 +787,23 @@ template <class T, class C, int Dim>
 pair_candidate tiled(const point_set<T>& s, closest_pair_launch shape, stream_t stream) {
   const tiled_shape ts = resolve_tiled_shape<C>(s.n, shape);
   const int threads = ts.threads;
-  const detail::tiled_plan w =
-      detail::make_tiled_plan(s.n, ts.chunk(), ts.parts, ts.diagonals_last);
+  const std::size_t shared_bytes =
+      quadratic_shared_bytes<T, C, Dim>(quadratic_kernel::tiled, threads);
+  // Narrower last items: about one per block that the grid holds at once.
+  std::uint64_t tail_items = 0;
+  if (ts.tail_parts > ts.parts) {
+    int per_sm = 0;
+    GPUPRIM_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_sm, quadratic_pass1_kernel<T, C, Dim>(quadratic_kernel::tiled, ts.points), threads,
+            shared_bytes),
+        "closest_pair");
+    tail_items = shape.blocks > 0
+                     ? std::uint64_t(shape.blocks)
+                     : std::uint64_t(per_sm) * std::uint64_t(current_multiprocessor_count());
+  }
+  const detail::tiled_plan w = detail::make_tiled_plan(s.n, ts.chunk(), ts.parts, ts.diagonals_last,
+                                                       ts.tail_parts, tail_items);
   const unsigned blocks =
       shape.blocks > 0
           ? static_cast<unsigned>(shape.blocks)
@@ -775,10 +811,8 @@ pair_candidate tiled(const point_set<T>& s, closest_pair_launch shape, stream_t 
   using bits_t = least_bits_t<C>;
   const scratch_buffer slot_least(w.slots * sizeof(bits_t), stream);
   detail::fill_bytes(slot_least.get(), 0x7F, w.slots * sizeof(bits_t), stream);  // huge values
-  const launch_shape pass1{
-      blocks, static_cast<unsigned>(threads),
-      static_cast<unsigned>(quadratic_shared_bytes<T, C, Dim>(quadratic_kernel::tiled, threads)),
-      stream};
+  const launch_shape pass1{blocks, static_cast<unsigned>(threads),
+                           static_cast<unsigned>(shared_bytes), stream};
   if (ts.points == tiled_points<C>) {
     launch("closest_tiled_pass1", "closest_pair", closest_tiled_pass1<T, C, Dim, tiled_points<C>>,
            pass1, s, w, slot_least.get<bits_t>());
