@@ -425,9 +425,8 @@ void plan_closest_pair_ladder(const context& ctx, plan& p) {
 }
 
 void plan_closest_pair_sweep(const context& ctx, plan& p) {
-  const std::size_t n = std::size_t{1} << 17;
   table t;
-  t.title = "closest_pair launch sweep: 2^17 uniform 2-D float points (cuda)";
+  t.title = "closest_pair launch sweep: 2^17 uniform 2-D float points (cuda; two rows at 2^20)";
   t.roofline = "copy bw";
   t.roofline_gbs = ctx.copy_bandwidth_gbs;
   t.notes = {
@@ -442,7 +441,8 @@ void plan_closest_pair_sweep(const context& ctx, plan& p) {
       "(cudaOccupancyMaxActiveBlocksPerMultiprocessor).",
   };
   const std::size_t index = p.add_table(std::move(t));
-  const auto pts = std::make_shared<std::shared_ptr<std::vector<float>>>();
+  const auto pts17 = std::make_shared<std::shared_ptr<std::vector<float>>>();
+  const auto pts20 = std::make_shared<std::shared_ptr<std::vector<float>>>();
   int sms = 0, device = 0;
   cudaGetDevice(&device);
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
@@ -454,6 +454,7 @@ void plan_closest_pair_sweep(const context& ctx, plan& p) {
   struct shape_row {
     closest_pair_launch shape;
     std::string label;
+    std::size_t n = std::size_t{1} << 17;
   };
   const auto grid_label = [](int blocks) {
     return blocks ? std::to_string(blocks) : std::string("per-item");
@@ -491,13 +492,26 @@ void plan_closest_pair_sweep(const context& ctx, plan& p) {
                     " pts, w " + std::to_string(o.width) + (o.diagonals_last ? ", diag last" : "") +
                     (o.tail_width ? ", tail w " + std::to_string(o.tail_width) : "")});
   }
+  // The default and one 16-point shape at 2^20 (62 waves: no tail to
+  // speak of), to tell the loop's gain from the tail's.
+  for (int points : {8, 16}) {
+    closest_pair_launch shape{128, 0};
+    shape.points_per_thread = points;
+    shape.item_width = 512;
+    shape.diagonals_last = true;
+    tiled_rows.push_back(
+        {shape, "128 x per-item, " + std::to_string(points) + " pts, w 512, diag last, 2^20",
+         std::size_t{1} << 20});
+  }
   for (const ladder::closest_pair_rung& rung : ladder::closest_pair_rungs()) {
     if (!rung.quadratic) continue;
     const bool is_tiled = std::string(rung.name) == "closest_pair_tiled_shared";
     for (const shape_row& sr : is_tiled ? tiled_rows : brute_rows) {
+      const std::size_t n = sr.n;
       row r = make_header(std::string(rung.name) + " " + sr.label, "cuda", n);
       const auto* which = &rung;
       const closest_pair_launch shape = sr.shape;
+      const auto pts = n == std::size_t{1} << 17 ? pts17 : pts20;
       p.cases.push_back(
           {index, r, [ctx, r, n, pts, which, shape]() mutable {
              if (!*pts) *pts = make_points(point_shape::uniform, n);

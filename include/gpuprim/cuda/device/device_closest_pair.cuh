@@ -388,9 +388,9 @@ __global__ void __launch_bounds__(closest_threads)
 //     point i of those slots' items against the item's points j, in the
 //     compute type first and, where that is within the threshold, exactly
 //     (detail::squared_distance, (d2, i, j) order). For random points one
-//     item qualifies (1024 x 512 pairs: 16 K threads of tiled_pass2_span
-//     = 32 points j); for a lattice, where every item holds a tie, pass 2
-//     repeats the triangle.
+//     item qualifies (1024 x 512 pairs: 32 K threads of tiled_pass2_span
+//     = 16 points j: short loops of global loads, one after another); for a
+//     lattice, where every item holds a tie, pass 2 repeats the triangle.
 
 template <class C>
 using least_bits_t = std::conditional_t<std::is_same_v<C, float>, unsigned, unsigned long long>;
@@ -571,7 +571,7 @@ __global__ void __launch_bounds__(1024)
   }
 }
 
-inline constexpr unsigned tiled_pass2_span = 32;  // points j per pass-2 thread
+inline constexpr unsigned tiled_pass2_span = 16;  // points j per pass-2 thread
 
 // Pass 2, step 2: thread u takes point i = i0 + (u mod chunk) of a listed
 // item against tiled_pass2_span of its points j (a warp: 32
@@ -826,7 +826,7 @@ pair_candidate tiled(const point_set<T>& s, closest_pair_launch shape, stream_t 
   launch("closest_tiled_select", "closest_pair", closest_tiled_select<C>, {1, 1024, 0, stream},
          static_cast<const bits_t*>(slot_least.get<bits_t>()), w.slots, least.get<bits_t>(),
          list.get<unsigned>(), count.get<unsigned>());
-  // Enough threads for one listed slot (chunk x its columns / 128 units)
+  // Enough threads for one listed slot (chunk x its columns / span units)
   // at once; more listed squares stride.
   const unsigned pass2_blocks = closest_grid_blocks(
       w.chunk * ceil_div(w.chunk / w.parts, tiled_pass2_span) << w.slot_shift, closest_threads);
