@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -424,56 +425,112 @@ void plan_closest_pair_ladder(const context& ctx, plan& p) {
 }
 
 void plan_closest_pair_sweep(const context& ctx, plan& p) {
-  const std::size_t n = std::size_t{1} << 17;
   table t;
-  t.title = "closest_pair launch sweep: 2^17 uniform 2-D float points (cuda)";
+  t.title = "closest_pair launch sweep: 2^17 uniform 2-D float points (cuda; two rows at 2^20)";
   t.roofline = "copy bw";
   t.roofline_gbs = ctx.copy_bandwidth_gbs;
   t.notes = {
       "The brute-force and tiled rungs at each threads-per-block x blocks-per-grid shape (the "
-      "grid strides over the work: points for brute force, squares of (threads x 8)^2 pairs for "
-      "the tiled kernel; per-item = one block per point chunk / per square). check: the pair, the "
-      "rate, and the pass-1 kernel's "
+      "grid strides over the work: points for brute force, items of (threads x 8) x (threads x "
+      "4) pairs for the tiled kernel; per-item = one block per point chunk / per item), then the "
+      "tiled rung's item options at one block per item: points i per thread (pts), points j per "
+      "item (w), the full items first with the diagonal halves last (diag last), and the last "
+      "wave's items narrower (tail w: about one per resident block). check: the "
+      "pair, the rate, and the pass-1 kernel's "
       "registers per thread, shared memory per block and resident blocks per SM "
       "(cudaOccupancyMaxActiveBlocksPerMultiprocessor).",
   };
   const std::size_t index = p.add_table(std::move(t));
-  const auto pts = std::make_shared<std::shared_ptr<std::vector<float>>>();
+  const auto pts17 = std::make_shared<std::shared_ptr<std::vector<float>>>();
+  const auto pts20 = std::make_shared<std::shared_ptr<std::vector<float>>>();
   int sms = 0, device = 0;
   cudaGetDevice(&device);
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  // The shapes: brute force at every threads x grid; the tiled rung at
+  // every threads per block with one block per item and two persistent
+  // grids at 128 threads (both far slower on 2026-11-25), then its item
+  // options at one block per item: points per thread (8 / 16), item width
+  // (points j per item) and the diagonal halves last.
+  struct shape_row {
+    closest_pair_launch shape;
+    std::string label;
+    std::size_t n = std::size_t{1} << 17;
+  };
+  const auto grid_label = [](int blocks) {
+    return blocks ? std::to_string(blocks) : std::string("per-item");
+  };
+  std::vector<shape_row> brute_rows, tiled_rows;
+  for (int threads : {64, 128, 256, 512, 1024})
+    for (int per_sm : {1, 4, 0}) {
+      const int blocks = per_sm ? per_sm * sms : 0;
+      brute_rows.push_back(
+          {{threads, blocks}, std::to_string(threads) + " x " + grid_label(blocks)});
+      if (per_sm == 0 || threads == 128)
+        tiled_rows.push_back(
+            {{threads, blocks}, std::to_string(threads) + " x " + grid_label(blocks)});
+    }
+  struct item_option {
+    int threads, points, width;
+    bool diagonals_last;
+    int tail_width = 0;
+  };
+  const std::initializer_list<item_option> item_options = {
+      {128, 8, 512, true},   {128, 8, 256, true},       {128, 8, 1024, true},
+      {256, 8, 1024, true},  {128, 8, 512, true, 128},  {64, 16, 512, false},
+      {64, 16, 512, true},   {64, 16, 1024, true},      {64, 16, 512, true, 128},
+      {128, 16, 512, false}, {128, 16, 512, true},      {128, 16, 1024, true},
+      {128, 16, 2048, true}, {128, 16, 512, true, 128}, {128, 16, 1024, true, 256},
+      {256, 16, 1024, true}, {256, 16, 2048, true}};
+  for (const item_option& o : item_options) {
+    closest_pair_launch shape{o.threads, 0};
+    shape.points_per_thread = o.points;
+    shape.item_width = o.width;
+    shape.diagonals_last = o.diagonals_last;
+    shape.tail_item_width = o.tail_width;
+    tiled_rows.push_back(
+        {shape, std::to_string(o.threads) + " x per-item, " + std::to_string(o.points) +
+                    " pts, w " + std::to_string(o.width) + (o.diagonals_last ? ", diag last" : "") +
+                    (o.tail_width ? ", tail w " + std::to_string(o.tail_width) : "")});
+  }
+  // The default and one 16-point shape at 2^20 (62 waves: no tail to
+  // speak of), to tell the loop's gain from the tail's.
+  for (int points : {8, 16}) {
+    closest_pair_launch shape{128, 0};
+    shape.points_per_thread = points;
+    shape.item_width = 512;
+    shape.diagonals_last = true;
+    tiled_rows.push_back(
+        {shape, "128 x per-item, " + std::to_string(points) + " pts, w 512, diag last, 2^20",
+         std::size_t{1} << 20});
+  }
   for (const ladder::closest_pair_rung& rung : ladder::closest_pair_rungs()) {
     if (!rung.quadratic) continue;
-    for (int threads : {64, 128, 256, 512, 1024}) {
-      for (int per_sm : {1, 4, 0}) {
-        // 0: the default grid, one block per chunk of points (brute force)
-        // or per square of pairs (tiled).
-        const int blocks = per_sm ? per_sm * sms : 0;
-        row r = make_header(std::string(rung.name) + " " + std::to_string(threads) + " x " +
-                                (blocks ? std::to_string(blocks) : std::string("per-item")),
-                            "cuda", n);
-        const auto* which = &rung;
-        p.cases.push_back({index, r, [ctx, r, n, pts, which, threads, blocks]() mutable {
-                             if (!*pts) *pts = make_points(point_shape::uniform, n);
-                             const device_vector<float> d = to_device(**pts);
-                             const device_matrix_view<const float> view(d.data(), n, 2);
-                             closest_pair_result got;
-                             r.measured = time_host([&](int) {
-                               got = which->run(view, {threads, blocks}, ctx.stream);
-                             });
-                             const auto want = closest_pair(cuda.on(ctx.stream), view,
-                                                            closest_pair_algorithm::grid);
-                             const closest_pair_occupancy o = which->occupancy(threads);
-                             char occ[128];
-                             std::snprintf(occ, sizeof occ,
-                                           "; %d regs, %d B shared, %d blocks/SM (%d%% occupancy)",
-                                           o.registers, o.shared_bytes, o.blocks_per_multiprocessor,
-                                           o.blocks_per_multiprocessor * threads * 100 / 2048);
-                             r.check = compare(got, want, "the GPU grid") +
-                                       rate_text(n, r.measured.median_us) + occ;
-                             return std::vector<row>{r};
-                           }});
-      }
+    const bool is_tiled = std::string(rung.name) == "closest_pair_tiled_shared";
+    for (const shape_row& sr : is_tiled ? tiled_rows : brute_rows) {
+      const std::size_t n = sr.n;
+      row r = make_header(std::string(rung.name) + " " + sr.label, "cuda", n);
+      const auto* which = &rung;
+      const closest_pair_launch shape = sr.shape;
+      const auto pts = n == std::size_t{1} << 17 ? pts17 : pts20;
+      p.cases.push_back(
+          {index, r, [ctx, r, n, pts, which, shape]() mutable {
+             if (!*pts) *pts = make_points(point_shape::uniform, n);
+             const device_vector<float> d = to_device(**pts);
+             const device_matrix_view<const float> view(d.data(), n, 2);
+             closest_pair_result got;
+             r.measured = time_host([&](int) { got = which->run(view, shape, ctx.stream); });
+             const auto want =
+                 closest_pair(cuda.on(ctx.stream), view, closest_pair_algorithm::grid);
+             const closest_pair_occupancy o = which->occupancy(shape);
+             const int threads = shape.threads;
+             char occ[128];
+             std::snprintf(occ, sizeof occ, "; %d regs, %d B shared, %d blocks/SM (%d%% occupancy)",
+                           o.registers, o.shared_bytes, o.blocks_per_multiprocessor,
+                           o.blocks_per_multiprocessor * threads * 100 / 2048);
+             r.check =
+                 compare(got, want, "the GPU grid") + rate_text(n, r.measured.median_us) + occ;
+             return std::vector<row>{r};
+           }});
     }
   }
 }

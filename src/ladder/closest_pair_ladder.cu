@@ -26,11 +26,11 @@ closest_pair_result run(device_matrix_view<const float> points, closest_pair_lau
 }
 
 template <cuda_detail::quadratic_kernel Kind>
-closest_pair_occupancy occupancy(int threads) {
-  return cuda_detail::quadratic_occupancy<float, float, 2>(Kind, threads);
+closest_pair_occupancy occupancy(closest_pair_launch shape) {
+  return cuda_detail::quadratic_occupancy<float, float, 2>(Kind, shape);
 }
 
-closest_pair_occupancy no_occupancy(int) {
+closest_pair_occupancy no_occupancy(closest_pair_launch) {
   return {};
 }
 
@@ -42,7 +42,8 @@ constexpr closest_pair_rung rungs[] = {
     {"closest_pair_tiled_shared",
      "items of 1024 x 512 pairs, one block each; points j staged in shared memory, 8 points i "
      "per thread in registers: one shared load feeds 8 float distances (double recheck of the "
-     "few within a rounding margin)",
+     "few within a rounding margin); 16 points, other item widths and the diagonal items last "
+     "as launch options",
      true, run<closest_pair_algorithm::tiled>, occupancy<cuda_detail::quadratic_kernel::tiled>},
     {"closest_pair_divide_and_conquer_networks",
      "n log^2 n instead of n^2 (the thesis's D&C): radix sort by x, warp leaves; each level's y "

@@ -293,12 +293,109 @@ TEST_F(cuda_closest_pair_ladder, every_rung_and_launch_shape_agrees) {
             expect_same_pair(rung.run(view, {threads, blocks}, nullptr), want,
                              std::string(rung.name) + " " + std::to_string(threads) + "x" +
                                  std::to_string(blocks));
-        const auto o = rung.occupancy(256);
+        const auto o = rung.occupancy({256, 0});
         EXPECT_GT(o.registers, 0);
         EXPECT_GT(o.blocks_per_multiprocessor, 0);
       }
     }
   }
+}
+
+// The tiled rung's item options (points per thread, item width, diagonal
+// items last): every option shape on uniform sets and on sets with planted
+// pairs closer than float can order (the double recheck must), sizes around
+// the squares (1024 to 4096 points a side) and their partial last columns;
+// points beyond +-2^60 (the double path keeps its defaults). Bad options
+// throw std::invalid_argument naming them.
+TEST_F(cuda_closest_pair_ladder, tiled_item_options_agree) {
+  auto rng = make_rng(19);
+  const gp::ladder::closest_pair_rung* tiled = nullptr;
+  for (const auto& rung : gp::ladder::closest_pair_rungs())
+    if (std::string(rung.name) == "closest_pair_tiled_shared") tiled = &rung;
+  ASSERT_NE(tiled, nullptr);
+  struct option {
+    int threads, points, width;
+    bool diagonals_last;
+    int tail_width = 0;
+  };
+  const option options[] = {
+      {128, 8, 512, true},      {128, 8, 256, false},    {128, 8, 1024, true},
+      {32, 8, 32, true},        {64, 16, 512, false},    {64, 16, 1024, true},
+      {128, 16, 512, true},     {128, 16, 2048, true},   {256, 16, 1024, true},
+      {256, 16, 4096, false},   {0, 16, 0, true},        {0, 0, 0, true},
+      {128, 8, 512, true, 128}, {128, 8, 0, false, 256}, {128, 16, 1024, true, 128},
+      {64, 16, 512, true, 64},  {32, 8, 256, false, 32}};
+  const auto shape_of = [](const option& o) {
+    gp::closest_pair_launch shape{o.threads, 0};
+    shape.points_per_thread = o.points;
+    shape.item_width = o.width;
+    shape.diagonals_last = o.diagonals_last;
+    shape.tail_item_width = o.tail_width;
+    return shape;
+  };
+  const auto name_of = [](const option& o) {
+    return std::to_string(o.threads) + " threads, " + std::to_string(o.points) + " pts, w " +
+           std::to_string(o.width) + (o.diagonals_last ? ", diagonals last" : "") + ", tail w " +
+           std::to_string(o.tail_width);
+  };
+  std::uniform_real_distribution<double> angle(0.0, 6.283185307179586);
+  for (int dim : {2, 3}) {
+    for (std::size_t n : test_sizes({2, 1000, 2049, 5003, 9001})) {
+      const std::string size = ", n " + std::to_string(n) + ", dim " + std::to_string(dim);
+      auto near = uniform_points<float>(n, dim, rng);
+      for (int k = 0; k < 8 && n > 2; ++k) {
+        const std::size_t p = (k * 2654435761u) % (n - 1), q = n - 1 - (k * 40503u) % (n / 2);
+        if (p == q) continue;
+        const double d = 1e-6 * (1.0 + k * 0x1.0p-28), t = angle(rng);
+        for (int c = 0; c < dim; ++c) {
+          const double off = c == 0 ? d * std::cos(t) : c == 1 ? d * std::sin(t) : 0.0;
+          near.xyz[q * dim + c] = float(double(near.at(p, c)) + off);
+        }
+      }
+      auto far = uniform_points<float>(n, dim, rng, 0x1.0p61);
+      for (const point_rows<float>* pts : {&near, &far}) {
+        const auto want = reference_closest_pair(*pts);
+        const auto d = gp::to_device(pts->xyz);
+        const gp::device_matrix_view<const float> view(d.data(), n, dim);
+        for (const option& o : options)
+          for (int blocks : {0, 7}) {
+            gp::closest_pair_launch shape = shape_of(o);
+            shape.blocks = blocks;
+            expect_same_pair(tiled->run(view, shape, nullptr), want,
+                             name_of(o) + ", " + std::to_string(blocks) + " blocks" +
+                                 (pts == &far ? ", beyond 2^60" : "") + size);
+          }
+      }
+    }
+  }
+  for (const option& o : options) {
+    const auto occ = tiled->occupancy(shape_of(o));
+    EXPECT_GT(occ.registers, 0) << name_of(o);
+    EXPECT_GT(occ.blocks_per_multiprocessor, 0) << name_of(o);
+  }
+  // Bad options: the message names what was wrong; the points are untouched.
+  const auto pts = uniform_points<float>(3000, 2, rng);
+  const auto d = gp::to_device(pts.xyz);
+  const gp::device_matrix_view<const float> view(d.data(), pts.n, 2);
+  const option bad[] = {{512, 16, 0, false},       {1024, 16, 0, false},      {128, 12, 0, false},
+                        {128, -8, 0, false},       {128, 8, 384, false},      {128, 8, 2048, false},
+                        {128, 16, 100, false},     {128, 8, -512, false},     {0, 8, 512, false},
+                        {128, 8, 512, false, 384}, {128, 8, 256, false, 512}, {0, 8, 0, false, 128},
+                        {128, 8, 0, false, -128}};
+  const char* says[] = {"at most 256",       "at most 256",     "points per thread",
+                        "points per thread", "item width",      "item width",
+                        "item width",        "item width",      "needs the threads",
+                        "tail item width",   "tail item width", "needs the threads",
+                        "tail item width"};
+  for (std::size_t b = 0; b < std::size(bad); ++b) {
+    try {
+      tiled->run(view, shape_of(bad[b]), nullptr);
+      ADD_FAILURE() << "no exception: " << name_of(bad[b]);
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(says[b]), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(gp::to_host(d), pts.xyz);
 }
 
 // The divide and conquer on the sorting networks (the ladder's rung):

@@ -244,37 +244,73 @@ TEST(host_closest_pair_tiled_items, squares_cover_every_pair_once) {
     EXPECT_GE(w.slots << w.slot_shift, w.items);
     EXPECT_LT((w.slots - 1) << w.slot_shift, w.items);
   }
-  // The kernel's loops with 4 threads x 2 points (chunk 8), 1 or 2 parts.
-  for (std::uint64_t parts : {1ull, 2ull}) {
-    for (std::uint64_t n : {2ull, 5ull, 7ull, 8ull, 9ull, 12ull, 16ull, 31ull, 64ull, 77ull}) {
-      const unsigned threads = 4, points = 2;
-      const auto w = gp::detail::make_tiled_plan(n, threads * points, parts);
-      std::vector<int> seen(n * n, 0);
-      for (std::uint64_t k = 0; k < w.items; ++k) {
-        const gp::detail::tiled_item it = w.item(k);
-        for (std::uint64_t j0 = it.j_begin; j0 < it.j_end; j0 += threads) {
-          const unsigned count = unsigned(std::min<std::uint64_t>(threads, it.j_end - j0));
-          const unsigned diag = unsigned((j0 - it.i0) / threads);
-          for (unsigned t = 0; t < count; ++t)
-            for (unsigned tid = 0; tid < threads; ++tid)
-              for (unsigned r = 0; r < points; ++r) {
-                const std::uint64_t i = it.i0 + tid + r * threads, j = j0 + t;
-                // Off the diagonal every pair of the tile; on it, rows before
-                // the tile, and the row that meets it where t > tid.
-                const bool kept = !it.diagonal || r < diag || (r == diag && t > tid);
-                if (!kept) continue;
-                ASSERT_LT(i, n);
-                ASSERT_LT(i, j);
-                ++seen[i * n + j];
+  // The kernel's loops with 4 threads x 2 points or 2 threads x 4 points
+  // (chunk 8), every item width (a multiple of the threads dividing the
+  // chunk: parts of a square) and narrower last items (tail parts: none,
+  // 1, 3 or 1000 tail items), the squares row by row or the diagonal ones
+  // last (and then after every off-diagonal one).
+  struct loop_shape {
+    unsigned threads, points;
+  };
+  for (const loop_shape ls : {loop_shape{4, 2}, loop_shape{2, 4}})
+    for (std::uint64_t parts = 1; parts <= ls.points; parts *= 2)
+      for (std::uint64_t tail_parts = parts; tail_parts <= ls.points; tail_parts *= 2)
+        for (std::uint64_t tail_items : {1ull, 3ull, 1000ull})
+          for (bool diagonals_last : {false, true}) {
+            if (tail_parts == parts && tail_items > 1) continue;
+            for (std::uint64_t n :
+                 {2ull, 5ull, 7ull, 8ull, 9ull, 12ull, 16ull, 31ull, 64ull, 77ull}) {
+              const unsigned threads = ls.threads, points = ls.points;
+              const std::uint64_t chunk = threads * points;
+              const auto w = gp::detail::make_tiled_plan(n, chunk, parts, diagonals_last,
+                                                         tail_parts, tail_items);
+              const std::uint64_t squares = w.rows * (w.rows + 1) / 2;
+              const std::uint64_t tail_squares =
+                  tail_parts == parts
+                      ? 0
+                      : std::min(squares, (tail_items + tail_parts - 1) / tail_parts);
+              ASSERT_EQ(w.items, (squares - tail_squares) * parts + tail_squares * tail_parts);
+              std::vector<int> seen(n * n, 0);
+              bool diagonal_seen = false;
+              for (std::uint64_t k = 0; k < w.items; ++k) {
+                const gp::detail::tiled_item it = w.item(k);
+                ASSERT_EQ(it.i0 % (threads * points), 0u);
+                ASSERT_EQ((it.j_begin - it.i0) % threads, 0u);
+                // Narrow items (chunk / tail_parts columns) exactly at the end.
+                const bool tail = k >= (squares - tail_squares) * parts;
+                ASSERT_EQ(it.j_begin % (chunk / (tail ? tail_parts : parts)), 0u);
+                ASSERT_LE(it.j_end - it.j_begin, chunk / (tail ? tail_parts : parts));
+                if (it.j_end < n)
+                  ASSERT_EQ(it.j_end - it.j_begin, chunk / (tail ? tail_parts : parts));
+                if (diagonals_last) {
+                  ASSERT_FALSE(diagonal_seen && !it.diagonal) << "n " << n << ", item " << k;
+                  diagonal_seen = diagonal_seen || it.diagonal;
+                }
+                for (std::uint64_t j0 = it.j_begin; j0 < it.j_end; j0 += threads) {
+                  const unsigned count = unsigned(std::min<std::uint64_t>(threads, it.j_end - j0));
+                  const unsigned diag = unsigned((j0 - it.i0) / threads);
+                  for (unsigned t = 0; t < count; ++t)
+                    for (unsigned tid = 0; tid < threads; ++tid)
+                      for (unsigned r = 0; r < points; ++r) {
+                        const std::uint64_t i = it.i0 + tid + r * threads, j = j0 + t;
+                        // Off the diagonal every pair of the tile; on it, rows before
+                        // the tile, and the row that meets it where t > tid.
+                        const bool kept = !it.diagonal || r < diag || (r == diag && t > tid);
+                        if (!kept) continue;
+                        ASSERT_LT(i, n);
+                        ASSERT_LT(i, j);
+                        ++seen[i * n + j];
+                      }
+                }
               }
-        }
-      }
-      for (std::uint64_t i = 0; i < n; ++i)
-        for (std::uint64_t j = i + 1; j < n; ++j)
-          ASSERT_EQ(seen[i * n + j], 1)
-              << "n " << n << ", parts " << parts << ", pair " << i << ", " << j;
-    }
-  }
+              for (std::uint64_t i = 0; i < n; ++i)
+                for (std::uint64_t j = i + 1; j < n; ++j)
+                  ASSERT_EQ(seen[i * n + j], 1)
+                      << "n " << n << ", " << threads << " threads, parts " << parts
+                      << ", tail parts " << tail_parts << " x " << tail_items
+                      << (diagonals_last ? ", diagonals last" : "") << ", pair " << i << ", " << j;
+            }
+          }
 }
 
 // The grid's cell counts: the end of each run of equal sorted keys.

@@ -42,6 +42,19 @@ enum class closest_pair_algorithm { automatic, brute_force, tiled, divide_and_co
 struct closest_pair_launch {
   int threads = 0;
   int blocks = 0;
+  // The tiled rung's work items (float arithmetic; the double path keeps
+  // its defaults), 0 / false for the defaults: points i per thread (8 or
+  // 16; 16 allows at most 256 threads), points j per item (item_width: a
+  // multiple of threads dividing threads x points per thread; needs
+  // threads; default half the square), the order of the items (the
+  // full off-diagonal squares first, the diagonal halves last), and the
+  // width of the last wave's items (tail_item_width: about one item per
+  // resident block at the end, in whole squares; a multiple of threads
+  // dividing the item width; 0: as wide as the others).
+  int points_per_thread = 0;
+  int item_width = 0;
+  bool diagonals_last = false;
+  int tail_item_width = 0;
 };
 
 // What the occupancy calculator says about one kernel at one block size.
@@ -344,16 +357,42 @@ struct tiled_plan {
   std::uint64_t chunk = 0;  // points per square side (threads x points per thread)
   std::uint64_t parts = 1;  // items per square (a divisor of chunk)
   std::uint64_t rows = 0;   // ceil(n / chunk)
-  std::uint64_t items = 0;  // rows (rows + 1) / 2 x parts
+  std::uint64_t items = 0;  // tail_square x parts + (squares - tail_square) x tail_parts
   int slot_shift = 0;
   std::uint64_t slots = 0;  // ceil(items / 2^slot_shift)
+  // Square order: row by row (false), or the rows (rows - 1) / 2
+  // off-diagonal squares row by row and then the diagonal ones (true), so
+  // that the last wave of blocks takes the half-work items.
+  bool diagonals_last = false;
+  // The squares from tail_square on (the last ones in that order) are cut
+  // into tail_parts >= parts items each (narrower items for the last wave
+  // of blocks); tail_square = squares where there are none.
+  std::uint64_t tail_square = 0;
+  std::uint64_t tail_parts = 1;
 
   GPUPRIM_HD tiled_item item(std::uint64_t k) const {
-    const tiled_square sq = triangle_square(k / parts, rows);
-    const std::uint64_t span = chunk / parts;
+    const std::uint64_t head = tail_square * parts;
+    std::uint64_t q, part, cut;
+    if (k < head) {
+      q = k / parts, part = k % parts, cut = parts;
+    } else {
+      q = tail_square + (k - head) / tail_parts, part = (k - head) % tail_parts, cut = tail_parts;
+    }
+    tiled_square sq;
+    const std::uint64_t off_diagonal = rows * (rows - 1) / 2;
+    if (!diagonals_last) {
+      sq = triangle_square(q, rows);
+    } else if (q < off_diagonal) {
+      // The triangle of rows - 1 rows (col >= row), shifted one column right.
+      sq = triangle_square(q, rows - 1);
+      ++sq.col;
+    } else {
+      sq.row = sq.col = q - off_diagonal;
+    }
+    const std::uint64_t span = chunk / cut;
     tiled_item it;
     it.i0 = sq.row * chunk;
-    it.j_begin = sq.col * chunk + (k % parts) * span;
+    it.j_begin = sq.col * chunk + part * span;
     it.j_end = it.j_begin + span < n ? it.j_begin + span : n;
     it.j_end = it.j_end > it.j_begin ? it.j_end : it.j_begin;
     it.diagonal = sq.row == sq.col;
@@ -361,13 +400,26 @@ struct tiled_plan {
   }
 };
 
-inline tiled_plan make_tiled_plan(std::uint64_t n, std::uint64_t chunk, std::uint64_t parts) {
+// tail_parts > parts: about tail_items items of chunk / tail_parts columns
+// at the end (whole squares: the last ceil(tail_items / tail_parts)).
+inline tiled_plan make_tiled_plan(std::uint64_t n, std::uint64_t chunk, std::uint64_t parts,
+                                  bool diagonals_last = false, std::uint64_t tail_parts = 0,
+                                  std::uint64_t tail_items = 0) {
   tiled_plan w;
+  w.diagonals_last = diagonals_last;
   w.n = n;
   w.chunk = chunk;
   w.parts = parts;
   w.rows = (n + chunk - 1) / chunk;
-  w.items = w.rows * (w.rows + 1) / 2 * parts;
+  const std::uint64_t squares = w.rows * (w.rows + 1) / 2;
+  w.tail_square = squares;
+  w.tail_parts = parts;
+  if (tail_parts > parts) {
+    const std::uint64_t tail_squares = (tail_items + tail_parts - 1) / tail_parts;
+    w.tail_square = squares - (tail_squares < squares ? tail_squares : squares);
+    w.tail_parts = tail_parts;
+  }
+  w.items = w.tail_square * parts + (squares - w.tail_square) * w.tail_parts;
   while ((w.items + (std::uint64_t{1} << w.slot_shift) - 1) >> w.slot_shift > max_tiled_slots)
     ++w.slot_shift;
   w.slots = (w.items + (std::uint64_t{1} << w.slot_shift) - 1) >> w.slot_shift;

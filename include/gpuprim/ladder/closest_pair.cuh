@@ -24,9 +24,10 @@ struct closest_pair_rung {
   // rungs; {0, 0} is the default.
   closest_pair_result (*run)(device_matrix_view<const float> points, closest_pair_launch shape,
                              stream_t stream);
-  // The occupancy of the rung's main kernel at `threads` per block (2-D
-  // float points); zeros for rungs without one kernel that dominates.
-  closest_pair_occupancy (*occupancy)(int threads);
+  // The occupancy of the rung's main kernel at `shape` (threads per block
+  // and, for the tiled rung, points per thread; 2-D float points); zeros
+  // for rungs without one kernel that dominates.
+  closest_pair_occupancy (*occupancy)(closest_pair_launch shape);
 };
 
 #if GPUPRIM_HAS_CUDA

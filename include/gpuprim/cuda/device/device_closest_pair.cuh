@@ -356,17 +356,25 @@ __global__ void __launch_bounds__(closest_threads)
 //
 // Rung 2, the tiled brute force. Shape:
 //  1. Work items: squares of chunk x chunk pairs (chunk = blockDim.x x
-//     tiled_points), the triangle j > i numbered row by row, each square
-//     cut into tiled_parts items of chunk / 2 columns j
-//     (detail::make_tiled_plan); one block per item by default, so the
+//     points per thread), the triangle j > i numbered row by row (or the
+//     off-diagonal squares first and the diagonal ones last: the
+//     launch option diagonals_last), each square cut into parts of
+//     item_width columns j (default tiled_parts = 2 parts,
+//     detail::make_tiled_plan), the last squares (about one item per
+//     resident block) optionally into narrower ones (tail_item_width), so
+//     that the last wave ends sooner; one block per item by default, so the
 //     hardware's block scheduler balances the triangle (one block per row
 //     of points, as before, left the first rows' SMs busy long after the
 //     last rows' ones were idle: 7% of the FP32 peak at 2^17).
-//  2. A block holds the item's points i in registers, tiled_points per
-//     thread (thread t: i0 + t + r x blockDim.x, coalesced loads), and
-//     stages its points j in shared memory a tile of blockDim.x at a time,
-//     as one vector per point (float2 in 2-D), read by every lane at once
-//     (a broadcast): one shared load feeds tiled_points distances.
+//  2. A block holds the item's points i in registers, Points per thread
+//     (tiled_points = 8 in float, or 16 as a launch option, at most 256
+//     threads; 4 in double; thread t: i0 + t + r x blockDim.x, coalesced
+//     loads), and stages its points j in shared memory a tile of
+//     blockDim.x at a time, as one vector per point (float2 in 2-D), read
+//     by every lane at once (a broadcast): one shared load feeds Points
+//     distances. Each thread loads its point of the next tile into
+//     registers before the current tile's distance loop, so the global
+//     load's latency is hidden behind it.
 //  3. The distance loop in the compute type (float for float input whose
 //     coordinates are within +-2^60): dx, dy (dz), d2 = fma(dy, dy, dx*dx),
 //     m = min(m, d2): 5 instructions a pair in 2-D (6 flops counted),
@@ -380,8 +388,9 @@ __global__ void __launch_bounds__(closest_threads)
 //     point i of those slots' items against the item's points j, in the
 //     compute type first and, where that is within the threshold, exactly
 //     (detail::squared_distance, (d2, i, j) order). For random points one
-//     item qualifies (1024 x 512 pairs); for a lattice, where every item
-//     holds a tie, pass 2 repeats the triangle.
+//     item qualifies (1024 x 512 pairs: 32 K threads of tiled_pass2_span
+//     = 16 points j: short loops of global loads, one after another); for a
+//     lattice, where every item holds a tie, pass 2 repeats the triangle.
 
 template <class C>
 using least_bits_t = std::conditional_t<std::is_same_v<C, float>, unsigned, unsigned long long>;
@@ -425,13 +434,14 @@ __device__ __forceinline__ C block_least(C v) {
 }
 
 // Pass 1 of the tiled rung (see 2b above). slot_least starts as huge bits.
-// At most 1024 threads in float (64 registers), 512 in double (128: the
-// double points and their distances spill under 64).
-template <class C>
-inline constexpr int tiled_max_threads = sizeof(C) == 4 ? 1024 : 512;
+// At most 1024 threads in float with 8 points per thread (64 registers),
+// 256 with 16 (the 16 points and their minima need more than 64), 512 in
+// double (128: the double points and their distances spill under 64).
+template <class C, int Points>
+inline constexpr int tiled_max_threads = sizeof(C) == 4 ? (Points > 8 ? 256 : 1024) : 512;
 
-template <class T, class C, int Dim>
-__global__ void __launch_bounds__(tiled_max_threads<C>)
+template <class T, class C, int Dim, int Points>
+__global__ void __launch_bounds__(tiled_max_threads<C, Points>)
     closest_tiled_pass1(point_set<T> s, detail::tiled_plan w,
                         least_bits_t<C>* __restrict__ slot_least) {
   extern __shared__ __align__(16) unsigned char tile_bytes[];
@@ -442,10 +452,19 @@ __global__ void __launch_bounds__(tiled_max_threads<C>)
     const detail::tiled_item item = w.item(k);
     if (item.j_begin == item.j_end) continue;  // a part past n (the whole block skips it)
     const std::size_t i0 = item.i0, j_begin = item.j_begin, j_end = item.j_end;
-    C a[tiled_points<C>][Dim];
-    C m[tiled_points<C>];
+    // The first tile's point is loaded with the points i; each later
+    // tile's while the tile before it is computed (its global latency
+    // hidden behind the distance loop).
+    tile_point<C, Dim> next{};
+    if (j_begin + threadIdx.x < j_end) {
 #pragma unroll
-    for (int r = 0; r < tiled_points<C>; ++r) {
+      for (int d = 0; d < Dim; ++d)
+        next.v[d] = load_coord<C>(s, d, j_begin + threadIdx.x);
+    }
+    C a[Points][Dim];
+    C m[Points];
+#pragma unroll
+    for (int r = 0; r < Points; ++r) {
       const std::size_t i = i0 + threadIdx.x + std::size_t(r) * tile_size;
 #pragma unroll
       for (int d = 0; d < Dim; ++d)
@@ -455,15 +474,14 @@ __global__ void __launch_bounds__(tiled_max_threads<C>)
     const bool diagonal = item.diagonal;
     for (std::size_t j0 = j_begin; j0 < j_end; j0 += tile_size) {
       __syncthreads();  // the tile's last readers are done
-      tile_point<C, Dim> p{};
-      const std::size_t jt = j0 + threadIdx.x;
-      if (jt < j_end) {
+      tile[threadIdx.x] = next;
+      __syncthreads();
+      const std::size_t jn = j0 + tile_size + threadIdx.x;
+      if (jn < j_end) {
 #pragma unroll
         for (int d = 0; d < Dim; ++d)
-          p.v[d] = load_coord<C>(s, d, jt);
+          next.v[d] = load_coord<C>(s, d, jn);
       }
-      tile[threadIdx.x] = p;
-      __syncthreads();
       const unsigned count = static_cast<unsigned>(smin(tile_size, j_end - j0));
       if (!diagonal && count == tile_size) {
         // The hot loop: every j of the tile is after every i of the item.
@@ -471,7 +489,7 @@ __global__ void __launch_bounds__(tiled_max_threads<C>)
         for (unsigned t = 0; t < tile_size; ++t) {
           const tile_point<C, Dim> b = tile[t];
 #pragma unroll
-          for (int r = 0; r < tiled_points<C>; ++r)
+          for (int r = 0; r < Points; ++r)
             m[r] = cmin(m[r], compute_d2<C, Dim>(a[r], b.v));
         }
       } else if (!diagonal) {
@@ -479,7 +497,7 @@ __global__ void __launch_bounds__(tiled_max_threads<C>)
         for (unsigned t = 0; t < count; ++t) {
           const tile_point<C, Dim> b = tile[t];
 #pragma unroll
-          for (int r = 0; r < tiled_points<C>; ++r)
+          for (int r = 0; r < Points; ++r)
             m[r] = cmin(m[r], compute_d2<C, Dim>(a[r], b.v));
         }
       } else {
@@ -487,12 +505,12 @@ __global__ void __launch_bounds__(tiled_max_threads<C>)
         // diag of the square's points i): rows r < diag lie wholly before
         // it, row diag meets it (j > i where t > threadIdx.x), rows after
         // it lie wholly after (skipped), so half the square is computed
-        // and only 1 row in tiled_points is masked. Rows i >= n are never
+        // and only 1 row in Points is masked. Rows i >= n are never
         // reached (they lie after every j < n). One shared load per pair
         // here: the diagonal is 1/rows of the work.
         const unsigned diag = static_cast<unsigned>((j0 - i0) / tile_size);
 #pragma unroll
-        for (int r = 0; r < tiled_points<C>; ++r) {
+        for (int r = 0; r < Points; ++r) {
           if (unsigned(r) < diag) {
 #pragma unroll 1
             for (unsigned t = 0; t < count; ++t)
@@ -507,7 +525,7 @@ __global__ void __launch_bounds__(tiled_max_threads<C>)
     }
     C v = m[0];
 #pragma unroll
-    for (int r = 1; r < tiled_points<C>; ++r)
+    for (int r = 1; r < Points; ++r)
       v = cmin(v, m[r]);
     v = block_least(v);
     if (threadIdx.x == 0 && v < C(INFINITY))
@@ -553,7 +571,7 @@ __global__ void __launch_bounds__(1024)
   }
 }
 
-inline constexpr unsigned tiled_pass2_span = 128;  // points j per pass-2 thread
+inline constexpr unsigned tiled_pass2_span = 16;  // points j per pass-2 thread
 
 // Pass 2, step 2: thread u takes point i = i0 + (u mod chunk) of a listed
 // item against tiled_pass2_span of its points j (a warp: 32
@@ -621,11 +639,17 @@ inline pair_candidate finish_candidates(const pair_candidate* block_out, unsigne
 
 enum class quadratic_kernel { brute_force, tiled };
 
+// The tiled pass-1 kernels: tiled_points<C> points per thread, or 16 in
+// float.
 template <class T, class C, int Dim>
-const void* quadratic_pass1_kernel(quadratic_kernel k) {
-  return k == quadratic_kernel::brute_force
-             ? reinterpret_cast<const void*>(closest_brute_pass1<T, C, Dim>)
-             : reinterpret_cast<const void*>(closest_tiled_pass1<T, C, Dim>);
+const void* quadratic_pass1_kernel(quadratic_kernel k, int points = 0) {
+  if (k == quadratic_kernel::brute_force)
+    return reinterpret_cast<const void*>(closest_brute_pass1<T, C, Dim>);
+  if constexpr (std::is_same_v<C, float>) {
+    if (points > tiled_points<C>)
+      return reinterpret_cast<const void*>(closest_tiled_pass1<T, C, Dim, 16>);
+  }
+  return reinterpret_cast<const void*>(closest_tiled_pass1<T, C, Dim, tiled_points<C>>);
 }
 
 // 128 for the tiled kernel: the fastest shape of the 2026-11-24 sweep, and
@@ -671,25 +695,115 @@ pair_candidate brute_force(const point_set<T>& s, closest_pair_launch shape, str
   return finish_candidates(block_out.get<pair_candidate>(), pass2_blocks, stream);
 }
 
+// The tiled rung's options of `shape` (closest_pair_launch), checked as
+// for float arithmetic whatever the data, so that whether a shape is
+// refused does not depend on the coordinates.
+inline void check_tiled_options(closest_pair_launch shape) {
+  const int threads = checked_quadratic_threads(quadratic_kernel::tiled, shape);
+  const int points = shape.points_per_thread;
+  if (points != 0 && points != 8 && points != 16) {
+    throw std::invalid_argument("gpuprim::closest_pair: " + std::to_string(points) +
+                                " points per thread; 8 or 16 is needed");
+  }
+  if (points == 16 && threads > tiled_max_threads<float, 16>) {
+    throw std::invalid_argument("gpuprim::closest_pair: 16 points per thread allow at most " +
+                                std::to_string(tiled_max_threads<float, 16>) +
+                                " threads per block, not " + std::to_string(threads));
+  }
+  const int chunk = threads * (points > 0 ? points : tiled_points<float>);
+  if (shape.item_width != 0) {
+    if (shape.threads <= 0) {
+      throw std::invalid_argument(
+          "gpuprim::closest_pair: an item width needs the threads per block too");
+    }
+    if (shape.item_width < 0 || shape.item_width % threads != 0 || chunk % shape.item_width != 0) {
+      throw std::invalid_argument(
+          "gpuprim::closest_pair: item width " + std::to_string(shape.item_width) +
+          "; a multiple of " + std::to_string(threads) + " threads that divides " +
+          std::to_string(chunk) + " (threads x points per thread) is needed");
+    }
+  }
+  if (shape.tail_item_width != 0) {
+    const int width =
+        shape.item_width > 0 ? shape.item_width : chunk / static_cast<int>(tiled_parts);
+    if (shape.threads <= 0) {
+      throw std::invalid_argument(
+          "gpuprim::closest_pair: a tail item width needs the threads per block too");
+    }
+    if (shape.tail_item_width < 0 || shape.tail_item_width % threads != 0 ||
+        width % shape.tail_item_width != 0) {
+      throw std::invalid_argument(
+          "gpuprim::closest_pair: tail item width " + std::to_string(shape.tail_item_width) +
+          "; a multiple of " + std::to_string(threads) + " threads that divides the item width " +
+          std::to_string(width) + " is needed");
+    }
+  }
+}
+
+// The tiled rung's work items: threads, points per thread, parts per
+// square (and per square of the last wave).
+struct tiled_shape {
+  int threads = 0;
+  int points = 0;
+  std::uint64_t parts = 0;
+  std::uint64_t tail_parts = 0;
+  bool diagonals_last = false;
+  std::uint64_t chunk() const { return std::uint64_t(threads) * std::uint64_t(points); }
+};
+
+template <class C>
+tiled_shape resolve_tiled_shape(std::uint64_t n, closest_pair_launch shape) {
+  check_tiled_options(shape);
+  tiled_shape t;
+  t.diagonals_last = shape.diagonals_last;
+  t.threads = checked_quadratic_threads(quadratic_kernel::tiled, shape);
+  if constexpr (std::is_same_v<C, float>) {
+    t.points = shape.points_per_thread > 0 ? shape.points_per_thread : tiled_points<C>;
+    t.parts = shape.item_width > 0 ? t.chunk() / std::uint64_t(shape.item_width) : tiled_parts;
+    t.tail_parts =
+        shape.tail_item_width > 0 ? t.chunk() / std::uint64_t(shape.tail_item_width) : t.parts;
+  } else {
+    // A shape wider than the double kernel allows (only the ladder's float
+    // rung asks for shapes; its points beyond +-2^60 run in double) is
+    // narrowed to it, with the default items.
+    t.threads = std::min(t.threads, tiled_max_threads<C, tiled_points<C>>);
+    t.points = tiled_points<C>;
+    t.parts = tiled_parts;
+    t.tail_parts = tiled_parts;
+  }
+  // Small sets with the default threads: narrower blocks (smaller squares)
+  // until there are 4 items per SM, so that n = 8192 (gp::closest_pair's
+  // tiled range) fills the GPU (72 items at 128 threads, 1056 at 32).
+  const std::uint64_t wanted_items = 4 * std::uint64_t(current_multiprocessor_count());
+  while (shape.threads <= 0 && t.threads > 32 &&
+         detail::make_tiled_plan(n, t.chunk(), t.parts).items < wanted_items)
+    t.threads /= 2;
+  return t;
+}
+
 // Rung 2 (section 2b): squares of pairs, their least values per slot, the
 // listed slots again in pass 2.
 template <class T, class C, int Dim>
 pair_candidate tiled(const point_set<T>& s, closest_pair_launch shape, stream_t stream) {
-  // A launch shape wider than the double kernel allows (only the ladder's
-  // float rung asks for shapes; its points beyond +-2^60 run in double) is
-  // narrowed to it.
-  int threads =
-      std::min(checked_quadratic_threads(quadratic_kernel::tiled, shape), tiled_max_threads<C>);
-  // Small sets with the default shape: narrower blocks (smaller squares)
-  // until there are 4 items per SM, so that n = 8192 (gp::closest_pair's
-  // tiled range) fills the GPU (72 items at 128 threads, 1056 at 32).
-  const std::uint64_t wanted_items = 4 * std::uint64_t(current_multiprocessor_count());
-  while (shape.threads <= 0 && threads > 32 &&
-         detail::make_tiled_plan(s.n, std::uint64_t(threads) * tiled_points<C>, tiled_parts).items <
-             wanted_items)
-    threads /= 2;
-  const detail::tiled_plan w =
-      detail::make_tiled_plan(s.n, std::uint64_t(threads) * tiled_points<C>, tiled_parts);
+  const tiled_shape ts = resolve_tiled_shape<C>(s.n, shape);
+  const int threads = ts.threads;
+  const std::size_t shared_bytes =
+      quadratic_shared_bytes<T, C, Dim>(quadratic_kernel::tiled, threads);
+  // Narrower last items: about one per block that the grid holds at once.
+  std::uint64_t tail_items = 0;
+  if (ts.tail_parts > ts.parts) {
+    int per_sm = 0;
+    GPUPRIM_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_sm, quadratic_pass1_kernel<T, C, Dim>(quadratic_kernel::tiled, ts.points), threads,
+            shared_bytes),
+        "closest_pair");
+    tail_items = shape.blocks > 0
+                     ? std::uint64_t(shape.blocks)
+                     : std::uint64_t(per_sm) * std::uint64_t(current_multiprocessor_count());
+  }
+  const detail::tiled_plan w = detail::make_tiled_plan(s.n, ts.chunk(), ts.parts, ts.diagonals_last,
+                                                       ts.tail_parts, tail_items);
   const unsigned blocks =
       shape.blocks > 0
           ? static_cast<unsigned>(shape.blocks)
@@ -697,19 +811,22 @@ pair_candidate tiled(const point_set<T>& s, closest_pair_launch shape, stream_t 
   using bits_t = least_bits_t<C>;
   const scratch_buffer slot_least(w.slots * sizeof(bits_t), stream);
   detail::fill_bytes(slot_least.get(), 0x7F, w.slots * sizeof(bits_t), stream);  // huge values
-  launch(
-      "closest_tiled_pass1", "closest_pair", closest_tiled_pass1<T, C, Dim>,
-      {blocks, static_cast<unsigned>(threads),
-       static_cast<unsigned>(quadratic_shared_bytes<T, C, Dim>(quadratic_kernel::tiled, threads)),
-       stream},
-      s, w, slot_least.get<bits_t>());
+  const launch_shape pass1{blocks, static_cast<unsigned>(threads),
+                           static_cast<unsigned>(shared_bytes), stream};
+  if (ts.points == tiled_points<C>) {
+    launch("closest_tiled_pass1", "closest_pair", closest_tiled_pass1<T, C, Dim, tiled_points<C>>,
+           pass1, s, w, slot_least.get<bits_t>());
+  } else if constexpr (std::is_same_v<C, float>) {
+    launch("closest_tiled_pass1_16", "closest_pair", closest_tiled_pass1<T, C, Dim, 16>, pass1, s,
+           w, slot_least.get<bits_t>());
+  }
   const scratch_buffer least(sizeof(bits_t), stream);
   const scratch_buffer list(w.slots * sizeof(unsigned), stream);
   const scratch_buffer count(sizeof(unsigned), stream);
   launch("closest_tiled_select", "closest_pair", closest_tiled_select<C>, {1, 1024, 0, stream},
          static_cast<const bits_t*>(slot_least.get<bits_t>()), w.slots, least.get<bits_t>(),
          list.get<unsigned>(), count.get<unsigned>());
-  // Enough threads for one listed slot (chunk x its columns / 128 units)
+  // Enough threads for one listed slot (chunk x its columns / span units)
   // at once; more listed squares stride.
   const unsigned pass2_blocks = closest_grid_blocks(
       w.chunk * ceil_div(w.chunk / w.parts, tiled_pass2_span) << w.slot_shift, closest_threads);
@@ -1532,10 +1649,12 @@ closest_pair_result run_closest_pair(point_set<T> s, closest_pair_algorithm algo
   return detail::to_result(c, s.scale);
 }
 
-// The occupancy of the pass-1 kernel of `kind` at `threads` per block.
+// The occupancy of the pass-1 kernel of `kind` at `shape` (threads per
+// block, points per thread; 0 for the defaults).
 template <class T, class C, int Dim>
-closest_pair_occupancy quadratic_occupancy(quadratic_kernel kind, int threads) {
-  const void* kernel = quadratic_pass1_kernel<T, C, Dim>(kind);
+closest_pair_occupancy quadratic_occupancy(quadratic_kernel kind, closest_pair_launch shape) {
+  const int threads = shape.threads > 0 ? shape.threads : quadratic_default_threads(kind);
+  const void* kernel = quadratic_pass1_kernel<T, C, Dim>(kind, shape.points_per_thread);
   cudaFuncAttributes attributes{};
   GPUPRIM_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel), "closest_pair");
   closest_pair_occupancy o;
