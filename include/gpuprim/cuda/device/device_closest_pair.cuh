@@ -754,6 +754,23 @@ struct tiled_shape {
 template <class C>
 tiled_shape resolve_tiled_shape(std::uint64_t n, closest_pair_launch shape) {
   check_tiled_options(shape);
+  // The production shape for float, when the call names none (the H100's
+  // sweep at 2^17, bench/results/h100-2026-11-25-7-closest_pair-sweep.md):
+  // 64 threads x 16 points, items 512 points wide, the diagonal halves last
+  // and the last wave's items 128 wide, 1506 us against 1622 us for 128
+  // threads x 8 points; the narrow last wave is what pays (no tail: 1624 us).
+  const bool default_shape = shape.threads <= 0 && shape.points_per_thread <= 0 &&
+                             shape.item_width <= 0 && shape.tail_item_width <= 0 &&
+                             !shape.diagonals_last;
+  if constexpr (std::is_same_v<C, float>) {
+    if (default_shape) {
+      shape.threads = 64;
+      shape.points_per_thread = 16;
+      shape.item_width = 512;
+      shape.diagonals_last = true;
+      shape.tail_item_width = 128;
+    }
+  }
   tiled_shape t;
   t.diagonals_last = shape.diagonals_last;
   t.threads = checked_quadratic_threads(quadratic_kernel::tiled, shape);
@@ -775,7 +792,7 @@ tiled_shape resolve_tiled_shape(std::uint64_t n, closest_pair_launch shape) {
   // until there are 4 items per SM, so that n = 8192 (gp::closest_pair's
   // tiled range) fills the GPU (72 items at 128 threads, 1056 at 32).
   const std::uint64_t wanted_items = 4 * std::uint64_t(current_multiprocessor_count());
-  while (shape.threads <= 0 && t.threads > 32 &&
+  while ((shape.threads <= 0 || default_shape) && t.threads > 32 &&
          detail::make_tiled_plan(n, t.chunk(), t.parts).items < wanted_items)
     t.threads /= 2;
   return t;
