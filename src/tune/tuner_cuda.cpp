@@ -404,6 +404,20 @@ auto default_result(const space& s, cudaStream_t stream, Enqueue& enqueue, Resul
   return result();
 }
 
+// The search of the families whose every candidate must give the default's
+// result exactly (sorts, transpose): the default's result is the reference.
+template <class Enqueue, class Result>
+tune_result search_for_equal_results(const space& s, element_type type, std::uint64_t n,
+                                     double bytes_moved, const tune_options& options,
+                                     cudaStream_t stream, std::size_t copies, Enqueue enqueue,
+                                     Result result,
+                                     const std::function<void()>& before_check = {}) {
+  const auto reference = default_result(s, stream, enqueue, result);
+  auto result_ok = [&] { return result() == reference; };
+  return run_search(s, type, n, bytes_moved, options, stream, copies, enqueue, result_ok,
+                    before_check);
+}
+
 // Every value within `relative` of the reference's (relative to 1 + |reference|).
 template <class T>
 bool agrees(const std::vector<T>& values, const std::vector<T>& reference, double relative) {
@@ -499,10 +513,8 @@ tune_result tune_radix_sort(const space& s, element_type type, std::uint64_t n,
                                      plan, input.stream);
   };
   auto result = [&] { return copy_back(out.as<K>(), n, input.stream); };
-  const std::vector<K> reference = default_result(s, input.stream, enqueue, result);
-  auto result_ok = [&] { return result() == reference; };
-  return run_search(s, type, n, 2.0 * double(n) * sizeof(K), options, input.stream, input.copies,
-                    enqueue, result_ok);
+  return search_for_equal_results(s, type, n, 2.0 * double(n) * sizeof(K), options, input.stream,
+                                  input.copies, enqueue, result);
 }
 
 // ---- sorting networks ---------------------------------------------------------------
@@ -532,10 +544,8 @@ tune_result tune_sorting_network(const space& s, element_type type, std::uint64_
   };
   auto result = [&] { return copy_back(input.data->as<T>(), n, input.stream); };
   restore();
-  const std::vector<T> reference = default_result(s, input.stream, enqueue, result);
-  auto result_ok = [&] { return result() == reference; };
-  return run_search(s, type, n, 2.0 * double(n) * sizeof(T), options, input.stream, input.copies,
-                    enqueue, result_ok, restore);
+  return search_for_equal_results(s, type, n, 2.0 * double(n) * sizeof(T), options, input.stream,
+                                  input.copies, enqueue, result, restore);
 }
 
 // ---- transpose --------------------------------------------------------------------
@@ -559,10 +569,8 @@ tune_result tune_transpose(const space& s, element_type type, std::uint64_t n,
                                                      shape, input.stream);
   };
   auto result = [&] { return copy_back(out.as<E>(), n, input.stream); };
-  const std::vector<E> reference = default_result(s, input.stream, enqueue, result);
-  auto result_ok = [&] { return result() == reference; };
-  return run_search(s, type, n, 2.0 * double(n) * sizeof(E), options, input.stream, input.copies,
-                    enqueue, result_ok);
+  return search_for_equal_results(s, type, n, 2.0 * double(n) * sizeof(E), options, input.stream,
+                                  input.copies, enqueue, result);
 }
 
 // ---- convolution --------------------------------------------------------------------

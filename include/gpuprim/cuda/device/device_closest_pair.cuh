@@ -317,6 +317,32 @@ __global__ void closest_brute_pass1(point_set<T> s, C* __restrict__ least_of,
   }
 }
 
+// Pass 2's exact step for point i against the points [j, j_end): a pair
+// whose distance in the pass's type C is within the threshold is measured
+// again in double from the input's coordinates and kept by the tie rule.
+template <class T, class C, int Dim>
+__device__ void recheck_exactly(const point_set<T>& s, std::size_t i, std::size_t j,
+                                std::size_t j_end, C threshold, pair_candidate& best) {
+  C a[Dim];
+  double ad[Dim];
+  for (int d = 0; d < Dim; ++d) {
+    a[d] = load_coord<C>(s, d, i);
+    ad[d] = s.at(d, i);
+  }
+  for (; j < j_end; ++j) {
+    C b[Dim];
+    for (int d = 0; d < Dim; ++d)
+      b[d] = load_coord<C>(s, d, j);
+    if (compute_d2<C, Dim>(a, b) <= threshold) {
+      double bd[Dim];
+      for (int d = 0; d < Dim; ++d)
+        bd[d] = s.at(d, j);
+      const pair_candidate c{detail::squared_distance<Dim>(ad, bd), i, j};
+      if (better(c, best)) best = c;
+    }
+  }
+}
+
 // Pass 2: the points whose pass-1 minimum is within the margin of the least,
 // against every later point, exactly.
 template <class T, class C, int Dim>
@@ -329,24 +355,7 @@ __global__ void __launch_bounds__(closest_threads)
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < s.n; i += stride) {
     if (!(least_of[i] <= threshold)) continue;
-    C a[Dim];
-    double ad[Dim];
-    for (int d = 0; d < Dim; ++d) {
-      a[d] = load_coord<C>(s, d, i);
-      ad[d] = s.at(d, i);
-    }
-    for (std::size_t j = i + 1; j < s.n; ++j) {
-      C b[Dim];
-      for (int d = 0; d < Dim; ++d)
-        b[d] = load_coord<C>(s, d, j);
-      if (compute_d2<C, Dim>(a, b) <= threshold) {
-        double bd[Dim];
-        for (int d = 0; d < Dim; ++d)
-          bd[d] = s.at(d, j);
-        const pair_candidate c{detail::squared_distance<Dim>(ad, bd), i, j};
-        if (better(c, best)) best = c;
-      }
-    }
+    recheck_exactly<T, C, Dim>(s, i, i + 1, s.n, threshold, best);
   }
   best = block_best(best);
   if (threadIdx.x == 0) block_out[blockIdx.x] = best;
@@ -602,24 +611,7 @@ __global__ void __launch_bounds__(closest_threads)
     std::size_t j = item.j_begin + split * tiled_pass2_span;
     const std::size_t j_end = smin(j + tiled_pass2_span, item.j_end);
     j = j > i + 1 ? j : i + 1;
-    C a[Dim];
-    double ad[Dim];
-    for (int d = 0; d < Dim; ++d) {
-      a[d] = load_coord<C>(s, d, i);
-      ad[d] = s.at(d, i);
-    }
-    for (; j < j_end; ++j) {
-      C b[Dim];
-      for (int d = 0; d < Dim; ++d)
-        b[d] = load_coord<C>(s, d, j);
-      if (compute_d2<C, Dim>(a, b) <= threshold) {
-        double bd[Dim];
-        for (int d = 0; d < Dim; ++d)
-          bd[d] = s.at(d, j);
-        const pair_candidate c{detail::squared_distance<Dim>(ad, bd), i, j};
-        if (better(c, best)) best = c;
-      }
-    }
+    recheck_exactly<T, C, Dim>(s, i, j, j_end, threshold, best);
   }
   best = block_best(best);
   if (threadIdx.x == 0) block_out[blockIdx.x] = best;
