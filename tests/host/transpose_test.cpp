@@ -61,6 +61,38 @@ TEST(host_transpose_large, streaming_stores_on_aligned_and_unaligned_rows) {
   check(double{}, 1025, 4099);
 }
 
+// Streaming outputs whose rows all sit the same distance into a 64-byte line
+// (ld_out x element size a multiple of 64) start their row tiles at the first
+// line crossing: outputs placed 0-15 elements into a line, a thin first row of
+// tiles wider than the matrix (20 rows, 13 before the crossing), and the
+// elements before each output (the head of the buffer) and its row padding
+// left alone.
+TEST(host_transpose_large, row_tiles_start_at_the_output_lines) {
+  auto rng = make_rng(305);
+  const auto check = [&]<class T>(T, std::size_t rows, std::size_t cols, std::size_t ld_out,
+                                  std::size_t offset) {
+    ASSERT_GE(rows * cols * sizeof(T), std::size_t{32} << 20);
+    const auto in = distinct_elements<T>(rows * cols, rng);
+    const auto before = distinct_elements<T>(offset + cols * ld_out, rng);
+    std::vector<T> buffer = before;
+    gp::transpose(gp::host, gp::matrix_view<const T>(in.data(), rows, cols),
+                  gp::matrix_view<T>(buffer.data() + offset, cols, rows, ld_out));
+    const std::vector<T> out(buffer.begin() + std::ptrdiff_t(offset), buffer.end());
+    ASSERT_TRUE(is_transpose(in, rows, cols, cols, out, ld_out))
+        << rows << " x " << cols << ", output " << offset << " elements in";
+    for (std::size_t i = 0; i < offset; ++i)
+      ASSERT_TRUE(same_bits(buffer[i], before[i])) << i;
+    for (std::size_t c = 0; c < cols; ++c)
+      for (std::size_t r = rows; r < ld_out; ++r)
+        ASSERT_TRUE(same_bits(out[c * ld_out + r], before[offset + c * ld_out + r]));
+  };
+  for (std::size_t offset : {0, 1, 3, 4, 15})
+    check(float{}, 2048, 4099, 2048, offset);
+  check(double{}, 1024, 4099, 1024, 1);
+  check(double{}, 1029, 4099, 1032, 7);
+  check(float{}, 20, std::size_t{1} << 19, 32, 3);
+}
+
 TYPED_TEST(host_transpose, batched_stack) {
   using T = TypeParam;
   auto rng = make_rng(302);

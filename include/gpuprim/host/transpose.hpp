@@ -10,7 +10,8 @@
 // the output is large (>= 32 MiB, far past the caches of one core) its rows leave the buffer with
 // non-temporal stores, as the C library's large memcpy does, so that the output's lines are not
 // first read from memory (3 -> 2 bytes of traffic per byte moved), and the rows of the thread's
-// next tile are prefetched while the current one is moved.
+// next tile are prefetched while the current one is moved; the row tiles then start at the
+// output's 64-byte line crossings, so that whole tiles write whole lines.
 #pragma once
 
 #include <omp.h>
@@ -106,9 +107,6 @@ void transpose_sized(host_backend backend, const void* in_bytes, void* out_bytes
   const auto* in = static_cast<const E*>(in_bytes);
   auto* out = static_cast<E*>(out_bytes);
   if (s.rows == 0 || s.cols == 0 || s.batch == 0) return;
-  const std::size_t tile_rows = (s.rows + tile - 1) / tile;
-  const std::size_t tile_cols = (s.cols + tile - 1) / tile;
-  const std::size_t tiles = s.batch * tile_rows * tile_cols;
   const int threads = backend.thread_count > 0 ? backend.thread_count : omp_get_max_threads();
   const std::size_t bytes = s.batch * s.rows * s.cols * Bytes;
   // Small problems are not worth waking the team.
@@ -117,15 +115,32 @@ void transpose_sized(host_backend backend, const void* in_bytes, void* out_bytes
   // Non-temporal stores only where the output could not stay in cache anyway.
   const bool stream_out = GPUPRIM_HOST_TRANSPOSE_SSE2 && bytes >= (std::size_t{32} << 20);
   static_cast<void>(stream_out);
+  // Row tiles start where the output's rows cross a 64-byte line, when every
+  // output row (and matrix) is the same distance into its line: then each
+  // whole tile's output segments are whole lines, all of them non-temporal,
+  // instead of a partial line at both ends of every segment (a malloc'ed
+  // matrix starts 16 bytes into a line; each partial line was read from
+  // memory twice, once for each of the two tiles that write it). The rows
+  // before the first crossing form a thin first row of tiles.
+  std::size_t lead = 0;
+  if (stream_out && (s.ld_out * Bytes) % 64 == 0 &&
+      (s.batch == 1 || (s.stride_out * Bytes) % 64 == 0)) {
+    const std::size_t into_line = reinterpret_cast<std::uintptr_t>(out_bytes) % 64;
+    if (into_line % Bytes == 0) lead = std::min((64 - into_line) % 64 / Bytes, s.rows);
+  }
+  const std::size_t tile_rows = (lead > 0 ? 1 : 0) + (s.rows - lead + tile - 1) / tile;
+  const std::size_t tile_cols = (s.cols + tile - 1) / tile;
+  const std::size_t tiles = s.batch * tile_rows * tile_cols;
 #pragma omp parallel num_threads(threads) if (parallel)
   {
 #pragma omp for schedule(static) nowait
     for (std::size_t t = 0; t < tiles; ++t) {
       const std::size_t b = t / (tile_rows * tile_cols);
       const std::size_t rest = t % (tile_rows * tile_cols);
-      const std::size_t r0 = rest / tile_cols * tile;
+      const std::size_t k = rest / tile_cols;  // the row of tiles
+      const std::size_t r0 = lead == 0 ? k * tile : k == 0 ? 0 : lead + (k - 1) * tile;
       const std::size_t c0 = rest % tile_cols * tile;
-      const std::size_t r1 = std::min(r0 + tile, s.rows);
+      const std::size_t r1 = lead > 0 && k == 0 ? lead : std::min(r0 + tile, s.rows);
       const std::size_t c1 = std::min(c0 + tile, s.cols);
       const E* src = in + b * s.stride_in;
       E* dst = out + b * s.stride_out;
