@@ -147,6 +147,15 @@ int run(const options& opts) {
   if (!opts.backend.empty() && opts.backend != "host" && opts.backend != "cuda") {
     return bad_option("unknown backend '" + opts.backend + "' (host or cuda)");
   }
+  std::optional<std::regex> only;
+  if (!opts.only.empty()) {
+    try {
+      only.emplace(opts.only);
+    } catch (const std::regex_error&) {
+      return bad_option("--only: '" + opts.only + "' is not a regular expression");
+    }
+  }
+
   const bool has_device = cuda_device_count() > 0;
   const char* no_device_reason =
       GPUPRIM_HAS_CUDA ? "no CUDA device found" : "this build of gpuprim has no CUDA backend";
@@ -219,17 +228,10 @@ int run(const options& opts) {
       }
     }
     if (ctx.headline) p.keep_headline_cases();
-    if (!opts.only.empty()) {
-      std::regex only;
-      try {
-        only = std::regex(opts.only);
-      } catch (const std::regex_error&) {
-        std::fprintf(stderr, "gpuprim-bench: --only: '%s' is not a regular expression\n",
-                     opts.only.c_str());
-        return 2;
-      }
+    if (only) {
       p.keep_cases(
-          [&](const bench_case& c) { return std::regex_search(describe(c.header), only); });
+          [&](const bench_case& c) { return std::regex_search(describe(c.header), *only); });
+      if (p.cases.empty()) return bad_option("--only: no case matches '" + opts.only + "'");
     }
     failures = execute(p);
   } catch (const std::exception& e) {
