@@ -37,8 +37,8 @@ command add_bench_command(CLI::App& app) {
   sub->add_flag("--sequential", opts->sequential,
                 "Time all of gpuprim's runs, then all of the vendor's (default: interleaved)");
   sub->add_option("--only", opts->only,
-                 "Only the cases whose description (as the progress lines print it) matches this "
-                 "regular expression")
+                  "Only the cases whose description (as the progress lines print it) matches this "
+                  "regular expression")
       ->option_text("REGEX");
   sub->add_flag("--sweep", opts->sweep,
                 "closest_pair: sweep threads per block x blocks per grid of the quadratic kernels, "
