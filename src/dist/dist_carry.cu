@@ -28,15 +28,6 @@ void cuda_apply_carry(T* out, std::size_t n, T carry, Op op, stream_t stream) {
   check_launch("apply_carry_kernel", "gpuprim::inclusive_scan (mpi carry)");
 }
 
-#define GPUPRIM_DIST_CARRY(T)                                                        \
-  template void cuda_apply_carry<T, plus>(T*, std::size_t, T, plus, stream_t);       \
-  template void cuda_apply_carry<T, minimum>(T*, std::size_t, T, minimum, stream_t); \
-  template void cuda_apply_carry<T, maximum>(T*, std::size_t, T, maximum, stream_t);
-GPUPRIM_DIST_CARRY(std::int32_t)
-GPUPRIM_DIST_CARRY(std::uint32_t)
-GPUPRIM_DIST_CARRY(std::int64_t)
-GPUPRIM_DIST_CARRY(std::uint64_t)
-GPUPRIM_DIST_CARRY(float)
-GPUPRIM_DIST_CARRY(double)
+GPUPRIM_DIST_CARRY_INSTANTIATIONS
 
 }  // namespace gpuprim::detail

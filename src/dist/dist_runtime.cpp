@@ -88,17 +88,7 @@ template <class T, class Op>
 void cuda_apply_carry(T*, std::size_t, T, Op, stream_t) {
   no_cuda_backend("inclusive_scan (mpi carry)");
 }
-#define GPUPRIM_DIST_CARRY(T)                                                        \
-  template void cuda_apply_carry<T, plus>(T*, std::size_t, T, plus, stream_t);       \
-  template void cuda_apply_carry<T, minimum>(T*, std::size_t, T, minimum, stream_t); \
-  template void cuda_apply_carry<T, maximum>(T*, std::size_t, T, maximum, stream_t);
-GPUPRIM_DIST_CARRY(std::int32_t)
-GPUPRIM_DIST_CARRY(std::uint32_t)
-GPUPRIM_DIST_CARRY(std::int64_t)
-GPUPRIM_DIST_CARRY(std::uint64_t)
-GPUPRIM_DIST_CARRY(float)
-GPUPRIM_DIST_CARRY(double)
-#undef GPUPRIM_DIST_CARRY
+GPUPRIM_DIST_CARRY_INSTANTIATIONS
 #endif
 
 }  // namespace detail

@@ -46,9 +46,22 @@ void copy_strided_to_host(void* dst, const void* src, std::size_t element_bytes,
                           std::size_t stride_bytes, std::size_t count, stream_t stream);
 
 // out[i] = op(carry, out[i]) for i < n in device memory, enqueued on stream.
-// Instantiated (src/dist/dist_carry.cu) for the precompiled scans' types
-// and operators.
+// Instantiated for the precompiled scans' types and operators, the list
+// below: by src/dist/dist_carry.cu, and by the stub in dist_runtime.cpp
+// when the library is built without CUDA.
 template <class T, class Op>
 void cuda_apply_carry(T* out, std::size_t n, T carry, Op op, stream_t stream);
+
+#define GPUPRIM_DIST_CARRY_FOR_TYPE(T)                                               \
+  template void cuda_apply_carry<T, plus>(T*, std::size_t, T, plus, stream_t);       \
+  template void cuda_apply_carry<T, minimum>(T*, std::size_t, T, minimum, stream_t); \
+  template void cuda_apply_carry<T, maximum>(T*, std::size_t, T, maximum, stream_t);
+#define GPUPRIM_DIST_CARRY_INSTANTIATIONS    \
+  GPUPRIM_DIST_CARRY_FOR_TYPE(std::int32_t)  \
+  GPUPRIM_DIST_CARRY_FOR_TYPE(std::uint32_t) \
+  GPUPRIM_DIST_CARRY_FOR_TYPE(std::int64_t)  \
+  GPUPRIM_DIST_CARRY_FOR_TYPE(std::uint64_t) \
+  GPUPRIM_DIST_CARRY_FOR_TYPE(float)         \
+  GPUPRIM_DIST_CARRY_FOR_TYPE(double)
 
 }  // namespace gpuprim::detail
