@@ -44,7 +44,10 @@ command add_bench_command(CLI::App& app) {
                 "closest_pair: sweep threads per block x blocks per grid of the quadratic kernels, "
                 "with their occupancy");
   return [opts] {
-    if (opts->family == "dist") return run_dist_bench(opts->quick, opts->backend);
+    if (opts->family == "dist") {
+      if (!opts->only.empty()) throw usage_error("--only is not taken by `gpuprim bench dist`");
+      return run_dist_bench(opts->quick, opts->backend);
+    }
     if (opts->backend == "multi_gpu") {
       throw usage_error("--backend multi_gpu is for `gpuprim bench dist` only");
     }
