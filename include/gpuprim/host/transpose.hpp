@@ -121,14 +121,16 @@ void transpose_sized(host_backend backend, const void* in_bytes, void* out_bytes
   // instead of a partial line at both ends of every segment (a malloc'ed
   // matrix starts 16 bytes into a line; each partial line was read from
   // memory twice, once for each of the two tiles that write it). The rows
-  // before the first crossing form a thin first row of tiles.
-  std::size_t lead = 0;
+  // before the first crossing form a thin first row of tiles: the grid of
+  // row tiles is moved up by `shift` rows, and its first row clipped at 0.
+  std::size_t shift = 0;
   if (stream_out && (s.ld_out * Bytes) % 64 == 0 &&
       (s.batch == 1 || (s.stride_out * Bytes) % 64 == 0)) {
     const std::size_t into_line = reinterpret_cast<std::uintptr_t>(out_bytes) % 64;
-    if (into_line % Bytes == 0) lead = std::min((64 - into_line) % 64 / Bytes, s.rows);
+    const std::size_t lead = (64 - into_line) % 64 / Bytes;  // rows before the crossing
+    if (into_line % Bytes == 0 && lead > 0 && lead < s.rows) shift = tile - lead;
   }
-  const std::size_t tile_rows = (lead > 0 ? 1 : 0) + (s.rows - lead + tile - 1) / tile;
+  const std::size_t tile_rows = (s.rows + shift + tile - 1) / tile;
   const std::size_t tile_cols = (s.cols + tile - 1) / tile;
   const std::size_t tiles = s.batch * tile_rows * tile_cols;
 #pragma omp parallel num_threads(threads) if (parallel)
@@ -138,9 +140,9 @@ void transpose_sized(host_backend backend, const void* in_bytes, void* out_bytes
       const std::size_t b = t / (tile_rows * tile_cols);
       const std::size_t rest = t % (tile_rows * tile_cols);
       const std::size_t k = rest / tile_cols;  // the row of tiles
-      const std::size_t r0 = lead == 0 ? k * tile : k == 0 ? 0 : lead + (k - 1) * tile;
+      const std::size_t r0 = k == 0 ? 0 : k * tile - shift;
       const std::size_t c0 = rest % tile_cols * tile;
-      const std::size_t r1 = lead > 0 && k == 0 ? lead : std::min(r0 + tile, s.rows);
+      const std::size_t r1 = std::min((k + 1) * tile - shift, s.rows);
       const std::size_t c1 = std::min(c0 + tile, s.cols);
       const E* src = in + b * s.stride_in;
       E* dst = out + b * s.stride_out;
