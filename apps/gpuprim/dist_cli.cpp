@@ -515,91 +515,72 @@ void dist_sort(const ranks& rk, const distributed_request& r) {
 
 // ---- histogram ---------------------------------------------------------------
 
-std::string edge_text(double edge) {
-  char text[64];
-  const auto result = std::to_chars(text, text + sizeof text, edge);
-  return std::string(text, result.ptr);
-}
-
-template <class T>
-void dist_histogram_values(const ranks& rk, const std::vector<T>& values,
-                           const distributed_request& r, bool byte_range) {
-  using L = histogram_level_t<T>;
+// The one-process command's histogram (numpy.histogram's bins; see
+// histogram_bounds.hpp) of values of dtype D, binned as samples of type S;
+// the default range is the [min, max] over all ranks.
+template <class S, class D>
+void dist_histogram_values(const ranks& rk, const std::vector<D>& values,
+                           const distributed_request& r) {
   const MPI_Comm comm = rk.comm;
-  L lower{}, upper{};
-  if (!fixed_histogram_bounds<T>(r.range, byte_range, lower, upper)) {
-    // The finite values' min and max over all ranks.
-    struct range {
-      T lo, hi;
-    };
-    std::optional<range> mine;
-    for (const T v : values) {
-      if constexpr (std::is_floating_point_v<T>) {
-        if (!std::isfinite(v)) continue;
-      }
-      if (!mine) mine = range{v, v};
-      mine->lo = std::min(mine->lo, v);
-      mine->hi = std::max(mine->hi, v);
+  histogram_extent<D> extent;
+  if (r.range.empty()) {
+    std::optional<histogram_extent<D>> mine;
+    if (!values.empty()) {
+      mine.emplace();
+      for (const D v : values)
+        mine->add(v);
     }
-    const auto all = detail::combine_in_rank_order(comm, mine, [](range a, range c) {
-      return range{std::min(a.lo, c.lo), std::max(a.hi, c.hi)};
-    });
-    data_histogram_bounds(all.has_value(), all ? all->lo : T{}, all ? all->hi : T{}, lower, upper);
+    const auto all = detail::combine_in_rank_order(comm, mine, histogram_extent<D>::merged);
+    if (all) extent = *all;
   }
+  numpy_bins bins;
+  on_all_ranks(comm, [&] { bins = numpy_histogram_bins<D>(r.range, extent); });
+  std::vector<S> samples(values.size());
+  std::transform(values.begin(), values.end(), samples.begin(),
+                 [](D v) { return static_cast<S>(histogram_number(v)); });
   std::vector<std::uint64_t> counts;
   std::uint64_t left_out = 0;
   with_backend(rk, [&](auto b, const auto& place) {
-    const auto samples = placed(comm, place, values);
+    const auto placed_samples = placed(comm, place, samples);
     auto c = made<std::uint64_t>(comm, place, static_cast<std::size_t>(r.bins));
-    left_out = histogram_even(b, samples, c, lower, upper);
+    left_out = histogram_even(b, placed_samples, c, bins);
     counts = place.back(std::move(c));
   });
-  if (mpi_rank(comm) != 0) return;
-  const int bins = static_cast<int>(counts.size());
-  const double lo = static_cast<double>(lower), hi = static_cast<double>(upper);
-  for (int i = 0; i < bins; ++i) {
-    std::printf("%d %s %s %llu\n", i, edge_text(histogram_even_edge(lo, hi, bins, i)).c_str(),
-                edge_text(histogram_even_edge(lo, hi, bins, i + 1)).c_str(),
-                static_cast<unsigned long long>(counts[i]));
-  }
-  std::printf("left out: %llu\n", static_cast<unsigned long long>(left_out));
+  if (mpi_rank(comm) == 0) print_numpy_histogram(counts, left_out, bins);
 }
 
 void dist_histogram(const ranks& rk, const distributed_request& r) {
   const MPI_Comm comm = rk.comm;
-  if (r.bins < 1 || r.bins > std::numeric_limits<int>::max()) {
-    throw usage_error("--bins " + std::to_string(r.bins) +
-                      ": the number of bins must be at least 1 and below 2^31");
-  }
+  check_histogram_bins(r.bins);
   const input_slice in = read_slice(comm, r.file);
-  // The one-process command's sample types: small integers in int32,
-  // 64-bit integers in double.
-  auto run = [&](auto sample, bool byte_range) {
-    using S = decltype(sample);
-    with_values(in, [&](const auto& values) {
-      dist_histogram_values(rk, std::vector<S>(values.begin(), values.end()), r, byte_range);
-    });
-  };
-  on_all_ranks(comm, [&] {
-    switch (in.info.type) {
-      case io::dtype::bool8:
-      case io::dtype::uint8:
-        return run(std::uint8_t{}, true);
-      case io::dtype::int8:
-      case io::dtype::uint16:
-      case io::dtype::int16:
-      case io::dtype::int32:
-        return run(std::int32_t{}, false);
-      case io::dtype::uint32:
-        return run(std::uint32_t{}, false);
-      case io::dtype::uint64:
-      case io::dtype::int64:
-      case io::dtype::float64:
-        return run(double{}, false);
-      case io::dtype::float32:
-        return run(float{}, false);
-    }
-  });
+  // The one-process command's sample types: small integers as int32,
+  // 64-bit integers as float64, float16 as float32 (bool is uint8).
+  switch (in.info.type) {
+    case io::dtype::bool8:
+    case io::dtype::uint8:
+      return dist_histogram_values<std::uint8_t>(rk, in.as<std::uint8_t>(), r);
+    case io::dtype::int8:
+      return dist_histogram_values<std::int32_t>(rk, in.as<std::int8_t>(), r);
+    case io::dtype::uint16:
+      return dist_histogram_values<std::int32_t>(rk, in.as<std::uint16_t>(), r);
+    case io::dtype::int16:
+      return dist_histogram_values<std::int32_t>(rk, in.as<std::int16_t>(), r);
+    case io::dtype::int32:
+      return dist_histogram_values<std::int32_t>(rk, in.as<std::int32_t>(), r);
+    case io::dtype::uint32:
+      return dist_histogram_values<std::uint32_t>(rk, in.as<std::uint32_t>(), r);
+    case io::dtype::uint64:
+      return dist_histogram_values<double>(rk, in.as<std::uint64_t>(), r);
+    case io::dtype::int64:
+      return dist_histogram_values<double>(rk, in.as<std::int64_t>(), r);
+    case io::dtype::float16:
+      return dist_histogram_values<float>(rk, in.as<half>(), r);
+    case io::dtype::float32:
+      return dist_histogram_values<float>(rk, in.as<float>(), r);
+    case io::dtype::float64:
+      return dist_histogram_values<double>(rk, in.as<double>(), r);
+  }
+  throw usage_error(r.file + ": unsupported dtype");
 }
 
 // GPU ranks: device (rank on this node) % (devices), so ranks on one node

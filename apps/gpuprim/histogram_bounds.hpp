@@ -1,55 +1,133 @@
-// The bounds [lower, upper) of `gpuprim histogram`, shared by the one-process
-// command (cmd_histogram.cpp) and its --distributed form (dist_cli.cpp).
+// numpy.histogram's bins for `gpuprim histogram`, shared by the one-process
+// command (cmd_histogram.cpp) and its --distributed form (dist_cli.cpp):
+// the range (given, or the data's [min, max]), the edges as text, and the
+// printed result.
 #pragma once
 
+#include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "commands.hpp"
+#include "gpuprim/core/low_precision.hpp"
+#include "gpuprim/histogram.hpp"
 
 namespace gpuprim::cli {
 
-// The bounds that need no look at the data: --range LO HI (integers for
-// integer data T), or [0, 256) for bytes. False when neither applies.
-template <class T, class L>
-bool fixed_histogram_bounds(const std::vector<double>& range, bool byte_range, L& lower, L& upper) {
-  if (!range.empty()) {
-    const double lo = range[0], hi = range[1];
-    if constexpr (std::is_integral_v<T>) {
-      if (lo != std::floor(lo) || hi != std::floor(hi)) {
-        throw usage_error("--range " + std::to_string(lo) + " " + std::to_string(hi) +
-                          ": the data are integers, so the bounds must be integers");
-      }
-    }
-    lower = static_cast<L>(lo);
-    upper = static_cast<L>(hi);
-    return true;
+// A value of the file's dtype D (gp::half for float16) as a number to compare.
+template <class D>
+auto histogram_number(D v) {
+  if constexpr (std::is_same_v<D, half>) {
+    return static_cast<float>(v);
+  } else {
+    return v;
   }
-  if (byte_range) {
-    lower = 0;
-    upper = 256;
-    return true;
-  }
-  return false;
 }
 
-// The bounds that hold the finite data, from its min `lo` and max `hi`
-// (`any`: there was a finite value; [0, 1) otherwise): the max is the last
-// value below the upper bound.
-template <class T, class L>
-void data_histogram_bounds(bool any, T lo, T hi, L& lower, L& upper) {
-  if (!any) {
-    lower = 0;
-    upper = 1;
-  } else if constexpr (std::is_floating_point_v<T>) {
-    lower = lo;
-    upper = std::nextafter(hi, std::numeric_limits<T>::infinity());
-  } else {
-    lower = static_cast<L>(lo);
-    upper = static_cast<L>(hi) + 1;
+// The min and max of a file's values in its own dtype D, as numpy's
+// a.min() / a.max() see them (a NaN makes both NaN). Plain data, so that
+// MPI ranks can exchange it.
+template <class D>
+struct histogram_extent {
+  bool any = false;      // at least one value
+  bool nan = false;      // a NaN among them
+  bool numbers = false;  // a value that is not NaN; lo and hi are over those
+  D lo{}, hi{};
+
+  void add(D v) {
+    any = true;
+    const auto x = histogram_number(v);
+    if (x != x) {
+      nan = true;
+      return;
+    }
+    if (!numbers || x < histogram_number(lo)) lo = v;
+    if (!numbers || histogram_number(hi) < x) hi = v;
+    numbers = true;
+  }
+  // The extent of two parts of the data.
+  static histogram_extent merged(histogram_extent a, const histogram_extent& b) {
+    a.any = a.any || b.any;
+    a.nan = a.nan || b.nan;
+    if (b.numbers) {
+      if (!a.numbers || histogram_number(b.lo) < histogram_number(a.lo)) a.lo = b.lo;
+      if (!a.numbers || histogram_number(a.hi) < histogram_number(b.hi)) a.hi = b.hi;
+      a.numbers = true;
+    }
+    return a;
+  }
+};
+
+// numpy.histogram(a, bins, range)'s bins for data of dtype D: the given
+// --range LO HI (read as float64, as Python floats), else [min, max] of the
+// data (an error when that is not finite: a NaN or an infinity), else (0, 1)
+// for no data.
+template <class D>
+numpy_bins numpy_histogram_bins(const std::vector<double>& range, const histogram_extent<D>& e) {
+  if (!range.empty()) return numpy_bins::with_range<D>(range[0], range[1]);
+  if (!e.any) return numpy_bins::of_empty<D>();
+  if (e.nan) {
+    if constexpr (std::is_floating_point_v<D>) {
+      const D nan = std::numeric_limits<D>::quiet_NaN();
+      return numpy_bins::of_data<D>(nan, nan);
+    } else if constexpr (std::is_same_v<D, half>) {
+      const half nan = half::from_bits(0x7E00);
+      return numpy_bins::of_data<D>(nan, nan);
+    }
+  }
+  return numpy_bins::of_data<D>(e.lo, e.hi);
+}
+
+// The shortest text that reads back as the same value of the edges' type:
+// std::to_chars's shortest form for float32 and float64; for float16 the
+// fewest significant digits whose value rounds back to the same half.
+inline std::string edge_text(double edge, numpy_float type) {
+  char text[64];
+  if (type == numpy_float::float64) {
+    return std::string(text, std::to_chars(text, text + sizeof text, edge).ptr);
+  }
+  if (type == numpy_float::float32) {
+    return std::string(text, std::to_chars(text, text + sizeof text, static_cast<float>(edge)).ptr);
+  }
+  // float16: every half is exact in float, whose shortest text reads back
+  // as itself; a shorter text may read back as the same half.
+  for (int digits = 1; digits < 9; ++digits) {
+    const auto r =
+        std::to_chars(text, text + sizeof text, edge, std::chars_format::general, digits);
+    double back = 0;
+    std::from_chars(text, r.ptr, back);
+    if (detail::round_to_half(back) == edge) {
+      // Prefer to_chars's shortest spelling of that (short) value.
+      const auto s = std::to_chars(text, text + sizeof text, back);
+      return std::string(text, s.ptr);
+    }
+  }
+  return std::string(text, std::to_chars(text, text + sizeof text, static_cast<float>(edge)).ptr);
+}
+
+// One line per bin, "b lo hi count" (the bin holds [lo, hi), the last one
+// [lo, hi]), the edges printed in the edges' type, then "left out: K".
+inline void print_numpy_histogram(const std::vector<std::uint64_t>& counts, std::uint64_t left_out,
+                                  const numpy_bins& bins) {
+  const std::vector<double> edges = numpy_histogram_edges(bins, counts.size());
+  for (std::size_t b = 0; b < counts.size(); ++b) {
+    std::printf("%zu %s %s %llu\n", b, edge_text(edges[b], bins.edges).c_str(),
+                edge_text(edges[b + 1], bins.edges).c_str(),
+                static_cast<unsigned long long>(counts[b]));
+  }
+  std::printf("left out: %llu\n", static_cast<unsigned long long>(left_out));
+}
+
+// --bins N: a positive count below 2^31.
+inline void check_histogram_bins(long long bins) {
+  if (bins < 1 || bins > std::numeric_limits<int>::max()) {
+    throw usage_error("--bins " + std::to_string(bins) +
+                      ": the number of bins must be a positive integer below 2^31");
   }
 }
 

@@ -50,9 +50,11 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/core/device_vector.hpp"
+#include "gpuprim/core/low_precision.hpp"
 #include "gpuprim/core/memory.hpp"
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/host/histogram.hpp"
@@ -271,11 +273,14 @@ void cuda_histogram_into(const Sample*, std::size_t, Counter*, int, Binner, std:
 }
 #endif
 
+template <class T>
+struct numpy_binner;
+
 // The instantiations compiled into the library (src/histogram/*.cu).
 template <class Sample, class Counter, class Binner>
 inline constexpr bool precompiled_histogram =
-    one_of<Sample, std::uint8_t, std::int32_t, std::uint32_t, float, double>&&
-        histogram_counter<Counter>&& one_of<Binner, even_binner<Sample>, range_binner<Sample>>;
+    one_of<Sample, std::uint8_t, std::int32_t, std::uint32_t, float, double>&& histogram_counter<
+        Counter>&& one_of<Binner, even_binner<Sample>, range_binner<Sample>, numpy_binner<Sample>>;
 
 template <class Sample, class Counter, class Binner>
 void cuda_histogram_checked(device_span<const Sample> samples, device_span<Counter> counts,
@@ -381,6 +386,360 @@ int checked_boundaries(const char* algorithm, std::size_t num_bins, std::span<co
   return bins;
 }
 
+}  // namespace detail
+
+// ---- the NumPy rule: numpy.histogram's even bins ---------------------------
+
+// NumPy's floating types, as they take part in numpy.histogram's even bins:
+// the type of the edges (the data's: float64 for integer data) and the type
+// np.linspace computes them in.
+enum class numpy_float : unsigned char { float16, float32, float64 };
+
+// The numpy_float of data of type D (gp::half for float16; float64 for
+// integers, whose edges numpy makes float64).
+template <class D>
+constexpr numpy_float numpy_float_of() {
+  if constexpr (std::is_same_v<D, half>) {
+    return numpy_float::float16;
+  } else if constexpr (std::is_same_v<D, float>) {
+    return numpy_float::float32;
+  } else {
+    static_assert(std::is_arithmetic_v<D>, "numpy_float_of: a number type or gp::half");
+    return numpy_float::float64;
+  }
+}
+
+// The even bins numpy.histogram(a, bins, range) makes: edge b of `bins` is
+// np.linspace(lower, upper, bins + 1)[b] computed in `arithmetic`
+// (lower + b * ((upper - lower) / bins), each operation rounded to that
+// type, the last edge `upper`), then rounded to `edges`. A sample x, compared
+// in the edges' type, lands in bin b when edge(b) <= x < edge(b + 1); the
+// last bin also holds x == edge(bins); anything else is left out. Build one
+// with the helpers, which follow numpy's _get_outer_edges:
+//   numpy_bins::with_range<float>(0, 1)   // np.histogram(a_f32, n, range=(0, 1))
+//   numpy_bins::of_data<float>(mn, mx)    // np.histogram(a_f32, n): [a.min(), a.max()]
+//   numpy_bins::of_empty<float>()         // np.histogram(empty_f32, n): (0, 1)
+// (D = gp::half for float16 data, whose samples are passed as float.)
+struct numpy_bins {
+  double lower = 0;  // lower and upper are values of `arithmetic`
+  double upper = 1;
+  numpy_float arithmetic = numpy_float::float64;
+  numpy_float edges = numpy_float::float64;
+
+  // A given range (Python numbers): linspace in float64. Throws
+  // std::invalid_argument when lo > hi or either is not finite; lo == hi
+  // widens to [lo - 0.5, hi + 0.5].
+  template <class D>
+  static numpy_bins with_range(double lo, double hi);
+  // The default range [min, max] of non-empty data of type D: linspace in
+  // D's type for floating data (float64 for integers); min == max widens by
+  // 0.5 in that type. Throws std::invalid_argument when min or max is not
+  // finite (numpy's "autodetected range ... is not finite").
+  template <class D>
+  static numpy_bins of_data(D min, D max);
+  // Empty data without a range: (0, 1), linspace in float64.
+  template <class D>
+  static numpy_bins of_empty() {
+    return {0, 1, numpy_float::float64, numpy_float_of<D>()};
+  }
+};
+
+namespace detail {
+
+// x rounded to the nearest binary16 value (ties to even), as a double:
+// beyond the largest finite half (65504) from 65520 on, infinity.
+GPUPRIM_HD inline double round_to_half(double x) {
+  if (!(x < 65520.0 && x > -65520.0)) return x != x ? x : (x > 0 ? HUGE_VAL : -HUGE_VAL);
+  int e = 0;
+  (void)frexp(x, &e);                         // |x| in [2^(e-1), 2^e)
+  const int q = e - 11 > -24 ? e - 11 : -24;  // the quantum's exponent (11 bits, subnormals 2^-24)
+  return ldexp(rint(ldexp(x, -q)), q);        // both ldexp are exact
+}
+
+GPUPRIM_HD inline double round_to(numpy_float type, double x) {
+  switch (type) {
+    case numpy_float::float16:
+      return round_to_half(x);
+    case numpy_float::float32:
+      return static_cast<double>(static_cast<float>(x));
+    default:
+      return x;
+  }
+}
+
+// One IEEE operation on doubles, rounded once (never fused with the next).
+// For operands of float32 or float16 arithmetic the double result rounded
+// to that type is the correctly rounded float32 / float16 result (the
+// double rounding is innocuous: 53 >= 2 * 24 + 2).
+GPUPRIM_HD inline double mul_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dmul_rn(a, b);
+#else
+  volatile double p = a * b;  // a volatile store keeps the compiler from fusing it
+  return p;
+#endif
+}
+GPUPRIM_HD inline double add_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dadd_rn(a, b);
+#else
+  volatile double s = a + b;
+  return s;
+#endif
+}
+GPUPRIM_HD inline double div_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __ddiv_rn(a, b);
+#else
+  volatile double q = a / b;
+  return q;
+#endif
+}
+
+// np.linspace(lower, upper, bins + 1) rounded to the edges' type, one edge
+// at a time, operation by operation as numpy computes it: y = arange(bins +
+// 1) in the arithmetic's type; step = (upper - lower) / bins; y = y * step
+// (when step is 0, y / bins * (upper - lower)); y + lower; the last y is
+// upper; then y rounded to the edges' type.
+struct numpy_edge_rule {
+  double start = 0, stop = 1, delta = 1, step = 1;  // values of `arithmetic`
+  int bins = 1;
+  numpy_float arithmetic = numpy_float::float64;
+  numpy_float edges = numpy_float::float64;
+  bool step_is_zero = false;
+
+  numpy_edge_rule() = default;
+  numpy_edge_rule(const numpy_bins& b, int num_bins)
+      : bins(num_bins), arithmetic(b.arithmetic), edges(b.edges) {
+    start = round_to(arithmetic, b.lower);
+    stop = round_to(arithmetic, b.upper);
+    delta = round_to(arithmetic, add_rn(stop, -start));
+    step = round_to(arithmetic, div_rn(delta, round_to(arithmetic, num_bins)));
+    step_is_zero = step == 0;
+  }
+
+  // Edge b, 0 <= b <= bins, as a double (exactly a value of `edges`).
+  GPUPRIM_HD double operator()(int b) const {
+    if (b >= bins) return round_to(edges, stop);
+    const double i = round_to(arithmetic, b);
+    const double scaled =
+        step_is_zero
+            ? round_to(arithmetic,
+                       mul_rn(round_to(arithmetic, div_rn(i, round_to(arithmetic, bins))), delta))
+            : round_to(arithmetic, mul_rn(i, step));
+    return round_to(edges, round_to(arithmetic, add_rn(scaled, start)));
+  }
+};
+
+// The NumPy rule's binner. Samples are compared in K: the sample type for
+// floating samples, double for integers (numpy compares integer data as
+// float64). The common path is the even binner's: t = (x - first) * scale
+// in K, and floor(t) is the bin when t's fraction is at least `margin` from
+// both ends, margin being twice the bound on t's error plus the largest
+// distance (in bins) of an edge from the exact even grid between the first
+// and last edges (measured over all edges when the binner is made). Near an
+// edge, one compare in K with that edge (recomputed by the edge rule) moves
+// the bin by at most one; when the margin reaches 1/2 (edges far off an
+// even grid) every sample searches the edges.
+template <class T>
+struct numpy_binner {
+  using K = std::conditional_t<std::is_floating_point_v<T>, T, double>;
+  K first{}, last{}, scale{};
+  K half_minus_margin{};
+  int bins = 1;
+  bool search = false;
+  numpy_edge_rule edge;
+
+  GPUPRIM_HD int operator()(T sample) const {
+    const K x = static_cast<K>(sample);
+    if (!(x >= first && x <= last)) return -1;  // NaN fails both
+    K t = (x - first) * scale;
+    t = t < static_cast<K>(bins) ? t : static_cast<K>(bins);
+    const int b = static_cast<int>(t);
+    const K fraction = t - static_cast<K>(b);  // exact: b is t's integer part
+    if (std::abs(fraction - K(0.5)) <= half_minus_margin) return b;
+    if (search) return bin_by_search(x);
+    if (b >= bins) return bins - 1;  // x == last, or t rounded up to bins
+    if (fraction < K(0.5)) return b > 0 && x < static_cast<K>(edge(b)) ? b - 1 : b;
+    return b + 1 < bins && x >= static_cast<K>(edge(b + 1)) ? b + 1 : b;
+  }
+
+  // The b with edge(b) <= x < edge(b + 1) (b = bins - 1 for x == last), for
+  // first <= x <= last, by bisection over the edges. Out of line on the GPU.
+  GPUPRIM_HD GPUPRIM_NOINLINE int bin_by_search(K x) const {
+    int lo = 0, hi = bins;  // edge(lo) <= x, and x < edge(hi) unless hi == bins
+    while (hi - lo > 1) {
+      const int mid = lo + (hi - lo) / 2;
+      if (static_cast<K>(edge(mid)) <= x) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+};
+
+inline const char* numpy_float_name(numpy_float type) {
+  switch (type) {
+    case numpy_float::float16:
+      return "float16";
+    case numpy_float::float32:
+      return "float32";
+    default:
+      return "float64";
+  }
+}
+
+inline std::string number_text(double v) {
+  if (v != v) return "nan";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
+}
+
+// Checks a numpy_bins for `num_bins` bins and calls edge_seen(b, edge) for
+// every edge in order; throws std::invalid_argument (numpy's ValueError)
+// when the bounds are not finite or two consecutive edges are not
+// increasing ("too many bins for the data range").
+template <class F>
+numpy_edge_rule checked_numpy_edges(const char* algorithm, int bins, const numpy_bins& spec,
+                                    F&& edge_seen) {
+  if (!std::isfinite(spec.lower) || !std::isfinite(spec.upper)) {
+    throw std::invalid_argument(histogram_where(algorithm) + "the range [" +
+                                number_text(spec.lower) + ", " + number_text(spec.upper) +
+                                "] is not finite");
+  }
+  const numpy_edge_rule rule(spec, bins);
+  double previous = rule(0);
+  edge_seen(0, previous);
+  for (int b = 1; b <= bins; ++b) {
+    const double e = rule(b);
+    if (!(previous < e)) {
+      throw std::invalid_argument(
+          histogram_where(algorithm) + "too many bins for the data range: cannot make " +
+          std::to_string(bins) + " bins of nonzero width over [" + number_text(spec.lower) + ", " +
+          number_text(spec.upper) + "] with " + numpy_float_name(spec.edges) + " edges (edge " +
+          std::to_string(b - 1) + " = " + number_text(previous) + ", edge " + std::to_string(b) +
+          " = " + number_text(e) + ")");
+    }
+    edge_seen(b, e);
+    previous = e;
+  }
+  return rule;
+}
+
+template <class T>
+numpy_binner<T> checked_numpy_binner(const char* algorithm, std::size_t num_bins,
+                                     const numpy_bins& spec) {
+  using K = typename numpy_binner<T>::K;
+  const int bins = checked_bins(algorithm, num_bins);
+  if constexpr (std::is_same_v<K, float>) {
+    if (spec.edges == numpy_float::float64) {
+      throw std::invalid_argument(histogram_where(algorithm) +
+                                  "float samples cannot be compared with float64 edges (numpy "
+                                  "compares in the edges' type: pass the samples as double)");
+    }
+  } else if constexpr (!std::is_floating_point_v<T>) {
+    if (spec.edges != numpy_float::float64) {
+      throw std::invalid_argument(histogram_where(algorithm) +
+                                  "integer samples have float64 edges in numpy (got " +
+                                  numpy_float_name(spec.edges) + ")");
+    }
+  }
+  // The edges' largest distance from the even grid between the first and
+  // last edges, in bins (evaluated in double: a few units of 2^-53 * bins).
+  const numpy_edge_rule grid(spec, bins);
+  const double first = grid(0), grid_scale = bins / (grid(bins) - first);
+  double off_grid = 0;
+  const numpy_edge_rule rule = checked_numpy_edges(algorithm, bins, spec, [&](int b, double e) {
+    const double off = std::fabs((e - first) * grid_scale - b);
+    off_grid = off > off_grid ? off : off_grid;
+  });
+  numpy_binner<T> binner;
+  binner.bins = bins;
+  binner.edge = rule;
+  binner.first = static_cast<K>(rule(0));
+  binner.last = static_cast<K>(rule(bins));
+  binner.scale = static_cast<K>(static_cast<K>(bins) / (binner.last - binner.first));
+  // t's relative error: at most 5 roundings in K (x - first, K(bins),
+  // last - first, the quotient, the product), bounded by 8 units.
+  const double unit = std::is_same_v<K, float> ? 0x1p-24 : 0x1p-53;
+  const double t_error = 8 * unit * bins + 8 * 0x1p-53 * bins;
+  const double margin = 2 * (off_grid + t_error);
+  if (!(margin < 0.5)) {
+    binner.search = true;
+    binner.half_minus_margin = K(-1);  // no fraction passes: every sample searches
+  } else {
+    binner.half_minus_margin = static_cast<K>(0.5 - margin);
+  }
+  return binner;
+}
+
+}  // namespace detail
+
+// numpy.histogram's bin edges for `bins` bins (bins + 1 values, each exactly
+// a value of spec.edges); throws as histogram_even does.
+inline std::vector<double> numpy_histogram_edges(const numpy_bins& spec, std::size_t bins) {
+  std::vector<double> edges;
+  const int n = detail::checked_bins("numpy_histogram_edges", bins);
+  edges.reserve(static_cast<std::size_t>(n) + 1);
+  detail::checked_numpy_edges("numpy_histogram_edges", n, spec,
+                              [&](int, double e) { edges.push_back(e); });
+  return edges;
+}
+
+template <class D>
+numpy_bins numpy_bins::with_range(double lo, double hi) {
+  const auto where = detail::histogram_where("numpy_bins");
+  if (lo > hi) {
+    throw std::invalid_argument(where + "range [" + detail::number_text(lo) + ", " +
+                                detail::number_text(hi) + "]: max must be larger than min");
+  }
+  if (!std::isfinite(lo) || !std::isfinite(hi)) {
+    throw std::invalid_argument(where + "supplied range of [" + detail::number_text(lo) + ", " +
+                                detail::number_text(hi) + "] is not finite");
+  }
+  if (lo == hi) {
+    lo -= 0.5;
+    hi += 0.5;
+  }
+  return {lo, hi, numpy_float::float64, numpy_float_of<D>()};
+}
+
+template <class D>
+numpy_bins numpy_bins::of_data(D min, D max) {
+  constexpr numpy_float type = numpy_float_of<D>();
+  constexpr bool integer = std::is_integral_v<D>;
+  const numpy_float arithmetic = integer ? numpy_float::float64 : type;
+  double lo, hi;
+  if constexpr (std::is_same_v<D, half>) {
+    lo = static_cast<float>(min);
+    hi = static_cast<float>(max);
+  } else {
+    lo = static_cast<double>(min);
+    hi = static_cast<double>(max);
+  }
+  if (!std::isfinite(lo) || !std::isfinite(hi)) {
+    throw std::invalid_argument(detail::histogram_where("numpy_bins") + "autodetected range of [" +
+                                detail::number_text(lo) + ", " + detail::number_text(hi) +
+                                "] is not finite");
+  }
+  bool equal;
+  if constexpr (std::is_same_v<D, half>) {
+    equal = lo == hi;
+  } else {
+    equal = min == max;  // integers compare exactly, as numpy does
+  }
+  if (equal) {
+    lo = detail::round_to(arithmetic, lo - 0.5);
+    hi = detail::round_to(arithmetic, hi + 0.5);
+  }
+  return {lo, hi, arithmetic, type};
+}
+
+namespace detail {
+
 template <class R>
 concept histogram_host_counts =
     std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
@@ -455,6 +814,41 @@ void histogram_even_into(cuda_backend backend, const R& samples, C&& counts,
   using T = detail::device_sample_t<R>;
   auto c = writable_device_span(counts);
   const auto binner = detail::checked_even_binner<T>("histogram_even_into", c.size(), lower, upper);
+  std::uint64_t* out = detail::left_out_pointer("histogram_even_into", left_out);
+  device_span<const T> s = as_device_span(samples);
+  detail::cuda_histogram_checked(s, c, binner, out, backend.stream);
+}
+
+// The NumPy rule (numpy_bins): numpy.histogram's edges and bins, the last
+// bin closed.
+template <host_range R, detail::histogram_host_counts C>
+requires histogram_sample<detail::host_sample_t<R>> std::uint64_t histogram_even(
+    host_backend backend, const R& samples, C&& counts, const numpy_bins& bins) {
+  using T = detail::host_sample_t<R>;
+  const auto binner =
+      detail::checked_numpy_binner<T>("histogram_even", std::ranges::size(counts), bins);
+  const auto s = detail::host_span(samples);
+  return host_detail::histogram(backend, s.data(), s.size(), std::ranges::data(counts), binner.bins,
+                                binner);
+}
+
+template <device_range R, detail::histogram_device_counts C>
+requires histogram_sample<detail::device_sample_t<R>> std::uint64_t histogram_even(
+    cuda_backend backend, const R& samples, C&& counts, const numpy_bins& bins) {
+  using T = detail::device_sample_t<R>;
+  auto c = writable_device_span(counts);
+  const auto binner = detail::checked_numpy_binner<T>("histogram_even", c.size(), bins);
+  device_span<const T> s = as_device_span(samples);
+  return detail::cuda_histogram_to_host(backend, s, c, binner);
+}
+
+template <device_range R, detail::histogram_device_counts C>
+requires histogram_sample<detail::device_sample_t<R>>
+void histogram_even_into(cuda_backend backend, const R& samples, C&& counts, const numpy_bins& bins,
+                         device_span<std::uint64_t> left_out = {}) {
+  using T = detail::device_sample_t<R>;
+  auto c = writable_device_span(counts);
+  const auto binner = detail::checked_numpy_binner<T>("histogram_even_into", c.size(), bins);
   std::uint64_t* out = detail::left_out_pointer("histogram_even_into", left_out);
   device_span<const T> s = as_device_span(samples);
   detail::cuda_histogram_checked(s, c, binner, out, backend.stream);

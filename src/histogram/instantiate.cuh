@@ -16,4 +16,6 @@
   GPUPRIM_INSTANTIATE_HISTOGRAM(T, std::uint32_t, even_binner)  \
   GPUPRIM_INSTANTIATE_HISTOGRAM(T, std::uint64_t, even_binner)  \
   GPUPRIM_INSTANTIATE_HISTOGRAM(T, std::uint32_t, range_binner) \
-  GPUPRIM_INSTANTIATE_HISTOGRAM(T, std::uint64_t, range_binner)
+  GPUPRIM_INSTANTIATE_HISTOGRAM(T, std::uint64_t, range_binner) \
+  GPUPRIM_INSTANTIATE_HISTOGRAM(T, std::uint32_t, numpy_binner) \
+  GPUPRIM_INSTANTIATE_HISTOGRAM(T, std::uint64_t, numpy_binner)

@@ -74,6 +74,15 @@ std::uint64_t histogram_even(mpi<Local> backend, const R& samples, C&& counts, L
   return detail::allreduce_left_out(backend.comm, left_out);
 }
 
+// The NumPy rule (gp::numpy_bins): every rank bins with the same edges.
+template <class Local, class R, class C>
+std::uint64_t histogram_even(mpi<Local> backend, const R& samples, C&& counts,
+                             const numpy_bins& bins) {
+  const std::uint64_t left_out = histogram_even(backend.local, samples, counts, bins);
+  detail::allreduce_counts(backend, counts);
+  return detail::allreduce_left_out(backend.comm, left_out);
+}
+
 template <class Local, class R, class C, class B>
 std::uint64_t histogram_range(mpi<Local> backend, const R& samples, C&& counts,
                               const B& boundaries) {
