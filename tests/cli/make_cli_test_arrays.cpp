@@ -45,9 +45,9 @@ int main(int argc, char** argv) {
   io::write_npy(dir / "bool.npy", std::span<const bool>(flags));
   const double nan = std::numeric_limits<double>::quiet_NaN();
   io::write_npy(dir / "float64_nan.npy", std::vector<double>{nan, 2.5, -1.5, nan});
-  // The largest floats below the edges 1e-05 and 2e-05 of 100000 bins over
-  // [0, 1): (x - 0) * 100000 rounds up to the edge's bin in float, but they
-  // belong to the bin below (histogram_even's exact edges).
+  // The largest floats below the exact edges 1e-05 and 2e-05 of 100000 bins
+  // over [0, 1]: numpy.histogram rounds those edges to float32, to these
+  // very values, so each starts its bin.
   io::write_npy(dir / "below_edges.npy",
                 std::vector<float>{9.999999747378752e-06f, 1.9999999494757503e-05f});
   io::write_npy(dir / "all_nan.npy",

@@ -1,0 +1,119 @@
+// histogram_even with gp::numpy_bins on the host: numpy.histogram's counts
+// and edges (tests/data/histogram), the rule's arguments and errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "gpuprim/core/low_precision.hpp"
+#include "gpuprim/histogram.hpp"
+#include "support/histogram_numpy_cases.hpp"
+
+namespace gp = gpuprim;
+using namespace gpuprim::test;
+
+TEST(host_histogram_numpy, every_numpy_case) {
+  check_every_numpy_case<host_side>();
+}
+
+TEST(host_histogram_numpy, two_million_floats_into_100000_bins) {
+  check_large_numpy_case<host_side>();
+}
+
+// The integers 0..9 in 3 bins: [0, 3), [3, 6), [6, 9], the last closed.
+TEST(host_histogram_numpy, last_bin_holds_the_upper_edge) {
+  std::vector<int> x = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  std::vector<std::uint32_t> counts(3);
+  EXPECT_EQ(gp::histogram_even(gp::host, x, counts, gp::numpy_bins::of_data<int>(0, 9)), 0u);
+  EXPECT_EQ(counts, (std::vector<std::uint32_t>{3, 3, 4}));
+  // The default rule, half-open, leaves 9 out of [0, 9).
+  EXPECT_EQ(gp::histogram_even(gp::host, x, counts, 0, 9), 1u);
+  EXPECT_EQ(counts, (std::vector<std::uint32_t>{3, 3, 3}));
+}
+
+// Edges of float32 data: the default range computes np.linspace in float32,
+// a given range in float64 (then rounded): the two differ here.
+TEST(host_histogram_numpy, edges_in_the_arithmetic_numpy_uses) {
+  const auto in_float = gp::numpy_histogram_edges(gp::numpy_bins::of_data<float>(0.1f, 0.9f), 7);
+  const auto in_double =
+      gp::numpy_histogram_edges(gp::numpy_bins::with_range<float>(double(0.1f), double(0.9f)), 7);
+  EXPECT_EQ(in_float[1], double(0.2142857015132904f));   // numpy 2.4.6's
+  EXPECT_EQ(in_double[1], double(0.2142857164144516f));  // numpy 2.4.6's
+  EXPECT_EQ(in_float.back(), double(0.9f));
+}
+
+TEST(host_histogram_numpy, equal_min_and_max_widen_by_a_half) {
+  const auto b = gp::numpy_bins::of_data<float>(5.0f, 5.0f);
+  EXPECT_EQ(b.lower, 4.5);
+  EXPECT_EQ(b.upper, 5.5);
+  EXPECT_EQ(b.arithmetic, gp::numpy_float::float32);
+  const auto i =
+      gp::numpy_bins::of_data<std::int64_t>(std::int64_t{1} << 60, std::int64_t{1} << 60);
+  EXPECT_EQ(i.lower, 0x1p60 - 0.5);  // rounded in float64, as numpy's int64 - 0.5
+  EXPECT_EQ(i.arithmetic, gp::numpy_float::float64);
+  const auto r = gp::numpy_bins::with_range<double>(3, 3);
+  EXPECT_EQ(r.lower, 2.5);
+  EXPECT_EQ(r.upper, 3.5);
+}
+
+TEST(host_histogram_numpy, bad_ranges_and_edge_types_throw_before_writing) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(gp::numpy_bins::with_range<float>(3, 1), std::invalid_argument);
+  EXPECT_THROW(gp::numpy_bins::with_range<float>(0, inf), std::invalid_argument);
+  EXPECT_THROW(gp::numpy_bins::with_range<float>(nan, 1), std::invalid_argument);
+  EXPECT_THROW(gp::numpy_bins::of_data<double>(1.0, inf), std::invalid_argument);
+  EXPECT_THROW(gp::numpy_bins::of_data<float>(std::nanf(""), std::nanf("")), std::invalid_argument);
+  std::vector<float> x = {0.5f};
+  std::vector<std::uint64_t> counts(4, 7);
+  // float samples are compared in float: float64 edges cannot be honoured.
+  EXPECT_THROW(gp::histogram_even(gp::host, x, counts, gp::numpy_bins::with_range<double>(0, 1)),
+               std::invalid_argument);
+  std::vector<int> ints = {1};
+  EXPECT_THROW(gp::histogram_even(gp::host, ints, counts, gp::numpy_bins::with_range<float>(0, 1)),
+               std::invalid_argument);
+  // 5000 float16 edges over [0, 1] repeat values: numpy's "too many bins".
+  std::vector<std::uint64_t> many(5000, 7);
+  EXPECT_THROW(gp::histogram_even(gp::host, x, many, gp::numpy_bins::with_range<gp::half>(0, 1)),
+               std::invalid_argument);
+  std::vector<std::uint64_t> none;
+  EXPECT_THROW(gp::histogram_even(gp::host, x, none, gp::numpy_bins::with_range<float>(0, 1)),
+               std::invalid_argument);
+  EXPECT_EQ(counts, std::vector<std::uint64_t>(4, 7));
+  EXPECT_EQ(many, std::vector<std::uint64_t>(5000, 7));
+}
+
+// Bins about one float32 unit wide: edges up to half a bin off the even
+// grid, so the binner searches the edges for every sample near one.
+TEST(host_histogram_numpy, edges_far_off_the_grid_are_searched) {
+  const auto bins = gp::numpy_bins::with_range<float>(1024.0, 1024.0 + 110 * 0x1p-13);
+  EXPECT_TRUE(gp::detail::checked_numpy_binner<float>("test", 100, bins).search);
+  EXPECT_FALSE(
+      gp::detail::checked_numpy_binner<float>("test", 1000, gp::numpy_bins::with_range<float>(0, 1))
+          .search);
+}
+
+// round_to_half: every half is kept, ties between neighbours go to the even
+// one, anything else to the nearer; 65520 and beyond overflow.
+TEST(host_histogram_numpy, rounding_to_float16) {
+  for (std::uint32_t bits = 0; bits < 0x7C00u; ++bits) {
+    const double h = static_cast<float>(gp::half::from_bits(static_cast<std::uint16_t>(bits)));
+    ASSERT_EQ(gp::detail::round_to_half(h), h);
+    ASSERT_EQ(gp::detail::round_to_half(-h), -h);
+    if (bits + 1 == 0x7C00u) break;
+    const double next =
+        static_cast<float>(gp::half::from_bits(static_cast<std::uint16_t>(bits + 1)));
+    const double mid = (h + next) / 2;
+    const double even = bits % 2 == 0 ? h : next;
+    ASSERT_EQ(gp::detail::round_to_half(mid), even) << bits;
+    ASSERT_EQ(gp::detail::round_to_half(std::nextafter(mid, 0.0)), h) << bits;
+    ASSERT_EQ(gp::detail::round_to_half(std::nextafter(mid, 1e9)), next) << bits;
+  }
+  EXPECT_EQ(gp::detail::round_to_half(65519.99), 65504.0);
+  EXPECT_TRUE(std::isinf(gp::detail::round_to_half(65520.0)));
+  EXPECT_EQ(gp::detail::round_to_half(0x1p-25), 0.0);
+  EXPECT_EQ(gp::detail::round_to_half(0x1.0000000000001p-25), 0x1p-24);
+}
