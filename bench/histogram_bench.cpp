@@ -168,14 +168,21 @@ struct device_workload : rotated_buffers<T> {
       : rotated_buffers<T>(histogram_samples<T>(n).span(), l2_cache_bytes, false), counts(bins) {}
 };
 
+// numpy_rule: the NumPy rule's bins over the same range (numpy.histogram(x,
+// bins, range=(lower, upper))): the same counts here, as no sample is upper.
 template <class T>
 void enqueue_gpuprim(device_span<const T> in, device_span<std::uint32_t> counts,
-                     device_span<std::uint64_t> left_out, stream_t stream) {
-  histogram_even_into(cuda.on(stream), in, counts, lower_of<T>(), upper_of<T>(), left_out);
+                     device_span<std::uint64_t> left_out, stream_t stream, bool numpy_rule) {
+  if (numpy_rule) {
+    histogram_even_into(cuda.on(stream), in, counts,
+                        numpy_bins::with_range<T>(lower_of<T>(), upper_of<T>()), left_out);
+  } else {
+    histogram_even_into(cuda.on(stream), in, counts, lower_of<T>(), upper_of<T>(), left_out);
+  }
 }
 
 template <class T>
-std::vector<row> measure_cuda_histogram(const context& ctx, row r) {
+std::vector<row> measure_cuda_histogram(const context& ctx, row r, bool numpy_rule = false) {
   const shape s = shape_of<T>();
   device_workload<T> work(r.n, s.bins, ctx.l2_cache_bytes);
   const stream_t stream = ctx.stream;
@@ -187,7 +194,8 @@ std::vector<row> measure_cuda_histogram(const context& ctx, row r) {
   const paired_timing t = time_device_pair(
       stream,
       [&](int run) {
-        enqueue_gpuprim<T>(work.input(run), work.counts.span(), work.left_out.span(), stream);
+        enqueue_gpuprim<T>(work.input(run), work.counts.span(), work.left_out.span(), stream,
+                           numpy_rule);
       },
       [&](int run) {
         cub.enqueue(work.input(run).data(), reinterpret_cast<unsigned*>(cub_counts.data()));
@@ -197,7 +205,7 @@ std::vector<row> measure_cuda_histogram(const context& ctx, row r) {
 
   cub.enqueue(work.input(0).data(), reinterpret_cast<unsigned*>(cub_counts.data()));
   work.counts.fill_bytes(0xA5);
-  enqueue_gpuprim<T>(work.input(0), work.counts.span(), work.left_out.span(), stream);
+  enqueue_gpuprim<T>(work.input(0), work.counts.span(), work.left_out.span(), stream, numpy_rule);
   synchronize(stream);
   r.check =
       compare_counts(to_host(work.counts), to_host(work.left_out)[0], to_host(cub_counts), "CUB");
@@ -208,11 +216,12 @@ struct cuda_case {
   bool bytes;  // uint8 into 256 bins, else float into 1024
   int log2_n;
   bool in_quick_runs;
+  bool numpy_rule = false;  // floats: gp::numpy_bins instead of lower, upper
 };
 
 constexpr cuda_case cuda_cases[] = {
-    {true, 22, true},   {false, 22, true}, {true, 24, true},
-    {false, 24, false}, {true, 28, false}, {false, 28, false},
+    {true, 22, true},  {false, 22, true},  {true, 24, true},         {false, 24, false},
+    {true, 28, false}, {false, 28, false}, {false, 22, false, true}, {false, 28, false, true},
 };
 
 void plan_cuda_rows(const context& ctx, plan& p) {
@@ -224,7 +233,9 @@ void plan_cuda_rows(const context& ctx, plan& p) {
       "gpuprim::histogram_even_into(gp::cuda.on(stream), samples, counts, lower, upper, "
       "left_out) with uint32 counts against cub::DeviceHistogram::HistogramEven (temporary "
       "storage allocated once, outside the timed loop): uint8 samples into 256 bins over [0, "
-      "256), float samples in [0.5, 1.5) into 1024 bins over [0.5, 1.5).",
+      "256), float samples in [0.5, 1.5) into 1024 bins over [0.5, 1.5); the 'numpy rule' "
+      "rows pass numpy_bins::with_range<float>(0.5, 1.5) instead (numpy.histogram's edges, "
+      "compared in float).",
       "CUDA events around each call; GB/s counts n x sizeof(T) read; % of the device-to-device "
       "copy bandwidth (read + write) of this run.",
       l2_note(ctx.l2_cache_bytes, false),
@@ -242,10 +253,14 @@ void plan_cuda_rows(const context& ctx, plan& p) {
            [ctx, header] { return measure_cuda_histogram<std::uint8_t>(ctx, header); },
            headline_size(c.log2_n)});
     } else {
-      const row header = make_header("cuda", "float", 1024, n, 4);
+      row header = make_header("cuda", "float", 1024, n, 4);
+      if (c.numpy_rule) header.variant = "even, numpy rule, 1024 bins";
+      const bool numpy_rule = c.numpy_rule;
       p.cases.push_back({index, header,
-                         [ctx, header] { return measure_cuda_histogram<float>(ctx, header); },
-                         headline_size(c.log2_n)});
+                         [ctx, header, numpy_rule] {
+                           return measure_cuda_histogram<float>(ctx, header, numpy_rule);
+                         },
+                         !numpy_rule && headline_size(c.log2_n)});
     }
   }
 }

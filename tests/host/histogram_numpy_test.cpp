@@ -117,3 +117,22 @@ TEST(host_histogram_numpy, rounding_to_float16) {
   EXPECT_EQ(gp::detail::round_to_half(0x1p-25), 0.0);
   EXPECT_EQ(gp::detail::round_to_half(0x1.0000000000001p-25), 0x1p-24);
 }
+
+// float32 data over nearly all of float's range. Its own [min, max] makes
+// np.linspace overflow in float32 (numpy: "too many bins"); a given range
+// has edges, but x - lo overflows float, so the binner searches the edges
+// for every sample (numpy 2.4.6 itself fails there with an IndexError: its
+// index estimate overflows).
+TEST(host_histogram_numpy, range_wider_than_float) {
+  const float big = 3e38f;
+  std::vector<float> x = {-big, -1e38f, 0.0f, 1e38f, big, 2e38f};
+  std::vector<std::uint64_t> counts(3);
+  EXPECT_THROW(gp::histogram_even(gp::host, x, counts, gp::numpy_bins::of_data<float>(-big, big)),
+               std::invalid_argument);
+  const auto bins = gp::numpy_bins::with_range<float>(-3e38, 3e38);
+  EXPECT_TRUE(gp::detail::checked_numpy_binner<float>("test", 3, bins).search);
+  EXPECT_EQ(gp::histogram_even(gp::host, x, counts, bins), 0u);
+  EXPECT_EQ(gp::numpy_histogram_edges(bins, 3),
+            (std::vector<double>{-3e38f, -1e38f, 1e38f, 3e38f}));
+  EXPECT_EQ(counts, (std::vector<std::uint64_t>{1, 2, 3}));
+}
