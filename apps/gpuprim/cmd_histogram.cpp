@@ -199,7 +199,7 @@ command add_histogram_command(CLI::App& app) {
                   "Bounds LO HI of the bins: values in [LO, HI) are counted. Default: [0, 256) "
                   "for uint8, bool and images; else min to just past max")
       ->expected(2)
-      ->type_name("LO HI");
+      ->option_text("LO HI");
   sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
       ->check(CLI::IsMember({"host", "cuda"}));
   auto distributed = std::make_shared<bool>(false);
