@@ -49,6 +49,12 @@ foreach(mode constant nearest reflect mirror wrap)
   gpuprim_numpy_test(words_laplace_${mode} EXPECTED ${e}/laplace_${mode}.npy RTOL 1e-12 ATOL 1e-12
     ARGS convolve ${scipy_data}/image_f64.npy --filter laplacian --border ${mode})
 endforeach()
+foreach(mode constant nearest reflect mirror wrap)
+  # 13 taps on a 3 x 4 image: the border repeats over several periods.
+  gpuprim_numpy_test(words_tiny_gaussian_${mode} EXPECTED ${e}/tiny_gaussian_1.5_${mode}.npy
+    RTOL 1e-12 ATOL 1e-12
+    ARGS convolve ${scipy_data}/tiny_f64.npy --filter gaussian:1.5 --border ${mode})
+endforeach()
 # --correlate changes only weights from a file: a named filter is SciPy's function.
 gpuprim_numpy_test(words_sobel_x_correlate EXPECTED ${e}/sobel_x_reflect.npy
   ARGS convolve ${scipy_data}/image_f32.npy --filter sobel-x --correlate)

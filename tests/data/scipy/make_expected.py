@@ -93,6 +93,12 @@ for name, ufunc in ops.items():
     save(f'expected/scan_segmented_{name}_leading_nan_f32.npy',
          np.concatenate([ufunc.accumulate(p) for p in parts]))
 
+# Filters wider than the image: the border extends it over several periods.
+tiny = np.random.default_rng(31).standard_normal((3, 4))
+save('tiny_f64.npy', tiny)
+for mode in modes:
+    save(f'expected/tiny_gaussian_1.5_{mode}.npy', ndi.gaussian_filter(tiny, 1.5, mode=mode))
+
 # ---- reduce of float16 --------------------------------------------------------------
 # NumPy sums float16 in float32 and returns float16; the CLI prints that
 # float16 as the shortest text that reads back as it (no trailing ".0").
