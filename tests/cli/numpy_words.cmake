@@ -138,8 +138,13 @@ gpuprim_cli_test(words_scan_float16_names_dtype EXIT 2 STDERR_CONTAINS "dtype fl
   ARGS scan ${scipy_data}/f16.npy -o ${words_out}/unused.npy --backend host)
 
 # ---- one name per family; errors name the subcommand --------------------------------
-gpuprim_cli_test(words_bench_closest_pair_alias EXIT 2 STDERR_CONTAINS "gpuprim bench: --sweep: only closest-pair"
-  ARGS bench closest_pair --sweep --backend host)
+# (The family is checked first: an unknown one would say so instead.)
+gpuprim_cli_test(words_bench_closest_pair_alias EXIT 2
+  STDERR_CONTAINS "gpuprim bench: --ladder: the ladder's kernels run on the GPU"
+  ARGS bench closest_pair --ladder --backend host)
+gpuprim_cli_test(words_bench_closest_pair EXIT 2
+  STDERR_CONTAINS "gpuprim bench: --ladder: the ladder's kernels run on the GPU"
+  ARGS bench closest-pair --ladder --backend host)
 gpuprim_cli_test(words_bench_segmented_reduce_alias EXIT 0
   STDOUT_CONTAINS "| gpuprim | sum, segments of 8 | float | 2^24 |"
   ARGS bench segmented_reduce --backend host --quick --only "segments of 8 float 2\\^24 host")
