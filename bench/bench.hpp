@@ -8,12 +8,15 @@
 namespace gpuprim::bench {
 
 struct options {
-  std::string family = "all";  // "reduce", "scan", "all" (later: "sort", ...)
-  bool ladder = false;         // print the family's ladder table instead of the API rows
-  std::string backend;         // "", "host" or "cuda": "" runs every available one
-  std::string json_path;       // write all rows as JSON here ("" = don't)
-  std::string markdown_path;   // write the Markdown tables here ("" = don't)
-  bool quick = false;          // fewer sizes and repetitions (smoke runs)
+  std::string family = "all";  // a family_names() name or one of its aliases
+  // How errors name the program: "gpuprim bench: ..." (gpuprim-bench, the
+  // harness on its own, names itself).
+  std::string program = "gpuprim bench";
+  bool ladder = false;        // print the family's ladder table instead of the API rows
+  std::string backend;        // "", "host" or "cuda": "" runs every available one
+  std::string json_path;      // write all rows as JSON here ("" = don't)
+  std::string markdown_path;  // write the Markdown tables here ("" = don't)
+  bool quick = false;         // fewer sizes and repetitions (smoke runs)
   // With family "all" and no --ladder, the default is the headline run: each
   // family's main rows (GPU: 2^20 and 2^28) on the default backend. full
   // runs every row of every family on every available backend instead.
@@ -31,6 +34,13 @@ struct options {
 
 // The families, comma-separated, and "all": "reduce, scan, ..., all".
 std::string family_names();
+
+// One name per family for `gpuprim bench` and `gpuprim tune`: the canonical
+// spelling, hyphenated as the CLI's command names (closest-pair, segmented,
+// sorting-network), of `name` or of one of its aliases (closest_pair,
+// segmented_reduce, segmented-reduce, sorting_network). Any other name comes
+// back unchanged.
+std::string canonical_family(const std::string& name);
 
 // Runs the benchmarks; progress goes to stderr, the tables to stdout.
 // Returns a process exit code: 0 on success, 1 when a case failed (its row

@@ -5,10 +5,14 @@
 
 int main(int argc, char** argv) {
   gpuprim::bench::options opts;
+  opts.program = "gpuprim-bench";
   CLI::App app{"Benchmarks of gpuprim against the copy-bandwidth roofline and the vendor library",
                "gpuprim-bench"};
-  app.add_option("family", opts.family, "Algorithm family: " + gpuprim::bench::family_names())
-      ->capture_default_str();
+  app.add_option("family", opts.family,
+                 "Algorithm family: " + gpuprim::bench::family_names() +
+                     " (default: all; closest_pair and segmented_reduce also name closest-pair "
+                     "and segmented)")
+      ->type_name("FAMILY");
   app.add_flag("--ladder", opts.ladder, "Print the family's ladder of kernel variants (GPU)");
   app.add_option("--backend", opts.backend, "host or cuda (default: every one available)")
       ->check(CLI::IsMember({"host", "cuda"}));
@@ -27,7 +31,7 @@ int main(int argc, char** argv) {
                  "regular expression")
       ->option_text("REGEX");
   app.add_flag("--sweep", opts.sweep,
-               "closest_pair: sweep threads per block x blocks per grid of the quadratic kernels");
+               "closest-pair: sweep threads per block x blocks per grid of the quadratic kernels");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

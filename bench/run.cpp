@@ -8,6 +8,7 @@
 #include <optional>
 #include <regex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench.hpp"
@@ -20,8 +21,11 @@ namespace {
 
 constexpr std::size_t mib = std::size_t{1} << 20;
 
+// How messages name the program (options::program).
+std::string program = "gpuprim bench";
+
 int bad_option(const std::string& message) {
-  std::fprintf(stderr, "gpuprim-bench: %s\n", message.c_str());
+  std::fprintf(stderr, "%s: %s\n", program.c_str(), message.c_str());
   return 2;
 }
 
@@ -30,7 +34,7 @@ bool write_file(const std::string& path, const std::string& text) {
   file << text;
   file.close();
   if (!file) {
-    std::fprintf(stderr, "gpuprim-bench: cannot write %s\n", path.c_str());
+    std::fprintf(stderr, "%s: cannot write %s\n", program.c_str(), path.c_str());
     return false;
   }
   std::fprintf(stderr, "wrote %s\n", path.c_str());
@@ -62,7 +66,8 @@ int execute(plan& p) {
 // The families `gpuprim bench` knows, in the order "all" runs them: a name,
 // the rows, the ladder (none for a family without one), whether its host
 // rows need the host copy bandwidth as their roofline, and a launch sweep
-// (--sweep; closest_pair's quadratic kernels). A new family adds one
+// (--sweep; closest-pair's quadratic kernels). Names are canonical
+// (canonical_family). A new family adds one
 // line here and declares its plan functions in plan.hpp.
 struct family {
   const char* name;
@@ -75,7 +80,7 @@ struct family {
 const family families[] = {
     {"reduce", plan_reduce, plan_reduce_ladder, false},
     {"scan", plan_scan, plan_scan_ladder, true},
-    {"segmented_reduce", plan_segmented_reduce, nullptr, false},
+    {"segmented", plan_segmented_reduce, nullptr, false},
     {"histogram", plan_histogram, plan_histogram_ladder, false},
     {"sort",
      [](const context& ctx, plan& p) {
@@ -88,10 +93,22 @@ const family families[] = {
     {"convolve", plan_convolve, plan_convolve_ladder, true},
     {"spmv", plan_spmv, plan_spmv_ladder, false},
     {"solve", plan_solve, nullptr, false},
-    {"closest_pair", plan_closest_pair, plan_closest_pair_ladder, false, plan_closest_pair_sweep},
+    {"closest-pair", plan_closest_pair, plan_closest_pair_ladder, false, plan_closest_pair_sweep},
 };
 
 }  // namespace
+
+std::string canonical_family(const std::string& name) {
+  static const std::pair<const char*, const char*> aliases[] = {
+      {"closest_pair", "closest-pair"},
+      {"segmented_reduce", "segmented"},
+      {"segmented-reduce", "segmented"},
+      {"sorting_network", "sorting-network"}};
+  for (const auto& [alias, canonical] : aliases) {
+    if (name == alias) return canonical;
+  }
+  return name;
+}
 
 std::string family_names() {
   std::string names;
@@ -134,15 +151,17 @@ std::string describe(const row& header) {
 }
 
 int run(const options& opts) {
+  program = opts.program;
+  const std::string family_name = canonical_family(opts.family);
   std::vector<const family*> chosen;
   for (const family& f : families) {
-    if (opts.family == "all" || opts.family == f.name) chosen.push_back(&f);
+    if (family_name == "all" || family_name == f.name) chosen.push_back(&f);
   }
   if (chosen.empty()) {
     return bad_option("unknown family '" + opts.family + "' (known: " + family_names() + ")");
   }
   if (opts.sweep && (chosen.size() != 1 || !chosen[0]->sweep || cuda_device_count() == 0)) {
-    return bad_option("--sweep: only closest_pair has a launch sweep, and it needs a CUDA device");
+    return bad_option("--sweep: only closest-pair has a launch sweep, and it needs a CUDA device");
   }
   if (!opts.backend.empty() && opts.backend != "host" && opts.backend != "cuda") {
     return bad_option("unknown backend '" + opts.backend + "' (host or cuda)");
@@ -171,7 +190,7 @@ int run(const options& opts) {
 
   context ctx;
   ctx.quick = opts.quick;
-  ctx.headline = !opts.full && !opts.ladder && opts.family == "all";
+  ctx.headline = !opts.full && !opts.ladder && family_name == "all";
   ctx.cuda = has_device && opts.backend != "host";
   // The headline run uses the default backend alone (CUDA when there is a
   // device) unless --backend says otherwise.
@@ -195,7 +214,7 @@ int run(const options& opts) {
     }
     if (!ctx.cuda && opts.backend.empty()) {
       info.notes.push_back(std::string("CUDA rows skipped: ") + no_device_reason + ".");
-      std::fprintf(stderr, "gpuprim-bench: CUDA rows skipped: %s\n", no_device_reason);
+      std::fprintf(stderr, "%s: CUDA rows skipped: %s\n", program.c_str(), no_device_reason);
     }
 #if GPUPRIM_HAS_CUDA
     std::optional<device_stream> stream;
@@ -235,7 +254,7 @@ int run(const options& opts) {
     }
     failures = execute(p);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "gpuprim-bench: %s\n", e.what());
+    std::fprintf(stderr, "%s: %s\n", program.c_str(), e.what());
     return 1;
   }
 
@@ -244,7 +263,7 @@ int run(const options& opts) {
   bool written = true;
   if (!opts.markdown_path.empty()) written &= write_file(opts.markdown_path, markdown);
   if (!opts.json_path.empty()) written &= write_file(opts.json_path, to_json(info, p.tables));
-  if (failures) std::fprintf(stderr, "gpuprim-bench: %d case(s) failed\n", failures);
+  if (failures) std::fprintf(stderr, "%s: %d case(s) failed\n", program.c_str(), failures);
   return failures || !written ? 1 : 0;
 }
 

@@ -10,10 +10,26 @@
 # ccache, OpenBLAS and OpenMPI are optional. When something is missing and installing it fails,
 # the script says what is missing and how to get it, and exits 1.
 #
+# Usage: install-deps.sh [--required]
+#   --required  only the needs without which gpuprim does not build: the
+#               optional ones are neither checked nor installed, so apt-get
+#               runs only when a required need is missing (scripts/gpuprim
+#               uses this mode before it builds).
+#
 # Environment: CXX (the compiler to check headers with, default g++),
 # CMAKE_PREFIX_PATH (more places to look), GPUPRIM_DEPS_DRY_RUN=1 (print what
 # would be installed, install nothing).
 set -uo pipefail
+
+required_only=0
+case "${1:-}" in
+  --required) required_only=1 ;;
+  "") ;;
+  *)
+    printf 'install-deps: unknown option %s (usage: install-deps.sh [--required])\n' "$1" >&2
+    exit 2
+    ;;
+esac
 
 cxx="${CXX:-g++}"
 missing_packages=()
@@ -67,14 +83,16 @@ need "have_header CLI/CLI.hpp" "CLI11 (CLI/CLI.hpp)" libcli11-dev \
 need "have_header nlohmann/json.hpp" "nlohmann-json (nlohmann/json.hpp)" nlohmann-json3-dev \
   "put nlohmann/json under a prefix in CMAKE_PREFIX_PATH"
 need "have_header png.h" "libpng (png.h)" libpng-dev "install libpng's development files"
-# Optional: without OpenBLAS the host gemm uses the library's own (slower)
-# loop; without ccache rebuilds take longer.
-have_header cblas.h || optional_packages+=(libopenblas-dev)
-have_command ccache || optional_packages+=(ccache)
-# Optional: without OpenMPI (mpirun, and mpicxx with mpi.h) the distributed
-# part (gp::mpi, gpuprim ... --distributed) is not built.
-have_command mpirun || optional_packages+=(openmpi-bin)
-have_command mpicxx || optional_packages+=(libopenmpi-dev)
+if [ $required_only = 0 ]; then
+  # Optional: without OpenBLAS the host gemm uses the library's own (slower)
+  # loop; without ccache rebuilds take longer.
+  have_header cblas.h || optional_packages+=(libopenblas-dev)
+  have_command ccache || optional_packages+=(ccache)
+  # Optional: without OpenMPI (mpirun, and mpicxx with mpi.h) the distributed
+  # part (gp::mpi, gpuprim ... --distributed) is not built.
+  have_command mpirun || optional_packages+=(openmpi-bin)
+  have_command mpicxx || optional_packages+=(libopenmpi-dev)
+fi
 
 if [ ${#missing_packages[@]} -eq 0 ] && [ ${#optional_packages[@]} -eq 0 ]; then
   exit 0

@@ -18,8 +18,10 @@ command add_bench_command(CLI::App& app) {
                   "Algorithm family to run: " + bench::family_names() +
                       ", or dist (under mpirun: the gp::mpi algorithms, local work and "
                       "communication, and with one process gp::multi_gpu over 1 .. all the "
-                      "GPUs; a driver of its own) (default: the headline rows of every family)")
-      ->capture_default_str();
+                      "GPUs; a driver of its own) (default: the headline rows of every family). "
+                      "Names are spelt as the commands (closest-pair); closest_pair and "
+                      "segmented_reduce are taken too, as in `gpuprim tune`")
+      ->type_name("FAMILY");
   sub->add_flag("--ladder", opts->ladder,
                 "Show the family's optimization ladder (every kernel variant, oldest first)");
   sub->add_option("--json", opts->json_path, "Also write every row as JSON to FILE")
@@ -41,7 +43,7 @@ command add_bench_command(CLI::App& app) {
                   "regular expression")
       ->option_text("REGEX");
   sub->add_flag("--sweep", opts->sweep,
-                "closest_pair: sweep threads per block x blocks per grid of the quadratic kernels, "
+                "closest-pair: sweep threads per block x blocks per grid of the quadratic kernels, "
                 "with their occupancy");
   return [opts] {
     if (opts->family == "dist") {

@@ -1,17 +1,27 @@
 // `gpuprim convolve IN -o OUT --filter SPEC [--border MODE] [--correlate]`:
-// filters an image as scipy.ndimage.convolve (or correlate) would.
+// filters an image as scipy.ndimage would.
 //
 // IN and OUT are both .png (8-bit gray, gray + alpha, RGB or RGBA; palette
 // images are expanded, 16-bit ones converted to 8 bits; every channel is
-// filtered, the result rounded to nearest and clamped to 0..255) or both
-// .npy (a 2-D float32 or float64 array; the output has the input's dtype).
-// SPEC: box:R, gaussian:SIGMA, gaussian:SIGMA:R (both run as separable
-// filters), sobel-x, sobel-y, laplacian, or FILE.npy (a 2-D float array, or
-// a 1-D one meaning the same filter along rows and then columns). The
-// default border is reflect, as SciPy's. Everything is checked before
+// filtered in float32, and the PNG holds |v| rounded to nearest and
+// saturated to 0..255, as OpenCV's convertScaleAbs, so that the negative
+// half of a derivative shows) or both .npy (a 2-D float32 or float64 array;
+// the output has the input's dtype and keeps the signed values).
+// SPEC names scipy.ndimage's function and computes what it computes:
+// sobel-x = sobel(img, axis=1) (positive where the intensity rises to the
+// right), sobel-y = sobel(img, axis=0), laplacian = laplace(img), box:R =
+// uniform_filter(img, 2R + 1), gaussian:SIGMA[:R] = gaussian_filter(img,
+// SIGMA[, radius=R]) (the last two as separable filters). These are
+// correlations whatever --correlate says; FILE.npy (a 2-D float array, or a
+// 1-D one meaning the same filter along rows and then columns) is convolved
+// as scipy.ndimage.convolve does, or correlated with --correlate.
+// --border takes scipy's mode names (constant with cval 0, nearest,
+// reflect, mirror, wrap; default reflect, as SciPy's); zero and replicate
+// are aliases of constant and nearest. Everything is checked before
 // anything is written: bad input exits 2 with one line and no output file.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -19,6 +29,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commands.hpp"
@@ -34,7 +45,7 @@ struct convolve_options {
   std::string input;
   std::string output;
   std::string filter_spec;
-  std::string border_name = "reflect";
+  border mode = border::reflect;
   bool correlate = false;
   std::string backend;
 };
@@ -44,6 +55,9 @@ struct convolve_options {
 struct filter_choice {
   std::optional<filter> general;
   std::vector<double> separable;
+  // Named filters are scipy.ndimage's functions, which correlate; a file's
+  // weights are convolved unless --correlate.
+  bool from_file = false;
 };
 
 bool ends_with(const std::string& s, const std::string& suffix) {
@@ -138,6 +152,7 @@ filter_choice parse_filter(const std::string& spec) {
                           "; at most " + std::to_string(max_filter_size) + " are supported");
       }
     }
+    choice.from_file = true;
     if (a.shape.size() == 1) {
       choice.separable = std::move(w);
     } else {
@@ -149,15 +164,6 @@ filter_choice parse_filter(const std::string& spec) {
                       "laplacian, or FILE.npy)");
   }
   return choice;
-}
-
-border parse_border(const std::string& name) {
-  if (name == "zero") return border::zero;
-  if (name == "replicate") return border::replicate;
-  if (name == "reflect") return border::reflect;
-  if (name == "mirror") return border::mirror;
-  if (name == "wrap") return border::wrap;
-  throw usage_error("--border " + name + ": unknown (zero, replicate, reflect, mirror, wrap)");
 }
 
 template <class Backend, class In, class Out>
@@ -198,11 +204,11 @@ std::vector<T> filter_image(const std::vector<T>& values, std::size_t rows, std:
 
 template <class T>
 void filter_array(const io::npy_array& a, const convolve_options& opts, const filter_choice& f,
-                  border mode, bool on_cuda) {
+                  bool flip, bool on_cuda) {
   const auto v = a.values<T>();
   const std::vector<T> values(v.begin(), v.end());
   const std::vector<T> out =
-      filter_image(values, a.shape[0], a.shape[1], 1, f, mode, !opts.correlate, on_cuda);
+      filter_image(values, a.shape[0], a.shape[1], 1, f, opts.mode, flip, on_cuda);
   io::write_npy(opts.output, std::span<const T>(out),
                 std::span<const std::uint64_t>(a.shape.data(), a.shape.size()));
 }
@@ -217,13 +223,20 @@ int run_convolve(const convolve_options& opts) {
     throw usage_error("-o " + opts.output + ": the output must be a " + (png_in ? ".png" : ".npy") +
                       " file, like the input");
   }
-  const border mode = parse_border(opts.border_name);
   const filter_choice f = parse_filter(opts.filter_spec);
+  const bool flip = f.from_file && !opts.correlate;
   const bool on_cuda = resolve_backend(opts.backend) == "cuda";
   if (png_in) {
     png_pixels image = read_png(opts.input);
-    image.values = filter_image(image.values, image.rows, image.cols, image.channels, f, mode,
-                                !opts.correlate, on_cuda);
+    // Filtered in float32, then |v| rounded (ties to even) and saturated.
+    const std::vector<float> values(image.values.begin(), image.values.end());
+    const std::vector<float> out =
+        filter_image(values, image.rows, image.cols, image.channels, f, opts.mode, flip, on_cuda);
+    std::transform(out.begin(), out.end(), image.values.begin(), [](float v) {
+      const float m = std::nearbyint(std::fabs(v));
+      if (std::isnan(m)) return std::uint8_t{0};
+      return static_cast<std::uint8_t>(std::min(m, 255.0f));
+    });
     write_png(opts.output, image);
     return exit_success;
   }
@@ -233,9 +246,9 @@ int run_convolve(const convolve_options& opts) {
                       std::to_string(a.shape.size()) + " dimensions");
   }
   if (a.type == io::dtype::float32) {
-    filter_array<float>(a, opts, f, mode, on_cuda);
+    filter_array<float>(a, opts, f, flip, on_cuda);
   } else if (a.type == io::dtype::float64) {
-    filter_array<double>(a, opts, f, mode, on_cuda);
+    filter_array<double>(a, opts, f, flip, on_cuda);
   } else {
     throw usage_error(opts.input + ": the image must be float32 or float64, not " +
                       std::string(io::dtype_name(a.type)));
@@ -254,18 +267,38 @@ command add_convolve_command(CLI::App& app) {
   sub->add_option("IN", opts->input, "A .png image or a 2-D float32/float64 .npy array")
       ->required()
       ->type_name("");
-  sub->add_option("-o,--output", opts->output, "Where to write the result (.png or .npy, as IN)")
-      ->required();
+  sub->add_option("-o,--output", opts->output,
+                  "Where to write the result, a .png for a .png IN, a .npy for a .npy IN. A PNG "
+                  "holds |v| rounded and saturated to 0..255 (OpenCV's convertScaleAbs), so a "
+                  "derivative's negative side shows; a .npy keeps the signed values")
+      ->required()
+      ->type_name("OUT");
   sub->add_option("--filter", opts->filter_spec,
-                  "box:R, gaussian:SIGMA, gaussian:SIGMA:R, sobel-x, sobel-y, laplacian, or "
-                  "FILE.npy (2-D; or 1-D, applied along rows then columns)")
+                  "scipy.ndimage's filter of that name: sobel-x (sobel, axis=1: positive where "
+                  "the intensity rises to the right), sobel-y (axis=0), laplacian (laplace), "
+                  "box:R (uniform_filter, size 2R+1), gaussian:SIGMA or gaussian:SIGMA:R "
+                  "(gaussian_filter, radius R); or FILE.npy, weights convolved as "
+                  "scipy.ndimage.convolve (2-D; or 1-D, applied along rows then columns)")
       ->required()
       ->type_name("SPEC");
-  sub->add_option("--border", opts->border_name,
-                  "zero, replicate, reflect, mirror or wrap (scipy's constant, nearest, reflect, "
-                  "mirror, wrap; default reflect)")
+  // SciPy's names first; zero and replicate are this tool's older names.
+  const std::vector<std::pair<std::string, border>> borders = {
+      {"constant", border::zero},      {"nearest", border::replicate}, {"reflect", border::reflect},
+      {"mirror", border::mirror},      {"wrap", border::wrap},         {"zero", border::zero},
+      {"replicate", border::replicate}};
+  std::vector<std::string> border_names;
+  for (const auto& [name, mode] : borders)
+    border_names.push_back(name);
+  sub->add_option("--border", opts->mode,
+                  "scipy.ndimage's mode: constant (cval 0), nearest, reflect (d c b a | a b c d "
+                  "| d c b a), mirror (d c b | a b c d | c b a) or wrap; zero and replicate are "
+                  "aliases of constant and nearest (default: reflect, as SciPy's)")
+      ->transform(CLI::Transformer(borders).description(""))
+      ->transform(CLI::IsMember(border_names).description(""))  // checked before the mapping
       ->type_name("MODE");
-  sub->add_flag("--correlate", opts->correlate, "Correlate (do not flip the filter)");
+  sub->add_flag("--correlate", opts->correlate,
+                "Correlate FILE.npy's weights instead of convolving them (named filters are "
+                "always what SciPy's function of that name computes)");
   sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
       ->check(CLI::IsMember({"host", "cuda"}));
   return [opts] { return run_convolve(*opts); };

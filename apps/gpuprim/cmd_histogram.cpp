@@ -166,7 +166,7 @@ command add_histogram_command(CLI::App& app) {
                   "Bounds LO HI of the bins: values in [LO, HI] are counted (LO == HI widens "
                   "to [LO - 0.5, HI + 0.5]). Default: the data's [min, max]; (0, 1) when empty")
       ->expected(2)
-      ->type_name("LO HI");
+      ->option_text("LO HI");
   sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
       ->check(CLI::IsMember({"host", "cuda"}));
   auto distributed = std::make_shared<bool>(false);

@@ -18,7 +18,7 @@ namespace gpuprim::cli {
 namespace {
 
 struct info_options {
-  bool measure = true;
+  bool no_measure = false;  // --no-measure: only list the hardware
 };
 
 std::string format_bytes(std::size_t bytes) {
@@ -78,7 +78,7 @@ int run_info(const info_options& opts) {
   std::printf("CUDA devices: %d\n", devices);
   for (int i = 0; i < devices; ++i)
     print_device(get_device_info(i));
-  if (devices > 0 && opts.measure) {
+  if (devices > 0 && !opts.no_measure) {
     std::fflush(stdout);
     const double copy = bench::measure_device_copy_bandwidth_gbs();
     std::printf("  measured copy bandwidth %.0f GB/s on GPU %d (device to device, read + write)\n",
@@ -89,7 +89,7 @@ int run_info(const info_options& opts) {
   std::printf("CPU: %s, %u logical CPUs\n", model.empty() ? "unknown model" : model.c_str(),
               std::thread::hardware_concurrency());
   std::printf("  OpenMP threads         %d\n", omp_get_max_threads());
-  if (opts.measure) {
+  if (!opts.no_measure) {
     std::fflush(stdout);
     std::printf("  measured read bandwidth %.1f GB/s (all OpenMP threads)\n",
                 bench::measure_host_read_bandwidth_gbs());
@@ -102,7 +102,7 @@ int run_info(const info_options& opts) {
 command add_info_command(CLI::App& app) {
   auto opts = std::make_shared<info_options>();
   CLI::App* sub = app.add_subcommand("info", "Show the GPUs and the CPU, with measured bandwidth");
-  sub->add_flag("!--no-measure", opts->measure,
+  sub->add_flag("--no-measure", opts->no_measure,
                 "Only list the hardware; skip the bandwidth measurements");
   return [opts] { return run_info(*opts); };
 }

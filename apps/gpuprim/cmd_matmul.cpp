@@ -6,8 +6,9 @@
 // --precision is how the products are computed: by default in the result's
 // own precision (fp32 for float32, never TF32; fp64 for float64); fp64
 // computes in double and rounds the result; tf32 runs fp32 on tensor cores
-// (GPU; the host computes full fp32); bf16 rounds the inputs to bfloat16 and
-// accumulates in fp32.
+// (GPU only: the host has no TF32 arithmetic, so --backend host refuses it,
+// exit 2, rather than compute something else); bf16 rounds the inputs to
+// bfloat16 and accumulates in fp32.
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
@@ -103,6 +104,11 @@ int run_matmul(const matmul_options& opts) {
   const bool wide = a.type == io::dtype::float64 || b.type == io::dtype::float64;
   const std::string mode = opts.precision.empty() ? (wide ? "fp64" : "fp32") : opts.precision;
   const bool on_cuda = resolve_backend(opts.backend) == "cuda";
+  if (mode == "tf32" && !on_cuda) {
+    throw usage_error(
+        "--precision tf32 needs the GPU's tensor cores; the host backend has no TF32 (use "
+        "--precision fp32 on the host)");
+  }
 
   // Products in the chosen precision; the result in the output dtype.
   std::vector<double> wide_result;
@@ -143,10 +149,11 @@ command add_matmul_command(CLI::App& app) {
   sub->add_option("B", opts->b, "The right matrix, (k, n)")->required()->type_name("");
   sub->add_option("-o,--output", opts->output, "Where to write A @ B")
       ->required()
-      ->option_text("OUT.npy");
+      ->type_name("OUT.npy");
   sub->add_option("--precision", opts->precision,
                   "How products are computed: fp32 (the default for float32; never TF32), fp64 "
-                  "(the default for float64), tf32 (fp32 on tensor cores, GPU only), bf16 "
+                  "(the default for float64), tf32 (fp32 on tensor cores; GPU only, the host "
+                  "refuses it), bf16 "
                   "(inputs rounded to bfloat16, fp32 accumulation)")
       ->check(CLI::IsMember({"fp32", "fp64", "tf32", "bf16"}));
   sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")

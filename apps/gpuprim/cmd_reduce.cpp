@@ -13,6 +13,10 @@
 //    (NumPy raises ValueError); nansum prints 0.
 //  - An empty array has no min, max or arg (exit 2, as NumPy raises); its
 //    sum and nansum are 0.
+//  - float16: computed on the values as float32 (exact), sums accumulated
+//    in float32 as NumPy accumulates float16 sums, and printed as the
+//    float16 NumPy returns (the result rounded to float16, written as the
+//    shortest text that reads back as that float16).
 // The GPU path converts types the library does not precompile (8- and
 // 16-bit integers, bool) to one it does, value for value, so both backends
 // print the same result for integers.
@@ -23,6 +27,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <span>
@@ -32,6 +37,7 @@
 
 #include "commands.hpp"
 #include "gpuprim/core/device_vector.hpp"
+#include "gpuprim/core/low_precision.hpp"
 #include "gpuprim/io/npy.hpp"
 #include "gpuprim/reduce.hpp"
 
@@ -52,6 +58,33 @@ std::string to_text(T value) {
   char text[64];
   const auto result = std::to_chars(text, text + sizeof text, value);
   return std::string(text, result.ptr);
+}
+
+// `value` rounded to float16, as the shortest text that reads back as the
+// same float16 (NumPy prints float16 results so).
+std::string half_text(float value) {
+  const half h(value);
+  const float exact = static_cast<float>(h);
+  if (std::isnan(exact) || std::isinf(exact)) return to_text(exact);
+  for (int digits = 1;; ++digits) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*g", digits, static_cast<double>(exact));
+    const double candidate = std::strtod(text, nullptr);
+    if (half(static_cast<float>(candidate)).bits == h.bits || digits >= 9) {
+      return to_text(candidate);
+    }
+  }
+}
+
+// How a result of type T is printed: as itself, or (Shown = half) as the
+// float16 NumPy returns for float16 input.
+template <class Shown, class T>
+std::string shown_text(T value) {
+  if constexpr (std::is_same_v<Shown, half>) {
+    return half_text(static_cast<float>(value));
+  } else {
+    return to_text(value);
+  }
 }
 
 template <class T>
@@ -89,15 +122,24 @@ device_vector<D> upload_as(std::span<const T> values) {
   }
 }
 
-template <class T>
+template <class Shown, class T>
 std::string sum_of(std::span<const T> values, bool on_cuda, bool skip_nan) {
+  if constexpr (std::is_same_v<Shown, half>) {
+    // NumPy sums float16 in float32 (nansum: NaN counted as 0).
+    std::vector<float> v(values.begin(), values.end());
+    if (skip_nan)
+      std::replace_if(
+          v.begin(), v.end(), [](float x) { return std::isnan(x); }, 0.0f);
+    return half_text(on_cuda ? reduce(cuda, to_device(std::span<const float>(v)), 0.0f, plus{})
+                             : reduce(host, v, 0.0f, plus{}));
+  }
   using S = sum_type<T>;
   S total;
   if constexpr (std::is_floating_point_v<T>) {
     if (skip_nan) {
       total = on_cuda ? transform_reduce(cuda, to_device(values), S{0}, plus{}, nan_to_zero{})
                       : transform_reduce(host, values, S{0}, plus{}, nan_to_zero{});
-      return to_text(total);
+      return shown_text<Shown>(total);
     }
   }
   total = on_cuda ? reduce(cuda, upload_as<cuda_sum_input<T>>(values), S{0}, plus{})
@@ -105,20 +147,21 @@ std::string sum_of(std::span<const T> values, bool on_cuda, bool skip_nan) {
   if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
     return to_text(static_cast<std::int64_t>(total));
   } else {
-    return to_text(total);
+    return shown_text<Shown>(total);
   }
 }
 
-template <bool Max, class T>
+template <bool Max, class Shown, class T>
 std::string extreme_of(std::span<const T> values, bool on_cuda, nan_rule rule) {
   if constexpr (std::is_floating_point_v<T>) {
     // min_element's value: the same whatever the order of the NaNs.
     if (on_cuda) {
       const device_vector<T> d = to_device(values);
-      return to_text(Max ? max_element(cuda, d, rule).value : min_element(cuda, d, rule).value);
+      return shown_text<Shown>(Max ? max_element(cuda, d, rule).value
+                                   : min_element(cuda, d, rule).value);
     }
-    return to_text(Max ? max_element(host, values, rule).value
-                       : min_element(host, values, rule).value);
+    return shown_text<Shown>(Max ? max_element(host, values, rule).value
+                                 : min_element(host, values, rule).value);
   } else {
     using op = std::conditional_t<Max, maximum, minimum>;
     const T init = Max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
@@ -130,7 +173,7 @@ std::string extreme_of(std::span<const T> values, bool on_cuda, nan_rule rule) {
   }
 }
 
-template <bool Max, class T>
+template <bool Max, class Shown, class T>
 std::string position_of_extreme(std::span<const T> values, bool on_cuda, nan_rule rule) {
   value_index<cuda_arg_input<T>> found;
   if (on_cuda) {
@@ -140,7 +183,7 @@ std::string position_of_extreme(std::span<const T> values, bool on_cuda, nan_rul
     const auto f = Max ? max_element(host, values, rule) : min_element(host, values, rule);
     found = {static_cast<cuda_arg_input<T>>(f.value), f.index};
   }
-  return to_text(static_cast<T>(found.value)) + " " + to_text(found.index);
+  return shown_text<Shown>(static_cast<T>(found.value)) + " " + to_text(found.index);
 }
 
 template <class T>
@@ -152,12 +195,13 @@ bool all_nan(std::span<const T> values) {
   }
 }
 
-template <class T>
+// Shown: how results print (T, or half for float16 input computed as float).
+template <class T, class Shown = T>
 std::string reduce_values(std::span<const T> values, std::string op, bool on_cuda) {
   const bool skip_nan = op.starts_with("nan");
   if (skip_nan) op = op.substr(3);
   const nan_rule rule = skip_nan ? nan_rule::skip : nan_rule::propagate;
-  if (op == "sum") return sum_of(values, on_cuda, skip_nan);
+  if (op == "sum") return sum_of<Shown>(values, on_cuda, skip_nan);
   if (values.empty()) throw usage_error("cannot take the " + op + " of an empty array");
   if (skip_nan && all_nan(values)) {
     if (op.starts_with("arg")) {
@@ -165,10 +209,10 @@ std::string reduce_values(std::span<const T> values, std::string op, bool on_cud
     }
     std::fprintf(stderr, "gpuprim reduce: warning: all values are NaN, nan%s is nan\n", op.c_str());
   }
-  if (op == "min") return extreme_of<false>(values, on_cuda, rule);
-  if (op == "max") return extreme_of<true>(values, on_cuda, rule);
-  if (op == "argmin") return position_of_extreme<false>(values, on_cuda, rule);
-  if (op == "argmax") return position_of_extreme<true>(values, on_cuda, rule);
+  if (op == "min") return extreme_of<false, Shown>(values, on_cuda, rule);
+  if (op == "max") return extreme_of<true, Shown>(values, on_cuda, rule);
+  if (op == "argmin") return position_of_extreme<false, Shown>(values, on_cuda, rule);
+  if (op == "argmax") return position_of_extreme<true, Shown>(values, on_cuda, rule);
   throw usage_error("unknown --op " + op);
 }
 
@@ -199,8 +243,12 @@ std::string reduce_array(const io::npy_array& array, const std::string& op, bool
       return reduce_values(array.values<float>(), op, on_cuda);
     case io::dtype::float64:
       return reduce_values(array.values<double>(), op, on_cuda);
+    case io::dtype::float16: {
+      const std::vector<float> values = io::values_as<float>(array);
+      return reduce_values<float, half>(values, op, on_cuda);
+    }
   }
-  throw usage_error("unsupported dtype");
+  throw usage_error("dtype " + std::string(io::dtype_name(array.type)) + " is not supported");
 }
 
 int run_reduce(const reduce_options& opts) {
@@ -223,8 +271,9 @@ command add_reduce_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "reduce", "Reduce every element of a NumPy .npy array (any shape) and print the result");
   sub->add_option("FILE", opts->file,
-                  "The .npy file (bool, int8..int64, uint8..uint64, float32, "
-                  "float64; either byte order, C or Fortran order)")
+                  "The .npy file (bool, int8..int64, uint8..uint64, float16, float32, float64; "
+                  "either byte order, C or Fortran order). float16 is computed in float32, as "
+                  "NumPy sums it, and printed as the float16 NumPy returns")
       ->required()
       ->type_name("");
   sub->add_option("--op", opts->op,

@@ -8,12 +8,15 @@
 //    wrapping on overflow as numpy does; float32 stays float32 and float64
 //    stays float64, accumulated in that precision (in a different order
 //    from numpy's sequential one, so the last bits can differ).
-//  - min, max (numpy.minimum/maximum.accumulate): the input dtype. NaNs are
-//    skipped, as numpy.fmin/fmax.accumulate skip them: an output is NaN only
-//    while every element so far has been NaN.
+//  - min, max (numpy.minimum/maximum.accumulate, gp::minimum / maximum):
+//    the input dtype; NaN propagates: from the first NaN on, every output
+//    is NaN.
+//  - nanmin, nanmax (numpy.fmin/fmax.accumulate, gp::minimum_number /
+//    maximum_number): NaNs are skipped; an output is NaN only while every
+//    element so far has been NaN.
 // --exclusive shifts the result by one: out[0] = init and out[i] combines
 // in[0..i-1] with init, where init is 0 for sum, the type's largest value
-// (+inf for floats) for min and its lowest (-inf) for max.
+// (+inf for floats) for the minima and its lowest (-inf) for the maxima.
 // The GPU path scans in a type the library precompiles (64-bit integers for
 // integer sums, 32-bit ones for the min/max of 8- and 16-bit integers), so
 // both backends write the same integers.
@@ -25,7 +28,7 @@
 // num_segments + 1 entries rising from 0 to the input's size (other integer
 // dtypes than int64 / uint64 are widened to them). Segmented sums run on
 // either backend; segmented min / max only on the host (--backend host), as
-// the GPU backend does not precompile them. NaNs are skipped per segment.
+// the GPU backend does not precompile them. NaN rules hold per segment.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -105,25 +108,6 @@ bool is_segmented(const segment_list& segments) {
   return !std::holds_alternative<std::monostate>(segments);
 }
 
-// Whether element i starts a segment (element 0 always does).
-std::vector<bool> segment_heads(const segment_list& segments, std::size_t n) {
-  std::vector<bool> heads(n, false);
-  if (n > 0) heads[0] = true;
-  std::visit(
-      [&]<class List>(const List& list) {
-        if constexpr (std::is_same_v<List, std::vector<std::uint8_t>>) {
-          for (std::size_t i = 0; i < n; ++i)
-            heads[i] = heads[i] || list[i] != 0;
-        } else if constexpr (!std::is_same_v<List, std::monostate>) {
-          for (const auto offset : list)
-            if (static_cast<std::uint64_t>(offset) < n)
-              heads[static_cast<std::size_t>(offset)] = true;
-        }
-      },
-      segments);
-  return heads;
-}
-
 // Scans `values`, restarting at every segment head. The GPU runs the
 // precompiled sums; the caller keeps other operators on the host.
 template <class C, class Op>
@@ -193,11 +177,15 @@ void write_sums(std::span<const T> values, const segment_list& segments, const s
       opts.output, scan_values<C>(widened, segments, opts.exclusive, C{0}, plus{}, on_cuda));
 }
 
-template <bool Max, class T>
+// Running minima / maxima with the operator the op names; integers have
+// no NaN, so both rules are the plain operator for them.
+template <bool Max, bool SkipNan, class T>
 void write_extremes(std::span<const T> values, const segment_list& segments,
                     const scan_options& opts, bool on_cuda) {
   using C = extreme_compute_t<T>;
-  using op = std::conditional_t<Max, maximum, minimum>;
+  using propagating = std::conditional_t<Max, maximum, minimum>;
+  using skipping = std::conditional_t<Max, maximum_number, minimum_number>;
+  using op = std::conditional_t<SkipNan && std::is_floating_point_v<T>, skipping, propagating>;
   using limits = std::numeric_limits<T>;
   T init;
   if constexpr (limits::has_infinity) {
@@ -205,39 +193,19 @@ void write_extremes(std::span<const T> values, const segment_list& segments,
   } else {
     init = Max ? limits::lowest() : limits::max();
   }
-  // NaNs become the operator's identity; the outputs before the first
-  // number of each segment (of the whole array when not segmented) go back
-  // to NaN below (inclusive scans only).
-  std::vector<C> converted(values.size());
-  std::vector<bool> before_first_number(values.size(), false);
-  const std::vector<bool> heads = segment_heads(segments, values.size());
-  bool seen_number = false;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const T x = values[i];
-    bool is_nan = false;
-    if constexpr (std::is_floating_point_v<T>) is_nan = std::isnan(x);
-    converted[i] = static_cast<C>(is_nan ? init : x);
-    if (heads[i]) seen_number = false;
-    seen_number = seen_number || !is_nan;
-    before_first_number[i] = !seen_number;
-  }
-  std::vector<C> result =
-      scan_values<C>(converted, segments, opts.exclusive, static_cast<C>(init), op{}, on_cuda);
-  if constexpr (std::is_floating_point_v<T>) {
-    if (!opts.exclusive) {
-      for (std::size_t i = 0; i < result.size(); ++i)
-        if (before_first_number[i]) result[i] = limits::quiet_NaN();
-    }
-  }
-  write_as<T>(opts.output, result);
+  const std::vector<C> converted(values.begin(), values.end());
+  write_as<T>(opts.output, scan_values<C>(converted, segments, opts.exclusive, static_cast<C>(init),
+                                          op{}, on_cuda));
 }
 
 template <class T>
 void write_scan(std::span<const T> values, const segment_list& segments, const scan_options& opts,
                 bool on_cuda) {
   if (opts.op == "sum") return write_sums(values, segments, opts, on_cuda);
-  if (opts.op == "min") return write_extremes<false>(values, segments, opts, on_cuda);
-  if (opts.op == "max") return write_extremes<true>(values, segments, opts, on_cuda);
+  if (opts.op == "min") return write_extremes<false, false>(values, segments, opts, on_cuda);
+  if (opts.op == "max") return write_extremes<true, false>(values, segments, opts, on_cuda);
+  if (opts.op == "nanmin") return write_extremes<false, true>(values, segments, opts, on_cuda);
+  if (opts.op == "nanmax") return write_extremes<true, true>(values, segments, opts, on_cuda);
   throw usage_error("unknown --op " + opts.op);
 }
 
@@ -266,8 +234,11 @@ void scan_array(const io::npy_array& array, const segment_list& segments, const 
       return write_scan(array.values<float>(), segments, opts, on_cuda);
     case io::dtype::float64:
       return write_scan(array.values<double>(), segments, opts, on_cuda);
+    case io::dtype::float16:
+      break;
   }
-  throw usage_error(opts.file + ": unsupported dtype");
+  throw usage_error(opts.file + ": dtype " + std::string(io::dtype_name(array.type)) +
+                    " is not supported (bool, integers, float32 and float64 are)");
 }
 
 template <class To, class From>
@@ -365,28 +336,32 @@ command add_scan_command(CLI::App& app) {
       "Prefix sums (or running min / max) of a NumPy .npy array, flattened in C order like "
       "numpy.cumsum, written to a 1-D .npy array");
   sub->add_option("FILE", opts->file,
-                  "The .npy file (bool, int8..int64, uint8..uint64, float32, float64; "
-                  "little-endian, C order)")
+                  "The .npy file (bool, int8..int64, uint8..uint64, float32, float64; either "
+                  "byte order, C or Fortran order)")
       ->required()
       ->type_name("");
   sub->add_option("-o,--output", opts->output,
                   "Where to write the result. dtype as numpy.cumsum: integer sums as int64 "
-                  "(uint64 for unsigned inputs), float sums and min/max in the input's dtype")
+                  "(uint64 for unsigned inputs), float sums and the minima / maxima in the "
+                  "input's dtype")
       ->required()
-      ->option_text("OUT.npy");
+      ->type_name("OUT.npy");
   sub->add_option("--op", opts->op,
-                  "sum, min or max (running min / max skip NaNs, like numpy.fmin.accumulate)")
-      ->check(CLI::IsMember({"sum", "min", "max"}))
+                  "sum; min or max, where NaN propagates (numpy.minimum.accumulate: from the "
+                  "first NaN on, all NaN); nanmin or nanmax, which skip NaN "
+                  "(numpy.fmin.accumulate: NaN only before the first number)")
+      ->check(CLI::IsMember({"sum", "min", "max", "nanmin", "nanmax"}))
       ->capture_default_str();
   sub->add_flag("--exclusive", opts->exclusive,
                 "Exclusive scan: out[i] combines in[0..i-1] (out[0] = 0 for sum, +inf / the "
-                "largest value for min, -inf / the lowest for max)");
+                "largest value for min and nanmin, -inf / the lowest for max and nanmax)");
   sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
       ->check(CLI::IsMember({"host", "cuda"}));
   sub->add_option("--segments", opts->segments,
                   "Segmented scan, restarting at every segment: a 1-D .npy of bool or uint8 "
                   "head flags, one per element (nonzero starts a segment), or of integer offsets "
-                  "(num_segments + 1, rising from 0 to the size). min / max: --backend host only")
+                  "(num_segments + 1, rising from 0 to the size). The minima / maxima: --backend "
+                  "host only")
       ->option_text("FLAGS.npy");
   auto distributed = std::make_shared<bool>(false);
   sub->add_flag(

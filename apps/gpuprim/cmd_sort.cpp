@@ -138,8 +138,11 @@ void sort_array(const io::npy_array& array, value_words& values, const io::npy_a
       return sort_and_write<float>(array, values, values_array, opts, on_cuda);
     case io::dtype::float64:
       return sort_and_write<double>(array, values, values_array, opts, on_cuda);
+    case io::dtype::float16:
+      break;
   }
-  throw usage_error(opts.file + ": unsupported dtype");
+  throw usage_error(opts.file + ": dtype " + std::string(io::dtype_name(array.type)) +
+                    " is not supported (bool, integers, float32 and float64 are)");
 }
 
 // Reads --values: one 4- or 8-byte element per key.
@@ -200,12 +203,12 @@ command add_sort_command(CLI::App& app) {
       "numpy.sort(a, axis=None), written to a 1-D .npy array of the same dtype");
   sub->add_option("FILE", opts->file,
                   "The .npy file of keys (bool, int8..int64, uint8..uint64, float32, float64; "
-                  "little-endian, C order). NaNs sort last; -0.0 before +0.0")
+                  "either byte order, C or Fortran order). NaNs sort last; -0.0 before +0.0")
       ->required()
       ->type_name("");
   sub->add_option("-o,--output", opts->output, "Where to write the sorted keys")
       ->required()
-      ->option_text("OUT.npy");
+      ->type_name("OUT.npy");
   sub->add_flag("--descending", opts->descending,
                 "Largest first (NaNs still last; equal keys keep their input order)");
   CLI::Option* values =

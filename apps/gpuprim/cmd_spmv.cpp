@@ -62,7 +62,7 @@ command add_spmv_command(CLI::App& app) {
   sub->add_option("x", opts->vector, "The vector (.npy, 1-D, any real dtype)")
       ->required()
       ->type_name("");
-  sub->add_option("-o,--output", opts->output, "Where to write y (.npy)")->required();
+  sub->add_option("-o,--output", opts->output, "Where to write y")->required()->type_name("Y.npy");
   sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
       ->check(CLI::IsMember({"host", "cuda"}));
   return [opts] { return run_spmv(*opts); };

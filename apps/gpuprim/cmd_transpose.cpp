@@ -67,7 +67,7 @@ command add_transpose_command(CLI::App& app) {
       ->type_name("");
   sub->add_option("-o,--output", opts->output, "Where to write the transpose")
       ->required()
-      ->option_text("OUT.npy");
+      ->type_name("OUT.npy");
   sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
       ->check(CLI::IsMember({"host", "cuda"}));
   return [opts] { return run_transpose(*opts); };

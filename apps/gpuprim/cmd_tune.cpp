@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench.hpp"
 #include "commands.hpp"
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/tune/cache.hpp"
@@ -114,9 +115,10 @@ int run_tune(const tune_options_cli& o) {
   std::vector<std::string> untuned;
   const bool all = o.families.empty() ||
                    std::find(o.families.begin(), o.families.end(), "all") != o.families.end();
-  for (const std::string& f : all ? all_families : o.families) {
+  for (const std::string& name : all ? all_families : o.families) {
+    const std::string f = bench::canonical_family(name);
     if (std::find(all_families.begin(), all_families.end(), f) == all_families.end())
-      throw usage_error("unknown family '" + f +
+      throw usage_error("unknown family '" + name +
                         "' (families: all, reduce, scan, segmented, "
                         "histogram, sort, sorting-network, transpose, convolve, spmv, "
                         "closest-pair)");
@@ -212,7 +214,10 @@ command add_tune_command(CLI::App& app) {
       "tune", "Measure the GPU algorithms' launch configurations and store the fastest");
   cmd->add_option("FAMILY", opts->families,
                   "Families to tune (default: all): all, reduce, scan, segmented, histogram, "
-                  "sort, sorting-network, transpose, convolve, spmv, closest-pair");
+                  "sort, sorting-network, transpose, convolve, spmv, closest-pair (spelt as the "
+                  "commands; closest_pair, segmented_reduce and sorting_network are taken too, "
+                  "as in `gpuprim bench`)")
+      ->type_name("FAMILY");
   cmd->add_flag("--quick", opts->quick, "Fewer runs per candidate, the first type only");
   cmd->add_option("--budget", opts->budget_seconds,
                   "Seconds for the whole run, shared among the algorithms (default: no limit)")

@@ -360,7 +360,8 @@ void dist_scan_values(const ranks& rk, const std::vector<T>& values, const distr
       out_type = io::dtype_of<O>;
     }
   } else {
-    const bool is_max = r.op == "max";
+    const bool is_max = r.op.ends_with("max");
+    const bool skip_nan = r.op.starts_with("nan");  // nanmin / nanmax
     using C =
         std::conditional_t<std::is_integral_v<T> && sizeof(T) < 4,
                            std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>, T>;
@@ -371,14 +372,15 @@ void dist_scan_values(const ranks& rk, const std::vector<T>& values, const distr
     } else {
       init = is_max ? limits::lowest() : limits::max();
     }
-    // NaNs count as the identity; inclusive outputs before the first number
-    // of the whole array go back to NaN (as the one-process command does).
+    // min / max: gp::minimum / maximum propagate NaN. nanmin / nanmax
+    // (numpy.fmin.accumulate): NaNs count as the identity, and inclusive
+    // outputs before the first number of the whole array go back to NaN.
     std::vector<C> converted(values.size()), result;
     std::uint8_t seen = 0;
     std::vector<std::uint8_t> before_first(values.size(), 0);
     for (std::size_t i = 0; i < values.size(); ++i) {
       bool is_nan = false;
-      if constexpr (std::is_floating_point_v<T>) is_nan = std::isnan(values[i]);
+      if constexpr (std::is_floating_point_v<T>) is_nan = skip_nan && std::isnan(values[i]);
       converted[i] = static_cast<C>(is_nan ? init : values[i]);
       seen = seen || !is_nan;
       before_first[i] = !seen;
@@ -414,7 +416,7 @@ void dist_scan(const ranks& rk, const distributed_request& r) {
       // Written back as numpy bool.
       const std::vector<std::uint32_t> wide(values.begin(), values.end());
       std::vector<std::uint32_t> result;
-      const bool is_max = r.op == "max";
+      const bool is_max = r.op.ends_with("max");
       auto run = [&](auto op, std::uint32_t init) {
         result = scanned(rk, wide, r.exclusive, init, op);
       };

@@ -93,8 +93,12 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
       return app.exit(e);  // --help, --version
     }
-    return cli::report(cli::exit_bad_input, "gpuprim",
-                       std::string(e.what()) + " (run with --help for usage)");
+    // Named after the subcommand when there is one: "gpuprim scan: ...".
+    const std::string where =
+        argc > 1 && commands.contains(argv[1]) ? std::string("gpuprim ") + argv[1] : "gpuprim";
+    const std::string help = where == "gpuprim" ? "gpuprim --help" : where + " --help";
+    return cli::report(cli::exit_bad_input, where,
+                       std::string(e.what()) + " (run `" + help + "` for usage)");
   }
   const std::string name = app.get_subcommands().front()->get_name();
   return cli::run_guarded(commands.at(name), "gpuprim " + name);

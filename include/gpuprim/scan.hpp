@@ -11,6 +11,10 @@
 //    combined in input order) and results are deterministic run to run.
 //  - Elements convert to the accumulator type (the output's value type, or
 //    init's type for exclusive_scan) before they are combined.
+//  - NaN follows the operator, as in reductions: gp::minimum / maximum
+//    propagate it (numpy.minimum.accumulate: every output from the first
+//    NaN on is NaN), gp::minimum_number / maximum_number skip it
+//    (numpy.fmin.accumulate: NaN only while every element so far is NaN).
 //  - `out` must have in's size. It may be the same memory as `in` (in place);
 //    any other overlap is rejected. Errors are thrown before anything is
 //    written.
@@ -55,12 +59,16 @@ void cuda_scan_into(const In*, Out*, std::size_t, scan_kind, T, Op, Fetch, strea
 }
 #endif
 
-// The instantiations compiled into the library (src/scan/*.cu).
+// The instantiations compiled into the library (src/scan/*.cu): sums and
+// NaN-propagating minima / maxima of the arithmetic types, and the
+// NaN-skipping minima / maxima (minimum_number, maximum_number) of floats.
 template <class In, class Out, class T, class Op, class Fetch>
 inline constexpr bool precompiled_scan =
     one_of<In, std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>&&
-        std::is_same_v<In, Out>&& std::is_same_v<In, T>&& one_of<Op, plus, minimum, maximum>&&
-            std::is_same_v<Fetch, unary_fetch<identity>>;
+        std::is_same_v<In, Out>&& std::is_same_v<In, T>&&
+            std::is_same_v<Fetch, unary_fetch<identity>> &&
+    (one_of<Op, plus, minimum, maximum> ||
+     (one_of<In, float, double> && one_of<Op, minimum_number, maximum_number>));
 
 template <class In, class Out, class T, class Op, class Fetch>
 void cuda_scan_checked(device_span<const In> in, device_span<Out> out, scan_kind kind, T init,

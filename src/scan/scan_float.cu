@@ -2,3 +2,4 @@
 #include "instantiate.cuh"
 
 GPUPRIM_INSTANTIATE_SCAN_OPS(float)
+GPUPRIM_INSTANTIATE_SCAN_NAN_SKIPPING_OPS(float)

@@ -6,6 +6,7 @@
 // file formats, dtypes, channels, the filter spec, the border, the flip.
 #include <png.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -102,14 +103,21 @@ int main(int argc, char** argv) {
     gp::convolve_separable(gp::host, in, box, box, out, gp::border::replicate);
   });
   ok = ok && write_png("rgba_box1_replicate.png", 4, 5, PNG_FORMAT_RGBA, rgba_box);
-  const auto gray_sobel = filtered(gray, 8, 7, 1, [&](auto in, auto out) {
-    gp::convolve(gp::host, in, gp::filters::sobel_x(), out);
+  // sobel-x is scipy.ndimage.sobel(axis=1), a correlation; a PNG holds |v|
+  // rounded and saturated (convertScaleAbs).
+  const std::vector<float> gray_f(gray.begin(), gray.end());
+  const auto gray_sobel_f = filtered(gray_f, 8, 7, 1, [&](auto in, auto out) {
+    gp::correlate(gp::host, in, gp::filters::sobel_x(), out);
   });
+  std::vector<std::uint8_t> gray_sobel(gray_sobel_f.size());
+  for (std::size_t i = 0; i < gray_sobel.size(); ++i)
+    gray_sobel[i] =
+        static_cast<std::uint8_t>(std::min(std::nearbyint(std::fabs(gray_sobel_f[i])), 255.0f));
   ok = ok && write_png("gray_sobel_x.png", 7, 8, PNG_FORMAT_GRAY, gray_sobel);
   write_npy("f32_laplacian.npy",
             filtered(f32, 5, 6, 1,
                      [&](auto in, auto out) {
-                       gp::convolve(gp::host, in, gp::filters::laplacian(), out);
+                       gp::correlate(gp::host, in, gp::filters::laplacian(), out);
                      }),
             {5, 6});
   const auto g = gp::filters::gaussian_1d(1.0);

@@ -107,3 +107,39 @@ TEST_F(cuda_test, scan_of_empty_input_writes_nothing) {
   gp::inclusive_scan(gp::cuda, x, out);
   gp::exclusive_scan(gp::cuda, x, out, 1.0f);
 }
+
+// NaN: gp::minimum / maximum propagate it across the tiles' look-back,
+// gp::minimum_number / maximum_number skip it (precompiled for floats).
+template <class T>
+class cuda_scan_nan : public typed_cuda_test<T> {};
+using float_types = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(cuda_scan_nan, float_types);
+
+TYPED_TEST(cuda_scan_nan, minimum_propagates_and_minimum_number_skips) {
+  using T = TypeParam;
+  const T inf = std::numeric_limits<T>::infinity();
+  for (std::size_t n : {std::size_t{7}, std::size_t{4096 * 3 + 17}, std::size_t{2'000'003}}) {
+    const auto x = values_with_nans<T>(n, n / 2 + 3);
+    auto numbers_first = x;
+    numbers_first[0] = numbers_first[1] = T(0.5);
+    const auto d = gp::to_device(x);
+    const auto d_numbers_first = gp::to_device(numbers_first);
+    gp::device_vector<T> out(n);
+    gp::inclusive_scan(gp::cuda, d_numbers_first, out, gp::minimum{});
+    expect_same_with_nan(gp::to_host(out), nan_rule_reference<T>(numbers_first, false, false, {}),
+                         "min");
+    gp::inclusive_scan(gp::cuda, d, out, gp::maximum{});
+    expect_same_with_nan(gp::to_host(out), nan_rule_reference<T>(x, true, false, {}),
+                         "max, leading NaN");
+    gp::inclusive_scan(gp::cuda, d, out, gp::minimum_number{});
+    expect_same_with_nan(gp::to_host(out), nan_rule_reference<T>(x, false, true, {}), "nanmin");
+    gp::inclusive_scan(gp::cuda, d, out, gp::maximum_number{});
+    expect_same_with_nan(gp::to_host(out), nan_rule_reference<T>(x, true, true, {}), "nanmax");
+    gp::exclusive_scan(gp::cuda, d_numbers_first, out, inf, gp::minimum{});
+    expect_same_with_nan(gp::to_host(out), nan_rule_reference<T>(numbers_first, false, false, inf),
+                         "exclusive min");
+    gp::exclusive_scan(gp::cuda, d, out, -inf, gp::maximum_number{});
+    expect_same_with_nan(gp::to_host(out), nan_rule_reference<T>(x, true, true, -inf),
+                         "exclusive nanmax");
+  }
+}

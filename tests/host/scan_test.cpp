@@ -1,8 +1,10 @@
 // CPU backend of the scan family against sequential references.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <type_traits>
 #include <vector>
@@ -179,4 +181,33 @@ TEST(host_scan, bad_ranges_throw_and_leave_output_untouched) {
                                   std::span<int>(y).subspan(1, 100)),
                std::invalid_argument);
   EXPECT_EQ(y, std::vector<int>(200, 1));
+}
+
+template <class T>
+class host_scan_nan : public ::testing::Test {};
+using float_types = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(host_scan_nan, float_types);
+
+TYPED_TEST(host_scan_nan, minimum_propagates_and_minimum_number_skips) {
+  using T = TypeParam;
+  const T inf = std::numeric_limits<T>::infinity();
+  for (std::size_t n : {std::size_t{7}, std::size_t{100'003}}) {
+    const auto x = values_with_nans<T>(n, n / 2 + 3);
+    auto with_leading_number = x;
+    with_leading_number[0] = with_leading_number[1] = T(0.5);
+    std::vector<T> out(n);
+    gp::inclusive_scan(gp::host, with_leading_number, out, gp::minimum{});
+    expect_same_with_nan(out, nan_rule_reference<T>(with_leading_number, false, false, {}), "min");
+    gp::inclusive_scan(gp::host, x, out, gp::maximum{});
+    expect_same_with_nan(out, nan_rule_reference<T>(x, true, false, {}), "max, leading NaN");
+    gp::inclusive_scan(gp::host, x, out, gp::minimum_number{});
+    expect_same_with_nan(out, nan_rule_reference<T>(x, false, true, {}), "nanmin");
+    gp::inclusive_scan(gp::host, x, out, gp::maximum_number{});
+    expect_same_with_nan(out, nan_rule_reference<T>(x, true, true, {}), "nanmax");
+    gp::exclusive_scan(gp::host, with_leading_number, out, inf, gp::minimum{});
+    expect_same_with_nan(out, nan_rule_reference<T>(with_leading_number, false, false, inf),
+                         "exclusive min");
+    gp::exclusive_scan(gp::host, x, out, -inf, gp::maximum_number{});
+    expect_same_with_nan(out, nan_rule_reference<T>(x, true, true, -inf), "exclusive nanmax");
+  }
 }

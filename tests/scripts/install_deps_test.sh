@@ -99,6 +99,28 @@ status=$?
 grep -q "not installed (optional): openmpi-bin libopenmpi-dev" "$work/no-mpi/out" ||
   fail "OpenMPI missing: no note: $(cat "$work/no-mpi/out")"
 
+# 8. --required (scripts/gpuprim's mode): optional tools missing and apt-get
+# failing: exit 0, apt-get never called, nothing said.
+make_tools "$work/required" 3.31.6 cblas.h
+rm "$work/required/ccache" "$work/required/mpirun" "$work/required/mpicxx"
+
+env PATH="$work/required:$work/base" CXX=fake-c++ "$work/base/bash" "$script" --required \
+  >"$work/required/out" 2>&1
+status=$?
+[ $status -eq 0 ] || fail "--required, optional missing: exit $status, want 0"
+[ ! -s "$work/required/out" ] || fail "--required, optional missing: said $(cat "$work/required/out")"
+[ ! -e "$work/required/apt-calls" ] ||
+  fail "--required, optional missing: apt-get was called: $(cat "$work/required/apt-calls")"
+
+# 9. --required still installs (tries apt-get for) a missing required need.
+make_tools "$work/required-png" 3.31.6 png.h
+env PATH="$work/required-png:$work/base" CXX=fake-c++ "$work/base/bash" "$script" --required \
+  >"$work/required-png/out" 2>&1
+status=$?
+[ $status -eq 1 ] || fail "--required, png.h missing: exit $status, want 1"
+grep -q "libpng (png.h)" "$work/required-png/out" ||
+  fail "--required, png.h missing: not named: $(cat "$work/required-png/out")"
+
 # 6. A header under CMAKE_PREFIX_PATH is found there (the compiler is given -I).
 mkdir -p "$work/prefix/include"
 make_tools "$work/prefixed" 3.31.6
