@@ -23,8 +23,14 @@ struct generate_options {
 };
 
 int run_generate(const generate_options& opts) {
-  if (opts.size < 0)
-    throw usage_error("the size must be >= 0 (got " + std::to_string(opts.size) + ")");
+  // A matrix needs at least one row: poisson2d and random-spd take N >= 1,
+  // rmat a scale >= 0 (2^0 = 1 row).
+  const long long least = opts.kind == "rmat" ? 0 : 1;
+  if (opts.size < least) {
+    throw usage_error(opts.kind + " " + std::to_string(opts.size) + ": " +
+                      (opts.kind == "rmat" ? "the scale must be >= 0"
+                                           : "the size must be >= 1 (a matrix needs a row)"));
+  }
   const auto n = static_cast<std::size_t>(opts.size);
   if (opts.kind == "poisson2d") {
     if (n > 46340)
