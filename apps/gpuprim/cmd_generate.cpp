@@ -64,7 +64,9 @@ command add_generate_command(CLI::App& app) {
   sub->add_option("KIND", opts->kind, "poisson2d, random-spd or rmat")
       ->required()
       ->check(CLI::IsMember({"poisson2d", "random-spd", "rmat"}));
-  sub->add_option("N", opts->size, "Grid side (poisson2d), rows (random-spd) or scale (rmat)")
+  sub->add_option("N", opts->size,
+                  "Grid side (poisson2d) or rows (random-spd), at least 1; scale (rmat, 2^N rows), "
+                  "at least 0")
       ->required();
   sub->add_option("-o,--output", opts->output, "Where to write the matrix (.mtx)")->required();
   sub->add_option("--per-row", opts->per_row, "random-spd: off-diagonal entries per row (8)");

@@ -2,13 +2,16 @@
 // (tests/cli/solve_stop.cmake) into the directory given as the argument,
 // and removes the outputs those tests must not leave behind.
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "gpuprim/io/mtx.hpp"
 #include "gpuprim/io/npy.hpp"
+#include "gpuprim/sparse_generate.hpp"
 
 namespace io = gpuprim::io;
 
@@ -49,6 +52,10 @@ int main(int argc, char** argv) {
   io::write_npy<double>(dir / "ones3.npy", std::vector<double>{1, 1, 1});
   io::write_npy<double>(dir / "ones2.npy", std::vector<double>{1, 1});
   io::write_npy<double>(dir / "nan3.npy", std::vector<double>{1, std::nan(""), 1});
-  io::write_npy<double>(dir / "ones100.npy", std::vector<double>(100, 1.0));  // poisson2d 10
+  // The 2-D Poisson matrix on a 10 x 10 grid (eigenvalues up to 8):
+  // Richardson with omega 1 diverges.
+  io::write_mtx((dir / "poisson10.mtx").string(),
+                gpuprim::poisson2d<double, std::int64_t>(10).view());
+  io::write_npy<double>(dir / "ones100.npy", std::vector<double>(100, 1.0));
   return 0;
 }

@@ -7,6 +7,9 @@
 // finite precision), so when one reaches the tolerance the true residual is
 // computed, and if it has not, the iteration restarts from the current x
 // with r = b - A x (residual replacement) instead of stopping short.
+// solver_state::record applies the divergence and stagnation rules
+// (solve_watch, gpuprim/solve_types.hpp) to every residual, and calls the
+// progress callback when its interval has passed.
 #pragma once
 
 #include <omp.h>
