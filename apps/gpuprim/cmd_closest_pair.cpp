@@ -143,16 +143,34 @@ closest_pair_algorithm parse_algorithm(const std::string& name) {
   return names.at(name);
 }
 
+// Above this many points the GPU brute force says up front what it will do
+// (the device reports no progress; counting would slow the kernel).
+constexpr std::size_t cuda_brute_notice_points = 200000;
+
 template <class T>
 closest_pair_result solve(const point_table<T>& table, closest_pair_algorithm algorithm,
                           bool on_cuda) {
+  const double pairs = 0.5 * double(table.rows) * double(table.rows > 0 ? table.rows - 1 : 0);
   if (on_cuda) {
+    if (algorithm == closest_pair_algorithm::brute_force && table.rows > cuda_brute_notice_points) {
+      std::fprintf(stderr,
+                   "gpuprim closest-pair: brute force over %zu points: %.3g pairs on the GPU, "
+                   "no progress until it ends\n",
+                   table.rows, pairs);
+    }
     const device_vector<T> d = to_device(table.values);
     return closest_pair(cuda, device_matrix_view<const T>(d.data(), table.rows, table.dim),
                         algorithm);
   }
+  // The host brute force reports once a second after its first second.
+  closest_pair_progress progress;
+  progress.report = [pairs](double fraction, double seconds) {
+    std::fprintf(stderr, "gpuprim closest-pair: brute force, %.0f%% of %.3g pairs, %.1f s\n",
+                 100.0 * fraction, pairs, seconds);
+    std::fflush(stderr);
+  };
   return closest_pair(host, matrix_view<const T>(table.values.data(), table.rows, table.dim),
-                      algorithm);
+                      algorithm, progress);
 }
 
 template <class T>
@@ -217,8 +235,9 @@ command add_closest_pair_command(CLI::App& app) {
       ->required()
       ->type_name("");
   sub->add_option("--algorithm", opts->algorithm,
-                  "auto (by n), brute (every pair), tiled (every pair, in tiles), dc (divide "
-                  "and conquer) or grid")
+                  "auto (by n), brute (every pair: O(n^2), about 5e11 pairs for 10^6 points; "
+                  "progress on stderr once a second on the host), tiled (every pair, in tiles: "
+                  "O(n^2) too), dc (divide and conquer, O(n log n)) or grid")
       ->check(CLI::IsMember({"auto", "brute", "tiled", "dc", "grid"}))
       ->capture_default_str();
   sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")

@@ -23,8 +23,14 @@ struct generate_options {
 };
 
 int run_generate(const generate_options& opts) {
-  if (opts.size < 0)
-    throw usage_error("the size must be >= 0 (got " + std::to_string(opts.size) + ")");
+  // A matrix needs at least one row: poisson2d and random-spd take N >= 1,
+  // rmat a scale >= 0 (2^0 = 1 row).
+  const long long least = opts.kind == "rmat" ? 0 : 1;
+  if (opts.size < least) {
+    throw usage_error(opts.kind + " " + std::to_string(opts.size) + ": " +
+                      (opts.kind == "rmat" ? "the scale must be >= 0"
+                                           : "the size must be >= 1 (a matrix needs a row)"));
+  }
   const auto n = static_cast<std::size_t>(opts.size);
   if (opts.kind == "poisson2d") {
     if (n > 46340)
@@ -58,7 +64,9 @@ command add_generate_command(CLI::App& app) {
   sub->add_option("KIND", opts->kind, "poisson2d, random-spd or rmat")
       ->required()
       ->check(CLI::IsMember({"poisson2d", "random-spd", "rmat"}));
-  sub->add_option("N", opts->size, "Grid side (poisson2d), rows (random-spd) or scale (rmat)")
+  sub->add_option("N", opts->size,
+                  "Grid side (poisson2d) or rows (random-spd), at least 1; scale (rmat, 2^N rows), "
+                  "at least 0")
       ->required();
   sub->add_option("-o,--output", opts->output, "Where to write the matrix (.mtx)")->required();
   sub->add_option("--per-row", opts->per_row, "random-spd: off-diagonal entries per row (8)");

@@ -1,15 +1,25 @@
 // `gpuprim solve A.mtx b.npy -o x.npy [--method cg|bicgstab|jacobi|richardson]
-// [--precond none|jacobi] [--tol T] [--max-iter N] [--omega W]`: an
-// iterative solution of A x = b in double, written as float64.
+// [--precond none|jacobi] [--rtol R] [--atol A] [--maxiter N] [--x0 X.npy]
+// [--omega W]`: an iterative solution of A x = b in double, written as
+// float64. The options are scipy.sparse.linalg.cg's (SciPy >= 1.12):
+// converged when ||b - A x|| <= max(rtol ||b||, atol), rtol 1e-5, atol 0,
+// maxiter 10 n, x0 zeros; `--tol` and `--max-iter` are aliases of `--rtol`
+// and `--maxiter`.
 //
 // On convergence prints "iterations N residual R" (R = ||b - A x|| / ||b||)
-// and exits 0. Otherwise writes the last iterate, prints "not converged
-// after N iterations, residual R" (with the reason after a breakdown) on
-// stderr and exits 3. Bad input exits 2 and writes nothing.
+// and exits 0. Otherwise prints one line on stderr saying why (not
+// converged after N iterations, diverged, stagnated, a breakdown; for CG on
+// a non-symmetric matrix a hint) and exits 3; x is written then only when
+// the iteration did not diverge and every value is finite. Solves longer
+// than a second print their progress on stderr once a second. Bad input
+// (including a zero diagonal entry for the Jacobi iteration or
+// preconditioner) exits 2 and writes nothing.
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -26,9 +36,11 @@ struct solve_cli_options {
   std::string matrix;
   std::string rhs;
   std::string output;
+  std::string x0;
   std::string method = "cg";
   std::string precond = "none";
-  double tolerance = 1e-8;
+  double rtol = 1e-5;
+  double atol = 0.0;
   long long max_iterations = 0;
   double omega = 1.0;
   std::string backend;
@@ -41,50 +53,119 @@ solve_method method_of(const std::string& name) {
   return solve_method::cg;
 }
 
+// b or x0: n finite values.
+std::vector<double> read_vector(const std::string& file, const std::string& what,
+                                const std::string& matrix, std::size_t n) {
+  std::vector<double> v = read_cli_vector(file, what);
+  if (v.size() != n) {
+    throw usage_error(file + ": " + what + " has " + std::to_string(v.size()) + " elements but " +
+                      matrix + " has " + std::to_string(n) + " rows");
+  }
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (!std::isfinite(v[i])) {
+      throw usage_error(file + ": " + what + "[" + std::to_string(i) + "] is " +
+                        std::to_string(v[i]) + "; the values must be finite");
+    }
+  }
+  return v;
+}
+
+bool all_finite(const std::vector<double>& x) {
+  for (double v : x)
+    if (!std::isfinite(v)) return false;
+  return true;
+}
+
+template <class Matrix>
+solve_result run_method(const solve_cli_options& opts, solve_method method, const Matrix& A,
+                        const std::vector<double>& b, std::vector<double>& x,
+                        const solve_options& so, bool on_cuda) {
+  try {
+    if (on_cuda) {
+      const auto dA = to_device(A);
+      const auto db = to_device(b);
+      auto dx = to_device(x);
+      const solve_result r = solve(cuda, method, dA, db, dx, so);
+      x = to_host(dx);
+      return r;
+    }
+    return solve(host, method, A, b, x, so);
+  } catch (const std::invalid_argument& e) {
+    // The library's checks of the matrix (a zero diagonal entry): name the file.
+    std::string message = e.what();
+    const std::size_t colon = message.find(": ");
+    if (message.rfind("gpuprim::", 0) == 0 && colon != std::string::npos)
+      message = message.substr(colon + 2);
+    throw usage_error(opts.matrix + ": " + message);
+  }
+}
+
 int run_solve(const solve_cli_options& opts) {
   if (opts.max_iterations < 0) {
-    throw usage_error("--max-iter " + std::to_string(opts.max_iterations) + ": must be >= 0");
+    throw usage_error("--maxiter " + std::to_string(opts.max_iterations) + ": must be >= 0");
+  }
+  if (!(opts.rtol >= 0) || !(opts.atol >= 0)) {
+    throw usage_error(!(opts.rtol >= 0) ? "--rtol " + std::to_string(opts.rtol) + ": must be >= 0"
+                                        : "--atol " + std::to_string(opts.atol) + ": must be >= 0");
   }
   const bool on_cuda = resolve_backend(opts.backend) == "cuda";
   const cli_matrix m = read_cli_matrix(opts.matrix);
-  const std::vector<double> b = read_cli_vector(opts.rhs, "b");
   solve_options so;
-  so.tolerance = opts.tolerance;
+  so.tolerance = opts.rtol;
+  so.atol = opts.atol;
   so.max_iterations = static_cast<std::size_t>(opts.max_iterations);
   so.precond = opts.precond == "jacobi" ? preconditioner::jacobi : preconditioner::none;
   so.omega = opts.omega;
+  so.use_initial_guess = !opts.x0.empty();
+  so.progress = [](const solve_progress& p) {
+    std::fprintf(stderr, "gpuprim solve: iteration %zu, residual %.3g, %.1f s\n", p.iteration,
+                 p.residual, p.seconds);
+    std::fflush(stderr);
+  };
   const solve_method method = method_of(opts.method);
   std::vector<double> x;
   solve_result r;
+  bool symmetric = true;
   std::visit(
       [&](const auto& A) {
         if (A.rows() != A.cols()) {
           throw usage_error(opts.matrix + ": the matrix is " + std::to_string(A.rows()) + " x " +
                             std::to_string(A.cols()) + "; a solve needs a square one");
         }
-        if (b.size() != A.rows()) {
-          throw usage_error(opts.rhs + ": b has " + std::to_string(b.size()) + " elements but " +
-                            opts.matrix + " has " + std::to_string(A.rows()) + " rows");
-        }
-        x.assign(A.rows(), 0.0);
-        if (on_cuda) {
-          const auto dA = to_device(A);
-          const auto db = to_device(b);
-          device_vector<double> dx(A.rows());
-          r = solve(cuda, method, dA, db, dx, so);
-          x = to_host(dx);
-        } else {
-          r = solve(host, method, A, b, x, so);
-        }
+        const std::vector<double> b = read_vector(opts.rhs, "b", opts.matrix, A.rows());
+        x = opts.x0.empty() ? std::vector<double>(A.rows(), 0.0)
+                            : read_vector(opts.x0, "x0", opts.matrix, A.rows());
+        r = run_method(opts, method, A, b, x, so, on_cuda);
+        // CG needs a symmetric matrix: one O(nnz) look when it failed.
+        if (method == solve_method::cg && !r.converged) symmetric = is_symmetric(A);
       },
       m);
-  io::write_npy(opts.output, x);
+  const bool write = r.status != solve_status::diverged && all_finite(x);
+  if (write) io::write_npy(opts.output, x);
   if (r.converged) {
     std::printf("iterations %zu residual %.6g\n", r.iterations, r.residual);
     return exit_success;
   }
-  std::fprintf(stderr, "not converged after %zu iterations, residual %.6g%s\n", r.iterations,
-               r.residual, r.breakdown ? (" (" + r.message + ")").c_str() : "");
+  std::string line;
+  if (r.status == solve_status::diverged || r.status == solve_status::stagnated) {
+    line = r.message;
+  } else {
+    char text[96];
+    std::snprintf(text, sizeof text, "not converged after %zu iterations, residual %.6g",
+                  r.iterations, r.residual);
+    line = text;
+    if (r.status == solve_status::breakdown) line += " (" + r.message + ")";
+  }
+  if (!symmetric) {
+    line +=
+        "; the matrix is not symmetric: CG needs a symmetric positive definite matrix; try "
+        "--method bicgstab";
+  }
+  if (!write) {
+    line += r.status == solve_status::diverged ? "; x not written"
+                                               : "; x not written (it has non-finite values)";
+  }
+  std::fprintf(stderr, "gpuprim solve: %s\n", line.c_str());
   return exit_not_converged;
 }
 
@@ -95,7 +176,12 @@ command add_solve_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "solve",
       "Solves A x = b iteratively (A from a .mtx file, b a 1-D .npy); writes x as float64 .npy "
-      "and prints 'iterations N residual R'; exit 3 when it does not converge");
+      "and prints 'iterations N residual R'. Options and stopping rule as "
+      "scipy.sparse.linalg.cg: converged when ||b - A x|| <= max(rtol ||b||, atol). Exit 3 when "
+      "it does not converge (the iteration limit, a breakdown, a residual that is not finite or "
+      "1e8 times its start: diverged, x not written; or one that has not fallen by 0.1% in 500 "
+      "iterations: stagnated), with one line saying why; progress on stderr once a second for "
+      "long solves");
   sub->add_option("A", opts->matrix, "The matrix (.mtx)")->required()->type_name("");
   sub->add_option("b", opts->rhs, "The right-hand side (.npy, 1-D)")->required()->type_name("");
   sub->add_option("-o,--output", opts->output, "Where to write x (.npy)")->required();
@@ -105,8 +191,13 @@ command add_solve_command(CLI::App& app) {
       ->check(CLI::IsMember({"cg", "bicgstab", "jacobi", "richardson"}));
   sub->add_option("--precond", opts->precond, "none (default) or jacobi (diagonal)")
       ->check(CLI::IsMember({"none", "jacobi"}));
-  sub->add_option("--tol", opts->tolerance, "Relative residual ||b - Ax|| / ||b|| to reach (1e-8)");
-  sub->add_option("--max-iter", opts->max_iterations, "Iteration limit (default 10 n)");
+  sub->add_option("--rtol,--tol", opts->rtol,
+                  "Relative tolerance: ||b - A x|| <= rtol ||b|| (default 1e-5, as SciPy)");
+  sub->add_option("--atol", opts->atol,
+                  "Absolute tolerance: ||b - A x|| <= atol is enough (default 0, as SciPy)");
+  sub->add_option("--maxiter,--max-iter", opts->max_iterations,
+                  "Iteration limit (default 10 n, as SciPy's cg and bicgstab)");
+  sub->add_option("--x0", opts->x0, "The initial guess (.npy, 1-D, n values; default zeros)");
   sub->add_option("--omega", opts->omega, "Relaxation factor of richardson / jacobi (1)");
   sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
       ->check(CLI::IsMember({"host", "cuda"}));

@@ -175,7 +175,8 @@ point_set<T> array_points(const T* x, const T* y, const T* z, std::size_t n) {
 
 template <class T>
 closest_pair_result host_closest_pair(host_backend backend, point_set<T> s,
-                                      closest_pair_algorithm algorithm) {
+                                      closest_pair_algorithm algorithm,
+                                      const closest_pair_progress& progress = {}) {
   check_point_count(s.n);
   const point_bounds b = host_detail::bounds(backend, s);
   check_bounds(b);
@@ -195,7 +196,7 @@ closest_pair_result host_closest_pair(host_backend backend, point_set<T> s,
   auto run = [&]<int Dim>() {
     switch (algorithm) {
       case closest_pair_algorithm::brute_force:
-        return host_detail::brute_force<Dim>(backend, s);
+        return host_detail::brute_force<Dim>(backend, s, progress);
       case closest_pair_algorithm::tiled:
         return host_detail::blocked<Dim>(backend, s);
       case closest_pair_algorithm::divide_and_conquer:
@@ -228,15 +229,17 @@ using device_coordinate_t = std::remove_const_t<device_range_value_t<const R>>;
 
 // ---- host -----------------------------------------------------------------
 
-// n x 2 or n x 3 points, one per row.
+// n x 2 or n x 3 points, one per row. `progress` reports on the brute
+// force (the other algorithms ignore it).
 template <class T>
 requires closest_pair_coordinate<std::remove_const_t<T>> closest_pair_result
 closest_pair(host_backend backend, matrix_view<T> points,
-             closest_pair_algorithm algorithm = closest_pair_algorithm::automatic) {
+             closest_pair_algorithm algorithm = closest_pair_algorithm::automatic,
+             const closest_pair_progress& progress = {}) {
   using U = std::remove_const_t<T>;
   return detail::host_closest_pair<U>(
       backend, detail::matrix_points<U>(points.data(), points.rows(), points.cols(), points.ld()),
-      algorithm);
+      algorithm, progress);
 }
 
 // Separate x and y arrays.

@@ -21,11 +21,23 @@
 //    iteration starts from 0; on return it holds the last iterate.
 //  - The result says how many iterations ran, the relative residual
 //    ||b - A x|| / ||b|| of the returned x (computed, not the recurrence's
-//    estimate), whether it met the tolerance, whether a breakdown (a
-//    division by zero in CG or BiCGStab) stopped it, and, on request, the
-//    residual after every iteration. A breakdown is never reported as
-//    convergence, and x is then the last iterate before it (never NaN from
-//    the breakdown itself). b = 0 gives x = 0 at once.
+//    estimate), why it stopped (solve_status, and a message) and, on
+//    request, the residual after every iteration. A breakdown is never
+//    reported as convergence, and x is then the last iterate before it
+//    (never NaN from the breakdown itself). b = 0 gives x = 0 at once.
+//  - Stopping rules, checked after every iteration in this order:
+//    converged when ||r|| <= max(tolerance ||b||, atol) (SciPy's rule with
+//    rtol = tolerance); diverged when ||r|| is not finite or more than
+//    1e8 times ||r_0|| ("diverged at iteration k"; x is that iterate);
+//    stagnated when ||r|| has not fallen below (1 - stagnation_improvement)
+//    times its last recorded low within stagnation_window iterations
+//    (defaults 1e-3 and 500: a method must average a 2e-6 relative
+//    decrease per iteration); then the iteration limit. Plain Richardson
+//    does not divide by the diagonal and takes a zero one; the stopping
+//    rules end such runs. options.progress, when set, is called once per
+//    progress_interval seconds of a long solve.
+//  - is_symmetric(A) (CSR: O(nnz + n); dense: O(n^2)) tells whether CG
+//    can apply: CG needs a symmetric positive definite matrix.
 //  - Dot products are accumulated in double for both float and double
 //    data; matrix-vector products in T.
 //  - GPU: every iteration runs on the device without copies to the host;
@@ -36,12 +48,15 @@
 //    int32 and int64 indices, and dense matrices.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/core/matrix_view.hpp"
@@ -92,6 +107,17 @@ inline void check(solve_method method, std::size_t rows, std::size_t cols, std::
     throw std::invalid_argument(w + "the tolerance must be >= 0 (got " +
                                 std::to_string(opts.tolerance) + ")");
   }
+  if (!(opts.atol >= 0)) {
+    throw std::invalid_argument(w + "atol must be >= 0 (got " + std::to_string(opts.atol) + ")");
+  }
+  if (!(opts.stagnation_improvement >= 0 && opts.stagnation_improvement < 1)) {
+    throw std::invalid_argument(w + "stagnation_improvement must be in [0, 1) (got " +
+                                std::to_string(opts.stagnation_improvement) + ")");
+  }
+  if (opts.progress && !(opts.progress_interval > 0)) {
+    throw std::invalid_argument(w + "progress_interval must be positive (got " +
+                                std::to_string(opts.progress_interval) + ")");
+  }
   if ((method == solve_method::richardson || method == solve_method::jacobi) &&
       !(opts.omega > 0 && std::isfinite(opts.omega))) {
     throw std::invalid_argument(w + "omega must be positive and finite (got " +
@@ -105,6 +131,25 @@ inline bool needs_diagonal(solve_method method, const solve_options& opts) {
 
 inline std::size_t max_iterations(const solve_options& opts, std::size_t n) {
   return opts.max_iterations ? opts.max_iterations : 10 * n;
+}
+
+// The bound on ||r|| / ||b||: max(tolerance, atol / ||b||).
+inline double relative_bound(const solve_options& opts, double b_norm) {
+  return std::max(opts.tolerance, opts.atol / b_norm);
+}
+
+// Sets the status from what the iteration found (both backends), and the
+// message of an iteration that ran out of iterations.
+inline void finish(solve_result& res) {
+  if (res.converged) {
+    res.status = solve_status::converged;
+    res.message.clear();
+  } else if (res.breakdown) {
+    res.status = solve_status::breakdown;
+  } else if (res.status != solve_status::diverged && res.status != solve_status::stagnated) {
+    res.status = solve_status::max_iterations;
+    res.message = "not converged after " + std::to_string(res.iterations) + " iterations";
+  }
 }
 
 template <class T, class Op>
@@ -131,6 +176,7 @@ solve_result host_solve(solve_method method, const Op& op, host_backend backend,
   if (b_norm == 0) {
     host_detail::parallel_for(backend, n, [&](std::size_t i) { x[i] = T(0); });
     res.converged = true;
+    res.status = solve_status::converged;
     if (opts.keep_history) res.history.push_back(0.0);
     return res;
   }
@@ -155,11 +201,9 @@ solve_result host_solve(solve_method method, const Op& op, host_backend backend,
     res.residual =
         std::sqrt(host_detail::true_residual(op, backend, n, b.data(), x.data(), r.data())) /
         b_norm;
-    if (res.converged && !(res.residual <= opts.tolerance)) res.converged = false;
+    if (res.converged && !(res.residual <= relative_bound(opts, b_norm))) res.converged = false;
   }
-  if (!res.converged && res.message.empty() && !res.breakdown) {
-    res.message = "not converged after " + std::to_string(res.iterations) + " iterations";
-  }
+  finish(res);
   return res;
 }
 
@@ -240,6 +284,82 @@ solve_result solve(cuda_backend backend, solve_method method, device_matrix_view
                    std::type_identity_t<device_span<T>> x,
                    const solve_options& opts = {}) requires(!std::is_const_v<T>) {
   return solve(backend, method, device_matrix_view<const T>(A), b, x, opts);
+}
+
+// ---- symmetry -------------------------------------------------------------------------
+
+// Whether a square matrix equals its transpose: every a(i, j) against
+// a(j, i) (duplicates summed), equal within max(1e-10, 4 eps(T)) of their
+// magnitude. O(nnz + n) time and memory for CSR (a counting transpose and
+// one pass over the rows), O(n^2) for dense. CG needs a symmetric positive
+// definite matrix; this is the cheap half of that (`gpuprim solve` runs it
+// when CG fails).
+template <class T, class I>
+bool is_symmetric(const csr_view<T, I>& A) {
+  if (A.rows != A.cols || A.row_offsets.size() != A.rows + 1) return false;
+  const std::size_t n = A.rows;
+  const std::size_t nnz = static_cast<std::size_t>(A.row_offsets[n]);
+  auto col = [&](std::size_t k) { return static_cast<std::size_t>(A.col_indices[k]); };
+  for (std::size_t k = 0; k < nnz; ++k)
+    if (col(k) >= n) return false;
+  // The transpose by counting: row c of it holds (r, a(r, c)).
+  std::vector<std::size_t> start(n + 1, 0);
+  for (std::size_t k = 0; k < nnz; ++k)
+    ++start[col(k) + 1];
+  for (std::size_t c = 0; c < n; ++c)
+    start[c + 1] += start[c];
+  std::vector<std::size_t> t_row(nnz), fill(start.begin(), start.end() - 1);
+  std::vector<double> t_val(nnz);
+  for (std::size_t r = 0; r < n; ++r) {
+    for (auto k = static_cast<std::size_t>(A.row_offsets[r]);
+         k < static_cast<std::size_t>(A.row_offsets[r + 1]); ++k) {
+      const std::size_t at = fill[col(k)]++;
+      t_row[at] = r;
+      t_val[at] = static_cast<double>(A.values[k]);
+    }
+  }
+  const double tol = std::max(1e-10, 4.0 * static_cast<double>(std::numeric_limits<T>::epsilon()));
+  // Row i of A minus row i of the transpose, in a dense accumulator.
+  std::vector<double> diff(n, 0.0), size(n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto a0 = static_cast<std::size_t>(A.row_offsets[i]);
+    const auto a1 = static_cast<std::size_t>(A.row_offsets[i + 1]);
+    for (std::size_t k = a0; k < a1; ++k) {
+      diff[col(k)] += static_cast<double>(A.values[k]);
+      size[col(k)] += std::abs(static_cast<double>(A.values[k]));
+    }
+    for (std::size_t k = start[i]; k < start[i + 1]; ++k) {
+      diff[t_row[k]] -= t_val[k];
+      size[t_row[k]] += std::abs(t_val[k]);
+    }
+    bool equal = true;
+    auto settle = [&](std::size_t c) {
+      if (std::abs(diff[c]) > tol * size[c]) equal = false;
+      diff[c] = size[c] = 0.0;
+    };
+    for (std::size_t k = a0; k < a1; ++k)
+      settle(col(k));
+    for (std::size_t k = start[i]; k < start[i + 1]; ++k)
+      settle(t_row[k]);
+    if (!equal) return false;
+  }
+  return true;
+}
+template <class T, class I>
+bool is_symmetric(const csr_matrix<T, I>& A) {
+  return is_symmetric(A.view());
+}
+template <class T>
+bool is_symmetric(matrix_view<const T> A) {
+  if (A.rows() != A.cols()) return false;
+  const double tol = std::max(1e-10, 4.0 * static_cast<double>(std::numeric_limits<T>::epsilon()));
+  for (std::size_t i = 0; i < A.rows(); ++i) {
+    for (std::size_t j = i + 1; j < A.cols(); ++j) {
+      const double u = static_cast<double>(A(i, j)), v = static_cast<double>(A(j, i));
+      if (std::abs(u - v) > tol * (std::abs(u) + std::abs(v))) return false;
+    }
+  }
+  return true;
 }
 
 // ---- one name per method ------------------------------------------------------------

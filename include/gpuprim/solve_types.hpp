@@ -3,17 +3,39 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "gpuprim/core/macros.hpp"
 
 namespace gpuprim {
 
 enum class solve_method { cg, bicgstab, jacobi, richardson };
 enum class preconditioner { none, jacobi };
 
+// Why a solve stopped.
+enum class solve_status {
+  converged,       // ||b - A x|| <= max(tolerance ||b||, atol)
+  max_iterations,  // the iteration limit came first
+  diverged,        // the residual was not finite, or 1e8 times its start
+  stagnated,       // no relative improvement over the stagnation window
+  breakdown,       // CG / BiCGStab would have divided by zero
+};
+
+// What a progress callback sees (solve_options::progress).
+struct solve_progress {
+  std::size_t iteration = 0;
+  double residual = 0.0;  // ||r|| / ||b|| of the current iterate
+  double seconds = 0.0;   // since the solve started
+};
+
 struct solve_options {
-  // Stop when ||b - A x|| / ||b|| <= tolerance.
+  // Relative tolerance (SciPy's rtol): stop when
+  // ||b - A x|| <= max(tolerance * ||b||, atol).
   double tolerance = 1e-8;
+  // Absolute tolerance (SciPy's atol); 0: the relative one alone.
+  double atol = 0.0;
   // 0: 10 * n.
   std::size_t max_iterations = 0;
   // true: x holds the initial guess on entry; false: start from x = 0.
@@ -26,11 +48,64 @@ struct solve_options {
   double omega = 1.0;
   // Keep ||r|| / ||b|| before the first and after every iteration.
   bool keep_history = false;
+  // Stagnation: the solve stops (solve_status::stagnated) when the residual
+  // has not fallen below (1 - stagnation_improvement) times its last
+  // recorded low within stagnation_window iterations. 0: never.
+  std::size_t stagnation_window = 500;
+  double stagnation_improvement = 1e-3;
+  // Called with the iteration, the residual and the elapsed time once
+  // progress_interval seconds have passed, then every progress_interval
+  // seconds (never for a solve that ends sooner). The host looks at the
+  // clock once per iteration; the GPU solver at its convergence checks
+  // (check_every), adding no synchronization.
+  std::function<void(const solve_progress&)> progress;
+  double progress_interval = 1.0;
   // GPU: iterations between two convergence checks on the host (each check
   // is one copy of a few bytes and a synchronization); 0: automatic.
   // The iteration stops at the first iteration that meets the tolerance
-  // whatever this is (the device skips the work after it).
+  // (or diverges or stagnates) whatever this is (the device skips the work
+  // after it).
   int check_every = 0;
+};
+
+// The divergence threshold: a residual this many times the initial one.
+inline constexpr double solve_divergence_growth = 1e8;
+
+// The divergence and stagnation rules, on squared residual norms, shared
+// by the host and GPU solvers (the GPU's copy lives in device memory and is
+// updated by one thread): configure(), begin() with the initial residual,
+// then check() after every iteration whose residual did not meet the
+// tolerance.
+struct solve_watch {
+  enum verdict : int { go = 0, diverged = 1, stagnated = 2 };
+  double start = 0;               // ||r_0||^2
+  double low = 0;                 // the last recorded low of ||r||^2
+  unsigned long long low_at = 0;  // its iteration
+  unsigned long long window = 0;  // 0: no stagnation rule
+  double keep = 1;                // (1 - improvement)^2
+
+  GPUPRIM_HD void configure(unsigned long long stagnation_window, double improvement) {
+    window = stagnation_window;
+    keep = (1 - improvement) * (1 - improvement);
+  }
+  GPUPRIM_HD void begin(double rr) {
+    start = rr;
+    low = rr;
+    low_at = 0;
+  }
+  // The residual after iteration k (k = 0: the initial one).
+  GPUPRIM_HD int check(double rr, unsigned long long k) {
+    constexpr double largest = 1.7976931348623157e308;
+    if (!(rr <= largest) || rr > start * (solve_divergence_growth * solve_divergence_growth))
+      return diverged;  // NaN fails every comparison
+    if (rr < keep * low) {
+      low = rr;
+      low_at = k;
+      return go;
+    }
+    if (window != 0 && k - low_at >= window) return stagnated;
+    return go;
+  }
 };
 
 struct solve_result {
@@ -41,7 +116,10 @@ struct solve_result {
   // A division by zero (or by a non-finite value) stopped CG or BiCGStab;
   // x is the last iterate before it.
   bool breakdown = false;
-  // Why the solver stopped when it did not converge.
+  solve_status status = solve_status::max_iterations;
+  // Why the solver stopped when it did not converge ("diverged at
+  // iteration k: ...", "stagnated at iteration k: ...", "breakdown: ...",
+  // "not converged after k iterations").
   std::string message;
   // Relative residuals: before the first iteration, then after each one
   // (when solve_options::keep_history).
@@ -58,6 +136,22 @@ inline const char* name_of(solve_method m) {
       return "jacobi";
     case solve_method::richardson:
       return "richardson";
+  }
+  return "?";
+}
+
+inline const char* name_of(solve_status s) {
+  switch (s) {
+    case solve_status::converged:
+      return "converged";
+    case solve_status::max_iterations:
+      return "reached the iteration limit";
+    case solve_status::diverged:
+      return "diverged";
+    case solve_status::stagnated:
+      return "stagnated";
+    case solve_status::breakdown:
+      return "breakdown";
   }
   return "?";
 }

@@ -94,3 +94,9 @@ TEST_F(cuda_test, solve_matches_host_iteration_counts) {
   EXPECT_EQ(dev.history.size(), dev.iterations + 1);
   EXPECT_LE(relative_error(xd, std::vector<double>(xh.begin(), xh.end())), 1e-7);
 }
+TEST_F(cuda_test, solve_stops_and_says_why) {
+  cuda_side side;
+  check_solver_stops(side);
+  cuda_side every{1};
+  check_solver_stops(every);
+}

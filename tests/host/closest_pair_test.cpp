@@ -211,6 +211,34 @@ TEST(host_closest_pair_api, thread_counts_agree_and_result_is_ordered) {
       "leading dimension 5");
 }
 
+TEST(host_closest_pair_api, brute_force_progress) {
+  // With a tiny interval the first thread reports after its rows: fractions
+  // in (0, 1], never decreasing, and the same answer as without progress.
+  auto rng = make_rng(8);
+  const auto pts = uniform_points<double>(4000, 2, rng);
+  const gp::matrix_view<const double> view(pts.xyz.data(), pts.n, 2);
+  const auto want = gp::closest_pair(gp::host, view, gp::closest_pair_algorithm::brute_force);
+  for (int threads : {1, 3}) {
+    std::vector<double> fractions;
+    gp::closest_pair_progress progress;
+    progress.interval = 1e-9;
+    progress.report = [&](double fraction, double seconds) {
+      fractions.push_back(fraction);
+      EXPECT_GE(seconds, 0.0);
+    };
+    const auto got = gp::closest_pair(gp::host.threads(threads), view,
+                                      gp::closest_pair_algorithm::brute_force, progress);
+    expect_same_pair(got, want, "with progress");
+    ASSERT_FALSE(fractions.empty());
+    for (std::size_t k = 0; k < fractions.size(); ++k) {
+      EXPECT_GT(fractions[k], 0.0);
+      EXPECT_LE(fractions[k], 1.0);
+      if (k > 0) EXPECT_LE(fractions[k - 1], fractions[k]);
+    }
+    if (threads == 1) EXPECT_DOUBLE_EQ(fractions.back(), 1.0);
+  }
+}
+
 // The GPU tiled kernel's work items (core/point_set.hpp): the closed-form
 // decode of square k, and, replaying the kernel's index arithmetic on the
 // host, every pair i < j covered by exactly one item's unmasked pairs.

@@ -21,9 +21,12 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <vector>
@@ -32,6 +35,20 @@
 #include "gpuprim/core/point_set.hpp"
 #include "gpuprim/host/radix_sort.hpp"
 #include "gpuprim/host/reduce.hpp"
+
+namespace gpuprim {
+
+// Progress of the host brute force (O(n^2) pairs): `report` is called from
+// one thread with the fraction of the pairs done and the seconds since the
+// start, once `interval` seconds have passed and then every `interval`
+// seconds (never for a run that ends sooner). Without `report` nothing is
+// counted.
+struct closest_pair_progress {
+  std::function<void(double fraction, double seconds)> report;
+  double interval = 1.0;
+};
+
+}  // namespace gpuprim
 
 namespace gpuprim::host_detail {
 
@@ -123,10 +140,19 @@ pair_candidate parallel_best(host_backend backend, std::size_t n, Body body, boo
 
 // ---- 1. brute force ------------------------------------------------------
 
+// With a progress report, each finished row i adds its n - 1 - i pairs to
+// a shared count, and the first thread looks at the clock after each of
+// its rows.
 template <int Dim, class T>
-pair_candidate brute_force(host_backend backend, const point_set<T>& s) {
+pair_candidate brute_force(host_backend backend, const point_set<T>& s,
+                           const closest_pair_progress& progress = {}) {
   const std::vector<double> pts = packed_points<Dim>(backend, s);
   const std::size_t n = s.n;
+  const bool reporting = static_cast<bool>(progress.report) && progress.interval > 0;
+  const double total = 0.5 * double(n) * double(n - 1);
+  std::atomic<std::uint64_t> done{0};
+  const auto started = std::chrono::steady_clock::now();
+  double next = progress.interval;
   return parallel_best(
       backend, n,
       [&](std::size_t i, pair_candidate& best) {
@@ -137,6 +163,16 @@ pair_candidate brute_force(host_backend backend, const point_set<T>& s) {
             const pair_candidate c{d2, i, j};
             if (better(c, best)) best = c;
           }
+        }
+        if (!reporting) return;
+        const std::uint64_t pairs =
+            done.fetch_add(n - 1 - i, std::memory_order_relaxed) + (n - 1 - i);
+        if (omp_get_thread_num() != 0) return;
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        if (seconds >= next) {
+          progress.report(double(pairs) / total, seconds);
+          next = (std::floor(seconds / progress.interval) + 1) * progress.interval;
         }
       },
       true);

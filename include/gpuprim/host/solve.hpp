@@ -7,14 +7,19 @@
 // finite precision), so when one reaches the tolerance the true residual is
 // computed, and if it has not, the iteration restarts from the current x
 // with r = b - A x (residual replacement) instead of stopping short.
+// solver_state::record applies the divergence and stagnation rules
+// (solve_watch, gpuprim/solve_types.hpp) to every residual, and calls the
+// progress callback when its interval has passed.
 #pragma once
 
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <span>
 #include <string>
 #include <vector>
@@ -24,7 +29,37 @@
 #include "gpuprim/host/spmv.hpp"
 #include "gpuprim/solve_types.hpp"
 
-namespace gpuprim::host_detail {
+namespace gpuprim {
+
+namespace solve_detail {
+
+inline std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", v);
+  return text;
+}
+// The messages of solve_result for a divergence and a stagnation (both
+// backends).
+inline std::string diverged_message(std::size_t iteration, double residual, double start) {
+  return "diverged at iteration " + std::to_string(iteration) + ": the residual " +
+         (std::isfinite(residual)
+              ? number(residual) + " is more than 1e8 times its start " + number(start)
+              : std::string("is not finite"));
+}
+inline std::string stagnated_message(std::size_t iteration, double residual,
+                                     const solve_options& opts) {
+  return "stagnated at iteration " + std::to_string(iteration) + ": the residual " +
+         number(residual) + " has not fallen by " + number(opts.stagnation_improvement * 100) +
+         "% in " + std::to_string(opts.stagnation_window) + " iterations";
+}
+
+}  // namespace solve_detail
+
+namespace host_detail {
+
+using solve_detail::diverged_message;
+using solve_detail::number;
+using solve_detail::stagnated_message;
 
 // A square CSR matrix as an operator: y = alpha A x + beta y, and its diagonal.
 template <class T, class I>
@@ -88,6 +123,9 @@ double parallel_sum(host_backend backend, std::size_t n, F f) {
   return sum;
 }
 
+// The bookkeeping every host solver shares: the residual after each
+// iteration (history, the divergence and stagnation rules of solve_watch,
+// the progress callback) and the tolerance.
 template <class T>
 struct solver_state {
   host_backend backend;
@@ -95,11 +133,50 @@ struct solver_state {
   double b_norm;
   const solve_options& opts;
   solve_result& result;
+  solve_watch watch{};
+  bool begun = false;
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  double next_progress = opts.progress_interval;
 
   double relative(double norm2) const { return std::sqrt(norm2) / b_norm; }
-  void record(double rel) {
+  // ||r||^2 <= max(tolerance ||b||, atol)^2.
+  bool met(double norm2) const {
+    const double bound = std::max(opts.tolerance * b_norm, opts.atol);
+    return std::sqrt(norm2) <= bound;
+  }
+  // Records ||r||^2 after result.iterations iterations; true when the
+  // iteration must stop because it diverged or stagnated (result.status
+  // and result.message say which).
+  bool record(double norm2) {
+    const double rel = relative(norm2);
     result.residual = rel;
     if (opts.keep_history) result.history.push_back(rel);
+    if (opts.progress) {
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      if (seconds >= next_progress) {
+        opts.progress(solve_progress{result.iterations, rel, seconds});
+        next_progress = (std::floor(seconds / opts.progress_interval) + 1) * opts.progress_interval;
+      }
+    }
+    if (!begun) {
+      watch.configure(opts.stagnation_window, opts.stagnation_improvement);
+      watch.begin(norm2);
+      begun = true;
+    }
+    if (met(norm2)) return false;
+    switch (watch.check(norm2, result.iterations)) {
+      case solve_watch::diverged:
+        result.status = solve_status::diverged;
+        result.message = diverged_message(result.iterations, rel, relative(watch.start));
+        return true;
+      case solve_watch::stagnated:
+        result.status = solve_status::stagnated;
+        result.message = stagnated_message(result.iterations, rel, opts);
+        return true;
+      default:
+        return false;
+    }
   }
 };
 
@@ -142,14 +219,11 @@ void cg(const Op& op, host_backend backend, const T* b, T* x, const solve_option
     rz = parallel_sum(backend, n, [&](std::size_t i) { return double(r[i]) * double(p[i]); });
   };
   restart();
-  s.record(s.relative(rr));
+  bool stop = s.record(rr);
   bool replaced = true;  // r is the true residual of x
   for (;;) {
-    if (!finite(rr)) {
-      res.message = "the residual is not finite";
-      break;
-    }
-    if (s.relative(rr) <= opts.tolerance) {
+    if (stop) break;
+    if (s.met(rr)) {
       if (replaced) {
         res.converged = true;
         break;
@@ -166,7 +240,7 @@ void cg(const Op& op, host_backend backend, const T* b, T* x, const solve_option
         parallel_sum(backend, n, [&](std::size_t i) { return double(p[i]) * double(q[i]); });
     if (!(pq > 0) || !finite(pq) || !(rz > 0)) {
       res.breakdown = true;
-      res.message = "breakdown: p.Ap = " + std::to_string(pq) + ", r.z = " + std::to_string(rz) +
+      res.message = "breakdown: p.Ap = " + number(pq) + ", r.z = " + number(rz) +
                     " (is the matrix symmetric positive definite?)";
       break;
     }
@@ -184,7 +258,7 @@ void cg(const Op& op, host_backend backend, const T* b, T* x, const solve_option
     parallel_for(backend, n, [&](std::size_t i) { p[i] = dinv[i] * r[i] + beta * p[i]; });
     ++res.iterations;
     replaced = false;
-    s.record(s.relative(rr));
+    stop = s.record(rr);
   }
 }
 
@@ -207,14 +281,11 @@ void bicgstab(const Op& op, host_backend backend, const T* b, T* x, const solve_
     fresh = true;
   };
   restart();
-  s.record(s.relative(rr));
+  bool stop = s.record(rr);
   bool replaced = true;
   for (;;) {
-    if (!finite(rr)) {
-      res.message = "the residual is not finite";
-      break;
-    }
-    if (s.relative(rr) <= opts.tolerance) {
+    if (stop) break;
+    if (s.met(rr)) {
       if (replaced) {
         res.converged = true;
         break;
@@ -229,7 +300,7 @@ void bicgstab(const Op& op, host_backend backend, const T* b, T* x, const solve_
     const double rho_new = dot(rhat, r);
     if (rho_new == 0 || !finite(rho_new)) {
       res.breakdown = true;
-      res.message = "breakdown: rhat.r = " + std::to_string(rho_new);
+      res.message = "breakdown: rhat.r = " + number(rho_new);
       break;
     }
     if (fresh) {
@@ -246,20 +317,20 @@ void bicgstab(const Op& op, host_backend backend, const T* b, T* x, const solve_
     const double rv = dot(rhat, v);
     if (rv == 0 || !finite(rv)) {
       res.breakdown = true;
-      res.message = "breakdown: rhat.Ap = " + std::to_string(rv);
+      res.message = "breakdown: rhat.Ap = " + number(rv);
       break;
     }
     alpha = rho / rv;
     const T a = static_cast<T>(alpha);
     parallel_for(backend, n, [&](std::size_t i) { sv[i] = r[i] - a * v[i]; });
     const double ss = dot(sv, sv);
-    if (s.relative(ss) <= opts.tolerance) {
+    if (s.met(ss)) {
       parallel_for(backend, n, [&](std::size_t i) { x[i] += a * ph[i]; });
       r = sv;
       rr = ss;
       ++res.iterations;
       replaced = false;
-      s.record(s.relative(rr));
+      stop = s.record(rr);
       continue;
     }
     parallel_for(backend, n, [&](std::size_t i) { sh[i] = dinv[i] * sv[i]; });
@@ -268,7 +339,7 @@ void bicgstab(const Op& op, host_backend backend, const T* b, T* x, const solve_
     const double ts = dot(t, sv);
     if (tt == 0 || !finite(tt) || ts == 0) {
       res.breakdown = true;
-      res.message = "breakdown: t.t = " + std::to_string(tt) + ", t.s = " + std::to_string(ts);
+      res.message = "breakdown: t.t = " + number(tt) + ", t.s = " + number(ts);
       break;
     }
     omega = ts / tt;
@@ -280,7 +351,7 @@ void bicgstab(const Op& op, host_backend backend, const T* b, T* x, const solve_
     rr = dot(r, r);
     ++res.iterations;
     replaced = false;
-    s.record(s.relative(rr));
+    stop = s.record(rr);
   }
 }
 
@@ -295,12 +366,8 @@ void richardson(const Op& op, host_backend backend, const T* b, T* x, const solv
   std::vector<T> r(n);
   for (;;) {
     const double rr = true_residual(op, backend, n, b, x, r.data());
-    s.record(s.relative(rr));
-    if (!finite(rr)) {
-      res.message = "the iteration diverged (the residual is not finite)";
-      break;
-    }
-    if (s.relative(rr) <= opts.tolerance) {
+    if (s.record(rr)) break;
+    if (s.met(rr)) {
       res.converged = true;
       break;
     }
@@ -310,4 +377,5 @@ void richardson(const Op& op, host_backend backend, const T* b, T* x, const solv
   }
 }
 
-}  // namespace gpuprim::host_detail
+}  // namespace host_detail
+}  // namespace gpuprim

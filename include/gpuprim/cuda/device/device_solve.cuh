@@ -35,6 +35,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -52,7 +53,7 @@ namespace gpuprim::cuda_detail {
 
 struct solver_scalars {
   double b2;
-  double tol2b2;  // tolerance^2 * ||b||^2
+  double tol2b2;  // max(tolerance^2 ||b||^2, atol^2)
   double rr;      // ||r||^2
   double rz;      // r.z (CG)
   double rho;     // rhat.r (BiCGStab)
@@ -62,11 +63,13 @@ struct solver_scalars {
   double breakdown_value;
   int halt;
   int breakdown;
+  int stopped;      // solve_watch's verdict: diverged or stagnated
   int run_update;   // this iteration's x update may run
   int s_converged;  // BiCGStab: ||s|| met the tolerance
   unsigned long long iterations;
   unsigned long long evaluated;  // residuals recorded (history entries)
   unsigned long long max_iterations;
+  solve_watch watch;
 };
 
 template <int N>
@@ -258,8 +261,8 @@ class device_solver {
       constexpr int G = decltype(lanes)::value;
       auto kernel = matvec_reduce<G, N, Op, T, Epilogue, Finish>;
       launch("matvec_reduce", "solve", kernel,
-             {dim3(reduce_grid(kernel, row_threads<G>(n_))), dim3(spmv_threads), 0, stream_}, A_, x, epilogue,
-             finish, slots(), g);
+             {dim3(reduce_grid(kernel, row_threads<G>(n_))), dim3(spmv_threads), 0, stream_}, A_, x,
+             epilogue, finish, slots(), g);
     });
   }
   template <int N, class Body, class Finish>
@@ -309,6 +312,16 @@ class device_solver {
         result.history.push_back(recent[k % check_every_]);
     }
     recorded_ = s.evaluated;
+    if (opts_.progress) {
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+      if (seconds >= next_progress_) {
+        opts_.progress(solve_progress{static_cast<std::size_t>(s.iterations),
+                                      s.b2 > 0 ? std::sqrt(s.rr / s.b2) : 0.0, seconds});
+        next_progress_ =
+            (std::floor(seconds / opts_.progress_interval) + 1) * opts_.progress_interval;
+      }
+    }
     return s;
   }
 
@@ -341,28 +354,58 @@ class device_solver {
   double* partials_ = nullptr;
   unsigned long long recorded_ = 0;
   int halt_value_ = 0;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  double next_progress_ = opts_.progress_interval;
 };
 
 // ---- the methods ------------------------------------------------------------------
 
-// Records ||r|| / ||b|| as history entry `evaluated` (ring of check_every).
+// Records ||r|| / ||b|| as history entry `evaluated` (ring of check_every)
+// as the residual after s.iterations iterations, and applies the
+// divergence and stagnation rules (solve_watch): halt, with `stopped`
+// saying why.
 __device__ __forceinline__ void record(solver_scalars& s, double* history, int ring, double rr) {
   history[s.evaluated % static_cast<unsigned long long>(ring)] = sqrt(rr / s.b2);
+  if (s.evaluated == 0) s.watch.begin(rr);
   ++s.evaluated;
+  if (rr <= s.tol2b2) return;
+  const int verdict = s.watch.check(rr, s.iterations);
+  if (verdict != solve_watch::go) {
+    s.stopped = verdict;
+    s.halt = 1;
+  }
+}
+
+// The result's status and message after a divergence or a stagnation.
+inline void report_stop(const solver_scalars& s, const solve_options& opts, solve_result& res) {
+  const double residual = std::sqrt(s.rr / s.b2);
+  if (s.stopped == solve_watch::diverged) {
+    res.status = solve_status::diverged;
+    res.message = solve_detail::diverged_message(static_cast<std::size_t>(s.iterations), residual,
+                                                 std::sqrt(s.watch.start / s.b2));
+  } else if (s.stopped == solve_watch::stagnated) {
+    res.status = solve_status::stagnated;
+    res.message =
+        solve_detail::stagnated_message(static_cast<std::size_t>(s.iterations), residual, opts);
+  }
 }
 
 // ||b||^2 into b2 and tol2b2; r = b - A x into r; returns nothing (the
 // caller reads). Used by every method's start.
 template <class T, class Op>
-void start(device_solver<T, Op>& ds, const T* b, T* x, T* r, double tol) {
+void start(device_solver<T, Op>& ds, const T* b, T* x, T* r, const solve_options& opts) {
   const std::size_t n = ds.n();
+  const double tol = opts.tolerance, atol = opts.atol;
+  const auto window = static_cast<unsigned long long>(opts.stagnation_window);
+  const double improvement = opts.stagnation_improvement;
   ds.template reduce<1>(
       [=] __device__(std::size_t i, const solver_scalars&) {
         return dots<1>{{double(b[i]) * double(b[i])}};
       },
       [=] __device__(const dots<1>& t, solver_scalars& s) {
         s.b2 = t.v[0];
-        s.tol2b2 = tol * tol * t.v[0];
+        s.tol2b2 = fmax(tol * tol * t.v[0], atol * atol);
+        s.watch.configure(window, improvement);
       },
       guard_none);
   (void)n;
@@ -403,7 +446,7 @@ void conjugate_gradients(device_solver<T, Op>& ds, const T* b, T* x, const T* di
   T* q = p + n;
   double* history = ds.history();
   const int ring = ds.check_every();
-  start(ds, b, x, r, opts.tolerance);
+  start(ds, b, x, r, opts);
   cg_restart(ds, r, p, dinv);
   // The initial residual.
   ds.template reduce<1>(
@@ -419,11 +462,7 @@ void conjugate_gradients(device_solver<T, Op>& ds, const T* b, T* x, const T* di
   bool true_residual = true;
   for (;;) {
     if (s.halt) {
-      if (!std::isfinite(s.rr)) {
-        res.message = "the residual is not finite";
-        break;
-      }
-      if (s.breakdown) break;
+      if (s.stopped || s.breakdown) break;
       if (true_residual) {
         res.converged = true;
         break;
@@ -484,7 +523,7 @@ void conjugate_gradients(device_solver<T, Op>& ds, const T* b, T* x, const T* di
             sc.rz = t.v[1];
             ++sc.iterations;
             record(sc, history, ring, sc.rr);
-            if (sc.rr <= sc.tol2b2 || !isfinite(sc.rr)) sc.halt = 1;
+            if (sc.rr <= sc.tol2b2) sc.halt = 1;
           },
           guard_halt);
       ds.update(
@@ -501,9 +540,10 @@ void conjugate_gradients(device_solver<T, Op>& ds, const T* b, T* x, const T* di
   }
   if (s.breakdown) {
     res.breakdown = true;
-    res.message = "breakdown: p.Ap = " + std::to_string(s.breakdown_value) +
+    res.message = "breakdown: p.Ap = " + solve_detail::number(s.breakdown_value) +
                   " (is the matrix symmetric positive definite?)";
   }
+  report_stop(s, opts, res);
   res.iterations = s.iterations;
 }
 
@@ -543,7 +583,7 @@ void bicgstab(device_solver<T, Op>& ds, const T* b, T* x, const T* dinv, const s
   T* sh = pre ? ph + n : sv;
   double* history = ds.history();
   const int ring = ds.check_every();
-  start(ds, b, x, r, opts.tolerance);
+  start(ds, b, x, r, opts);
   bicgstab_restart(ds, r, rhat, p, ph, dinv);
   ds.template reduce<1>(
       [=] __device__(std::size_t, const solver_scalars&) { return dots<1>{{0.0}}; },
@@ -555,11 +595,7 @@ void bicgstab(device_solver<T, Op>& ds, const T* b, T* x, const T* dinv, const s
   bool true_residual = true;
   for (;;) {
     if (s.halt) {
-      if (!std::isfinite(s.rr)) {
-        res.message = "the residual is not finite";
-        break;
-      }
-      if (s.breakdown) break;
+      if (s.stopped || s.breakdown) break;
       if (true_residual) {
         res.converged = true;
         break;
@@ -654,7 +690,7 @@ void bicgstab(device_solver<T, Op>& ds, const T* b, T* x, const T* dinv, const s
             sc.rr = d.v[0];
             ++sc.iterations;
             record(sc, history, ring, sc.rr);
-            if (sc.s_converged || sc.rr <= sc.tol2b2 || !isfinite(sc.rr)) {
+            if (sc.halt || sc.s_converged || sc.rr <= sc.tol2b2) {
               sc.halt = 1;
               return;
             }
@@ -683,8 +719,9 @@ void bicgstab(device_solver<T, Op>& ds, const T* b, T* x, const T* dinv, const s
   }
   if (s.breakdown) {
     res.breakdown = true;
-    res.message = "breakdown: a division by " + std::to_string(s.breakdown_value);
+    res.message = "breakdown: a division by " + solve_detail::number(s.breakdown_value);
   }
+  report_stop(s, opts, res);
   res.iterations = s.iterations;
 }
 
@@ -698,7 +735,7 @@ void richardson(device_solver<T, Op>& ds, const T* b, T* x, const T* scaled, T o
   double* history = ds.history();
   const int ring = ds.check_every();
   const unsigned long long max_iter = ds.max_iterations();
-  start(ds, b, x, static_cast<T*>(nullptr), opts.tolerance);
+  start(ds, b, x, static_cast<T*>(nullptr), opts);
   solver_scalars s = ds.read(res);
   if (s.b2 == 0) return;
   std::size_t launched = 0;  // residuals enqueued: iterate k's is the k-th
@@ -719,7 +756,7 @@ void richardson(device_solver<T, Op>& ds, const T* b, T* x, const T* scaled, T o
             if (sc.rr <= sc.tol2b2) {
               sc.halt = 1;
               sc.s_converged = 1;
-            } else if (!isfinite(sc.rr) || sc.iterations == max_iter) {
+            } else if (sc.halt || sc.iterations == max_iter) {
               sc.halt = 1;
             } else {
               ++sc.iterations;  // the iterate just written is now x
@@ -732,7 +769,7 @@ void richardson(device_solver<T, Op>& ds, const T* b, T* x, const T* scaled, T o
   }
   res.converged = s.s_converged != 0;
   res.residual = std::sqrt(s.rr / s.b2);
-  if (!std::isfinite(s.rr)) res.message = "the iteration diverged (the residual is not finite)";
+  report_stop(s, opts, res);
   res.iterations = s.iterations;
   if (s.iterations % 2 == 1) detail::copy_device_to_device(x, buffers[1], n * sizeof(T), stream);
 }
@@ -765,6 +802,7 @@ solve_result cuda_solve_operator(solve_method method, const DeviceOp& op, int la
   solve_result res;
   if (n == 0) {
     res.converged = true;
+    res.status = solve_status::converged;
     if (opts.keep_history) res.history.push_back(0.0);
     return res;
   }
@@ -804,17 +842,17 @@ solve_result cuda_solve_operator(solve_method method, const DeviceOp& op, int la
     synchronize(stream);
     res = solve_result{};
     res.converged = true;
+    res.status = solve_status::converged;
     if (opts.keep_history) res.history.push_back(0.0);
     return res;
   }
   if (method == solve_method::cg || method == solve_method::bicgstab) {
     res.residual = final_residual(ds, b, x, scratch);
-    if (res.converged && !(res.residual <= opts.tolerance)) res.converged = false;
+    if (res.converged && !(res.residual <= solve_detail::relative_bound(opts, std::sqrt(s.b2))))
+      res.converged = false;
   }
   synchronize(stream);
-  if (!res.converged && res.message.empty() && !res.breakdown) {
-    res.message = "not converged after " + std::to_string(res.iterations) + " iterations";
-  }
+  solve_detail::finish(res);
   return res;
 }
 
