@@ -71,8 +71,7 @@ png_layout check_png_chunks(std::span<const std::uint8_t> file, const std::strin
     if (!letters) bad("bad PNG chunk type at byte " + std::to_string(at + 4));
     const std::string where = "PNG chunk " + type + " at byte " + std::to_string(at);
     if (length > 0x7fffffffu) {
-      bad(where + " declares " + std::to_string(length) +
-          " bytes; a chunk holds at most 2^31 - 1");
+      bad(where + " declares " + std::to_string(length) + " bytes; a chunk holds at most 2^31 - 1");
     }
     if (length > file.size() - at - 12) {
       bad(where + " declares " + std::to_string(length) + " bytes, but the file has " +

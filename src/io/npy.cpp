@@ -703,10 +703,10 @@ npy_info read_npy_info(const std::filesystem::path& path) {
   npy_info info = read_header(in, path, file_size);
   const std::uint64_t expected = *data_bytes(info.shape, dtype_size(info.type));
   if (file_size && *file_size - std::min(*file_size, info.data_offset) != expected) {
-    fail(path,
-         "the data is " + std::to_string(*file_size - std::min(*file_size, info.data_offset)) +
-             " bytes; shape " + shape_repr(info.shape) + " of " +
-             std::string(dtype_name(info.type)) + " needs " + std::to_string(expected));
+    fail(path, "the data is " +
+                   std::to_string(*file_size - std::min(*file_size, info.data_offset)) +
+                   " bytes; shape " + shape_repr(info.shape) + " of " +
+                   std::string(dtype_name(info.type)) + " needs " + std::to_string(expected));
   }
   return info;
 }
@@ -725,7 +725,8 @@ std::vector<std::byte> read_npy_slice(const std::filesystem::path& path, const n
   }
   const std::size_t element_size = dtype_size(info.type);
   std::vector<std::byte> bytes;
-  resize_checked(bytes, count * element_size, path, "a slice of " + std::to_string(count) + " elements");
+  resize_checked(bytes, count * element_size, path,
+                 "a slice of " + std::to_string(count) + " elements");
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, "cannot open for reading: " + errno_text());
   in.seekg(static_cast<std::streamoff>(info.data_offset + begin * element_size));

@@ -201,8 +201,8 @@ int main(int argc, char** argv) {
 
   // ---- .npy ----
   // Version 2.0, header length 2^32 - 1, and nothing after: 12 bytes.
-  ok &= write(dir / "header_length_2p32.npy", bytes{0x93, 'N', 'U', 'M', 'P', 'Y', 2, 0, 0xff,
-                                                    0xff, 0xff, 0xff});
+  ok &= write(dir / "header_length_2p32.npy",
+              bytes{0x93, 'N', 'U', 'M', 'P', 'Y', 2, 0, 0xff, 0xff, 0xff, 0xff});
 
   // ---- CSV points ----
   ok &= write(dir / "points_bad_number.csv", "x,y\n1,2\n3,4e\n");

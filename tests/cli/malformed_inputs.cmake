@@ -42,7 +42,7 @@ endfunction()
 set(mtx_cases
   "dense_2p32_squared|announces more than 2^64 entries"
   "dense_2p33_by_2p31|announces more than 2^64 entries"
-  "dense_values_missing|announces 10000000000 entries, but the 4 bytes after it"
+  "dense_values_missing|announces 10000000000 entries, but the 4 bytes after it can hold at most 2"
   "rows_2p40|converting 1099511627776 rows to CSR needs 8192 GiB, more than this machine can give"
   "symmetric_2p62|needs more than 2^64 bytes, more than this machine can give"
   "entries_missing|announces 1000000000000 entries"
@@ -123,3 +123,10 @@ gpuprim_malformed_test(solve_npy_header STDERR_CONTAINS "${npy_message}"
 gpuprim_malformed_test(closest_pair_csv_bad_number
   STDERR_CONTAINS "points_bad_number.csv: line 3: not 2 or 3 comma-separated numbers"
   NO_OUTPUT_OPTION ARGS closest-pair ${malformed}/points_bad_number.csv)
+
+# ---- unit tests of the command line's own readers (PNG, CSV points) ----------
+add_executable(gpuprim_cli_reader_tests png_reader_test.cpp point_csv_test.cpp)
+target_include_directories(gpuprim_cli_reader_tests PRIVATE ${PROJECT_SOURCE_DIR})
+target_link_libraries(gpuprim_cli_reader_tests PRIVATE gpuprim_cli_readers ZLIB::ZLIB
+  GTest::gtest_main)
+gtest_discover_tests(gpuprim_cli_reader_tests DISCOVERY_MODE PRE_TEST PROPERTIES LABELS host)

@@ -53,7 +53,8 @@ constexpr std::optional<std::uint64_t> checked_product(std::uint64_t a, std::uin
 template <class Vector>
 void resize_checked(Vector& v, std::uint64_t n, const std::filesystem::path& file,
                     std::string_view what) {
-  const std::optional<std::uint64_t> bytes = checked_product(n, sizeof(typename Vector::value_type));
+  const std::optional<std::uint64_t> bytes =
+      checked_product(n, sizeof(typename Vector::value_type));
   check_memory(file, bytes, what);
   try {
     v.resize(static_cast<typename Vector::size_type>(n));
