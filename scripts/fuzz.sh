@@ -5,7 +5,7 @@
 #   scripts/fuzz.sh [--seconds N] [--if-available] [TARGET...]
 #
 # TARGETs: npy, mtx, png, csv (default: all). Builds each target with clang
-# (-fsanitize=fuzzer,address,undefined; Debian: clang, libclang-rt-14-dev,
+# (-fsanitize=fuzzer,address,undefined; Debian: clang, libclang-rt-dev,
 # libomp-dev, libpng-dev) into build/fuzz, then runs it for N seconds
 # (default 60) from the seeds in tests/fuzz/corpus/TARGET, keeping what it
 # finds in build/fuzz/corpus/TARGET. A crash, a leak, undefined behavior,
@@ -48,12 +48,14 @@ mkdir -p "$out/obj" "$out/artifacts"
 probe=$(mktemp -d)
 trap 'rm -rf "$probe"' EXIT
 if ! echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' |
-  "$cxx" -x c++ -fsanitize=fuzzer - -o "$probe/probe" >/dev/null 2>&1; then
+  "$cxx" -x c++ -fsanitize=fuzzer,address,undefined -fopenmp - -o "$probe/probe" >/dev/null 2>&1; then
   if [ $if_available = 1 ]; then
-    echo "fuzz.sh: $cxx cannot build a libFuzzer program (Debian: clang, libclang-rt-14-dev): fuzzing skipped"
+    echo "fuzz.sh: $cxx cannot build a libFuzzer program (Debian: clang, libclang-rt-dev," \
+      "libomp-dev): fuzzing skipped"
     exit 0
   fi
-  echo "fuzz.sh: $cxx cannot build a libFuzzer program (Debian: clang, libclang-rt-14-dev)" >&2
+  echo "fuzz.sh: $cxx cannot build a libFuzzer program (Debian: clang, libclang-rt-dev," \
+    "libomp-dev)" >&2
   exit 1
 fi
 

@@ -1,6 +1,7 @@
-// Shared by the readers' libFuzzer targets: a memory budget well under
-// libFuzzer's default 2 GB RSS limit, so that a size the reader would
-// allocate only on a big machine is refused as it would be on a small one.
+// Shared by the readers' libFuzzer targets: a memory budget of 16 MiB, far
+// under libFuzzer's 2 GB RSS limit, so that a size the reader would allocate
+// only on a big machine is refused as on a small one, and each input runs
+// in microseconds.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,6 @@
 #include "gpuprim/io/memory_limit.hpp"
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  gpuprim::io::set_memory_limit(std::uint64_t{256} << 20);
+  gpuprim::io::set_memory_limit(std::uint64_t{16} << 20);
   return 0;
 }
