@@ -424,7 +424,9 @@ mtx_matrix read_mtx_text(std::string_view text, const std::filesystem::path& pat
         m.dense, *checked_product(m.rows, m.cols), path,
         "a dense " + std::to_string(m.rows) + " x " + std::to_string(m.cols) + " matrix");
     std::size_t k = 0;
-    if (sym == mtx_symmetry::general) {
+    if (m.dense.empty()) {
+      // 0 x n or n x 0: nothing to place (and n may be 2^62).
+    } else if (sym == mtx_symmetry::general) {
       for (std::size_t j = 0; j < m.cols; ++j)
         for (std::size_t i = 0; i < m.rows; ++i)
           m.dense[i * m.cols + j] = m.values[k++];
@@ -478,7 +480,7 @@ csr_matrix<T, I> to_csr(mtx_matrix&& m, const std::filesystem::path& path) {
       c[k] = static_cast<I>(m.col_indices[k]);
       v[k] = static_cast<T>(m.values[k]);
     }
-  } else {
+  } else if (!m.dense.empty()) {
     for (std::size_t i = 0; i < m.rows; ++i) {
       for (std::size_t j = 0; j < m.cols; ++j) {
         const double x = m.dense[i * m.cols + j];

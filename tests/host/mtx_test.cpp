@@ -350,3 +350,20 @@ TEST(mtx, text_in_memory_reads_as_the_file_does) {
     EXPECT_EQ(std::string(e.what()), "mem:3: column index 2 is outside [1, 1]");
   }
 }
+
+TEST(mtx, an_empty_dense_matrix_with_a_huge_side_reads_at_once) {
+  // 0 x 2^62: no values, and no loop over the long side (found by fuzzing).
+  const fs::path p =
+      write_file("wide.mtx", "%%MatrixMarket matrix array real general\n0 4611686018427387904\n");
+  const auto A = gp::io::read_mtx_csr<double, std::int64_t>(p);
+  EXPECT_EQ(A.rows(), 0u);
+  EXPECT_EQ(A.cols(), std::size_t{1} << 62);
+  EXPECT_EQ(A.nnz(), 0u);
+  // 2^32 x 0: read at once; its CSR row offsets are what needs memory.
+  const fs::path tall =
+      write_file("tall.mtx", "%%MatrixMarket matrix array real general\n4294967296 0\n");
+  EXPECT_EQ(gp::io::read_mtx(tall).rows, std::size_t{1} << 32);
+  gp::io::set_memory_limit(1 << 20);
+  EXPECT_THROW((gp::io::read_mtx_csr<double, std::int64_t>(tall)), gp::io::format_error);
+  gp::io::set_memory_limit(0);
+}
