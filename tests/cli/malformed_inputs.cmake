@@ -61,6 +61,19 @@ foreach(entry IN LISTS mtx_cases)
     ARGS solve ${malformed}/${file}.mtx ${malformed}/vector_4.npy)
 endforeach()
 
+# A plausible size that this machine cannot give (an address space of
+# 1.5 GB here, as under `ulimit -v`): exit 2, "needs N GiB, more than this
+# machine can give", with the size of the allocation that failed.
+add_test(NAME cli.malformed_spmv_out_of_memory
+  COMMAND ${CMAKE_COMMAND} -DOUTPUT=${malformed_out}/out_of_memory.npy
+          "-DSTDERR_CONTAINS=gpuprim spmv: out of memory: the command needs"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/run_cli_no_output.cmake
+          -- sh -c "ulimit -v 1500000 && exec \"\$0\" \"\$@\"" $<TARGET_FILE:gpuprim-cli>
+          spmv ${malformed}/rows_2p27.mtx ${malformed}/vector_4.npy
+          -o ${malformed_out}/out_of_memory.npy --backend host)
+set_tests_properties(cli.malformed_spmv_out_of_memory PROPERTIES
+  FIXTURES_REQUIRED gpuprim_cli_malformed LABELS cli ENVIRONMENT OMP_NUM_THREADS=2)
+
 # ---- PNG: histogram and convolve ----------------------------------------------
 set(png_cases
   "ihdr_65535_squared|IHDR declares a 65535 x 65535 image"
