@@ -67,14 +67,23 @@ flags=(-std=c++20 -O1 -g -fno-omit-frame-pointer -fopenmp -Iinclude -I.
 sources=(src/io/npy.cpp src/io/mtx.cpp src/io/memory_limit.cpp apps/gpuprim/png_image.cpp
   apps/gpuprim/point_csv.cpp)
 objects=()
+compiles=()
 for source in "${sources[@]}"; do
   object="$out/obj/$(basename "${source%.cpp}").o"
   objects+=("$object")
   if [ ! -e "$object" ] || [ "$source" -nt "$object" ] ||
     [ -n "$(find include apps/gpuprim -newer "$object" -name '*.hpp' -print -quit)" ]; then
     echo "fuzz.sh: compiling $source"
-    "${launcher[@]}" "$cxx" "${flags[@]}" -fsanitize=fuzzer-no-link -c "$source" -o "$object"
+    rm -f "$object"
+    "${launcher[@]}" "$cxx" "${flags[@]}" -fsanitize=fuzzer-no-link -c "$source" -o "$object" &
+    compiles+=($!)
   fi
+done
+for pid in "${compiles[@]}"; do
+  wait "$pid" || {
+    echo "fuzz.sh: a reader did not compile" >&2
+    exit 1
+  }
 done
 
 status=0

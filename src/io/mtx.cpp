@@ -4,7 +4,8 @@
 //
 // Shape of the reader:
 //  1. Read the whole file into memory.
-//  2. Parse the banner and the size line (skipping comments and blanks).
+//  2. Parse the banner and the size line (skipping comments and blanks);
+//     the entry count it implies, in 64 bits, must fit the rest of the file.
 //  3. Split the rest into one chunk per thread, each ending at a newline.
 //  4. Count each chunk's data lines and newlines (in parallel); prefix sums
 //     give every chunk its first entry and its first line number, and the
