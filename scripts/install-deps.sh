@@ -7,7 +7,7 @@
 # that came from elsewhere (CMake and Ninja from PyPI, libraries built by
 # hand under CMAKE_PREFIX_PATH) count: a command on PATH, or a header the
 # C++ compiler finds (in its default paths or under $CMAKE_PREFIX_PATH/include).
-# ccache, OpenBLAS and OpenMPI are optional. When something is missing and installing it fails,
+# ccache, OpenBLAS, OpenMPI and clang's libFuzzer are optional. When something is missing and installing it fails,
 # the script says what is missing and how to get it, and exits 1.
 #
 # Usage: install-deps.sh [--required]
@@ -92,6 +92,18 @@ if [ $required_only = 0 ]; then
   # part (gp::mpi, gpuprim ... --distributed) is not built.
   have_command mpirun || optional_packages+=(openmpi-bin)
   have_command mpicxx || optional_packages+=(libopenmpi-dev)
+  # Optional: clang with libFuzzer and OpenMP builds the readers' fuzz
+  # targets (scripts/fuzz.sh, which scripts/test.sh runs when it can).
+  have_libfuzzer() {
+    have_command clang++ || return 1
+    local probe="${TMPDIR:-/tmp}/gpuprim-libfuzzer-probe.$$"
+    echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' |
+      clang++ -x c++ -fsanitize=fuzzer,address,undefined -fopenmp - -o "$probe" >/dev/null 2>&1
+    local status=$?
+    if [ -e "$probe" ]; then rm -f "$probe"; fi
+    return $status
+  }
+  have_libfuzzer || optional_packages+=(clang libclang-rt-dev libomp-dev)
 fi
 
 if [ ${#missing_packages[@]} -eq 0 ] && [ ${#optional_packages[@]} -eq 0 ]; then
@@ -126,6 +138,7 @@ if [ $installed = 0 ]; then
   fi
   say "not installed (optional): ${optional_packages[*]}: builds work without them" \
     "(ccache: faster rebuilds; libopenblas-dev: the host gemm through OpenBLAS;" \
-    "openmpi-bin, libopenmpi-dev: the distributed part over MPI ranks)"
+    "openmpi-bin, libopenmpi-dev: the distributed part over MPI ranks;" \
+    "clang, libclang-rt-dev, libomp-dev: the readers' fuzz targets)"
 fi
 exit 0

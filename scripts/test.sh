@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds gpuprim in both configurations and runs every test: the CPU-only
-# preset, then the CUDA preset (when nvcc is present), then an installed
-# copy used from a separate project through find_package. GPU tests skip
-# (never pass) on a machine without a CUDA device.
+# preset and the readers' fuzz targets (scripts/fuzz.sh), then the CUDA
+# preset (when nvcc is present), then an installed copy used from a
+# separate project through find_package. GPU tests skip (never pass) on a
+# machine without a CUDA device.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -11,6 +12,9 @@ export PATH=/usr/local/cuda/bin:$PATH
 cmake --preset cpu
 cmake --build --preset cpu
 ctest --preset cpu
+# The file readers under libFuzzer, 30 s a target (GPUPRIM_FUZZ_SECONDS),
+# when clang can build them (install-deps.sh installs it); a crash fails.
+scripts/fuzz.sh --seconds "${GPUPRIM_FUZZ_SECONDS:-30}" --if-available
 
 if command -v nvcc >/dev/null; then
   cmake --preset cuda

@@ -28,6 +28,7 @@
 #include "gpuprim/closest_pair.hpp"
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/io/npy.hpp"
+#include "point_csv.hpp"
 
 namespace gpuprim::cli {
 namespace {
@@ -60,69 +61,9 @@ std::string shape_text(const std::vector<std::uint64_t>& shape) {
   return text + (shape.size() == 1 ? ",)" : ")");
 }
 
-// One CSV field as a number; false when it is not one.
-bool parse_number(std::string field, double& value) {
-  const auto first = field.find_first_not_of(" \t\r");
-  const auto last = field.find_last_not_of(" \t\r");
-  if (first == std::string::npos) return false;
-  field = field.substr(first, last - first + 1);
-  errno = 0;
-  char* end = nullptr;
-  value = std::strtod(field.c_str(), &end);
-  return end == field.c_str() + field.size();
-}
-
-std::vector<std::string> split_commas(const std::string& line) {
-  std::vector<std::string> fields;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = line.find(',', start);
-    fields.push_back(line.substr(start, comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return fields;
-}
-
 point_table<double> read_csv(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw usage_error(file + ": cannot open the file");
-  point_table<double> table;
-  table.dim = 0;
-  std::string line;
-  std::size_t line_number = 0;
-  while (std::getline(in, line)) {
-    ++line_number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;  // blank line
-    const std::vector<std::string> fields = split_commas(line);
-    std::vector<double> row(fields.size());
-    bool numbers = true;
-    for (std::size_t k = 0; k < fields.size(); ++k)
-      numbers = numbers && parse_number(fields[k], row[k]);
-    if (!numbers) {
-      if (table.rows == 0 && table.dim == 0 && line_number == 1) {
-        table.dim = -1;  // a header line: skip it once
-        continue;
-      }
-      throw usage_error(file + ": line " + std::to_string(line_number) +
-                        ": not 2 or 3 comma-separated numbers: '" + line.substr(0, 80) + "'");
-    }
-    if (row.size() != 2 && row.size() != 3) {
-      throw usage_error(file + ": line " + std::to_string(line_number) + ": " +
-                        std::to_string(row.size()) + " columns; points need 2 or 3");
-    }
-    if (table.rows == 0) {
-      table.dim = static_cast<int>(row.size());
-    } else if (static_cast<int>(row.size()) != table.dim) {
-      throw usage_error(file + ": line " + std::to_string(line_number) + ": " +
-                        std::to_string(row.size()) + " columns, the lines before have " +
-                        std::to_string(table.dim));
-    }
-    table.values.insert(table.values.end(), row.begin(), row.end());
-    ++table.rows;
-  }
-  if (table.rows == 0) table.dim = 2;
-  return table;
+  point_csv csv = read_point_csv(file);
+  return {std::move(csv.values), csv.rows, csv.dim};
 }
 
 template <class T>

@@ -11,8 +11,6 @@
 // PNG images: every channel of every pixel (gray, gray + alpha, RGB or
 // RGBA; palettes are expanded; 16-bit images are converted to 8 bits), as
 // a uint8 array.
-#include <png.h>
-
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -32,6 +30,7 @@
 #include "gpuprim/histogram.hpp"
 #include "gpuprim/io/npy.hpp"
 #include "histogram_bounds.hpp"
+#include "png_image.hpp"
 
 namespace gpuprim::cli {
 namespace {
@@ -51,20 +50,7 @@ bool ends_with_png(std::string name) {
 
 // All channel values of a PNG image, 8 bits each, row by row.
 std::vector<std::uint8_t> read_png_values(const std::string& file) {
-  png_image image{};
-  image.version = PNG_IMAGE_VERSION;
-  if (!png_image_begin_read_from_file(&image, file.c_str())) {
-    throw usage_error(file + ": cannot read PNG image (" + image.message + ")");
-  }
-  // Keep the image's channels, as 8-bit values, palettes expanded.
-  image.format &= ~(PNG_FORMAT_FLAG_LINEAR | PNG_FORMAT_FLAG_COLORMAP);
-  std::vector<std::uint8_t> values(PNG_IMAGE_SIZE(image));
-  if (!png_image_finish_read(&image, nullptr, values.data(), 0, nullptr)) {
-    const std::string message = image.message;
-    png_image_free(&image);
-    throw usage_error(file + ": cannot read PNG image (" + message + ")");
-  }
-  return values;
+  return read_png(file).values;
 }
 
 template <class S>

@@ -4,11 +4,14 @@
 #include <cstdio>
 #include <exception>
 #include <map>
+#include <new>
+#include <stdexcept>
 #include <string>
 
 #include "commands.hpp"
 #include "gpuprim/core/error.hpp"
 #include "gpuprim/core/runtime.hpp"
+#include "gpuprim/io/memory_limit.hpp"
 #include "gpuprim/io/npy.hpp"
 
 namespace gpuprim::cli {
@@ -24,6 +27,9 @@ std::string resolve_backend(const std::string& requested) {
   }
   return requested;
 }
+
+// The size of the last allocation that failed (out_of_memory.cpp).
+std::size_t failed_allocation_bytes() noexcept;
 
 namespace {
 
@@ -45,6 +51,17 @@ int run_guarded(const command& run, const std::string& where) {
     return report(exit_bad_input, where, e.what());
   } catch (const std::invalid_argument& e) {
     return report(exit_bad_input, where, e.what());
+  } catch (const std::bad_alloc&) {
+    // Sizes read from files are checked before they are allocated; this is
+    // a plausible size that the machine cannot give.
+    const std::size_t bytes = failed_allocation_bytes();
+    return report(exit_bad_input, where,
+                  "out of memory: the command needs " +
+                      (bytes ? io::gib_text(bytes) + " at once" : std::string("more memory")) +
+                      ", more than this machine can give");
+  } catch (const std::length_error&) {
+    return report(exit_bad_input, where,
+                  "out of memory: the command needs an array larger than this machine can give");
   } catch (const cuda_error& e) {
     return report(exit_failure, where, std::string("CUDA error: ") + e.what());
   } catch (const std::exception& e) {

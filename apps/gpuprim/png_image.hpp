@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -20,8 +21,19 @@ struct png_pixels {
 // Whether `name` ends in ".png" (any case).
 bool has_png_extension(std::string name);
 
-// Reads a PNG file; throws cli::usage_error naming the file when it cannot.
+// Reads a PNG file; throws cli::usage_error naming the file when it cannot:
+// a bad signature or chunk structure (a chunk longer than the rest of the
+// file, no IHDR first, no IDAT, no IEND), an IHDR declaring more pixel data
+// than its IDAT chunks can inflate to (zlib: at most 1032 bytes per
+// compressed byte), a critical chunk with a bad CRC, a palette index beyond
+// the PLTE chunk, bad compressed data. As libpng does by default, an
+// ancillary chunk with a bad CRC is ignored and bytes after IEND are not
+// read. Pixels that would need more than io::memory_limit() are refused
+// (io::format_error: "needs N GiB, more than this machine can give").
 png_pixels read_png(const std::string& file);
+
+// The same from a whole file's bytes in memory; `name` names it in errors.
+png_pixels decode_png(std::span<const std::uint8_t> file, const std::string& name);
 
 // Writes `image` as an 8-bit PNG of its channels; throws std::runtime_error
 // naming the file when it cannot (and removes what it wrote).

@@ -22,7 +22,7 @@ using cli_matrix = std::variant<csr_matrix<double, std::int32_t>, csr_matrix<dou
 inline cli_matrix read_cli_matrix(const std::string& file) {
   io::mtx_matrix m = io::read_mtx(file);
   const std::size_t entries =
-      m.format == io::mtx_format::coordinate ? m.values.size() : m.rows * m.cols;
+      m.format == io::mtx_format::coordinate ? m.values.size() : m.dense.size();
   constexpr auto limit = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max());
   if (m.rows <= limit && m.cols <= limit && entries <= limit) {
     return io::to_csr<double, std::int32_t>(std::move(m), file);

@@ -4,7 +4,8 @@
 //
 // Shape of the reader:
 //  1. Read the whole file into memory.
-//  2. Parse the banner and the size line (skipping comments and blanks).
+//  2. Parse the banner and the size line (skipping comments and blanks);
+//     the entry count it implies, in 64 bits, must fit the rest of the file.
 //  3. Split the rest into one chunk per thread, each ending at a newline.
 //  4. Count each chunk's data lines and newlines (in parallel); prefix sums
 //     give every chunk its first entry and its first line number, and the
@@ -27,6 +28,8 @@
 #include <numeric>
 #include <string_view>
 #include <system_error>
+
+#include "gpuprim/io/memory_limit.hpp"
 
 namespace gpuprim::io {
 namespace {
@@ -74,14 +77,17 @@ bool blank_or_comment(std::string_view line) {
   return true;
 }
 
+bool is_blank(std::string_view line) {
+  return std::all_of(line.begin(), line.end(), is_space);
+}
+
+// Numbers as scipy.io.mmread reads them: no leading '+'.
 bool parse_int(std::string_view s, std::int64_t& v) {
-  if (!s.empty() && s[0] == '+') s.remove_prefix(1);
   const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
   return r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
 bool parse_double(std::string_view s, double& v) {
-  if (!s.empty() && s[0] == '+') s.remove_prefix(1);
   auto r = std::from_chars(s.data(), s.data() + s.size(), v);
   if (r.ec == std::errc::result_out_of_range) {
     // Overflow or underflow: what strtod gives (inf or a denormal / zero).
@@ -121,7 +127,8 @@ std::string read_whole_file(const std::filesystem::path& path) {
   file.seekg(0, std::ios::end);
   const std::streamoff size = file.tellg();
   if (size < 0) fail(path, 0, "cannot read");
-  std::string text(static_cast<std::size_t>(size), '\0');
+  std::string text;
+  resize_checked(text, static_cast<std::uint64_t>(size), path, "reading the file");
   file.seekg(0);
   file.read(text.data(), size);
   if (!file) fail(path, 0, "cannot read");
@@ -136,7 +143,10 @@ struct chunk_error {
 }  // namespace
 
 mtx_matrix read_mtx(const std::filesystem::path& path) {
-  const std::string text = read_whole_file(path);
+  return read_mtx_text(read_whole_file(path), path);
+}
+
+mtx_matrix read_mtx_text(std::string_view text, const std::filesystem::path& path) {
   cursor c{text};
   std::string_view line;
 
@@ -144,7 +154,9 @@ mtx_matrix read_mtx(const std::filesystem::path& path) {
   if (!c.next(line)) fail(path, 0, "empty file (no %%MatrixMarket banner)");
   std::string_view words[6];
   const int banner_words = tokens(line, words, 5);
-  if (banner_words < 1 || lower(words[0]) != "%%matrixmarket") {
+  // The banner word exactly as scipy.io.mmread takes it (it also takes a
+  // single '%'); the other words in any case.
+  if (banner_words < 1 || (words[0] != "%%MatrixMarket" && words[0] != "%MatrixMarket")) {
     fail(path, 1, "not a Matrix Market file (the first line must start with %%MatrixMarket)");
   }
   if (banner_words != 5) {
@@ -218,20 +230,35 @@ mtx_matrix read_mtx(const std::filesystem::path& path) {
          "a symmetric or skew-symmetric matrix must be square (it is " + std::to_string(m.rows) +
              " x " + std::to_string(m.cols) + ")");
   }
-  std::size_t expected = 0;
+  // The entry count, in 64 bits with overflow checks (rows * cols of a
+  // dense file wraps to 0 for 2^32 x 2^32), and then against what the rest
+  // of the file can hold: each entry is a line of at least one character,
+  // and every line but the last ends in '\n'. (A tighter bound per format
+  // would preempt the exact count below, whose messages say more; nothing
+  // is allocated before that count either.)
+  std::optional<std::uint64_t> announced;
   if (m.format == mtx_format::coordinate) {
-    expected = static_cast<std::size_t>(size_values[2]);
+    announced = static_cast<std::uint64_t>(size_values[2]);
   } else if (m.symmetry == mtx_symmetry::general) {
-    expected = m.rows * m.cols;
-  } else if (m.symmetry == mtx_symmetry::symmetric) {
-    expected = m.rows * (m.rows + 1) / 2;
+    announced = checked_product(m.rows, m.cols);
   } else {
-    expected = m.rows ? m.rows * (m.rows - 1) / 2 : 0;
+    // n (n + 1) / 2 (symmetric) or n (n - 1) / 2 (skew), halving the even factor.
+    const std::uint64_t n = m.rows;
+    const std::uint64_t other = m.symmetry == mtx_symmetry::symmetric ? n + 1 : (n ? n - 1 : 0);
+    announced = n % 2 == 0 ? checked_product(n / 2, other) : checked_product(n, other / 2);
   }
+  const std::string_view data = text.substr(c.pos);
+  const std::size_t first_line = c.line + 1;
+  const std::uint64_t room = (data.size() + 1) / 2;
+  if (!announced || *announced > room) {
+    const std::string count = announced ? std::to_string(*announced) : "more than 2^64";
+    fail(path, size_line,
+         "the size line announces " + count + " entries, but the " + std::to_string(data.size()) +
+             " bytes after it can hold at most " + std::to_string(room));
+  }
+  const std::size_t expected = static_cast<std::size_t>(*announced);
 
   // 3. Chunks of the data lines, each ending after a newline.
-  const std::string_view data = std::string_view(text).substr(c.pos);
-  const std::size_t first_line = c.line + 1;
   const int threads = omp_get_max_threads();
   const std::size_t parts = std::max<std::size_t>(
       1, std::min<std::size_t>(static_cast<std::size_t>(threads) * 4, data.size() / (1 << 16) + 1));
@@ -246,20 +273,31 @@ mtx_matrix read_mtx(const std::filesystem::path& path) {
     bounds[p] = at;
   }
 
-  // 4. Count.
+  // 4. Count. Comment lines come only before the size line (scipy.io.mmread
+  // refuses them among the entries); blank lines are skipped anywhere.
   std::vector<std::size_t> entries(parts + 1, 0), newlines(parts + 1, 0);
+  std::vector<std::size_t> first_comment(parts, 0);  // chunk-relative line, 0: none
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t p = 0; p < static_cast<std::int64_t>(parts); ++p) {
     cursor k{data.substr(bounds[p], bounds[p + 1] - bounds[p])};
     std::string_view l;
     std::size_t count = 0;
-    while (k.next(l))
-      count += !blank_or_comment(l);
+    while (k.next(l)) {
+      if (is_blank(l)) continue;
+      if (blank_or_comment(l) && !first_comment[p]) first_comment[p] = k.line;
+      ++count;
+    }
     entries[p + 1] = count;
     newlines[p + 1] = k.line;
   }
   std::partial_sum(entries.begin(), entries.end(), entries.begin());
   std::partial_sum(newlines.begin(), newlines.end(), newlines.begin());
+  for (std::size_t p = 0; p < parts; ++p) {
+    if (first_comment[p]) {
+      fail(path, first_line + newlines[p] + first_comment[p] - 1,
+           "a comment line among the entries (comments may only come before the size line)");
+    }
+  }
   const std::size_t found = entries[parts];
   if (found != expected) {
     // The line of entry number expected + 1, or the last line.
@@ -269,7 +307,7 @@ mtx_matrix read_mtx(const std::filesystem::path& path) {
       std::string_view l;
       std::size_t seen = 0;
       while (k.next(l)) {
-        if (!blank_or_comment(l) && ++seen == expected + 1) break;
+        if (!is_blank(l) && ++seen == expected + 1) break;
       }
       where = first_line + k.line - 1;
     }
@@ -300,7 +338,7 @@ mtx_matrix read_mtx(const std::filesystem::path& path) {
     const std::size_t line0 = first_line + newlines[p];
     auto error = [&](const std::string& what) { errors[p] = {line0 + k.line - 1, what}; };
     while (k.next(l)) {
-      if (blank_or_comment(l)) continue;
+      if (is_blank(l)) continue;
       std::string_view t[4];
       const int want = (coordinate ? 2 : 0) + (pattern ? 0 : 1);
       const int got = tokens(l, t, 3);
@@ -381,9 +419,15 @@ mtx_matrix read_mtx(const std::filesystem::path& path) {
       }
     }
   } else {
-    m.dense.assign(m.rows * m.cols, 0.0);
+    // Bounded by the file: rows * cols values (general), or n^2 from the
+    // n (n +- 1) / 2 of a symmetric file.
+    resize_checked(
+        m.dense, *checked_product(m.rows, m.cols), path,
+        "a dense " + std::to_string(m.rows) + " x " + std::to_string(m.cols) + " matrix");
     std::size_t k = 0;
-    if (sym == mtx_symmetry::general) {
+    if (m.dense.empty()) {
+      // 0 x n or n x 0: nothing to place (and n may be 2^62).
+    } else if (sym == mtx_symmetry::general) {
       for (std::size_t j = 0; j < m.cols; ++j)
         for (std::size_t i = 0; i < m.rows; ++i)
           m.dense[i * m.cols + j] = m.values[k++];
@@ -419,6 +463,10 @@ csr_matrix<T, I> to_csr(mtx_matrix&& m, const std::filesystem::path& path) {
              "-bit indices can hold");
   };
   if (m.rows > limit || m.cols > limit) too_big();
+  // Row offsets for every row, empty ones included: the one size of the
+  // conversion the file cannot bound (a 70-byte file may declare 2^40 rows).
+  check_memory(path, checked_product(m.rows + 1, sizeof(I)),
+               "converting " + std::to_string(m.rows) + " rows to CSR");
   std::vector<I> r, c;
   std::vector<T> v;
   if (m.format == mtx_format::coordinate) {
@@ -433,7 +481,7 @@ csr_matrix<T, I> to_csr(mtx_matrix&& m, const std::filesystem::path& path) {
       c[k] = static_cast<I>(m.col_indices[k]);
       v[k] = static_cast<T>(m.values[k]);
     }
-  } else {
+  } else if (!m.dense.empty()) {
     for (std::size_t i = 0; i < m.rows; ++i) {
       for (std::size_t j = 0; j < m.cols; ++j) {
         const double x = m.dense[i * m.cols + j];
@@ -456,7 +504,12 @@ std::vector<double> read_mtx_dense(const std::filesystem::path& path, std::size_
   rows = m.rows;
   cols = m.cols;
   if (m.format == mtx_format::array) return std::move(m.dense);
-  std::vector<double> dense(m.rows * m.cols, 0.0);
+  std::vector<double> dense;
+  const std::optional<std::uint64_t> count = checked_product(m.rows, m.cols);
+  check_memory(path, count ? checked_product(*count, sizeof(double)) : std::nullopt,
+               "a dense " + std::to_string(m.rows) + " x " + std::to_string(m.cols) + " matrix");
+  resize_checked(dense, *count, path,
+                 "a dense " + std::to_string(m.rows) + " x " + std::to_string(m.cols) + " matrix");
   for (std::size_t k = 0; k < m.values.size(); ++k)
     dense[static_cast<std::size_t>(m.row_indices[k]) * m.cols +
           static_cast<std::size_t>(m.col_indices[k])] += m.values[k];

@@ -16,6 +16,7 @@
 #include <string>
 #include <type_traits>
 
+#include "gpuprim/io/memory_limit.hpp"
 #include "gpuprim/transpose.hpp"
 
 namespace gpuprim::io {
@@ -484,8 +485,32 @@ template npy_values<double> read_npy_as<double>(const std::filesystem::path&);
 
 namespace {
 
-// The prefix and header of an open .npy file; `in` is left at the data.
-npy_info read_header(std::ifstream& in, const std::filesystem::path& path) {
+// Reads up to `count` bytes from `in` into `out` (appended), in pieces, so
+// a count that a corrupt header made up allocates no more than the stream
+// holds. Returns the bytes read.
+template <class Buffer>
+std::uint64_t read_pieces(std::istream& in, std::uint64_t count, Buffer& out) {
+  constexpr std::uint64_t piece = std::uint64_t{64} << 20;
+  std::uint64_t done = 0;
+  while (done < count) {
+    const std::size_t have = out.size();
+    const auto want = static_cast<std::size_t>(std::min(piece, count - done));
+    out.resize(have + want);
+    in.read(reinterpret_cast<char*>(out.data() + have), static_cast<std::streamsize>(want));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    done += got;
+    if (got != want) {
+      out.resize(have + got);
+      break;
+    }
+  }
+  return done;
+}
+
+// The prefix and header of a .npy stream; `in` is left at the data.
+// `file_size` (when known) bounds the header before it is read.
+npy_info read_header(std::istream& in, const std::filesystem::path& path,
+                     std::optional<std::uint64_t> file_size) {
   unsigned char prefix[prefix_bytes + 4];
   in.read(reinterpret_cast<char*>(prefix), prefix_bytes);
   if (in.gcount() == 0) fail(path, "empty file, not a .npy file");
@@ -504,13 +529,17 @@ npy_info read_header(std::ifstream& in, const std::filesystem::path& path) {
   in.read(reinterpret_cast<char*>(prefix + prefix_bytes), length_bytes);
   if (static_cast<std::size_t>(in.gcount()) < length_bytes) fail(path, "truncated .npy prefix");
   const std::uint32_t header_length = little_endian_u32(prefix + prefix_bytes, length_bytes);
-
-  std::string header(header_length, '\0');
-  in.read(header.data(), header_length);
-  if (static_cast<std::uint64_t>(in.gcount()) < header_length) {
+  const std::uint64_t header_start = prefix_bytes + length_bytes;
+  const auto truncated = [&](std::uint64_t have) {
     fail(path, "truncated header: the prefix says " + std::to_string(header_length) +
-                   " bytes, the file has " + std::to_string(in.gcount()));
+                   " bytes, the file has " + std::to_string(have) + " after the prefix");
+  };
+  if (file_size && *file_size - std::min(*file_size, header_start) < header_length) {
+    truncated(*file_size - std::min(*file_size, header_start));
   }
+  std::string header;
+  const std::uint64_t got = read_pieces(in, header_length, header);
+  if (got < header_length) truncated(got);
   if (header.empty() || header.back() != '\n') {
     fail(path, "malformed .npy header: it does not end with '\\n': " + quoted_excerpt(header));
   }
@@ -544,66 +573,64 @@ std::uint64_t npy_info::size() const noexcept {
   return n;
 }
 
-npy_array read_npy(const std::filesystem::path& path) {
-  std::error_code status_error;
-  const auto status = std::filesystem::status(path, status_error);
-  if (std::filesystem::is_directory(status)) fail(path, "is a directory, not a .npy file");
-  const bool regular = std::filesystem::is_regular_file(status);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot open for reading: " + errno_text());
+namespace {
 
-  const npy_info info = read_header(in, path);
+// A read-only stream over bytes in memory.
+class memory_buffer : public std::streambuf {
+ public:
+  explicit memory_buffer(std::span<const std::byte> bytes) {
+    char* begin = const_cast<char*>(reinterpret_cast<const char*>(bytes.data()));
+    setg(begin, begin, begin + bytes.size());
+  }
+};
+
+// A whole .npy stream; `file_size` is its length when known (a regular
+// file, bytes in memory), nullopt for a pipe.
+npy_array read_npy_stream(std::istream& in, const std::filesystem::path& path,
+                          std::optional<std::uint64_t> file_size) {
+  const npy_info info = read_header(in, path, file_size);
   npy_array array;
   array.type = info.type;
   array.shape = info.shape;
-  const bool reorder = info.reorder;
   const std::size_t element_size = dtype_size(array.type);
   const std::string what =
       "shape " + shape_repr(array.shape) + " of " + std::string(dtype_name(array.type));
-  const std::optional<std::uint64_t> expected = data_bytes(array.shape, element_size);
-  const std::uint64_t data_start = info.data_offset;
+  const std::uint64_t expected = *data_bytes(array.shape, element_size);  // read_header checked
 
   const auto too_short = [&](std::uint64_t have) {
-    fail(path, "data is truncated: " + what + " needs " + std::to_string(*expected) +
+    fail(path, "data is truncated: " + what + " needs " + std::to_string(expected) +
                    " bytes, the file has " + std::to_string(have));
   };
   const auto too_long = [&](std::uint64_t have) {
     fail(path,
-         "the file has " + std::to_string(have - *expected) + " bytes after the data of " + what);
+         "the file has " + std::to_string(have - expected) + " bytes after the data of " + what);
   };
-  std::error_code size_error;
-  std::uint64_t file_size = 0;
-  if (regular) file_size = std::filesystem::file_size(path, size_error);
-  if (regular && !size_error) {
-    // Check the size first, so a corrupt shape cannot ask for a huge buffer.
-    const std::uint64_t available = file_size >= data_start ? file_size - data_start : 0;
-    if (available < *expected) too_short(available);
-    if (available > *expected) too_long(available);
-    array.bytes.resize(static_cast<std::size_t>(*expected));
+  if (file_size) {
+    // The size first, so a corrupt shape cannot ask for a huge buffer.
+    const std::uint64_t available =
+        *file_size >= info.data_offset ? *file_size - info.data_offset : 0;
+    if (available < expected) too_short(available);
+    if (available > expected) too_long(available);
+    resize_checked(array.bytes, expected, path, "the data of " + what);
     in.read(reinterpret_cast<char*>(array.bytes.data()),
             static_cast<std::streamsize>(array.bytes.size()));
-    if (static_cast<std::uint64_t>(in.gcount()) != *expected) too_short(in.gcount());
+    if (static_cast<std::uint64_t>(in.gcount()) != expected) too_short(in.gcount());
   } else {
-    // A pipe or other stream: read in pieces up to the expected size.
-    constexpr std::size_t piece = std::size_t{64} << 20;
-    while (array.bytes.size() < *expected) {
-      const std::size_t have = array.bytes.size();
-      const std::size_t want = std::min<std::uint64_t>(piece, *expected - have);
-      array.bytes.resize(have + want);
-      in.read(reinterpret_cast<char*>(array.bytes.data() + have),
-              static_cast<std::streamsize>(want));
-      if (static_cast<std::size_t>(in.gcount()) != want) too_short(have + in.gcount());
-    }
+    // A pipe: read in pieces up to the expected size, then look for more.
+    const std::uint64_t got = read_pieces(in, expected, array.bytes);
+    if (got < expected) too_short(got);
     if (in.peek() != std::char_traits<char>::eof()) {
       std::uint64_t extra = 0;
       while (in.get(), !in.eof())
         ++extra;
-      too_long(*expected + extra);
+      too_long(expected + extra);
     }
   }
   if (in.bad()) fail(path, "read error: " + errno_text());
   if (info.big_endian) swap_bytes(array.bytes, element_size);
-  if (reorder) array.bytes = fortran_to_c_order(std::move(array.bytes), array.shape, element_size);
+  if (info.reorder) {
+    array.bytes = fortran_to_c_order(std::move(array.bytes), array.shape, element_size);
+  }
 
   if (array.type == dtype::bool8) {
     const auto bad = std::find_if(array.bytes.begin(), array.bytes.end(),
@@ -614,6 +641,33 @@ npy_array read_npy(const std::filesystem::path& path) {
     }
   }
   return array;
+}
+
+// The length of a regular file, nullopt for a pipe or other stream.
+std::optional<std::uint64_t> regular_file_size(const std::filesystem::path& path) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(std::filesystem::status(path, error))) return std::nullopt;
+  const std::uint64_t size = std::filesystem::file_size(path, error);
+  if (error) return std::nullopt;
+  return size;
+}
+
+}  // namespace
+
+npy_array read_npy(const std::filesystem::path& path) {
+  std::error_code status_error;
+  if (std::filesystem::is_directory(std::filesystem::status(path, status_error))) {
+    fail(path, "is a directory, not a .npy file");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, "cannot open for reading: " + errno_text());
+  return read_npy_stream(in, path, regular_file_size(path));
+}
+
+npy_array read_npy_bytes(std::span<const std::byte> file, const std::filesystem::path& name) {
+  memory_buffer buffer(file);
+  std::istream in(&buffer);
+  return read_npy_stream(in, name, file.size());
 }
 
 void write_npy(const std::filesystem::path& path, dtype type, std::span<const std::byte> bytes,
@@ -645,16 +699,14 @@ npy_info read_npy_info(const std::filesystem::path& path) {
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, "cannot open for reading: " + errno_text());
-  npy_info info = read_header(in, path);
-  std::error_code size_error;
-  const std::uint64_t file_size = std::filesystem::file_size(path, size_error);
-  const std::uint64_t expected = info.size() * dtype_size(info.type);
-  if (!size_error && file_size != info.data_offset + expected) {
-    fail(path,
-         "the data is " +
-             std::to_string(file_size >= info.data_offset ? file_size - info.data_offset : 0) +
-             " bytes; shape " + shape_repr(info.shape) + " of " +
-             std::string(dtype_name(info.type)) + " needs " + std::to_string(expected));
+  const std::optional<std::uint64_t> file_size = regular_file_size(path);
+  npy_info info = read_header(in, path, file_size);
+  const std::uint64_t expected = *data_bytes(info.shape, dtype_size(info.type));
+  if (file_size && *file_size - std::min(*file_size, info.data_offset) != expected) {
+    fail(path, "the data is " +
+                   std::to_string(*file_size - std::min(*file_size, info.data_offset)) +
+                   " bytes; shape " + shape_repr(info.shape) + " of " +
+                   std::string(dtype_name(info.type)) + " needs " + std::to_string(expected));
   }
   return info;
 }
@@ -666,13 +718,15 @@ std::vector<std::byte> read_npy_slice(const std::filesystem::path& path, const n
          "is in Fortran order with more than one axis longer than 1: a slice of the "
          "flattened array is not contiguous in the file (save it in C order)");
   }
-  if (begin + count > info.size()) {
+  if (begin > info.size() || count > info.size() - begin) {
     throw std::invalid_argument("read_npy_slice: " + describe(path) + ": elements [" +
                                 std::to_string(begin) + ", " + std::to_string(begin + count) +
                                 ") of " + std::to_string(info.size()));
   }
   const std::size_t element_size = dtype_size(info.type);
-  std::vector<std::byte> bytes(count * element_size);
+  std::vector<std::byte> bytes;
+  resize_checked(bytes, count * element_size, path,
+                 "a slice of " + std::to_string(count) + " elements");
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, "cannot open for reading: " + errno_text());
   in.seekg(static_cast<std::streamoff>(info.data_offset + begin * element_size));

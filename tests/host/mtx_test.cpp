@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuprim/io/memory_limit.hpp"
 #include "gpuprim/io/mtx.hpp"
 #include "gpuprim/sparse_generate.hpp"
 #include "support/sparse_reference.hpp"
@@ -54,15 +55,14 @@ TEST(mtx, coordinate_real_general_with_comments_and_blank_lines) {
                           "2 3 3\n"
                           "1 1 1.5\n"
                           "\n"
-                          "% comment between entries\n"
                           "2 3 -2e-1\r\n"
-                          "  1   3\t+4.0  \n");
+                          "  1   3\t4.0  \n");
   EXPECT_EQ(d, (std::vector<double>{2, 3, 1.5, 0, 4, 0, 0, -0.2}));
 }
 
-TEST(mtx, banner_in_any_case_integer_and_pattern) {
+TEST(mtx, banner_words_in_any_case_integer_and_pattern) {
   EXPECT_EQ(dense_of("int.mtx",
-                     "%%matrixmarket MATRIX Coordinate INTEGER General\n2 2 2\n1 2 7\n2 1 -3\n"),
+                     "%%MatrixMarket MATRIX Coordinate INTEGER General\n2 2 2\n1 2 7\n2 1 -3\n"),
             (std::vector<double>{2, 2, 0, 7, -3, 0}));
   EXPECT_EQ(dense_of("pattern.mtx",
                      "%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 1\n2 2\n"),
@@ -143,7 +143,7 @@ TEST(mtx, bad_files_name_the_file_and_line) {
             std::string::npos);
   EXPECT_NE(error_of("many.mtx", ban + "2 2 1\n1 1 1\n2 2 1\n").find("many.mtx:4:"),
             std::string::npos);
-  EXPECT_NE(error_of("range.mtx", ban + "2 2 2\n1 1 1\n% x\n2 3 1\n")
+  EXPECT_NE(error_of("range.mtx", ban + "2 2 2\n1 1 1\n\n2 3 1\n")
                 .find("range.mtx:5: column index 3 is outside [1, 2]"),
             std::string::npos);
   EXPECT_NE(error_of("row0.mtx", ban + "2 2 1\n0 1 1\n").find("row0.mtx:3: row index 0"),
@@ -211,4 +211,159 @@ TEST(mtx, a_large_file_parses_in_parallel_chunks) {
       ASSERT_EQ(m.values[k], A.values()[e]);
     }
   }
+}
+
+// ---- what scipy.io.mmread refuses (SciPy 1.17), refused the same way -------
+
+TEST(mtx, comment_lines_among_the_entries_are_refused_as_scipy_does) {
+  const std::string ban = "%%MatrixMarket matrix coordinate real general\n";
+  EXPECT_NE(error_of("between.mtx", ban + "2 2 2\n1 1 1\n% x\n2 2 1\n")
+                .find("between.mtx:4: a comment line among the entries"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of("after_size.mtx", ban + "2 2 1\n% x\n1 1 1\n").find("after_size.mtx:3: a comment"),
+      std::string::npos);
+  EXPECT_NE(error_of("at_end.mtx", ban + "2 2 1\n1 1 1\n   % x\n").find("at_end.mtx:4: a comment"),
+            std::string::npos);
+  EXPECT_NE(error_of("array.mtx", "%%MatrixMarket matrix array real general\n2 1\n1\n% x\n2\n")
+                .find("array.mtx:4: a comment"),
+            std::string::npos);
+  // Before the size line they are fine, as are blank lines anywhere.
+  EXPECT_EQ(dense_of("ok.mtx", ban + "% a\n\n%b\n1 1 1\n\n1 1 5\n\n"),
+            (std::vector<double>{1, 1, 5}));
+}
+
+TEST(mtx, the_banner_word_is_case_sensitive_as_in_scipy) {
+  EXPECT_NE(error_of("lower.mtx", "%%matrixmarket matrix coordinate real general\n1 1 0\n")
+                .find("lower.mtx:1: not a Matrix Market file"),
+            std::string::npos);
+  // SciPy also takes a single '%'.
+  EXPECT_EQ(dense_of("single.mtx", "%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 2\n"),
+            (std::vector<double>{1, 1, 2}));
+}
+
+TEST(mtx, a_leading_plus_sign_is_refused_as_scipy_does) {
+  const std::string ban = "%%MatrixMarket matrix coordinate real general\n";
+  EXPECT_NE(error_of("value.mtx", ban + "1 1 1\n1 1 +1\n").find("value.mtx:3: bad number '+1'"),
+            std::string::npos);
+  EXPECT_NE(error_of("index.mtx", ban + "1 1 1\n+1 1 1\n").find("index.mtx:3: bad index '+1'"),
+            std::string::npos);
+  EXPECT_NE(error_of("int.mtx", "%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 +2\n")
+                .find("int.mtx:3: bad integer '+2'"),
+            std::string::npos);
+  EXPECT_NE(error_of("size.mtx", ban + "+1 1 0\n").find("size.mtx:2: bad size '+1'"),
+            std::string::npos);
+}
+
+// ---- sizes checked before anything is allocated ------------------------------
+
+TEST(mtx, dense_sizes_whose_product_wraps_in_64_bits_are_refused) {
+  const std::string dense = "%%MatrixMarket matrix array real general\n";
+  for (const std::string size : {"4294967296 4294967296", "8589934592 2147483648"}) {
+    EXPECT_NE(error_of("wrap.mtx", dense + size + "\n")
+                  .find("wrap.mtx:2: the size line announces "
+                        "more than 2^64 entries"),
+              std::string::npos)
+        << size;
+  }
+  EXPECT_NE(error_of("sym.mtx",
+                     "%%MatrixMarket matrix array real symmetric\n"
+                     "6074001000 6074001000\n")
+                .find("sym.mtx:2: the size line announces more than 2^64 entries"),
+            std::string::npos);
+}
+
+TEST(mtx, more_entries_than_the_file_can_hold_are_refused) {
+  EXPECT_NE(error_of("dense.mtx", "%%MatrixMarket matrix array real general\n3 3\n1\n2\n3\n")
+                .find("dense.mtx:2: the size line announces 9 entries, but the 6 bytes after it "
+                      "can hold at most 3"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of("coo.mtx",
+               "%%MatrixMarket matrix coordinate real general\n3 3 "
+               "1000000000000\n1 1 1\n")
+          .find("announces 1000000000000 entries, but the 6 bytes after it can hold at most 3"),
+      std::string::npos);
+  // The bound (a line of one character per entry) is exact for the
+  // shortest lines, the last without its newline.
+  EXPECT_EQ(dense_of("tight.mtx", "%%MatrixMarket matrix array real general\n3 1\n1\n2\n3"),
+            (std::vector<double>{3, 1, 1, 2, 3}));
+  EXPECT_NE(error_of("over.mtx", "%%MatrixMarket matrix array real general\n4 1\n1\n2\n3")
+                .find("announces 4 entries, but the 5 bytes after it can hold at most 3"),
+            std::string::npos);
+}
+
+TEST(mtx, csr_row_offsets_beyond_the_machine_are_refused_with_the_size) {
+  // 2^40 rows and one entry: the file reads (as a list of entries), its
+  // CSR row offsets would take 8 TiB.
+  const fs::path p = write_file("rows.mtx",
+                                "%%MatrixMarket matrix coordinate real general\n"
+                                "1099511627776 1099511627776 1\n1 1 1\n");
+  const gp::io::mtx_matrix m = gp::io::read_mtx(p);
+  EXPECT_EQ(m.rows, std::size_t{1} << 40);
+  try {
+    gp::io::read_mtx_csr<double, std::int64_t>(p);
+    ADD_FAILURE() << "no error";
+  } catch (const gp::io::format_error& e) {
+    EXPECT_NE(
+        std::string(e.what()).find(p.string() + ": converting 1099511627776 rows to CSR needs "
+                                                "8192 GiB, more than this machine can give"),
+        std::string::npos)
+        << e.what();
+  }
+  std::size_t rows = 0, cols = 0;
+  EXPECT_THROW(gp::io::read_mtx_dense(p, rows, cols), gp::io::format_error);
+  // 2^62 rows: the offsets' size does not fit 64 bits.
+  const fs::path sym = write_file("sym62.mtx",
+                                  "%%MatrixMarket matrix coordinate real symmetric\n"
+                                  "4611686018427387904 4611686018427387904 0\n");
+  try {
+    gp::io::read_mtx_csr<double, std::int64_t>(sym);
+    ADD_FAILURE() << "no error";
+  } catch (const gp::io::format_error& e) {
+    EXPECT_NE(std::string(e.what()).find("needs more than 2^64 bytes"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(mtx, the_memory_limit_decides_how_many_empty_rows_are_plausible) {
+  const fs::path p = write_file("million.mtx",
+                                "%%MatrixMarket matrix coordinate real general\n"
+                                "1000000 1 1\n1 1 1\n");
+  gp::io::set_memory_limit(1 << 20);  // 1 MiB: 10^6 + 1 int32 offsets do not fit
+  EXPECT_THROW((gp::io::read_mtx_csr<double, std::int32_t>(p)), gp::io::format_error);
+  gp::io::set_memory_limit(0);  // the machine's
+  EXPECT_EQ((gp::io::read_mtx_csr<double, std::int32_t>(p).rows()), 1000000u);
+}
+
+TEST(mtx, text_in_memory_reads_as_the_file_does) {
+  const std::string text = "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 4\n3 3 1\n";
+  const gp::io::mtx_matrix a = gp::io::read_mtx(write_file("mem.mtx", text));
+  const gp::io::mtx_matrix b = gp::io::read_mtx_text(text, "in memory");
+  EXPECT_EQ(a.row_indices, b.row_indices);
+  EXPECT_EQ(a.col_indices, b.col_indices);
+  EXPECT_EQ(a.values, b.values);
+  try {
+    gp::io::read_mtx_text("%%MatrixMarket matrix coordinate real general\n1 1 1\n1 2 1\n", "mem");
+    ADD_FAILURE() << "no error";
+  } catch (const gp::io::format_error& e) {
+    EXPECT_EQ(std::string(e.what()), "mem:3: column index 2 is outside [1, 1]");
+  }
+}
+
+TEST(mtx, an_empty_dense_matrix_with_a_huge_side_reads_at_once) {
+  // 0 x 2^62: no values, and no loop over the long side (found by fuzzing).
+  const fs::path p =
+      write_file("wide.mtx", "%%MatrixMarket matrix array real general\n0 4611686018427387904\n");
+  const auto A = gp::io::read_mtx_csr<double, std::int64_t>(p);
+  EXPECT_EQ(A.rows(), 0u);
+  EXPECT_EQ(A.cols(), std::size_t{1} << 62);
+  EXPECT_EQ(A.nnz(), 0u);
+  // 2^32 x 0: read at once; its CSR row offsets are what needs memory.
+  const fs::path tall =
+      write_file("tall.mtx", "%%MatrixMarket matrix array real general\n4294967296 0\n");
+  EXPECT_EQ(gp::io::read_mtx(tall).rows, std::size_t{1} << 32);
+  gp::io::set_memory_limit(1 << 20);
+  EXPECT_THROW((gp::io::read_mtx_csr<double, std::int64_t>(tall)), gp::io::format_error);
+  gp::io::set_memory_limit(0);
 }

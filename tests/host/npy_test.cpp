@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuprim/io/memory_limit.hpp"
 #include "gpuprim/io/npy.hpp"
 
 namespace fs = std::filesystem;
@@ -742,3 +743,74 @@ TEST_F(npy_files, writing_to_a_missing_directory_is_an_error) {
 }
 
 }  // namespace
+
+// ---- sizes checked against the file before anything is allocated ----------
+
+TEST_F(npy_files, a_header_length_beyond_the_file_is_refused_before_reading_it) {
+  // 12 bytes: version 2.0, header length 2^32 - 1, nothing after.
+  const std::string bytes("\x93NUMPY\x02\x00\xff\xff\xff\xff", 12);
+  expect_format_error(write_raw("huge_header.npy", bytes),
+                      "truncated header: the prefix says 4294967295 bytes, the file has 0 after "
+                      "the prefix");
+  try {
+    io::read_npy_bytes(std::as_bytes(std::span(bytes.data(), bytes.size())), "memory.npy");
+    ADD_FAILURE() << "no error";
+  } catch (const io::format_error& e) {
+    EXPECT_NE(std::string(e.what()).find("memory.npy: truncated header"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(npy_files, read_npy_info_checks_the_header_length_too) {
+  const std::string bytes("\x93NUMPY\x03\x00\x00\x00\x00\x80{}", 14);
+  try {
+    io::read_npy_info(write_raw("info.npy", bytes));
+    ADD_FAILURE() << "no error";
+  } catch (const io::format_error& e) {
+    EXPECT_NE(std::string(e.what()).find("the prefix says 2147483648 bytes, the file has 2"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(npy_files, bytes_in_memory_read_as_the_file_does) {
+  const std::vector<std::int16_t> values = {1, -2, 3, -4, 5, -6};
+  const fs::path path = file("memory.npy");
+  io::write_npy<std::int16_t>(path, values, {2, 3});
+  const std::string raw = read_raw(path);
+  const io::npy_array a = io::read_npy(path);
+  const io::npy_array b = io::read_npy_bytes(std::as_bytes(std::span(raw.data(), raw.size())), "m");
+  EXPECT_EQ(a.shape, b.shape);
+  EXPECT_EQ(a.bytes, b.bytes);
+  EXPECT_THROW(io::read_npy_bytes(std::as_bytes(std::span(raw.data(), raw.size() - 1)), "m"),
+               io::format_error);
+}
+
+TEST_F(npy_files, data_beyond_the_memory_limit_is_refused_with_its_size) {
+  const std::vector<double> values(1024, 1.0);  // 8 KiB of data
+  const fs::path path = file("limited.npy");
+  io::write_npy(path, values);
+  io::set_memory_limit(4096);
+  try {
+    io::read_npy(path);
+    ADD_FAILURE() << "no error";
+  } catch (const io::format_error& e) {
+    EXPECT_NE(std::string(e.what()).find(path.string() + ": the data of shape (1024,) of float64 "
+                                                         "needs 0.1 GiB, more than this machine "
+                                                         "can give"),
+              std::string::npos)
+        << e.what();
+  }
+  io::set_memory_limit(0);
+  EXPECT_EQ(io::read_npy(path).size(), 1024u);
+}
+
+TEST(memory_limit, gib_text_and_checked_product) {
+  EXPECT_EQ(io::gib_text(std::uint64_t{8192} << 30), "8192 GiB");
+  EXPECT_EQ(io::gib_text((std::uint64_t{1} << 40) * 8 + 8), "8192 GiB");
+  EXPECT_EQ(io::gib_text(std::uint64_t{3} << 29), "1.5 GiB");
+  EXPECT_EQ(io::checked_product(std::uint64_t{1} << 32, std::uint64_t{1} << 32), std::nullopt);
+  EXPECT_EQ(io::checked_product(std::uint64_t{1} << 32, std::uint64_t{1} << 31),
+            std::uint64_t{1} << 63);
+  EXPECT_GT(io::memory_limit(), 0u);
+}

@@ -25,6 +25,7 @@ make_tools() {
   printf '#!/bin/sh\nexit 0\n' >"$dir/ccache"
   printf '#!/bin/sh\nexit 0\n' >"$dir/mpirun"
   printf '#!/bin/sh\nexit 0\n' >"$dir/mpicxx"
+  printf '#!/bin/sh\ncat >/dev/null\nexit 0\n' >"$dir/clang++"
   # The fake compiler reads the #include line from stdin and fails for the
   # headers named here.
   {
@@ -120,6 +121,15 @@ status=$?
 [ $status -eq 1 ] || fail "--required, png.h missing: exit $status, want 1"
 grep -q "libpng (png.h)" "$work/required-png/out" ||
   fail "--required, png.h missing: not named: $(cat "$work/required-png/out")"
+
+# 10. clang's libFuzzer missing and apt-get failing: optional, exit 0 naming the packages.
+make_tools "$work/no-fuzzer" 3.31.6
+printf '#!/bin/sh\ncat >/dev/null\nexit 1\n' >"$work/no-fuzzer/clang++"
+run_script "$work/no-fuzzer"
+status=$?
+[ $status -eq 0 ] || fail "libFuzzer missing: exit $status, want 0"
+grep -q "not installed (optional): clang libclang-rt-dev libomp-dev" "$work/no-fuzzer/out" ||
+  fail "libFuzzer missing: no note: $(cat "$work/no-fuzzer/out")"
 
 # 6. A header under CMAKE_PREFIX_PATH is found there (the compiler is given -I).
 mkdir -p "$work/prefix/include"

@@ -7,8 +7,10 @@
 // Read: `coordinate` files (field real, double, integer or pattern;
 // symmetry general, symmetric or skew-symmetric) and `array` files (dense,
 // column-major as the format says; symmetric and skew-symmetric arrays
-// store the lower triangle, column by column). Banner words in any case;
-// comment lines (%) and blank lines anywhere after the banner. Symmetric
+// store the lower triangle, column by column). What scipy.io.mmread takes:
+// the banner's first word exactly "%%MatrixMarket", the other words in any
+// case; comment lines (%) between the banner and the size line, blank lines
+// anywhere; numbers without a leading '+'. Symmetric
 // files are expanded: an entry (i, j) below the diagonal also gives (j, i)
 // (negated for skew-symmetric). Pattern entries have the value 1.
 //
@@ -16,7 +18,11 @@
 // the line ("A.mtx:12: column index 7 is outside [1, 5]"): a missing or bad
 // banner, complex or hermitian fields, a bad size line, a wrong count of
 // entries, an index out of range, an unparseable number, an entry above the
-// diagonal of a symmetric file, a nonzero diagonal in a skew-symmetric one.
+// diagonal of a symmetric file, a nonzero diagonal in a skew-symmetric one,
+// a comment line among the entries, sizes that do not fit the file (checked
+// in 64 bits before anything is allocated), and sizes whose arrays would
+// need more than io::memory_limit() ("needs N GiB, more than this machine
+// can give").
 //
 // The data lines are split into one chunk per thread at line boundaries;
 // each chunk is counted, then parsed into its place (std::from_chars), so
@@ -29,6 +35,7 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpuprim/core/matrix_view.hpp"
@@ -58,6 +65,9 @@ struct mtx_matrix {
 };
 
 mtx_matrix read_mtx(const std::filesystem::path& path);
+
+// The same from a whole file's text in memory; `name` names it in errors.
+mtx_matrix read_mtx_text(std::string_view text, const std::filesystem::path& name);
 
 // The matrix of a .mtx file as CSR (duplicates summed, rows sorted; the
 // zeros of an array file dropped). format_error when an index does not fit I.

@@ -146,8 +146,12 @@ extern template npy_values<double> read_npy_as<double>(const std::filesystem::pa
 // Reads a whole .npy file. Throws format_error (file missing or unreadable,
 // bad magic, unsupported version, malformed or truncated header, unsupported
 // dtype, data shorter or longer than the shape says, a bool byte other than
-// 0 or 1).
+// 0 or 1). Every size the header declares is checked against the file's
+// length before anything is allocated.
 npy_array read_npy(const std::filesystem::path& path);
+
+// The same from a whole file's bytes in memory; `name` names it in errors.
+npy_array read_npy_bytes(std::span<const std::byte> file, const std::filesystem::path& name);
 
 // Writes `bytes` (elements of `type` in C order) with the given shape; an
 // empty shape writes a 0-d array. Throws std::invalid_argument when the byte

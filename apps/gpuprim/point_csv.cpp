@@ -1,0 +1,107 @@
+// The CSV point reader of `gpuprim closest-pair` (point_csv.hpp).
+#include "point_csv.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+
+#include "commands.hpp"
+#include "gpuprim/io/memory_limit.hpp"
+
+namespace gpuprim::cli {
+namespace {
+
+bool is_blank_char(char c) {
+  return c == ' ' || c == '\t' || c == '\r';
+}
+
+// One CSV field as a number; false when it is not one.
+bool parse_number(std::string_view field, double& value) {
+  while (!field.empty() && is_blank_char(field.front()))
+    field.remove_prefix(1);
+  while (!field.empty() && is_blank_char(field.back()))
+    field.remove_suffix(1);
+  if (field.empty()) return false;
+  const std::string text(field);  // strtod needs the terminating '\0'
+  char* end = nullptr;
+  value = std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size();
+}
+
+// The line as text for a message: its first 80 bytes, control bytes as '?'.
+std::string excerpt(std::string_view line) {
+  std::string out(line.substr(0, 80));
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20) c = '?';
+  }
+  return out;
+}
+
+}  // namespace
+
+point_csv parse_point_csv(std::string_view text, const std::string& name) {
+  point_csv table;
+  table.dim = 0;
+  bool header_skipped = false;
+  std::size_t line_number = 0;
+  std::vector<double> row;
+  for (std::size_t pos = 0; pos < text.size();) {
+    const std::size_t newline = text.find('\n', pos);
+    const std::size_t stop = newline == std::string_view::npos ? text.size() : newline;
+    const std::string_view line = text.substr(pos, stop - pos);
+    pos = stop + 1;
+    ++line_number;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;  // blank line
+    row.clear();
+    bool numbers = true;
+    for (std::size_t start = 0;;) {
+      const std::size_t comma = line.find(',', start);
+      double value = 0;
+      numbers = numbers && parse_number(line.substr(start, comma - start), value);
+      row.push_back(value);
+      if (comma == std::string_view::npos || row.size() > 3) break;
+      start = comma + 1;
+    }
+    if (!numbers) {
+      if (table.rows == 0 && line_number == 1 && !header_skipped) {
+        header_skipped = true;  // a header line: skip it once
+        continue;
+      }
+      throw usage_error(name + ": line " + std::to_string(line_number) +
+                        ": not 2 or 3 comma-separated numbers: '" + excerpt(line) + "'");
+    }
+    if (row.size() != 2 && row.size() != 3) {
+      throw usage_error(name + ": line " + std::to_string(line_number) + ": " +
+                        (row.size() > 3 ? std::string("more than 3") : std::to_string(row.size())) +
+                        " columns; points need 2 or 3");
+    }
+    if (table.rows == 0) {
+      table.dim = static_cast<int>(row.size());
+    } else if (static_cast<int>(row.size()) != table.dim) {
+      throw usage_error(name + ": line " + std::to_string(line_number) + ": " +
+                        std::to_string(row.size()) + " columns, the lines before have " +
+                        std::to_string(table.dim));
+    }
+    table.values.insert(table.values.end(), row.begin(), row.end());
+    ++table.rows;
+  }
+  if (table.rows == 0) table.dim = 2;
+  return table;
+}
+
+point_csv read_point_csv(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw usage_error(file + ": cannot open the file (" + std::strerror(errno) + ")");
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  in.seekg(0);
+  if (size < 0 || !in) throw usage_error(file + ": cannot read the file");
+  std::string text;
+  io::resize_checked(text, static_cast<std::uint64_t>(size), file, "reading the file");
+  in.read(text.data(), size);
+  if (in.gcount() != size) throw usage_error(file + ": cannot read the file");
+  return parse_point_csv(text, file);
+}
+
+}  // namespace gpuprim::cli
