@@ -21,12 +21,14 @@
 //     and Richardson one (r = b - A x_k, x_k+1 = x_k + omega D^-1 r, r.r).
 //  3. Stopping without the host: each kernel first reads the halt flag and
 //     returns at once when a finisher has set it (convergence, breakdown,
-//     a non-finite residual), so a batch of queued iterations costs only
+//     or record()'s divergence and stagnation rules: solve_watch, one copy
+//     in solver_scalars), so a batch of queued iterations costs only
 //     launches past the stopping point, and x is the iterate that met the
-//     tolerance. A breakdown is flagged before the update that would divide
-//     by zero, so x never takes a NaN from it.
+//     tolerance (or diverged, or stagnated). A breakdown is flagged before
+//     the update that would divide by zero, so x never takes a NaN from it.
 //  4. The host enqueues check_every iterations, then copies the scalars and
-//     that batch's residuals (one synchronization). When the recurrence's
+//     that batch's residuals (one synchronization; the progress callback
+//     is called there, adding none). When the recurrence's
 //     residual meets the tolerance, the true residual b - A x is computed;
 //     if it does not meet it, the iteration restarts from x (residual
 //     replacement).
