@@ -73,7 +73,8 @@ PyTypeObject* cupy_type() {
     if (!cupy) return nullptr;
     nb::handle m(cupy);
     if (!nb::hasattr(m, "ndarray")) return nullptr;  // still importing
-    f.cupy_empty = keep(m.attr("empty"));
+    // The ndarray type itself: cupy.empty is a Python wrapper around it.
+    f.cupy_empty = keep(m.attr("ndarray"));
     f.cupy_ascontiguousarray = keep(m.attr("ascontiguousarray"));
     nb::object stream_mod = nb::module_::import_("cupy.cuda.stream");
     if (nb::hasattr(stream_mod, "get_current_stream_ptr")) {
@@ -297,12 +298,13 @@ bool import_torch(array& a, nb::handle obj, const std::string& what) {
   a.type = static_cast<dtype>(found);
   a.data = PyLong_AsVoidPtr(obj.attr("data_ptr")().ptr());
   if (PyErr_Occurred()) throw nb::python_error();
-  nb::object shape = obj.attr("shape");
+  // torch.Size is a tuple subclass.
+  nb::tuple shape = nb::borrow<nb::tuple>(obj.attr("shape"));
   nb::tuple strides = nb::borrow<nb::tuple>(obj.attr("stride")());
-  set_ndim(a, nb::len(shape), what);
+  set_ndim(a, shape.size(), what);
   std::array<std::int64_t, max_ndim> s{};
   for (int i = 0; i < a.ndim; ++i) {
-    a.shape[i] = as_int(shape[nb::int_(i)]);
+    a.shape[i] = as_int(shape[i]);
     s[i] = as_int(strides[i]) * static_cast<std::int64_t>(dtype_size(a.type));
   }
   a.device = nb::cast<int>(obj.attr("get_device")());
