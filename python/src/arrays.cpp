@@ -28,8 +28,7 @@ struct frameworks {
   nb::handle numpy_scalars[dtype_count];
 
   PyTypeObject* cupy_ndarray = nullptr;
-  nb::handle cupy_empty, cupy_ascontiguousarray, cupy_stream_ptr;
-  bool cupy_stream_ptr_is_function = false;
+  nb::handle cupy_empty, cupy_ascontiguousarray, cupy_current_stream;
 
   PyTypeObject* torch_tensor = nullptr;
   nb::handle torch_dtypes[dtype_count];
@@ -76,13 +75,8 @@ PyTypeObject* cupy_type() {
     // The ndarray type itself: cupy.empty is a Python wrapper around it.
     f.cupy_empty = keep(m.attr("ndarray"));
     f.cupy_ascontiguousarray = keep(m.attr("ascontiguousarray"));
-    nb::object stream_mod = nb::module_::import_("cupy.cuda.stream");
-    if (nb::hasattr(stream_mod, "get_current_stream_ptr")) {
-      f.cupy_stream_ptr = keep(stream_mod.attr("get_current_stream_ptr"));
-      f.cupy_stream_ptr_is_function = true;
-    } else {
-      f.cupy_stream_ptr = keep(nb::module_::import_("cupy.cuda").attr("get_current_stream"));
-    }
+    // CuPy keeps the current Stream object per thread: .ptr is cheap.
+    f.cupy_current_stream = keep(nb::module_::import_("cupy.cuda").attr("get_current_stream"));
     f.cupy_ndarray = reinterpret_cast<PyTypeObject*>(keep(m.attr("ndarray")).ptr());
   }
   return f.cupy_ndarray;
@@ -527,9 +521,7 @@ context make_context(const char* fn, std::initializer_list<const array*> arrays,
   if (!given) {
     frameworks& f = fw();
     if (ctx.kind == framework::cupy) {
-      handle = f.cupy_stream_ptr_is_function
-                   ? nb::cast<std::intptr_t>(f.cupy_stream_ptr())
-                   : nb::cast<std::intptr_t>(f.cupy_stream_ptr().attr("ptr"));
+      handle = nb::cast<std::intptr_t>(f.cupy_current_stream().attr("ptr"));
     } else if (ctx.kind == framework::torch) {
       handle =
           !f.torch_raw_stream.is_none()
