@@ -2,8 +2,9 @@
 # Builds gpuprim in both configurations and runs every test: the CPU-only
 # preset and the readers' fuzz targets (scripts/fuzz.sh), then the CUDA
 # preset (when nvcc is present), then an installed copy used from a
-# separate project through find_package. GPU tests skip (never pass) on a
-# machine without a CUDA device.
+# separate project through find_package, then the Python package
+# (CPU-only) in a fresh virtual environment with its pytest suite. GPU
+# tests skip (never pass) on a machine without a CUDA device.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -31,3 +32,10 @@ cmake --install "$prefix" --prefix build/install
 cmake -S examples/consumer -B build/consumer -G Ninja -DCMAKE_PREFIX_PATH="$PWD/build/install"
 cmake --build build/consumer
 build/consumer/consumer
+
+# The Python package, CPU backend only, into a fresh virtual environment.
+# Its build folder (build/python/<wheel tag>) persists, so a rerun compiles
+# only what changed; the build requirements are installed in the venv and
+# used from there (no build isolation, whose temporary paths would make
+# every build reconfigure).
+scripts/test-python.sh

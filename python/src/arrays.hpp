@@ -1,0 +1,134 @@
+// Arrays, devices and streams between Python and the library.
+//
+// An argument is read into an `array`: a pointer, a dtype, a shape (and
+// C-order strides), where the memory lives (host, or a CUDA device and its
+// ordinal) and which framework made it, so results can be made of the same
+// kind:
+//  - NumPy arrays and any other buffer-protocol object: host memory, results
+//    are NumPy arrays (NumPy scalars for reductions).
+//  - CuPy arrays and PyTorch tensors: read through their own attributes (no
+//    DLPack capsule, no __cuda_array_interface__ dict: those cost
+//    microseconds per call); results are made by the framework (cupy.empty,
+//    Tensor.new_empty), so they come from its memory pool, on its current
+//    stream, without a synchronization.
+//  - other objects with __cuda_array_interface__ or __dlpack__ (Numba, JAX):
+//    read zero-copy; results are DLPack-capable arrays of nanobind.
+//  - lists, tuples and Python scalars: through numpy.asarray, as NumPy does.
+// Nothing is ever copied between host and device; a non-contiguous input is
+// first made contiguous by its own framework (on its own device).
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "dtypes.hpp"
+#include "gpuprim/core/macros.hpp"
+
+namespace gpuprim::python {
+
+namespace nb = nanobind;
+
+enum class framework : std::uint8_t { numpy, cupy, torch, other };
+
+inline constexpr int max_ndim = 32;
+
+struct buffer_release {
+  void operator()(Py_buffer* b) const;
+};
+
+// A contiguous (C order) array argument. Holds a reference to its Python
+// object (and the buffer view of a host array) while it lives; it must be
+// destroyed with the GIL held (declare arrays outside gil_scoped_release).
+struct array {
+  nb::object obj;
+  void* data = nullptr;
+  dtype type = dtype::float32;
+  int ndim = 0;
+  std::array<std::int64_t, max_ndim> shape{};
+  framework kind = framework::numpy;
+  bool on_device = false;
+  int device = -1;  // CUDA ordinal when on_device
+  bool readonly = false;
+  std::unique_ptr<Py_buffer, buffer_release> view;
+
+  std::size_t size() const {
+    std::size_t n = 1;
+    for (int i = 0; i < ndim; ++i)
+      n *= static_cast<std::size_t>(shape[i]);
+    return n;
+  }
+  std::size_t bytes() const { return size() * dtype_size(type); }
+  template <class T>
+  T* ptr() const {
+    return static_cast<T*>(data);
+  }
+  std::vector<std::int64_t> shape_vector() const {
+    return std::vector<std::int64_t>(shape.begin(), shape.begin() + ndim);
+  }
+};
+
+// Reads an argument (`what` names it in messages: "sum: x"). Raises
+// TypeError for what is not an array (or has an unsupported dtype).
+array import_array(nb::handle obj, const std::string& what, bool writable = false);
+
+// Where a call runs: the common location of its arrays, and the stream
+// (GPU) it is ordered on.
+struct context {
+  framework kind = framework::numpy;
+  bool on_device = false;
+  int device = -1;
+  stream_t stream = nullptr;
+  nb::object like;  // an input, for making results of its kind
+  dtype like_type = dtype::float32;
+};
+
+// Checks that the arrays are all on the host or all on one device (else
+// ValueError), resolves `stream` (None: the framework's current stream; an
+// int; an object with __cuda_stream__, .ptr or .cuda_stream) and, on the
+// GPU, makes the arrays' device current (restored by the guard).
+context make_context(const char* fn, std::initializer_list<const array*> arrays, nb::handle stream);
+
+// Makes the arrays' device current while it lives (GPU only).
+class device_guard {
+ public:
+  explicit device_guard(const context& ctx);
+  ~device_guard();
+  device_guard(const device_guard&) = delete;
+  device_guard& operator=(const device_guard&) = delete;
+
+ private:
+  int previous_ = -1;
+};
+
+// A new, uninitialized array of the context's kind (NumPy, CuPy, torch on
+// the same device, or a nanobind DLPack array) and its imported view.
+array empty_array(const context& ctx, const std::vector<std::int64_t>& shape, dtype type);
+
+// A NumPy scalar of `type` holding the bytes at `value` (host reductions).
+nb::object numpy_scalar(dtype type, const void* value);
+
+// The NumPy dtype object of `type` (cached).
+nb::handle numpy_dtype(dtype type);
+
+// Raised for a device array when the package was built without CUDA.
+[[noreturn]] void no_cuda(const char* fn);
+
+// "sum: x has dtype float16; supported: ..." as a TypeError.
+[[noreturn]] void unsupported_dtype(const char* fn, const array& a, const char* supported);
+
+// Normalizes an axis argument for an array of `ndim` dimensions: -1 or
+// ndim - 1 -> the last axis (returns true); None -> all elements (false).
+// Any other axis raises ValueError.
+bool last_axis(const char* fn, nb::handle axis, int ndim);
+
+bool cuda_built();
+
+}  // namespace gpuprim::python
