@@ -16,6 +16,7 @@
 // Inputs are generated on the devices from (seed, global index), so every
 // device count sorts the same keys.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <numeric>
@@ -91,8 +92,10 @@ void rows_on(const multi_gpu& gpus, const std::string& scaling, std::uint64_t n,
   };
   {
     const auto x = random_on<float>(gpus, n, 1);
+    // Each check reads what the timed runs left (so it follows them).
     double sum = 0;
-    add("reduce float->double", time_median(reps, [&] { sum = reduce(gpus, x, 0.0); }), 4.0 * n,
+    const double t_reduce = time_median(reps, [&] { sum = reduce(gpus, x, 0.0); });
+    add("reduce float->double", t_reduce, 4.0 * n,
         sum > 0.45 * n && sum < 0.55 * n ? "mean ~0.5" : "WRONG");
     {
       multi_gpu_vector<float> y(gpus, [&] {
@@ -101,8 +104,14 @@ void rows_on(const multi_gpu& gpus, const std::string& scaling, std::uint64_t n,
           s.push_back(x.slice(i).size());
         return s;
       }());
-      add("inclusive_scan float", time_median(reps, [&] { inclusive_scan(gpus, x, y); }), 8.0 * n,
-          "-");
+      const double t_scan = time_median(reps, [&] { inclusive_scan(gpus, x, y); });
+      gpus.use(d - 1);
+      float last = 0;
+      detail::copy_to_host(&last, y.slice(d - 1).data() + y.slice(d - 1).size() - 1, sizeof last,
+                           nullptr);
+      synchronize(nullptr);
+      add("inclusive_scan float", t_scan, 8.0 * n,
+          std::abs(last - sum) < 1e-3 * sum ? "last = sum" : "WRONG");
     }
     std::vector<device_vector<std::uint64_t>> counts;
     for (int i = 0; i < d; ++i) {
@@ -110,15 +119,20 @@ void rows_on(const multi_gpu& gpus, const std::string& scaling, std::uint64_t n,
       counts.emplace_back(256);
     }
     std::uint64_t left = 1;
-    add("histogram_even float 256 bins",
-        time_median(reps, [&] { left = histogram_even(gpus, x, counts, 0.0f, 1.0f); }), 4.0 * n,
-        left == 0 ? "none left out" : "WRONG");
+    const double t_histogram =
+        time_median(reps, [&] { left = histogram_even(gpus, x, counts, 0.0f, 1.0f); });
+    gpus.use(0);
+    const std::vector<std::uint64_t> c = to_host(counts[0]);
+    const std::uint64_t counted = std::accumulate(c.begin(), c.end(), std::uint64_t{0});
+    add("histogram_even float 256 bins", t_histogram, 4.0 * n,
+        left == 0 && counted == n ? "all n counted" : "WRONG");
   }
   const auto keys = random_on<std::uint32_t>(gpus, n, 2);
   multi_gpu_vector<std::uint32_t> sorted;
   std::vector<sort_report> reports;
   const double t = time_median(reps, [&] { reports.push_back(sort(gpus, keys, sorted)); });
   reports.erase(reports.begin());  // the warm-up
+  const bool sort_ok = sorted_across(gpus, sorted, n);
   auto step = [&](double sort_report::*part) {
     std::vector<double> v;
     for (const auto& r : reports)
@@ -137,7 +151,7 @@ void rows_on(const multi_gpu& gpus, const std::string& scaling, std::uint64_t n,
   s.sent_bytes = static_cast<double>(reports.back().sent_bytes);
   s.imbalance = reports.back().imbalance;
   out.sorts.push_back(s);
-  add("sort uint32", t, 16.0 * n, sorted_across(gpus, sorted, n) ? "sorted" : "WRONG");
+  add("sort uint32", t, 16.0 * n, sort_ok ? "sorted" : "WRONG");
 }
 
 // The roofline: all-to-all and all-reduce of `per_gpu` u32 per GPU.

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "gpuprim/core/memory.hpp"
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/dist/gpu_sort.hpp"
 
@@ -122,30 +123,38 @@ __device__ std::uint64_t merge_path(LoadA a, std::uint64_t na, LoadB b, std::uin
   return lo;
 }
 
-// 4. The merge of the sorted runs a and b into out, a tile of merge_tile
+// 4a. The merge path at every tile's start (and at the end): one thread
+// per tile, all searches at once, so the merge's blocks do not each wait
+// on a chain of global loads.
+template <class K>
+__global__ void merge_partition_kernel(const K* a, std::uint64_t na, const K* b, std::uint64_t nb,
+                                       std::uint64_t tiles, std::uint64_t* ends,
+                                       compared_bits<K> bits_of) {
+  const std::uint64_t t = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (t > tiles) return;
+  const std::uint64_t diag = t * merge_tile < na + nb ? t * merge_tile : na + nb;
+  ends[t] = merge_path<K>([a](std::uint64_t i) { return a[i]; }, na,
+                          [b](std::uint64_t i) { return b[i]; }, nb, diag, bits_of);
+}
+
+// 4b. The merge of the sorted runs a and b into out, a tile of merge_tile
 // outputs per block: the tile's two input ranges (the merge path at its
-// ends) are loaded into shared memory, each thread merges merge_items
+// ends, from 4a) are loaded into shared memory, each thread merges merge_items
 // outputs from its own merge path in shared memory, and the tile is written
 // back coalesced; values follow their keys by the source index.
 template <class K, class W>
 __global__ void __launch_bounds__(merge_threads)
     merge_kernel(const K* a, const W* va, std::uint64_t na, const K* b, const W* vb,
-                 std::uint64_t nb, K* out, W* vout, compared_bits<K> bits_of) {
+                 std::uint64_t nb, const std::uint64_t* ends, K* out, W* vout,
+                 compared_bits<K> bits_of) {
   constexpr bool has_values = !std::is_same_v<W, host_detail::no_value>;
   __shared__ K keys[merge_tile];
   __shared__ K merged[merge_tile];
   __shared__ std::uint16_t from[has_values ? merge_tile : 1];
-  __shared__ std::uint64_t ends[2];
   const std::uint64_t total = na + nb;
   const std::uint64_t d0 = std::uint64_t{blockIdx.x} * merge_tile;
   const std::uint64_t d1 = d0 + merge_tile < total ? d0 + merge_tile : total;
-  auto load_a = [a](std::uint64_t i) { return a[i]; };
-  auto load_b = [b](std::uint64_t i) { return b[i]; };
-  if (threadIdx.x < 2) {
-    ends[threadIdx.x] = merge_path<K>(load_a, na, load_b, nb, threadIdx.x == 0 ? d0 : d1, bits_of);
-  }
-  __syncthreads();
-  const std::uint64_t a0 = ends[0], a1 = ends[1], b0 = d0 - a0, b1 = d1 - a1;
+  const std::uint64_t a0 = ends[blockIdx.x], a1 = ends[blockIdx.x + 1], b0 = d0 - a0, b1 = d1 - a1;
   const int la = static_cast<int>(a1 - a0), lb = static_cast<int>(b1 - b0), len = la + lb;
   for (int i = threadIdx.x; i < len; i += merge_threads)
     keys[i] = i < la ? a[a0 + i] : b[b0 + i - la];
@@ -246,9 +255,13 @@ void cuda_merge_runs(const K* a, const W* va, std::uint64_t na, const K* b, cons
   if (total == 0) return;
   const std::uint64_t tiles = (total + merge_tile - 1) / merge_tile;
   if (tiles > 0x7fffffffull) throw std::invalid_argument("gpuprim::sort: a merge over 2^42 keys");
-  merge_kernel<K, W>
-      <<<static_cast<unsigned>(tiles), merge_threads, 0, reinterpret_cast<cudaStream_t>(stream)>>>(
-          a, va, na, b, vb, nb, out, vout, bits_of);
+  const auto s = reinterpret_cast<cudaStream_t>(stream);
+  const scratch_buffer ends((tiles + 1) * sizeof(std::uint64_t), stream);
+  merge_partition_kernel<K><<<static_cast<unsigned>((tiles + 1 + 255) / 256), 256, 0, s>>>(
+      a, na, b, nb, tiles, ends.get<std::uint64_t>(), bits_of);
+  check_launch("merge_partition_kernel", "gpuprim::sort (distributed merge)");
+  merge_kernel<K, W><<<static_cast<unsigned>(tiles), merge_threads, 0, s>>>(
+      a, va, na, b, vb, nb, ends.get<std::uint64_t>(), out, vout, bits_of);
   check_launch("merge_kernel", "gpuprim::sort (distributed merge)");
 }
 

@@ -64,6 +64,15 @@ void check_everything(const std::vector<int>& devices) {
     }());
     gp::inclusive_scan(gpus, d_ints, out);
     EXPECT_EQ(out.gather(), incl);
+    // In place (scan, then the carries), and a max scan (no identity: the
+    // first elements come first).
+    auto in_place = gp::multi_gpu_vector<std::int64_t>::scatter(gpus, ints);
+    gp::inclusive_scan(gpus, in_place, in_place);
+    EXPECT_EQ(in_place.gather(), incl);
+    std::vector<std::int64_t> incl_max(n);
+    gp::inclusive_scan(gp::host, ints, incl_max, gp::maximum{});
+    gp::inclusive_scan(gpus, d_ints, out, gp::maximum{});
+    EXPECT_EQ(out.gather(), incl_max);
     gp::exclusive_scan(gpus, d_ints, out, std::int64_t{7});
     EXPECT_EQ(out.gather(), excl);
 

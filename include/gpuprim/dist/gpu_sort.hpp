@@ -15,7 +15,8 @@
 //     slice's cuts at them; the cuts are all-gathered and one copy of the
 //     p x (p + 1) matrix comes to the host (the exchange's sizes);
 //  4. one grouped all-to-all moves every piece to its destination (a
-//     device's own piece stays where it is);
+//     device's own piece stays where it is), received at the alignment it
+//     had on its sender;
 //  5. every device merges the sorted runs it holds, in source order (a
 //     tree of two-way merges, ceil(log2 p) passes), stably.
 // Buffers come from the group's workspace (grown, never shrunk, kept until
@@ -279,12 +280,16 @@ sort_report gpu_sample_sort(const Group& g, const std::vector<std::uint64_t>& of
     send_offsets[i].assign(p, 0);
     recv_counts[i].assign(p, 0);
     recv_offsets[i].assign(p, 0);
+    // Each received piece starts at the same address modulo 256 elements as
+    // it did on its sender: NCCL's copies run at full speed only between
+    // equally aligned buffers (the pieces start at arbitrary cuts).
     std::uint64_t at = 0;
     for (int e = 0; e < p; ++e) {
       send_offsets[i][e] = cuts[r * (p + 1) + e];
       if (e != r) send_counts[i][e] = piece(r, e);
-      recv_offsets[i][e] = at;
       if (e != r) {
+        at += (cuts[e * (p + 1) + r] % 256 + 256 - at % 256) % 256;
+        recv_offsets[i][e] = at;
         recv_counts[i][e] = piece(e, r);
         at += piece(e, r);
       }

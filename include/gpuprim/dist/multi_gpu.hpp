@@ -391,12 +391,77 @@ void multi_gpu_apply_carries(const multi_gpu& gpus, multi_gpu_vector<T>& out,
 
 }  // namespace detail
 
+// Reduce, then scan from the carry: 1. every device's total and first
+// element (a sum's totals in the same round as the first elements, other
+// operators' in a second round, from the first element); 2. the carries,
+// in device order on the host; 3. every device with a carry c scans
+// in[1 ..] exclusively from c op in[0] into out[0 ..] (the inclusive scan
+// from c, shifted by one) and puts c op total last; the others scan as one
+// device does. Each slice is read twice and written once (the scan and
+// carry fix-up of the in-place case, below, reads and writes it twice).
 template <class T, class Op = plus>
 void inclusive_scan(const multi_gpu& gpus, const multi_gpu_vector<T>& in, multi_gpu_vector<T>& out,
                     Op op = {}) {
   detail::check_same_slices("inclusive_scan", gpus, in, out);
-  const auto totals = detail::multi_gpu_scan_slices(gpus, in, out, op);
-  detail::multi_gpu_apply_carries(gpus, out, detail::carries_in_order(totals, op), op);
+  const int p = gpus.size();
+  bool in_place = false;
+  for (int i = 0; i < p; ++i)
+    in_place = in_place || (!in.slice(i).empty() && in.slice(i).data() == out.slice(i).data());
+  if (in_place || p == 1) {
+    const auto totals = detail::multi_gpu_scan_slices(gpus, in, out, op);
+    detail::multi_gpu_apply_carries(gpus, out, detail::carries_in_order(totals, op), op);
+    return;
+  }
+  auto* host = static_cast<T*>(gpus.host_workspace(3 * p * sizeof(T)));
+  T* heads = host;
+  T* totals = host + p;
+  T* lasts = host + 2 * p;
+  constexpr bool one_round = detail::sum_with_identity<T, Op>;
+  auto reduce_on = [&](int i, device_span<const T> span, T init) {
+    T* d = static_cast<T*>(gpus.workspace(i, detail::ws_small, sizeof(T)));
+    detail::cuda_reduce_checked(span, d, init, op, detail::unary_fetch<identity>{}, gpus.stream(i));
+    detail::copy_to_host(totals + i, d, sizeof(T), gpus.stream(i));
+  };
+  for (int i = 0; i < p; ++i) {
+    if (in.slice(i).empty()) continue;
+    gpus.use(i);
+    detail::copy_to_host(heads + i, in.slice(i).data(), sizeof(T), gpus.stream(i));
+    if constexpr (one_round)
+      reduce_on(i, in.slice(i).span(), std::is_floating_point_v<T> ? T(-0.0) : T{});
+  }
+  gpus.synchronize_all();
+  if constexpr (!one_round) {
+    for (int i = 0; i < p; ++i) {
+      const std::uint64_t n = in.slice(i).size();
+      if (n == 0) continue;
+      gpus.use(i);
+      if (n == 1) {
+        totals[i] = heads[i];
+      } else {
+        reduce_on(i, device_span<const T>(in.slice(i).data() + 1, n - 1), heads[i]);
+      }
+    }
+    gpus.synchronize_all();
+  }
+  std::optional<T> carry;
+  for (int i = 0; i < p; ++i) {
+    const std::uint64_t n = in.slice(i).size();
+    if (n == 0) continue;
+    gpus.use(i);
+    if (!carry) {
+      gpuprim::inclusive_scan(gpus.backend(i), in.slice(i), out.slice(i), op);
+      carry = totals[i];
+      continue;
+    }
+    if (n > 1) {
+      gpuprim::exclusive_scan(gpus.backend(i), device_span<const T>(in.slice(i).data() + 1, n - 1),
+                              device_span<T>(out.slice(i).data(), n - 1), op(*carry, heads[i]), op);
+    }
+    lasts[i] = op(*carry, totals[i]);
+    detail::copy_to_device(out.slice(i).data() + n - 1, lasts + i, sizeof(T), gpus.stream(i));
+    carry = lasts[i];
+  }
+  gpus.synchronize_all();
 }
 
 // 1. every device's total (multi_gpu_partials: overlapped); 2. each
