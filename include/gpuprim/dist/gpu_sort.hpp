@@ -15,8 +15,8 @@
 //     slice's cuts at them; the cuts are all-gathered and one copy of the
 //     p x (p + 1) matrix comes to the host (the exchange's sizes);
 //  4. one grouped all-to-all moves every piece to its destination (a
-//     device's own piece stays where it is), received at the alignment it
-//     had on its sender;
+//     device's own piece stays where it is), each piece widened to whole
+//     aligned blocks of 256 elements on both sides;
 //  5. every device merges the sorted runs it holds, in source order (a
 //     tree of two-way merges, ceil(log2 p) passes), stably.
 // Buffers come from the group's workspace (grown, never shrunk, kept until
@@ -106,6 +106,16 @@ using value_word_t =
 
 inline double seconds_now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// The all-to-all's messages start and end at multiples of this many
+// elements of their buffers (step 4).
+inline constexpr std::uint64_t exchange_alignment = 256;
+inline std::uint64_t aligned_down(std::uint64_t i) {
+  return i - i % exchange_alignment;
+}
+inline std::uint64_t aligned_up(std::uint64_t i) {
+  return aligned_down(i + exchange_alignment - 1);
 }
 
 template <class K, class W>
@@ -208,9 +218,11 @@ sort_report gpu_sample_sort(const Group& g, const std::vector<std::uint64_t>& of
   for (int i = 0; i < local; ++i) {
     g.use(i);
     const std::uint64_t n = count_of(g.rank_of(i));
-    sk[i] = static_cast<K*>(g.workspace(i, ws_sorted_keys, n * sizeof(K)));
+    // Room past the end for the all-to-all's aligned pieces (step 4).
+    const std::uint64_t room = aligned_up(n) + exchange_alignment;
+    sk[i] = static_cast<K*>(g.workspace(i, ws_sorted_keys, room * sizeof(K)));
     if constexpr (has_values) {
-      sv[i] = static_cast<V*>(g.workspace(i, ws_sorted_values, n * sizeof(V)));
+      sv[i] = static_cast<V*>(g.workspace(i, ws_sorted_values, room * sizeof(V)));
       device_sort<K, V>(g.backend(i), keys[i], device_span<K>(sk[i], n), values[i],
                         device_span<V>(sv[i], n), order, bits, algorithm);
     } else {
@@ -280,18 +292,24 @@ sort_report gpu_sample_sort(const Group& g, const std::vector<std::uint64_t>& of
     send_offsets[i].assign(p, 0);
     recv_counts[i].assign(p, 0);
     recv_offsets[i].assign(p, 0);
-    // Each received piece starts at the same address modulo 256 elements as
-    // it did on its sender: NCCL's copies run at full speed only between
-    // equally aligned buffers (the pieces start at arbitrary cuts).
+    // The pieces start and end at arbitrary cuts; each travels widened to
+    // whole blocks of exchange_alignment elements (the neighbours it takes
+    // along are ignored), so every message starts and ends aligned on both
+    // sides and the copies can use their widest accesses. A received run
+    // starts at its slot plus the cut's offset in its first block.
     std::uint64_t at = 0;
     for (int e = 0; e < p; ++e) {
-      send_offsets[i][e] = cuts[r * (p + 1) + e];
-      if (e != r) send_counts[i][e] = piece(r, e);
-      if (e != r) {
-        at += (cuts[e * (p + 1) + r] % 256 + 256 - at % 256) % 256;
-        recv_offsets[i][e] = at;
-        recv_counts[i][e] = piece(e, r);
-        at += piece(e, r);
+      if (e == r) continue;
+      const std::uint64_t lo = cuts[r * (p + 1) + e], hi = cuts[r * (p + 1) + e + 1];
+      if (hi > lo) {
+        send_offsets[i][e] = aligned_down(lo);
+        send_counts[i][e] = aligned_up(hi) - aligned_down(lo);
+      }
+      const std::uint64_t from_lo = cuts[e * (p + 1) + r], from_hi = cuts[e * (p + 1) + r + 1];
+      recv_offsets[i][e] = at;
+      if (from_hi > from_lo) {
+        recv_counts[i][e] = aligned_up(from_hi) - aligned_down(from_lo);
+        at += recv_counts[i][e];
       }
     }
     g.use(i);
@@ -330,7 +348,7 @@ sort_report gpu_sample_sort(const Group& g, const std::vector<std::uint64_t>& of
         runs.push_back(
             {sk[i] + at, has_values ? reinterpret_cast<const W*>(sv[i] + at) : nullptr, n});
       } else {
-        const std::uint64_t at = recv_offsets[i][d];
+        const std::uint64_t at = recv_offsets[i][d] + cuts[d * (p + 1) + r] % exchange_alignment;
         runs.push_back(
             {rk[i] + at, has_values ? reinterpret_cast<const W*>(rv[i] + at) : nullptr, n});
       }

@@ -455,9 +455,10 @@ void inclusive_scan(const multi_gpu& gpus, const multi_gpu_vector<T>& in, multi_
     }
     if (n > 1) {
       gpuprim::exclusive_scan(gpus.backend(i), device_span<const T>(in.slice(i).data() + 1, n - 1),
-                              device_span<T>(out.slice(i).data(), n - 1), op(*carry, heads[i]), op);
+                              device_span<T>(out.slice(i).data(), n - 1),
+                              static_cast<T>(op(*carry, heads[i])), op);
     }
-    lasts[i] = op(*carry, totals[i]);
+    lasts[i] = static_cast<T>(op(*carry, totals[i]));
     detail::copy_to_device(out.slice(i).data() + n - 1, lasts + i, sizeof(T), gpus.stream(i));
     carry = lasts[i];
   }
