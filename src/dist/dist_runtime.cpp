@@ -1,5 +1,5 @@
 // Host-side services of the distributed part: CUDA-awareness of MPI, pinned
-// staging buffers, strided sample copies.
+// staging buffers, the buffers GPU ranks keep, the GPU ranks' paths.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -76,15 +76,6 @@ pinned_buffer::~pinned_buffer() {
   if (data_) cudaFreeHost(data_);
 }
 
-void copy_strided_to_host(void* dst, const void* src, std::size_t element_bytes,
-                          std::size_t stride_bytes, std::size_t count, stream_t stream) {
-  if (count == 0) return;
-  const auto s = reinterpret_cast<cudaStream_t>(stream);
-  check(cudaMemcpy2DAsync(dst, element_bytes, src, stride_bytes, element_bytes, count,
-                          cudaMemcpyDeviceToHost, s),
-        "cudaMemcpy2DAsync", "gpuprim::sort (samples)");
-  check(cudaStreamSynchronize(s), "cudaStreamSynchronize", "gpuprim::sort (samples)");
-}
 #else
 pinned_buffer::pinned_buffer(std::size_t bytes) : bytes_(bytes) {
   if (bytes == 0) return;
@@ -94,10 +85,6 @@ pinned_buffer::pinned_buffer(std::size_t bytes) : bytes_(bytes) {
 
 pinned_buffer::~pinned_buffer() {
   std::free(data_);
-}
-
-void copy_strided_to_host(void*, const void*, std::size_t, std::size_t, std::size_t, stream_t) {
-  throw std::runtime_error("gpuprim: built without the CUDA backend");
 }
 
 // The GPU ranks' code is compiled in every build; without CUDA it is never
