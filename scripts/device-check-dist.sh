@@ -1,36 +1,45 @@
 #!/usr/bin/env bash
-# One call on the GPU machine for the distributed part (issue 24): builds
-# the dist targets, runs the dist tests (label dist: host ranks, GPU ranks
-# sharing the device, gp::multi_gpu, the CLI with --backend cuda), CLI round
-# trips at 2^K elements (default K = 26) on GPU ranks against the
-# one-process GPU command, and `gpuprim bench dist`: GPU ranks under
-# mpirun -np 2 and gp::multi_gpu in one process (1 .. all devices).
+# One call on a GPU machine (one or several GPUs) for the distributed part:
+# builds only the dist targets, runs `gpuprim bench dist` for gp::multi_gpu
+# (one process over 1, 2 and all GPUs, with the NCCL roofline) and for GPU
+# ranks under mpirun -np $RANKS (the path they took is printed), the dist
+# tests (label dist: host ranks, GPU ranks, gp::multi_gpu, the GPU sample
+# sort for any rank count on one device, the CLI with --backend cuda), the
+# multi_gpu and GPU-sort tests under compute-sanitizer memcheck
+# (--report-api-errors no: NCCL probes on its own), and CLI round trips at
+# 2^K elements on GPU ranks against the one-process GPU command.
 # Results in $OUT (flat, at most 8 files): summary.txt, build-tests.log,
-# roundtrip.log, bench-dist-cuda-np2.md, bench-dist-multi_gpu.md,
-# bench-dist.log.
+# bench-dist-multi_gpu.md, bench-dist-cuda-np$RANKS.md, bench-dist.log,
+# memcheck.log, roundtrip.log.
 # Usage: scripts/device-check-dist.sh [--no-tests] [--no-roundtrip]
-# [--no-bench] [--quick] (--quick: `bench dist --quick` and K = 22).
-# Environment: GPUPRIM_BUILD_DIR (default build/device), RANKS (the GPU
-# ranks of the round trips and the bench, default 2), K, BACKEND (of the
-# round trips, default cuda; host for a smoke run without a GPU), NO_BUILD=1
-# (use the build directory as it is).
+# [--no-bench] [--no-memcheck] [--quick] (--quick: `bench dist --quick`, K = 22).
+# Environment: GPUPRIM_BUILD_DIR (default build/device), RANKS (GPU ranks
+# of the round trips and the bench; default: the number of GPUs, at least
+# 2), PER_GPU and TOTAL (bench sizes; default 2^28 and 2^30), K (default
+# 24), BACKEND (of the round trips, default cuda), NO_BUILD=1 (use the
+# build directory as it is), TESTS_REGEX (a ctest -R filter of the dist tests).
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 BUILD=${GPUPRIM_BUILD_DIR:-build/device}
-RANKS=${RANKS:-2}
+GPUS=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+RANKS=${RANKS:-$((GPUS > 2 ? GPUS : 2))}
+PER_GPU=${PER_GPU:-2^28}
+TOTAL=${TOTAL:-2^30}
 BACKEND=${BACKEND:-cuda}
-K=${K:-26}
+K=${K:-24}
 RUN_TESTS=1
 RUN_ROUNDTRIP=1
 RUN_BENCH=1
+RUN_MEMCHECK=1
 QUICK=
 for arg in "$@"; do
   case "$arg" in
     --no-tests) RUN_TESTS=0 ;;
     --no-roundtrip) RUN_ROUNDTRIP=0 ;;
     --no-bench) RUN_BENCH=0 ;;
-    --quick) QUICK=--quick; K=${K_QUICK:-22} ;;
+    --no-memcheck) RUN_MEMCHECK=0 ;;
+    --quick) QUICK=--quick; K=${K_QUICK:-22}; PER_GPU=2^20; TOTAL=2^22 ;;
   esac
 done
 summary="$OUT/summary.txt"
@@ -52,7 +61,8 @@ if [ "${NO_BUILD:-0}" != 1 ]; then
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" >"$OUT/build-tests.log" 2>&1 &&
     cmake --build "$BUILD" -j "$(nproc)" --target gpuprim-cli gpuprim_mpi_tests \
-      gpuprim_multi_gpu_tests make_dist_cli_arrays >>"$OUT/build-tests.log" 2>&1
+      gpuprim_multi_gpu_tests gpuprim_gpu_sort_tests make_dist_cli_arrays \
+      >>"$OUT/build-tests.log" 2>&1
   build_rc=$?
 fi
 note "build: rc=$build_rc"
@@ -62,8 +72,20 @@ if [ $build_rc -ne 0 ]; then
 fi
 gpuprim=$BUILD/apps/gpuprim/gpuprim
 
+if [ $RUN_BENCH -eq 1 ]; then
+  export NCCL_NVLS_ENABLE=0
+  "$gpuprim" bench dist --backend multi_gpu $QUICK --per-gpu "$PER_GPU" --total "$TOTAL" \
+    >"$OUT/bench-dist-multi_gpu.md" 2>>"$OUT/bench-dist.log"
+  note "bench dist, multi_gpu (one process, $PER_GPU per GPU, $TOTAL in all): rc=$?"
+  "${MPIRUN[@]}" -np "$RANKS" "$gpuprim" bench dist --backend cuda $QUICK --per-gpu "$PER_GPU" \
+    --total "$TOTAL" >"$OUT/bench-dist-cuda-np$RANKS.md" 2>>"$OUT/bench-dist.log"
+  note "bench dist, $RANKS GPU ranks: rc=$?"
+  grep -E '^(multi_gpu rows|device|GPU ranks)' "$OUT"/bench-dist-*.md | tee -a "$summary"
+  grep -E 'WRONG' "$OUT"/bench-dist-*.md | tee -a "$summary"
+fi
+
 if [ $RUN_TESTS -eq 1 ]; then
-  (cd "$BUILD" && ctest -L dist --output-on-failure -j 8 --timeout 600) >"$OUT/ctest.tmp" 2>&1
+  (cd "$BUILD" && ctest -L dist -R "${TESTS_REGEX:-.}" --output-on-failure -j 8 --timeout 300) >"$OUT/ctest.tmp" 2>&1
   note "dist tests: rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.tmp" | tail -1)"
   note "skipped: $(grep -c 'Skipped' "$OUT/ctest.tmp")" \
     "(of them dist.cli.cuda: $(grep 'Skipped' "$OUT/ctest.tmp" | grep -c 'dist.cli.cuda'))"
@@ -116,13 +138,12 @@ if [ $RUN_ROUNDTRIP -eq 1 ]; then
   rm -rf "$data"
 fi
 
-if [ $RUN_BENCH -eq 1 ]; then
-  "${MPIRUN[@]}" -np "$RANKS" "$gpuprim" bench dist --backend cuda $QUICK \
-    >"$OUT/bench-dist-cuda-np2.md" 2>>"$OUT/bench-dist.log"
-  note "bench dist, $RANKS GPU ranks: rc=$?"
-  "$gpuprim" bench dist --backend multi_gpu $QUICK \
-    >"$OUT/bench-dist-multi_gpu.md" 2>>"$OUT/bench-dist.log"
-  note "bench dist, multi_gpu (one process): rc=$?"
-  grep -E '^(multi_gpu rows|device)' "$OUT/bench-dist-multi_gpu.md" | tee -a "$summary"
-  grep -E 'WRONG' "$OUT"/bench-dist-*.md | tee -a "$summary"
+
+if [ $RUN_MEMCHECK -eq 1 ] && command -v compute-sanitizer >/dev/null; then
+  for t in gpuprim_gpu_sort_tests gpuprim_multi_gpu_tests; do
+    exe=$(find "$BUILD/tests/dist" -name "$t" -type f | head -1)
+    timeout 240 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 \
+      "$exe" >>"$OUT/memcheck.log" 2>&1
+    note "memcheck $t: rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log" | tail -1)"
+  done
 fi

@@ -11,6 +11,7 @@ namespace gpuprim::cli {
 
 command add_bench_command(CLI::App& app) {
   auto opts = std::make_shared<bench::options>();
+  auto dist_sizes = std::make_shared<dist_bench_sizes>();
   CLI::App* sub = app.add_subcommand(
       "bench",
       "Benchmark a family (or all) against the copy-bandwidth roofline and vendor anchors");
@@ -45,10 +46,21 @@ command add_bench_command(CLI::App& app) {
   sub->add_flag("--sweep", opts->sweep,
                 "closest-pair: sweep threads per block x blocks per grid of the quadratic kernels, "
                 "with their occupancy");
-  return [opts] {
+  sub->add_option("--per-gpu", dist_sizes->per_gpu,
+                  "dist: elements per GPU or rank of the weak-scaling rows (N or 2^K; default "
+                  "2^24, --quick 2^20)")
+      ->option_text("N");
+  sub->add_option("--total", dist_sizes->total,
+                  "dist: elements in all of the strong-scaling rows (N or 2^K; default 2^26, "
+                  "--quick 2^22)")
+      ->option_text("N");
+  return [opts, dist_sizes] {
     if (opts->family == "dist") {
       if (!opts->only.empty()) throw usage_error("--only is not taken by `gpuprim bench dist`");
-      return run_dist_bench(opts->quick, opts->backend);
+      return run_dist_bench(opts->quick, opts->backend, *dist_sizes);
+    }
+    if (!dist_sizes->per_gpu.empty() || !dist_sizes->total.empty()) {
+      throw usage_error("--per-gpu and --total are for `gpuprim bench dist` only");
     }
     if (opts->backend == "multi_gpu") {
       throw usage_error("--backend multi_gpu is for `gpuprim bench dist` only");

@@ -28,7 +28,9 @@
 #include "dist_bench.hpp"
 #include "gpuprim/core/device_info.hpp"
 #include "gpuprim/core/runtime.hpp"
+#include "gpuprim/dist/gpu_sort.hpp"
 #include "gpuprim/dist/histogram.hpp"
+#include "gpuprim/dist/mpi_gpu.hpp"
 #include "gpuprim/dist/reduce.hpp"
 #include "gpuprim/dist/scan.hpp"
 #include "gpuprim/dist/sort.hpp"
@@ -245,25 +247,60 @@ std::vector<row> rows_for(MPI_Comm comm, bool on_cuda, const std::string& scalin
                           int reps) {
   const int r = mpi_rank(comm);
   const auto [begin, end] = even_slice(n, r, mpi_size(comm));
-  const std::vector<float> floats = random_slice<float>(end - begin, 1 + r);
-  const std::vector<std::uint32_t> keys = random_slice<std::uint32_t>(end - begin, 100 + r);
   if (!on_cuda) {
+    const std::vector<float> floats = random_slice<float>(end - begin, 1 + r);
+    const std::vector<std::uint32_t> keys = random_slice<std::uint32_t>(end - begin, 100 + r);
     std::vector<float> out(floats.size());
     std::vector<std::uint64_t> counts(256);
     return run_rows(comm, mpi<host_backend>{comm, host}, "host", scaling, n, floats, out, counts,
                     keys, reps);
   }
-  const device_vector<float> d_floats = to_device(floats);
-  device_vector<float> d_out(floats.size());
+  device_vector<float> d_floats(end - begin);
+  device_vector<std::uint32_t> d_keys(end - begin);
+  detail::cuda_fill_random(d_floats.data(), d_floats.size(), 1, begin, nullptr);
+  detail::cuda_fill_random(d_keys.data(), d_keys.size(), 2, begin, nullptr);
+  synchronize(nullptr);
+  device_vector<float> d_out(d_floats.size());
   device_vector<std::uint64_t> d_counts(256);
-  const device_vector<std::uint32_t> d_keys = to_device(keys);
-  return run_rows(comm, mpi<cuda_backend>{comm, cuda}, "cuda", scaling, n, d_floats, d_out,
-                  d_counts, d_keys, reps);
+  const std::string kind = std::string("cuda/") + path_name(gpu_path_of(comm));
+  return run_rows(comm, mpi<cuda_backend>{comm, cuda}, kind, scaling, n,
+                  static_cast<const device_vector<float>&>(d_floats), d_out, d_counts,
+                  static_cast<const device_vector<std::uint32_t>&>(d_keys), reps);
 }
 
 }  // namespace
 
-int run_dist_bench(bool quick, const std::string& backend) {
+std::uint64_t dist_bench::parse_count(const std::string& text, const char* what) {
+  auto bad = [&] {
+    return usage_error(std::string(what) + ": '" + text +
+                       "' is not a count (N or 2^K, at least 1)");
+  };
+  auto digits = [](const std::string& t) {
+    return !t.empty() && t.size() <= 19 &&
+           std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  std::uint64_t n = 0;
+  if (text.rfind("2^", 0) == 0) {
+    const std::string k = text.substr(2);
+    if (!digits(k) || std::stoull(k) > 40) throw bad();
+    n = std::uint64_t{1} << std::stoull(k);
+  } else {
+    if (!digits(text)) throw bad();
+    n = std::stoull(text);
+  }
+  if (n == 0) throw bad();
+  return n;
+}
+
+int run_dist_bench(bool quick, const std::string& backend, const dist_bench_sizes& sizes) {
+  // Strong: the same total whatever the rank count (default 2^26); weak:
+  // the same n per rank or GPU (default 2^24); --quick: 2^22 and 2^20.
+  const std::uint64_t total = sizes.total.empty()
+                                  ? (quick ? std::uint64_t{1} << 22 : std::uint64_t{1} << 26)
+                                  : parse_count(sizes.total, "--total");
+  const std::uint64_t per_gpu = sizes.per_gpu.empty()
+                                    ? (quick ? std::uint64_t{1} << 20 : std::uint64_t{1} << 24)
+                                    : parse_count(sizes.per_gpu, "--per-gpu");
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) MPI_Init(nullptr, nullptr);
@@ -277,15 +314,15 @@ int run_dist_bench(bool quick, const std::string& backend) {
     // GPU ranks: two ranks on a one-GPU node share it.
     if (devices > 0) cudaSetDevice(mpi_node_rank(comm) % devices);
 #endif
-    // Strong: the same 2^26 elements whatever the rank count; weak: 2^24
-    // per rank (quick: 2^22 and 2^20).
-    const std::uint64_t strong_n = quick ? std::uint64_t{1} << 22 : std::uint64_t{1} << 26;
-    const std::uint64_t weak_n = (quick ? std::uint64_t{1} << 20 : std::uint64_t{1} << 24) * p;
+    const std::uint64_t strong_n = total;
+    const std::uint64_t weak_n = per_gpu * p;
     const int reps = quick ? 3 : 9;
     std::vector<row> rows;
+    std::string gpu_path;
     for (bool on_cuda : {false, true}) {
       if (on_cuda && devices == 0) continue;
       if (!backend.empty() && backend != (on_cuda ? "cuda" : "host")) continue;
+      if (on_cuda) gpu_path = path_name(gpu_path_of(comm));
       for (const auto& [scaling, n] : {std::pair<std::string, std::uint64_t>{"strong", strong_n},
                                        std::pair<std::string, std::uint64_t>{"weak", weak_n}}) {
         const auto part = rows_for(comm, on_cuda, scaling, n, reps);
@@ -295,6 +332,9 @@ int run_dist_bench(bool quick, const std::string& backend) {
     // gp::multi_gpu: one process driving 1 .. all the devices, so only
     // without other ranks (they would share the devices).
     std::string multi_gpu_note;
+#if GPUPRIM_HAS_NCCL
+    multi_gpu_report multi;
+#endif
     if (backend.empty() || backend == "multi_gpu") {
 #if GPUPRIM_HAS_NCCL
       if (devices == 0) {
@@ -303,13 +343,12 @@ int run_dist_bench(bool quick, const std::string& backend) {
         multi_gpu_note = "not run under " + std::to_string(p) +
                          " ranks (one process drives the devices: run with mpirun -np 1)";
       } else {
-        const auto part = multi_gpu_rows(devices, strong_n, weak_n / p, reps);
-        rows.insert(rows.end(), part.begin(), part.end());
+        multi = multi_gpu_rows(devices, strong_n, per_gpu, quick ? 3 : 20);
         multi_gpu_note =
-            "one process over devices 0 .. d-1 for d = 1 .. " + std::to_string(devices) +
+            "one process over 1, 2 and all " + std::to_string(devices) + " GPUs" +
             (devices == 1 ? " (one GPU here: the one-device, degenerate case only)" : "") +
-            "; ranks = devices, local = the devices' work (until the slowest "
-            "is done), comm = what crosses devices, no wait column";
+            "; time = the library call's wall time, median of " + std::to_string(quick ? 3 : 20) +
+            " runs";
       }
 #else
       multi_gpu_note = "this gpuprim was built without NCCL: no rows";
@@ -318,9 +357,9 @@ int run_dist_bench(bool quick, const std::string& backend) {
     if (r == 0) {
       std::printf(
           "gpuprim bench dist: %d MPI ranks, %d CUDA devices, OpenMP threads per rank "
-          "%d; times are the medians over %d runs of the slowest rank's local work, wait and "
-          "communication\n",
-          p, devices, omp_get_max_threads(), reps);
+          "%d; weak scaling %llu elements per rank or GPU, strong scaling %llu in all\n",
+          p, devices, omp_get_max_threads(), static_cast<unsigned long long>(per_gpu),
+          static_cast<unsigned long long>(total));
 #if GPUPRIM_HAS_CUDA
       for (int d = 0; d < devices; ++d) {
         const device_info info = get_device_info(d);
@@ -328,10 +367,30 @@ int run_dist_bench(bool quick, const std::string& backend) {
                     info.compute_capability_major, info.compute_capability_minor);
       }
 #endif
+      if (!gpu_path.empty()) {
+        std::printf("GPU ranks' path: %s (GPU data between ranks through %s)\n", gpu_path.c_str(),
+                    gpu_path == "nccl"         ? "NCCL bootstrapped over MPI"
+                    : gpu_path == "cuda-aware" ? "CUDA-aware MPI on device memory"
+                                               : "pinned host buffers and MPI");
+      }
       if (!multi_gpu_note.empty()) std::printf("multi_gpu rows: %s\n", multi_gpu_note.c_str());
-      std::printf("\n");
-      print_rows(rows);
+      if (!rows.empty()) {
+        std::printf(
+            "\nMPI ranks (times: medians over %d runs of the slowest rank's local work, wait and "
+            "communication):\n\n",
+            reps);
+        print_rows(rows);
+      }
+#if GPUPRIM_HAS_NCCL
+      if (!multi.rows.empty()) {
+        std::printf("\ngp::multi_gpu (one process):\n\n");
+        print_multi_gpu(multi);
+      }
+#endif
     }
+  } catch (const usage_error&) {
+    MPI_Finalize();
+    throw;
   } catch (const std::exception& e) {
     if (r == 0) std::fprintf(stderr, "gpuprim bench dist: %s\n", e.what());
     code = exit_failure;

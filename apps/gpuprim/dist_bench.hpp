@@ -34,12 +34,44 @@ struct row {
 // The Markdown table of `rows` on stdout.
 void print_rows(const std::vector<row>& rows);
 
-// gp::multi_gpu over the first 1, 2, ... `devices` GPUs of this process:
-// the same four algorithms, strong (strong_n elements in all) and weak
-// (weak_n_per_device per device) scaling. Each part is the median over
-// `reps` runs; there is no wait column (one process: the local time runs
-// until the slowest device is done). Progress on stderr.
-std::vector<row> multi_gpu_rows(int devices, std::uint64_t strong_n,
+// gp::multi_gpu's rows (dist_bench_multi_gpu.cpp): one per algorithm,
+// scaling and GPU count (1, 2 and all); the sort's steps; the NCCL
+// roofline of the same bytes.
+struct multi_gpu_row {
+  std::string algorithm, scaling;
+  int gpus;
+  std::uint64_t n;
+  double seconds;
+  double bytes;
+  std::string check;
+};
+struct sort_split {
+  std::string scaling;
+  int gpus;
+  std::uint64_t n;
+  double total, sort, splitters, alltoall, merge, sent_bytes, imbalance;
+};
+struct roofline {
+  std::string scaling;
+  int gpus;
+  double bytes_per_gpu, alltoall_sent, alltoall, allreduce;
+};
+struct multi_gpu_report {
+  std::vector<multi_gpu_row> rows;
+  std::vector<sort_split> sorts;
+  std::vector<roofline> rooflines;
+};
+
+// gp::multi_gpu over the first 1, 2 and all `devices` GPUs of this
+// process: weak (weak_n_per_device per GPU) and strong (strong_n in all)
+// scaling, each time the median of `reps` runs. Progress on stderr.
+multi_gpu_report multi_gpu_rows(int devices, std::uint64_t strong_n,
                                 std::uint64_t weak_n_per_device, int reps);
+// Its tables on stdout, with the efficiency columns.
+void print_multi_gpu(const multi_gpu_report& report);
+
+// A count given as N or 2^K (K <= 40), at least 1; `what` names the option
+// in the usage_error thrown otherwise.
+std::uint64_t parse_count(const std::string& text, const char* what);
 
 }  // namespace gpuprim::cli::dist_bench

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -28,15 +29,26 @@ void check(ncclResult_t code, const char* call) {
 }  // namespace
 
 struct multi_gpu::context {
+  struct buffer {
+    void* data = nullptr;
+    std::size_t bytes = 0;
+  };
   std::vector<int> devices;
   std::vector<ncclComm_t> comms;
   std::vector<cudaStream_t> streams;
+  // workspace[i][slot]: device i's kept buffers; host: the pinned one.
+  std::vector<std::vector<buffer>> workspace;
+  buffer host;
 
   ~context() {
     for (std::size_t i = 0; i < streams.size(); ++i) {
       cudaSetDevice(devices[i]);
+      if (streams[i]) cudaStreamSynchronize(streams[i]);
+      for (buffer& b : workspace[i])
+        if (b.data) cudaFree(b.data);
       if (streams[i]) cudaStreamDestroy(streams[i]);
     }
+    if (host.data) cudaFreeHost(host.data);
     for (ncclComm_t c : comms)
       if (c) ncclCommDestroy(c);
   }
@@ -56,6 +68,7 @@ multi_gpu::multi_gpu(std::vector<int> devices) : devices_(std::move(devices)) {
   c->devices = devices_;
   c->comms.assign(devices_.size(), nullptr);
   c->streams.assign(devices_.size(), nullptr);
+  c->workspace.assign(devices_.size(), std::vector<context::buffer>(detail::ws_slots));
   check(ncclCommInitAll(c->comms.data(), static_cast<int>(devices_.size()), devices_.data()),
         "ncclCommInitAll");
   for (std::size_t i = 0; i < devices_.size(); ++i) {
@@ -93,29 +106,68 @@ void multi_gpu::allreduce_sum(const std::vector<void*>& buffers, std::size_t cou
   check(ncclGroupEnd(), "ncclGroupEnd");
 }
 
-void multi_gpu::exchange(const std::vector<const void*>& sends,
-                         const std::vector<std::vector<std::uint64_t>>& send_counts,
-                         const std::vector<std::vector<std::uint64_t>>& send_offsets,
-                         const std::vector<void*>& recvs,
-                         const std::vector<std::vector<std::uint64_t>>& recv_offsets) const {
+void* multi_gpu::workspace(int i, int slot, std::size_t bytes) const {
+  context::buffer& b = context_->workspace[i][slot];
+  if (b.bytes < bytes || (bytes > 0 && !b.data)) {
+    // The old buffer may still be read by work enqueued before: wait for it.
+    check(cudaStreamSynchronize(context_->streams[i]), "cudaStreamSynchronize");
+    if (b.data) check(cudaFree(b.data), "cudaFree");
+    b = {};
+    check(cudaMalloc(&b.data, bytes), "cudaMalloc");
+    b.bytes = bytes;
+  }
+  return b.data;
+}
+
+void* multi_gpu::host_workspace(std::size_t bytes) const {
+  context::buffer& b = context_->host;
+  if (b.bytes < bytes || !b.data) {
+    synchronize_all();
+    if (b.data) check(cudaFreeHost(b.data), "cudaFreeHost");
+    b = {};
+    const std::size_t size = std::max<std::size_t>(bytes, 4096);
+    check(cudaMallocHost(&b.data, size), "cudaMallocHost");
+    b.bytes = size;
+  }
+  return b.data;
+}
+
+void multi_gpu::allgather(const std::vector<void*>& buffers, std::size_t bytes) const {
+  if (bytes == 0) return;
+  check(ncclGroupStart(), "ncclGroupStart");
+  for (int i = 0; i < size(); ++i) {
+    char* b = static_cast<char*>(buffers[i]);
+    check(
+        ncclAllGather(b + i * bytes, b, bytes, ncclChar, context_->comms[i], context_->streams[i]),
+        "ncclAllGather");
+  }
+  check(ncclGroupEnd(), "ncclGroupEnd");
+}
+
+void multi_gpu::alltoallv(const std::vector<const void*>& sends,
+                          const std::vector<std::vector<std::uint64_t>>& send_counts,
+                          const std::vector<std::vector<std::uint64_t>>& send_offsets,
+                          const std::vector<void*>& recvs,
+                          const std::vector<std::vector<std::uint64_t>>& recv_counts,
+                          const std::vector<std::vector<std::uint64_t>>& recv_offsets,
+                          std::size_t element_bytes) const {
   const int p = size();
   check(ncclGroupStart(), "ncclGroupStart");
   for (int d = 0; d < p; ++d) {
     for (int e = 0; e < p; ++e) {
-      // d -> e; device e's receive from d has the same byte count.
-      const std::uint64_t bytes = send_counts[d][e];
-      if (bytes == 0) continue;
-      const char* from = static_cast<const char*>(sends[d]) + send_offsets[d][e];
-      char* to = static_cast<char*>(recvs[e]) + recv_offsets[e][d];
-      if (d == e) {  // a device's own piece: a copy, no message
-        use(d);
-        check(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, context_->streams[d]),
-              "cudaMemcpyAsync");
-        continue;
+      if (d == e) continue;
+      if (const std::uint64_t n = send_counts[d][e]) {
+        const char* from = static_cast<const char*>(sends[d]) + send_offsets[d][e] * element_bytes;
+        check(ncclSend(from, n * element_bytes, ncclChar, e, context_->comms[d],
+                       context_->streams[d]),
+              "ncclSend");
       }
-      check(ncclSend(from, bytes, ncclChar, e, context_->comms[d], context_->streams[d]),
-            "ncclSend");
-      check(ncclRecv(to, bytes, ncclChar, d, context_->comms[e], context_->streams[e]), "ncclRecv");
+      if (const std::uint64_t n = recv_counts[d][e]) {
+        char* to = static_cast<char*>(recvs[d]) + recv_offsets[d][e] * element_bytes;
+        check(
+            ncclRecv(to, n * element_bytes, ncclChar, e, context_->comms[d], context_->streams[d]),
+            "ncclRecv");
+      }
     }
   }
   check(ncclGroupEnd(), "ncclGroupEnd");

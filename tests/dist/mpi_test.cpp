@@ -10,17 +10,23 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "gpuprim/dist/histogram.hpp"
+#include "gpuprim/dist/mpi_gpu.hpp"
 #include "gpuprim/dist/reduce.hpp"
 #include "gpuprim/dist/scan.hpp"
 #include "gpuprim/dist/sort.hpp"
 #include "support/cuda_fixture.hpp"
+#if GPUPRIM_HAS_CUDA
+#include <cuda_runtime_api.h>
+#endif
 #include "support/sides.hpp"
 
 namespace gp = gpuprim;
@@ -389,6 +395,55 @@ TYPED_TEST(mpi_test, SortByKeyIsStable) {
   }
 }
 
+// Every path of the GPU ranks (NCCL over MPI where every rank has a device
+// of its own, CUDA-aware MPI where MPI says so, pinned staging always)
+// gives the one-process sort and histogram; each on a communicator of its
+// own, since the path is chosen once per communicator.
+TEST(mpi_gpu_paths, EveryPathMatchesOneProcess) {
+  GPUPRIM_REQUIRE_CUDA();
+  for (const char* asked : {"staged", "cuda-aware", "nccl"}) {
+    SCOPED_TRACE(asked);
+    setenv("GPUPRIM_MPI_GPU_PATH", asked, 1);
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    const gp::mpi_gpu_path path = gp::gpu_path_of(comm);
+    unsetenv("GPUPRIM_MPI_GPU_PATH");
+    if (rank() == 0) std::printf("asked %s: the path is %s\n", asked, gp::path_name(path));
+    if (std::string(asked) == "staged") EXPECT_EQ(path, gp::mpi_gpu_path::staged);
+    if (std::string(asked) == "nccl") {
+      EXPECT_EQ(path == gp::mpi_gpu_path::nccl, gp::detail::nccl_usable(comm));
+    }
+    const std::size_t n = 100003;
+    auto keys = sort_keys<std::uint32_t>(n, keys_like::skewed, 3);
+    std::vector<std::uint32_t> values(n);
+    std::iota(values.begin(), values.end(), 0u);
+    std::vector<std::uint32_t> want_keys(n), want_values(n);
+    gp::sort_by_key(gp::host, keys, values, want_keys, want_values);
+    const auto [begin, end] = gp::even_slice(n, rank(), ranks());
+    const auto mk =
+        gp::to_device(std::vector<std::uint32_t>(keys.begin() + begin, keys.begin() + end));
+    const auto mv =
+        gp::to_device(std::vector<std::uint32_t>(values.begin() + begin, values.begin() + end));
+    gp::device_vector<std::uint32_t> ok, ov;
+    const gp::sort_report r = gp::sort_by_key(gp::mpi{comm, gp::cuda}, mk, mv, ok, ov);
+    EXPECT_EQ(gp::to_host(ok), part(want_keys, {r.offset, r.offset + r.count}));
+    EXPECT_EQ(gp::to_host(ov), part(want_values, {r.offset, r.offset + r.count}));
+
+    std::vector<float> samples(n);
+    std::mt19937_64 rng(9);
+    for (auto& x : samples)
+      x = std::uniform_real_distribution<float>(-0.2f, 1.2f)(rng);
+    std::vector<std::uint64_t> want(64);
+    const std::uint64_t want_left = gp::histogram_even(gp::host, samples, want, 0.0f, 1.0f);
+    const auto ms =
+        gp::to_device(std::vector<float>(samples.begin() + begin, samples.begin() + end));
+    gp::device_vector<std::uint64_t> counts(64);
+    EXPECT_EQ(gp::histogram_even(gp::mpi{comm, gp::cuda}, ms, counts, 0.0f, 1.0f), want_left);
+    EXPECT_EQ(gp::to_host(counts), want);
+    MPI_Comm_free(&comm);
+  }
+}
+
 }  // namespace
 
 // Every rank runs every test; the exit status is the worst of all ranks, so
@@ -396,6 +451,13 @@ TYPED_TEST(mpi_test, SortByKeyIsStable) {
 // the others only their failures.
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
+#if GPUPRIM_HAS_CUDA
+  // GPU ranks on device (rank on the node) % devices, as the CLI's: one
+  // device per rank where there are enough (then NCCL can run).
+  if (const int devices = gp::cuda_device_count(); devices > 0) {
+    cudaSetDevice(gp::mpi_node_rank(MPI_COMM_WORLD) % devices);
+  }
+#endif
   ::testing::InitGoogleTest(&argc, argv);
   if (rank() != 0) GTEST_FLAG_SET(brief, true);  // the other ranks print failures only
   int failed = RUN_ALL_TESTS() != 0 ? 1 : 0;

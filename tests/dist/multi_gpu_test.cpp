@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
@@ -12,7 +11,6 @@
 #include <random>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "gpuprim/core/runtime.hpp"
@@ -66,6 +64,15 @@ void check_everything(const std::vector<int>& devices) {
     }());
     gp::inclusive_scan(gpus, d_ints, out);
     EXPECT_EQ(out.gather(), incl);
+    // In place (scan, then the carries), and a max scan (no identity: the
+    // first elements come first).
+    auto in_place = gp::multi_gpu_vector<std::int64_t>::scatter(gpus, ints);
+    gp::inclusive_scan(gpus, in_place, in_place);
+    EXPECT_EQ(in_place.gather(), incl);
+    std::vector<std::int64_t> incl_max(n);
+    gp::inclusive_scan(gp::host, ints, incl_max, gp::maximum{});
+    gp::inclusive_scan(gpus, d_ints, out, gp::maximum{});
+    EXPECT_EQ(out.gather(), incl_max);
     gp::exclusive_scan(gpus, d_ints, out, std::int64_t{7});
     EXPECT_EQ(out.gather(), excl);
 
@@ -117,36 +124,17 @@ void check_everything(const std::vector<int>& devices) {
     EXPECT_EQ(k_out.gather(), want_keys);
     EXPECT_EQ(v_out.gather(), want_values);
     if (n >= 1000u * devices.size()) EXPECT_LE(r.imbalance, 0.10);
+    // Again into the same outputs (kept buffers, outputs reused), and
+    // descending keys alone.
+    gp::sort_by_key(gpus, d_keys, d_values, k_out, v_out);
+    EXPECT_EQ(k_out.gather(), want_keys);
+    EXPECT_EQ(v_out.gather(), want_values);
+    std::vector<std::uint32_t> want_desc(n);
+    gp::sort(gp::host, keys, want_desc, gp::sort_order::descending);
+    gp::multi_gpu_vector<std::uint32_t> desc;
+    gp::sort(gpus, d_keys, desc, gp::sort_order::descending);
+    EXPECT_EQ(desc.gather(), want_desc);
   }
-}
-
-// The host threads of the sort's per-device steps (no GPU needed): every
-// index runs once, each on a thread of its own, and after all have ended
-// the lowest failing index's exception comes out.
-TEST(multi_gpu, RunOnThreadsRunsEveryIndexAndRethrowsTheFirstFailure) {
-  for (int count : {1, 2, 5}) {
-    std::vector<std::thread::id> ids(count);
-    std::atomic<int> runs{0};
-    gp::detail::run_on_threads(count, [&](int i) {
-      ids[i] = std::this_thread::get_id();
-      ++runs;
-    });
-    EXPECT_EQ(runs.load(), count);
-    std::sort(ids.begin(), ids.end());
-    EXPECT_EQ(std::unique(ids.begin(), ids.end()) - ids.begin(), count);
-    if (count == 1) EXPECT_EQ(ids[0], std::this_thread::get_id());
-  }
-  std::atomic<int> runs{0};
-  try {
-    gp::detail::run_on_threads(5, [&](int i) {
-      ++runs;
-      if (i == 3 || i == 1) throw std::runtime_error("index " + std::to_string(i));
-    });
-    ADD_FAILURE() << "no exception";
-  } catch (const std::runtime_error& e) {
-    EXPECT_STREQ(e.what(), "index 1");
-  }
-  EXPECT_EQ(runs.load(), 5);
 }
 
 TEST(multi_gpu, OneDeviceIsTheDegenerateCase) {

@@ -6,8 +6,9 @@
 // Each rank counts its slice with its local backend, then the counts (and
 // the left-out numbers) are summed over the ranks with MPI_Allreduce:
 // integer sums do not depend on their order, so every rank gets exactly
-// the one-process histogram. Device counts are staged through pinned host
-// memory unless the MPI library is CUDA-aware (mpi_cuda_aware()).
+// the one-process histogram. GPU ranks sum their device counts through the
+// communicator's GPU path (dist/mpi_gpu.hpp: ncclAllReduce over MPI,
+// CUDA-aware MPI, or pinned staging).
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include <type_traits>
 
 #include "gpuprim/dist/mpi.hpp"
+#include "gpuprim/dist/mpi_gpu.hpp"
 #include "gpuprim/dist/staging.hpp"
 #include "gpuprim/histogram.hpp"
 
@@ -46,17 +48,8 @@ template <class Counts>
 void allreduce_counts(mpi<cuda_backend> backend, Counts& counts) {
   auto c = writable_device_span(counts);
   using C = std::remove_const_t<typename decltype(c)::element_type>;
-  synchronize(backend.local.stream);
-  if (mpi_cuda_aware()) {
-    allreduce_counts(backend.comm, c.data(), c.size());
-    return;
-  }
-  const pinned_buffer staged(c.size_bytes());
-  copy_to_host(staged.get<C>(), c.data(), c.size_bytes(), backend.local.stream);
-  synchronize(backend.local.stream);
-  allreduce_counts(backend.comm, staged.get<C>(), c.size());
-  copy_to_device(c.data(), staged.get<C>(), c.size_bytes(), backend.local.stream);
-  synchronize(backend.local.stream);
+  const mpi_gpu_group group(backend.comm, backend.local);
+  group.allreduce_sum(c.data(), c.size(), static_cast<int>(sizeof(C)));
 }
 
 inline std::uint64_t allreduce_left_out(MPI_Comm comm, std::uint64_t mine) {

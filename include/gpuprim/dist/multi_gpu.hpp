@@ -12,15 +12,16 @@
 // The results are those of the MPI ranks (dist/mpi.hpp): partials combined
 // in device order on the host (deterministic), scans carried from the
 // devices before, histograms summed with ncclAllReduce (integers), and the
-// sample sort of dist/sort.hpp with its pieces exchanged by ncclSend /
-// ncclRecv in one group. One device is a valid (degenerate) case.
+// sample sort of dist/gpu_sort.hpp (splitters and cuts found on the
+// devices, one grouped ncclSend / ncclRecv all-to-all, the received runs
+// merged). One device is a valid (degenerate) case.
 //
 // The devices work at the same time: each step enqueues every device's
 // local work on that device's stream first and waits once, after the loop
 // (launches are asynchronous; small results come back through pinned host
-// memory); the steps that need the host between round trips to a device
-// (the sort's samples and binary searches) run on one host thread per
-// device. Results do not depend on this: they are combined in device order.
+// memory). Buffers are kept in the multi_gpu between calls (workspace), so
+// a step allocates nothing once the sizes were seen. Results do not depend
+// on the overlap: they are combined in device order.
 // Available when gpuprim_dist was built with NCCL (GPUPRIM_HAS_NCCL).
 #pragma once
 
@@ -33,10 +34,10 @@
 #include <span>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "gpuprim/core/memory.hpp"
+#include "gpuprim/dist/gpu_sort.hpp"
 #include "gpuprim/dist/local_partial.hpp"
 #include "gpuprim/dist/sample_sort.hpp"
 #include "gpuprim/dist/staging.hpp"
@@ -66,15 +67,37 @@ class multi_gpu {
   // Enqueued on the devices' streams after the work already there; returns
   // without waiting (synchronize_all waits).
   void allreduce_sum(const std::vector<void*>& buffers, std::size_t count, int counter_bytes) const;
-  // All-to-all: device d sends send_counts[d][e] bytes from
-  // sends[d] + send_offsets[d][e] to device e, which receives them at
-  // recvs[e] + recv_offsets[e][d] (ncclSend / ncclRecv in one group).
-  // Enqueued like allreduce_sum, without waiting.
-  void exchange(const std::vector<const void*>& sends,
-                const std::vector<std::vector<std::uint64_t>>& send_counts,
-                const std::vector<std::vector<std::uint64_t>>& send_offsets,
-                const std::vector<void*>& recvs,
-                const std::vector<std::vector<std::uint64_t>>& recv_offsets) const;
+
+  // What the GPU sample sort (dist/gpu_sort.hpp) needs of its devices: here
+  // every rank is a device of this process.
+  int ranks() const { return size(); }
+  int local_devices() const { return size(); }
+  int rank_of(int i) const { return i; }
+  void synchronize() const { synchronize_all(); }
+  // Device i's buffer for `slot` (gpu_sort.hpp's workspace_slot), at least
+  // `bytes` long: allocated when the one kept is smaller, kept until the
+  // multi_gpu goes away (its content is not kept when it grows). Make
+  // device i current first.
+  void* workspace(int i, int slot, std::size_t bytes) const;
+  // Pinned host memory of at least `bytes`, kept likewise.
+  void* host_workspace(std::size_t bytes) const;
+  // buffers[i] holds ranks() parts of `bytes`; device i's own part (at
+  // i * bytes) goes to every device's buffer (ncclAllGather in one group,
+  // enqueued without waiting).
+  void allgather(const std::vector<void*>& buffers, std::size_t bytes) const;
+  // All-to-all of elements of `element_bytes`: device d sends
+  // send_counts[d][e] elements from sends[d] + send_offsets[d][e] to device
+  // e, which receives them at recvs[e] + recv_offsets[e][d] (receive counts
+  // recv_counts[e][d], equal to the sender's). The pieces d -> d are not
+  // moved. One group of ncclSend / ncclRecv for all devices, enqueued
+  // without waiting. Offsets and counts in elements.
+  void alltoallv(const std::vector<const void*>& sends,
+                 const std::vector<std::vector<std::uint64_t>>& send_counts,
+                 const std::vector<std::vector<std::uint64_t>>& send_offsets,
+                 const std::vector<void*>& recvs,
+                 const std::vector<std::vector<std::uint64_t>>& recv_counts,
+                 const std::vector<std::vector<std::uint64_t>>& recv_offsets,
+                 std::size_t element_bytes) const;
 
   struct context;
 
@@ -163,45 +186,6 @@ std::optional<T> combine_in_order(const std::vector<std::optional<T>>& partials,
   return acc;
 }
 
-// Runs f(i) for every i in [0, count), each on a host thread of its own
-// (inline when count is 1), and waits for all of them; then rethrows the
-// exception of the lowest i that threw.
-template <class F>
-void run_on_threads(int count, F f) {
-  if (count == 1) {
-    f(0);
-    return;
-  }
-  std::vector<std::exception_ptr> errors(count);
-  {
-    std::vector<std::jthread> threads;
-    threads.reserve(count);
-    for (int i = 0; i < count; ++i) {
-      threads.emplace_back([&f, &errors, i] {
-        try {
-          f(i);
-        } catch (...) {
-          errors[i] = std::current_exception();
-        }
-      });
-    }
-  }  // joined here
-  for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
-}
-
-// Runs f(i) for every device i on a host thread of its own with device i
-// current: for the steps that wait on their device between host-side
-// decisions (the sort's samples and binary searches), so that the devices'
-// round trips overlap instead of queuing behind one another.
-template <class F>
-void on_device_threads(const multi_gpu& gpus, F f) {
-  run_on_threads(gpus.size(), [&gpus, &f](int i) {
-    gpus.use(i);
-    f(i);
-  });
-}
-
 // Device i's reduction of spans[i] from inits[i] (skipped where spans[i] is
 // empty), enqueued on every device before any wait: the devices' local work
 // overlaps. One synchronize_all at the end; inits[i] where spans[i] is
@@ -211,57 +195,64 @@ std::vector<T> multi_gpu_reductions(const multi_gpu& gpus,
                                     const std::vector<device_span<const In>>& spans,
                                     const std::vector<T>& inits, Op op, Fetch fetch) {
   const int p = gpus.size();
-  const pinned_buffer results(p * sizeof(T));
-  std::vector<std::unique_ptr<scratch_buffer>> outs(p);
+  auto* results = static_cast<T*>(gpus.host_workspace(p * sizeof(T)));
   for (int i = 0; i < p; ++i) {
     if (spans[i].empty()) continue;
     gpus.use(i);
-    outs[i] = std::make_unique<scratch_buffer>(sizeof(T), gpus.stream(i));
-    cuda_reduce_checked(spans[i], outs[i]->template get<T>(), inits[i], op, fetch, gpus.stream(i));
-    copy_to_host(results.get<T>() + i, outs[i]->get(), sizeof(T), gpus.stream(i));
+    T* out = static_cast<T*>(gpus.workspace(i, ws_small, sizeof(T)));
+    cuda_reduce_checked(spans[i], out, inits[i], op, fetch, gpus.stream(i));
+    copy_to_host(results + i, out, sizeof(T), gpus.stream(i));
   }
   gpus.synchronize_all();
   std::vector<T> reduced = inits;
-  for (int i = 0; i < p; ++i) {
-    if (spans[i].empty()) continue;
-    reduced[i] = results.get<T>()[i];
-    gpus.use(i);  // scratch goes back to its own device's pool
-    outs[i].reset();
-  }
+  for (int i = 0; i < p; ++i)
+    if (!spans[i].empty()) reduced[i] = results[i];
   return reduced;
 }
 
-// Every device's partial (its slice's reduction without `init`, starting
-// from the slice's first element, so no identity is needed; nullopt for an
-// empty slice). Two rounds, each enqueued on all devices before one wait:
-// the slices' first elements, then the reductions of the rest from them.
+// The operators whose identity is known, so that a device's partial needs
+// no first element: a sum starts from -0.0 (x + -0.0 is x for every x,
+// -0.0 included) or 0.
+template <class T, class Op>
+inline constexpr bool sum_with_identity =
+    std::is_same_v<Op, plus>&& std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
+
+// Every device's partial (its slice's reduction without `init`; nullopt for
+// an empty slice), enqueued on all devices before one wait. A sum starts
+// from its identity; other operators start from the slice's first element,
+// which takes a first round (the devices' first elements) before the
+// reductions of the rest.
 template <class T, class In, class Op, class Fetch>
 std::vector<std::optional<T>> multi_gpu_partials(const multi_gpu& gpus,
                                                  const multi_gpu_vector<In>& in, Op op,
                                                  Fetch fetch) {
   check_slices("reduce", gpus, in);
   const int p = gpus.size();
-  const pinned_buffer heads(p * sizeof(In));
-  for (int i = 0; i < p; ++i) {
-    if (in.slice(i).empty()) continue;
-    gpus.use(i);
-    copy_to_host(heads.get<In>() + i, in.slice(i).data(), sizeof(In), gpus.stream(i));
+  std::vector<device_span<const In>> spans(p);
+  std::vector<T> inits(p);
+  if constexpr (sum_with_identity<T, Op>) {
+    for (int i = 0; i < p; ++i)
+      spans[i] = in.slice(i).span();
+    if constexpr (std::is_floating_point_v<T>) inits.assign(p, T(-0.0));
+  } else {
+    auto* heads = static_cast<In*>(gpus.host_workspace(p * sizeof(In)));
+    for (int i = 0; i < p; ++i) {
+      if (in.slice(i).empty()) continue;
+      gpus.use(i);
+      copy_to_host(heads + i, in.slice(i).data(), sizeof(In), gpus.stream(i));
+    }
+    gpus.synchronize_all();
+    for (int i = 0; i < p; ++i) {
+      const std::uint64_t n = in.slice(i).size();
+      if (n == 0) continue;
+      inits[i] = static_cast<T>(fetch(heads[i], 0));
+      spans[i] = device_span<const In>(in.slice(i).data() + 1, n - 1);
+    }
   }
-  gpus.synchronize_all();
-  std::vector<device_span<const In>> rest(p);
-  std::vector<T> firsts(p);
-  for (int i = 0; i < p; ++i) {
-    const std::uint64_t n = in.slice(i).size();
-    if (n == 0) continue;
-    firsts[i] = static_cast<T>(fetch(heads.get<In>()[i], 0));
-    rest[i] = device_span<const In>(in.slice(i).data() + 1, n - 1);
-  }
-  const std::vector<T> reduced = multi_gpu_reductions(gpus, rest, firsts, op, fetch);
+  const std::vector<T> reduced = multi_gpu_reductions(gpus, spans, inits, op, fetch);
   std::vector<std::optional<T>> partials(p);
-  for (int i = 0; i < p; ++i) {
-    if (in.slice(i).empty()) continue;
-    partials[i] = rest[i].empty() ? firsts[i] : reduced[i];
-  }
+  for (int i = 0; i < p; ++i)
+    if (!in.slice(i).empty()) partials[i] = reduced[i];
   return partials;
 }
 }  // namespace detail
@@ -357,19 +348,19 @@ std::vector<std::optional<T>> multi_gpu_scan_slices(const multi_gpu& gpus,
                                                     const multi_gpu_vector<T>& in,
                                                     multi_gpu_vector<T>& out, Op op) {
   const int p = gpus.size();
-  const pinned_buffer lasts(p * sizeof(T));
+  auto* lasts = static_cast<T*>(gpus.host_workspace(p * sizeof(T)));
   for (int i = 0; i < p; ++i) {
     gpus.use(i);
     inclusive_scan(gpus.backend(i), in.slice(i), out.slice(i), op);
     if (!out.slice(i).empty()) {
-      copy_to_host(lasts.get<T>() + i, out.slice(i).data() + out.slice(i).size() - 1, sizeof(T),
+      copy_to_host(lasts + i, out.slice(i).data() + out.slice(i).size() - 1, sizeof(T),
                    gpus.stream(i));
     }
   }
   gpus.synchronize_all();
   std::vector<std::optional<T>> totals(p);
   for (int i = 0; i < p; ++i)
-    if (!out.slice(i).empty()) totals[i] = lasts.get<T>()[i];
+    if (!out.slice(i).empty()) totals[i] = lasts[i];
   return totals;
 }
 
@@ -400,12 +391,78 @@ void multi_gpu_apply_carries(const multi_gpu& gpus, multi_gpu_vector<T>& out,
 
 }  // namespace detail
 
+// Reduce, then scan from the carry: 1. every device's total and first
+// element (a sum's totals in the same round as the first elements, other
+// operators' in a second round, from the first element); 2. the carries,
+// in device order on the host; 3. every device with a carry c scans
+// in[1 ..] exclusively from c op in[0] into out[0 ..] (the inclusive scan
+// from c, shifted by one) and puts c op total last; the others scan as one
+// device does. Each slice is read twice and written once (the scan and
+// carry fix-up of the in-place case, below, reads and writes it twice).
 template <class T, class Op = plus>
 void inclusive_scan(const multi_gpu& gpus, const multi_gpu_vector<T>& in, multi_gpu_vector<T>& out,
                     Op op = {}) {
   detail::check_same_slices("inclusive_scan", gpus, in, out);
-  const auto totals = detail::multi_gpu_scan_slices(gpus, in, out, op);
-  detail::multi_gpu_apply_carries(gpus, out, detail::carries_in_order(totals, op), op);
+  const int p = gpus.size();
+  bool in_place = false;
+  for (int i = 0; i < p; ++i)
+    in_place = in_place || (!in.slice(i).empty() && in.slice(i).data() == out.slice(i).data());
+  if (in_place || p == 1) {
+    const auto totals = detail::multi_gpu_scan_slices(gpus, in, out, op);
+    detail::multi_gpu_apply_carries(gpus, out, detail::carries_in_order(totals, op), op);
+    return;
+  }
+  auto* host = static_cast<T*>(gpus.host_workspace(3 * p * sizeof(T)));
+  T* heads = host;
+  T* totals = host + p;
+  T* lasts = host + 2 * p;
+  constexpr bool one_round = detail::sum_with_identity<T, Op>;
+  auto reduce_on = [&](int i, device_span<const T> span, T init) {
+    T* d = static_cast<T*>(gpus.workspace(i, detail::ws_small, sizeof(T)));
+    detail::cuda_reduce_checked(span, d, init, op, detail::unary_fetch<identity>{}, gpus.stream(i));
+    detail::copy_to_host(totals + i, d, sizeof(T), gpus.stream(i));
+  };
+  for (int i = 0; i < p; ++i) {
+    if (in.slice(i).empty()) continue;
+    gpus.use(i);
+    detail::copy_to_host(heads + i, in.slice(i).data(), sizeof(T), gpus.stream(i));
+    if constexpr (one_round)
+      reduce_on(i, in.slice(i).span(), std::is_floating_point_v<T> ? T(-0.0) : T{});
+  }
+  gpus.synchronize_all();
+  if constexpr (!one_round) {
+    for (int i = 0; i < p; ++i) {
+      const std::uint64_t n = in.slice(i).size();
+      if (n == 0) continue;
+      gpus.use(i);
+      if (n == 1) {
+        totals[i] = heads[i];
+      } else {
+        reduce_on(i, device_span<const T>(in.slice(i).data() + 1, n - 1), heads[i]);
+      }
+    }
+    gpus.synchronize_all();
+  }
+  std::optional<T> carry;
+  for (int i = 0; i < p; ++i) {
+    const std::uint64_t n = in.slice(i).size();
+    if (n == 0) continue;
+    gpus.use(i);
+    if (!carry) {
+      gpuprim::inclusive_scan(gpus.backend(i), in.slice(i), out.slice(i), op);
+      carry = totals[i];
+      continue;
+    }
+    if (n > 1) {
+      gpuprim::exclusive_scan(gpus.backend(i), device_span<const T>(in.slice(i).data() + 1, n - 1),
+                              device_span<T>(out.slice(i).data(), n - 1),
+                              static_cast<T>(op(*carry, heads[i])), op);
+    }
+    lasts[i] = static_cast<T>(op(*carry, totals[i]));
+    detail::copy_to_device(out.slice(i).data() + n - 1, lasts + i, sizeof(T), gpus.stream(i));
+    carry = lasts[i];
+  }
+  gpus.synchronize_all();
 }
 
 // 1. every device's total (multi_gpu_partials: overlapped); 2. each
@@ -432,32 +489,16 @@ void exclusive_scan(const multi_gpu& gpus, const multi_gpu_vector<T>& in, multi_
 namespace detail {
 
 // The left-out counts of every device's histogram, on their way to the
-// host: valid after the devices' streams are synchronized.
+// host (the multi_gpu's host workspace): valid after the devices' streams
+// are synchronized, until the next call that uses the workspace.
 struct multi_gpu_left_outs {
-  const multi_gpu* gpus;
-  pinned_buffer host;
-  std::vector<std::unique_ptr<scratch_buffer>> device;
-
+  const std::uint64_t* host;
+  int devices;
   std::uint64_t total() const {
     std::uint64_t sum = 0;
-    for (std::size_t i = 0; i < device.size(); ++i)
-      sum += host.get<std::uint64_t>()[i];
+    for (int i = 0; i < devices; ++i)
+      sum += host[i];
     return sum;
-  }
-  multi_gpu_left_outs(const multi_gpu& g, int p)
-      : gpus(&g), host(p * sizeof(std::uint64_t)), device(p) {}
-  multi_gpu_left_outs(multi_gpu_left_outs&&) = default;
-  multi_gpu_left_outs& operator=(multi_gpu_left_outs&&) = delete;
-  // Each scratch counter goes back to its own device's pool.
-  ~multi_gpu_left_outs() {
-    for (std::size_t i = 0; i < device.size(); ++i) {
-      if (!device[i]) continue;
-      try {
-        gpus->use(static_cast<int>(i));
-      } catch (...) {  // freed from the current device instead
-      }
-      device[i].reset();
-    }
   }
 };
 
@@ -491,17 +532,16 @@ multi_gpu_left_outs multi_gpu_local_histograms(const multi_gpu& gpus,
                                                histogram_level_t<S> upper) {
   check_histogram_slices(gpus, samples, counts);
   const int p = gpus.size();
-  multi_gpu_left_outs left_outs(gpus, p);
+  auto* host = static_cast<std::uint64_t*>(gpus.host_workspace(p * sizeof(std::uint64_t)));
   for (int i = 0; i < p; ++i) {
     gpus.use(i);
-    left_outs.device[i] = std::make_unique<scratch_buffer>(sizeof(std::uint64_t), gpus.stream(i));
-    std::uint64_t* d_left_out = left_outs.device[i]->get<std::uint64_t>();
+    auto* d_left_out =
+        static_cast<std::uint64_t*>(gpus.workspace(i, ws_small, sizeof(std::uint64_t)));
     histogram_even_into(gpus.backend(i), samples.slice(i), counts[i], lower, upper,
                         device_span<std::uint64_t>(d_left_out, 1));
-    copy_to_host(left_outs.host.get<std::uint64_t>() + i, d_left_out, sizeof(std::uint64_t),
-                 gpus.stream(i));
+    copy_to_host(host + i, d_left_out, sizeof(std::uint64_t), gpus.stream(i));
   }
-  return left_outs;
+  return {host, p};
 }
 
 // 2. The counts summed over the devices (ncclAllReduce), enqueued after
@@ -538,142 +578,35 @@ sort_report multi_gpu_sample_sort(const multi_gpu& gpus, const multi_gpu_vector<
                                   const char* algorithm) {
   constexpr bool has_values = !std::is_same_v<V, host_detail::no_value>;
   check_slices(algorithm, gpus, keys);
+  const int p = gpus.size();
   if constexpr (has_values) {
     check_slices(algorithm, gpus, *values);
-    for (int i = 0; i < gpus.size(); ++i)
+    for (int i = 0; i < p; ++i)
       check_value_count(algorithm, keys.slice(i).size(), values->slice(i).size());
   }
-  const int p = gpus.size();
-  const auto offsets = keys.offsets();
-  const std::uint64_t total = offsets.back();
-  const compared_bits<K> bits_of =
-      compared_bits_of<K>(total, order, bits, value_word_bytes<V>(), algorithm);
-  sort_report report;
-  auto seconds = [] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-  };
-
-  // 1. Local sorts.
-  double t = seconds();
-  multi_gpu_vector<K> sorted(gpus, [&] {
-    std::vector<std::uint64_t> s(p);
-    for (int i = 0; i < p; ++i)
-      s[i] = keys.slice(i).size();
-    return s;
-  }());
-  multi_gpu_vector<V> sorted_values;
-  if constexpr (has_values)
-    sorted_values = multi_gpu_vector<V>(gpus, [&] {
-      std::vector<std::uint64_t> s(p);
-      for (int i = 0; i < p; ++i)
-        s[i] = keys.slice(i).size();
-      return s;
-    }());
+  std::vector<device_span<const K>> k(p);
+  std::vector<device_span<const V>> v(p);
   for (int i = 0; i < p; ++i) {
-    gpus.use(i);
+    k[i] = keys.slice(i).span();
+    if constexpr (has_values) v[i] = values->slice(i).span();
+  }
+  // The outputs keep their slices where the sizes are the same as last time.
+  if (keys_out.slices() != p)
+    keys_out = multi_gpu_vector<K>(gpus, std::vector<std::uint64_t>(p, 0));
+  if constexpr (has_values) {
+    if (values_out->slices() != p)
+      *values_out = multi_gpu_vector<V>(gpus, std::vector<std::uint64_t>(p, 0));
+  }
+  auto output = [&](int i, std::uint64_t n) {
+    if (keys_out.slice(i).size() != n) keys_out.slice(i) = device_vector<K>(n);
+    V* vo = nullptr;
     if constexpr (has_values) {
-      device_sort<K, V>(gpus.backend(i), keys.slice(i).span(), sorted.slice(i).span(),
-                        values->slice(i).span(), sorted_values.slice(i).span(), order, bits,
-                        algorithm);
-    } else {
-      device_sort<K, V>(gpus.backend(i), keys.slice(i).span(), sorted.slice(i).span(), {}, {},
-                        order, bits, algorithm);
+      if (values_out->slice(i).size() != n) values_out->slice(i) = device_vector<V>(n);
+      vo = values_out->slice(i).data();
     }
-  }
-  gpus.synchronize_all();
-  report.local_seconds += seconds() - t;
-
-  // 2-3. Samples, splitters, cuts. Each device's samples and binary search
-  // are round trips to that device: one host thread per device runs them,
-  // so they overlap; the splitters are chosen once, from the samples in
-  // device order.
-  t = seconds();
-  const std::uint64_t step = sample_step(total, p);
-  std::vector<std::vector<sort_rank_key>> samples_of(p);
-  on_device_threads(gpus, [&](int i) {
-    std::vector<K> s((sorted.slice(i).size() + step - 1) / step);
-    if (!s.empty()) {
-      copy_strided_to_host(s.data(), sorted.slice(i).data(), sizeof(K), step * sizeof(K), s.size(),
-                           gpus.stream(i));
-    }
-    samples_of[i] = tagged_samples(s, step, offsets[i], bits_of);
-  });
-  std::vector<sort_rank_key> samples;
-  for (const auto& s : samples_of)
-    samples.insert(samples.end(), s.begin(), s.end());
-  const auto splitters = splitters_of(std::move(samples), p);
-  std::vector<std::vector<std::uint64_t>> recv_offsets(p);
-  std::vector<std::uint64_t> recv_total(p, 0);
-  std::vector<std::vector<std::uint64_t>> bounds(p);
-  on_device_threads(gpus, [&](int i) {
-    const K* d = sorted.slice(i).data();
-    const stream_t s = gpus.stream(i);
-    bounds[i] =
-        cut_at(splitters, p, sorted.slice(i).size(), offsets[i], bits_of, [&](std::uint64_t j) {
-          K k;
-          copy_to_host(&k, d + j, sizeof k, s);
-          synchronize(s);
-          return k;
-        });
-  });
-  for (int e = 0; e < p; ++e) {
-    recv_offsets[e].assign(p, 0);
-    for (int d = 0; d < p; ++d) {
-      recv_offsets[e][d] = recv_total[e];
-      recv_total[e] += bounds[d][e + 1] - bounds[d][e];
-    }
-  }
-  keys_out = multi_gpu_vector<K>(gpus, recv_total);
-  multi_gpu_vector<K> received(gpus, recv_total);
-  multi_gpu_vector<V> received_values;
-  if constexpr (has_values) received_values = multi_gpu_vector<V>(gpus, recv_total);
-  auto exchange = [&]<class T>(const multi_gpu_vector<T>& from, multi_gpu_vector<T>& to) {
-    std::vector<const void*> sends(p);
-    std::vector<void*> recvs(p);
-    std::vector<std::vector<std::uint64_t>> sc(p), so(p), ro(p);
-    for (int d = 0; d < p; ++d) {
-      sends[d] = from.slice(d).data();
-      recvs[d] = to.slice(d).data();
-      sc[d].resize(p);
-      so[d].resize(p);
-      ro[d].resize(p);
-      for (int e = 0; e < p; ++e) {
-        sc[d][e] = (bounds[d][e + 1] - bounds[d][e]) * sizeof(T);
-        so[d][e] = bounds[d][e] * sizeof(T);
-        ro[d][e] = recv_offsets[d][e] * sizeof(T);
-      }
-    }
-    gpus.exchange(sends, sc, so, recvs, ro);
+    return std::pair<K*, V*>(keys_out.slice(i).data(), vo);
   };
-  exchange(sorted, received);
-  if constexpr (has_values) exchange(sorted_values, received_values);
-  gpus.synchronize_all();
-  report.exchange_seconds += seconds() - t;
-
-  // 4. The pieces arrived in source device order: a stable sort merges them.
-  t = seconds();
-  if constexpr (has_values) *values_out = multi_gpu_vector<V>(gpus, recv_total);
-  for (int i = 0; i < p; ++i) {
-    gpus.use(i);
-    if constexpr (has_values) {
-      device_sort<K, V>(gpus.backend(i), as_const(received.slice(i).span()),
-                        keys_out.slice(i).span(), as_const(received_values.slice(i).span()),
-                        values_out->slice(i).span(), order, bits, algorithm);
-    } else {
-      device_sort<K, V>(gpus.backend(i), as_const(received.slice(i).span()),
-                        keys_out.slice(i).span(), {}, {}, order, bits, algorithm);
-    }
-  }
-  gpus.synchronize_all();
-  report.local_seconds += seconds() - t;
-
-  report.total = total;
-  report.count = recv_total[0];
-  report.offset = 0;
-  report.largest = *std::max_element(recv_total.begin(), recv_total.end());
-  report.imbalance = total ? static_cast<double>(report.largest) / (double(total) / p) - 1 : 0;
-  return report;
+  return gpu_sample_sort<K, V>(gpus, keys.offsets(), k, v, output, order, bits, algorithm);
 }
 }  // namespace detail
 

@@ -24,6 +24,11 @@ struct sort_report {
   double imbalance = 0;
   double local_seconds = 0;     // local sort and merge
   double exchange_seconds = 0;  // sizes, samples and the all-to-all
+  // The GPU sort's steps (0 where a step did not run): local sort,
+  // splitters and cuts, the all-to-all of the pieces, the merge of the
+  // received runs; and the most bytes any rank or device sent to others.
+  double sort_seconds = 0, splitter_seconds = 0, alltoall_seconds = 0, merge_seconds = 0;
+  std::uint64_t sent_bytes = 0;
 };
 
 namespace detail {
@@ -32,7 +37,7 @@ namespace detail {
 struct sort_rank_key {
   std::uint64_t bits;
   std::uint64_t position;
-  friend bool operator<(const sort_rank_key& a, const sort_rank_key& b) {
+  friend GPUPRIM_HD bool operator<(const sort_rank_key& a, const sort_rank_key& b) {
     return a.bits != b.bits ? a.bits < b.bits : a.position < b.position;
   }
 };
@@ -42,7 +47,7 @@ template <class K>
 struct compared_bits {
   bool descending;
   int begin, end;
-  std::uint64_t operator()(K key) const {
+  GPUPRIM_HD std::uint64_t operator()(K key) const {
     std::uint64_t b = radix_key<K>::to_bits(key, descending);
     b >>= begin;
     const int width = end - begin;

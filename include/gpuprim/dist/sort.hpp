@@ -23,9 +23,10 @@
 // on the keys (all keys equal included). Each sample stands for `step`
 // elements, so a rank's share is off n / ranks by at most about
 // 2 * ranks * step = n / (16 ranks): 6.25 % (sort_report says what it was).
-// GPU ranks sort and merge on the GPU (the merge is a second stable radix
-// sort of the received pieces, which arrive in source rank order); their
-// pieces travel through pinned host memory unless MPI is CUDA-aware.
+// GPU ranks run the GPU sample sort of dist/gpu_sort.hpp (samples,
+// splitters and cuts on the device, the received runs merged), their
+// messages through NCCL bootstrapped over MPI where it can run, else
+// CUDA-aware MPI, else pinned host staging (dist/mpi_gpu.hpp).
 #pragma once
 
 #include <algorithm>
@@ -36,7 +37,9 @@
 #include <vector>
 
 #include "gpuprim/core/radix_key.hpp"
+#include "gpuprim/dist/gpu_sort.hpp"
 #include "gpuprim/dist/mpi.hpp"
+#include "gpuprim/dist/mpi_gpu.hpp"
 #include "gpuprim/dist/sample_sort.hpp"
 #include "gpuprim/dist/staging.hpp"
 #include "gpuprim/sort.hpp"
@@ -195,8 +198,9 @@ sort_report host_sample_sort(MPI_Comm comm, host_backend local, std::span<const 
   return report;
 }
 
-// The same on GPU ranks: the sorted slice stays on the device; samples come
-// over in one strided copy, the binary search reads single keys.
+// The same on GPU ranks: the sample sort of dist/gpu_sort.hpp on this
+// rank's device, its exchanges through the communicator's GPU path
+// (dist/mpi_gpu.hpp: NCCL over MPI, CUDA-aware MPI, or pinned staging).
 template <class K, class V>
 sort_report cuda_sample_sort(MPI_Comm comm, cuda_backend local, device_span<const K> keys_in,
                              device_span<const V> values_in, device_vector<K>& keys_out,
@@ -204,77 +208,25 @@ sort_report cuda_sample_sort(MPI_Comm comm, cuda_backend local, device_span<cons
                              const char* algorithm) {
   constexpr bool has_values = !std::is_same_v<V, host_detail::no_value>;
   if constexpr (has_values) check_value_count(algorithm, keys_in.size(), values_in.size());
-  const compared_bits<K> bits_of =
-      compared_bits_of<K>(keys_in.size(), order, bits, value_word_bytes<V>(), algorithm);
-  const stream_t stream = local.stream;
-  sort_report report;
-  double t = MPI_Wtime();
+  // Bad arguments throw on every rank, before any collective.
+  (void)compared_bits_of<K>(keys_in.size(), order, bits, value_word_bytes<V>(), algorithm);
+  const double t = MPI_Wtime();
   const dist_layout layout = layout_of(comm, keys_in.size());
-  report.exchange_seconds += MPI_Wtime() - t;
-
-  t = MPI_Wtime();
-  device_vector<K> sorted(keys_in.size());
-  device_vector<V> sorted_values(has_values ? keys_in.size() : 0);
-  device_sort<K, V>(local, keys_in, sorted.span(), values_in, sorted_values.span(), order, bits,
-                    algorithm);
-  synchronize(stream);
-  report.local_seconds += MPI_Wtime() - t;
-
-  t = MPI_Wtime();
-  const auto bounds = piece_bounds<K>(
-      comm, layout, bits_of,
-      [&](std::uint64_t j) {
-        K k;
-        copy_to_host(&k, sorted.data() + j, sizeof k, stream);
-        synchronize(stream);
-        return k;
-      },
-      [&](std::uint64_t step) {
-        std::vector<K> s((sorted.size() + step - 1) / step);
-        if (!s.empty()) {
-          copy_strided_to_host(s.data(), sorted.data(), sizeof(K), step * sizeof(K), s.size(),
-                               stream);
-        }
-        return s;
-      });
-  const std::vector<std::uint64_t> recv_counts = exchange_counts(comm, bounds);
-  const std::vector<std::uint64_t> runs = run_bounds(recv_counts);
-  device_vector<K> received(runs.back());
-  device_vector<V> received_values(has_values ? runs.back() : 0);
-  auto exchange = [&]<class T>(const device_vector<T>& send, device_vector<T>& recv) {
-    if (mpi_cuda_aware()) {
-      exchange_pieces(comm, send.data(), bounds, recv.data(), recv_counts);
-      return;
+  const mpi_gpu_group group(comm, local);
+  const double sizes_seconds = MPI_Wtime() - t;
+  auto output = [&](int, std::uint64_t n) {
+    if (keys_out.size() != n) keys_out = device_vector<K>(n);
+    V* vo = nullptr;
+    if constexpr (has_values) {
+      if (values_out->size() != n) *values_out = device_vector<V>(n);
+      vo = values_out->data();
     }
-    const pinned_buffer out(send.size_bytes()), in(recv.size_bytes());
-    copy_to_host(out.get<T>(), send.data(), send.size_bytes(), stream);
-    synchronize(stream);
-    exchange_pieces(comm, out.get<T>(), bounds, in.get<T>(), recv_counts);
-    copy_to_device(recv.data(), in.get<T>(), recv.size_bytes(), stream);
-    synchronize(stream);
+    return std::pair<K*, V*>(keys_out.data(), vo);
   };
-  exchange(sorted, received);
-  if constexpr (has_values) exchange(sorted_values, received_values);
-  report.exchange_seconds += MPI_Wtime() - t;
-
-  // The pieces arrive in source rank order, each sorted: a stable sort of
-  // the whole is their merge.
-  t = MPI_Wtime();
-  keys_out = device_vector<K>(received.size());
-  if constexpr (has_values) {
-    *values_out = device_vector<V>(received.size());
-    device_sort<K, V>(local, as_const(received.span()), keys_out.span(),
-                      as_const(received_values.span()), values_out->span(), order, bits, algorithm);
-  } else {
-    device_sort<K, V>(local, as_const(received.span()), keys_out.span(), {}, {}, order, bits,
-                      algorithm);
-  }
-  synchronize(stream);
-  report.local_seconds += MPI_Wtime() - t;
-
-  t = MPI_Wtime();
-  finish_report(comm, layout, keys_out.size(), report);
-  report.exchange_seconds += MPI_Wtime() - t;
+  sort_report report = gpu_sample_sort<K, V>(group, layout.offsets, {keys_in}, {values_in}, output,
+                                             order, bits, algorithm);
+  report.splitter_seconds += sizes_seconds;
+  report.exchange_seconds += sizes_seconds;
   return report;
 }
 

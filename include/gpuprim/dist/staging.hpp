@@ -1,6 +1,6 @@
 // What the distributed algorithms need of the GPU beyond the core runtime:
-// pinned host buffers for staging MPI messages, strided copies for sort
-// samples, and the carry-in of a GPU scan. Defined in src/dist (plain host
+// pinned host buffers for staging MPI messages, and the carry-in of a GPU
+// scan. Defined in src/dist (plain host
 // code without the CUDA backend, where only the host parts are ever called).
 #pragma once
 
@@ -39,11 +39,6 @@ class pinned_buffer {
   void* data_ = nullptr;
   std::size_t bytes_ = 0;
 };
-
-// count elements of `element_bytes` each, `stride_bytes` apart in device
-// memory at src, packed into host memory at dst (one cudaMemcpy2D); waits.
-void copy_strided_to_host(void* dst, const void* src, std::size_t element_bytes,
-                          std::size_t stride_bytes, std::size_t count, stream_t stream);
 
 // out[i] = op(carry, out[i]) for i < n in device memory, enqueued on stream.
 // Instantiated for the precompiled scans' types and operators, the list
