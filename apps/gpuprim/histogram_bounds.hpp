@@ -4,10 +4,13 @@
 // printed result.
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -83,9 +86,66 @@ numpy_bins numpy_histogram_bins(const std::vector<double>& range, const histogra
   return numpy_bins::of_data<D>(e.lo, e.hi);
 }
 
+// The shortest text of a binary16 value `h` that reads back as it: the
+// fewest significant digits whose decimal lies strictly inside h's rounding
+// interval (the nearer one when two do, ties to the even digit, as numpy's
+// float16 repr picks them), written as std::to_chars writes its shortest form: fixed or
+// scientific, whichever is shorter (fixed on a tie), an integer in fixed
+// notation with all its digits.
+inline std::string half_text(double h) {
+  if (h == 0) return std::signbit(h) ? "-0" : "0";
+  const std::string sign = h < 0 ? "-" : "";
+  const double a = std::fabs(h);
+  // The gaps to the neighbouring halves (above the largest, 65536: from
+  // 65520 on a value rounds to infinity).
+  const int e2 = std::ilogb(a);
+  const double quantum = std::ldexp(1.0, std::max(e2 - 10, -24));
+  const double gap_above = quantum;
+  const double gap_below = (a == std::ldexp(1.0, e2) && e2 > -14) ? quantum / 2 : quantum;
+  auto inside = [&](double c) { return c >= a ? c - a < gap_above / 2 : a - c < gap_below / 2; };
+  char text[64];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*e", digits - 1, a);
+    const double nearest = std::strtod(text, nullptr);
+    const int exponent = std::atoi(std::strchr(text, 'e') + 1);
+    const double unit = std::pow(10.0, exponent - (digits - 1));
+    // The correctly rounded decimal, and the one on h's other side.
+    const double other = nearest >= a ? nearest - unit : nearest + unit;
+    double chosen;
+    if (inside(nearest)) {  // the nearer (printf rounds ties to even)
+      chosen = nearest;
+    } else if (inside(other)) {
+      chosen = other;
+    } else {
+      continue;
+    }
+    std::snprintf(text, sizeof text, "%.*e", digits - 1, chosen);
+    std::string mantissa(text, std::strchr(text, 'e'));
+    const int e10 = std::atoi(std::strchr(text, 'e') + 1);
+    std::string d;
+    for (char c : mantissa)
+      if (c != '.') d += c;
+    while (d.size() > 1 && d.back() == '0')
+      d.pop_back();
+    std::string sci = d.substr(0, 1) + (d.size() > 1 ? "." + d.substr(1) : "") + "e" +
+                      (e10 < 0 ? "-" : "+") + (std::abs(e10) < 10 ? "0" : "") +
+                      std::to_string(std::abs(e10));
+    std::string fixed;
+    if (e10 >= static_cast<int>(d.size()) - 1) {
+      fixed = std::to_string(static_cast<long long>(a));  // an integer: all its digits
+    } else if (e10 >= 0) {
+      fixed = d.substr(0, e10 + 1) + "." + d.substr(e10 + 1);
+    } else {
+      fixed = "0." + std::string(-e10 - 1, '0') + d;
+    }
+    return sign + (fixed.size() <= sci.size() ? fixed : sci);
+  }
+  return sign + std::to_string(a);
+}
+
 // The shortest text that reads back as the same value of the edges' type:
-// std::to_chars's shortest form for float32 and float64; for float16 the
-// fewest significant digits whose value rounds back to the same half.
+// std::to_chars's shortest form for float32 and float64, half_text for
+// float16.
 inline std::string edge_text(double edge, numpy_float type) {
   char text[64];
   if (type == numpy_float::float64) {
@@ -94,20 +154,7 @@ inline std::string edge_text(double edge, numpy_float type) {
   if (type == numpy_float::float32) {
     return std::string(text, std::to_chars(text, text + sizeof text, static_cast<float>(edge)).ptr);
   }
-  // float16: every half is exact in float, whose shortest text reads back
-  // as itself; a shorter text may read back as the same half.
-  for (int digits = 1; digits < 9; ++digits) {
-    const auto r =
-        std::to_chars(text, text + sizeof text, edge, std::chars_format::general, digits);
-    double back = 0;
-    std::from_chars(text, r.ptr, back);
-    if (detail::round_to_half(back) == edge) {
-      // Prefer to_chars's shortest spelling of that (short) value.
-      const auto s = std::to_chars(text, text + sizeof text, back);
-      return std::string(text, s.ptr);
-    }
-  }
-  return std::string(text, std::to_chars(text, text + sizeof text, static_cast<float>(edge)).ptr);
+  return half_text(edge);
 }
 
 // One line per bin, "b lo hi count" (the bin holds [lo, hi), the last one

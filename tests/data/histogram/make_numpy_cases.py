@@ -134,6 +134,11 @@ case("f32_empty", np.array([], dtype=np.float32), 10)
 case("i32_empty", np.array([], dtype=np.int32), 3)
 case("f64_empty_range", np.array([], dtype=np.float64), 2, (-1.0, 3.0))
 
+# float16 edges whose shortest text needs care: 0.015625 prints as 0.01563
+# (0.01562 reads back as the half below), 4112 with all its digits.
+case("f16_edge_text", np.array([0.015625, 2.0625, 4112], dtype=np.float16), 3)
+case("f16_edge_text_ties", np.array([2.0625, 2.4375], dtype=np.float16), 6)
+
 with open(os.path.join(HERE, "cases.txt"), "w") as f:
     f.write("# numpy %s: NAME BINS RANGE [error] (make_numpy_cases.py)\n" % np.__version__)
     f.write("\n".join(cases) + "\n")
