@@ -48,3 +48,5 @@ __all__ = [
     "sum",
     "tune",
 ]
+
+from . import ndimage, sparse, spatial  # noqa: E402

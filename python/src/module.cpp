@@ -19,4 +19,7 @@ NB_MODULE(_core, m) {
       "True when the package has the CUDA backend and a CUDA device is present.");
   gpy::bind_reduce(m);
   gpy::bind_tune(m);
+  gpy::bind_ndimage(m);
+  gpy::bind_sparse(m);
+  gpy::bind_spatial(m);
 }
