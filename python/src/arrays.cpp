@@ -18,7 +18,6 @@ namespace {
 constexpr const char* names[dtype_count] = {"bool",   "int8",    "int16",   "int32",
                                             "int64",  "uint8",   "uint16",  "uint32",
                                             "uint64", "float16", "float32", "float64"};
-constexpr std::size_t sizes[dtype_count] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8};
 
 // Per-framework objects looked up once. They are never released (the
 // interpreter may be finalizing when static destructors run).
@@ -405,9 +404,6 @@ void buffer_release::operator()(Py_buffer* b) const {
 
 const char* dtype_name(dtype t) {
   return names[static_cast<int>(t)];
-}
-std::size_t dtype_size(dtype t) {
-  return sizes[static_cast<int>(t)];
 }
 
 bool cuda_built() {

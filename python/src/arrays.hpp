@@ -29,102 +29,12 @@
 #include <type_traits>
 #include <vector>
 
+#include "dtypes.hpp"
 #include "gpuprim/core/macros.hpp"
 
 namespace gpuprim::python {
 
 namespace nb = nanobind;
-
-enum class dtype : std::uint8_t {
-  bool_,
-  int8,
-  int16,
-  int32,
-  int64,
-  uint8,
-  uint16,
-  uint32,
-  uint64,
-  float16,
-  float32,
-  float64,
-};
-inline constexpr int dtype_count = 12;
-
-const char* dtype_name(dtype t);
-std::size_t dtype_size(dtype t);
-inline bool is_floating(dtype t) {
-  return t == dtype::float16 || t == dtype::float32 || t == dtype::float64;
-}
-inline bool is_signed_integer(dtype t) {
-  return t == dtype::int8 || t == dtype::int16 || t == dtype::int32 || t == dtype::int64;
-}
-inline bool is_unsigned_integer(dtype t) {
-  return t == dtype::uint8 || t == dtype::uint16 || t == dtype::uint32 || t == dtype::uint64;
-}
-
-template <class T>
-constexpr dtype dtype_of() {
-  if constexpr (std::is_same_v<T, bool>)
-    return dtype::bool_;
-  else if constexpr (std::is_same_v<T, std::int8_t>)
-    return dtype::int8;
-  else if constexpr (std::is_same_v<T, std::int16_t>)
-    return dtype::int16;
-  else if constexpr (std::is_same_v<T, std::int32_t>)
-    return dtype::int32;
-  else if constexpr (std::is_same_v<T, std::int64_t>)
-    return dtype::int64;
-  else if constexpr (std::is_same_v<T, std::uint8_t>)
-    return dtype::uint8;
-  else if constexpr (std::is_same_v<T, std::uint16_t>)
-    return dtype::uint16;
-  else if constexpr (std::is_same_v<T, std::uint32_t>)
-    return dtype::uint32;
-  else if constexpr (std::is_same_v<T, std::uint64_t>)
-    return dtype::uint64;
-  else if constexpr (std::is_same_v<T, float>)
-    return dtype::float32;
-  else if constexpr (std::is_same_v<T, double>)
-    return dtype::float64;
-  else
-    static_assert(sizeof(T) == 0, "no dtype for this type");
-}
-
-template <class T>
-struct type_tag {
-  using type = T;
-};
-
-// Calls f(type_tag<T>{}) with the C++ type of `t` (bool as bool). float16
-// has no C++ type here: the callers reject it first.
-template <class F>
-decltype(auto) visit_dtype(dtype t, F&& f) {
-  switch (t) {
-    case dtype::bool_:
-      return f(type_tag<bool>{});
-    case dtype::int8:
-      return f(type_tag<std::int8_t>{});
-    case dtype::int16:
-      return f(type_tag<std::int16_t>{});
-    case dtype::int32:
-      return f(type_tag<std::int32_t>{});
-    case dtype::int64:
-      return f(type_tag<std::int64_t>{});
-    case dtype::uint8:
-      return f(type_tag<std::uint8_t>{});
-    case dtype::uint16:
-      return f(type_tag<std::uint16_t>{});
-    case dtype::uint32:
-      return f(type_tag<std::uint32_t>{});
-    case dtype::uint64:
-      return f(type_tag<std::uint64_t>{});
-    case dtype::float64:
-      return f(type_tag<double>{});
-    default:
-      return f(type_tag<float>{});
-  }
-}
 
 enum class framework : std::uint8_t { numpy, cupy, torch, other };
 

@@ -18,6 +18,10 @@ NB_MODULE(_core, m) {
       "cuda_available", [] { return gpuprim::cuda_device_count() > 0; },
       "True when the package has the CUDA backend and a CUDA device is present.");
   gpy::bind_reduce(m);
+  gpy::bind_scan(m);
+  gpy::bind_sort(m);
+  gpy::bind_histogram(m);
+  gpy::bind_dense(m);
   gpy::bind_tune(m);
   gpy::bind_ndimage(m);
   gpy::bind_sparse(m);

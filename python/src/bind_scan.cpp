@@ -1,0 +1,333 @@
+// cumsum, cummax, cummin, exclusive_scan, segmented_sum, segmented_cumsum.
+#include <cstring>
+#include <deque>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <nanobind/stl/string.h>
+
+#include "arrays.hpp"
+#include "bind.hpp"
+#include "gpu.hpp"
+#include "gpuprim/core/memory.hpp"
+#include "gpuprim/core/runtime.hpp"
+#include "gpuprim/scan.hpp"
+#include "gpuprim/segmented.hpp"
+
+namespace gpuprim::python {
+
+namespace {
+
+using gpu::scan_op;
+
+[[noreturn]] void value_error(const std::string& msg) {
+  throw nb::value_error(msg.c_str());
+}
+[[noreturn]] void type_error(const std::string& msg) {
+  throw nb::type_error(msg.c_str());
+}
+
+template <class T>
+using stored_t = std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>;
+
+void check_scan_dtype(const char* fn, const array& x) {
+  if (x.type == dtype::float16) unsupported_dtype(fn, x, "float16 is not taken");
+}
+
+// Calls f(type_tag<In>, type_tag<Acc>) as gpu::visit_pair does.
+template <class F>
+void visit_pair(dtype in, dtype acc, F&& f) {
+  visit_dtype(in, [&]<class T>(type_tag<T>) {
+    using In = stored_t<T>;
+    switch (acc) {
+      case dtype::int64:
+        f(type_tag<In>{}, type_tag<std::int64_t>{});
+        return;
+      case dtype::uint64:
+        f(type_tag<In>{}, type_tag<std::uint64_t>{});
+        return;
+      default:
+        f(type_tag<In>{}, type_tag<In>{});
+        return;
+    }
+  });
+}
+
+void host_scan(scan_op op, bool exclusive, const array& x, dtype acc, void* out, const void* init) {
+  visit_pair(x.type, acc, [&]<class In, class T>(type_tag<In>, type_tag<T>) {
+    const std::span<const In> in(x.ptr<const In>(), x.size());
+    const std::span<T> o(static_cast<T*>(out), x.size());
+    T start{};
+    if (init) std::memcpy(&start, init, sizeof(T));
+    const auto run = [&](auto f) {
+      if (exclusive) {
+        exclusive_scan(host, in, o, start, f);
+      } else {
+        inclusive_scan(host, in, o, f);
+      }
+    };
+    switch (op) {
+      case scan_op::sum:
+        run(plus{});
+        break;
+      case scan_op::min:
+        run(minimum{});
+        break;
+      case scan_op::max:
+        run(maximum{});
+        break;
+    }
+  });
+}
+
+nb::object scan_call(const char* fn, scan_op op, bool exclusive, nb::handle x_obj, nb::handle axis,
+                     nb::handle init_obj, nb::handle stream) {
+  array x = import_array(x_obj, std::string(fn) + ": x");
+  check_scan_dtype(fn, x);
+  const bool rows_form = op == scan_op::sum && !exclusive && last_axis(fn, axis, x.ndim);
+  if (!rows_form && !axis.is_none()) {
+    // axis=-1 of a 1-D array is the whole array.
+    if (!(x.ndim == 1 && PyLong_Check(axis.ptr()) &&
+          (nb::cast<std::int64_t>(axis) == -1 || nb::cast<std::int64_t>(axis) == 0))) {
+      value_error(std::string(fn) + ": only axis=None (the flattened array) is supported" +
+                  (op == scan_op::sum ? " besides axis=-1" : ""));
+    }
+  }
+  const dtype acc = op == scan_op::sum ? sum_type(x.type) : x.type;
+  // The start value of an exclusive scan, converted to the result dtype as
+  // NumPy would assign it (a float for an integer scan is a TypeError).
+  alignas(8) unsigned char init[8] = {};
+  if (exclusive) {
+    visit_dtype(acc, [&]<class T>(type_tag<T>) {
+      T v;
+      try {
+        if constexpr (std::is_same_v<T, bool>) {
+          v = nb::cast<bool>(init_obj);
+        } else if constexpr (std::is_floating_point_v<T>) {
+          v = static_cast<T>(nb::cast<double>(init_obj));
+        } else {
+          if (!PyLong_Check(init_obj.ptr()) && !PyIndex_Check(init_obj.ptr())) {
+            type_error(std::string(fn) + ": init must be an integer for an integer scan");
+          }
+          v = nb::cast<T>(init_obj);
+        }
+      } catch (const nb::cast_error&) {
+        type_error(std::string(fn) + ": init is not a number of the result's dtype " +
+                   dtype_name(acc));
+      }
+      std::memcpy(init, &v, sizeof(T));
+    });
+  }
+  const context ctx = make_context(fn, {&x}, stream);
+  std::vector<std::int64_t> shape =
+      rows_form ? x.shape_vector() : std::vector<std::int64_t>{std::int64_t(x.size())};
+  array out = empty_array(ctx, shape, acc);
+  const std::size_t n = x.size();
+  if (n == 0) return out.obj;
+  if (rows_form) {
+    const std::size_t cols = static_cast<std::size_t>(x.shape[x.ndim - 1]);
+    const std::size_t rows = n / cols;
+    if (ctx.on_device) {
+      device_guard guard(ctx);
+      nb::gil_scoped_release release;
+      const detail::scratch_buffer offsets((rows + 1) * sizeof(std::int64_t), ctx.stream);
+      gpu::fill_offsets(offsets.get<std::int64_t>(), rows + 1, static_cast<std::int64_t>(cols),
+                        ctx.stream);
+      gpu::segmented_cumsum(x.type, acc, x.data, n, offsets.get<const std::int64_t>(), rows + 1,
+                            out.data, ctx.stream);
+    } else {
+      nb::gil_scoped_release release;
+      std::vector<std::int64_t> offsets(rows + 1);
+      for (std::size_t r = 0; r <= rows; ++r)
+        offsets[r] = static_cast<std::int64_t>(r * cols);
+      visit_pair(x.type, acc, [&]<class In, class T>(type_tag<In>, type_tag<T>) {
+        inclusive_segmented_scan(host, std::span<const In>(x.ptr<const In>(), n), offsets,
+                                 std::span<T>(static_cast<T*>(out.data), n));
+      });
+    }
+    return out.obj;
+  }
+  if (ctx.on_device) {
+    device_guard guard(ctx);
+    nb::gil_scoped_release release;
+    gpu::scan(op, exclusive, x.type, acc, x.data, out.data, n, exclusive ? init : nullptr,
+              ctx.stream);
+  } else {
+    nb::gil_scoped_release release;
+    host_scan(op, exclusive, x, acc, out.data, exclusive ? init : nullptr);
+  }
+  return out.obj;
+}
+
+scan_op parse_op(const char* fn, const std::string& op) {
+  if (op == "add" || op == "sum" || op == "plus") return scan_op::sum;
+  if (op == "max" || op == "maximum") return scan_op::max;
+  if (op == "min" || op == "minimum") return scan_op::min;
+  value_error(std::string(fn) + ": op must be 'add', 'max' or 'min', not '" + op + "'");
+}
+
+// Offsets: a 1-D integer array on the data's side; on the host any integer
+// dtype (read as int64), on the GPU int64.
+std::vector<std::int64_t> host_offsets(const char* fn, const array& o) {
+  std::vector<std::int64_t> v(o.size());
+  visit_dtype(o.type, [&]<class T>(type_tag<T>) {
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      const T* p = o.ptr<const T>();
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        if constexpr (std::is_unsigned_v<T>) {
+          if (p[i] > static_cast<T>(INT64_MAX)) {
+            value_error(std::string(fn) + ": offsets[" + std::to_string(i) + "] is too large");
+          }
+        }
+        v[i] = static_cast<std::int64_t>(p[i]);
+      }
+    } else {
+      type_error(std::string(fn) + ": offsets must be an integer array, not " + dtype_name(o.type));
+    }
+  });
+  return v;
+}
+
+void check_offsets(const char* fn, const std::vector<std::int64_t>& o, std::size_t n,
+                   bool partition) {
+  if (o.empty())
+    value_error(std::string(fn) + ": offsets is empty (it needs num_segments + 1 entries)");
+  if (o[0] < 0) value_error(std::string(fn) + ": offsets[0] is negative");
+  for (std::size_t i = 1; i < o.size(); ++i) {
+    if (o[i] < o[i - 1]) {
+      value_error(std::string(fn) + ": offsets[" + std::to_string(i) +
+                  "] is smaller than the offset before it");
+    }
+  }
+  if (static_cast<std::uint64_t>(o.back()) > n) {
+    value_error(std::string(fn) + ": offsets end at " + std::to_string(o.back()) + ", past the " +
+                std::to_string(n) + " values");
+  }
+  if (partition && (o[0] != 0 || static_cast<std::uint64_t>(o.back()) != n)) {
+    value_error(std::string(fn) + ": offsets must start at 0 and end at the size of x (" +
+                std::to_string(n) + ")");
+  }
+}
+
+nb::object segmented_call(const char* fn, bool cumulative, nb::handle x_obj, nb::handle o_obj,
+                          bool check, nb::handle stream) {
+  array x = import_array(x_obj, std::string(fn) + ": x");
+  array o = import_array(o_obj, std::string(fn) + ": offsets");
+  check_scan_dtype(fn, x);
+  if (x.ndim != 1) value_error(std::string(fn) + ": x must be 1-D");
+  if (o.ndim != 1) value_error(std::string(fn) + ": offsets must be 1-D");
+  if (o.size() == 0) {
+    value_error(std::string(fn) + ": offsets is empty (it needs num_segments + 1 entries)");
+  }
+  const dtype acc = sum_type(x.type);
+  const context ctx = make_context(fn, {&x, &o}, stream);
+  const std::size_t n = x.size();
+  const std::size_t segments = o.size() - 1;
+  if (ctx.on_device) {
+    if (o.type != dtype::int64) {
+      type_error(std::string(fn) + ": offsets on the GPU must be int64, not " + dtype_name(o.type));
+    }
+    if (check) {
+      // One small copy and a wait: the GPU kernels trust the offsets.
+      std::vector<std::int64_t> host_copy(o.size());
+      {
+        device_guard guard(ctx);
+        nb::gil_scoped_release release;
+        detail::copy_to_host(host_copy.data(), o.data, o.bytes(), ctx.stream);
+        synchronize(ctx.stream);
+      }
+      check_offsets(fn, host_copy, n, cumulative);
+    }
+    array out = empty_array(ctx, {std::int64_t(cumulative ? n : segments)}, acc);
+    {
+      device_guard guard(ctx);
+      nb::gil_scoped_release release;
+      if (cumulative) {
+        if (n) {
+          gpu::segmented_cumsum(x.type, acc, x.data, n, o.ptr<const std::int64_t>(), o.size(),
+                                out.data, ctx.stream);
+        }
+      } else {
+        gpu::segmented_sum(x.type, acc, x.data, n, o.ptr<const std::int64_t>(), segments, out.data,
+                           ctx.stream);
+      }
+    }
+    return out.obj;
+  }
+  const std::vector<std::int64_t> offsets = host_offsets(fn, o);
+  check_offsets(fn, offsets, n, cumulative);
+  array out = empty_array(ctx, {std::int64_t(cumulative ? n : segments)}, acc);
+  {
+    nb::gil_scoped_release release;
+    visit_pair(x.type, acc, [&]<class In, class T>(type_tag<In>, type_tag<T>) {
+      const std::span<const In> v(x.ptr<const In>(), n);
+      if (cumulative) {
+        if (n) inclusive_segmented_scan(host, v, offsets, std::span<T>(out.ptr<T>(), n));
+      } else {
+        segmented_reduce(host, v, offsets, std::span<T>(out.ptr<T>(), segments), T{0}, plus{});
+      }
+    });
+  }
+  return out.obj;
+}
+
+}  // namespace
+
+void bind_scan(nb::module_& m) {
+  m.def(
+      "cumsum",
+      [](nb::object x, nb::object axis, nb::object stream) {
+        return scan_call("cumsum", scan_op::sum, false, x, axis, nb::none(), stream);
+      },
+      nb::arg("x"), nb::arg("axis") = nb::none(), nb::kw_only(), nb::arg("stream") = nb::none(),
+      "Inclusive prefix sums, as numpy.cumsum: of the flattened array (axis=None) or of each row "
+      "(axis=-1). Integers accumulate in int64 / uint64, as NumPy's.");
+  m.def(
+      "cummax",
+      [](nb::object x, nb::object axis, nb::object stream) {
+        return scan_call("cummax", scan_op::max, false, x, axis, nb::none(), stream);
+      },
+      nb::arg("x"), nb::arg("axis") = nb::none(), nb::kw_only(), nb::arg("stream") = nb::none(),
+      "Running maximum of the flattened array, as numpy.maximum.accumulate (NaN propagates).");
+  m.def(
+      "cummin",
+      [](nb::object x, nb::object axis, nb::object stream) {
+        return scan_call("cummin", scan_op::min, false, x, axis, nb::none(), stream);
+      },
+      nb::arg("x"), nb::arg("axis") = nb::none(), nb::kw_only(), nb::arg("stream") = nb::none(),
+      "Running minimum of the flattened array, as numpy.minimum.accumulate (NaN propagates).");
+  m.def(
+      "exclusive_scan",
+      [](nb::object x, const std::string& op, nb::object init, nb::object stream) {
+        return scan_call("exclusive_scan", parse_op("exclusive_scan", op), true, x, nb::none(),
+                         init, stream);
+      },
+      nb::arg("x"), nb::arg("op") = "add", nb::arg("init") = 0, nb::kw_only(),
+      nb::arg("stream") = nb::none(),
+      "Exclusive scan of the flattened array: out[0] = init, out[i] = init op x[0] op ... op "
+      "x[i-1], with op 'add' (integers accumulate in int64 / uint64, as cumsum), 'max' or 'min' "
+      "(in x's dtype).");
+  m.def(
+      "segmented_sum",
+      [](nb::object x, nb::object offsets, bool check, nb::object stream) {
+        return segmented_call("segmented_sum", false, x, offsets, check, stream);
+      },
+      nb::arg("x"), nb::arg("offsets"), nb::kw_only(), nb::arg("check") = true,
+      nb::arg("stream") = nb::none(),
+      "Sum of each segment x[offsets[s]:offsets[s+1]] (num_segments + 1 non-decreasing offsets "
+      "within x; empty segments sum to 0), as numpy.add.reduceat without its empty-segment "
+      "rule. On the GPU offsets are int64 and check=True copies them to the host to check them "
+      "(one wait); check=False skips that, and bad offsets then read out of bounds.");
+  m.def(
+      "segmented_cumsum",
+      [](nb::object x, nb::object offsets, bool check, nb::object stream) {
+        return segmented_call("segmented_cumsum", true, x, offsets, check, stream);
+      },
+      nb::arg("x"), nb::arg("offsets"), nb::kw_only(), nb::arg("check") = true,
+      nb::arg("stream") = nb::none(),
+      "cumsum restarted at every segment: offsets partition x (offsets[0] == 0, offsets[-1] == "
+      "len(x), non-decreasing). check as in segmented_sum.");
+}
+
+}  // namespace gpuprim::python

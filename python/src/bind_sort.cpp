@@ -1,0 +1,201 @@
+// sort, argsort, sort_by_key: the library's radix sort (stable; NaN last in
+// both directions) and, for the rows of an array, its batched sorts.
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "arrays.hpp"
+#include "bind.hpp"
+#include "gpu.hpp"
+#include "gpuprim/sort.hpp"
+#include "gpuprim/sorting_network.hpp"
+
+namespace gpuprim::python {
+
+namespace {
+
+[[noreturn]] void value_error(const std::string& msg) {
+  throw nb::value_error(msg.c_str());
+}
+
+template <class T>
+using stored_t = std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>;
+
+sort_order order_of(bool descending) {
+  return descending ? sort_order::descending : sort_order::ascending;
+}
+
+// Rows of `cols` keys sorted on the host; with `indices`, each key's
+// position within its row too (stable).
+template <class K>
+void host_sort_rows(const K* in, K* out, std::int64_t* indices, std::size_t rows, std::size_t cols,
+                    bool descending) {
+  const std::size_t n = rows * cols;
+  const sort_order order = order_of(descending);
+  if (!indices) {
+    if (rows == 1) {
+      sort(host, std::span<const K>(in, n), std::span<K>(out, n), order);
+    } else {
+      std::memcpy(out, in, n * sizeof(K));
+      if (descending) {
+        sort_batched(host, std::span<K>(out, n), cols, sort_greater{});
+      } else {
+        sort_batched(host, std::span<K>(out, n), cols, sort_less{});
+      }
+    }
+    return;
+  }
+  if (rows == 1) {
+    std::vector<std::int64_t> iota(n);
+    std::iota(iota.begin(), iota.end(), std::int64_t{0});
+    std::vector<K> keys(n);
+    sort_by_key(host, std::span<const K>(in, n), std::span<const std::int64_t>(iota),
+                std::span<K>(keys), std::span<std::int64_t>(indices, n), order);
+    return;
+  }
+#pragma omp parallel
+  {
+    std::vector<K> keys(cols);
+    std::vector<std::int64_t> iota(cols);
+#pragma omp for schedule(dynamic, 16)
+    for (std::int64_t r = 0; r < static_cast<std::int64_t>(rows); ++r) {
+      const std::size_t row = static_cast<std::size_t>(r);
+      std::iota(iota.begin(), iota.end(), std::int64_t{0});
+      sort_by_key(host.threads(1), std::span<const K>(in + row * cols, cols),
+                  std::span<const std::int64_t>(iota), std::span<K>(keys),
+                  std::span<std::int64_t>(indices + row * cols, cols), order);
+    }
+  }
+}
+
+// sort / argsort: along the last axis (axis=-1, the default), or of the
+// flattened array (axis=None).
+nb::object sort_call(const char* fn, bool want_indices, nb::handle x_obj, nb::handle axis,
+                     bool descending, nb::handle stream) {
+  array x = import_array(x_obj, std::string(fn) + ": x");
+  if (x.type == dtype::float16) unsupported_dtype(fn, x, "float16 is not taken");
+  std::vector<std::int64_t> shape;
+  std::size_t cols;
+  if (axis.is_none() || x.ndim == 0) {
+    shape = {std::int64_t(x.size())};
+    cols = x.size();
+  } else {
+    if (!PyLong_Check(axis.ptr()))
+      throw nb::type_error((std::string(fn) + ": axis must be None or an int").c_str());
+    std::int64_t a = nb::cast<std::int64_t>(axis);
+    if (a < 0) a += x.ndim;
+    if (a != x.ndim - 1) {
+      value_error(std::string(fn) + ": axis " + std::to_string(nb::cast<std::int64_t>(axis)) +
+                  " is not supported; gpuprim sorts along the last axis (axis=-1) or the "
+                  "flattened array (axis=None)");
+    }
+    shape = x.shape_vector();
+    cols = static_cast<std::size_t>(x.shape[x.ndim - 1]);
+  }
+  const std::size_t n = x.size();
+  const std::size_t rows = cols ? n / cols : 0;
+  const context ctx = make_context(fn, {&x}, stream);
+  array out = empty_array(ctx, shape, want_indices ? dtype::int64 : x.type);
+  if (n == 0) return out.obj;
+  void* keys_out = want_indices ? nullptr : out.data;
+  std::int64_t* indices = want_indices ? out.ptr<std::int64_t>() : nullptr;
+  if (ctx.on_device) {
+    device_guard guard(ctx);
+    nb::gil_scoped_release release;
+    gpu::sort(x.type, x.data, keys_out, indices, rows, cols, descending, ctx.stream);
+  } else {
+    nb::gil_scoped_release release;
+    visit_dtype(x.type, [&]<class T>(type_tag<T>) {
+      using K = stored_t<T>;
+      host_sort_rows<K>(x.ptr<const K>(), static_cast<K*>(keys_out), indices, rows, cols,
+                        descending);
+    });
+  }
+  return out.obj;
+}
+
+nb::object sort_by_key_call(nb::handle k_obj, nb::handle v_obj, bool descending,
+                            nb::handle stream) {
+  const char* fn = "sort_by_key";
+  array k = import_array(k_obj, "sort_by_key: keys");
+  array v = import_array(v_obj, "sort_by_key: values");
+  if (k.type == dtype::float16) unsupported_dtype(fn, k, "float16 keys are not taken");
+  if (k.ndim != 1 || v.ndim != 1) value_error("sort_by_key: keys and values must be 1-D");
+  if (k.size() != v.size()) {
+    value_error("sort_by_key: " + std::to_string(k.size()) + " keys but " +
+                std::to_string(v.size()) + " values");
+  }
+  const std::size_t vb = dtype_size(v.type);
+  if (vb != 4 && vb != 8) {
+    throw nb::type_error(("sort_by_key: values of " + std::to_string(vb) + " bytes (" +
+                          dtype_name(v.type) + ") are not taken; values are 4- or 8-byte types")
+                             .c_str());
+  }
+  const context ctx = make_context(fn, {&k, &v}, stream);
+  const std::vector<std::int64_t> shape{std::int64_t(k.size())};
+  array ko = empty_array(ctx, shape, k.type);
+  array vo = empty_array(ctx, shape, v.type);
+  const std::size_t n = k.size();
+  if (n) {
+    if (ctx.on_device) {
+      device_guard guard(ctx);
+      nb::gil_scoped_release release;
+      gpu::sort_by_key(k.type, vb, k.data, v.data, ko.data, vo.data, n, descending, ctx.stream);
+    } else {
+      nb::gil_scoped_release release;
+      visit_dtype(k.type, [&]<class T>(type_tag<T>) {
+        using K = stored_t<T>;
+        const auto run = [&]<class V>(type_tag<V>) {
+          sort_by_key(host, std::span<const K>(k.ptr<const K>(), n),
+                      std::span<const V>(v.ptr<const V>(), n), std::span<K>(ko.ptr<K>(), n),
+                      std::span<V>(vo.ptr<V>(), n), order_of(descending));
+        };
+        if (vb == 4) {
+          run(type_tag<std::uint32_t>{});
+        } else {
+          run(type_tag<std::uint64_t>{});
+        }
+      });
+    }
+  }
+  return nb::make_tuple(ko.obj, vo.obj);
+}
+
+}  // namespace
+
+void bind_sort(nb::module_& m) {
+  m.def(
+      "sort",
+      [](nb::object x, nb::object axis, bool descending, nb::object stream) {
+        return sort_call("sort", false, x, axis, descending, stream);
+      },
+      nb::arg("x"), nb::arg("axis") = -1, nb::arg("descending") = false, nb::kw_only(),
+      nb::arg("stream") = nb::none(),
+      "A sorted copy, as numpy.sort: along the last axis (each row of a 2-D array through the "
+      "batched sorts) or of the flattened array (axis=None). NaN sorts last, also with "
+      "descending=True.");
+  m.def(
+      "argsort",
+      [](nb::object x, nb::object axis, bool descending, nb::object stream) {
+        return sort_call("argsort", true, x, axis, descending, stream);
+      },
+      nb::arg("x"), nb::arg("axis") = -1, nb::arg("descending") = false, nb::kw_only(),
+      nb::arg("stream") = nb::none(),
+      "The indices (int64) that sort x, stable, as numpy.argsort(kind='stable'); along the last "
+      "axis or of the flattened array (axis=None). NaN last; descending=True keeps equal keys "
+      "in input order.");
+  m.def(
+      "sort_by_key",
+      [](nb::object keys, nb::object values, bool descending, nb::object stream) {
+        return sort_by_key_call(keys, values, descending, stream);
+      },
+      nb::arg("keys"), nb::arg("values"), nb::arg("descending") = false, nb::kw_only(),
+      nb::arg("stream") = nb::none(),
+      "(sorted keys, values in the keys' new order) for 1-D keys and values of 4 or 8 bytes; "
+      "stable, NaN keys last.");
+}
+
+}  // namespace gpuprim::python

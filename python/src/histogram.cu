@@ -1,0 +1,90 @@
+// GPU numpy.histogram: the edges are made on the device (from the data's
+// min and max, reduced there, when no range is given: nothing waits for the
+// host), then the library's histogram counts the samples under numpy_bin
+// (histogram_rule.hpp).
+#include <limits>
+
+#include "gpu.hpp"
+#include "gpuprim/core/memory.hpp"
+#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/histogram.cuh"
+#include "gpuprim/cuda/reduce.cuh"
+#include "histogram_rule.hpp"
+
+namespace gpuprim::python::gpu {
+
+namespace {
+
+// edges[0, bins] = linspace(first, last, bins + 1) in Edge, with (first,
+// last) = range (computed in double), or the samples' (min, max) read from
+// `extremes` (computed in the sample's floating type, as NumPy's linspace
+// of two float32 scalars; a min == max range widens by 0.5 each side).
+template <class Sample, class Edge>
+__global__ void edges_kernel(Edge* edges, int bins, double first, double last,
+                             const Sample* extremes) {
+  using C = std::conditional_t<std::is_same_v<Sample, float>, float, double>;
+  C lo = static_cast<C>(first);
+  C hi = static_cast<C>(last);
+  if (extremes) {
+    lo = static_cast<C>(extremes[0]);
+    hi = static_cast<C>(extremes[1]);
+    if (lo == hi) {
+      lo = lo - C(0.5);
+      hi = hi + C(0.5);
+    }
+  }
+  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k <= bins; k += gridDim.x * blockDim.x) {
+    edges[k] = extremes ? static_cast<Edge>(linspace_edge<C>(lo, hi, bins, k))
+                        : static_cast<Edge>(linspace_edge<double>(first, last, bins, k));
+  }
+}
+
+template <class Sample, class Edge>
+void histogram_typed(const Sample* x, std::size_t n, int bins, bool range_given, double first,
+                     double last, const double* user_edges, Edge* edges_out, std::int64_t* counts,
+                     stream_t stream) {
+  const cuda_backend b = cuda.on(stream);
+  const device_span<const Sample> samples(x, n);
+  const device_span<std::uint64_t> c(reinterpret_cast<std::uint64_t*>(counts),
+                                     static_cast<std::size_t>(bins));
+  if (user_edges) {
+    histogram_into(b, samples, c, numpy_bin<Sample, double>{user_edges, bins, false});
+    return;
+  }
+  const detail::scratch_buffer extremes(range_given ? 0 : 2 * sizeof(Sample), stream);
+  if (!range_given) {
+    Sample* e = extremes.get<Sample>();
+    const Sample hi = std::numeric_limits<Sample>::has_infinity
+                          ? std::numeric_limits<Sample>::infinity()
+                          : std::numeric_limits<Sample>::max();
+    const Sample lo = std::numeric_limits<Sample>::has_infinity
+                          ? -std::numeric_limits<Sample>::infinity()
+                          : std::numeric_limits<Sample>::lowest();
+    detail::cuda_reduce_into(x, n, e, hi, minimum{}, detail::unary_fetch<identity>{}, stream);
+    detail::cuda_reduce_into(x, n, e + 1, lo, maximum{}, detail::unary_fetch<identity>{}, stream);
+  }
+  const int threads = 256;
+  const int blocks = std::min(1024, (bins + threads) / threads);
+  edges_kernel<<<blocks, threads, 0, stream>>>(edges_out, bins, first, last,
+                                               range_given ? nullptr : extremes.get<Sample>());
+  detail::check_launch("edges_kernel", "gpuprim python histogram");
+  histogram_into(b, samples, c, numpy_bin<Sample, Edge>{edges_out, bins, true});
+}
+
+}  // namespace
+
+void histogram(dtype in, const void* x, std::size_t n, int bins, bool range_given, double first,
+               double last, const double* user_edges, void* edges_out, std::int64_t* counts,
+               stream_t stream) {
+  visit_dtype(in, [&]<class T>(type_tag<T>) {
+    if constexpr (std::is_same_v<T, bool> || sizeof(T) == 8 && std::is_integral_v<T>) {
+      // Rejected by the caller.
+    } else {
+      using Edge = std::conditional_t<std::is_same_v<T, float>, float, double>;
+      histogram_typed<T, Edge>(static_cast<const T*>(x), n, bins, range_given, first, last,
+                               user_edges, static_cast<Edge*>(edges_out), counts, stream);
+    }
+  });
+}
+
+}  // namespace gpuprim::python::gpu
