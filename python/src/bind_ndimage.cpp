@@ -76,8 +76,8 @@ nb::object filter_call(const char* fn, nb::handle input_obj, const filter_spec& 
       value_error(f + ": output must have the input's shape");
     }
   }
-  const context ctx = given ? make_context(fn, {&in, &*given}, stream)
-                            : make_context(fn, {&in}, stream);
+  const context ctx =
+      given ? make_context(fn, {&in, &*given}, stream) : make_context(fn, {&in}, stream);
   array out = given ? std::move(*given) : empty_array(ctx, in.shape_vector(), in.type);
   const auto rows = static_cast<std::size_t>(in.shape[0]);
   const auto cols = static_cast<std::size_t>(in.shape[1]);
@@ -116,8 +116,8 @@ void bind_ndimage(nb::module_& m) {
       "A 2-D correlation (flip: convolution) with krows x kcols weights (use gpuprim.ndimage).");
   m.def(
       "_filter2d_separable",
-      [](nb::object input, std::vector<double> row, std::vector<double> column, int mode,
-         bool flip, nb::object output, nb::object stream) {
+      [](nb::object input, std::vector<double> row, std::vector<double> column, int mode, bool flip,
+         nb::object output, nb::object stream) {
         filter_spec s;
         s.separable = true;
         s.flip = flip;

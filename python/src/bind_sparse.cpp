@@ -95,16 +95,15 @@ csr_row_stats check_host(const char* fn, const csr_args& A) {
 }
 
 // The device check; returns the statistics (for the SpMV kernel choice).
-csr_row_stats check_device(const char* fn, const csr_args& A, bool check_columns,
-                           stream_t stream) {
+csr_row_stats check_device(const char* fn, const csr_args& A, bool check_columns, stream_t stream) {
   csr_row_stats s;
   s.known = true;
   s.rows = A.rows;
   s.nnz = A.data.size();
   if (A.rows == 0) return s;
   const gpu::csr_check_result r =
-      gpu::check_csr(A.indices.type, A.indptr.data, A.indices.data, A.rows, A.cols,
-                     A.data.size(), check_columns, stream);
+      gpu::check_csr(A.indices.type, A.indptr.data, A.indices.data, A.rows, A.cols, A.data.size(),
+                     check_columns, stream);
   if (r.defect != gpu::csr_defect::none) {
     const char* what = "";
     switch (r.defect) {
@@ -196,8 +195,7 @@ nb::object spmv_call(nb::handle data, nb::handle indices, nb::handle indptr, std
   visit_csr(A, [&]<class T, class I>(type_tag<T>, type_tag<I>) {
     nb::gil_scoped_release release;
     check_host<I>(fn, A);
-    const csr_view<T, I> v{A.rows, A.cols,
-                           std::span<const I>(A.indptr.ptr<const I>(), A.rows + 1),
+    const csr_view<T, I> v{A.rows, A.cols, std::span<const I>(A.indptr.ptr<const I>(), A.rows + 1),
                            std::span<const I>(A.indices.ptr<const I>(), A.indices.size()),
                            std::span<const T>(A.data.ptr<const T>(), A.data.size())};
     spmv(host, T(1), v, std::span<const T>(x.ptr<const T>(), A.cols), T(0),
@@ -263,12 +261,13 @@ nb::tuple solve_call(const std::string& method_name, nb::handle data, nb::handle
         if (b_norm > 0) opts.tolerance = std::max(rtol, atol / b_norm);
       }
       if (x0 && n) detail::copy_device_to_device(x.data, x0->data, n * sizeof(T), ctx.stream);
-      const device_csr_view<T, I> v{A.rows,
-                                    A.cols,
-                                    device_span<const I>(A.indptr.ptr<const I>(), A.rows + 1),
-                                    device_span<const I>(A.indices.ptr<const I>(), A.indices.size()),
-                                    device_span<const T>(A.data.ptr<const T>(), A.data.size()),
-                                    stats};
+      const device_csr_view<T, I> v{
+          A.rows,
+          A.cols,
+          device_span<const I>(A.indptr.ptr<const I>(), A.rows + 1),
+          device_span<const I>(A.indices.ptr<const I>(), A.indices.size()),
+          device_span<const T>(A.data.ptr<const T>(), A.data.size()),
+          stats};
       res = solve(cuda.on(ctx.stream), method, v, device_span<const T>(b.ptr<const T>(), n),
                   device_span<T>(x.ptr<T>(), n), opts);
     });
@@ -304,9 +303,9 @@ void bind_sparse(nb::module_& m) {
         nb::arg("rows"), nb::arg("cols"), nb::arg("x"), nb::arg("stream") = nb::none(),
         "y = A x for a CSR matrix given as its arrays (use gpuprim.sparse.spmv).");
   m.def("_solve", &solve_call, nb::arg("method"), nb::arg("data"), nb::arg("indices"),
-        nb::arg("indptr"), nb::arg("rows"), nb::arg("cols"), nb::arg("b"), nb::arg("x0"),
-        nb::arg("rtol"), nb::arg("atol"), nb::arg("maxiter"), nb::arg("jacobi"),
-        nb::arg("omega"), nb::arg("stream") = nb::none(),
+        nb::arg("indptr"), nb::arg("rows"), nb::arg("cols"), nb::arg("b"), nb::arg("x0").none(),
+        nb::arg("rtol"), nb::arg("atol"), nb::arg("maxiter"), nb::arg("jacobi"), nb::arg("omega"),
+        nb::arg("stream") = nb::none(),
         "Solves A x = b (use gpuprim.sparse.linalg); returns (x, converged, breakdown, "
         "iterations, residual, message).");
 }

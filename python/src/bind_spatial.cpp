@@ -29,9 +29,8 @@ nb::tuple closest_pair_call(nb::handle points_obj, nb::handle stream) {
   const auto n = static_cast<std::size_t>(p.shape[0]);
   const auto d = static_cast<std::size_t>(p.shape[1]);
   if (n < 2) {
-    throw nb::value_error(("closest_pair: " + std::to_string(n) +
-                           " points; a pair needs at least 2")
-                              .c_str());
+    throw nb::value_error(
+        ("closest_pair: " + std::to_string(n) + " points; a pair needs at least 2").c_str());
   }
   const context ctx = make_context(fn, {&p}, stream);
   closest_pair_result r;
@@ -47,8 +46,7 @@ nb::tuple closest_pair_call(nb::handle points_obj, nb::handle stream) {
       }
     }
   });
-  return nb::make_tuple(static_cast<std::int64_t>(r.i), static_cast<std::int64_t>(r.j),
-                        r.distance);
+  return nb::make_tuple(static_cast<std::int64_t>(r.i), static_cast<std::int64_t>(r.j), r.distance);
 }
 
 }  // namespace

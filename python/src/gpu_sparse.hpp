@@ -32,9 +32,8 @@ struct csr_check_result {
 // Checks the row offsets (and, with check_columns, the column indices) of a
 // rows x cols CSR matrix of nnz entries with `index` (int32 / int64)
 // indices; rows >= 1.
-csr_check_result check_csr(dtype index, const void* offsets, const void* columns,
-                           std::size_t rows, std::size_t cols, std::size_t nnz, bool check_columns,
-                           stream_t stream);
+csr_check_result check_csr(dtype index, const void* offsets, const void* columns, std::size_t rows,
+                           std::size_t cols, std::size_t nnz, bool check_columns, stream_t stream);
 
 // sum of x[i]^2 in double (float32 / float64 x).
 double squared_norm(dtype type, const void* x, std::size_t n, stream_t stream);

@@ -12,8 +12,7 @@ namespace {
 
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) {
-    throw std::runtime_error(std::string("gpuprim sparse: ") + what + ": " +
-                             cudaGetErrorString(e));
+    throw std::runtime_error(std::string("gpuprim sparse: ") + what + ": " + cudaGetErrorString(e));
   }
 }
 
@@ -85,9 +84,8 @@ __global__ void squared_norm_kernel(const T* x, std::size_t n, double* out) {
 
 }  // namespace
 
-csr_check_result check_csr(dtype index, const void* offsets, const void* columns,
-                           std::size_t rows, std::size_t cols, std::size_t nnz, bool check_columns,
-                           stream_t stream) {
+csr_check_result check_csr(dtype index, const void* offsets, const void* columns, std::size_t rows,
+                           std::size_t cols, std::size_t nnz, bool check_columns, stream_t stream) {
   auto s = static_cast<cudaStream_t>(stream);
   check_state* d = nullptr;
   check(cudaMallocAsync(reinterpret_cast<void**>(&d), sizeof(check_state), s), "cudaMallocAsync");
