@@ -117,11 +117,25 @@ def _output_arg(fn, input, output):
 
 
 def _run(fn, input, spec, mode, cval, output, stream):
-    """Runs a filter. spec: ('general', weights2d, flip) or ('separable', row, column, flip);
-    row filters run along axis 1, column filters along axis 0."""
+    """Runs a filter. spec: ('general', weights2d, flip) or ('separable', row, column,
+    first) with the row filter along axis 1, the column filter along axis 0, and
+    `first` the axis SciPy filters first."""
     code = _mode_code(fn, mode)
     output = _output_arg(fn, input, output)
     cval = float(cval)
+    if spec[0] == "separable" and code == _ZERO and cval != 0.0 and _is_float_image(input):
+        # SciPy filters one axis after the other, each pass reading cval
+        # outside its own input (the first pass's result): two passes here too.
+        row, column, first = spec[1], spec[2], spec[3]
+        if len(row) > 1 and len(column) > 1:
+            one = ("separable", [1.0], column, 0) if first == 0 else ("separable", row, [1.0], 1)
+            two = ("separable", row, [1.0], 1) if first == 0 else ("separable", [1.0], column, 0)
+            middle = _run_once(fn, input, one, code, cval, None, stream)
+            return _run_once(fn, middle, two, code, cval, output, stream)
+    return _run_once(fn, input, spec, code, cval, output, stream)
+
+
+def _run_once(fn, input, spec, code, cval, output, stream):
     if spec[0] == "general":
         w, flip = spec[1], spec[2]
         kr, kc = w.shape
@@ -129,10 +143,10 @@ def _run(fn, input, spec, mode, cval, output, stream):
             x, w.ravel().tolist(), kr, kc, code, flip, out, stream
         )
     else:
-        row, column, flip = spec[1], spec[2], spec[3]
+        row, column = spec[1], spec[2]
         kr, kc = len(column), len(row)
         call = lambda x, out: _core._filter2d_separable(  # noqa: E731
-            x, list(map(float, row)), list(map(float, column)), code, flip, out, stream
+            x, list(map(float, row)), list(map(float, column)), code, False, out, stream
         )
     if code != _ZERO or cval == 0.0 or not _is_float_image(input):
         return call(input, output)
@@ -265,7 +279,7 @@ def gaussian_filter(
                 "at most 31 (filter side 63) is supported"
             )
         taps[a] = _gaussian_weights(s, int(r))
-    return _run(fn, input, ("separable", taps[1], taps[0], False), mode, cval, output, stream)
+    return _run(fn, input, ("separable", taps[1], taps[0], ax[0] if ax else 0), mode, cval, output, stream)
 
 
 def uniform_filter(
@@ -285,7 +299,7 @@ def uniform_filter(
         if k > 63:
             raise ValueError(f"{fn}: size {k} is more than the supported 63")
         taps[a] = np.full(int(k), 1.0 / int(k))
-    return _run(fn, input, ("separable", taps[1], taps[0], False), mode, cval, output, stream)
+    return _run(fn, input, ("separable", taps[1], taps[0], ax[0] if ax else 0), mode, cval, output, stream)
 
 
 def sobel(input, axis=-1, output=None, mode="reflect", cval=0.0, *, stream=None):
@@ -295,7 +309,7 @@ def sobel(input, axis=-1, output=None, mode="reflect", cval=0.0, *, stream=None)
     (a,) = _axes(fn, axis)
     derivative, smooth = [-1.0, 0.0, 1.0], [1.0, 2.0, 1.0]
     row, column = (derivative, smooth) if a == 1 else (smooth, derivative)
-    return _run(fn, input, ("separable", row, column, False), mode, cval, output, stream)
+    return _run(fn, input, ("separable", row, column, a), mode, cval, output, stream)
 
 
 def laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None, stream=None):
@@ -310,4 +324,4 @@ def laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None, stream=N
         second = [1.0]
         ax = (0,)
     row, column = (second, [1.0]) if ax[0] == 1 else ([1.0], second)
-    return _run(fn, input, ("separable", row, column, False), mode, cval, output, stream)
+    return _run(fn, input, ("separable", row, column, ax[0]), mode, cval, output, stream)
