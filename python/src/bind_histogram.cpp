@@ -56,7 +56,8 @@ nb::object histogram_call(nb::handle x_obj, nb::handle bins_obj, nb::handle rang
   int bins = 0;
   array user_edges;
   bool have_user_edges = false;
-  if (PyLong_Check(bins_obj.ptr()) || PyIndex_Check(bins_obj.ptr())) {
+  if (PyLong_Check(bins_obj.ptr()) ||
+      (PyIndex_Check(bins_obj.ptr()) && !nb::hasattr(bins_obj, "__len__"))) {
     if (PyBool_Check(bins_obj.ptr())) type_error("histogram: bins must be an int or an array");
     const std::int64_t b = nb::cast<std::int64_t>(nb::int_(bins_obj));
     if (b < 1) value_error("histogram: `bins` must be positive, when an integer");
@@ -194,8 +195,8 @@ void bind_histogram(nb::module_& m) {
       [](nb::object x, nb::object bins, nb::object range, nb::object stream) {
         return histogram_call(x, bins, range, stream);
       },
-      nb::arg("x"), nb::arg("bins") = 10, nb::arg("range") = nb::none(), nb::kw_only(),
-      nb::arg("stream") = nb::none(),
+      nb::arg("x"), nb::arg("bins") = 10, nb::arg("range").none() = nb::none(), nb::kw_only(),
+      nb::arg("stream").none() = nb::none(),
       "(counts, edges) as numpy.histogram: `bins` even bins over `range` (default: the data's "
       "min and max; a single value v gives [v - 0.5, v + 0.5]) or the given increasing edges; "
       "every bin half-open but the last; samples outside and NaN not counted. counts are int64; "

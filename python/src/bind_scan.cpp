@@ -280,7 +280,7 @@ void bind_scan(nb::module_& m) {
       [](nb::object x, nb::object axis, nb::object stream) {
         return scan_call("cumsum", scan_op::sum, false, x, axis, nb::none(), stream);
       },
-      nb::arg("x"), nb::arg("axis") = nb::none(), nb::kw_only(), nb::arg("stream") = nb::none(),
+      nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::kw_only(), nb::arg("stream").none() = nb::none(),
       "Inclusive prefix sums, as numpy.cumsum: of the flattened array (axis=None) or of each row "
       "(axis=-1). Integers accumulate in int64 / uint64, as NumPy's.");
   m.def(
@@ -288,14 +288,14 @@ void bind_scan(nb::module_& m) {
       [](nb::object x, nb::object axis, nb::object stream) {
         return scan_call("cummax", scan_op::max, false, x, axis, nb::none(), stream);
       },
-      nb::arg("x"), nb::arg("axis") = nb::none(), nb::kw_only(), nb::arg("stream") = nb::none(),
+      nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::kw_only(), nb::arg("stream").none() = nb::none(),
       "Running maximum of the flattened array, as numpy.maximum.accumulate (NaN propagates).");
   m.def(
       "cummin",
       [](nb::object x, nb::object axis, nb::object stream) {
         return scan_call("cummin", scan_op::min, false, x, axis, nb::none(), stream);
       },
-      nb::arg("x"), nb::arg("axis") = nb::none(), nb::kw_only(), nb::arg("stream") = nb::none(),
+      nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::kw_only(), nb::arg("stream").none() = nb::none(),
       "Running minimum of the flattened array, as numpy.minimum.accumulate (NaN propagates).");
   m.def(
       "exclusive_scan",
@@ -304,7 +304,7 @@ void bind_scan(nb::module_& m) {
                          init, stream);
       },
       nb::arg("x"), nb::arg("op") = "add", nb::arg("init") = 0, nb::kw_only(),
-      nb::arg("stream") = nb::none(),
+      nb::arg("stream").none() = nb::none(),
       "Exclusive scan of the flattened array: out[0] = init, out[i] = init op x[0] op ... op "
       "x[i-1], with op 'add' (integers accumulate in int64 / uint64, as cumsum), 'max' or 'min' "
       "(in x's dtype).");
@@ -314,7 +314,7 @@ void bind_scan(nb::module_& m) {
         return segmented_call("segmented_sum", false, x, offsets, check, stream);
       },
       nb::arg("x"), nb::arg("offsets"), nb::kw_only(), nb::arg("check") = true,
-      nb::arg("stream") = nb::none(),
+      nb::arg("stream").none() = nb::none(),
       "Sum of each segment x[offsets[s]:offsets[s+1]] (num_segments + 1 non-decreasing offsets "
       "within x; empty segments sum to 0), as numpy.add.reduceat without its empty-segment "
       "rule. On the GPU offsets are int64 and check=True copies them to the host to check them "
@@ -325,7 +325,7 @@ void bind_scan(nb::module_& m) {
         return segmented_call("segmented_cumsum", true, x, offsets, check, stream);
       },
       nb::arg("x"), nb::arg("offsets"), nb::kw_only(), nb::arg("check") = true,
-      nb::arg("stream") = nb::none(),
+      nb::arg("stream").none() = nb::none(),
       "cumsum restarted at every segment: offsets partition x (offsets[0] == 0, offsets[-1] == "
       "len(x), non-decreasing). check as in segmented_sum.");
 }

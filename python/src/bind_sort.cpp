@@ -172,8 +172,8 @@ void bind_sort(nb::module_& m) {
       [](nb::object x, nb::object axis, bool descending, nb::object stream) {
         return sort_call("sort", false, x, axis, descending, stream);
       },
-      nb::arg("x"), nb::arg("axis") = -1, nb::arg("descending") = false, nb::kw_only(),
-      nb::arg("stream") = nb::none(),
+      nb::arg("x"), nb::arg("axis").none() = -1, nb::arg("descending") = false, nb::kw_only(),
+      nb::arg("stream").none() = nb::none(),
       "A sorted copy, as numpy.sort: along the last axis (each row of a 2-D array through the "
       "batched sorts) or of the flattened array (axis=None). NaN sorts last, also with "
       "descending=True.");
@@ -182,8 +182,8 @@ void bind_sort(nb::module_& m) {
       [](nb::object x, nb::object axis, bool descending, nb::object stream) {
         return sort_call("argsort", true, x, axis, descending, stream);
       },
-      nb::arg("x"), nb::arg("axis") = -1, nb::arg("descending") = false, nb::kw_only(),
-      nb::arg("stream") = nb::none(),
+      nb::arg("x"), nb::arg("axis").none() = -1, nb::arg("descending") = false, nb::kw_only(),
+      nb::arg("stream").none() = nb::none(),
       "The indices (int64) that sort x, stable, as numpy.argsort(kind='stable'); along the last "
       "axis or of the flattened array (axis=None). NaN last; descending=True keeps equal keys "
       "in input order.");
@@ -193,7 +193,7 @@ void bind_sort(nb::module_& m) {
         return sort_by_key_call(keys, values, descending, stream);
       },
       nb::arg("keys"), nb::arg("values"), nb::arg("descending") = false, nb::kw_only(),
-      nb::arg("stream") = nb::none(),
+      nb::arg("stream").none() = nb::none(),
       "(sorted keys, values in the keys' new order) for 1-D keys and values of 4 or 8 bytes; "
       "stable, NaN keys last.");
 }

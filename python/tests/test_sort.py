@@ -1,0 +1,82 @@
+"""Sorts against NumPy: sort, argsort (stable), sort_by_key; NaN last."""
+
+import numpy as np
+import pytest
+
+import gpuprim as gp
+from conftest import ALL_TYPES, SIZES, random_array
+
+
+@pytest.mark.parametrize("dtype", ALL_TYPES)
+@pytest.mark.parametrize("n", SIZES)
+def test_sort_1d(dtype, n):
+    x = random_array(dtype, n, seed=n)
+    before = x.copy()
+    got = gp.sort(x)
+    assert got.dtype == x.dtype
+    np.testing.assert_array_equal(got, np.sort(x))
+    np.testing.assert_array_equal(gp.argsort(x), np.argsort(x, kind="stable"))
+    np.testing.assert_array_equal(x, before)
+
+
+@pytest.mark.parametrize("dtype", ALL_TYPES)
+@pytest.mark.parametrize("shape", [(3, 5), (7, 33), (64, 1), (1, 1000), (0, 4), (4, 0), (2, 3, 17)])
+def test_sort_rows(dtype, shape):
+    x = random_array(dtype, 0, seed=5, shape=shape)
+    np.testing.assert_array_equal(gp.sort(x), np.sort(x, axis=-1))
+    np.testing.assert_array_equal(gp.argsort(x), np.argsort(x, axis=-1, kind="stable"))
+    np.testing.assert_array_equal(gp.sort(x, axis=None), np.sort(x, axis=None))
+    np.testing.assert_array_equal(gp.argsort(x, axis=None), np.argsort(x, axis=None, kind="stable"))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_nan_last(dtype):
+    x = np.array([2.0, np.nan, -0.0, 1.0, np.nan, -np.inf, 3.0, np.inf], dtype)
+    np.testing.assert_array_equal(gp.sort(x), np.sort(x))
+    np.testing.assert_array_equal(gp.argsort(x), np.argsort(x, kind="stable"))
+    down = gp.sort(x, descending=True)
+    np.testing.assert_array_equal(down[:6], np.sort(x)[:6][::-1])
+    assert np.isnan(down[6:]).all()
+    rows = np.stack([x, x[::-1]])
+    np.testing.assert_array_equal(gp.sort(rows), np.sort(rows, axis=-1))
+    np.testing.assert_array_equal(gp.argsort(rows), np.argsort(rows, axis=-1, kind="stable"))
+
+
+def test_signed_zeros():
+    # -0.0 sorts before +0.0 (NumPy keeps them in input order): a documented difference.
+    x = np.array([0.0, -0.0, 0.0, -0.0])
+    np.testing.assert_array_equal(gp.argsort(x), [1, 3, 0, 2])
+    assert list(np.signbit(gp.sort(x))) == [True, True, False, False]
+
+
+def test_descending_stable():
+    x = np.array([1, 3, 1, 3, 2], np.int32)
+    np.testing.assert_array_equal(gp.argsort(x, descending=True), [1, 3, 4, 0, 2])
+    np.testing.assert_array_equal(gp.sort(x, descending=True), [3, 3, 2, 1, 1])
+
+
+@pytest.mark.parametrize("vtype", [np.int32, np.float32, np.int64, np.float64, np.uint32])
+@pytest.mark.parametrize("ktype", [np.int8, np.uint16, np.int32, np.float32, np.float64])
+def test_sort_by_key(ktype, vtype):
+    keys = random_array(ktype, 1000, seed=6)
+    values = random_array(vtype, 1000, seed=7)
+    k, v = gp.sort_by_key(keys, values)
+    order = np.argsort(keys, kind="stable")
+    np.testing.assert_array_equal(k, keys[order])
+    np.testing.assert_array_equal(v, values[order])
+    assert k.dtype == keys.dtype and v.dtype == values.dtype
+
+
+def test_bad_input():
+    with pytest.raises(TypeError):
+        gp.sort(np.array(["b", "a"]))
+    with pytest.raises(TypeError):
+        gp.sort(np.ones(3, np.float16))
+    with pytest.raises(ValueError):
+        gp.sort(np.ones((2, 3)), axis=0)
+    with pytest.raises(ValueError):
+        gp.sort_by_key(np.ones(3), np.ones(4))
+    with pytest.raises(TypeError):
+        gp.sort_by_key(np.ones(3), np.ones(3, np.int16))  # values of 2 bytes
+    with pytest.raises(ValueError):
+        gp.sort_by_key(np.ones((3, 1)), np.ones(3))
