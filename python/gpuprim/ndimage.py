@@ -22,6 +22,7 @@ GPU calls take ``stream=`` (default: the input framework's current stream)
 and do not synchronize.
 """
 
+import functools
 import numbers
 
 import numpy as np
@@ -128,8 +129,8 @@ def _run(fn, input, spec, mode, cval, output, stream):
         # outside its own input (the first pass's result): two passes here too.
         row, column, first = spec[1], spec[2], spec[3]
         if len(row) > 1 and len(column) > 1:
-            one = ("separable", [1.0], column, 0) if first == 0 else ("separable", row, [1.0], 1)
-            two = ("separable", row, [1.0], 1) if first == 0 else ("separable", [1.0], column, 0)
+            one = ("separable", (1.0,), column, 0) if first == 0 else ("separable", row, (1.0,), 1)
+            two = ("separable", row, (1.0,), 1) if first == 0 else ("separable", (1.0,), column, 0)
             middle = _run_once(fn, input, one, code, cval, None, stream)
             return _run_once(fn, middle, two, code, cval, output, stream)
     return _run_once(fn, input, spec, code, cval, output, stream)
@@ -146,7 +147,7 @@ def _run_once(fn, input, spec, code, cval, output, stream):
         row, column = spec[1], spec[2]
         kr, kc = len(column), len(row)
         call = lambda x, out: _core._filter2d_separable(  # noqa: E731
-            x, list(map(float, row)), list(map(float, column)), code, False, out, stream
+            x, row, column, code, False, out, stream
         )
     if code != _ZERO or cval == 0.0 or not _is_float_image(input):
         return call(input, output)
@@ -232,10 +233,11 @@ def _per_axis(fn, name, value, axes):
     return {a: value for a in axes}
 
 
+@functools.lru_cache(maxsize=64)
 def _gaussian_weights(sigma, radius):
     x = np.arange(-radius, radius + 1, dtype=np.float64)
     w = np.exp(-0.5 / (sigma * sigma) * x * x)
-    return w / w.sum()
+    return tuple((w / w.sum()).tolist())
 
 
 def gaussian_filter(
@@ -261,7 +263,7 @@ def gaussian_filter(
         raise ValueError(f"{fn}: only order=0 is supported (got {order!r})")
     sigmas = _per_axis(fn, "sigma", sigma, ax)
     radii = _per_axis(fn, "radius", radius, ax)
-    taps = {0: [1.0], 1: [1.0]}
+    taps = {0: (1.0,), 1: (1.0,)}
     for a in ax:
         s = float(sigmas[a])
         if not np.isfinite(s) or s < 0:
@@ -291,14 +293,14 @@ def uniform_filter(
     _check_origin(fn, origin)
     ax = _axes(fn, axes)
     sizes = _per_axis(fn, "size", size, ax)
-    taps = {0: [1.0], 1: [1.0]}
+    taps = {0: (1.0,), 1: (1.0,)}
     for a in ax:
         k = sizes[a]
         if not isinstance(k, numbers.Integral) or k < 1:
             raise ValueError(f"{fn}: size must be a positive integer (got {k!r})")
         if k > 63:
             raise ValueError(f"{fn}: size {k} is more than the supported 63")
-        taps[a] = np.full(int(k), 1.0 / int(k))
+        taps[a] = (1.0 / int(k),) * int(k)
     return _run(fn, input, ("separable", taps[1], taps[0], ax[0] if ax else 0), mode, cval, output, stream)
 
 
@@ -307,7 +309,7 @@ def sobel(input, axis=-1, output=None, mode="reflect", cval=0.0, *, stream=None)
     along the other axis."""
     fn = "sobel"
     (a,) = _axes(fn, axis)
-    derivative, smooth = [-1.0, 0.0, 1.0], [1.0, 2.0, 1.0]
+    derivative, smooth = (-1.0, 0.0, 1.0), (1.0, 2.0, 1.0)
     row, column = (derivative, smooth) if a == 1 else (smooth, derivative)
     return _run(fn, input, ("separable", row, column, a), mode, cval, output, stream)
 
@@ -319,9 +321,9 @@ def laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None, stream=N
     if len(ax) == 2:
         w = np.array([[0.0, 1.0, 0.0], [1.0, -4.0, 1.0], [0.0, 1.0, 0.0]])
         return _run(fn, input, ("general", w, False), mode, cval, output, stream)
-    second = [1.0, -2.0, 1.0]
+    second = (1.0, -2.0, 1.0)
     if not ax:  # no axis: the image itself, as SciPy
-        second = [1.0]
+        second = (1.0,)
         ax = (0,)
-    row, column = (second, [1.0]) if ax[0] == 1 else ([1.0], second)
+    row, column = (second, (1.0,)) if ax[0] == 1 else ((1.0,), second)
     return _run(fn, input, ("separable", row, column, ax[0]), mode, cval, output, stream)
