@@ -204,6 +204,13 @@ nb::object spmv_call(nb::handle data, nb::handle indices, nb::handle indptr, std
   return y.obj;
 }
 
+// SciPy's solvers run until they converge, break down or reach maxiter;
+// the library's stagnation stop (where it has one) is switched off to match.
+template <class Options>
+void no_stagnation_stop(Options& o) {
+  if constexpr (requires { o.stagnation_window; }) o.stagnation_window = 0;
+}
+
 solve_method method_of(const std::string& name) {
   if (name == "cg") return solve_method::cg;
   if (name == "bicgstab") return solve_method::bicgstab;
@@ -248,6 +255,7 @@ nb::tuple solve_call(const std::string& method_name, nb::handle data, nb::handle
   opts.use_initial_guess = x0.has_value();
   opts.precond = jacobi_preconditioner ? preconditioner::jacobi : preconditioner::none;
   opts.omega = omega;
+  no_stagnation_stop(opts);
   solve_result res;
   const std::size_t n = A.rows;
   if (ctx.on_device) {
