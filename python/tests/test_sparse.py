@@ -115,6 +115,15 @@ def test_zero_rhs_and_default_maxiter():
     assert info == 160
 
 
+def test_column_vector_rhs():
+    A = poisson_2d(5)
+    b = np.random.default_rng(4).standard_normal((25, 1))
+    x, info = gp.sparse.linalg.cg(A, b, rtol=1e-10)
+    xs, info_s = spl.cg(A, b, rtol=1e-10)
+    assert info == info_s == 0 and x.shape == xs.shape == (25,)
+    np.testing.assert_allclose(x, xs, rtol=1e-8, atol=1e-10)
+
+
 def test_breakdown_is_negative():
     # b orthogonal to A b makes CG's first p.Ap = 0 for this A (A = [[0, 1], [1, 0]]).
     A = sp.csr_matrix(np.array([[0.0, 1.0], [1.0, 0.0]]))
