@@ -147,10 +147,13 @@ void visit_csr(const csr_args& A, F&& f) {
   }
 }
 
+// A vector argument: 1-D, or n x 1 where `column_ok` (SciPy's solvers take
+// b and x0 so and return a 1-D x).
 void check_vector(const char* fn, const array& v, const char* name, const csr_args& A,
-                  std::size_t n, const char* against) {
-  if (v.ndim != 1 && !(v.ndim == 2 && v.shape[1] == 1)) {
-    value_error(std::string(fn) + ": " + name + " must be 1-D (or n x 1)");
+                  std::size_t n, const char* against, bool column_ok) {
+  if (v.ndim != 1 && !(column_ok && v.ndim == 2 && v.shape[1] == 1)) {
+    value_error(std::string(fn) + ": " + name +
+                (column_ok ? " must be 1-D (or n x 1)" : " must be 1-D"));
   }
   if (v.type != A.data.type) {
     type_error(std::string(fn) + ": " + name + " is " + dtype_name(v.type) + " but A is " +
@@ -167,7 +170,7 @@ nb::object spmv_call(nb::handle data, nb::handle indices, nb::handle indptr, std
   const char* fn = "spmv";
   csr_args A = import_csr(fn, data, indices, indptr, rows, cols);
   array x = import_array(x_obj, "spmv: x");
-  check_vector(fn, x, "x", A, A.cols, "columns");
+  check_vector(fn, x, "x", A, A.cols, "columns", false);
   const context ctx = make_context(fn, {&A.data, &A.indices, &A.indptr, &x}, stream);
   array y = empty_array(ctx, {static_cast<std::int64_t>(A.rows)}, A.data.type);
   if (A.rows == 0) return y.obj;
@@ -235,11 +238,11 @@ nb::tuple solve_call(const std::string& method_name, nb::handle data, nb::handle
                 "; it must be square");
   }
   array b = import_array(b_obj, f + ": b");
-  check_vector(fn, b, "b", A, A.rows, "rows");
+  check_vector(fn, b, "b", A, A.rows, "rows", true);
   std::optional<array> x0;
   if (!x0_obj.is_none()) {
     x0.emplace(import_array(x0_obj, f + ": x0"));
-    check_vector(fn, *x0, "x0", A, A.rows, "rows");
+    check_vector(fn, *x0, "x0", A, A.rows, "rows", true);
   }
   if (!(rtol >= 0) || !(atol >= 0)) {
     value_error(f + ": rtol and atol must be >= 0 (got " + std::to_string(rtol) + ", " +

@@ -141,6 +141,8 @@ def test_bad_input():
         gp.sparse.linalg.cg(A, np.ones(15))
     with pytest.raises(ValueError):
         gp.sparse.spmv(A, np.ones(15))
+    with pytest.raises(ValueError):  # 2-D x (SciPy's A @ x would be 2-D)
+        gp.sparse.spmv(A, np.ones((16, 1)))
     with pytest.raises(ValueError):
         gp.sparse.linalg.cg(A, b, x0=np.ones(3))
     with pytest.raises(TypeError):  # dtype mismatch
