@@ -257,8 +257,16 @@ bool import_cupy(array& a, nb::handle obj, const std::string& what) {
   a.data = PyLong_AsVoidPtr(obj.attr("data").attr("ptr").ptr());
   if (PyErr_Occurred()) throw nb::python_error();
   nb::object dt = obj.attr("dtype");
-  const std::string c = nb::cast<std::string>(dt.attr("char"));
-  if (c.size() != 1 || !dtype_from_char(c[0], nb::cast<std::size_t>(dt.attr("itemsize")), a.type)) {
+  // NumPy's builtin dtype objects are singletons: compare pointers first.
+  int found = -1;
+  for (int i = 0; i < dtype_count && found < 0; ++i) {
+    if (fw().numpy_dtypes[i].ptr() == dt.ptr()) found = i;
+  }
+  if (found >= 0) {
+    a.type = static_cast<dtype>(found);
+  } else if (const std::string c = nb::cast<std::string>(dt.attr("char"));
+             c.size() != 1 ||
+             !dtype_from_char(c[0], nb::cast<std::size_t>(dt.attr("itemsize")), a.type)) {
     type_error(what + " has dtype " + nb::cast<std::string>(nb::str(dt)) +
                ", which gpuprim does not take");
   }
@@ -389,10 +397,12 @@ bool import_dlpack(array& a, nb::handle obj, const std::string& what) {
 }
 
 nb::tuple shape_tuple(const std::vector<std::int64_t>& shape) {
-  nb::list l;
-  for (std::int64_t s : shape)
-    l.append(s);
-  return nb::tuple(l);
+  PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(shape.size()));
+  if (!t) throw nb::python_error();
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(i), PyLong_FromLongLong(shape[i]));
+  }
+  return nb::steal<nb::tuple>(t);
 }
 
 }  // namespace
@@ -479,6 +489,7 @@ context make_context(const char* fn, std::initializer_list<const array*> arrays,
   ctx.on_device = first->on_device;
   ctx.device = first->device;
   ctx.like = first->obj;
+  ctx.like_type = first->type;
   for (const array* a : arrays) {
     if (a->on_device != ctx.on_device) {
       value_error(std::string(fn) +
@@ -553,15 +564,33 @@ array empty_array(const context& ctx, const std::vector<std::int64_t>& shape, dt
   nb::object out;
   switch (ctx.kind) {
     case framework::cupy:
-      out = f.cupy_empty(shape_tuple(shape), f.numpy_dtypes[static_cast<int>(type)]);
-      break;
     case framework::torch: {
-      nb::handle dt = f.torch_dtypes[static_cast<int>(type)];
-      if (dt.is_none()) {
-        type_error(std::string("this PyTorch has no ") + dtype_name(type) + " dtype");
+      // The framework's own allocation; only its pointer is read back.
+      if (ctx.kind == framework::cupy) {
+        out = f.cupy_empty(shape_tuple(shape), f.numpy_dtypes[static_cast<int>(type)]);
+      } else if (type == ctx.like_type) {
+        out = ctx.like.attr("new_empty")(shape_tuple(shape));
+      } else {
+        nb::handle dt = f.torch_dtypes[static_cast<int>(type)];
+        if (dt.is_none()) {
+          type_error(std::string("this PyTorch has no ") + dtype_name(type) + " dtype");
+        }
+        out = ctx.like.attr("new_empty")(shape_tuple(shape), nb::arg("dtype") = dt);
       }
-      out = ctx.like.attr("new_empty")(shape_tuple(shape), nb::arg("dtype") = dt);
-      break;
+      array a;
+      a.obj = out;
+      a.type = type;
+      a.kind = ctx.kind;
+      a.on_device = ctx.on_device;
+      a.device = ctx.device;
+      a.ndim = static_cast<int>(shape.size());
+      for (int i = 0; i < a.ndim; ++i)
+        a.shape[i] = shape[i];
+      nb::object ptr = ctx.kind == framework::cupy ? nb::object(out.attr("data").attr("ptr"))
+                                                   : nb::object(out.attr("data_ptr")());
+      a.data = PyLong_AsVoidPtr(ptr.ptr());
+      if (PyErr_Occurred()) throw nb::python_error();
+      return a;
     }
     case framework::other:
       if (ctx.on_device) {

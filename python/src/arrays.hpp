@@ -87,6 +87,7 @@ struct context {
   int device = -1;
   stream_t stream = nullptr;
   nb::object like;  // an input, for making results of its kind
+  dtype like_type = dtype::float32;
 };
 
 // Checks that the arrays are all on the host or all on one device (else

@@ -219,8 +219,8 @@ void bind_reduce(nb::module_& m) {
         [op](nb::object x, nb::object axis, nb::object stream) {
           return reduce_call(op, x, axis, stream);
         },
-        nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::kw_only(), nb::arg("stream").none() = nb::none(),
-        doc.c_str());
+        nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::kw_only(),
+        nb::arg("stream").none() = nb::none(), doc.c_str());
   }
 }
 

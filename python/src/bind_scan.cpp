@@ -280,7 +280,8 @@ void bind_scan(nb::module_& m) {
       [](nb::object x, nb::object axis, nb::object stream) {
         return scan_call("cumsum", scan_op::sum, false, x, axis, nb::none(), stream);
       },
-      nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::kw_only(), nb::arg("stream").none() = nb::none(),
+      nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::kw_only(),
+      nb::arg("stream").none() = nb::none(),
       "Inclusive prefix sums, as numpy.cumsum: of the flattened array (axis=None) or of each row "
       "(axis=-1). Integers accumulate in int64 / uint64, as NumPy's.");
   m.def(
@@ -288,14 +289,16 @@ void bind_scan(nb::module_& m) {
       [](nb::object x, nb::object axis, nb::object stream) {
         return scan_call("cummax", scan_op::max, false, x, axis, nb::none(), stream);
       },
-      nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::kw_only(), nb::arg("stream").none() = nb::none(),
+      nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::kw_only(),
+      nb::arg("stream").none() = nb::none(),
       "Running maximum of the flattened array, as numpy.maximum.accumulate (NaN propagates).");
   m.def(
       "cummin",
       [](nb::object x, nb::object axis, nb::object stream) {
         return scan_call("cummin", scan_op::min, false, x, axis, nb::none(), stream);
       },
-      nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::kw_only(), nb::arg("stream").none() = nb::none(),
+      nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::kw_only(),
+      nb::arg("stream").none() = nb::none(),
       "Running minimum of the flattened array, as numpy.minimum.accumulate (NaN propagates).");
   m.def(
       "exclusive_scan",
