@@ -28,8 +28,7 @@ struct frameworks {
   nb::handle numpy_scalars[dtype_count];
 
   PyTypeObject* cupy_ndarray = nullptr;
-  nb::handle cupy_empty, cupy_ascontiguousarray, cupy_stream_ptr;
-  bool cupy_stream_ptr_is_function = false;
+  nb::handle cupy_empty, cupy_ascontiguousarray, cupy_current_stream;
 
   PyTypeObject* torch_tensor = nullptr;
   nb::handle torch_dtypes[dtype_count];
@@ -73,15 +72,11 @@ PyTypeObject* cupy_type() {
     if (!cupy) return nullptr;
     nb::handle m(cupy);
     if (!nb::hasattr(m, "ndarray")) return nullptr;  // still importing
-    f.cupy_empty = keep(m.attr("empty"));
+    // The ndarray type itself: cupy.empty is a Python wrapper around it.
+    f.cupy_empty = keep(m.attr("ndarray"));
     f.cupy_ascontiguousarray = keep(m.attr("ascontiguousarray"));
-    nb::object stream_mod = nb::module_::import_("cupy.cuda.stream");
-    if (nb::hasattr(stream_mod, "get_current_stream_ptr")) {
-      f.cupy_stream_ptr = keep(stream_mod.attr("get_current_stream_ptr"));
-      f.cupy_stream_ptr_is_function = true;
-    } else {
-      f.cupy_stream_ptr = keep(nb::module_::import_("cupy.cuda").attr("get_current_stream"));
-    }
+    // CuPy keeps the current Stream object per thread: .ptr is cheap.
+    f.cupy_current_stream = keep(nb::module_::import_("cupy.cuda").attr("get_current_stream"));
     f.cupy_ndarray = reinterpret_cast<PyTypeObject*>(keep(m.attr("ndarray")).ptr());
   }
   return f.cupy_ndarray;
@@ -297,12 +292,13 @@ bool import_torch(array& a, nb::handle obj, const std::string& what) {
   a.type = static_cast<dtype>(found);
   a.data = PyLong_AsVoidPtr(obj.attr("data_ptr")().ptr());
   if (PyErr_Occurred()) throw nb::python_error();
-  nb::object shape = obj.attr("shape");
+  // torch.Size is a tuple subclass.
+  nb::tuple shape = nb::borrow<nb::tuple>(obj.attr("shape"));
   nb::tuple strides = nb::borrow<nb::tuple>(obj.attr("stride")());
-  set_ndim(a, nb::len(shape), what);
+  set_ndim(a, shape.size(), what);
   std::array<std::int64_t, max_ndim> s{};
   for (int i = 0; i < a.ndim; ++i) {
-    a.shape[i] = as_int(shape[nb::int_(i)]);
+    a.shape[i] = as_int(shape[i]);
     s[i] = as_int(strides[i]) * static_cast<std::int64_t>(dtype_size(a.type));
   }
   a.device = nb::cast<int>(obj.attr("get_device")());
@@ -525,9 +521,7 @@ context make_context(const char* fn, std::initializer_list<const array*> arrays,
   if (!given) {
     frameworks& f = fw();
     if (ctx.kind == framework::cupy) {
-      handle = f.cupy_stream_ptr_is_function
-                   ? nb::cast<std::intptr_t>(f.cupy_stream_ptr())
-                   : nb::cast<std::intptr_t>(f.cupy_stream_ptr().attr("ptr"));
+      handle = nb::cast<std::intptr_t>(f.cupy_current_stream().attr("ptr"));
     } else if (ctx.kind == framework::torch) {
       handle =
           !f.torch_raw_stream.is_none()
