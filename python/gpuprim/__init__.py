@@ -72,3 +72,5 @@ __all__ = [
     "transpose",
     "tune",
 ]
+
+from . import ndimage, sparse, spatial  # noqa: E402

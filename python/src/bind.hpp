@@ -14,6 +14,9 @@ void bind_sort(nb::module_& m);
 void bind_histogram(nb::module_& m);
 void bind_dense(nb::module_& m);
 void bind_tune(nb::module_& m);
+void bind_ndimage(nb::module_& m);
+void bind_sparse(nb::module_& m);
+void bind_spatial(nb::module_& m);
 
 // NumPy's sum / cumsum result type: bool and signed integers -> int64,
 // unsigned -> uint64, floats as they are.

@@ -23,4 +23,7 @@ NB_MODULE(_core, m) {
   gpy::bind_histogram(m);
   gpy::bind_dense(m);
   gpy::bind_tune(m);
+  gpy::bind_ndimage(m);
+  gpy::bind_sparse(m);
+  gpy::bind_spatial(m);
 }

@@ -1,0 +1,141 @@
+"""Benchmark rows of gpuprim.ndimage and gpuprim.sparse for ``python -m gpuprim.bench``.
+
+``register_cases(register, Case)`` adds them to the bench's table:
+  - gaussian_filter: float32 8192^2 image, sigma 2 (separable, 17 taps),
+    against cupyx.scipy.ndimage.gaussian_filter; GB/s counts one read and
+    one write of the image.
+  - spmv: the 5-point Poisson matrix of a 4096^2 grid (float32, int32
+    indices) times a vector, against cupyx (cuSPARSE) and torch's CSR
+    product; GB/s is the minimum traffic (values, column indices, row
+    offsets, x and y once).
+  - cg: CG_ITERATIONS iterations of CG on the same matrix (rtol=0, so the
+    count is fixed), against cupyx.scipy.sparse.linalg.cg; the time is for
+    all the iterations (divide by CG_ITERATIONS for one); GB/s counts the
+    SpMV's minimum traffic of each iteration only.
+The small sizes (per-call overhead) are a 32^2 image and a 32^2 grid.
+"""
+
+import inspect
+
+import numpy as np
+
+import gpuprim as gp
+
+CG_ITERATIONS = 50
+
+
+def _poisson_csr(m):
+    """(data float32, indices int32, indptr int32) of the 5-point Laplacian of
+    an m x m grid: 4 on the diagonal, -1 for each grid neighbour; columns
+    ascending in each row."""
+    n = m * m
+    i = np.arange(n, dtype=np.int64)
+    r, c = i // m, i % m
+    cols = np.stack([i - m, i - 1, i, i + 1, i + m], axis=1)
+    valid = np.stack([r > 0, c > 0, np.ones(n, bool), c < m - 1, r < m - 1], axis=1)
+    vals = np.where(cols == i[:, None], np.float32(4), np.float32(-1)).astype(np.float32)
+    indptr = np.zeros(n + 1, np.int64)
+    np.cumsum(valid.sum(axis=1), out=indptr[1:])
+    return vals[valid], cols[valid].astype(np.int32), indptr.astype(np.int32)
+
+
+def _poisson_nnz(n):
+    m = int(round(n**0.5))
+    return 5 * m * m - 4 * m
+
+
+def _spmv_bytes(n):
+    return 4.0 * (2 * _poisson_nnz(n) + (n + 1) + 2 * n)
+
+
+def _matrix(fw, n):
+    """The Poisson matrix of a sqrt(n)^2 grid on fw's device: (gpuprim's tuple,
+    the framework's own matrix), and a vector of ones."""
+    name, mod = fw
+    m = int(round(n**0.5))
+    data, indices, indptr = _poisson_csr(m)
+    if name == "cupy":
+        import cupyx.scipy.sparse as csp
+
+        A = csp.csr_matrix(
+            (mod.asarray(data), mod.asarray(indices), mod.asarray(indptr)), shape=(n, n)
+        )
+        parts = (A.data, A.indices, A.indptr, A.shape)
+        x = mod.ones(n, dtype=mod.float32)
+    else:
+        d, ix, ip = (mod.from_numpy(a).cuda() for a in (data, indices, indptr))
+        A = mod.sparse_csr_tensor(ip, ix, d, size=(n, n))
+        parts = (d, ix, ip, (n, n))
+        x = mod.ones(n, dtype=mod.float32, device="cuda")
+    return parts, A, x
+
+
+def _image(fw, n):
+    name, mod = fw
+    side = int(round(n**0.5))
+    if name == "cupy":
+        return (mod.random.random((side, side), dtype=mod.float32),)
+    return (mod.rand(side, side, device="cuda", dtype=mod.float32),)
+
+
+def _cupy_gaussian(mod, a):
+    import cupyx.scipy.ndimage as cnd
+
+    return cnd.gaussian_filter(a[0], 2.0)
+
+
+def _cupy_cg(mod, a):
+    import cupyx.scipy.sparse.linalg as cla
+
+    params = inspect.signature(cla.cg).parameters
+    tol = {"rtol": 0.0} if "rtol" in params else {"tol": 0.0}
+    return cla.cg(a[1], a[2], maxiter=CG_ITERATIONS, atol=0.0, **tol)
+
+
+def register_cases(register, Case):
+    """Adds the rows through the bench's register(Case(...))."""
+    register(
+        Case(
+            "gaussian_filter",
+            _image,
+            {
+                "gpuprim": lambda mod, a: gp.ndimage.gaussian_filter(a[0], 2.0),
+                "cupy": _cupy_gaussian,
+                "torch": None,
+            },
+            lambda n: 8.0 * n,
+            note="float32 8192^2, sigma 2 (17 taps a side), mode reflect",
+            sizes={"small": 32 * 32, "large": 8192 * 8192},
+        )
+    )
+    register(
+        Case(
+            "spmv",
+            _matrix,
+            {
+                "gpuprim": lambda mod, a: gp.sparse.spmv(a[0], a[2]),
+                "cupy": lambda mod, a: a[1] @ a[2],
+                "torch": lambda mod, a: a[1] @ a[2],
+            },
+            _spmv_bytes,
+            note="5-point Poisson 4096^2, float32, int32 indices",
+            sizes={"small": 32 * 32, "large": 4096 * 4096},
+        )
+    )
+    register(
+        Case(
+            "cg",
+            _matrix,
+            {
+                "gpuprim": lambda mod, a: gp.sparse.linalg.cg(
+                    a[0], a[2], rtol=0.0, maxiter=CG_ITERATIONS
+                ),
+                "cupy": _cupy_cg,
+                "torch": None,
+            },
+            lambda n: CG_ITERATIONS * _spmv_bytes(n),
+            note=f"{CG_ITERATIONS} iterations (rtol=0), Poisson 4096^2 float32; "
+            "GB/s: the SpMV traffic only",
+            sizes={"small": 32 * 32, "large": 4096 * 4096},
+        )
+    )

@@ -1,0 +1,329 @@
+"""2-D image filters with scipy.ndimage's names, arguments and results.
+
+``convolve``, ``correlate``, ``gaussian_filter``, ``uniform_filter``,
+``sobel`` and ``laplace`` take a 2-D float32 or float64 image (NumPy on the
+CPU backend; CuPy, PyTorch or any CUDA array on the GPU) and return an image
+of the same dtype and kind, equal to ``scipy.ndimage``'s result up to float
+rounding. Border modes are SciPy's: ``'reflect'`` (the default),
+``'constant'`` (with ``cval``), ``'nearest'``, ``'mirror'``, ``'wrap'`` and
+the aliases ``'grid-mirror'``, ``'grid-constant'``, ``'grid-wrap'``.
+
+Differences from SciPy, each raising rather than answering differently:
+  - 2-D images of float32 / float64 only (SciPy's result for an integer
+    image is the integer type, truncated; convert first);
+  - filter sides up to 63 (``gaussian_filter``'s radius up to 31);
+  - ``origin`` must be 0 and ``gaussian_filter``'s ``order`` 0;
+  - one ``mode`` for both axes;
+  - ``output`` may be None, the input's dtype, or an array of the input's
+    dtype, shape and device (written and returned);
+  - ``weights`` of ``convolve`` / ``correlate`` may be on the GPU; they are
+    read to the host (they travel with the launch, at most 63 x 63 values).
+GPU calls take ``stream=`` (default: the input framework's current stream)
+and do not synchronize.
+"""
+
+import functools
+import numbers
+
+import numpy as np
+
+from . import _core
+
+__all__ = ["convolve", "correlate", "gaussian_filter", "uniform_filter", "sobel", "laplace"]
+
+# Border codes of the library (gpuprim::border): zero, replicate, reflect,
+# mirror, wrap.
+_ZERO, _REPLICATE, _REFLECT, _MIRROR, _WRAP = range(5)
+_MODES = {
+    "reflect": _REFLECT,
+    "grid-mirror": _REFLECT,
+    "constant": _ZERO,
+    "grid-constant": _ZERO,
+    "nearest": _REPLICATE,
+    "mirror": _MIRROR,
+    "wrap": _WRAP,
+    "grid-wrap": _WRAP,
+}
+
+
+def _mode_code(fn, mode):
+    if isinstance(mode, str):
+        if mode in _MODES:
+            return _MODES[mode]
+        raise ValueError(
+            f"{fn}: unknown mode {mode!r}; use 'reflect', 'constant', 'nearest', 'mirror' or 'wrap'"
+        )
+    if isinstance(mode, (list, tuple)):
+        modes = set(mode)
+        if len(modes) == 1:
+            return _mode_code(fn, mode[0])
+        raise ValueError(f"{fn}: one mode for both axes is supported (got {mode!r})")
+    raise TypeError(f"{fn}: mode must be a string (got {type(mode).__name__})")
+
+
+def _check_origin(fn, origin):
+    values = origin if isinstance(origin, (list, tuple)) else [origin]
+    for o in values:
+        if not isinstance(o, numbers.Integral):
+            raise TypeError(f"{fn}: origin must be an integer (got {o!r})")
+        if o != 0:
+            raise ValueError(f"{fn}: origin other than 0 is not supported (got {origin!r})")
+
+
+def _dtype_name(x):
+    return str(getattr(x, "dtype", "")).replace("torch.", "")
+
+
+def _is_float_image(x):
+    return _dtype_name(x) in ("float32", "float64") and getattr(x, "ndim", 0) == 2
+
+
+def _framework(x):
+    module = type(x).__module__.split(".")[0]
+    return module if module in ("numpy", "cupy", "torch") else None
+
+
+def _pad_constant(fn, x, top, left, bottom, right, cval):
+    """x with a border of cval: top/bottom rows, left/right columns."""
+    kind = _framework(x)
+    if kind == "numpy":
+        return np.pad(x, ((top, bottom), (left, right)), constant_values=cval)
+    if kind == "cupy":
+        import cupy
+
+        return cupy.pad(x, ((top, bottom), (left, right)), constant_values=cval)
+    if kind == "torch":
+        import torch.nn.functional as F
+
+        return F.pad(x, (left, right, top, bottom), mode="constant", value=float(cval))
+    raise ValueError(
+        f"{fn}: mode='constant' with cval != 0 takes NumPy, CuPy or PyTorch images "
+        f"(got {type(x).__name__})"
+    )
+
+
+def _output_arg(fn, input, output):
+    """(array or None) from SciPy's output argument: None, a dtype or an array."""
+    if output is None:
+        return None
+    if isinstance(output, (type, np.dtype, str)):
+        want = np.dtype(output)
+        if want.name != _dtype_name(input):
+            raise TypeError(
+                f"{fn}: output dtype {want.name} differs from the input's {_dtype_name(input)}; "
+                "gpuprim returns the input's dtype"
+            )
+        return None
+    return output
+
+
+def _run(fn, input, spec, mode, cval, output, stream):
+    """Runs a filter. spec: ('general', weights2d, flip) or ('separable', row, column,
+    first) with the row filter along axis 1, the column filter along axis 0, and
+    `first` the axis SciPy filters first."""
+    code = _mode_code(fn, mode)
+    output = _output_arg(fn, input, output)
+    cval = float(cval)
+    if spec[0] == "separable" and code == _ZERO and cval != 0.0 and _is_float_image(input):
+        # SciPy filters one axis after the other, each pass reading cval
+        # outside its own input (the first pass's result): two passes here too.
+        row, column, first = spec[1], spec[2], spec[3]
+        if len(row) > 1 and len(column) > 1:
+            one = ("separable", (1.0,), column, 0) if first == 0 else ("separable", row, (1.0,), 1)
+            two = ("separable", row, (1.0,), 1) if first == 0 else ("separable", (1.0,), column, 0)
+            middle = _run_once(fn, input, one, code, cval, None, stream)
+            return _run_once(fn, middle, two, code, cval, output, stream)
+    return _run_once(fn, input, spec, code, cval, output, stream)
+
+
+def _run_once(fn, input, spec, code, cval, output, stream):
+    if spec[0] == "general":
+        w, flip = spec[1], spec[2]
+        kr, kc = w.shape
+        call = lambda x, out: _core._filter2d(  # noqa: E731
+            x, w.ravel().tolist(), kr, kc, code, flip, out, stream
+        )
+    else:
+        row, column = spec[1], spec[2]
+        kr, kc = len(column), len(row)
+        call = lambda x, out: _core._filter2d_separable(  # noqa: E731
+            x, row, column, code, False, out, stream
+        )
+    if code != _ZERO or cval == 0.0 or not _is_float_image(input):
+        return call(input, output)
+    # mode='constant' with cval != 0: the image padded with cval (by the
+    # filter's reach on each side), filtered, and its interior taken; every
+    # result pixel reads the same values as SciPy's.
+    top, left = kr, kc
+    padded = _pad_constant(fn, input, top, left, kr, kc, cval)
+    rows, cols = input.shape
+    result = call(padded, None)[top : top + rows, left : left + cols]
+    if output is None:
+        kind = _framework(result)
+        if kind == "torch":
+            return result.contiguous()
+        if kind == "cupy":
+            import cupy
+
+            return cupy.ascontiguousarray(result)
+        return np.ascontiguousarray(result)
+    if _dtype_name(output) != _dtype_name(input) or tuple(output.shape) != tuple(input.shape):
+        return call(input, output)  # raises the usual message
+    output[...] = result
+    return output
+
+
+def _host_weights(fn, weights):
+    """The weights as a float64 NumPy array (GPU weights are read back)."""
+    kind = _framework(weights)
+    if kind == "cupy":
+        weights = weights.get()
+    elif kind == "torch":
+        weights = weights.detach().cpu().numpy()
+    w = np.asarray(weights)
+    if w.dtype == object or w.dtype.kind not in "biuf":
+        raise TypeError(f"{fn}: weights must be real numbers (got dtype {w.dtype})")
+    w = w.astype(np.float64)
+    if w.ndim != 2:
+        raise ValueError(f"{fn}: weights must be 2-D, as the image (got {w.ndim} dimensions)")
+    if w.size == 0:
+        raise ValueError(f"{fn}: no filter weights given")
+    return w
+
+
+def correlate(input, weights, output=None, mode="reflect", cval=0.0, origin=0, *, stream=None):
+    """As scipy.ndimage.correlate: sum of weights[i, j] * input[y + i - ci, x + j - cj]."""
+    _check_origin("correlate", origin)
+    w = _host_weights("correlate", weights)
+    return _run("correlate", input, ("general", w, False), mode, cval, output, stream)
+
+
+def convolve(input, weights, output=None, mode="reflect", cval=0.0, origin=0, *, stream=None):
+    """As scipy.ndimage.convolve: correlate with the flipped weights."""
+    _check_origin("convolve", origin)
+    w = _host_weights("convolve", weights)
+    return _run("convolve", input, ("general", w, True), mode, cval, output, stream)
+
+
+def _axes(fn, axes):
+    """The filtered axes of a 2-D image as a set of 0 / 1."""
+    if axes is None:
+        return (0, 1)
+    if isinstance(axes, numbers.Integral):
+        axes = (axes,)
+    out = []
+    for a in axes:
+        if not isinstance(a, numbers.Integral) or not -2 <= a <= 1:
+            raise ValueError(f"{fn}: axis {a!r} is out of range for a 2-D image")
+        a = int(a) % 2
+        if a in out:
+            raise ValueError(f"{fn}: axes must be unique (got {axes!r})")
+        out.append(a)
+    return tuple(out)
+
+
+def _per_axis(fn, name, value, axes):
+    """SciPy's scalar-or-sequence argument: one value per filtered axis."""
+    if isinstance(value, (list, tuple, np.ndarray)):
+        if len(value) != len(axes):
+            raise ValueError(
+                f"{fn}: {name} has {len(value)} values for {len(axes)} axes; give one per axis"
+            )
+        return dict(zip(axes, value))
+    return {a: value for a in axes}
+
+
+@functools.lru_cache(maxsize=64)
+def _gaussian_weights(sigma, radius):
+    x = np.arange(-radius, radius + 1, dtype=np.float64)
+    w = np.exp(-0.5 / (sigma * sigma) * x * x)
+    return tuple((w / w.sum()).tolist())
+
+
+def gaussian_filter(
+    input,
+    sigma,
+    order=0,
+    output=None,
+    mode="reflect",
+    cval=0.0,
+    truncate=4.0,
+    *,
+    radius=None,
+    axes=None,
+    stream=None,
+):
+    """As scipy.ndimage.gaussian_filter (order 0): separable Gaussian weights
+    exp(-x^2 / (2 sigma^2)) over radius int(truncate * sigma + 0.5), summing to 1;
+    an axis with sigma 0 is left as it is."""
+    fn = "gaussian_filter"
+    ax = _axes(fn, axes)
+    orders = _per_axis(fn, "order", order, ax)
+    if any(o != 0 for o in orders.values()):
+        raise ValueError(f"{fn}: only order=0 is supported (got {order!r})")
+    sigmas = _per_axis(fn, "sigma", sigma, ax)
+    radii = _per_axis(fn, "radius", radius, ax)
+    taps = {0: (1.0,), 1: (1.0,)}
+    for a in ax:
+        s = float(sigmas[a])
+        if not np.isfinite(s) or s < 0:
+            raise ValueError(f"{fn}: sigma must be a non-negative number (got {sigmas[a]!r})")
+        if s <= 1e-15:
+            continue
+        r = radii[a]
+        if r is None:
+            r = int(float(truncate) * s + 0.5)
+        elif not isinstance(r, numbers.Integral) or r < 0:
+            raise ValueError(f"{fn}: radius must be a non-negative integer (got {r!r})")
+        if r > 31:
+            raise ValueError(
+                f"{fn}: sigma {s} with truncate {truncate} needs a radius of {r}; "
+                "at most 31 (filter side 63) is supported"
+            )
+        taps[a] = _gaussian_weights(s, int(r))
+    return _run(fn, input, ("separable", taps[1], taps[0], ax[0] if ax else 0), mode, cval, output, stream)
+
+
+def uniform_filter(
+    input, size=3, output=None, mode="reflect", cval=0.0, origin=0, *, axes=None, stream=None
+):
+    """As scipy.ndimage.uniform_filter: the mean over size pixels along each axis
+    (window [i - size // 2, i + (size - 1) // 2])."""
+    fn = "uniform_filter"
+    _check_origin(fn, origin)
+    ax = _axes(fn, axes)
+    sizes = _per_axis(fn, "size", size, ax)
+    taps = {0: (1.0,), 1: (1.0,)}
+    for a in ax:
+        k = sizes[a]
+        if not isinstance(k, numbers.Integral) or k < 1:
+            raise ValueError(f"{fn}: size must be a positive integer (got {k!r})")
+        if k > 63:
+            raise ValueError(f"{fn}: size {k} is more than the supported 63")
+        taps[a] = (1.0 / int(k),) * int(k)
+    return _run(fn, input, ("separable", taps[1], taps[0], ax[0] if ax else 0), mode, cval, output, stream)
+
+
+def sobel(input, axis=-1, output=None, mode="reflect", cval=0.0, *, stream=None):
+    """As scipy.ndimage.sobel: [-1, 0, 1] along `axis` (a correlation), [1, 2, 1]
+    along the other axis."""
+    fn = "sobel"
+    (a,) = _axes(fn, axis)
+    derivative, smooth = (-1.0, 0.0, 1.0), (1.0, 2.0, 1.0)
+    row, column = (derivative, smooth) if a == 1 else (smooth, derivative)
+    return _run(fn, input, ("separable", row, column, a), mode, cval, output, stream)
+
+
+def laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None, stream=None):
+    """As scipy.ndimage.laplace: the sum over the axes of [1, -2, 1] along each."""
+    fn = "laplace"
+    ax = _axes(fn, axes)
+    if len(ax) == 2:
+        w = np.array([[0.0, 1.0, 0.0], [1.0, -4.0, 1.0], [0.0, 1.0, 0.0]])
+        return _run(fn, input, ("general", w, False), mode, cval, output, stream)
+    second = (1.0, -2.0, 1.0)
+    if not ax:  # no axis: the image itself, as SciPy
+        second = (1.0,)
+        ax = (0,)
+    row, column = (second, (1.0,)) if ax[0] == 1 else ((1.0,), second)
+    return _run(fn, input, ("separable", row, column, ax[0]), mode, cval, output, stream)

@@ -1,0 +1,147 @@
+// The GPU side of gpu_sparse.hpp.
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "gpu_sparse.hpp"
+
+namespace gpuprim::python::gpu {
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    throw std::runtime_error(std::string("gpuprim sparse: ") + what + ": " + cudaGetErrorString(e));
+  }
+}
+
+// What the check kernel reports: the least (row << 3 | defect) of the bad
+// rows, the longest row, the number of empty rows.
+struct check_state {
+  unsigned long long first_bad;
+  unsigned long long max_row;
+  unsigned long long empty_rows;
+};
+
+// 1. One thread per row: its two offsets against each other and nnz (and
+//    offsets[0] against 0 in row 0's thread).
+// 2. With check_columns, the row's column indices against [0, cols).
+// 3. The row's length into the statistics, the defect (if any) into
+//    first_bad by atomicMin, so the first bad row wins.
+template <class I>
+__global__ void check_csr_kernel(const I* offsets, const I* columns, std::size_t rows,
+                                 long long cols, long long nnz, bool check_columns,
+                                 check_state* state) {
+  const std::size_t r = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (r >= rows) return;
+  const long long b = offsets[r];
+  const long long e = offsets[r + 1];
+  int defect = 0;
+  if (r == 0 && b != 0) {
+    defect = static_cast<int>(csr_defect::first_offset);
+  } else if (e < b) {
+    defect = static_cast<int>(csr_defect::decreasing);
+  } else if (e > nnz) {
+    defect = static_cast<int>(csr_defect::past_end);
+  } else if (r + 1 == rows && e != nnz) {
+    defect = static_cast<int>(csr_defect::last_offset);
+  } else if (check_columns) {
+    for (long long k = b; k < e; ++k) {
+      const long long c = columns[k];
+      if (c < 0 || c >= cols) {
+        defect = static_cast<int>(csr_defect::column_outside);
+        break;
+      }
+    }
+  }
+  if (defect) {
+    atomicMin(&state->first_bad, (static_cast<unsigned long long>(r) << 3) | defect);
+    return;
+  }
+  const unsigned long long len = static_cast<unsigned long long>(e - b);
+  atomicMax(&state->max_row, len);
+  if (len == 0) atomicAdd(&state->empty_rows, 1ull);
+}
+
+template <class T>
+__global__ void squared_norm_kernel(const T* x, std::size_t n, double* out) {
+  __shared__ double partial[256];
+  double s = 0;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const double v = static_cast<double>(x[i]);
+    s += v * v;
+  }
+  partial[threadIdx.x] = s;
+  __syncthreads();
+  for (unsigned w = blockDim.x / 2; w > 0; w /= 2) {
+    if (threadIdx.x < w) partial[threadIdx.x] += partial[threadIdx.x + w];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) atomicAdd(out, partial[0]);
+}
+
+}  // namespace
+
+csr_check_result check_csr(dtype index, const void* offsets, const void* columns, std::size_t rows,
+                           std::size_t cols, std::size_t nnz, bool check_columns, stream_t stream) {
+  auto s = static_cast<cudaStream_t>(stream);
+  check_state* d = nullptr;
+  check(cudaMallocAsync(reinterpret_cast<void**>(&d), sizeof(check_state), s), "cudaMallocAsync");
+  const check_state init{~0ull, 0, 0};
+  check_state h{};
+  cudaError_t e = cudaMemcpyAsync(d, &init, sizeof init, cudaMemcpyHostToDevice, s);
+  if (e == cudaSuccess) {
+    const unsigned block = 256;
+    const unsigned grid = static_cast<unsigned>((rows + block - 1) / block);
+    if (index == dtype::int32) {
+      check_csr_kernel<<<grid, block, 0, s>>>(
+          static_cast<const std::int32_t*>(offsets), static_cast<const std::int32_t*>(columns),
+          rows, static_cast<long long>(cols), static_cast<long long>(nnz), check_columns, d);
+    } else {
+      check_csr_kernel<<<grid, block, 0, s>>>(
+          static_cast<const std::int64_t*>(offsets), static_cast<const std::int64_t*>(columns),
+          rows, static_cast<long long>(cols), static_cast<long long>(nnz), check_columns, d);
+    }
+    e = cudaGetLastError();
+  }
+  if (e == cudaSuccess) e = cudaMemcpyAsync(&h, d, sizeof h, cudaMemcpyDeviceToHost, s);
+  cudaFreeAsync(d, s);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+  check(e, "checking the CSR matrix");
+  csr_check_result r;
+  if (h.first_bad != ~0ull) {
+    r.defect = static_cast<csr_defect>(h.first_bad & 7);
+    r.row = static_cast<std::int64_t>(h.first_bad >> 3);
+  }
+  r.max_row = h.max_row;
+  r.empty_rows = h.empty_rows;
+  return r;
+}
+
+double squared_norm(dtype type, const void* x, std::size_t n, stream_t stream) {
+  auto s = static_cast<cudaStream_t>(stream);
+  double* d = nullptr;
+  check(cudaMallocAsync(reinterpret_cast<void**>(&d), sizeof(double), s), "cudaMallocAsync");
+  double h = 0;
+  cudaError_t e = cudaMemsetAsync(d, 0, sizeof(double), s);
+  if (e == cudaSuccess && n) {
+    const unsigned block = 256;
+    const std::size_t blocks = (n + block - 1) / block;
+    const unsigned grid = static_cast<unsigned>(blocks < 1024 ? blocks : 1024);
+    if (type == dtype::float32) {
+      squared_norm_kernel<<<grid, block, 0, s>>>(static_cast<const float*>(x), n, d);
+    } else {
+      squared_norm_kernel<<<grid, block, 0, s>>>(static_cast<const double*>(x), n, d);
+    }
+    e = cudaGetLastError();
+  }
+  if (e == cudaSuccess) e = cudaMemcpyAsync(&h, d, sizeof h, cudaMemcpyDeviceToHost, s);
+  cudaFreeAsync(d, s);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+  check(e, "the norm of b");
+  return h;
+}
+
+}  // namespace gpuprim::python::gpu
