@@ -34,6 +34,7 @@ RUN_TUNE_HISTOGRAM=0
 RUN_TUNE_REDUCE=0
 RUN_TUNE_GEMM=0
 RUN_NCU_GEMM=0
+RUN_PYTHON=0
 for arg in "$@"; do
   case "$arg" in
     --no-bench) RUN_BENCH=0 ;;
@@ -49,6 +50,7 @@ for arg in "$@"; do
     --tune-reduce) RUN_TUNE_REDUCE=1 ;;
     --tune-gemm) RUN_TUNE_GEMM=1 ;;
     --ncu-gemm) RUN_NCU_GEMM=1 ;;
+    --python) RUN_PYTHON=1 ;;
   esac
 done
 summary="$OUT/summary.txt"
@@ -110,7 +112,8 @@ fi
 # build: each is one nvcc command (build_probe above).
 if [ $RUN_TESTS -eq 1 ] || [ $RUN_SANITIZE -eq 1 ] || [ $RUN_BENCH -eq 1 ]; then
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" ${GPUPRIM_CMAKE_ARGS:-} >"$OUT/build-tests.log" 2>&1 &&
+    -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" ${GPUPRIM_CMAKE_ARGS:-} \
+    $([ $RUN_PYTHON -eq 1 ] && echo -DGPUPRIM_BUILD_PYTHON=ON) >"$OUT/build-tests.log" 2>&1 &&
     cmake --build "$BUILD" -j "$(nproc)" ${BUILD_TARGETS:+--target $BUILD_TARGETS} \
       >>"$OUT/build-tests.log" 2>&1
   build_rc=$?
@@ -275,6 +278,24 @@ if [ $RUN_NCU_GEMM -eq 1 ]; then
     --metrics 'sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,lts__t_sectors.sum,regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
     "$BUILD/tune_gemm_mma" --profile >"$OUT/ncu-gemm.txt" 2>&1
   note "ncu gemm: rc=$?"
+fi
+
+if [ $RUN_PYTHON -eq 1 ]; then
+  # The Python package from this build (extension built beside the library
+  # with -DGPUPRIM_BUILD_PYTHON=ON), staged with its Python files: its
+  # pytest suite (the GPU tests run on CuPy and PyTorch inputs here), then
+  # `python -m gpuprim.bench` (gpuprim against CuPy and PyTorch in one run).
+  stage="$BUILD/pystage"
+  rm -rf "$stage" && mkdir -p "$stage" && cp -r python/gpuprim "$stage/" &&
+    cp "$BUILD"/python/_core*.so "$stage/gpuprim/"
+  (PYTHONPATH="$stage" timeout "${PYTEST_TIMEOUT:-400}" python3 -m pytest -q -rs python/tests \
+    ${PYTEST_ARGS:-} >"$OUT/pytest.log" 2>&1)
+  note "pytest: rc=$? $(tail -1 "$OUT/pytest.log")"
+  if [ "${PYTHON_BENCH:-1}" = 1 ]; then
+    (PYTHONPATH="$stage" timeout "${PYBENCH_TIMEOUT:-300}" python3 -m gpuprim.bench \
+      --json "$OUT/python-bench.json" ${PYBENCH_ARGS:-} >"$OUT/python-bench.md" 2>&1)
+    note "python bench: rc=$?"
+  fi
 fi
 
 cat "$summary"
