@@ -68,7 +68,9 @@ command add_generate_command(CLI::App& app) {
                   "Grid side (poisson2d) or rows (random-spd), at least 1; scale (rmat, 2^N rows), "
                   "at least 0")
       ->required();
-  sub->add_option("-o,--output", opts->output, "Where to write the matrix (.mtx)")->required();
+  sub->add_option("-o,--output", opts->output, "Where to write the matrix (.mtx)")
+      ->required()
+      ->type_name("A.mtx");
   sub->add_option("--per-row", opts->per_row, "random-spd: off-diagonal entries per row (8)");
   sub->add_option("--edge-factor", opts->edge_factor, "rmat: edges per row (16)");
   sub->add_option("--seed", opts->seed, "random-spd and rmat: the seed (1)");

@@ -184,7 +184,9 @@ command add_solve_command(CLI::App& app) {
       "long solves");
   sub->add_option("A", opts->matrix, "The matrix (.mtx)")->required()->type_name("");
   sub->add_option("b", opts->rhs, "The right-hand side (.npy, 1-D)")->required()->type_name("");
-  sub->add_option("-o,--output", opts->output, "Where to write x (.npy)")->required();
+  sub->add_option("-o,--output", opts->output, "Where to write x (.npy)")
+      ->required()
+      ->type_name("X.npy");
   sub->add_option("--method", opts->method,
                   "cg (default; symmetric positive definite A), "
                   "bicgstab, jacobi or richardson")
