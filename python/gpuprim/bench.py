@@ -173,7 +173,8 @@ def device_ms(fn, fw, runs):
 
 
 def run(only=None, frameworks=("cupy", "torch"), small=10, large=28, calls=2000, runs=20,
-        out=sys.stdout):
+        out=None):
+    out = sys.stdout if out is None else out
     fws = _frameworks(frameworks)
     if not gp.cuda_available() or not fws:
         print("gpuprim.bench: needs a CUDA device, gpuprim built with CUDA, and CuPy or PyTorch",

@@ -194,9 +194,11 @@ bool dtype_from_typestr(const std::string& s, dtype& out) {
 // Shape and byte strides -> whether the layout is C-contiguous.
 bool c_contiguous(const array& a, const std::int64_t* byte_strides) {
   if (!byte_strides) return true;
+  // An empty array has no layout to speak of (frameworks report any strides).
+  for (int i = 0; i < a.ndim; ++i)
+    if (a.shape[i] == 0) return true;
   std::int64_t expected = static_cast<std::int64_t>(dtype_size(a.type));
   for (int i = a.ndim - 1; i >= 0; --i) {
-    if (a.shape[i] == 0) return true;
     if (a.shape[i] != 1 && byte_strides[i] != expected) return false;
     expected *= a.shape[i];
   }

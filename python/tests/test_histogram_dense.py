@@ -107,6 +107,6 @@ def test_tune():
         return
     with pytest.raises(ValueError):
         gp.tune("no-such-algorithm")
-    r = gp.tune("reduce", "f32", 1 << 16, max_trials=3)
+    r = gp.tune("reduce", "float32", 1 << 16, max_trials=3)
     assert r["algorithm"] == "reduce" and r["candidates"]
     assert r["winner"] in [c["config"] for c in r["candidates"]]
