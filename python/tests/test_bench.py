@@ -47,7 +47,7 @@ def test_poisson_matrix():
     m = 7
     data, indices, indptr = _poisson_csr(m)
     got = sp.csr_matrix((data, indices, indptr), shape=(m * m, m * m))
-    t = sp.diags([-1, 2, -1], [-1, 0, 1], shape=(m, m))
+    t = sp.csr_matrix(2 * np.eye(m) - np.eye(m, k=1) - np.eye(m, k=-1))
     want = sp.kronsum(t, t).tocsr()
     np.testing.assert_array_equal(got.toarray(), want.toarray())
     assert got.nnz == _poisson_nnz(m * m) and indices.dtype == np.int32
