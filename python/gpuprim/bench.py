@@ -12,7 +12,9 @@ Two figures per case and implementation:
     timed runs (CUDA events on the current stream) after warm-up; GB/s is
     the bytes the algorithm must move over that time.
 
-Cases are rows of CASES; other modules add theirs with `register(...)`.
+Cases are rows of CASES; other modules add theirs with `register(...)`
+(gaussian_filter, spmv and cg come from _bench_ext.py; they run at their
+own sizes, which --small / --large do not change).
 """
 
 from __future__ import annotations
@@ -106,6 +108,11 @@ register(Case(
     lambda n: 4.0 * n,
     note="1024 bins over [0, 1]",
 ))
+
+# gpuprim.ndimage and gpuprim.sparse rows (gaussian_filter, spmv, cg).
+from ._bench_ext import register_cases  # noqa: E402
+
+register_cases(register, Case)
 
 
 def _frameworks(wanted):

@@ -208,7 +208,9 @@ nb::object spmv_call(nb::handle data, nb::handle indices, nb::handle indptr, std
 }
 
 // SciPy's solvers run until they converge, break down or reach maxiter;
-// the library's stagnation stop (where it has one) is switched off to match.
+// the library's stagnation stop is switched off to match (its divergence
+// stop, a non-finite residual or one 1e8 times the initial, has no switch:
+// see scipy_info).
 template <class Options>
 void no_stagnation_stop(Options& o) {
   if constexpr (requires { o.stagnation_window; }) o.stagnation_window = 0;
@@ -222,9 +224,34 @@ solve_method method_of(const std::string& name) {
   value_error("unknown solver " + name);
 }
 
-// Solves A x = b; returns (x, converged, breakdown, iterations, residual,
-// message). The stop is SciPy's ||b - A x|| <= max(rtol ||b||, atol), as
-// the library's relative tolerance max(rtol, atol / ||b||).
+// SciPy's `info` for how the solve stopped: 0 converged; a breakdown (a
+// division by zero in CG or BiCGStab) -10, SciPy's BiCGStab's value (its
+// negative values are breakdowns and illegal input; illegal input raises
+// here); otherwise the iterations run, positive as SciPy's "not converged":
+// maxiter when the limit came first, fewer when the residual diverged (SciPy
+// iterates on to maxiter there and returns maxiter; x is then the last
+// finite iterate instead of NaN) or stagnated (never, with the stagnation
+// stop off).
+constexpr std::int64_t breakdown_info = -10;
+
+std::int64_t scipy_info(const solve_result& r) {
+  switch (r.status) {
+    case solve_status::converged:
+      return 0;
+    case solve_status::breakdown:
+      return breakdown_info;
+    case solve_status::max_iterations:
+    case solve_status::diverged:
+    case solve_status::stagnated:
+      break;
+  }
+  return static_cast<std::int64_t>(r.iterations);
+}
+
+// Solves A x = b; returns (x, info, status, iterations, residual, message)
+// with info as SciPy's (scipy_info) and status the library's solve_status
+// by name. The stop is SciPy's ||b - A x|| <= max(rtol ||b||, atol) (the
+// library's tolerance and atol).
 nb::tuple solve_call(const std::string& method_name, nb::handle data, nb::handle indices,
                      nb::handle indptr, std::int64_t rows, std::int64_t cols, nb::handle b_obj,
                      nb::handle x0_obj, double rtol, double atol, std::int64_t maxiter,
@@ -254,6 +281,8 @@ nb::tuple solve_call(const std::string& method_name, nb::handle data, nb::handle
   array x = empty_array(ctx, {static_cast<std::int64_t>(A.rows)}, A.data.type);
 
   solve_options opts;
+  opts.tolerance = rtol;
+  opts.atol = atol;
   opts.max_iterations = static_cast<std::size_t>(maxiter);
   opts.use_initial_guess = x0.has_value();
   opts.precond = jacobi_preconditioner ? preconditioner::jacobi : preconditioner::none;
@@ -266,11 +295,6 @@ nb::tuple solve_call(const std::string& method_name, nb::handle data, nb::handle
     visit_csr(A, [&]<class T, class I>(type_tag<T>, type_tag<I>) {
       nb::gil_scoped_release release;
       const csr_row_stats stats = check_device(fn, A, true, ctx.stream);
-      opts.tolerance = rtol;
-      if (atol > 0 && n) {
-        const double b_norm = std::sqrt(gpu::squared_norm(b.type, b.data, n, ctx.stream));
-        if (b_norm > 0) opts.tolerance = std::max(rtol, atol / b_norm);
-      }
       if (x0 && n) detail::copy_device_to_device(x.data, x0->data, n * sizeof(T), ctx.stream);
       const device_csr_view<T, I> v{
           A.rows,
@@ -286,14 +310,6 @@ nb::tuple solve_call(const std::string& method_name, nb::handle data, nb::handle
     visit_csr(A, [&]<class T, class I>(type_tag<T>, type_tag<I>) {
       nb::gil_scoped_release release;
       check_host<I>(fn, A);
-      opts.tolerance = rtol;
-      if (atol > 0) {
-        double b2 = 0;
-        const T* bp = b.ptr<const T>();
-        for (std::size_t i = 0; i < n; ++i)
-          b2 += double(bp[i]) * double(bp[i]);
-        if (b2 > 0) opts.tolerance = std::max(rtol, atol / std::sqrt(b2));
-      }
       if (x0 && n) std::memcpy(x.data, x0->data, n * sizeof(T));
       const csr_view<T, I> v{A.rows, A.cols,
                              std::span<const I>(A.indptr.ptr<const I>(), A.rows + 1),
@@ -303,8 +319,8 @@ nb::tuple solve_call(const std::string& method_name, nb::handle data, nb::handle
                   std::span<T>(x.ptr<T>(), n), opts);
     });
   }
-  return nb::make_tuple(x.obj, res.converged, res.breakdown, res.iterations, res.residual,
-                        res.message);
+  return nb::make_tuple(x.obj, scipy_info(res), std::string(name_of(res.status)), res.iterations,
+                        res.residual, res.message);
 }
 
 }  // namespace
@@ -317,8 +333,8 @@ void bind_sparse(nb::module_& m) {
         nb::arg("indptr"), nb::arg("rows"), nb::arg("cols"), nb::arg("b"), nb::arg("x0").none(),
         nb::arg("rtol"), nb::arg("atol"), nb::arg("maxiter"), nb::arg("jacobi"), nb::arg("omega"),
         nb::arg("stream") = nb::none(),
-        "Solves A x = b (use gpuprim.sparse.linalg); returns (x, converged, breakdown, "
-        "iterations, residual, message).");
+        "Solves A x = b (use gpuprim.sparse.linalg); returns (x, info, status, iterations, "
+        "residual, message), info as SciPy's.");
 }
 
 }  // namespace gpuprim::python

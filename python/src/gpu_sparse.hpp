@@ -35,9 +35,6 @@ struct csr_check_result {
 csr_check_result check_csr(dtype index, const void* offsets, const void* columns, std::size_t rows,
                            std::size_t cols, std::size_t nnz, bool check_columns, stream_t stream);
 
-// sum of x[i]^2 in double (float32 / float64 x).
-double squared_norm(dtype type, const void* x, std::size_t n, stream_t stream);
-
 }  // namespace gpuprim::python::gpu
 
 #if !GPUPRIM_HAS_CUDA
@@ -46,9 +43,6 @@ double squared_norm(dtype type, const void* x, std::size_t n, stream_t stream);
 namespace gpuprim::python::gpu {
 inline csr_check_result check_csr(dtype, const void*, const void*, std::size_t, std::size_t,
                                   std::size_t, bool, stream_t) {
-  no_cuda("sparse");
-}
-inline double squared_norm(dtype, const void*, std::size_t, stream_t) {
   no_cuda("sparse");
 }
 }  // namespace gpuprim::python::gpu

@@ -64,24 +64,6 @@ __global__ void check_csr_kernel(const I* offsets, const I* columns, std::size_t
   if (len == 0) atomicAdd(&state->empty_rows, 1ull);
 }
 
-template <class T>
-__global__ void squared_norm_kernel(const T* x, std::size_t n, double* out) {
-  __shared__ double partial[256];
-  double s = 0;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    const double v = static_cast<double>(x[i]);
-    s += v * v;
-  }
-  partial[threadIdx.x] = s;
-  __syncthreads();
-  for (unsigned w = blockDim.x / 2; w > 0; w /= 2) {
-    if (threadIdx.x < w) partial[threadIdx.x] += partial[threadIdx.x + w];
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) atomicAdd(out, partial[0]);
-}
-
 }  // namespace
 
 csr_check_result check_csr(dtype index, const void* offsets, const void* columns, std::size_t rows,
@@ -118,30 +100,6 @@ csr_check_result check_csr(dtype index, const void* offsets, const void* columns
   r.max_row = h.max_row;
   r.empty_rows = h.empty_rows;
   return r;
-}
-
-double squared_norm(dtype type, const void* x, std::size_t n, stream_t stream) {
-  auto s = static_cast<cudaStream_t>(stream);
-  double* d = nullptr;
-  check(cudaMallocAsync(reinterpret_cast<void**>(&d), sizeof(double), s), "cudaMallocAsync");
-  double h = 0;
-  cudaError_t e = cudaMemsetAsync(d, 0, sizeof(double), s);
-  if (e == cudaSuccess && n) {
-    const unsigned block = 256;
-    const std::size_t blocks = (n + block - 1) / block;
-    const unsigned grid = static_cast<unsigned>(blocks < 1024 ? blocks : 1024);
-    if (type == dtype::float32) {
-      squared_norm_kernel<<<grid, block, 0, s>>>(static_cast<const float*>(x), n, d);
-    } else {
-      squared_norm_kernel<<<grid, block, 0, s>>>(static_cast<const double*>(x), n, d);
-    }
-    e = cudaGetLastError();
-  }
-  if (e == cudaSuccess) e = cudaMemcpyAsync(&h, d, sizeof h, cudaMemcpyDeviceToHost, s);
-  cudaFreeAsync(d, s);
-  if (e == cudaSuccess) e = cudaStreamSynchronize(s);
-  check(e, "the norm of b");
-  return h;
 }
 
 }  // namespace gpuprim::python::gpu

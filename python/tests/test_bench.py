@@ -1,7 +1,9 @@
 """python -m gpuprim.bench: runs a tiny configuration (or says it needs a GPU)."""
 
 import importlib.util
+import json
 
+import numpy as np
 import pytest
 
 import gpuprim as gp
@@ -23,3 +25,30 @@ def test_tiny_run(capsys):
         assert "| sum |" in out and "| histogram |" in out
     else:
         assert rc == 1
+
+
+def test_ndimage_sparse_cases(tmp_path):
+    names = {c.name for c in bench.CASES}
+    assert {"gaussian_filter", "spmv", "cg"} <= names
+    out = tmp_path / "rows.json"
+    have_framework = any(importlib.util.find_spec(m) for m in ("cupy", "torch"))
+    if gp.cuda_available() and have_framework:
+        pytest.skip("runs the full-size ndimage/sparse rows: use the bench itself on a device")
+    rc = bench.main(["--only", "gaussian_filter,spmv,cg", "--json", str(out)])
+    assert rc == 1
+    assert json.loads(out.read_text())["rows"] == []
+
+
+def test_poisson_matrix():
+    """The bench's 5-point Poisson matrix equals SciPy's Kronecker-sum form."""
+    sp = pytest.importorskip("scipy.sparse")
+    from gpuprim._bench_ext import _poisson_csr, _poisson_nnz
+
+    m = 7
+    data, indices, indptr = _poisson_csr(m)
+    got = sp.csr_matrix((data, indices, indptr), shape=(m * m, m * m))
+    t = sp.csr_matrix(2 * np.eye(m) - np.eye(m, k=1) - np.eye(m, k=-1))
+    want = sp.kronsum(t, t).tocsr()
+    np.testing.assert_array_equal(got.toarray(), want.toarray())
+    assert got.nnz == _poisson_nnz(m * m) and indices.dtype == np.int32
+    assert all((np.diff(indices[indptr[r]:indptr[r + 1]]) > 0).all() for r in range(m * m))

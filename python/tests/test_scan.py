@@ -42,6 +42,20 @@ def test_scan_nan_propagates():
     np.testing.assert_array_equal(gp.cumsum(x), np.cumsum(x))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("where", [0, 1, 5000, 99_999, 100_002])
+def test_scan_nan_propagates_long(dtype, where):
+    """A NaN anywhere (first, across the parallel scan's chunks, last) makes
+    every later running max / min NaN, as np.maximum.accumulate; the NaN
+    variants of the reductions skip it."""
+    x = random_array(dtype, 100_003, seed=where)
+    x[where] = np.nan
+    np.testing.assert_array_equal(gp.cummax(x), np.maximum.accumulate(x))
+    np.testing.assert_array_equal(gp.cummin(x), np.minimum.accumulate(x))
+    assert gp.nanmin(x) == np.nanmin(x) and gp.nanmax(x) == np.nanmax(x)
+    assert np.isnan(gp.min(x)) and np.isnan(gp.max(x))
+
+
 @pytest.mark.parametrize("shape", [(3, 5), (1, 100), (100, 1), (0, 4), (4, 0), (2, 3, 4)])
 def test_cumsum_rows(shape):
     x = random_array(np.int32, 0, shape=shape)

@@ -124,6 +124,18 @@ def test_column_vector_rhs():
     np.testing.assert_allclose(x, xs, rtol=1e-8, atol=1e-10)
 
 
+def test_diverged_is_iteration_count():
+    # Richardson with omega = 1 on the Poisson matrix (eigenvalues up to ~8)
+    # grows the residual about 7x per step: the solver stops once it is 1e8
+    # times the initial one; info is the (positive) count run, below maxiter.
+    A = poisson_2d(4)
+    x, info = gp.sparse.linalg.richardson(A, np.ones(16), omega=1.0, maxiter=1000)
+    assert 0 < info < 1000
+    assert np.all(np.isfinite(x))
+    x2, info2 = gp.sparse.linalg.richardson(A, np.ones(16), omega=1.0, maxiter=info - 1)
+    assert info2 == info - 1  # the limit came first
+
+
 def test_breakdown_is_negative():
     # b orthogonal to A b makes CG's first p.Ap = 0 for this A (A = [[0, 1], [1, 0]]).
     A = sp.csr_matrix(np.array([[0.0, 1.0], [1.0, 0.0]]))

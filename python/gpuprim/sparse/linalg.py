@@ -3,10 +3,12 @@
 ``cg`` (symmetric positive definite A) and ``bicgstab`` (general A) as
 SciPy's, and ``jacobi`` / ``richardson`` (not in SciPy) with the same
 arguments. Each returns ``(x, info)``: info 0 when ||b - A x|| <=
-max(rtol * ||b||, atol), the number of iterations run when it stopped
-without converging (maxiter, as SciPy, unless the solver stopped early),
-and -10 for a breakdown (a division by zero in CG or BiCGStab; SciPy's
-BiCGStab says -10 or -11). ``A`` is a CSR matrix as ``gpuprim.sparse.spmv``
+max(rtol * ||b||, atol); -10 for a breakdown (a division by zero in CG or
+BiCGStab; SciPy's BiCGStab says -10 or -11); otherwise the number of
+iterations run, positive: maxiter, as SciPy, or fewer when the residual
+diverged (became non-finite or 1e8 times the initial one: gpuprim stops
+there with x the last iterate, where SciPy runs on to maxiter and returns
+maxiter). ``A`` is a CSR matrix as ``gpuprim.sparse.spmv``
 takes it; ``b`` and ``x0`` are vectors of A's dtype on A's device; ``x`` is
 of b's kind. Defaults are SciPy's: ``rtol=1e-5``, ``atol=0``, ``maxiter=10
 * n``, ``M=None``; ``M='jacobi'`` is the diagonal preconditioner (the only
@@ -26,7 +28,7 @@ from . import _csr_parts
 
 __all__ = ["cg", "bicgstab", "jacobi", "richardson"]
 
-BREAKDOWN = -10
+BREAKDOWN = -10  # the info of a breakdown (set by the extension)
 
 
 def _solve(method, A, b, x0, rtol, atol, maxiter, M, omega, stream):
@@ -48,7 +50,7 @@ def _solve(method, A, b, x0, rtol, atol, maxiter, M, omega, stream):
             maxiter = 1
     elif not isinstance(maxiter, numbers.Integral):
         raise TypeError(f"{method}: maxiter must be an integer (got {maxiter!r})")
-    x, converged, breakdown, iterations, _residual, _message = _core._solve(
+    x, info, _status, _iterations, _residual, _message = _core._solve(
         method,
         data,
         indices,
@@ -64,11 +66,7 @@ def _solve(method, A, b, x0, rtol, atol, maxiter, M, omega, stream):
         float(omega),
         stream,
     )
-    if converged:
-        return x, 0
-    if breakdown:
-        return x, BREAKDOWN
-    return x, int(iterations)
+    return x, int(info)
 
 
 def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, stream=None):
