@@ -145,9 +145,17 @@ __global__ void histogram_zero(Counter* __restrict__ counts, int bins,
 // the block first maps all 256 byte values through the binner into a table
 // in shared memory, and each sample then costs one table read instead of
 // the binner's arithmetic.
+// Blocks of 256 threads that must stay resident per SM for a binner: the
+// NumPy rule's inline near-edge arithmetic would otherwise take the kernel
+// past 64 registers (3 blocks instead of 4).
+template <class Binner>
+constexpr int min_resident_blocks = 1;
+template <class T>
+constexpr int min_resident_blocks<detail::numpy_binner<T>> = 4;
+
 template <int Threads, int Unroll, class Sample, class Counter, class Binner,
           bool ByteTable = false>
-__global__ void __launch_bounds__(Threads)
+__global__ void __launch_bounds__(Threads, Threads == 256 ? min_resident_blocks<Binner> : 1)
     histogram_shared_atomics(const Sample* __restrict__ in, std::uint64_t n, Binner binner,
                              int bins, int copies, Counter* __restrict__ counts,
                              std::uint64_t* __restrict__ left_out) {
