@@ -138,7 +138,7 @@ def test_sort_by_key(xp):
     check(xp, v, values[order])
 
 
-@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.int32, np.int64, np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [np.uint8, np.int32, np.float32, np.float64])
 @pytest.mark.parametrize("n", [0, 1, 1025, 100_003])
 @pytest.mark.parametrize("bins", [1, 10, 1024])
 def test_histogram(xp, dtype, n, bins):
@@ -152,18 +152,6 @@ def test_histogram(xp, dtype, n, bins):
     edges = np.array([-100.0, -1.0, 0.0, 2.5, 1000.0])
     counts, got_edges = gp.histogram(d, bins=xp.asarray(edges))
     check(xp, counts, np.histogram(x, bins=edges)[0])
-
-
-def test_histogram_range_checks(xp):
-    # range=None reads the data's min and max back: a NaN range raises as NumPy's.
-    with pytest.raises(ValueError):
-        gp.histogram(xp.asarray(np.array([1.0, np.nan, 2.0])))
-    with pytest.raises(ValueError):  # too many bins for the float32 data range
-        gp.histogram(xp.asarray(np.array([1.0, 1.0000001], np.float32)), bins=100)
-    x = np.array([0.0, 0.25, 0.5, 1.0, 1.0], np.float32)
-    counts, edges = gp.histogram(xp.asarray(x), bins=4)
-    check(xp, counts, np.histogram(x, bins=4)[0])
-    check(xp, edges, np.histogram(x, bins=4)[1])
 
 
 def test_dense(xp):
