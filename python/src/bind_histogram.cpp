@@ -22,52 +22,27 @@ namespace {
   throw nb::type_error(msg.c_str());
 }
 
-// The library's messages start "gpuprim::<function>: "; ours "histogram: ".
-[[noreturn]] void rethrow_value_error(const std::invalid_argument& e) {
-  std::string what = e.what();
-  if (what.rfind("gpuprim::", 0) == 0) {
-    const std::size_t colon = what.find(": ");
-    if (colon != std::string::npos) what.erase(0, colon + 2);
-  }
-  value_error("histogram: " + what);
+std::string number_text(double v) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
 }
 
-// numpy.histogram's even bins for samples of type T: over the given range,
-// else over the samples' min and max (NaN propagates, as numpy's; a
-// non-finite one raises as numpy does), else (0, 1) for no samples. On the
-// GPU the min and max are read back to the host: the library's NumPy rule
-// checks the bins there, before anything is counted.
-template <class T>
-numpy_bins even_bins(const context& ctx, const array& x, bool range_given, double first,
-                     double last) {
-  if (range_given) return numpy_bins::with_range<T>(first, last);
-  if (x.size() == 0) return numpy_bins::of_empty<T>();
-  T min_max[2];
-  if (ctx.on_device) {
-    nb::gil_scoped_release release;
-    gpu::histogram_extremes(x.type, x.data, x.size(), min_max, ctx.stream);
-  } else {
+// The samples' min and max on the host (NaN propagates, as NumPy's).
+void host_extremes(const array& x, double& lo, double& hi) {
+  visit_dtype(x.type, [&]<class T>(type_tag<T>) {
     const std::span<const T> s(x.ptr<const T>(), x.size());
-    nb::gil_scoped_release release;
-    min_max[0] = reduce(host, s, s[0], minimum{});
-    min_max[1] = reduce(host, s, s[0], maximum{});
-  }
-  return numpy_bins::of_data<T>(min_max[0], min_max[1]);
+    lo = static_cast<double>(reduce(host, s, s[0], minimum{}));
+    hi = static_cast<double>(reduce(host, s, s[0], maximum{}));
+  });
 }
 
-// Counts the samples into the even bins of `spec` on the host (the
-// library's NumPy rule; int64 samples, which numpy compares as float64,
-// through the same binner as a classifier).
-template <class T>
-void host_count_even(const array& x, const numpy_bins& spec, int bins, std::int64_t* counts) {
+template <class T, class Edge>
+void host_count(const array& x, const Edge* edges, int bins, bool uniform, std::int64_t* counts) {
   const std::span<const T> s(x.ptr<const T>(), x.size());
   const std::span<std::uint64_t> c(reinterpret_cast<std::uint64_t*>(counts),
                                    static_cast<std::size_t>(bins));
-  if constexpr (histogram_sample<T>) {
-    histogram_even(host, s, c, spec);
-  } else {
-    histogram(host, s, c, detail::numpy_binner_for<T>("histogram", c.size(), spec));
-  }
+  histogram(host, s, c, numpy_bin<T, Edge>{edges, bins, uniform});
 }
 
 nb::object histogram_call(nb::handle x_obj, nb::handle bins_obj, nb::handle range_obj,
@@ -112,40 +87,48 @@ nb::object histogram_call(nb::handle x_obj, nb::handle bins_obj, nb::handle rang
     } catch (const nb::cast_error&) {
       type_error("histogram: range must be a pair of numbers (min, max)");
     }
+    if (first > last) value_error("histogram: max must be larger than min in range parameter.");
+    if (!std::isfinite(first) || !std::isfinite(last)) {
+      value_error("histogram: supplied range of [" + number_text(first) + ", " + number_text(last) +
+                  "] is not finite");
+    }
   }
-  const dtype edge_type = x.type == dtype::float32 ? dtype::float32 : dtype::float64;
+  const bool float32_edges = x.type == dtype::float32;
   const context ctx = have_user_edges ? make_context(fn, {&x, &user_edges}, stream)
                                       : make_context(fn, {&x}, stream);
   array counts = empty_array(ctx, {std::int64_t(bins)}, dtype::int64);
   const std::size_t n = x.size();
 
   if (ctx.on_device) {
+    if (x.type == dtype::int64 || x.type == dtype::uint64) {
+      unsupported_dtype(fn, x, "on the GPU samples are int8-32, uint8-32, float32, float64");
+    }
     if (have_user_edges && user_edges.type != dtype::float64) {
       type_error("histogram: edges (bins) on the GPU must be float64");
     }
+    nb::object edges_obj = have_user_edges ? user_edges.obj : nb::object();
+    array edges;
+    if (!have_user_edges) {
+      edges = empty_array(ctx, {std::int64_t(bins) + 1},
+                          float32_edges ? dtype::float32 : dtype::float64);
+      edges_obj = edges.obj;
+    }
+    const bool from_data = !range_given && n > 0;
+    if (!range_given && n == 0) {
+      first = 0.0;
+      last = 1.0;
+    } else if (range_given && first == last) {
+      first -= 0.5;
+      last += 0.5;
+    }
     device_guard guard(ctx);
-    if (have_user_edges) {
+    {
       nb::gil_scoped_release release;
-      gpu::histogram(x.type, x.data, n, bins, nullptr, user_edges.ptr<const double>(), nullptr,
+      gpu::histogram(x.type, x.data, n, bins, !from_data, first, last,
+                     have_user_edges ? user_edges.ptr<const double>() : nullptr, edges.data,
                      counts.ptr<std::int64_t>(), ctx.stream);
-      return nb::make_tuple(counts.obj, user_edges.obj);
     }
-    array edges = empty_array(ctx, {std::int64_t(bins) + 1}, edge_type);
-    try {
-      const numpy_bins spec = visit_dtype(x.type, [&]<class T>(type_tag<T>) {
-        if constexpr (std::is_same_v<T, bool>) {
-          return numpy_bins{};  // rejected above
-        } else {
-          return even_bins<T>(ctx, x, range_given, first, last);
-        }
-      });
-      nb::gil_scoped_release release;
-      gpu::histogram(x.type, x.data, n, bins, &spec, nullptr, edges.data,
-                     counts.ptr<std::int64_t>(), ctx.stream);
-    } catch (const std::invalid_argument& e) {
-      rethrow_value_error(e);
-    }
-    return nb::make_tuple(counts.obj, edges.obj);
+    return nb::make_tuple(counts.obj, edges_obj);
   }
 
   // Host.
@@ -162,33 +145,44 @@ nb::object histogram_call(nb::handle x_obj, nb::handle bins_obj, nb::handle rang
     {
       nb::gil_scoped_release release;
       visit_dtype(x.type, [&]<class T>(type_tag<T>) {
-        const std::span<const T> s(x.ptr<const T>(), n);
-        const std::span<std::uint64_t> c(
-            reinterpret_cast<std::uint64_t*>(counts.ptr<std::int64_t>()),
-            static_cast<std::size_t>(bins));
-        histogram(host, s, c, edges_bin<T, double>{e.data(), bins});
+        if constexpr (!std::is_same_v<T, bool>) {
+          host_count<T, double>(x, e.data(), bins, false, counts.ptr<std::int64_t>());
+        }
       });
     }
     return nb::make_tuple(counts.obj, user_edges.obj);
   }
-  array edges = empty_array(ctx, {std::int64_t(bins) + 1}, edge_type);
-  try {
-    visit_dtype(x.type, [&]<class T>(type_tag<T>) {
-      if constexpr (std::is_same_v<T, bool>) return;  // rejected above
-      const numpy_bins spec = even_bins<T>(ctx, x, range_given, first, last);
-      // Checks the bins (and throws) before anything is counted.
-      const std::vector<double> e = numpy_histogram_edges(spec, static_cast<std::size_t>(bins));
-      nb::gil_scoped_release release;
-      visit_dtype(edge_type, [&]<class E>(type_tag<E>) {
-        if constexpr (std::is_floating_point_v<E>) {
-          for (std::size_t k = 0; k < e.size(); ++k)
-            edges.ptr<E>()[k] = static_cast<E>(e[k]);
+  // The end points' type: the data's for float32 data without a range
+  // (NumPy's linspace of two float32 scalars), else float64.
+  const bool float32_math = float32_edges && !range_given && n > 0;
+  if (!range_given && n > 0) {
+    host_extremes(x, first, last);
+    if (!std::isfinite(first) || !std::isfinite(last)) {
+      value_error("histogram: autodetected range of [" + number_text(first) + ", " +
+                  number_text(last) + "] is not finite");
+    }
+  }
+  if (first == last) {
+    first -= 0.5;
+    last += 0.5;
+  }
+  array edges =
+      empty_array(ctx, {std::int64_t(bins) + 1}, float32_edges ? dtype::float32 : dtype::float64);
+  {
+    nb::gil_scoped_release release;
+    visit_dtype(edges.type, [&]<class E>(type_tag<E>) {
+      E* e = edges.ptr<E>();
+      for (int k = 0; k <= bins; ++k) {
+        e[k] = float32_math ? static_cast<E>(linspace_edge<float>(
+                                  static_cast<float>(first), static_cast<float>(last), bins, k))
+                            : static_cast<E>(linspace_edge<double>(first, last, bins, k));
+      }
+      visit_dtype(x.type, [&]<class T>(type_tag<T>) {
+        if constexpr (!std::is_same_v<T, bool> && std::is_floating_point_v<E>) {
+          host_count<T, E>(x, e, bins, true, counts.ptr<std::int64_t>());
         }
       });
-      host_count_even<T>(x, spec, bins, counts.ptr<std::int64_t>());
     });
-  } catch (const std::invalid_argument& e) {
-    rethrow_value_error(e);
   }
   return nb::make_tuple(counts.obj, edges.obj);
 }
@@ -206,9 +200,8 @@ void bind_histogram(nb::module_& m) {
       "(counts, edges) as numpy.histogram: `bins` even bins over `range` (default: the data's "
       "min and max; a single value v gives [v - 0.5, v + 0.5]) or the given increasing edges; "
       "every bin half-open but the last; samples outside and NaN not counted. counts are int64; "
-      "edges float32 for float32 samples, else float64. With range=None on the GPU the data's "
-      "min and max are read back to the host (the call waits for them); a NaN or infinity "
-      "among them raises ValueError, as NumPy's.");
+      "edges float32 for float32 samples, else float64. On the GPU nothing waits: a NaN in the "
+      "data with range=None gives NaN edges and zero counts there (NumPy raises).");
 }
 
 }  // namespace gpuprim::python

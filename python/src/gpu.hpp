@@ -3,8 +3,7 @@
 // takes (integer sums widened as NumPy's, int8/int16 keys, ...), not only
 // for the combinations the library precompiles for plain C++ callers.
 // Arguments are checked by the callers; every function only enqueues work on
-// `stream` (nothing synchronizes but histogram_extremes), with pointers to
-// device memory.
+// `stream` (nothing synchronizes), with pointers to device memory.
 #pragma once
 
 #include <cstddef>
@@ -12,10 +11,6 @@
 
 #include "dtypes.hpp"
 #include "gpuprim/core/macros.hpp"
-
-namespace gpuprim {
-struct numpy_bins;  // gpuprim/histogram.hpp
-}
 
 namespace gpuprim::python::gpu {
 
@@ -64,20 +59,14 @@ void sort(dtype key, const void* in, void* out, std::int64_t* indices, std::size
 void sort_by_key(dtype key, std::size_t value_bytes, const void* keys_in, const void* values_in,
                  void* keys_out, void* values_out, std::size_t n, bool descending, stream_t stream);
 
-// numpy.histogram: the samples' min and max (numpy's a.min(), a.max(): NaN
-// propagates) copied into host_min_max[2] (of the sample type); waits for
-// the stream. Samples: every integer type but bool, float32, float64.
-void histogram_extremes(dtype in, const void* x, std::size_t n, void* host_min_max,
-                        stream_t stream);
-
-// numpy.histogram: counts[bins] (int64) and, unless user_edges (bins + 1
-// float64 edges in device memory, histogram_rule.hpp) are given, the even
-// bins of *spec (the library's NumPy rule) with their edges computed on the
-// device into edges_out[bins + 1] (float32 for float32 samples, else
-// float64). Samples as histogram_extremes. Throws std::invalid_argument
-// (before anything is enqueued) when spec's bins cannot be made.
-void histogram(dtype in, const void* x, std::size_t n, int bins, const numpy_bins* spec,
-               const double* user_edges, void* edges_out, std::int64_t* counts, stream_t stream);
+// numpy.histogram (histogram_rule.hpp): counts[bins] (int64) and, unless
+// user_edges (bins + 1 float64 edges in device memory) are given,
+// edges_out[bins + 1] (float32 for float32 samples, else float64) over
+// [first, last] or, without range_given, over the samples' min and max.
+// Samples: int8-32, uint8-32, float32, float64.
+void histogram(dtype in, const void* x, std::size_t n, int bins, bool range_given, double first,
+               double last, const double* user_edges, void* edges_out, std::int64_t* counts,
+               stream_t stream);
 
 // offsets[i] = i * step for i < count (row starts for segmented calls).
 void fill_offsets(std::int64_t* offsets, std::size_t count, std::int64_t step, stream_t stream);
@@ -111,11 +100,8 @@ inline void sort_by_key(dtype, std::size_t, const void*, const void*, void*, voi
                         bool, stream_t) {
   no_cuda("sort_by_key");
 }
-inline void histogram_extremes(dtype, const void*, std::size_t, void*, stream_t) {
-  no_cuda("histogram");
-}
-inline void histogram(dtype, const void*, std::size_t, int, const numpy_bins*, const double*, void*,
-                      std::int64_t*, stream_t) {
+inline void histogram(dtype, const void*, std::size_t, int, bool, double, double, const double*,
+                      void*, std::int64_t*, stream_t) {
   no_cuda("histogram");
 }
 inline void fill_offsets(std::int64_t*, std::size_t, std::int64_t, stream_t) {

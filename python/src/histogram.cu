@@ -1,9 +1,7 @@
-// GPU numpy.histogram through the library's NumPy rule: even bins count
-// with histogram_even_into(numpy_bins) (int64 samples, which numpy compares
-// as float64, with the same binner as a classifier), and the edges are
-// evaluated on the device by the library's numpy_edge_rule, so they never
-// cross between host and device; edges given as an array count with
-// edges_bin (histogram_rule.hpp).
+// GPU numpy.histogram: the edges are made on the device (from the data's
+// min and max, reduced there, when no range is given: nothing waits for the
+// host), then the library's histogram counts the samples under numpy_bin
+// (histogram_rule.hpp).
 #include <limits>
 
 #include "gpu.hpp"
@@ -17,75 +15,74 @@ namespace gpuprim::python::gpu {
 
 namespace {
 
-// edges[k] = edge k of the NumPy rule, k in [0, bins], in Edge (the rule's
-// values are exactly values of Edge).
-template <class Edge>
-__global__ void edges_kernel(Edge* edges, detail::numpy_edge_rule rule) {
-  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k <= rule.bins; k += gridDim.x * blockDim.x) {
-    edges[k] = static_cast<Edge>(rule(k));
+// edges[0, bins] = linspace(first, last, bins + 1) in Edge, with (first,
+// last) = range (computed in double), or the samples' (min, max) read from
+// `extremes` (computed in the sample's floating type, as NumPy's linspace
+// of two float32 scalars; a min == max range widens by 0.5 each side).
+template <class Sample, class Edge>
+__global__ void edges_kernel(Edge* edges, int bins, double first, double last,
+                             const Sample* extremes) {
+  using C = std::conditional_t<std::is_same_v<Sample, float>, float, double>;
+  C lo = static_cast<C>(first);
+  C hi = static_cast<C>(last);
+  if (extremes) {
+    lo = static_cast<C>(extremes[0]);
+    hi = static_cast<C>(extremes[1]);
+    if (lo == hi) {
+      lo = lo - C(0.5);
+      hi = hi + C(0.5);
+    }
+  }
+  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k <= bins; k += gridDim.x * blockDim.x) {
+    edges[k] = extremes ? static_cast<Edge>(linspace_edge<C>(lo, hi, bins, k))
+                        : static_cast<Edge>(linspace_edge<double>(first, last, bins, k));
   }
 }
 
-template <class Sample>
-void extremes_typed(const Sample* x, std::size_t n, Sample* host_min_max, stream_t stream) {
-  const detail::scratch_buffer extremes(2 * sizeof(Sample), stream);
-  Sample* e = extremes.get<Sample>();
-  const Sample hi = std::numeric_limits<Sample>::has_infinity
-                        ? std::numeric_limits<Sample>::infinity()
-                        : std::numeric_limits<Sample>::max();
-  const Sample lo = std::numeric_limits<Sample>::has_infinity
-                        ? -std::numeric_limits<Sample>::infinity()
-                        : std::numeric_limits<Sample>::lowest();
-  // minimum / maximum propagate NaN, as numpy's a.min() / a.max().
-  detail::cuda_reduce_into(x, n, e, hi, minimum{}, detail::unary_fetch<identity>{}, stream);
-  detail::cuda_reduce_into(x, n, e + 1, lo, maximum{}, detail::unary_fetch<identity>{}, stream);
-  detail::copy_to_host(host_min_max, e, 2 * sizeof(Sample), stream);
-  synchronize(stream);
-}
-
 template <class Sample, class Edge>
-void histogram_typed(const Sample* x, std::size_t n, int bins, const numpy_bins* spec,
-                     const double* user_edges, Edge* edges_out, std::int64_t* counts,
+void histogram_typed(const Sample* x, std::size_t n, int bins, bool range_given, double first,
+                     double last, const double* user_edges, Edge* edges_out, std::int64_t* counts,
                      stream_t stream) {
   const cuda_backend b = cuda.on(stream);
   const device_span<const Sample> samples(x, n);
   const device_span<std::uint64_t> c(reinterpret_cast<std::uint64_t*>(counts),
                                      static_cast<std::size_t>(bins));
   if (user_edges) {
-    histogram_into(b, samples, c, edges_bin<Sample, double>{user_edges, bins});
+    histogram_into(b, samples, c, numpy_bin<Sample, double>{user_edges, bins, false});
     return;
   }
-  // Both check the bins (and throw) before anything is enqueued.
-  if constexpr (histogram_sample<Sample>) {
-    histogram_even_into(b, samples, c, *spec);
-  } else {
-    histogram_into(b, samples, c, detail::numpy_binner_for<Sample>("histogram", c.size(), *spec));
+  const detail::scratch_buffer extremes(range_given ? 0 : 2 * sizeof(Sample), stream);
+  if (!range_given) {
+    Sample* e = extremes.get<Sample>();
+    const Sample hi = std::numeric_limits<Sample>::has_infinity
+                          ? std::numeric_limits<Sample>::infinity()
+                          : std::numeric_limits<Sample>::max();
+    const Sample lo = std::numeric_limits<Sample>::has_infinity
+                          ? -std::numeric_limits<Sample>::infinity()
+                          : std::numeric_limits<Sample>::lowest();
+    detail::cuda_reduce_into(x, n, e, hi, minimum{}, detail::unary_fetch<identity>{}, stream);
+    detail::cuda_reduce_into(x, n, e + 1, lo, maximum{}, detail::unary_fetch<identity>{}, stream);
   }
-  const detail::numpy_edge_rule rule(*spec, bins);
   const int threads = 256;
   const int blocks = std::min(1024, (bins + threads) / threads);
-  edges_kernel<<<blocks, threads, 0, stream>>>(edges_out, rule);
+  edges_kernel<<<blocks, threads, 0, stream>>>(edges_out, bins, first, last,
+                                               range_given ? nullptr : extremes.get<Sample>());
   detail::check_launch("edges_kernel", "gpuprim python histogram");
+  histogram_into(b, samples, c, numpy_bin<Sample, Edge>{edges_out, bins, true});
 }
 
 }  // namespace
 
-void histogram_extremes(dtype in, const void* x, std::size_t n, void* host_min_max,
-                        stream_t stream) {
+void histogram(dtype in, const void* x, std::size_t n, int bins, bool range_given, double first,
+               double last, const double* user_edges, void* edges_out, std::int64_t* counts,
+               stream_t stream) {
   visit_dtype(in, [&]<class T>(type_tag<T>) {
-    if constexpr (!std::is_same_v<T, bool>) {
-      extremes_typed<T>(static_cast<const T*>(x), n, static_cast<T*>(host_min_max), stream);
-    }
-  });
-}
-
-void histogram(dtype in, const void* x, std::size_t n, int bins, const numpy_bins* spec,
-               const double* user_edges, void* edges_out, std::int64_t* counts, stream_t stream) {
-  visit_dtype(in, [&]<class T>(type_tag<T>) {
-    if constexpr (!std::is_same_v<T, bool>) {
+    if constexpr (std::is_same_v<T, bool> || sizeof(T) == 8 && std::is_integral_v<T>) {
+      // Rejected by the caller.
+    } else {
       using Edge = std::conditional_t<std::is_same_v<T, float>, float, double>;
-      histogram_typed<T, Edge>(static_cast<const T*>(x), n, bins, spec, user_edges,
-                               static_cast<Edge*>(edges_out), counts, stream);
+      histogram_typed<T, Edge>(static_cast<const T*>(x), n, bins, range_given, first, last,
+                               user_edges, static_cast<Edge*>(edges_out), counts, stream);
     }
   });
 }
