@@ -13,6 +13,13 @@
 
 namespace gpuprim::python {
 
+[[noreturn]] void type_error(const std::string& msg) {
+  throw nb::type_error(msg.c_str());
+}
+[[noreturn]] void value_error(const std::string& msg) {
+  throw nb::value_error(msg.c_str());
+}
+
 namespace {
 
 constexpr const char* names[dtype_count] = {"bool",   "int8",    "int16",   "int32",
@@ -104,13 +111,6 @@ PyTypeObject* torch_type() {
 
 bool is_instance(PyTypeObject* tp, PyTypeObject* cls) {
   return cls && (tp == cls || PyType_IsSubtype(tp, cls));
-}
-
-[[noreturn]] void type_error(const std::string& msg) {
-  throw nb::type_error(msg.c_str());
-}
-[[noreturn]] void value_error(const std::string& msg) {
-  throw nb::value_error(msg.c_str());
 }
 
 // A NumPy type character (dtype.char, buffer format) and item size -> dtype.

@@ -34,6 +34,10 @@
 
 namespace gpuprim::python {
 
+// TypeError / ValueError with the message, from any binding.
+[[noreturn]] void type_error(const std::string& msg);
+[[noreturn]] void value_error(const std::string& msg);
+
 namespace nb = nanobind;
 
 enum class framework : std::uint8_t { numpy, cupy, torch, other };

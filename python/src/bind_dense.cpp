@@ -12,13 +12,6 @@ namespace gpuprim::python {
 
 namespace {
 
-[[noreturn]] void value_error(const std::string& msg) {
-  throw nb::value_error(msg.c_str());
-}
-[[noreturn]] void type_error(const std::string& msg) {
-  throw nb::type_error(msg.c_str());
-}
-
 nb::object transpose_call(nb::handle a_obj, nb::handle stream) {
   array a = import_array(a_obj, "transpose: a");
   if (a.ndim > 2) {

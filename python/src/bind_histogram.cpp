@@ -15,13 +15,6 @@ namespace gpuprim::python {
 
 namespace {
 
-[[noreturn]] void value_error(const std::string& msg) {
-  throw nb::value_error(msg.c_str());
-}
-[[noreturn]] void type_error(const std::string& msg) {
-  throw nb::type_error(msg.c_str());
-}
-
 std::string number_text(double v) {
   char text[64];
   std::snprintf(text, sizeof text, "%.17g", v);

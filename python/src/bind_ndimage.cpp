@@ -17,13 +17,6 @@ namespace gpuprim::python {
 
 namespace {
 
-[[noreturn]] void value_error(const std::string& s) {
-  throw nb::value_error(s.c_str());
-}
-[[noreturn]] void type_error(const std::string& s) {
-  throw nb::type_error(s.c_str());
-}
-
 struct filter_spec {
   bool separable = false;
   bool flip = false;  // convolve (true) or correlate (false)

@@ -17,10 +17,6 @@ namespace gpuprim::python {
 
 namespace {
 
-[[noreturn]] void value_error(const std::string& msg) {
-  throw nb::value_error(msg.c_str());
-}
-
 template <class T>
 using stored_t = std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>;
 

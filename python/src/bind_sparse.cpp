@@ -28,13 +28,6 @@ namespace gpuprim::python {
 
 namespace {
 
-[[noreturn]] void value_error(const std::string& s) {
-  throw nb::value_error(s.c_str());
-}
-[[noreturn]] void type_error(const std::string& s) {
-  throw nb::type_error(s.c_str());
-}
-
 struct csr_args {
   array data, indices, indptr;
   std::size_t rows = 0, cols = 0;

@@ -115,7 +115,8 @@ void bind_tune(nb::module_& m) {
         nb::arg("n") = std::uint64_t{1} << 24, nb::kw_only(), nb::arg("store") = false,
         nb::arg("max_trials") = std::size_t{64},
         "Measures an algorithm's launch configurations on the current GPU for one element type "
-        "('float32', 'uint32', ...: NumPy's dtype names) and size, as `gpuprim tune` does; returns the candidates' times and "
+        "('float32', 'uint32', ...: NumPy's dtype names) and size, as `gpuprim tune` does; returns "
+        "the candidates' times and "
         "the winner (max_trials bounds the candidates measured). store=True writes the winner to "
         "the per-device tuning cache, which later "
         "calls (in any process) use. Needs a CUDA device.");
