@@ -21,30 +21,8 @@ namespace {
 
 using gpu::scan_op;
 
-template <class T>
-using stored_t = std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>;
-
 void check_scan_dtype(const char* fn, const array& x) {
   if (x.type == dtype::float16) unsupported_dtype(fn, x, "float16 is not taken");
-}
-
-// Calls f(type_tag<In>, type_tag<Acc>) as gpu::visit_pair does.
-template <class F>
-void visit_pair(dtype in, dtype acc, F&& f) {
-  visit_dtype(in, [&]<class T>(type_tag<T>) {
-    using In = stored_t<T>;
-    switch (acc) {
-      case dtype::int64:
-        f(type_tag<In>{}, type_tag<std::int64_t>{});
-        return;
-      case dtype::uint64:
-        f(type_tag<In>{}, type_tag<std::uint64_t>{});
-        return;
-      default:
-        f(type_tag<In>{}, type_tag<In>{});
-        return;
-    }
-  });
 }
 
 void host_scan(scan_op op, bool exclusive, const array& x, dtype acc, void* out, const void* init) {

@@ -17,9 +17,6 @@ namespace gpuprim::python {
 
 namespace {
 
-template <class T>
-using stored_t = std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>;
-
 sort_order order_of(bool descending) {
   return descending ? sort_order::descending : sort_order::ascending;
 }

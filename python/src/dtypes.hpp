@@ -103,4 +103,30 @@ decltype(auto) visit_dtype(dtype t, F&& f) {
   }
 }
 
+// The type a dtype's values are handed to the library as: bool as its
+// bytes (0 / 1), which order and sum the same.
+template <class T>
+using stored_t = std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>;
+
+// Calls f(type_tag<In>{}, type_tag<Acc>{}) for the stored input type In of
+// `in` and the accumulator Acc: int64 or uint64 when `acc` says so (NumPy's
+// widened integer sums), else In itself.
+template <class F>
+void visit_pair(dtype in, dtype acc, F&& f) {
+  visit_dtype(in, [&]<class T>(type_tag<T>) {
+    using In = stored_t<T>;
+    switch (acc) {
+      case dtype::int64:
+        f(type_tag<In>{}, type_tag<std::int64_t>{});
+        return;
+      case dtype::uint64:
+        f(type_tag<In>{}, type_tag<std::uint64_t>{});
+        return;
+      default:
+        f(type_tag<In>{}, type_tag<In>{});
+        return;
+    }
+  });
+}
+
 }  // namespace gpuprim::python

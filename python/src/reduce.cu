@@ -17,10 +17,6 @@ namespace gpuprim::python::gpu {
 
 namespace {
 
-// bool is reduced as its bytes (0 / 1): the same order and the same sums.
-template <class T>
-using stored_t = std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>;
-
 // What a GPU sum accumulates in and returns: NumPy's sum type (int64 /
 // uint64 for integers; float32 stays float32, as CuPy and PyTorch do).
 template <class In>

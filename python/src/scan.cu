@@ -9,34 +9,6 @@
 
 namespace gpuprim::python::gpu {
 
-namespace {
-
-template <class T>
-using stored_t = std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>;
-
-// Calls f(type_tag<In>{}, type_tag<Acc>{}) for the stored input type and
-// the accumulator dtype `acc` (one of the input's own type or its sum
-// type).
-template <class F>
-void visit_pair(dtype in, dtype acc, F&& f) {
-  visit_dtype(in, [&]<class T>(type_tag<T>) {
-    using In = stored_t<T>;
-    switch (acc) {
-      case dtype::int64:
-        f(type_tag<In>{}, type_tag<std::int64_t>{});
-        return;
-      case dtype::uint64:
-        f(type_tag<In>{}, type_tag<std::uint64_t>{});
-        return;
-      default:
-        f(type_tag<In>{}, type_tag<In>{});
-        return;
-    }
-  });
-}
-
-}  // namespace
-
 void scan(scan_op op, bool exclusive, dtype in, dtype acc, const void* x, void* out, std::size_t n,
           const void* init, stream_t stream) {
   if (n == 0) return;

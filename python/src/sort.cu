@@ -18,9 +18,6 @@ namespace gpuprim::python::gpu {
 
 namespace {
 
-template <class T>
-using stored_t = std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>;
-
 constexpr int threads = 256;
 
 unsigned blocks_for(std::size_t n) {
