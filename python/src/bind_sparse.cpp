@@ -31,6 +31,24 @@ namespace {
 struct csr_args {
   array data, indices, indptr;
   std::size_t rows = 0, cols = 0;
+
+  // The library's views of these arrays, for values T and indices I (as
+  // visit_csr gives them).
+  template <class T, class I>
+  csr_view<T, I> host_view() const {
+    return {rows, cols, std::span<const I>(indptr.ptr<const I>(), rows + 1),
+            std::span<const I>(indices.ptr<const I>(), indices.size()),
+            std::span<const T>(data.ptr<const T>(), data.size())};
+  }
+  template <class T, class I>
+  device_csr_view<T, I> device_view(const csr_row_stats& stats) const {
+    return {rows,
+            cols,
+            device_span<const I>(indptr.ptr<const I>(), rows + 1),
+            device_span<const I>(indices.ptr<const I>(), indices.size()),
+            device_span<const T>(data.ptr<const T>(), data.size()),
+            stats};
+  }
 };
 
 void require_1d(const char* fn, const array& a, const char* name) {
@@ -175,13 +193,7 @@ nb::object spmv_call(nb::handle data, nb::handle indices, nb::handle indptr, std
       stats = check_device(fn, A, false, ctx.stream);
     }
     visit_csr(A, [&]<class T, class I>(type_tag<T>, type_tag<I>) {
-      const device_csr_view<T, I> v{
-          A.rows,
-          A.cols,
-          device_span<const I>(A.indptr.ptr<const I>(), A.rows + 1),
-          device_span<const I>(A.indices.ptr<const I>(), A.indices.size()),
-          device_span<const T>(A.data.ptr<const T>(), A.data.size()),
-          stats};
+      const auto v = A.device_view<T, I>(stats);
       nb::gil_scoped_release release;
       spmv(cuda.on(ctx.stream), T(1), v, device_span<const T>(x.ptr<const T>(), A.cols), T(0),
            device_span<T>(y.ptr<T>(), A.rows));
@@ -191,9 +203,7 @@ nb::object spmv_call(nb::handle data, nb::handle indices, nb::handle indptr, std
   visit_csr(A, [&]<class T, class I>(type_tag<T>, type_tag<I>) {
     nb::gil_scoped_release release;
     check_host<I>(fn, A);
-    const csr_view<T, I> v{A.rows, A.cols, std::span<const I>(A.indptr.ptr<const I>(), A.rows + 1),
-                           std::span<const I>(A.indices.ptr<const I>(), A.indices.size()),
-                           std::span<const T>(A.data.ptr<const T>(), A.data.size())};
+    const auto v = A.host_view<T, I>();
     spmv(host, T(1), v, std::span<const T>(x.ptr<const T>(), A.cols), T(0),
          std::span<T>(y.ptr<T>(), A.rows));
   });
@@ -289,13 +299,7 @@ nb::tuple solve_call(const std::string& method_name, nb::handle data, nb::handle
       nb::gil_scoped_release release;
       const csr_row_stats stats = check_device(fn, A, true, ctx.stream);
       if (x0 && n) detail::copy_device_to_device(x.data, x0->data, n * sizeof(T), ctx.stream);
-      const device_csr_view<T, I> v{
-          A.rows,
-          A.cols,
-          device_span<const I>(A.indptr.ptr<const I>(), A.rows + 1),
-          device_span<const I>(A.indices.ptr<const I>(), A.indices.size()),
-          device_span<const T>(A.data.ptr<const T>(), A.data.size()),
-          stats};
+      const auto v = A.device_view<T, I>(stats);
       res = solve(cuda.on(ctx.stream), method, v, device_span<const T>(b.ptr<const T>(), n),
                   device_span<T>(x.ptr<T>(), n), opts);
     });
@@ -304,10 +308,7 @@ nb::tuple solve_call(const std::string& method_name, nb::handle data, nb::handle
       nb::gil_scoped_release release;
       check_host<I>(fn, A);
       if (x0 && n) std::memcpy(x.data, x0->data, n * sizeof(T));
-      const csr_view<T, I> v{A.rows, A.cols,
-                             std::span<const I>(A.indptr.ptr<const I>(), A.rows + 1),
-                             std::span<const I>(A.indices.ptr<const I>(), A.indices.size()),
-                             std::span<const T>(A.data.ptr<const T>(), A.data.size())};
+      const auto v = A.host_view<T, I>();
       res = solve(host, method, v, std::span<const T>(b.ptr<const T>(), n),
                   std::span<T>(x.ptr<T>(), n), opts);
     });
