@@ -38,17 +38,7 @@ void host_scan(scan_op op, bool exclusive, const array& x, dtype acc, void* out,
         inclusive_scan(host, in, o, f);
       }
     };
-    switch (op) {
-      case scan_op::sum:
-        run(plus{});
-        break;
-      case scan_op::min:
-        run(minimum{});
-        break;
-      case scan_op::max:
-        run(maximum{});
-        break;
-    }
+    gpu::visit_scan_op(op, run);
   });
 }
 

@@ -11,6 +11,7 @@
 
 #include "dtypes.hpp"
 #include "gpuprim/core/macros.hpp"
+#include "gpuprim/core/operators.hpp"
 
 namespace gpuprim::python::gpu {
 
@@ -35,6 +36,23 @@ void reduce(reduce_op op, dtype in, const void* x, std::size_t rows, std::size_t
             stream_t stream);
 
 enum class scan_op { sum, min, max };
+
+// Calls f with the library's operator of `op` (min and max propagate NaN,
+// as np.minimum.accumulate / np.maximum.accumulate).
+template <class F>
+void visit_scan_op(scan_op op, F&& f) {
+  switch (op) {
+    case scan_op::sum:
+      f(plus{});
+      return;
+    case scan_op::min:
+      f(minimum{});
+      return;
+    case scan_op::max:
+      f(maximum{});
+      return;
+  }
+}
 
 // out[i] = x[0] op ... op x[i] (inclusive) or init op x[0] op ... op x[i-1]
 // (exclusive), in the result dtype `acc` (init points to one value of it, in

@@ -20,17 +20,7 @@ void scan(scan_op op, bool exclusive, dtype in, dtype acc, const void* x, void* 
       detail::cuda_scan_into(static_cast<const In*>(x), static_cast<T*>(out), n, kind, start, o,
                              detail::unary_fetch<identity>{}, stream);
     };
-    switch (op) {
-      case scan_op::sum:
-        run(plus{});
-        break;
-      case scan_op::min:
-        run(minimum{});
-        break;
-      case scan_op::max:
-        run(maximum{});
-        break;
-    }
+    visit_scan_op(op, run);
   });
 }
 
