@@ -581,15 +581,22 @@ struct numpy_binner {
     const int b = static_cast<int>(t);
     const K fraction = t - static_cast<K>(b);  // exact: b is t's integer part
     if (std::abs(fraction - K(0.5)) <= half_minus_margin) return b;
-    if (plain_edges) {
-      // As near_edge_bin, with the one edge computed inline (a call in the
-      // kernel's loop cost it about a fifth of its throughput).
-      if (b >= bins) return bins - 1;
-      const int e = fraction < K(0.5) ? b : b + 1;
-      if (e == 0 || e >= bins) return b;
-      return x < plain_edge(e) ? e - 1 : e;
-    }
+    // The common specs compute the one edge inline (a call in the
+    // kernel's loop cost it about a fifth of its throughput).
+    if (plain_edges) return across_edge(x, b, fraction, [this](int e) { return plain_edge(e); });
     return near_edge_bin(x, b, fraction);
+  }
+
+  // Near an edge: the one edge x may be on the wrong side of is b's lower
+  // edge for a fraction below 1/2, else its upper one (none at 0 and bins:
+  // x lies in [first, last] and the last bin is closed); edge_of(e) is edge
+  // e in K.
+  template <class EdgeOf>
+  GPUPRIM_HD int across_edge(K x, int b, K fraction, EdgeOf edge_of) const {
+    if (b >= bins) return bins - 1;  // x == last, or t rounded up to bins
+    const int e = fraction < K(0.5) ? b : b + 1;
+    if (e == 0 || e >= bins) return b;
+    return x < edge_of(e) ? e - 1 : e;
   }
 
   // Edge e (0 < e < bins) when plain_edges: numpy's y = e * step + start,
@@ -602,15 +609,11 @@ struct numpy_binner {
     return static_cast<K>(float_arithmetic ? static_cast<double>(static_cast<float>(sum)) : sum);
   }
 
-  // Near an edge: the one edge x may be on the wrong side of is b's lower
-  // edge for a fraction below 1/2, else its upper one (none at 0 and bins:
-  // x lies in [first, last] and the last bin is closed). Or the search.
+  // The other specs, out of line: the edge by numpy's full arithmetic
+  // (numpy_edge_rule), or the search.
   GPUPRIM_HD GPUPRIM_NOINLINE int near_edge_bin(K x, int b, K fraction) const {
     if (search) return bin_by_search(x);
-    if (b >= bins) return bins - 1;  // x == last, or t rounded up to bins
-    const int e = fraction < K(0.5) ? b : b + 1;
-    if (e == 0 || e >= bins) return b;
-    return x < static_cast<K>(edge(e)) ? e - 1 : e;
+    return across_edge(x, b, fraction, [this](int e) { return static_cast<K>(edge(e)); });
   }
 
   // The b with edge(b) <= x < edge(b + 1) (b = bins - 1 for x == last), for
