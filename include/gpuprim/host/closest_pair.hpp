@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <numeric>
 #include <vector>
 
@@ -38,8 +39,8 @@
 
 namespace gpuprim {
 
-// Progress of the host brute force (O(n^2) pairs): `report` is called from
-// one thread with the fraction of the pairs done and the seconds since the
+// Progress of the host brute force (O(n^2) pairs): `report` is called by
+// one thread at a time with the fraction of the pairs done and the seconds since the
 // start, once `interval` seconds have passed and then every `interval`
 // seconds (never for a run that ends sooner). Without `report` nothing is
 // counted.
@@ -152,7 +153,12 @@ pair_candidate brute_force(host_backend backend, const point_set<T>& s,
   const double total = 0.5 * double(n) * double(n - 1);
   std::atomic<std::uint64_t> done{0};
   const auto started = std::chrono::steady_clock::now();
+  // Whichever thread finishes a row when a report is due makes it, one at
+  // a time (a thread that finds the lock taken skips); `next` and
+  // `reported` are guarded by the lock.
+  std::mutex reporting_lock;
   double next = progress.interval;
+  std::uint64_t reported = 0;
   return parallel_best(
       backend, n,
       [&](std::size_t i, pair_candidate& best) {
@@ -167,11 +173,13 @@ pair_candidate brute_force(host_backend backend, const point_set<T>& s,
         if (!reporting) return;
         const std::uint64_t pairs =
             done.fetch_add(n - 1 - i, std::memory_order_relaxed) + (n - 1 - i);
-        if (omp_get_thread_num() != 0) return;
+        const std::unique_lock<std::mutex> lock(reporting_lock, std::try_to_lock);
+        if (!lock.owns_lock()) return;
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         if (seconds >= next) {
-          progress.report(double(pairs) / total, seconds);
+          reported = std::max(reported, pairs);  // counts taken by other threads may be smaller
+          progress.report(double(reported) / total, seconds);
           next = (std::floor(seconds / progress.interval) + 1) * progress.interval;
         }
       },
