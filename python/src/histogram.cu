@@ -1,7 +1,9 @@
-// GPU numpy.histogram: the edges are made on the device (from the data's
-// min and max, reduced there, when no range is given: nothing waits for the
-// host), then the library's histogram counts the samples under numpy_bin
-// (histogram_rule.hpp).
+// GPU numpy.histogram. With a range, the library's NumPy rule
+// (histogram_even_into with numpy_bins) counts and its edge rule writes the
+// edges on the device. Without one, the data's min and max are reduced on
+// the device and the edges made there (nothing waits for the host), then
+// the samples are counted under numpy_bin (histogram_rule.hpp), which reads
+// those edges.
 #include <limits>
 
 #include "gpu.hpp"
@@ -9,6 +11,7 @@
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/histogram.cuh"
 #include "gpuprim/cuda/reduce.cuh"
+#include "gpuprim/histogram.hpp"
 #include "histogram_rule.hpp"
 
 namespace gpuprim::python::gpu {
@@ -39,6 +42,21 @@ __global__ void edges_kernel(Edge* edges, int bins, double first, double last,
   }
 }
 
+// edges[k] = edge k of the NumPy rule, k in [0, rule.bins] (each exactly a
+// value of Edge).
+template <class Edge>
+__global__ void rule_edges_kernel(Edge* edges, detail::numpy_edge_rule rule) {
+  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k <= rule.bins; k += gridDim.x * blockDim.x) {
+    edges[k] = static_cast<Edge>(rule(k));
+  }
+}
+
+constexpr int edge_threads = 256;
+
+int edge_blocks(int bins) {
+  return std::min(1024, (bins + edge_threads) / edge_threads);
+}
+
 template <class Sample, class Edge>
 void histogram_typed(const Sample* x, std::size_t n, int bins, bool range_given, double first,
                      double last, const double* user_edges, Edge* edges_out, std::int64_t* counts,
@@ -50,6 +68,17 @@ void histogram_typed(const Sample* x, std::size_t n, int bins, bool range_given,
   if (user_edges) {
     histogram_into(b, samples, c, numpy_bin<Sample, double>{user_edges, bins, false});
     return;
+  }
+  if constexpr (histogram_sample<Sample>) {
+    if (range_given) {
+      // Checks the bins (and throws) before anything is enqueued.
+      const numpy_bins spec = numpy_bins::with_range<Sample>(first, last);
+      histogram_even_into(b, samples, c, spec);
+      rule_edges_kernel<<<edge_blocks(bins), edge_threads, 0, stream>>>(
+          edges_out, detail::numpy_edge_rule(spec, bins));
+      detail::check_launch("rule_edges_kernel", "gpuprim python histogram");
+      return;
+    }
   }
   const detail::scratch_buffer extremes(range_given ? 0 : 2 * sizeof(Sample), stream);
   if (!range_given) {
@@ -63,10 +92,8 @@ void histogram_typed(const Sample* x, std::size_t n, int bins, bool range_given,
     detail::cuda_reduce_into(x, n, e, hi, minimum{}, detail::unary_fetch<identity>{}, stream);
     detail::cuda_reduce_into(x, n, e + 1, lo, maximum{}, detail::unary_fetch<identity>{}, stream);
   }
-  const int threads = 256;
-  const int blocks = std::min(1024, (bins + threads) / threads);
-  edges_kernel<<<blocks, threads, 0, stream>>>(edges_out, bins, first, last,
-                                               range_given ? nullptr : extremes.get<Sample>());
+  edges_kernel<<<edge_blocks(bins), edge_threads, 0, stream>>>(
+      edges_out, bins, first, last, range_given ? nullptr : extremes.get<Sample>());
   detail::check_launch("edges_kernel", "gpuprim python histogram");
   histogram_into(b, samples, c, numpy_bin<Sample, Edge>{edges_out, bins, true});
 }

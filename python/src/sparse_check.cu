@@ -24,44 +24,73 @@ struct check_state {
   unsigned long long empty_rows;
 };
 
-// 1. One thread per row: its two offsets against each other and nnz (and
-//    offsets[0] against 0 in row 0's thread).
+constexpr unsigned check_block = 256;
+
+// 1. A grid-stride loop over the rows: each row's two offsets against each
+//    other and nnz (and offsets[0] against 0 for row 0).
 // 2. With check_columns, the row's column indices against [0, cols).
-// 3. The row's length into the statistics, the defect (if any) into
-//    first_bad by atomicMin, so the first bad row wins.
+// 3. A defect goes into first_bad by atomicMin (the first bad row wins);
+//    the rows' lengths are reduced per thread, then per block, so one
+//    atomic per block updates the statistics (one per row would serialize
+//    millions of atomics on one address).
 template <class I>
-__global__ void check_csr_kernel(const I* offsets, const I* columns, std::size_t rows,
-                                 long long cols, long long nnz, bool check_columns,
-                                 check_state* state) {
-  const std::size_t r = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  if (r >= rows) return;
-  const long long b = offsets[r];
-  const long long e = offsets[r + 1];
-  int defect = 0;
-  if (r == 0 && b != 0) {
-    defect = static_cast<int>(csr_defect::first_offset);
-  } else if (e < b) {
-    defect = static_cast<int>(csr_defect::decreasing);
-  } else if (e > nnz) {
-    defect = static_cast<int>(csr_defect::past_end);
-  } else if (r + 1 == rows && e != nnz) {
-    defect = static_cast<int>(csr_defect::last_offset);
-  } else if (check_columns) {
-    for (long long k = b; k < e; ++k) {
-      const long long c = columns[k];
-      if (c < 0 || c >= cols) {
-        defect = static_cast<int>(csr_defect::column_outside);
-        break;
+__global__ void __launch_bounds__(check_block)
+    check_csr_kernel(const I* offsets, const I* columns, std::size_t rows, long long cols,
+                     long long nnz, bool check_columns, check_state* state) {
+  unsigned long long max_row = 0;
+  unsigned long long empty_rows = 0;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t r = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; r < rows;
+       r += stride) {
+    const long long b = offsets[r];
+    const long long e = offsets[r + 1];
+    int defect = 0;
+    if (r == 0 && b != 0) {
+      defect = static_cast<int>(csr_defect::first_offset);
+    } else if (e < b) {
+      defect = static_cast<int>(csr_defect::decreasing);
+    } else if (e > nnz) {
+      defect = static_cast<int>(csr_defect::past_end);
+    } else if (r + 1 == rows && e != nnz) {
+      defect = static_cast<int>(csr_defect::last_offset);
+    } else if (check_columns) {
+      for (long long k = b; k < e; ++k) {
+        const long long c = columns[k];
+        if (c < 0 || c >= cols) {
+          defect = static_cast<int>(csr_defect::column_outside);
+          break;
+        }
       }
     }
+    if (defect) {
+      atomicMin(&state->first_bad, (static_cast<unsigned long long>(r) << 3) | defect);
+      continue;
+    }
+    const unsigned long long len = static_cast<unsigned long long>(e - b);
+    max_row = len > max_row ? len : max_row;
+    empty_rows += len == 0;
   }
-  if (defect) {
-    atomicMin(&state->first_bad, (static_cast<unsigned long long>(r) << 3) | defect);
-    return;
+  for (int offset = 16; offset > 0; offset /= 2) {
+    const unsigned long long m = __shfl_down_sync(0xffffffffu, max_row, offset);
+    max_row = m > max_row ? m : max_row;
+    empty_rows += __shfl_down_sync(0xffffffffu, empty_rows, offset);
   }
-  const unsigned long long len = static_cast<unsigned long long>(e - b);
-  atomicMax(&state->max_row, len);
-  if (len == 0) atomicAdd(&state->empty_rows, 1ull);
+  __shared__ unsigned long long warp_max[check_block / 32];
+  __shared__ unsigned long long warp_empty[check_block / 32];
+  const unsigned warp = threadIdx.x / 32;
+  if (threadIdx.x % 32 == 0) {
+    warp_max[warp] = max_row;
+    warp_empty[warp] = empty_rows;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (unsigned w = 1; w < check_block / 32; ++w) {
+      max_row = warp_max[w] > max_row ? warp_max[w] : max_row;
+      empty_rows += warp_empty[w];
+    }
+    if (max_row) atomicMax(&state->max_row, max_row);
+    if (empty_rows) atomicAdd(&state->empty_rows, empty_rows);
+  }
 }
 
 }  // namespace
@@ -75,8 +104,10 @@ csr_check_result check_csr(dtype index, const void* offsets, const void* columns
   check_state h{};
   cudaError_t e = cudaMemcpyAsync(d, &init, sizeof init, cudaMemcpyHostToDevice, s);
   if (e == cudaSuccess) {
-    const unsigned block = 256;
-    const unsigned grid = static_cast<unsigned>((rows + block - 1) / block);
+    // Enough blocks to fill the GPU; each thread then loops over rows.
+    const std::size_t needed = (rows + check_block - 1) / check_block;
+    const unsigned grid = static_cast<unsigned>(needed < 4096 ? needed : 4096);
+    const unsigned block = check_block;
     if (index == dtype::int32) {
       check_csr_kernel<<<grid, block, 0, s>>>(
           static_cast<const std::int32_t*>(offsets), static_cast<const std::int32_t*>(columns),
