@@ -306,7 +306,9 @@ KINDS = ("ratios", "ladders", "scaling")
 
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("files", nargs="+", metavar="FILE[@SOURCE]", help="bench results (.json or .md)")
+    parser.add_argument(
+        "files", nargs="+", metavar="FILE[@SOURCE]", help="bench results (.json or .md)"
+    )
     parser.add_argument("--out", type=Path, default=Path("docs/img"), help="folder of the PNGs")
     parser.add_argument("--charts", default=",".join(KINDS), help="kinds to draw, comma-separated")
     args = parser.parse_args(argv)
