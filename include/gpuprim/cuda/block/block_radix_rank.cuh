@@ -26,7 +26,7 @@
 //    word. Only one lane ever writes a given counter in a step, so the
 //    counters need no atomics. (Finding the peers took one ballot per digit
 //    bit before: eight votes and the bit tests around them made the pass
-//    issue-bound on the H100. __match_any_sync does it in one instruction,
+//    issue-bound on sm_90. __match_any_sync does it in one instruction,
 //    but a slow one.) Counting first, as CUB's onesweep does, means a rank
 //    is final when the warp's step ends: no pass over the items after.
 #pragma once

@@ -46,7 +46,7 @@ unsigned persistent_grid_size(Kernel kernel, int threads, int blocks_per_multipr
 // Every kernel of the device algorithms is enqueued through the driver's
 // cuLaunchKernel, on the kernel's function handle looked up once per thread
 // and device, instead of through <<<...>>> (the runtime's cudaLaunchKernel,
-// which finds the function again on every call). On the lent H100 that
+// which finds the function again on every call). Measured on sm_90, that
 // takes 3.1-3.3 us of host time per launch instead of 3.6-3.8, and an
 // isolated 2^20 sum 0.3-0.5 us less (scripts/tune_reduce.cu --launch): for
 // small inputs the launch is most of the call.

@@ -174,7 +174,7 @@ struct tile_lookback {
   // wider window lets the front move further per L2 round trip, which is
   // what bounds a scan with many small tiles (docs/design.md).
   //
-  // FirstDelayNs and PollDelayNs (for tuning; CUB's H100 scan waits about
+  // FirstDelayNs and PollDelayNs (for tuning; CUB's sm_90 scan waits about
   // 1.1 us before its first poll and 0.7 us between polls): a sleep before
   // the first poll, giving the tiles behind time to publish, and before
   // each later poll, so that hundreds of waiting warps load L2 less.

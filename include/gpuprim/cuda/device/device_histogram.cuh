@@ -16,7 +16,7 @@
 //    their 256 values): 32-bit sub-histograms in shared memory, one per warp
 //    when they fit in 32 KiB (fewer, shared by several warps, otherwise),
 //    incremented with shared atomics, summed per block at the end. For
-//    bytes into their own values it beat the lane counters on the H100 (see
+//    bytes into their own values it measured faster than the lane counters (see
 //    histogram_launch).
 //  - histogram_global_atomics (more bins): global atomics on the output.
 // All read the samples with 16-byte vector loads from the first 16-byte
@@ -448,7 +448,7 @@ void launch_shared_atomics(const Sample* in, std::uint64_t n, Counter* counts, i
 }
 
 // Bytes into their own 256 values: 768 threads sharing one sub-histogram
-// per block, 4 loads in flight per thread. Measured on the H100
+// per block, 4 loads in flight per thread. Measured
 // (scripts/tune_histogram.cu, CUB = 1, random bytes at 2^22 / 2^24 / 2^28):
 // 1.16x / 1.10x / 1.08x, where 256 threads with one copy per warp gave
 // 1.11x / 0.84x / 1.11x: at 2^24 (one round of loads per thread) zeroing

@@ -22,7 +22,7 @@
 //     allocation or memset (status words, ticket and totals live in the
 //     stream's workspace).
 //  Steps 3 and 4 run after the data has arrived, so their code is kept
-//  short: on the H100 a 2^20 sum's time grew with it (docs/design.md).
+//  short: a 2^20 sum's measured time grew with it (docs/design.md).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -245,7 +245,7 @@ __global__ void __launch_bounds__(Threads)
   }
 }
 
-// Measured on an H100 (docs/performance.md): 256 threads, 4 loads of 16
+// Measured (bench/results/history-reduce-scan.md): 256 threads, 4 loads of 16
 // bytes in flight per thread and 4 blocks per SM (half the resident
 // maximum) read 2^28 floats at CUB's speed; more blocks or deeper unrolling
 // were slower, fewer starved small inputs.
@@ -274,7 +274,7 @@ struct reduce_config {
 // the totals the others published, or the last block to finish, found by
 // an atomic ticket, reads them. Automatic: polled where a total fits one
 // status word with its flag (values of up to 4 bytes), else the ticket.
-// Measured on the H100 (scripts/tune_reduce.cu, 2^20 floats): polled
+// Measured (scripts/tune_reduce.cu, 2^20 floats): polled
 // 10.85 us isolated and 6.25 us queued against the ticket's 11.58 and
 // 6.83 (data in L2), 11.78 against 12.45 from memory. Polling totals that
 // do not pack (a value, a fence, then the flag) made the harness's 2^24

@@ -49,7 +49,7 @@ namespace gpuprim::cuda_detail {
 // by how fast published prefixes move from tile to tile, which grows with
 // the number of tiles in flight: asking for a full SM (2048 threads, so 32
 // registers a thread, no spills) took 2^28 floats from 1175 us to 980 us
-// on the H100. Accumulators that do not fit a status word would spill at 32
+// on sm_90. Accumulators that do not fit a status word would spill at 32
 // registers, so they keep the compiler's own choice.
 template <class T, int Threads>
 inline constexpr int scan_min_blocks = sizeof(T) <= 4
@@ -156,7 +156,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   // system kept busy by every resident tile. Not in a grid whose tiles are all resident from the
   // start (a small input, prefetch_tiles 0): each of those already loads its own input, and a
   // prefetch for another would only queue ahead of this tile's loads. What bounds such a grid is
-  // the chain of prefixes from tile 0, whose input then arrived among the last (H100, 2^20 floats:
+  // the chain of prefixes from tile 0, whose input then arrived among the last (2^20 floats:
   // tile 0's data 4.0-4.3 us into the kernel, tiles 64 and up 3.0-3.5 us;
   // without the prefetch the call took 14.3-15.1 us against 15.4-15.6).
   if constexpr (PrefetchTiles > 0) {
@@ -274,24 +274,24 @@ inline constexpr int scan_items_per_thread =
 
 // Status words each lane of the look-back warp polls at once: 32 tiles per
 // word (see tile_lookback::exclusive_prefix; a template parameter of
-// launch_scan, for tuning). 2 (64 tiles a round trip) measured best on the
-// H100 (scripts/tune_scan.cu, float sums: 2^28 0.83x CUB with 1, 0.89x with
+// launch_scan, for tuning). 2 (64 tiles a round trip) measured best
+// (scripts/tune_scan.cu, float sums: 2^28 0.83x CUB with 1, 0.89x with
 // 2, 0.82x with 4; 2^24 0.83x, 0.91x, 0.88x; 2^20 1.13x, 1.21x, 1.16x).
 inline constexpr int scan_lookback_words = 2;
 
 // The look-back warp's sleep before its first poll, in ns: the tiles just
 // behind have then mostly published, and the waiting warps load L2 less.
-// Measured on the H100 (scripts/tune_scan.cu, 256 x 40 tiles, two runs on
-// 2026-11-24): 1000 ns against none, 2^20 floats 12.0 vs 12.9 us and 1.34x
+// Measured (scripts/tune_scan.cu, 256 x 40 tiles, two runs): 1000 ns
+// against none, 2^20 floats 12.0 vs 12.9 us and 1.34x
 // vs 1.29x CUB, 2^24 61.4 vs 62.9 us, 2^28 772.0 vs 773.7 us and 1-2%.
 inline constexpr int scan_first_poll_delay_ns = 1000;
 
 // Tiles ahead whose input a tile asks L2 for (see the kernel's step 0):
 // 64 tiles of 256 x 40 floats are 2.6 MB ahead, where 528 tiles are
-// resident at once. Measured on the H100 (scripts/tune_scan.cu, 2^28
+// resident at once. Measured (scripts/tune_scan.cu, 2^28
 // floats, 512 x 16 tiles): none 0.89x CUB, 64 or 128 tiles 0.94x, 192-256
 // 0.91-0.93x, 512 and 1024 0.71x (L2 no longer holds the prefetched lines
-// until they are read). 256 x 40 tiles, three runs on 2026-11-24, 64
+// until they are read). 256 x 40 tiles, three runs, 64
 // against 128 tiles ahead: 2^28 764-774 us against 771-781 (none: 878), 2^24
 // 60.5-62.4 us against 62.9-64.7; 96 tied 64 at 2^28 and lost at 2^24, 160
 // and 192 were slower. At 2^20 (103 tiles) it measures neither faster nor
@@ -313,7 +313,7 @@ inline constexpr int scan_prefetch_tiles = 64;
 //    fits 64 registers without spills. Float sums with segments of 1024
 //    measured 1.33x CUB's InclusiveSumByKey at 2^28 and 1.19x at 2^24,
 //    where 512 x 16 at 2 blocks per SM in registers gave 0.99x and 1.02x
-//    (scripts/tune_scan.cu --segmented, 2026-11-24).
+//    (scripts/tune_scan.cu --segmented).
 //  - otherwise 512 threads x scan_items_per_thread elements at
 //    scan_min_blocks blocks per SM (the earlier default for every type;
 //    not measured with the larger tile for 8-byte types).
