@@ -113,9 +113,9 @@ __device__ void recheck_exactly(const point_set<T>& s, std::size_t i, std::size_
 
 enum class quadratic_kernel { brute_force, tiled };
 
-// 128 for the tiled kernel: the fastest shape of the 2026-11-24 sweep, and
-// 16 resident blocks of 128 threads balance the triangle's last items
-// better than 8 of 256.
+// 128 for the tiled kernel: the fastest of the threads-per-block sweeps
+// (bench/results/*closest_pair-sweep.md), and 16 resident blocks of 128
+// threads balance the triangle's last items better than 8 of 256.
 inline int quadratic_default_threads(quadratic_kernel k) {
   return k == quadratic_kernel::brute_force ? 256 : 128;
 }
