@@ -69,11 +69,12 @@ measurement time_runs(cudaStream_t stream, int warmup, int runs, Enqueue enqueue
 
 }  // namespace
 
-tune_result run_search(const space& s, element_type type, std::uint64_t n, double bytes_moved,
-                       const tune_options& options, cudaStream_t stream, std::size_t copies,
-                       const std::function<void(std::size_t)>& enqueue,
+tune_result run_search(const tuning_job& job, double bytes_moved, cudaStream_t stream,
+                       std::size_t copies, const std::function<void(std::size_t)>& enqueue,
                        const std::function<bool()>& result_ok,
                        const std::function<void()>& before_check) {
+  const space& s = job.s;
+  const tune_options& options = job.options;
   std::map<int, kernel_report> reports;
   const measure_fn measure = [&](const config& c) {
     if (options.progress) options.progress(c);
@@ -118,8 +119,8 @@ tune_result run_search(const space& s, element_type type, std::uint64_t n, doubl
   }
   tune_result result;
   result.algorithm = &s;
-  result.type = type;
-  result.n = n;
+  result.type = job.type;
+  result.n = job.n;
   result.exhaustive = found.exhaustive;
   result.winner = found.winner;
   for (const trial& t : found.trials) {
@@ -130,6 +131,57 @@ tune_result run_search(const space& s, element_type type, std::uint64_t n, doubl
   return result;
 }
 
+namespace {
+
+// What n a family's tuning input needs.
+enum class size_rule {
+  positive,
+  at_least_two,   // points: a pair at least
+  power_of_two,   // at least 2
+  matrix,         // 2^k elements, k >= 2: a square (or 1 x 2 rectangle) of them
+  square_matrix,  // 2^k elements, k even and >= 2
+};
+
+struct family {
+  algorithm id;
+  family_tuner run;
+  size_rule sizes;
+};
+
+// The job, once n is checked against `rule` (std::invalid_argument saying
+// what n must be), with the matrix shape for the matrix rules.
+tuning_job checked_job(const space& s, element_type type, std::uint64_t n,
+                       const tune_options& options, size_rule rule) {
+  const std::string prefix = "tune " + s.name + ": n must be ";
+  const bool power_of_two = n != 0 && (n & (n - 1)) == 0;
+  tuning_job job{s, type, n, options};
+  switch (rule) {
+    case size_rule::positive:
+      if (n == 0) throw std::invalid_argument(prefix + "positive");
+      break;
+    case size_rule::at_least_two:
+      if (n < 2) throw std::invalid_argument(prefix + "at least 2");
+      break;
+    case size_rule::power_of_two:
+      if (n < 2 || !power_of_two)
+        throw std::invalid_argument(prefix + "a power of two of at least 2");
+      break;
+    case size_rule::matrix:
+    case size_rule::square_matrix: {
+      if (n < 4 || !power_of_two)
+        throw std::invalid_argument(prefix + "a power of two of at least 4 (rows x cols)");
+      const int k = size_bucket(n);
+      job.rows = std::size_t(1) << (k / 2);
+      job.cols = std::size_t(1) << (k - k / 2);
+      if (rule == size_rule::square_matrix && job.rows != job.cols)
+        throw std::invalid_argument(prefix + "a square (an even power of two)");
+      break;
+    }
+  }
+  return job;
+}
+
+}  // namespace
 }  // namespace cuda_tuning
 }  // namespace tuning
 
@@ -145,21 +197,21 @@ tuning::tune_result tune(std::string_view algorithm_name, std::string_view type_
   if (!tuning::tuning_available())
     throw cuda_error(cudaErrorNoDevice, "cudaGetDeviceCount", "tune", "no CUDA device");
   using namespace tuning::cuda_tuning;
-  static constexpr std::pair<tuning::algorithm, family_tuner> tuners[] = {
-      {tuning::algorithm::reduce, tune_reduce},
-      {tuning::algorithm::histogram, tune_histogram},
-      {tuning::algorithm::segmented_reduce, tune_segmented_reduce},
-      {tuning::algorithm::scan, tune_scan},
-      {tuning::algorithm::segmented_scan, tune_scan},
-      {tuning::algorithm::radix_sort, tune_radix_sort},
-      {tuning::algorithm::sorting_network, tune_sorting_network},
-      {tuning::algorithm::transpose, tune_transpose},
-      {tuning::algorithm::convolve, tune_convolve},
-      {tuning::algorithm::spmv, tune_spmv},
-      {tuning::algorithm::closest_pair, tune_closest_pair},
+  static constexpr family families[] = {
+      {tuning::algorithm::reduce, tune_reduce, size_rule::positive},
+      {tuning::algorithm::histogram, tune_histogram, size_rule::positive},
+      {tuning::algorithm::segmented_reduce, tune_segmented_reduce, size_rule::positive},
+      {tuning::algorithm::scan, tune_scan, size_rule::positive},
+      {tuning::algorithm::segmented_scan, tune_scan, size_rule::positive},
+      {tuning::algorithm::radix_sort, tune_radix_sort, size_rule::positive},
+      {tuning::algorithm::sorting_network, tune_sorting_network, size_rule::power_of_two},
+      {tuning::algorithm::transpose, tune_transpose, size_rule::matrix},
+      {tuning::algorithm::convolve, tune_convolve, size_rule::matrix},
+      {tuning::algorithm::spmv, tune_spmv, size_rule::square_matrix},
+      {tuning::algorithm::closest_pair, tune_closest_pair, size_rule::at_least_two},
   };
-  for (const auto& [id, run] : tuners)
-    if (id == s->id) return run(*s, type, n, options);
+  for (const family& f : families)
+    if (f.id == s->id) return f.run(checked_job(*s, type, n, options, f.sizes));
   throw std::invalid_argument("tune: '" + s->name + "' has no tuner yet");
 }
 

@@ -133,37 +133,43 @@ std::vector<T> copy_back(const T* device, std::size_t count, cudaStream_t stream
   return host;
 }
 
-// The default's result of `enqueue(0)`, read back by `result`.
-template <class Enqueue, class Result>
-auto default_result(const space& s, cudaStream_t stream, Enqueue& enqueue, Result& result) {
-  const forced_config forced(s.id, s.default_config);
-  enqueue(0);
-  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  return result();
-}
+// One tuning job: the space, the element type, the size and the options;
+// for the families whose input is a matrix of n elements, its shape (n =
+// rows x cols, rows = 2^(k/2) for n = 2^k).
+struct tuning_job {
+  const space& s;
+  element_type type;
+  std::uint64_t n;
+  const tune_options& options;
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+};
 
 // For each candidate: time enqueue(input copy) with the candidate forced,
 // after checking its result (result_ok) against the default's.
 // before_check (if set) runs before each candidate's checked run: an
-// in-place algorithm restores its input there. Defined in tuner_cuda.cpp.
-tune_result run_search(const space& s, element_type type, std::uint64_t n, double bytes_moved,
-                       const tune_options& options, cudaStream_t stream, std::size_t copies,
-                       const std::function<void(std::size_t)>& enqueue,
+// in-place algorithm restores its input there. Throughput is bytes_moved
+// per median time. Defined in tuner_cuda.cpp.
+tune_result run_search(const tuning_job& job, double bytes_moved, cudaStream_t stream,
+                       std::size_t copies, const std::function<void(std::size_t)>& enqueue,
                        const std::function<bool()>& result_ok,
                        const std::function<void()>& before_check = {});
 
-// The search of the families whose every candidate must give the default's
-// result exactly (sorts, transpose): the default's result is the reference.
-template <class Enqueue, class Result>
-tune_result search_for_equal_results(const space& s, element_type type, std::uint64_t n,
-                                     double bytes_moved, const tune_options& options,
-                                     cudaStream_t stream, std::size_t copies, Enqueue enqueue,
-                                     Result result,
-                                     const std::function<void()>& before_check = {}) {
-  const auto reference = default_result(s, stream, enqueue, result);
-  auto result_ok = [&] { return result() == reference; };
-  return run_search(s, type, n, bytes_moved, options, stream, copies, enqueue, result_ok,
-                    before_check);
+// The search with the default's result (read by result() after
+// enqueue(0)) as the reference: a candidate passes when same(its result,
+// the reference); the sorts and the transpose ask for equal results.
+template <class Enqueue, class Result, class Same = std::equal_to<>>
+tune_result search_against_default(const tuning_job& job, double bytes_moved, cudaStream_t stream,
+                                   std::size_t copies, Enqueue enqueue, Result result,
+                                   Same same = {}, const std::function<void()>& before_check = {}) {
+  const auto reference = [&] {
+    const forced_config forced(job.s.id, job.s.default_config);
+    enqueue(0);
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    return result();
+  }();
+  auto result_ok = [&] { return same(result(), reference); };
+  return run_search(job, bytes_moved, stream, copies, enqueue, result_ok, before_check);
 }
 
 // Every value within `relative` of the reference's (relative to 1 + |reference|).
@@ -192,28 +198,32 @@ std::vector<K> random_keys(std::uint64_t n, std::uint64_t seed) {
   }
 }
 
-// A square (or 1 x 2 rectangle) of n = 2^k elements: rows 2^(k/2).
-inline std::pair<std::size_t, std::size_t> square_of(std::uint64_t n, const char* what) {
-  if (n < 4 || (n & (n - 1)) != 0)
-    throw std::invalid_argument(std::string("tune ") + what +
-                                ": n must be a power of two of at least 4 (rows x cols)");
-  const int k = size_bucket(n);
-  return {std::size_t(1) << (k / 2), std::size_t(1) << (k - k / 2)};
+// f.template operator()<T>(job.n) for the T among Types whose element type
+// is job.type (the last of them when none is: gp::tune checks the type
+// first).
+template <class First, class... Rest, class F>
+tune_result for_element_type(const tuning_job& job, F&& f) {
+  if constexpr (sizeof...(Rest) == 0) {
+    return f.template operator()<First>(job.n);
+  } else {
+    if (job.type == element_type_of<First>()) return f.template operator()<First>(job.n);
+    return for_element_type<Rest...>(job, f);
+  }
 }
 
 // The families' measuring functions (src/<family>/tune_<family>.cpp), each
-// over the element types of its space.
-using family_tuner = tune_result (*)(const space&, element_type, std::uint64_t,
-                                     const tune_options&);
-tune_result tune_reduce(const space&, element_type, std::uint64_t, const tune_options&);
-tune_result tune_histogram(const space&, element_type, std::uint64_t, const tune_options&);
-tune_result tune_segmented_reduce(const space&, element_type, std::uint64_t, const tune_options&);
-tune_result tune_scan(const space&, element_type, std::uint64_t, const tune_options&);
-tune_result tune_radix_sort(const space&, element_type, std::uint64_t, const tune_options&);
-tune_result tune_sorting_network(const space&, element_type, std::uint64_t, const tune_options&);
-tune_result tune_transpose(const space&, element_type, std::uint64_t, const tune_options&);
-tune_result tune_convolve(const space&, element_type, std::uint64_t, const tune_options&);
-tune_result tune_spmv(const space&, element_type, std::uint64_t, const tune_options&);
-tune_result tune_closest_pair(const space&, element_type, std::uint64_t, const tune_options&);
+// over the element types of its space; gp::tune has checked n against the
+// family's size rule (tuner_cuda.cpp) and set the matrix shape.
+using family_tuner = tune_result (*)(const tuning_job&);
+tune_result tune_reduce(const tuning_job& job);
+tune_result tune_histogram(const tuning_job& job);
+tune_result tune_segmented_reduce(const tuning_job& job);
+tune_result tune_scan(const tuning_job& job);
+tune_result tune_radix_sort(const tuning_job& job);
+tune_result tune_sorting_network(const tuning_job& job);
+tune_result tune_transpose(const tuning_job& job);
+tune_result tune_convolve(const tuning_job& job);
+tune_result tune_spmv(const tuning_job& job);
+tune_result tune_closest_pair(const tuning_job& job);
 
 }  // namespace gpuprim::tuning::cuda_tuning
