@@ -32,8 +32,8 @@ inline constexpr std::uint64_t tiled_parts = 2;
 //     resident block) optionally into narrower ones (tail_item_width), so
 //     that the last wave ends sooner; one block per item by default, so the
 //     hardware's block scheduler balances the triangle (one block per row
-//     of points, as before, left the first rows' SMs busy long after the
-//     last rows' ones were idle: 7% of the FP32 peak at 2^17).
+//     of points would leave the first rows' SMs busy long after the last
+//     rows' ones were idle: 7% of the FP32 peak at 2^17).
 //  2. A block holds the item's points i in registers, Points per thread
 //     (tiled_points = 8 in float, or 16 as a launch option, at most 256
 //     threads; 4 in double; thread t: i0 + t + r x blockDim.x, coalesced
