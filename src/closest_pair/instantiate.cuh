@@ -8,5 +8,5 @@
   template gpuprim::closest_pair_result gpuprim::detail::cuda_closest_pair<T>(                   \
       const gpuprim::detail::point_set<T>&, gpuprim::closest_pair_algorithm, gpuprim::stream_t); \
   template gpuprim::closest_pair_result gpuprim::cuda_detail::run_closest_pair<T>(               \
-      gpuprim::detail::point_set<T>, gpuprim::closest_pair_algorithm,                            \
-      gpuprim::closest_pair_launch, gpuprim::stream_t, gpuprim::cuda_detail::dc_ordering);
+      const gpuprim::detail::point_set<T>&, gpuprim::closest_pair_algorithm,                     \
+      gpuprim::closest_pair_launch, gpuprim::stream_t);

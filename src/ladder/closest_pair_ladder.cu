@@ -6,23 +6,30 @@
 
 #include "gpuprim/cuda/device/device_closest_pair.cuh"
 #include "gpuprim/ladder/closest_pair.cuh"
+#include "gpuprim/ladder/closest_pair_dc_networks.cuh"
 
 // Compiled in src/closest_pair/closest_pair_float.cu.
 extern template gpuprim::closest_pair_result gpuprim::cuda_detail::run_closest_pair<float>(
-    gpuprim::detail::point_set<float>, gpuprim::closest_pair_algorithm,
-    gpuprim::closest_pair_launch, gpuprim::stream_t, gpuprim::cuda_detail::dc_ordering);
+    const gpuprim::detail::point_set<float>&, gpuprim::closest_pair_algorithm,
+    gpuprim::closest_pair_launch, gpuprim::stream_t);
 
 namespace gpuprim::ladder {
 namespace {
 
-template <closest_pair_algorithm Algorithm,
-          cuda_detail::dc_ordering Ordering = cuda_detail::dc_ordering::merge_path>
+detail::point_set<float> checked_points(device_matrix_view<const float> points) {
+  detail::check_point_count(points.rows());
+  return detail::matrix_points<float>(points.data(), points.rows(), points.cols(), points.ld());
+}
+
+template <closest_pair_algorithm Algorithm>
 closest_pair_result run(device_matrix_view<const float> points, closest_pair_launch shape,
                         stream_t stream) {
-  detail::check_point_count(points.rows());
-  const auto s =
-      detail::matrix_points<float>(points.data(), points.rows(), points.cols(), points.ld());
-  return cuda_detail::run_closest_pair<float>(s, Algorithm, shape, stream, Ordering);
+  return cuda_detail::run_closest_pair<float>(checked_points(points), Algorithm, shape, stream);
+}
+
+closest_pair_result run_dc_networks(device_matrix_view<const float> points, closest_pair_launch,
+                                    stream_t stream) {
+  return closest_pair_dc_networks<float>(checked_points(points), stream);
 }
 
 template <cuda_detail::quadratic_kernel Kind>
@@ -48,9 +55,7 @@ constexpr closest_pair_rung rungs[] = {
     {"closest_pair_divide_and_conquer_networks",
      "n log^2 n instead of n^2 (the thesis's D&C): radix sort by x, warp leaves; each level's y "
      "order by the bitonic network (registers, block tiles, global merge steps), strip checks",
-     false,
-     run<closest_pair_algorithm::divide_and_conquer, cuda_detail::dc_ordering::sorting_networks>,
-     no_occupancy},
+     false, run_dc_networks, no_occupancy},
     {"closest_pair_divide_and_conquer",
      "one merge per level instead of a network stage: halves merged by y with a binary search "
      "per element (gp::closest_pair's divide and conquer)",

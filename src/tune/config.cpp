@@ -111,7 +111,7 @@ std::vector<space> make_spaces() {
   // all resident (the default). n = rows (Poisson 5-point, 2^20: 1024^2).
   all.push_back(product_space(algorithm::spmv, "spmv", "spmv", {"blocks_per_sm"}, {{0, 1, 2, 4}},
                               {0}, {et::f32, et::f64}, {20, 24}));
-  // closest_pair (cuda/device/device_closest_pair.cuh), the grid algorithm:
+  // closest_pair (cuda/device/closest_pair/grid.cuh), the grid algorithm:
   // the first grid's cell side in percent of the one-point-per-cell side
   // (default 100). Larger cells let the first grid's bound hold more often
   // at the price of more pairs per cell; any size gives the exact answer.

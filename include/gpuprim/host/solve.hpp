@@ -2,11 +2,9 @@
 // operator (a CSR or a dense matrix), OpenMP loops for the vector updates,
 // dot products accumulated in double.
 //
-// Every solver checks ||r|| / ||b|| before each iteration; the CG and
-// BiCGStab residuals are the recurrences' (which drift from b - A x in
-// finite precision), so when one reaches the tolerance the true residual is
-// computed, and if it has not, the iteration restarts from the current x
-// with r = b - A x (residual replacement) instead of stopping short.
+// Every solver checks ||r|| / ||b|| before each iteration; CG and BiCGStab
+// run the outer loop both backends share (solve_detail::
+// iterate_with_replacement: residual replacement).
 // solver_state::record applies the divergence and stagnation rules
 // (solve_watch, gpuprim/solve_types.hpp) to every residual, and calls the
 // progress callback when its interval has passed.
@@ -19,41 +17,18 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/core/matrix_view.hpp"
+#include "gpuprim/detail/solve/residual_replacement.hpp"
 #include "gpuprim/host/spmv.hpp"
 #include "gpuprim/solve_types.hpp"
 
 namespace gpuprim {
-
-namespace solve_detail {
-
-inline std::string number(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", v);
-  return text;
-}
-// The messages of solve_result for a divergence and a stagnation (both
-// backends).
-inline std::string diverged_message(std::size_t iteration, double residual, double start) {
-  return "diverged at iteration " + std::to_string(iteration) + ": the residual " +
-         (std::isfinite(residual)
-              ? number(residual) + " is more than 1e8 times its start " + number(start)
-              : std::string("is not finite"));
-}
-inline std::string stagnated_message(std::size_t iteration, double residual,
-                                     const solve_options& opts) {
-  return "stagnated at iteration " + std::to_string(iteration) + ": the residual " +
-         number(residual) + " has not fallen by " + number(opts.stagnation_improvement * 100) +
-         "% in " + std::to_string(opts.stagnation_window) + " iterations";
-}
-
-}  // namespace solve_detail
 
 namespace host_detail {
 
@@ -204,6 +179,61 @@ inline bool finite(double v) {
   return std::isfinite(v);
 }
 
+// Records a breakdown in the result; false (the iteration stops).
+inline bool broke_down(solve_result& res, std::string message) {
+  res.breakdown = true;
+  res.message = std::move(message);
+  return false;
+}
+
+// The host side of solve_detail::iterate_with_replacement for one method:
+// restart() starts its recurrences from r (the true residual b - A x);
+// iterate(rr) makes one iteration and sets rr = ||r||^2 after it, or
+// returns false after a breakdown (with res.breakdown and res.message).
+template <class T, class Op, class Restart, class Iterate>
+class host_krylov {
+ public:
+  host_krylov(const Op& op, solver_state<T>& s, const T* b, T* x, T* r, Restart& restart,
+              Iterate& iterate)
+      : op_(op), s_(s), b_(b), x_(x), r_(r), restart_(restart), iterate_(iterate) {
+    rr_ = true_residual(op_, s_.backend, s_.n, b_, x_, r_);
+    restart_();
+    stop_ = s_.record(rr_);
+  }
+  solve_detail::krylov_status status() const { return {stop_, s_.met(rr_), s_.result.iterations}; }
+  void replace() {
+    rr_ = true_residual(op_, s_.backend, s_.n, b_, x_, r_);
+    s_.result.residual = s_.relative(rr_);
+    restart_();
+  }
+  void advance(std::size_t) {
+    if (!iterate_(rr_)) {
+      stop_ = true;
+      return;
+    }
+    ++s_.result.iterations;
+    stop_ = s_.record(rr_);
+  }
+
+ private:
+  const Op& op_;
+  solver_state<T>& s_;
+  const T* b_;
+  T* x_;
+  T* r_;
+  Restart& restart_;
+  Iterate& iterate_;
+  double rr_ = 0;
+  bool stop_ = false;
+};
+
+template <class T, class Op, class Restart, class Iterate>
+void run_krylov(const Op& op, solver_state<T>& s, const T* b, T* x, T* r, std::size_t max_iter,
+                Restart restart, Iterate iterate) {
+  host_krylov<T, Op, Restart, Iterate> solver(op, s, b, x, r, restart, iterate);
+  solve_detail::iterate_with_replacement(solver, max_iter, s.result);
+}
+
 // Preconditioned conjugate gradients.
 template <class T, class Op>
 void cg(const Op& op, host_backend backend, const T* b, T* x, const solve_options& opts,
@@ -212,54 +242,33 @@ void cg(const Op& op, host_backend backend, const T* b, T* x, const solve_option
   solver_state<T> s{backend, n, b_norm, opts, res};
   const std::vector<T> dinv = inverse_diagonal<T>(op, n, opts.precond == preconditioner::jacobi);
   std::vector<T> r(n), p(n), q(n);
-  double rr = true_residual(op, backend, n, b, x, r.data());
   double rz = 0;
   auto restart = [&] {
     parallel_for(backend, n, [&](std::size_t i) { p[i] = dinv[i] * r[i]; });
     rz = parallel_sum(backend, n, [&](std::size_t i) { return double(r[i]) * double(p[i]); });
   };
-  restart();
-  bool stop = s.record(rr);
-  bool replaced = true;  // r is the true residual of x
-  for (;;) {
-    if (stop) break;
-    if (s.met(rr)) {
-      if (replaced) {
-        res.converged = true;
-        break;
-      }
-      rr = true_residual(op, backend, n, b, x, r.data());
-      res.residual = s.relative(rr);
-      replaced = true;
-      restart();
-      continue;
-    }
-    if (res.iterations == max_iter) break;
+  auto iterate = [&](double& rr) {
     op.apply(T(1), p.data(), T(0), q.data());
     const double pq =
         parallel_sum(backend, n, [&](std::size_t i) { return double(p[i]) * double(q[i]); });
     if (!(pq > 0) || !finite(pq) || !(rz > 0)) {
-      res.breakdown = true;
-      res.message = "breakdown: p.Ap = " + number(pq) + ", r.z = " + number(rz) +
-                    " (is the matrix symmetric positive definite?)";
-      break;
+      return broke_down(res, "breakdown: p.Ap = " + number(pq) + ", r.z = " + number(rz) +
+                                 " (is the matrix symmetric positive definite?)");
     }
     const T alpha = static_cast<T>(rz / pq);
     parallel_for(backend, n, [&](std::size_t i) {
       x[i] += alpha * p[i];
       r[i] -= alpha * q[i];
     });
-    double rz_new = 0;
     rr = parallel_sum(backend, n, [&](std::size_t i) { return double(r[i]) * double(r[i]); });
-    rz_new = parallel_sum(backend, n,
-                          [&](std::size_t i) { return double(r[i]) * double(dinv[i] * r[i]); });
+    const double rz_new = parallel_sum(
+        backend, n, [&](std::size_t i) { return double(r[i]) * double(dinv[i] * r[i]); });
     const T beta = static_cast<T>(rz_new / rz);
     rz = rz_new;
     parallel_for(backend, n, [&](std::size_t i) { p[i] = dinv[i] * r[i] + beta * p[i]; });
-    ++res.iterations;
-    replaced = false;
-    stop = s.record(rr);
-  }
+    return true;
+  };
+  run_krylov(op, s, b, x, r.data(), max_iter, restart, iterate);
 }
 
 // Right-preconditioned BiCGStab (van der Vorst).
@@ -273,36 +282,16 @@ void bicgstab(const Op& op, host_backend backend, const T* b, T* x, const solve_
   auto dot = [&](const std::vector<T>& u, const std::vector<T>& w) {
     return parallel_sum(backend, n, [&](std::size_t i) { return double(u[i]) * double(w[i]); });
   };
-  double rr = true_residual(op, backend, n, b, x, r.data());
   double rho = 1, alpha = 1, omega = 1;
   bool fresh = true;  // p must restart from r
   auto restart = [&] {
     rhat = r;
     fresh = true;
   };
-  restart();
-  bool stop = s.record(rr);
-  bool replaced = true;
-  for (;;) {
-    if (stop) break;
-    if (s.met(rr)) {
-      if (replaced) {
-        res.converged = true;
-        break;
-      }
-      rr = true_residual(op, backend, n, b, x, r.data());
-      res.residual = s.relative(rr);
-      replaced = true;
-      restart();
-      continue;
-    }
-    if (res.iterations == max_iter) break;
+  auto iterate = [&](double& rr) {
     const double rho_new = dot(rhat, r);
-    if (rho_new == 0 || !finite(rho_new)) {
-      res.breakdown = true;
-      res.message = "breakdown: rhat.r = " + number(rho_new);
-      break;
-    }
+    if (rho_new == 0 || !finite(rho_new))
+      return broke_down(res, "breakdown: rhat.r = " + number(rho_new));
     if (fresh) {
       p = r;
       fresh = false;
@@ -315,33 +304,23 @@ void bicgstab(const Op& op, host_backend backend, const T* b, T* x, const solve_
     parallel_for(backend, n, [&](std::size_t i) { ph[i] = dinv[i] * p[i]; });
     op.apply(T(1), ph.data(), T(0), v.data());
     const double rv = dot(rhat, v);
-    if (rv == 0 || !finite(rv)) {
-      res.breakdown = true;
-      res.message = "breakdown: rhat.Ap = " + number(rv);
-      break;
-    }
+    if (rv == 0 || !finite(rv)) return broke_down(res, "breakdown: rhat.Ap = " + number(rv));
     alpha = rho / rv;
     const T a = static_cast<T>(alpha);
     parallel_for(backend, n, [&](std::size_t i) { sv[i] = r[i] - a * v[i]; });
     const double ss = dot(sv, sv);
     if (s.met(ss)) {
       parallel_for(backend, n, [&](std::size_t i) { x[i] += a * ph[i]; });
-      r = sv;
+      std::copy(sv.begin(), sv.end(), r.begin());
       rr = ss;
-      ++res.iterations;
-      replaced = false;
-      stop = s.record(rr);
-      continue;
+      return true;
     }
     parallel_for(backend, n, [&](std::size_t i) { sh[i] = dinv[i] * sv[i]; });
     op.apply(T(1), sh.data(), T(0), t.data());
     const double tt = dot(t, t);
     const double ts = dot(t, sv);
-    if (tt == 0 || !finite(tt) || ts == 0) {
-      res.breakdown = true;
-      res.message = "breakdown: t.t = " + number(tt) + ", t.s = " + number(ts);
-      break;
-    }
+    if (tt == 0 || !finite(tt) || ts == 0)
+      return broke_down(res, "breakdown: t.t = " + number(tt) + ", t.s = " + number(ts));
     omega = ts / tt;
     const T w = static_cast<T>(omega);
     parallel_for(backend, n, [&](std::size_t i) {
@@ -349,10 +328,9 @@ void bicgstab(const Op& op, host_backend backend, const T* b, T* x, const solve_
       r[i] = sv[i] - w * t[i];
     });
     rr = dot(r, r);
-    ++res.iterations;
-    replaced = false;
-    stop = s.record(rr);
-  }
+    return true;
+  };
+  run_krylov(op, s, b, x, r.data(), max_iter, restart, iterate);
 }
 
 // Richardson: x += omega * M (b - A x), M = I or D^-1 (Jacobi: M = D^-1).

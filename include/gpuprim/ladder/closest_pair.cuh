@@ -2,8 +2,9 @@
 // callable by name on float points (n x 2 or n x 3, device memory), with
 // the launch shape of the quadratic rungs free (the --sweep of
 // `gpuprim bench closest_pair`). Plain C++: the rungs are compiled into the
-// library (src/ladder/closest_pair_ladder.cu); their kernels are in
-// gpuprim/cuda/device/device_closest_pair.cuh.
+// library (src/ladder/closest_pair_ladder.cu); their kernels are the
+// library's (gpuprim/cuda/device/device_closest_pair.cuh) but for the divide
+// and conquer on the sorting networks (closest_pair_dc_networks.cuh).
 #pragma once
 
 #include <cstddef>
