@@ -21,6 +21,7 @@
 #include "gpuprim/core/device_info.hpp"
 #include "gpuprim/core/error.hpp"
 #include "gpuprim/core/runtime.hpp"
+#include "gpuprim/detail/timing.hpp"
 #include "gpuprim/histogram.hpp"
 #include "gpuprim/reduce.hpp"
 #include "gpuprim/scan.hpp"
@@ -66,46 +67,6 @@ class device_buffer {
   void* ptr_ = nullptr;
   std::size_t bytes_ = 0;
 };
-
-class event_pair {
- public:
-  event_pair() {
-    check(cudaEventCreate(&start_), "cudaEventCreate");
-    check(cudaEventCreate(&stop_), "cudaEventCreate");
-  }
-  ~event_pair() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-  event_pair(const event_pair&) = delete;
-  event_pair& operator=(const event_pair&) = delete;
-  cudaEvent_t start_ = nullptr;
-  cudaEvent_t stop_ = nullptr;
-};
-
-// Median and interquartile range of isolated runs of enqueue(i) (events
-// around each run, the host waiting for it), after warm-up runs.
-template <class Enqueue>
-measurement time_runs(cudaStream_t stream, int warmup, int runs, Enqueue enqueue) {
-  event_pair events;
-  int call = 0;
-  for (int i = 0; i < warmup; ++i)
-    enqueue(call++);
-  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  std::vector<double> samples;
-  for (int i = 0; i < runs; ++i) {
-    check(cudaEventRecord(events.start_, stream), "cudaEventRecord");
-    enqueue(call++);
-    check(cudaEventRecord(events.stop_, stream), "cudaEventRecord");
-    check(cudaEventSynchronize(events.stop_), "cudaEventSynchronize");
-    float ms = 0.0f;
-    check(cudaEventElapsedTime(&ms, events.start_, events.stop_), "cudaEventElapsedTime");
-    samples.push_back(double(ms) * 1e3);
-  }
-  std::sort(samples.begin(), samples.end());
-  auto at = [&](double q) { return samples[static_cast<std::size_t>(q * (samples.size() - 1))]; };
-  return {at(0.5), at(0.75) - at(0.25), true};
-}
 
 // Copies of the input, one after another, covering at least twice the L2
 // cache, so that runs rotating through them read from memory, not L2.
@@ -164,8 +125,11 @@ tune_result run_search(const space& s, element_type type, std::uint64_t n, doubl
       check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
       reports[s.index_of(c)] = tuning::detail::take_kernel_report();
       if (!result_ok()) return measurement{0.0, 0.0, false};
-      m = time_runs(stream, options.warmup_runs, options.timed_runs,
-                    [&](int call) { enqueue(static_cast<std::size_t>(call) % copies); });
+      // Isolated runs (the host waits for each): median and interquartile range.
+      const gpuprim::detail::timing t = gpuprim::detail::time_device(
+          stream, [&](int call) { enqueue(static_cast<std::size_t>(call) % copies); },
+          {.warmup_runs = options.warmup_runs, .timed_runs = options.timed_runs});
+      m = measurement{t.median_us, t.spread_us, true};
     } catch (const cuda_error&) {
       cudaGetLastError();
       return measurement{0.0, 0.0, false};

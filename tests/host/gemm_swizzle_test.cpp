@@ -9,7 +9,7 @@
 #include <set>
 #include <vector>
 
-#include "gpuprim/ladder/gemm_swizzle.hpp"
+#include "lab/ladder/gemm_swizzle.hpp"
 
 namespace {
 
