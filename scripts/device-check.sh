@@ -81,13 +81,16 @@ cat "$summary"
 export PATH=/usr/local/cuda/bin:$PATH
 mkdir -p "$BUILD"
 # build_probe NAME LOG [nvcc arguments...]: builds the stand-alone probe
-# scripts/tune_NAME.cu into $BUILD/tune_NAME; the build log starts
+# lab/probes/tune_NAME.cu into $BUILD/tune_NAME with the library's runtime
+# and timing sources only (the CMake target gpuprim_lab_probe_NAME builds
+# the same program after the whole library); the build log starts
 # tune-LOG.txt.
 build_probe() {
   local name=$1 log=$2
   shift 2
   nvcc -std=c++20 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr \
-    -Iinclude -DGPUPRIM_HAS_CUDA=1 "scripts/tune_$name.cu" src/core/runtime_cuda.cpp "$@" \
+    -Iinclude -I. -DGPUPRIM_HAS_CUDA=1 "lab/probes/tune_$name.cu" src/core/runtime_cuda.cpp \
+    src/core/timing.cpp src/core/timing_cuda.cpp "$@" \
     -o "$BUILD/tune_$name" >"$OUT/tune-$log.txt" 2>&1
   note "tune $log build: rc=$?"
 }
@@ -95,7 +98,7 @@ build_probe() {
 # The probes build side by side, in the background while the library builds
 # and the tests run (one nvcc each, minutes for the radix one).
 if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
-  # The radix sort's keys per thread against CUB (scripts/tune_radix_tile.cu;
+  # The radix sort's keys per thread against CUB (lab/probes/tune_radix_tile.cu;
   # -lineinfo for Nsight Compute, OpenMP for the host sort it includes).
   build_probe radix_tile radix -lineinfo -Xcompiler -fopenmp -lgomp &
   radix_build=$!
@@ -165,7 +168,7 @@ if [ $RUN_SANITIZE -eq 1 ]; then
   done
 fi
 
-if [ $RUN_BENCH -eq 1 ] && [ -x "$BUILD/bench/gpuprim-bench" ]; then
+if [ $RUN_BENCH -eq 1 ] && [ -x "$BUILD/lab/bench/gpuprim-bench" ]; then
   # BENCH_FAMILY: one family or several (space-separated); with several,
   # each writes bench-<family>.json and all append to bench.md.
   families=${BENCH_FAMILY:-all}
@@ -173,13 +176,13 @@ if [ $RUN_BENCH -eq 1 ] && [ -x "$BUILD/bench/gpuprim-bench" ]; then
   for family in $families; do
     json="$OUT/bench.json"
     [ "$families" = "$family" ] || json="$OUT/bench-$family.json"
-    "$BUILD/bench/gpuprim-bench" "$family" ${BENCH_ARGS:-} --json "$json" --markdown "$OUT/table.tmp" \
+    "$BUILD/lab/bench/gpuprim-bench" "$family" ${BENCH_ARGS:-} --json "$json" --markdown "$OUT/table.tmp" \
       >>"$OUT/bench.log" 2>&1
     note "bench $family: rc=$?"
     cat "$OUT/table.tmp" >>"$OUT/bench.md" 2>/dev/null && rm -f "$OUT/table.tmp"
   done
   for family in ${LADDER_FAMILIES:-reduce scan histogram sort}; do
-    "$BUILD/bench/gpuprim-bench" "$family" --ladder --markdown "$OUT/ladder.tmp" \
+    "$BUILD/lab/bench/gpuprim-bench" "$family" --ladder --markdown "$OUT/ladder.tmp" \
       >>"$OUT/bench.log" 2>&1
     note "bench $family ladder: rc=$?"
     cat "$OUT/ladder.tmp" >>"$OUT/bench.md" 2>/dev/null && rm -f "$OUT/ladder.tmp"
@@ -222,7 +225,7 @@ probe() {
   timeout "${PROBE_TIMEOUT:-300}" "$BUILD/tune_$1" ${PROBE_ARGS:-} >>"$OUT/tune-$1.txt" 2>&1
   note "tune $1: rc=$?"
 }
-# The scan's look-back window widths against CUB (scripts/tune_scan.cu).
+# The scan's look-back window widths against CUB (lab/probes/tune_scan.cu).
 [ $RUN_TUNE_SCAN -eq 1 ] && wait "$scan_build" && probe scan
 if [ $RUN_NCU_SCAN -eq 1 ]; then
   wait "$scan_build"
@@ -255,13 +258,13 @@ if [ $RUN_NCU_SMALL -eq 1 ]; then
     note "ncu small $probe: rc=$?"
   done
 fi
-# The byte histogram's kernels against CUB (scripts/tune_histogram.cu).
+# The byte histogram's kernels against CUB (lab/probes/tune_histogram.cu).
 [ $RUN_TUNE_HISTOGRAM -eq 1 ] && wait "$histogram_build" && probe histogram
-# The reduction's block shapes against CUB (scripts/tune_reduce.cu).
+# The reduction's block shapes against CUB (lab/probes/tune_reduce.cu).
 [ $RUN_TUNE_REDUCE -eq 1 ] && wait "$reduce_build" && probe reduce
 if [ $RUN_TUNE_GEMM -eq 1 ]; then
   # The bf16 tensor-core rung's variants against cuBLAS
-  # (scripts/tune_gemm_mma.cu), then the SASS of the ladder row's kernel
+  # (lab/probes/tune_gemm_mma.cu), then the SASS of the ladder row's kernel
   # (128 x 256 x 32, 4 stages, cp.async path; sass-gemm.txt).
   wait "$gemm_build" && probe gemm_mma
   cuobjdump -sass "$BUILD/tune_gemm_mma" 2>/dev/null |

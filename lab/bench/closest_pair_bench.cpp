@@ -1,20 +1,19 @@
-// The closest-pair family's rows (DESIGN.md sections 6 and 7, issue 22):
+// The closest-pair family's rows (DESIGN.md sections 6 and 7):
 //  - API rows: gp::closest_pair on 2-D float points, uniform in the unit
 //    square at 2^16, 2^20, 2^24 and 10^8, Gaussian clusters whose widths
 //    span 1000x, and points on a line; the CPU backend with the same
 //    algorithm in the vendor column, so "vendor / gpuprim" is the GPU's
-//    speed-up over the CPU (the thesis's headline figure; 2^24 is issue
-//    22's). The clustered and line 10^8 rows also give their ratio to the
-//    uniform 10^8 row's time (target: clustered <= 3x).
+//    speed-up over the CPU (the thesis's headline figure, at 2^24). The clustered and line 10^8
+//    rows also give their ratio to the uniform 10^8 row's time (target: clustered <= 3x).
 //  - algorithm rows: each algorithm by name where its cost allows, GPU
 //    against the same algorithm on the CPU; the quadratic ones also in
 //    pair distances per second and % of the GPU's FP32 peak (6 flops per
 //    pair: 2 subtractions, 2 multiplications, 1 addition, 1 compare), the
-//    tiled one at 2^17 for issue 22's target (>= 50% of the peak); the
+//    tiled one at 2^17 against its target (>= 50% of the peak); the
 //    divide and conquer beside its sorting-network variant (a ladder rung).
 //  - headline (`gpuprim bench`): uniform 2^20 and 10^8, clustered 10^8 and
 //    the tiled 2^17 row, a few seconds in all.
-//  - --ladder: the rungs of gpuprim/ladder/closest_pair.cuh at 2^18.
+//  - --ladder: the rungs of lab/ladder/closest_pair.cuh at 2^18.
 //  - --sweep: threads per block x blocks per grid of the brute-force and
 //    tiled kernels at 2^17 points, with each shape's occupancy (registers,
 //    shared memory, resident blocks per SM from the CUDA occupancy API).
@@ -161,7 +160,6 @@ row make_header(const std::string& variant, const char* backend, std::size_t n) 
   r.backend = backend;
   r.type = "float";
   r.n = n;
-  r.bytes = double(n) * 2 * sizeof(float);  // the points, read once
   return r;
 }
 
@@ -257,7 +255,7 @@ constexpr algorithm_case algorithm_cases[] = {
     {std::size_t{1} << 16, closest_pair_algorithm::tiled, true},
     {std::size_t{1} << 16, closest_pair_algorithm::divide_and_conquer, true},
     {std::size_t{1} << 16, closest_pair_algorithm::grid, true},
-    // Issue 22's compute target: the tiled brute force at 2^17 points, >= 50%
+    // The compute target: the tiled brute force at 2^17 points, >= 50%
     // of the FP32 peak (also swept over launch shapes by --sweep).
     {std::size_t{1} << 17, closest_pair_algorithm::brute_force, false},
     {std::size_t{1} << 17, closest_pair_algorithm::tiled, false},
@@ -277,22 +275,19 @@ void plan_api(const context& ctx, plan& p) {
   table t;
   t.title = std::string("closest_pair: gp::closest_pair on 2-D float points (") +
             (ctx.cuda ? "cuda, vendor column = the CPU backend" : "host") + ")";
-  t.roofline = ctx.cuda ? "copy bw" : "host read bw";
-  t.roofline_gbs = ctx.cuda ? ctx.copy_bandwidth_gbs : ctx.host_read_bandwidth_gbs;
+  t.rate = rate_unit::none;
   t.notes = {
       "Wall-clock median of whole synchronous calls (bounds, sort, checks, the answer copied "
-      "back). GB/s counts the points read once (n x 8 bytes).",
+      "back).",
       "uniform: the unit square; clustered: 64 Gaussian clusters, widths 1e-2 to 1e-5 (1000x); "
       "line: y = 0.5 x + 0.25. The automatic algorithm (grid above 8192 points on the GPU, "
       "2048 on the CPU).",
       "vendor / gpuprim is the GPU's speed-up over the CPU backend (same algorithm, all OpenMP "
       "threads of this machine); check compares the pairs.",
   };
-  const std::string roofline = t.roofline;
-  const double roofline_gbs = t.roofline_gbs;
   const std::size_t index = p.add_table(std::move(t));
   // The uniform 10^8 median, for the clustered and line 10^8 rows' ratio
-  // (issue 22: clustered within 3x of uniform).
+  // (the target: clustered within 3x of uniform).
   const auto uniform_1e8_us = std::make_shared<double>(0.0);
   for (const api_case& c : api_cases) {
     if (ctx.quick && !c.in_quick_runs) continue;
@@ -328,8 +323,7 @@ void plan_api(const context& ctx, plan& p) {
   table a;
   a.title = std::string("closest_pair algorithms, uniform 2-D float points (") +
             (ctx.cuda ? "cuda against the CPU backend" : "host") + ")";
-  a.roofline = roofline;  // t was moved into the plan
-  a.roofline_gbs = roofline_gbs;
+  a.rate = rate_unit::none;
   a.notes = {
       "Each algorithm by name (closest_pair_algorithm); quadratic ones also in pair distances "
       "per second (n (n - 1) / 2 pairs) and % of the FP32 peak (6 flops a pair).",
@@ -394,12 +388,10 @@ void plan_closest_pair_ladder(const context& ctx, plan& p) {
   t.title = "closest_pair ladder: 2^" + std::string(ctx.quick ? "16" : "18") +
             " uniform 2-D float points (cuda)";
   t.kind = table_kind::ladder;
-  t.roofline = "copy bw";
-  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.rate = rate_unit::none;
   t.notes = {
       "Rungs oldest first; x prev and x first are speed-ups over the rung above and the first "
-      "rung; wall-clock medians of whole synchronous calls. GB/s counts the points read once "
-      "(it says little for the quadratic rungs).",
+      "rung; wall-clock medians of whole synchronous calls.",
   };
   const std::size_t index = p.add_table(std::move(t));
   const auto pts = std::make_shared<std::shared_ptr<std::vector<float>>>();
@@ -427,8 +419,7 @@ void plan_closest_pair_ladder(const context& ctx, plan& p) {
 void plan_closest_pair_sweep(const context& ctx, plan& p) {
   table t;
   t.title = "closest_pair launch sweep: 2^17 uniform 2-D float points (cuda; two rows at 2^20)";
-  t.roofline = "copy bw";
-  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.rate = rate_unit::none;
   t.notes = {
       "The brute-force and tiled rungs at each threads-per-block x blocks-per-grid shape (the "
       "grid strides over the work: points for brute force, items of (threads x 8) x (threads x "
@@ -448,7 +439,7 @@ void plan_closest_pair_sweep(const context& ctx, plan& p) {
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   // The shapes: brute force at every threads x grid; the tiled rung at
   // every threads per block with one block per item and two persistent
-  // grids at 128 threads (both far slower on 2026-11-25), then its item
+  // grids at 128 threads (both far slower when measured), then its item
   // options at one block per item: points per thread (8 / 16), item width
   // (points j per item) and the diagonal halves last.
   struct shape_row {

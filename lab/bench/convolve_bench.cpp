@@ -102,7 +102,7 @@ void plan_host_rows(const context& ctx, plan& p) {
   table t;
   t.title = "convolve (host)";
   t.roofline = "host copy bw";
-  t.roofline_gbs = ctx.host_copy_bandwidth_gbs;
+  t.roofline_rate = ctx.host_copy_bandwidth_gbs;
   t.notes = {
       "gpuprim::correlate_separable / correlate (gp::host, all OpenMP threads) on float images, "
       "border reflect, timed with steady_clock.",
@@ -317,7 +317,7 @@ void plan_cuda_rows(const context& ctx, plan& p) {
   table t;
   t.title = "convolve (cuda)";
   t.roofline = "copy bw";
-  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.roofline_rate = ctx.copy_bandwidth_gbs;
   t.notes = {
       "gpuprim::correlate / correlate_separable(gp::cuda.on(stream), ...) with border reflect "
       "(replicate for RGB) against NPP (the _Ctx functions on the same stream) in the same run: "
@@ -390,7 +390,7 @@ void plan_ladder(const context& ctx, plan& p) {
   t.title = "convolve ladder: " + std::to_string(side) + "^2 float, 9x9, border replicate (cuda)";
   t.kind = table_kind::ladder;
   t.roofline = "copy bw";
-  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.roofline_rate = ctx.copy_bandwidth_gbs;
   t.notes = {
       "Rungs oldest first; x prev and x first are speed-ups over the rung above and the first "
       "rung. The filter is the outer product of 9 symmetric taps, so the separable rungs "

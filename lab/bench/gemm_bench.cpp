@@ -1,14 +1,13 @@
 // The matrix multiply family's rows: gp::gemm(gp::cuda) (cuBLAS / cuBLASLt
-// underneath) against raw cuBLAS on the shapes of issue 19 (1024^3, 4096^3,
-// 8192^3, and 8192 x 8192 x 64) for fp32, bf16 and tf32; gp::gemm(gp::host)
-// against OpenBLAS called directly; and the ladders (fp32 rungs on CUDA
-// cores, bf16 on tensor cores) against cuBLAS.
+// underneath) against raw cuBLAS on square shapes (1024^3, 4096^3, 8192^3)
+// and a thin one (8192 x 8192 x 64) for fp32, bf16 and tf32;
+// gp::gemm(gp::host) against OpenBLAS called directly; and the ladders (fp32
+// rungs on CUDA cores, bf16 on tensor cores) against cuBLAS.
 //
 // A matrix multiply is compute-bound, so these tables count floating-point
-// operations: each row's "bytes" is 2 m n k, which makes the report's
-// "GB/s" column GFLOP/s and "% of" the percent of the table's peak (the
-// H100 SXM5 datasheet's dense figure for that precision, named in the
-// notes).
+// operations (2 m n k a call): their rate column is GFLOP/s and "% of" the
+// percent of the table's peak (a datasheet's dense figure for that
+// precision, named in the notes).
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -55,7 +54,7 @@ row make_header(const char* backend, const char* type, const gemm_shape& s) {
   r.backend = backend;
   r.type = type;
   r.n = s.m;
-  r.bytes = 2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k);
+  r.flops = 2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k);
   return r;
 }
 
@@ -116,12 +115,13 @@ std::vector<row> measure_host(row r, gemm_shape s) {
 void plan_host_rows(const context& ctx, plan& p) {
   table t;
   t.title = "gemm (host)";
-  t.roofline = "(none)";
+  t.rate = rate_unit::gflops;
+  t.count = "m";
   t.notes = {
       std::string("gp::gemm(gp::host, A, B, C) (C = A B, row-major) through ") +
           (detail::host_blas_name()[0] ? detail::host_blas_name() : "the library's own loop") +
-          ", against the same BLAS called directly; steady_clock; the GB/s column is GFLOP/s "
-          "(2 m n k per call).",
+          ", against the same BLAS called directly; steady_clock; GFLOP/s counts 2 m n k per "
+          "call.",
   };
   const std::size_t index = p.add_table(std::move(t));
   const std::size_t side = ctx.small_host_rows() ? 1024 : 2048;
@@ -184,13 +184,15 @@ void plan_cuda_rows(const context& ctx, plan& p) {
                         : mode == cublas_gemm_mode::bf16 ? peak_bf16_gflops
                                                          : peak_tf32_gflops;
     t.title = std::string("gemm ") + mode_name(mode) + " (cuda)";
+    t.rate = rate_unit::gflops;
+    t.count = "m";
     t.roofline = "peak";
-    t.roofline_gbs = peak;
+    t.roofline_rate = peak;
     t.notes = {
         std::string("gp::gemm(gp::cuda.on(stream), A, B, C, 1, 0") +
             (mode == cublas_gemm_mode::tf32 ? ", none, none, gp::precision::tf32" : "") +
             ") on row-major inputs in [0.5, 1.5), against " + cublas_dense::gemm_name(mode) +
-            " on the same data. The GB/s column is GFLOP/s (2 m n k per call); % of peak is of " +
+            " on the same data. GFLOP/s counts 2 m n k per call; % of peak is of " +
             std::to_string(static_cast<int>(peak / 1e3)) + " TFLOP/s (" + peak_source + ").",
         mode == cublas_gemm_mode::tf32
             ? "TF32: inputs rounded to 10-bit mantissas on tensor cores; only on request."
@@ -271,13 +273,13 @@ void add_ladder_table(const context& ctx, plan& p, const std::string& title, gem
   table t;
   t.title = title + ": " + shape_name(s) + " (cuda)";
   t.kind = table_kind::ladder;
+  t.rate = rate_unit::gflops;
   t.roofline = "peak";
-  t.roofline_gbs = peak;
+  t.roofline_rate = peak;
   t.notes = {
-      "Rungs oldest first, the last row the production gp::gemm (cuBLAS). The GB/s column is "
-      "GFLOP/s (2 m n k per call) and the last column the percent of " +
-          std::to_string(static_cast<int>(peak / 1e3)) + " TFLOP/s (" + peak_source +
-          "), not of the copy bandwidth.",
+      "Rungs oldest first, the last row the production gp::gemm (cuBLAS). GFLOP/s counts 2 m n "
+      "k per call; % of peak is of " +
+          std::to_string(static_cast<int>(peak / 1e3)) + " TFLOP/s (" + peak_source + ").",
       "Timed as enqueue + synchronize with steady_clock (3 warm-ups, median of 30); check: "
       "every element against cuBLAS's within " +
           std::string(std::is_same_v<In, float> ? "1e-4" : "1e-2") + " (relative).",

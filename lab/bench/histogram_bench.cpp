@@ -135,7 +135,7 @@ void plan_host_rows(const context& ctx, plan& p) {
   table t;
   t.title = "histogram (host)";
   t.roofline = "host read bw";
-  t.roofline_gbs = ctx.host_read_bandwidth_gbs;
+  t.roofline_rate = ctx.host_read_bandwidth_gbs;
   t.notes = {
       "gpuprim::histogram_even(gp::host, ...) on all OpenMP threads (per-thread histograms, "
       "merged), timed with steady_clock; a one-thread loop for context.",
@@ -228,7 +228,7 @@ void plan_cuda_rows(const context& ctx, plan& p) {
   table t;
   t.title = "histogram (cuda)";
   t.roofline = "copy bw";
-  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.roofline_rate = ctx.copy_bandwidth_gbs;
   t.notes = {
       "gpuprim::histogram_even_into(gp::cuda.on(stream), samples, counts, lower, upper, "
       "left_out) with uint32 counts against cub::DeviceHistogram::HistogramEven (temporary "
@@ -305,7 +305,7 @@ void plan_ladder(const context& ctx, plan& p, int log2_n) {
   t.title = "histogram ladder: 64 bins of 2^" + std::to_string(log2_n) + " uint8 (cuda)";
   t.kind = table_kind::ladder;
   t.roofline = "copy bw";
-  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.roofline_rate = ctx.copy_bandwidth_gbs;
   t.notes = {
       "Rungs oldest first (bin = byte / 4); x prev and x first are speed-ups over the rung above "
       "and the first rung. The last rung is the production histogram_even; CUB's HistogramEven "

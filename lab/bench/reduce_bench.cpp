@@ -109,7 +109,7 @@ void plan_host_rows(const context& ctx, plan& p) {
   table t;
   t.title = "reduce (host)";
   t.roofline = "host read bw";
-  t.roofline_gbs = ctx.host_read_bandwidth_gbs;
+  t.roofline_rate = ctx.host_read_bandwidth_gbs;
   t.notes = {
       "gpuprim::reduce(gp::host, ...) on all OpenMP threads, timed with steady_clock; "
       "std::reduce and std::accumulate run on one thread, for context.",
@@ -211,7 +211,7 @@ void plan_cuda_rows(const context& ctx, plan& p) {
   table t;
   t.title = "reduce (cuda)";
   t.roofline = "copy bw";
-  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.roofline_rate = ctx.copy_bandwidth_gbs;
   t.notes = {
       "gpuprim::reduce_into(gp::cuda.on(stream), ...) against cub::DeviceReduce (temporary "
       "storage allocated once, outside the timed loop); both leave the result on the device.",
@@ -272,7 +272,7 @@ void plan_ladder(const context& ctx, plan& p, int log2_n) {
   t.title = "reduce ladder: sum of 2^" + std::to_string(log2_n) + " " + type_name<T>() + " (cuda)";
   t.kind = table_kind::ladder;
   t.roofline = "copy bw";
-  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.roofline_rate = ctx.copy_bandwidth_gbs;
   t.notes = {
       "Rungs oldest first; x prev and x first are speed-ups over the rung above and the "
       "first rung. The last two rows are the production path and CUB, for reference.",

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 namespace gpuprim::bench {
 
@@ -48,8 +50,30 @@ std::string format_time_us(double us) {
   return format(us < 100 ? "%.2f" : "%.1f", us);
 }
 
+// The row's rate in the table's unit; 0 for a table without one.
+double rate_of(const row& r, const table& t) {
+  switch (t.rate) {
+    case rate_unit::gbs:
+      return r.gbs();
+    case rate_unit::gflops:
+      return r.gflops();
+    case rate_unit::none:
+      break;
+  }
+  return 0.0;
+}
+
+const char* rate_header(rate_unit unit) {
+  return unit == rate_unit::gflops ? "GFLOP/s" : "GB/s";
+}
+
+// Three significant digits below 10, so that a slow row never reads as 0.
+std::string format_rate(double value) {
+  return format(value < 10 ? "%.3g" : "%.0f", value);
+}
+
 double percent_of(const row& r, const table& t) {
-  return t.roofline_gbs > 0 ? 100.0 * r.gbs() / t.roofline_gbs : 0.0;
+  return t.roofline_rate > 0 ? 100.0 * rate_of(r, t) / t.roofline_rate : 0.0;
 }
 
 std::string check_cell(const row& r) {
@@ -57,50 +81,93 @@ std::string check_cell(const row& r) {
   return r.check.empty() ? "-" : r.check;
 }
 
+// A Markdown table: the header row and its alignment row (right-aligned
+// where `right`), then one line per row of cells.
+struct markdown_table {
+  std::ostringstream& out;
+
+  void header(const std::vector<std::pair<std::string, bool>>& columns) {
+    std::vector<std::string> names, rules;
+    for (const auto& [name, right] : columns) {
+      names.push_back(name);
+      rules.push_back(right ? "---:" : "---");
+    }
+    line(names);
+    line(rules);
+  }
+  void line(const std::vector<std::string>& cells) {
+    out << '|';
+    for (const std::string& cell : cells)
+      out << ' ' << cell << " |";
+    out << '\n';
+  }
+};
+
 void write_api_table(std::ostringstream& out, const table& t) {
   // A "vendor GB/s" column only where some vendor moves other bytes than gpuprim.
   const bool vendor_bytes_differ =
       std::any_of(t.rows.begin(), t.rows.end(), [](const row& r) { return r.vendor_bytes > 0; });
-  out << "| implementation | op | type | n | median (us) | min (us) | GB/s | % of " << t.roofline
-      << " | vendor | vendor (us) | " << (vendor_bytes_differ ? "vendor GB/s | " : "")
-      << "vendor / gpuprim | queued (us) | vendor queued (us) | vendor / gpuprim, queued | check "
-         "|\n"
-      << "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | "
-      << (vendor_bytes_differ ? "---: | " : "") << "---: | ---: | ---: | ---: | --- |\n";
+  const bool rate = t.rate != rate_unit::none;
+  const bool percent = rate && t.roofline_rate > 0;
+  std::vector<std::pair<std::string, bool>> columns = {
+      {"implementation", false}, {"op", false},         {"type", false},
+      {t.count, false},          {"median (us)", true}, {"min (us)", true}};
+  if (rate) columns.push_back({rate_header(t.rate), true});
+  if (percent) columns.push_back({"% of " + t.roofline, true});
+  columns.push_back({"vendor", false});
+  columns.push_back({"vendor (us)", true});
+  if (vendor_bytes_differ) columns.push_back({"vendor GB/s", true});
+  for (const char* name :
+       {"vendor / gpuprim", "queued (us)", "vendor queued (us)", "vendor / gpuprim, queued"}) {
+    columns.push_back({name, true});
+  }
+  columns.push_back({"check", false});
+  markdown_table md{out};
+  md.header(columns);
+  const auto time_or_dash = [](double us) { return us > 0 ? format_time_us(us) : "-"; };
+  const auto ratio_or_dash = [](std::optional<double> ratio) {
+    return ratio ? format("%.2f", *ratio) : "-";
+  };
   for (const row& r : t.rows) {
-    out << "| " << r.implementation << " | " << r.variant << " | " << r.type << " | "
-        << format_count(r.n) << " | ";
-    if (!r.error.empty()) {
-      out << "- | - | - | - | " << r.vendor << " | - | " << (vendor_bytes_differ ? "- | " : "")
-          << "- | - | - | - | " << check_cell(r) << " |\n";
-      continue;
-    }
-    out << format_time_us(r.measured.median_us) << " | " << format_time_us(r.measured.min_us)
-        << " | " << format("%.0f", r.gbs()) << " | " << format("%.1f", percent_of(r, t)) << " | "
-        << (r.vendor.empty() ? "-" : r.vendor) << " | "
-        << (r.vendor_measured ? format_time_us(r.vendor_measured->median_us) : "-") << " | ";
+    const bool ok = r.error.empty();
+    std::vector<std::string> cells = {r.implementation, r.variant, r.type, format_count(r.n)};
+    cells.push_back(ok ? format_time_us(r.measured.median_us) : "-");
+    cells.push_back(ok ? format_time_us(r.measured.min_us) : "-");
+    if (rate) cells.push_back(ok ? format_rate(rate_of(r, t)) : "-");
+    if (percent) cells.push_back(ok ? format("%.1f", percent_of(r, t)) : "-");
+    cells.push_back(r.vendor.empty() ? "-" : r.vendor);
+    cells.push_back(ok && r.vendor_measured ? format_time_us(r.vendor_measured->median_us) : "-");
     if (vendor_bytes_differ) {
-      out << (r.vendor_gbs() ? format("%.0f", *r.vendor_gbs()) : "-") << " | ";
+      cells.push_back(r.vendor_gbs() ? format_rate(*r.vendor_gbs()) : "-");
     }
-    out << (r.ratio_to_vendor() ? format("%.2f", *r.ratio_to_vendor()) : "-") << " | "
-        << (r.measured.queued_us > 0 ? format_time_us(r.measured.queued_us) : "-") << " | "
-        << (r.vendor_measured && r.vendor_measured->queued_us > 0
-                ? format_time_us(r.vendor_measured->queued_us)
-                : "-")
-        << " | " << (r.queued_ratio_to_vendor() ? format("%.2f", *r.queued_ratio_to_vendor()) : "-")
-        << " | " << check_cell(r) << " |\n";
+    cells.push_back(ratio_or_dash(r.ratio_to_vendor()));
+    cells.push_back(ok ? time_or_dash(r.measured.queued_us) : "-");
+    cells.push_back(ok && r.vendor_measured ? time_or_dash(r.vendor_measured->queued_us) : "-");
+    cells.push_back(ratio_or_dash(r.queued_ratio_to_vendor()));
+    cells.push_back(check_cell(r));
+    md.line(cells);
   }
 }
 
 void write_ladder_table(std::ostringstream& out, const table& t) {
-  out << "| rung | fixes | time (us) | GB/s | x prev | x first | % of copy bw |\n"
-      << "| --- | --- | ---: | ---: | ---: | ---: | ---: |\n";
+  const bool rate = t.rate != rate_unit::none;
+  const bool percent = rate && t.roofline_rate > 0;
+  std::vector<std::pair<std::string, bool>> columns = {
+      {"rung", false}, {"fixes", false}, {"time (us)", true}};
+  if (rate) columns.push_back({rate_header(t.rate), true});
+  columns.push_back({"x prev", true});
+  columns.push_back({"x first", true});
+  if (percent) columns.push_back({"% of " + t.roofline, true});
+  markdown_table md{out};
+  md.header(columns);
   const row* first = nullptr;
   const row* previous = nullptr;
   for (const row& r : t.rows) {
     std::string name = r.variant;
     if (!r.error.empty()) {
-      out << "| " << name << " | " << r.fixes << " | error: " << r.error << " | | | | |\n";
+      std::vector<std::string> cells = {name, r.fixes, "error: " + r.error};
+      cells.resize(columns.size());
+      md.line(cells);
       continue;
     }
     // A passing check is "ok", possibly followed by "; " and a note.
@@ -111,11 +178,12 @@ void write_ladder_table(std::ostringstream& out, const table& t) {
       name += " (" + r.check.substr(4) + ")";
     }
     const double us = r.measured.median_us;
-    out << "| " << name << " | " << r.fixes << " | " << format_time_us(us) << " | "
-        << format("%.0f", r.gbs()) << " | "
-        << (previous ? format("%.2f", previous->measured.median_us / us) : "-") << " | "
-        << (first ? format("%.2f", first->measured.median_us / us) : "-") << " | "
-        << format("%.1f", percent_of(r, t)) << " |\n";
+    std::vector<std::string> cells = {name, r.fixes, format_time_us(us)};
+    if (rate) cells.push_back(format_rate(rate_of(r, t)));
+    cells.push_back(previous ? format("%.2f", previous->measured.median_us / us) : "-");
+    cells.push_back(first ? format("%.2f", first->measured.median_us / us) : "-");
+    if (percent) cells.push_back(format("%.1f", percent_of(r, t)));
+    md.line(cells);
     if (!first) first = &r;
     previous = &r;
   }
@@ -199,14 +267,18 @@ std::string to_json(const run_info& info, const std::vector<table>& tables) {
           {"backend", r.backend},
           {"type", r.type},
           {"n", r.n},
+          {"count", t.count},
           {"bytes", r.bytes},
+          {"flops", r.flops},
           {"runs", r.measured.runs},
           {"median_us", ok ? json(r.measured.median_us) : json()},
           {"min_us", ok ? json(r.measured.min_us) : json()},
-          {"gbs", ok ? json(r.gbs()) : json()},
+          {"gbs", ok && r.bytes > 0 ? json(r.gbs()) : json()},
+          {"gflops", ok && r.flops > 0 ? json(r.gflops()) : json()},
+          {"rate_unit", t.rate == rate_unit::none ? json() : json(rate_header(t.rate))},
           {"roofline", t.roofline},
-          {"roofline_gbs", t.roofline_gbs},
-          {"pct_of_copy", ok ? json(percent_of(r, t)) : json()},
+          {"roofline_rate", t.roofline_rate > 0 ? json(t.roofline_rate) : json()},
+          {"pct_of_roofline", ok && t.roofline_rate > 0 ? json(percent_of(r, t)) : json()},
           {"vendor", r.vendor.empty() ? json() : json(r.vendor)},
           {"vendor_us", r.vendor_measured ? json(r.vendor_measured->median_us) : json()},
           {"vendor_bytes", r.vendor_bytes > 0 ? r.vendor_bytes : r.bytes},

@@ -16,8 +16,9 @@ struct row {
   std::string variant;                     // "sum", or a ladder rung's name
   std::string backend;                     // "cuda" or "host"
   std::string type;                        // "float", "double", "int32"
-  std::size_t n = 0;
-  double bytes = 0;  // the fewest bytes the algorithm must move
+  std::size_t n = 0;                       // what the table's `count` column says
+  double bytes = 0;  // the fewest bytes the algorithm must move (0: not counted)
+  double flops = 0;  // floating-point operations of one call (0: not counted)
   // The bytes the vendor's call moves when its inputs differ from gpuprim's
   // (e.g. int32 keys for one-byte head flags); 0: the same as `bytes`.
   double vendor_bytes = 0;
@@ -29,6 +30,7 @@ struct row {
   std::string error;  // set when the row could not be measured
 
   double gbs() const { return bytes / (measured.median_us * 1e3); }
+  double gflops() const { return flops / (measured.median_us * 1e3); }
   // The vendor's GB/s, counting its own bytes (vendor_bytes, or bytes).
   std::optional<double> vendor_gbs() const;
   // CUB time / gpuprim time: above 1 means gpuprim is faster.
@@ -39,11 +41,18 @@ struct row {
 
 enum class table_kind { api, ladder };
 
+// The rate a table's rows are compared by: bytes moved (memory-bound
+// algorithms), floating-point operations (compute-bound ones), or none
+// (the table shows times only).
+enum class rate_unit { gbs, gflops, none };
+
 struct table {
   std::string title;
   table_kind kind = table_kind::api;
-  std::string roofline;  // what "% of" refers to, e.g. "device copy"
-  double roofline_gbs = 0.0;
+  rate_unit rate = rate_unit::gbs;
+  std::string count = "n";     // the header of the rows' n: "n", "nnz", "m"
+  std::string roofline;        // what "% of" refers to, e.g. "copy bw"
+  double roofline_rate = 0.0;  // in the table's rate unit (0: no roofline)
   std::vector<std::string> notes;
   std::vector<row> rows;
 };

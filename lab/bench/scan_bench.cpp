@@ -168,7 +168,7 @@ void plan_host_rows(const context& ctx, plan& p) {
   table t;
   t.title = "scan (host)";
   t.roofline = "host copy bw";
-  t.roofline_gbs = ctx.host_copy_bandwidth_gbs;
+  t.roofline_rate = ctx.host_copy_bandwidth_gbs;
   char copy[64];
   std::snprintf(copy, sizeof copy, "%.1f GB/s", ctx.host_copy_bandwidth_gbs);
   t.notes = {
@@ -211,7 +211,7 @@ void plan_host_segmented_rows(const context& ctx, plan& p) {
   table t;
   t.title = "segmented scan (host)";
   t.roofline = "host copy bw";
-  t.roofline_gbs = ctx.host_copy_bandwidth_gbs;
+  t.roofline_rate = ctx.host_copy_bandwidth_gbs;
   t.notes = {
       "gpuprim::inclusive_segmented_scan(gp::host, values, head_flags, out) on all OpenMP "
       "threads against a one-thread loop, timed with steady_clock.",
@@ -285,7 +285,7 @@ void plan_cuda_rows(const context& ctx, plan& p) {
   table t;
   t.title = "scan (cuda)";
   t.roofline = "copy bw";
-  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.roofline_rate = ctx.copy_bandwidth_gbs;
   t.notes = {
       "gpuprim::inclusive_scan / exclusive_scan(gp::cuda.on(stream), in, out) against "
       "cub::DeviceScan::InclusiveSum / ExclusiveSum (temporary storage allocated once, outside "
@@ -374,7 +374,7 @@ void plan_cuda_segmented_rows(const context& ctx, plan& p) {
   table t;
   t.title = "segmented scan (cuda)";
   t.roofline = "copy bw";
-  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.roofline_rate = ctx.copy_bandwidth_gbs;
   t.notes = {
       "gpuprim::inclusive_segmented_scan(gp::cuda.on(stream), values, head_flags, out) with "
       "one-byte head flags against cub::DeviceScan::InclusiveSumByKey with int32 keys (the "
@@ -439,7 +439,7 @@ void plan_ladder(const context& ctx, plan& p, int log2_n) {
             " (cuda)";
   t.kind = table_kind::ladder;
   t.roofline = "copy bw";
-  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.roofline_rate = ctx.copy_bandwidth_gbs;
   t.notes = {
       "Rungs oldest first; x prev and x first are speed-ups over the rung above and the "
       "first rung. The last two rows are the production path and CUB, for reference.",

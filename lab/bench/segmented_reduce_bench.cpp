@@ -93,7 +93,7 @@ void plan_host_rows(const context& ctx, plan& p) {
   table t;
   t.title = "segmented_reduce (host)";
   t.roofline = "host read bw";
-  t.roofline_gbs = ctx.host_read_bandwidth_gbs;
+  t.roofline_rate = ctx.host_read_bandwidth_gbs;
   t.notes = {
       "gpuprim::segmented_reduce(gp::host, ...) on all OpenMP threads against a one-thread loop.",
       "GB/s counts values and 64-bit offsets read and float outputs written.",
@@ -144,7 +144,7 @@ void plan_cuda_rows(const context& ctx, plan& p) {
   table t;
   t.title = "segmented_reduce (cuda)";
   t.roofline = "copy bw";
-  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.roofline_rate = ctx.copy_bandwidth_gbs;
   t.notes = {
       "gpuprim::segmented_reduce(gp::cuda.on(stream), ...) against "
       "cub::DeviceSegmentedReduce::Sum (temporary storage allocated once, outside the timed "

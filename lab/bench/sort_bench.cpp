@@ -133,7 +133,7 @@ void plan_cuda_rows(const context& ctx, plan& p) {
   table t;
   t.title = "sort (cuda)";
   t.roofline = "copy bw";
-  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.roofline_rate = ctx.copy_bandwidth_gbs;
   t.notes = {
       "gpuprim::sort / sort_by_key(gp::cuda.on(stream), in, out) (out of place) against "
       "cub::DeviceRadixSort::SortKeys / SortPairs (out of place, all bits, temporary storage "
@@ -187,7 +187,7 @@ void plan_host_rows(const context& ctx, plan& p) {
   table t;
   t.title = "sort (host)";
   t.roofline = "host read bw";
-  t.roofline_gbs = ctx.host_read_bandwidth_gbs;
+  t.roofline_rate = ctx.host_read_bandwidth_gbs;
   t.notes = {
       "gpuprim::sort(gp::host, in, out) on all OpenMP threads against std::sort on one thread "
       "(the copy it needs first is timed with it: under 1% of its time), steady_clock.",

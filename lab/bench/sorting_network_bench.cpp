@@ -107,7 +107,7 @@ void plan_host_rows(const context& ctx, plan& p) {
   table t;
   t.title = "batched small sorts (host)";
   t.roofline = "host copy bw";
-  t.roofline_gbs = ctx.host_copy_bandwidth_gbs;
+  t.roofline_rate = ctx.host_copy_bandwidth_gbs;
   t.notes = {
       "gpuprim::sort_batched(gp::host, keys, array_size): std::sort per array, arrays spread "
       "over all OpenMP threads; the vendor column is the same loop on one thread.",
@@ -170,7 +170,7 @@ void plan_cuda_rows(const context& ctx, plan& p) {
   table t;
   t.title = "batched small sorts (cuda)";
   t.roofline = "copy bw";
-  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.roofline_rate = ctx.copy_bandwidth_gbs;
   t.notes = {
       "gpuprim::sort_batched(gp::cuda.on(stream), keys, array_size), in place: arrays of 32 "
       "keys sort in registers (4 lanes x 8 keys per array), arrays of 1024 in shared memory; "
@@ -232,7 +232,7 @@ void plan_ladder(const context& ctx, plan& p, int log2_n) {
   t.title = "sort ladder: 2^" + std::to_string(log2_n) + " uint32 keys (cuda)";
   t.kind = table_kind::ladder;
   t.roofline = "copy bw";
-  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.roofline_rate = ctx.copy_bandwidth_gbs;
   t.notes = {
       "Rungs oldest first; x prev and x first are speed-ups over the rung above and the first "
       "rung. The last row is gpuprim::bitonic_sort (registers + shared tiles + global steps), "

@@ -107,8 +107,9 @@ std::string compare(const std::vector<float>& got, const std::vector<float>& exp
 void plan_host_spmv(const context& ctx, plan& p, const std::shared_ptr<matrices>& mats) {
   table t;
   t.title = "spmv (host)";
+  t.count = "nnz";
   t.roofline = "host read bw";
-  t.roofline_gbs = ctx.host_read_bandwidth_gbs;
+  t.roofline_rate = ctx.host_read_bandwidth_gbs;
   t.notes = {
       "gpuprim::spmv(gp::host, 1, A, x, 0, y): OpenMP threads over row ranges of equal rows + "
       "nonzeros; steady_clock. The vendor column is the same product on one thread.",
@@ -141,8 +142,9 @@ void plan_host_spmv(const context& ctx, plan& p, const std::shared_ptr<matrices>
 void plan_host_solve(const context& ctx, plan& p) {
   table t;
   t.title = "solve (host): CG iterations";
+  t.count = "rows";
   t.roofline = "host read bw";
-  t.roofline_gbs = ctx.host_read_bandwidth_gbs;
+  t.roofline_rate = ctx.host_read_bandwidth_gbs;
   t.notes = {
       "gpuprim::solve_cg(gp::host, ...) on Poisson 2-D 1024^2, float: the time of 30 "
       "iterations minus the time of 10, per iteration; GB/s counts A once plus 10 vector "
@@ -240,8 +242,9 @@ std::string choice_name(spmv_choice c) {
 void plan_cuda_spmv(const context& ctx, plan& p, const std::shared_ptr<device_cases>& cases) {
   table t;
   t.title = "spmv (cuda)";
+  t.count = "nnz";
   t.roofline = "copy bw";
-  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.roofline_rate = ctx.copy_bandwidth_gbs;
   t.notes = {
       "gpuprim::spmv(gp::cuda.on(stream), 1, A, x, 0, y) with the kernel chosen from the row "
       "statistics (named in the variant) against cusparseSpMV (CSR, ALG_DEFAULT; buffer "
@@ -279,8 +282,9 @@ void plan_cuda_spmv(const context& ctx, plan& p, const std::shared_ptr<device_ca
 void plan_cuda_solve(const context& ctx, plan& p, const std::shared_ptr<matrices>& mats) {
   table t;
   t.title = "solve (cuda): one CG iteration";
+  t.count = "rows";
   t.roofline = "copy bw";
-  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.roofline_rate = ctx.copy_bandwidth_gbs;
   const int k1 = 10, k2 = ctx.quick ? 30 : 60;
   t.notes = {
       "gpuprim::solve_cg(gp::cuda.on(stream), A, b, x) with tolerance 0, max_iterations K and "
@@ -366,7 +370,7 @@ void plan_cuda_spmv_ladder(const context& ctx, plan& p,
     t.title = "spmv ladder: " + matrix_name(power_law, ctx.quick) + ", float (cuda)";
     t.kind = table_kind::ladder;
     t.roofline = "copy bw";
-    t.roofline_gbs = ctx.copy_bandwidth_gbs;
+    t.roofline_rate = ctx.copy_bandwidth_gbs;
     t.notes = {
         "Every kernel of gpuprim::spmv on the same matrix, oldest idea first: a thread per row "
         "(scalar CSR), a warp per row (vector CSR), sub-warps sized to the mean row length, the "

@@ -1,6 +1,6 @@
 // The transpose family's rows: gp::transpose(gp::cuda) against cuBLAS geam
-// (cublasSgeam / cublasDgeam with op T) and the copy roofline on the shapes
-// of issue 19 (f32 16384^2, f64 8192^2, 10007 x 3001, 2^24 x 4 and 4 x 2^24),
+// (cublasSgeam / cublasDgeam with op T) and the copy roofline on square,
+// odd and thin shapes (f32 16384^2, f64 8192^2, 10007 x 3001, 2^24 x 4 and 4 x 2^24),
 // gp::transpose(gp::host) against the host's copy bandwidth, and the ladder
 // (copy ceiling, naive, shared tile, padded tile, diagonal order,
 // production). A transpose must read and write every element once, so GB/s
@@ -77,7 +77,7 @@ void plan_host_rows(const context& ctx, plan& p) {
   table t;
   t.title = "transpose (host)";
   t.roofline = "host copy bw";
-  t.roofline_gbs = measure_host_copy_bandwidth_gbs((ctx.quick ? 256u : 1024u) << 20);
+  t.roofline_rate = measure_host_copy_bandwidth_gbs((ctx.quick ? 256u : 1024u) << 20);
   t.notes = {
       "gp::transpose(gp::host, ...) on all OpenMP threads (tiles through a local buffer), timed "
       "with "
@@ -135,7 +135,7 @@ void plan_cuda_rows(const context& ctx, plan& p) {
   table t;
   t.title = "transpose (cuda)";
   t.roofline = "copy bw";
-  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.roofline_rate = ctx.copy_bandwidth_gbs;
   t.notes = {
       "gp::transpose(gp::cuda.on(stream), in, out) against cuBLAS geam (op T, alpha 1, beta 0) "
       "on the same row-major input; GB/s counts the bytes read + written (2 x rows x cols x "
@@ -209,7 +209,7 @@ void plan_ladder(const context& ctx, plan& p) {
       "transpose ladder: float " + std::to_string(side) + " x " + std::to_string(side) + " (cuda)";
   t.kind = table_kind::ladder;
   t.roofline = "copy bw";
-  t.roofline_gbs = ctx.copy_bandwidth_gbs;
+  t.roofline_rate = ctx.copy_bandwidth_gbs;
   t.notes = {
       "Rungs oldest first; the first row is a copy of the same bytes (the ceiling a transpose "
       "can reach), the last gpuprim row the production gp::transpose; cuBLAS geam follows for "

@@ -271,7 +271,7 @@ std::vector<row> rows_for(MPI_Comm comm, bool on_cuda, const std::string& scalin
 std::uint64_t parse_count(const std::string& text, const char* what) {
   auto bad = [&] {
     return std::invalid_argument(std::string(what) + ": '" + text +
-                       "' is not a count (N or 2^K, at least 1)");
+                                 "' is not a count (N or 2^K, at least 1)");
   };
   auto digits = [](const std::string& t) {
     return !t.empty() && t.size() <= 19 &&

@@ -1,8 +1,8 @@
 // The closest-pair ladder: the thesis's GPU algorithms, oldest first, each
 // callable by name on float points (n x 2 or n x 3, device memory), with
 // the launch shape of the quadratic rungs free (the --sweep of
-// `gpuprim bench closest_pair`). Plain C++: the rungs are compiled into the
-// library (src/ladder/closest_pair_ladder.cu); their kernels are in
+// `gpuprim bench closest_pair`). Plain C++: the rungs are compiled into the lab
+// library (lab/ladder/closest_pair_ladder.cu); their kernels are in
 // gpuprim/cuda/device/device_closest_pair.cuh.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Host side of the closest-pair ladder: the rungs of
-// gpuprim/ladder/closest_pair.cuh as calls of the device algorithms by
+// lab/ladder/closest_pair.cuh as calls of the device algorithms by
 // name, and the table the tests and `gpuprim bench closest_pair --ladder`
 // iterate.
 #include <span>

@@ -3,7 +3,7 @@
 // kernel first. The two separable rungs run the library's separable kernel
 // (cuda/device/device_convolve.cuh): twice with a one-tap filter in the
 // other direction (through a temporary image), then fused. The launchers
-// and the table are in src/ladder/convolve_ladder.cu.
+// and the table are in lab/ladder/convolve_ladder.cu.
 #pragma once
 
 #include <cstddef>

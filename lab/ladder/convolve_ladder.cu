@@ -1,5 +1,5 @@
 // Host side of the convolution ladder: launchers for the rungs of
-// gpuprim/ladder/convolve.cuh, the library's separable kernel as the
+// lab/ladder/convolve.cuh, the library's separable kernel as the
 // two-pass and the fused rungs, and the table that the tests and
 // `gpuprim bench convolve --ladder` iterate.
 #include <cuda_runtime_api.h>

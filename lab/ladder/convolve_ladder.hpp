@@ -1,4 +1,4 @@
-// The convolution ladder's table (see gpuprim/ladder/ladder.hpp for what a
+// The convolution ladder's table (see lab/ladder/ladder.hpp for what a
 // ladder is). Its problem: a float image correlated with a square filter
 // that is the outer product of a 1-D filter with itself (so that the
 // separable rungs compute the same thing), border replicate.

@@ -1,7 +1,7 @@
-// The dense family's ladders (gpuprim/ladder/ladder.hpp explains ladders):
-// transpose and matrix multiply rungs, compiled into the library
-// (src/ladder/transpose_ladder.cu, gemm_ladder.cu) and callable from plain
-// C++; their kernels live in gpuprim/ladder/transpose.cuh and gemm.cuh.
+// The dense family's ladders (lab/ladder/ladder.hpp explains ladders):
+// transpose and matrix multiply rungs, compiled into gpuprim_lab_ladder
+// (lab/ladder/transpose_ladder.cu, gemm_ladder.cu) and callable from plain
+// C++; their kernels live in lab/ladder/transpose.cuh and gemm.cuh.
 #pragma once
 
 #include <span>

@@ -1,7 +1,7 @@
 // The matrix multiply ladder: C = A B for row-major A (m x k), B (k x n),
 // C (m x n), packed, any shape (edges are guarded: loads outside the matrix
 // give zeros, stores outside are skipped). Oldest first; launchers and the
-// table in src/ladder/gemm_ladder.cu.
+// table in lab/ladder/gemm_ladder.cu.
 //
 // Shape of the algorithm, from the top fp32 rung down:
 //  1. A block owns a BM x BN tile of C and walks k in steps of BK, staging

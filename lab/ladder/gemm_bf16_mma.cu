@@ -1,4 +1,4 @@
-// Host side of the pipelined tensor-core rung (gpuprim/ladder/gemm_mma.cuh):
+// Host side of the pipelined tensor-core rung (lab/ladder/gemm_mma.cuh):
 // argument checks, the choice between the cp.async and the element-load
 // filling of the stages, and the launch with its dynamic shared memory.
 #include <cuda_bf16.h>

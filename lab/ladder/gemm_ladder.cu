@@ -1,5 +1,5 @@
 // Host side of the matrix multiply ladder: launchers for the rungs of
-// gpuprim/ladder/gemm.cuh, the production gp::gemm (cuBLAS) as the last rung
+// lab/ladder/gemm.cuh, the production gp::gemm (cuBLAS) as the last rung
 // of each table, and the tables that the tests and
 // `gpuprim bench gemm --ladder` iterate.
 #include <cuda_bf16.h>

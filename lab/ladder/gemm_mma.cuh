@@ -1,7 +1,7 @@
 // The pipelined tensor-core rung of the matrix multiply ladder:
 // C = alpha A B + beta C for row-major bfloat16 A (m x k) and B (k x n),
 // float accumulation and C (m x n), any shape. sm_80 and newer (cp.async,
-// ldmatrix, mma.sync); the launcher is src/ladder/gemm_bf16_mma.cu.
+// ldmatrix, mma.sync); the launcher is lab/ladder/gemm_bf16_mma.cu.
 //
 // Shape of the algorithm:
 //  1. Blocks take C's tiles (BM x BN) in groups of `group_m` tile rows, so

@@ -1,5 +1,5 @@
 // Where a 16-byte chunk of a staged gemm tile lives in shared memory: the
-// XOR swizzle of the pipelined tensor-core rung (gpuprim/ladder/gemm_mma.cuh),
+// XOR swizzle of the pipelined tensor-core rung (lab/ladder/gemm_mma.cuh),
 // plain C++ so that the host tests can check it (tests/host/gemm_swizzle_test.cpp).
 //
 // A tile is `rows` x `chunks_per_row` chunks of 16 bytes (8 bf16 elements),

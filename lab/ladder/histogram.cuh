@@ -1,6 +1,6 @@
 // The histogram ladder: 64 bins of one-byte samples (bin = byte / 4), oldest
 // kernel first. Every rung adds into `counts`, which the launcher zeroes
-// first (src/ladder/histogram_ladder.cu). The last rung, the library's own
+// first (lab/ladder/histogram_ladder.cu). The last rung, the library's own
 // histogram_even, is in cuda/device/device_histogram.cuh.
 #pragma once
 

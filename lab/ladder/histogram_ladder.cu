@@ -1,5 +1,5 @@
 // Host side of the histogram ladder: launchers for the rungs of
-// gpuprim/ladder/histogram.cuh, the production histogram_even as the last
+// lab/ladder/histogram.cuh, the production histogram_even as the last
 // rung, and the table that the tests and `gpuprim bench histogram --ladder`
 // iterate.
 #include <cuda_runtime_api.h>

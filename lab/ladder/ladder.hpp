@@ -4,8 +4,9 @@
 // `gpuprim bench <family> --ladder` iterate the table, so adding a rung is
 // one kernel and one line.
 //
-// Rungs are compiled into the library (src/ladder/*.cu) and callable from
-// plain C++; their kernels live in gpuprim/ladder/<family>.cuh.
+// Rungs are compiled into the lab's library gpuprim_lab_ladder
+// (lab/ladder/*.cu), not into libgpuprim, and are callable from plain C++;
+// their kernels live in lab/ladder/<family>.cuh.
 #pragma once
 
 #include <cstdint>

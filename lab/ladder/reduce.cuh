@@ -1,7 +1,7 @@
 // The reduction ladder: the classic sequence of sum kernels, oldest first.
 // Every kernel has the same contract: block b writes the sum of its share of
 // in[0, n) to block_sums[b]; the host repeats passes over the block sums
-// until one block is left (src/ladder/reduce_ladder.cu). The last rung,
+// until one block is left (lab/ladder/reduce_ladder.cu). The last rung,
 // reduce_single_pass, is the production path in cuda/device/device_reduce.cuh.
 //
 // Rungs 1-5 keep their loop bounds at run time (blockDim.x), as the lecture

@@ -4,7 +4,7 @@
 // input into `out` and, when `tile_totals` is not null, writes the tile's
 // sum to tile_totals[blockIdx.x]; the host then scans the tile totals with
 // the reduce-then-scan hierarchy of rung 4 and adds them back
-// (add_tile_prefixes), so every rung handles any n (src/ladder/scan_ladder.cu).
+// (add_tile_prefixes), so every rung handles any n (lab/ladder/scan_ladder.cu).
 // Rung 4's kernels are that hierarchy: reduce each tile, scan the tile sums
 // (recursively), then rescan each tile from its prefix. The last rung,
 // scan_decoupled_lookback, is the production path in

@@ -15,7 +15,7 @@
 //     within a tile, one pass per digit.
 // Rungs 1-2 pad the network to a power of two P; pairs with an end >= n
 // are skipped (positions past n act as +infinity and are never touched).
-// Kernels run on the host's launchers in src/ladder/sort_ladder.cu.
+// Kernels run on the host's launchers in lab/ladder/sort_ladder.cu.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // The transpose ladder of the optimization text (float, 32 x 32 tiles,
 // blocks of 32 x 8 threads, each thread 4 elements), oldest first; the
-// launchers are in src/ladder/transpose_ladder.cu. The last rung is the
+// launchers are in lab/ladder/transpose_ladder.cu. The last rung is the
 // library's own gp::transpose (cuda/device/device_transpose.cuh).
 #pragma once
 

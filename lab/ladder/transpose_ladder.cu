@@ -1,5 +1,5 @@
 // Host side of the transpose ladder: launchers for the rungs of
-// gpuprim/ladder/transpose.cuh, the production gp::transpose as the last
+// lab/ladder/transpose.cuh, the production gp::transpose as the last
 // rung, and the table that the tests and `gpuprim bench transpose --ladder`
 // iterate.
 #include <cuda_runtime_api.h>

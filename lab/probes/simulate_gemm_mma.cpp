@@ -1,12 +1,11 @@
-// CPU simulation of gemm_bf16_mma_pipelined_kernel (gpuprim/ladder/gemm_mma.cuh):
+// CPU simulation of gemm_bf16_mma_pipelined_kernel (lab/ladder/gemm_mma.cuh):
 // the same block order, chunk assignment, swizzle, stage ring, ldmatrix lane
 // addressing and epilogue, with ldmatrix / mma.sync m16n8k16 emulated from
 // the fragment layouts of the PTX ISA. Run on shapes that take both ways of
 // filling the stages and every kind of edge, against a double reference.
-// Not part of the build: the check of the kernel's index arithmetic for a
-// machine without a GPU.
-//
-//   g++ -std=c++20 -O2 -I include scripts/simulate_gemm_mma.cpp -o /tmp/sim && /tmp/sim
+// Not part of the default build: the check of the kernel's index arithmetic
+// for a machine without a GPU
+// (cmake --build build/cpu --target gpuprim_lab_simulate_gemm_mma).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -326,7 +325,7 @@ int main() {
   ok &= check<wide>(2100, 520, 40, 40, 520, 520, 1, 0, rng);  // 17 tile rows: a partial group
   ok &= check<deep>(264, 520, 328, 328, 520, 520, 1, 0, rng);
   ok &= check<deep>(77, 45, 39, 41, 47, 46, 1, 0, rng);
-  // the other shapes of scripts/tune_gemm_mma.cu
+  // the other shapes of lab/probes/tune_gemm_mma.cu
   ok &= check<shape<128, 256, 32, 64, 64, 6, 8>>(300, 520, 200, 200, 520, 520, 1, 0, rng);
   ok &= check<shape<128, 256, 32, 64, 64, 4, 1>>(300, 520, 200, 200, 520, 520, 1, 0, rng);
   ok &= check<shape<256, 128, 32, 64, 64, 4>>(300, 264, 200, 200, 264, 264, 1, 0, rng);

@@ -1,15 +1,11 @@
 // Tuning probe for the pipelined bf16 tensor-core gemm rung
-// (gpuprim/ladder/gemm_mma.cuh): times tile shapes, depths, stage counts and
+// (lab/ladder/gemm_mma.cuh): times tile shapes, depths, stage counts and
 // block-order groups against cuBLAS (cublasGemmEx, bf16 in, fp32 compute
 // and out, the same call gp::gemm's bf16 path makes through cuBLASLt) in
 // one process on the same buffers, and checks every variant's C against
-// cuBLAS's. Not part of the build or the tests; on the GPU machine:
-//
-//   nvcc -std=c++20 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr \
-//     -Iinclude -DGPUPRIM_HAS_CUDA=1 scripts/tune_gemm_mma.cu src/core/runtime_cuda.cpp \
-//     -lcublas -o tune && ./tune
-//
-// (scripts/device-check.sh --tune-gemm). One line per (shape, variant):
+// cuBLAS's. Not part of the default build or the tests; on the GPU machine:
+// cmake --build build/cuda --target gpuprim_lab_probe_gemm_mma, or
+// scripts/device-check.sh --tune-gemm. One line per (shape, variant):
 // milliseconds, TFLOP/s, the ratio to cuBLAS (cuBLAS time / variant time)
 // and the largest difference from cuBLAS's C. Medians of 20 calls after 3
 // warm-ups, CUDA events. With --profile it runs each of the two ladder rows

@@ -127,7 +127,7 @@ void compare(const std::vector<std::uint8_t>& host, int bins, const char* what) 
     shape.template operator()<256, 4>("byte as bin, 256 threads x 4 loads");
     shape.template operator()<256, 8>("byte as bin, 256 threads x 8 loads");
     shape.template operator()<512, 4>("byte as bin, 512 threads x 4 loads");
-    // CUB's H100 shape for bytes: 768 threads x 12 samples, one histogram
+    // CUB's sm_90 shape for bytes: 768 threads x 12 samples, one histogram
     // per block, few blocks each reading several tiles.
     shape.template operator()<768, 4, 1>("byte as bin, 768 threads, one copy");
     shape.template operator()<768, 4, 2>("byte as bin, 768 threads, 2 copies");

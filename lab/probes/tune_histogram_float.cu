@@ -1,12 +1,11 @@
-// Tuning probe for histogram_even on floats (issue 18's exact bins): times
-// the shared-atomics kernel over 2^28 floats in [0.5, 1.5), 1024 bins, with
-// the binner before issue 18 (floor of (x - lower) * scale in float,
+// Tuning probe for histogram_even on floats (exact bins): times the
+// shared-atomics kernel over 2^28 floats in [0.5, 1.5), 1024 bins, with
+// CUB's binner (floor of (x - lower) * scale in float,
 // clamped: not exact at the edges), the library's exact binner, and the
 // library's binner with its fast-path margin cut 16-fold and to 0 (the
 // cost of the edge path and of the fast path's check, apart). Not part of
-// the build or the tests; run on the GPU machine:
-//   nvcc -std=c++20 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -Iinclude \
-//     -DGPUPRIM_HAS_CUDA=1 scripts/tune_histogram_float.cu src/core/runtime_cuda.cpp -o probe
+// the default build or the tests; on the GPU machine:
+// cmake --build build/cuda --target gpuprim_lab_probe_histogram_float.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -21,7 +20,7 @@
 namespace gp = gpuprim;
 namespace gc = gpuprim::cuda_detail;
 
-// The rule before issue 18 (CUB's): the bin of the rounded product.
+// CUB's rule: the bin of the rounded product, clamped.
 struct clamped_product_binner {
   float lower, upper, scale;
   int bins;
@@ -88,7 +87,7 @@ int main() {
   none.margin = 0;
   none.half_minus_margin = 0.5f;
   time("library, margin 0 (fast path only)", none);
-  time("clamped product (before issue 18)",
+  time("clamped product (CUB's rule)",
        clamped_product_binner{0.5f, 1.5f, float(bins) / 1.0f, bins});
   time("edges for every sample, no branch", every_sample_edges{exact});
   return 0;

@@ -3,11 +3,9 @@
 // (status words loaded at once per digit) against
 // cub::DeviceRadixSort in one process on the same buffers, and checks that
 // every variant's output equals CUB's bit for bit (both sorts are stable).
-// Not part of the build or the tests; on the GPU machine:
-//
-//   nvcc -std=c++20 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr \
-//     -Iinclude -DGPUPRIM_HAS_CUDA=1 -Xcompiler -fopenmp \
-//     scripts/tune_radix_tile.cu src/core/runtime_cuda.cpp -lgomp -o tune && ./tune
+// Not part of the default build or the tests; on the GPU machine:
+// cmake --build build/cuda --target gpuprim_lab_probe_radix_tile, or
+// scripts/device-check.sh --tune-radix.
 //
 // Prints one line per (keys, size): CUB's time and each variant's time and
 // ratio (CUB / variant: above 1 is faster than CUB). Medians of 20 calls
@@ -172,7 +170,7 @@ int main(int argc, char** argv) {
   // 2 MB ahead, where 396 tiles are resident) against none. Earlier runs
   // compared keys per thread and look-back windows (32 x window 4 won) and
   // prefetching values too (slower for pairs):
-  // bench/results/h100-2026-11-24-late-radix-prefetch.txt.
+  // see bench/results/ (radix prefetch).
   for (std::size_t n : {std::size_t{1} << 24, std::size_t{1} << 28}) {
     compare<std::uint32_t, false, c32w4, c32w4p0>(n);
     compare<float, false, c32w4, c32w4p0>(n);

@@ -1,5 +1,5 @@
 // Probe: what the finish of a small single-pass sum costs, 2^20 floats from
-// memory on the lent GPU. Not part of the build, the tests or the harness.
+// memory. Not part of the default build, the tests or the harness.
 //  1. minimal_sum: a minimal polled sum (each block publishes one status word,
 //     the last block polls and folds) with %globaltimer stamps per block and
 //     per polling thread: when data arrived, when the last total was
@@ -9,9 +9,8 @@
 //     queued (GPU time per call): how much each piece adds.
 // This is what showed the finish's time growing with the size of the code
 // that runs after the data arrives (docs/design.md, "the finish of a small
-// reduction"). Build and run on the GPU machine:
-//   nvcc -std=c++20 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -Iinclude \
-//     -Iscripts -DGPUPRIM_HAS_CUDA=1 scripts/tune_reduce_finish.cu src/core/runtime_cuda.cpp
+// reduction"). On the GPU machine:
+// cmake --build build/cuda --target gpuprim_lab_probe_reduce_finish
 // (cuobjdump -sass on the binary gives each kernel's instruction count.)
 #include <cuda_runtime.h>
 

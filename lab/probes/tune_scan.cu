@@ -345,7 +345,7 @@ int main(int argc, char** argv) {
   // where a small input gives about one tile per SM). Smaller tiles
   // with more warps per SM (256 x 16 at 8 blocks, 256 x 24 at 6, 128 x 40
   // at 8, in registers or rescanned) lost at every size:
-  // bench/results/h100-2026-11-24-late-scan-probes.txt.
+  // see bench/results/ (scan probes).
   for (std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28})
     compare<scan_config<0, 1>, scan_config<0, 2>, scan_config<0, 2, 0, 0, 0, 0, 0>,
             scan_config<0, 2, 0, 0, 0>, scan_config<0, 2, 0, 0, 1000, 0, 128>,
