@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "enum_name.hpp"
 #include "gpuprim/core/macros.hpp"
 #include "gpuprim/scan.hpp"
 
@@ -15,15 +16,7 @@ namespace gpuprim::bench {
 enum class reduce_op { sum, min, max };
 
 inline const char* name_of(reduce_op op) {
-  switch (op) {
-    case reduce_op::sum:
-      return "sum";
-    case reduce_op::min:
-      return "min";
-    case reduce_op::max:
-      return "max";
-  }
-  return "?";
+  return enum_name(op, {"sum", "min", "max"});
 }
 
 #if GPUPRIM_HAS_CUDA

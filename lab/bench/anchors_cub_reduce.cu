@@ -59,15 +59,8 @@ void cub_reduce<T>::enqueue(const T* in, T* out) const {
 
 template <class T>
 const char* cub_reduce<T>::name(reduce_op op) {
-  switch (op) {
-    case reduce_op::sum:
-      return "cub::DeviceReduce::Sum";
-    case reduce_op::min:
-      return "cub::DeviceReduce::Min";
-    case reduce_op::max:
-      return "cub::DeviceReduce::Max";
-  }
-  return "cub::DeviceReduce";
+  return enum_name(op,
+                   {"cub::DeviceReduce::Sum", "cub::DeviceReduce::Min", "cub::DeviceReduce::Max"});
 }
 
 template class cub_reduce<float>;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "dense_anchors.hpp"
+#include "enum_name.hpp"
 #include "gpuprim/core/error.hpp"
 
 namespace gpuprim::bench {
@@ -74,15 +75,7 @@ void cublas_dense::gemm(cublas_gemm_mode mode, const void* a, const void* b, flo
 }
 
 const char* cublas_dense::gemm_name(cublas_gemm_mode mode) {
-  switch (mode) {
-    case cublas_gemm_mode::fp32:
-      return "cublasSgemm";
-    case cublas_gemm_mode::tf32:
-      return "cublasGemmEx (TF32)";
-    case cublas_gemm_mode::bf16:
-      return "cublasGemmEx (bf16 in, fp32)";
-  }
-  return "?";
+  return enum_name(mode, {"cublasSgemm", "cublasGemmEx (TF32)", "cublasGemmEx (bf16 in, fp32)"});
 }
 
 }  // namespace gpuprim::bench

@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "enum_name.hpp"
 #include "gpuprim/closest_pair.hpp"
 #include "inputs.hpp"
 #include "plan.hpp"
@@ -50,15 +51,7 @@ constexpr std::uint64_t closest_seed = 20261124;
 enum class point_shape { uniform, clustered, line };
 
 const char* shape_name(point_shape s) {
-  switch (s) {
-    case point_shape::uniform:
-      return "uniform";
-    case point_shape::clustered:
-      return "clustered";
-    case point_shape::line:
-      return "line";
-  }
-  return "?";
+  return enum_name(s, {"uniform", "clustered", "line"});
 }
 
 double unit(std::uint64_t bits) {
@@ -376,11 +369,8 @@ void plan_api(const context& ctx, plan& p) {
 
 }  // namespace
 
-void plan_closest_pair(const context& ctx, plan& p) {
-  plan_api(ctx, p);
-}
-
 #if GPUPRIM_HAS_CUDA
+namespace {
 
 void plan_closest_pair_ladder(const context& ctx, plan& p) {
   const std::size_t n = std::size_t{1} << (ctx.quick ? 16 : 18);
@@ -526,11 +516,15 @@ void plan_closest_pair_sweep(const context& ctx, plan& p) {
   }
 }
 
-#else
-
-void plan_closest_pair_ladder(const context&, plan&) {}
-void plan_closest_pair_sweep(const context&, plan&) {}
-
+}  // namespace
 #endif
+
+// The API rows put both backends in one table (the CPU in the vendor
+// column); plan_api looks at ctx itself.
+planners closest_pair_planners() {
+  return {.both = plan_api,
+          .ladder = GPUPRIM_BENCH_CUDA(plan_closest_pair_ladder),
+          .sweep = GPUPRIM_BENCH_CUDA(plan_closest_pair_sweep)};
+}
 
 }  // namespace gpuprim::bench

@@ -444,20 +444,10 @@ void plan_ladder(const context& ctx, plan& p) {
 
 }  // namespace
 
-void plan_convolve(const context& ctx, plan& p) {
-#if GPUPRIM_HAS_CUDA
-  if (ctx.cuda) plan_cuda_rows(ctx, p);
-#endif
-  if (ctx.host) plan_host_rows(ctx, p);
-}
-
-void plan_convolve_ladder(const context& ctx, plan& p) {
-#if GPUPRIM_HAS_CUDA
-  if (ctx.cuda) plan_ladder(ctx, p);
-#else
-  (void)ctx;
-  (void)p;
-#endif
+planners convolve_planners() {
+  return {.cuda = GPUPRIM_BENCH_CUDA(plan_cuda_rows),
+          .host = plan_host_rows,
+          .ladder = GPUPRIM_BENCH_CUDA(plan_ladder)};
 }
 
 }  // namespace gpuprim::bench

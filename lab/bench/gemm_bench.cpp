@@ -17,6 +17,7 @@
 
 #include "bench.hpp"
 #include "dense_anchors.hpp"
+#include "enum_name.hpp"
 #include "gpuprim/gemm.hpp"
 #include "inputs.hpp"
 #include "plan.hpp"
@@ -137,15 +138,7 @@ void plan_host_rows(const context& ctx, plan& p) {
 #if GPUPRIM_HAS_CUDA
 
 const char* mode_name(cublas_gemm_mode mode) {
-  switch (mode) {
-    case cublas_gemm_mode::fp32:
-      return "float";
-    case cublas_gemm_mode::tf32:
-      return "float (TF32)";
-    case cublas_gemm_mode::bf16:
-      return "bfloat16 -> float";
-  }
-  return "?";
+  return enum_name(mode, {"float", "float (TF32)", "bfloat16 -> float"});
 }
 
 template <class In>
@@ -321,20 +314,10 @@ void plan_ladder(const context& ctx, plan& p) {
 
 }  // namespace
 
-void plan_gemm(const context& ctx, plan& p) {
-#if GPUPRIM_HAS_CUDA
-  if (ctx.cuda) plan_cuda_rows(ctx, p);
-#endif
-  if (ctx.host) plan_host_rows(ctx, p);
-}
-
-void plan_gemm_ladder(const context& ctx, plan& p) {
-#if GPUPRIM_HAS_CUDA
-  if (ctx.cuda) plan_ladder(ctx, p);
-#else
-  (void)ctx;
-  (void)p;
-#endif
+planners gemm_planners() {
+  return {.cuda = GPUPRIM_BENCH_CUDA(plan_cuda_rows),
+          .host = plan_host_rows,
+          .ladder = GPUPRIM_BENCH_CUDA(plan_ladder)};
 }
 
 }  // namespace gpuprim::bench

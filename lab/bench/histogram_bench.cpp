@@ -345,21 +345,11 @@ void plan_ladder(const context& ctx, plan& p, int log2_n) {
 
 }  // namespace
 
-void plan_histogram(const context& ctx, plan& p) {
-#if GPUPRIM_HAS_CUDA
-  if (ctx.cuda) plan_cuda_rows(ctx, p);
-#endif
-  if (ctx.host) plan_host_rows(ctx, p);
-}
-
-void plan_histogram_ladder(const context& ctx, plan& p) {
-#if GPUPRIM_HAS_CUDA
-  if (!ctx.cuda) return;
-  plan_ladder(ctx, p, ctx.quick ? 24 : 28);
-#else
-  (void)ctx;
-  (void)p;
-#endif
+planners histogram_planners() {
+  return {.cuda = GPUPRIM_BENCH_CUDA(plan_cuda_rows),
+          .host = plan_host_rows,
+          .ladder = GPUPRIM_BENCH_CUDA(
+              [](const context& ctx, plan& p) { plan_ladder(ctx, p, ctx.quick ? 24 : 28); })};
 }
 
 }  // namespace gpuprim::bench

@@ -5,9 +5,11 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "gpuprim/core/device_span.hpp"
 #include "report.hpp"
 
 namespace gpuprim::bench {
@@ -97,58 +99,94 @@ ladder_rows<Enqueue, Measure> make_ladder_rows(plan& p, std::size_t table, row h
   return {p, table, std::move(header), std::move(measure)};
 }
 
+// Enqueues one call of a span -> span ladder row (reduce, scan) on the
+// stream the row was made for.
+template <class T>
+using span_enqueuer = std::function<void(device_span<const T> in, device_span<T> out)>;
+
+// A ladder table whose rungs map one span to another: one row per rung,
+// then the production path (production(in, out, stream)) and the vendor
+// library, for reference. The vendor's object comes from make_vendor() (a
+// std::unique_ptr to something with enqueue(in, out)) on its first call, a
+// warm-up, so that its allocation is not timed. measure(row, enqueue)
+// times and checks one row.
+template <class T, class Rungs, class Measure, class Production, class MakeVendor>
+void add_span_ladder(plan& p, table t, row header, stream_t stream, const Rungs& rungs,
+                     Measure measure, const std::string& production_name, Production production,
+                     const std::string& vendor_name, MakeVendor make_vendor) {
+  auto rows = make_ladder_rows<span_enqueuer<T>>(p, p.add_table(std::move(t)), std::move(header),
+                                                 std::move(measure));
+  rows.add_rungs(rungs, [stream](auto run) -> span_enqueuer<T> {
+    return [run, stream](device_span<const T> in, device_span<T> out) { run(in, out, stream); };
+  });
+  rows.add("gpuprim", production_name, "(reference) the production path",
+           [production, stream](device_span<const T> in, device_span<T> out) {
+             production(in, out, stream);
+           });
+  const auto vendor = std::make_shared<decltype(make_vendor())>();
+  rows.add("cub", vendor_name, "(reference) the vendor library",
+           [vendor, make_vendor](device_span<const T> in, device_span<T> out) {
+             if (!*vendor) *vendor = make_vendor();
+             (*vendor)->enqueue(in.data(), out.data());
+           });
+}
+
 // "reduce sum float 2^24 cuda", for the progress lines.
 std::string describe(const row& header);
 
-// The reduction family: API rows (host and CUDA) or, with `ladder`, the
-// ladder tables (CUDA only).
-void plan_reduce(const context& ctx, plan& p);
-void plan_reduce_ladder(const context& ctx, plan& p);
+// A family's planners: each adds tables and cases to the plan. The harness
+// (run.cpp) calls `cuda` when CUDA rows run, `host` when host rows run,
+// `both` always (a planner that puts both backends in one table and looks
+// at ctx itself), `ladder` with --ladder and `sweep` with --sweep (both
+// CUDA only). Null where the family has none; a planner of CUDA code is
+// null in a build without CUDA (GPUPRIM_BENCH_CUDA).
+using planner = void (*)(const context& ctx, plan& p);
+struct planners {
+  planner cuda = nullptr;
+  planner host = nullptr;
+  planner both = nullptr;
+  planner ladder = nullptr;
+  planner sweep = nullptr;
+};
 
-// The scan family, likewise (bench/scan_bench.cpp).
-void plan_scan(const context& ctx, plan& p);
-void plan_scan_ladder(const context& ctx, plan& p);
+// The planner given in a build with CUDA, nullptr without.
+#if GPUPRIM_HAS_CUDA
+#define GPUPRIM_BENCH_CUDA(...) __VA_ARGS__
+#else
+#define GPUPRIM_BENCH_CUDA(...) nullptr
+#endif
 
-// The segmented family: segmented_reduce against CUB (CUDA) and on the host.
-void plan_segmented_reduce(const context& ctx, plan& p);
-
-// The histogram family (bench/histogram_bench.cpp): API rows against
-// cub::DeviceHistogram and on the host; the ladder of privatization rungs.
-void plan_histogram(const context& ctx, plan& p);
-void plan_histogram_ladder(const context& ctx, plan& p);
-
-// Sorting: radix sort rows against cub::DeviceRadixSort and on the host
-// (bench/sort_bench.cpp); sorting networks and batched small sorts
-// (bench/sorting_network_bench.cpp); the sort ladder (bitonic in global
-// memory -> shared-memory merges -> one-bit radix split -> full radix sort,
-// in bench/sorting_network_bench.cpp).
-void plan_sort(const context& ctx, plan& p);
-void plan_sorting_network(const context& ctx, plan& p);
-void plan_sort_ladder(const context& ctx, plan& p);
-
-// The dense family: transposes against cuBLAS geam and the copy roofline
-// (bench/transpose_bench.cpp), matrix multiplies against cuBLAS and
-// OpenBLAS (bench/gemm_bench.cpp), and their ladders.
-void plan_transpose(const context& ctx, plan& p);
-void plan_transpose_ladder(const context& ctx, plan& p);
-void plan_gemm(const context& ctx, plan& p);
-void plan_gemm_ladder(const context& ctx, plan& p);
-// The convolution family (bench/convolve_bench.cpp): general and separable
-// filters against NPP (when found), 8-bit RGB, the host; the ladder.
-void plan_convolve(const context& ctx, plan& p);
-void plan_convolve_ladder(const context& ctx, plan& p);
-// The sparse family (bench/spmv_bench.cpp): SpMV against cusparseSpMV and
-// on the host, the ladder of SpMV kernels, and one CG iteration against a
-// cuSPARSE + cuBLAS composition.
-void plan_spmv(const context& ctx, plan& p);
-void plan_spmv_ladder(const context& ctx, plan& p);
-void plan_solve(const context& ctx, plan& p);
-// Closest pair (bench/closest_pair_bench.cpp): gp::closest_pair on uniform,
-// clustered and collinear points (GPU against the CPU backend), each
-// algorithm by name, the ladder, and the launch sweep of the quadratic
-// kernels (--sweep, CUDA only).
-void plan_closest_pair(const context& ctx, plan& p);
-void plan_closest_pair_ladder(const context& ctx, plan& p);
-void plan_closest_pair_sweep(const context& ctx, plan& p);
+// Each family's planners, in lab/bench/<family>_bench.cpp:
+// - reduce: sums and other operators against CUB, and on the host; the
+//   ladder of sum kernels.
+// - scan: scans and segmented scans against CUB, and on the host; the ladder.
+// - segmented_reduce: segmented_reduce against CUB, and on the host.
+// - histogram: against cub::DeviceHistogram, and on the host; the ladder of
+//   privatization rungs.
+// - sort: radix sort against cub::DeviceRadixSort, and on the host.
+// - sorting_network: sorting networks and batched small sorts; the sort
+//   ladder (bitonic in global memory -> shared-memory merges -> one-bit radix
+//   split -> full radix sort).
+// - transpose: against cuBLAS geam and the copy roofline; its ladder.
+// - gemm: against cuBLAS and OpenBLAS; the fp32 and tensor-core ladders.
+// - convolve: general and separable filters against NPP (when found), 8-bit
+//   RGB, the host; the ladder.
+// - spmv: against cusparseSpMV, and on the host; the ladder of SpMV kernels.
+// - solve: one CG iteration against a cuSPARSE + cuBLAS composition.
+// - closest_pair: gp::closest_pair on uniform, clustered and collinear
+//   points (GPU against the CPU backend), each algorithm by name; the
+//   ladder; the launch sweep of the quadratic kernels.
+planners reduce_planners();
+planners scan_planners();
+planners segmented_reduce_planners();
+planners histogram_planners();
+planners sort_planners();
+planners sorting_network_planners();
+planners transpose_planners();
+planners gemm_planners();
+planners convolve_planners();
+planners spmv_planners();
+planners solve_planners();
+planners closest_pair_planners();
 
 }  // namespace gpuprim::bench

@@ -253,11 +253,8 @@ struct ladder_inputs {
 };
 
 template <class T>
-using sum_enqueuer = std::function<void(device_span<const T> in, device_span<T> out)>;
-
-template <class T>
 row measure_ladder_row(const context& ctx, ladder_inputs<T>& inputs, row r,
-                       const sum_enqueuer<T>& enqueue) {
+                       const span_enqueuer<T>& enqueue) {
   device_workload<T>& work = inputs.prepare(ctx, r.n);
   r.measured =
       time_device(ctx.stream, [&](int run) { enqueue(work.input(run), work.gpuprim_out()); });
@@ -282,49 +279,32 @@ void plan_ladder(const context& ctx, plan& p, int log2_n) {
   const auto inputs = std::make_shared<ladder_inputs<T>>();
   const stream_t stream = ctx.stream;
   const std::size_t n = std::size_t{1} << log2_n;
-  auto rows = make_ladder_rows<sum_enqueuer<T>>(
-      p, p.add_table(std::move(t)), make_header("cuda", type_name<T>(), n, sizeof(T)),
-      [ctx, inputs](const row& r, const sum_enqueuer<T>& enqueue) {
+  add_span_ladder<T>(
+      p, std::move(t), make_header("cuda", type_name<T>(), n, sizeof(T)), stream,
+      ladder::reduce_rungs<T>(),
+      [ctx, inputs](const row& r, const span_enqueuer<T>& enqueue) {
         return measure_ladder_row<T>(ctx, *inputs, r, enqueue);
-      });
-  rows.add_rungs(ladder::reduce_rungs<T>(), [stream](auto run) -> sum_enqueuer<T> {
-    return [run, stream](device_span<const T> in, device_span<T> out) { run(in, out, stream); };
-  });
-  rows.add("gpuprim", "gpuprim::reduce_into", "(reference) the production path",
-           [stream](device_span<const T> in, device_span<T> out) {
-             enqueue_reduce_into(reduce_op::sum, in, out, stream);
-           });
-  // CUB's object is made on the first (warm-up) call, so its allocation is
-  // not timed.
-  const auto cub = std::make_shared<std::unique_ptr<cub_reduce<T>>>();
-  rows.add("cub", cub_reduce<T>::name(reduce_op::sum), "(reference) the vendor library",
-           [cub, n, stream](device_span<const T> in, device_span<T> out) {
-             if (!*cub) *cub = std::make_unique<cub_reduce<T>>(reduce_op::sum, n, stream);
-             (*cub)->enqueue(in.data(), out.data());
-           });
+      },
+      "gpuprim::reduce_into",
+      [](device_span<const T> in, device_span<T> out, stream_t s) {
+        enqueue_reduce_into(reduce_op::sum, in, out, s);
+      },
+      cub_reduce<T>::name(reduce_op::sum),
+      [n, stream] { return std::make_unique<cub_reduce<T>>(reduce_op::sum, n, stream); });
 }
 
 #endif  // GPUPRIM_HAS_CUDA
 
 }  // namespace
 
-void plan_reduce(const context& ctx, plan& p) {
-#if GPUPRIM_HAS_CUDA
-  if (ctx.cuda) plan_cuda_rows(ctx, p);
-#endif
-  if (ctx.host) plan_host_rows(ctx, p);
-}
-
-void plan_reduce_ladder(const context& ctx, plan& p) {
-#if GPUPRIM_HAS_CUDA
-  if (!ctx.cuda) return;
-  const int log2_n = ctx.quick ? 24 : 26;
-  plan_ladder<float>(ctx, p, log2_n);
-  if (!ctx.quick) plan_ladder<std::int32_t>(ctx, p, log2_n);
-#else
-  (void)ctx;
-  (void)p;
-#endif
+planners reduce_planners() {
+  return {.cuda = GPUPRIM_BENCH_CUDA(plan_cuda_rows),
+          .host = plan_host_rows,
+          .ladder = GPUPRIM_BENCH_CUDA([](const context& ctx, plan& p) {
+            const int log2_n = ctx.quick ? 24 : 26;
+            plan_ladder<float>(ctx, p, log2_n);
+            if (!ctx.quick) plan_ladder<std::int32_t>(ctx, p, log2_n);
+          })};
 }
 
 }  // namespace gpuprim::bench

@@ -88,37 +88,52 @@ int execute(plan& p) {
 }
 
 // The families `gpuprim bench` knows, in the order "all" runs them: a name,
-// the rows, the ladder (none for a family without one), whether its host
-// rows need the host copy bandwidth as their roofline, and a launch sweep
-// (--sweep; closest-pair's quadratic kernels). Names are canonical
-// (canonical_family). A new family adds one
-// line here and declares its plan functions in plan.hpp.
+// its planners (several for a family whose rows come from several files),
+// and whether its host rows need the host copy bandwidth as their roofline.
+// Names are canonical (canonical_family). A new family adds one line here
+// and declares its planners in plan.hpp.
 struct family {
   const char* name;
-  void (*rows)(const context&, plan&);
-  void (*ladder)(const context&, plan&);
-  bool host_copy_roofline;
-  void (*sweep)(const context&, plan&) = nullptr;
+  std::vector<planners> parts;
+  bool host_copy_roofline = false;
+
+  bool has_sweep() const {
+    return std::any_of(parts.begin(), parts.end(), [](const planners& q) { return q.sweep; });
+  }
 };
 
 const family families[] = {
-    {"reduce", plan_reduce, plan_reduce_ladder, false},
-    {"scan", plan_scan, plan_scan_ladder, true},
-    {"segmented", plan_segmented_reduce, nullptr, false},
-    {"histogram", plan_histogram, plan_histogram_ladder, false},
-    {"sort",
-     [](const context& ctx, plan& p) {
-       plan_sort(ctx, p);
-       plan_sorting_network(ctx, p);
-     },
-     plan_sort_ladder, false},
-    {"transpose", plan_transpose, plan_transpose_ladder, false},
-    {"gemm", plan_gemm, plan_gemm_ladder, false},
-    {"convolve", plan_convolve, plan_convolve_ladder, true},
-    {"spmv", plan_spmv, plan_spmv_ladder, false},
-    {"solve", plan_solve, nullptr, false},
-    {"closest-pair", plan_closest_pair, plan_closest_pair_ladder, false, plan_closest_pair_sweep},
+    {"reduce", {reduce_planners()}},
+    {"scan", {scan_planners()}, true},
+    {"segmented", {segmented_reduce_planners()}},
+    {"histogram", {histogram_planners()}},
+    {"sort", {sort_planners(), sorting_network_planners()}},
+    {"transpose", {transpose_planners()}},
+    {"gemm", {gemm_planners()}},
+    {"convolve", {convolve_planners()}, true},
+    {"spmv", {spmv_planners()}},
+    {"solve", {solve_planners()}},
+    {"closest-pair", {closest_pair_planners()}},
 };
+
+// Plans one family's part of the run: its sweep, its ladder, or its rows on
+// the backends the run uses.
+void plan_family(const family& f, const options& opts, const context& ctx, plan& p) {
+  const auto call = [&](planner planner) {
+    if (planner) planner(ctx, p);
+  };
+  for (const planners& part : f.parts) {
+    if (opts.sweep) {
+      call(part.sweep);
+    } else if (opts.ladder) {
+      call(part.ladder);
+    } else {
+      if (ctx.cuda) call(part.cuda);
+      if (ctx.host) call(part.host);
+      call(part.both);
+    }
+  }
+}
 
 }  // namespace
 
@@ -184,7 +199,7 @@ int run(const options& opts) {
   if (chosen.empty()) {
     return bad_option("unknown family '" + opts.family + "' (known: " + family_names() + ")");
   }
-  if (opts.sweep && (chosen.size() != 1 || !chosen[0]->sweep || cuda_device_count() == 0)) {
+  if (opts.sweep && (chosen.size() != 1 || !chosen[0]->has_sweep() || cuda_device_count() == 0)) {
     return bad_option("--sweep: only closest-pair has a launch sweep, and it needs a CUDA device");
   }
   if (!opts.backend.empty() && opts.backend != "host" && opts.backend != "cuda") {
@@ -261,15 +276,8 @@ int run(const options& opts) {
             measure_host_copy_bandwidth_gbs((opts.quick ? 256 : 1024) * mib);
       }
     }
-    for (const family* f : chosen) {
-      if (opts.sweep) {
-        f->sweep(ctx, p);
-      } else if (!opts.ladder) {
-        f->rows(ctx, p);
-      } else if (f->ladder) {
-        f->ladder(ctx, p);
-      }
-    }
+    for (const family* f : chosen)
+      plan_family(*f, opts, ctx, p);
     if (ctx.headline) p.keep_headline_cases();
     if (only) {
       p.keep_cases(

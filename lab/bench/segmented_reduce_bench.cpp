@@ -176,11 +176,8 @@ void plan_cuda_rows(const context& ctx, plan& p) {
 
 }  // namespace
 
-void plan_segmented_reduce(const context& ctx, plan& p) {
-#if GPUPRIM_HAS_CUDA
-  if (ctx.cuda) plan_cuda_rows(ctx, p);
-#endif
-  if (ctx.host) plan_host_rows(ctx, p);
+planners segmented_reduce_planners() {
+  return {.cuda = GPUPRIM_BENCH_CUDA(plan_cuda_rows), .host = plan_host_rows};
 }
 
 }  // namespace gpuprim::bench

@@ -260,22 +260,14 @@ void plan_ladder(const context& ctx, plan& p, int log2_n) {
 
 }  // namespace
 
-void plan_sorting_network(const context& ctx, plan& p) {
-#if GPUPRIM_HAS_CUDA
-  if (ctx.cuda) plan_cuda_rows(ctx, p);
-#endif
-  if (ctx.host) plan_host_rows(ctx, p);
-}
-
-void plan_sort_ladder(const context& ctx, plan& p) {
-#if GPUPRIM_HAS_CUDA
-  if (!ctx.cuda) return;
-  plan_ladder(ctx, p, 20);
-  plan_ladder(ctx, p, 24);
-#else
-  (void)ctx;
-  (void)p;
-#endif
+// The sort ladder at 2^20 and 2^24 keys.
+planners sorting_network_planners() {
+  return {.cuda = GPUPRIM_BENCH_CUDA(plan_cuda_rows),
+          .host = plan_host_rows,
+          .ladder = GPUPRIM_BENCH_CUDA([](const context& ctx, plan& p) {
+            plan_ladder(ctx, p, 20);
+            plan_ladder(ctx, p, 24);
+          })};
 }
 
 }  // namespace gpuprim::bench

@@ -460,35 +460,25 @@ std::shared_ptr<matrices> shared_matrices(const context& ctx) {
 
 }  // namespace
 
-void plan_spmv(const context& ctx, plan& p) {
-  const auto mats = shared_matrices(ctx);
-#if GPUPRIM_HAS_CUDA
-  if (ctx.cuda) {
-    auto cases = std::make_shared<device_cases>();
-    cases->mats = mats;
-    plan_cuda_spmv(ctx, p, cases);
-  }
-#endif
-  if (ctx.host) plan_host_spmv(ctx, p, mats);
+// The matrices are made once for all the planners of a run (shared_matrices).
+planners spmv_planners() {
+  return {.cuda = GPUPRIM_BENCH_CUDA([](const context& ctx, plan& p) {
+            auto cases = std::make_shared<device_cases>();
+            cases->mats = shared_matrices(ctx);
+            plan_cuda_spmv(ctx, p, cases);
+          }),
+          .host = [](const context& ctx, plan& p) { plan_host_spmv(ctx, p, shared_matrices(ctx)); },
+          .ladder = GPUPRIM_BENCH_CUDA([](const context& ctx, plan& p) {
+            auto cases = std::make_shared<device_cases>();
+            cases->mats = shared_matrices(ctx);
+            plan_cuda_spmv_ladder(ctx, p, cases);
+          })};
 }
 
-void plan_spmv_ladder(const context& ctx, plan& p) {
-#if GPUPRIM_HAS_CUDA
-  if (!ctx.cuda) return;
-  auto cases = std::make_shared<device_cases>();
-  cases->mats = shared_matrices(ctx);
-  plan_cuda_spmv_ladder(ctx, p, cases);
-#else
-  (void)ctx;
-  (void)p;
-#endif
-}
-
-void plan_solve(const context& ctx, plan& p) {
-#if GPUPRIM_HAS_CUDA
-  if (ctx.cuda) plan_cuda_solve(ctx, p, shared_matrices(ctx));
-#endif
-  if (ctx.host) plan_host_solve(ctx, p);
+planners solve_planners() {
+  return {.cuda = GPUPRIM_BENCH_CUDA(
+              [](const context& ctx, plan& p) { plan_cuda_solve(ctx, p, shared_matrices(ctx)); }),
+          .host = plan_host_solve};
 }
 
 }  // namespace gpuprim::bench

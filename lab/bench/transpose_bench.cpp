@@ -256,20 +256,10 @@ void plan_ladder(const context& ctx, plan& p) {
 
 }  // namespace
 
-void plan_transpose(const context& ctx, plan& p) {
-#if GPUPRIM_HAS_CUDA
-  if (ctx.cuda) plan_cuda_rows(ctx, p);
-#endif
-  if (ctx.host) plan_host_rows(ctx, p);
-}
-
-void plan_transpose_ladder(const context& ctx, plan& p) {
-#if GPUPRIM_HAS_CUDA
-  if (ctx.cuda) plan_ladder(ctx, p);
-#else
-  (void)ctx;
-  (void)p;
-#endif
+planners transpose_planners() {
+  return {.cuda = GPUPRIM_BENCH_CUDA(plan_cuda_rows),
+          .host = plan_host_rows,
+          .ladder = GPUPRIM_BENCH_CUDA(plan_ladder)};
 }
 
 }  // namespace gpuprim::bench
