@@ -20,6 +20,25 @@ inline const char* name_of(reduce_op op) {
 }
 
 #if GPUPRIM_HAS_CUDA
+// CUB's temporary storage for one anchor: sized by CUB's size query when
+// the anchor is made and allocated once, outside any timed region, the way
+// a CUB user keeps it across calls (anchors_cub.cuh makes and uses it).
+// Freed with the anchor; moved, never copied.
+class cub_storage {
+ public:
+  cub_storage() = default;
+  explicit cub_storage(std::size_t bytes);  // at least one byte
+  ~cub_storage();
+  cub_storage(cub_storage&& other) noexcept;
+  cub_storage& operator=(cub_storage&& other) noexcept;
+  void* data() const { return data_; }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
 // cub::DeviceReduce::{Sum, Min, Max} over inputs of `n` elements. The
 // temporary storage is sized and allocated once, here, outside any timed
 // region, the way a CUB user keeps it across calls.
@@ -27,9 +46,6 @@ template <class T>
 class cub_reduce {
  public:
   cub_reduce(reduce_op op, std::size_t n, stream_t stream);
-  ~cub_reduce();
-  cub_reduce(const cub_reduce&) = delete;
-  cub_reduce& operator=(const cub_reduce&) = delete;
 
   // Enqueues the reduction of in[0, n) into out[0] (device memory).
   void enqueue(const T* in, T* out) const;
@@ -41,8 +57,7 @@ class cub_reduce {
   reduce_op op_;
   std::size_t n_;
   stream_t stream_;
-  void* temp_storage_ = nullptr;
-  std::size_t temp_storage_bytes_ = 0;
+  cub_storage temp_;
 };
 
 extern template class cub_reduce<float>;
@@ -55,9 +70,6 @@ template <class T>
 class cub_scan {
  public:
   cub_scan(scan_kind kind, std::size_t n, stream_t stream);
-  ~cub_scan();
-  cub_scan(const cub_scan&) = delete;
-  cub_scan& operator=(const cub_scan&) = delete;
 
   // Enqueues the scan of in[0, n) into out[0, n) (device memory).
   void enqueue(const T* in, T* out) const;
@@ -69,8 +81,7 @@ class cub_scan {
   scan_kind kind_;
   std::size_t n_;
   stream_t stream_;
-  void* temp_storage_ = nullptr;
-  std::size_t temp_storage_bytes_ = 0;
+  cub_storage temp_;
 };
 
 extern template class cub_scan<float>;
@@ -85,9 +96,6 @@ template <class T>
 class cub_inclusive_sum_by_key {
  public:
   cub_inclusive_sum_by_key(std::size_t n, stream_t stream);
-  ~cub_inclusive_sum_by_key();
-  cub_inclusive_sum_by_key(const cub_inclusive_sum_by_key&) = delete;
-  cub_inclusive_sum_by_key& operator=(const cub_inclusive_sum_by_key&) = delete;
 
   // Enqueues the scan of in[0, n) by keys[0, n) into out[0, n) (device memory).
   void enqueue(const std::int32_t* keys, const T* in, T* out) const;
@@ -97,8 +105,7 @@ class cub_inclusive_sum_by_key {
  private:
   std::size_t n_;
   stream_t stream_;
-  void* temp_storage_ = nullptr;
-  std::size_t temp_storage_bytes_ = 0;
+  cub_storage temp_;
 };
 
 extern template class cub_inclusive_sum_by_key<float>;
@@ -110,9 +117,6 @@ template <class T>
 class cub_segmented_sum {
  public:
   cub_segmented_sum(std::size_t num_segments, stream_t stream);
-  ~cub_segmented_sum();
-  cub_segmented_sum(const cub_segmented_sum&) = delete;
-  cub_segmented_sum& operator=(const cub_segmented_sum&) = delete;
 
   void enqueue(const T* in, const std::uint64_t* offsets, T* out) const;
 
@@ -121,8 +125,7 @@ class cub_segmented_sum {
  private:
   std::size_t num_segments_;
   stream_t stream_;
-  void* temp_storage_ = nullptr;
-  std::size_t temp_storage_bytes_ = 0;
+  cub_storage temp_;
 };
 
 extern template class cub_segmented_sum<float>;
@@ -134,9 +137,6 @@ template <class Sample, class Level>
 class cub_histogram_even {
  public:
   cub_histogram_even(int bins, Level lower, Level upper, std::size_t n, stream_t stream);
-  ~cub_histogram_even();
-  cub_histogram_even(const cub_histogram_even&) = delete;
-  cub_histogram_even& operator=(const cub_histogram_even&) = delete;
 
   // Enqueues the histogram of in[0, n) into counts[0, bins) (device memory).
   void enqueue(const Sample* in, unsigned* counts) const;
@@ -149,8 +149,7 @@ class cub_histogram_even {
   Level upper_;
   std::size_t n_;
   stream_t stream_;
-  void* temp_storage_ = nullptr;
-  std::size_t temp_storage_bytes_ = 0;
+  cub_storage temp_;
 };
 
 extern template class cub_histogram_even<std::uint8_t, int>;
@@ -163,9 +162,6 @@ class cub_radix_sort {
  public:
   using value_type = std::conditional_t<std::is_void_v<V>, char, V>;
   cub_radix_sort(std::size_t n, stream_t stream);
-  ~cub_radix_sort();
-  cub_radix_sort(const cub_radix_sort&) = delete;
-  cub_radix_sort& operator=(const cub_radix_sort&) = delete;
 
   void enqueue(const K* keys_in, K* keys_out, const value_type* values_in = nullptr,
                value_type* values_out = nullptr) const;
@@ -177,8 +173,7 @@ class cub_radix_sort {
  private:
   std::size_t n_;
   stream_t stream_;
-  void* temp_storage_ = nullptr;
-  std::size_t temp_storage_bytes_ = 0;
+  cub_storage temp_;
 };
 
 extern template class cub_radix_sort<std::uint32_t, void>;
@@ -195,9 +190,6 @@ template <class T>
 class cub_segmented_sort {
  public:
   cub_segmented_sort(std::size_t n, std::size_t num_segments, stream_t stream);
-  ~cub_segmented_sort();
-  cub_segmented_sort(const cub_segmented_sort&) = delete;
-  cub_segmented_sort& operator=(const cub_segmented_sort&) = delete;
 
   void enqueue(const T* keys_in, T* keys_out, const int* offsets) const;
 
@@ -207,8 +199,7 @@ class cub_segmented_sort {
   std::size_t n_;
   std::size_t num_segments_;
   stream_t stream_;
-  void* temp_storage_ = nullptr;
-  std::size_t temp_storage_bytes_ = 0;
+  cub_storage temp_;
 };
 
 extern template class cub_segmented_sort<float>;

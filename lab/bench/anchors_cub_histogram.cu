@@ -5,8 +5,7 @@
 #include <cstdint>
 #include <cub/device/device_histogram.cuh>
 
-#include "anchors.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
+#include "anchors_cub.cuh"
 
 namespace gpuprim::bench {
 namespace {
@@ -28,26 +27,21 @@ cudaError_t call_cub(void* temp, std::size_t& temp_bytes, const Sample* in, unsi
 template <class Sample, class Level>
 cub_histogram_even<Sample, Level>::cub_histogram_even(int bins, Level lower, Level upper,
                                                       std::size_t n, stream_t stream)
-    : bins_(bins), lower_(lower), upper_(upper), n_(n), stream_(stream) {
-  GPUPRIM_CUDA_CHECK(
-      (call_cub<Sample, Level>)(nullptr, temp_storage_bytes_, nullptr, nullptr, bins_, lower_,
-                                upper_, n_, reinterpret_cast<cudaStream_t>(stream_)),
-      "cub anchor");
-  GPUPRIM_CUDA_CHECK(cudaMalloc(&temp_storage_, temp_storage_bytes_ ? temp_storage_bytes_ : 1),
-                     "cub anchor");
-}
-
-template <class Sample, class Level>
-cub_histogram_even<Sample, Level>::~cub_histogram_even() {
-  cudaFree(temp_storage_);
-}
+    : bins_(bins),
+      lower_(lower),
+      upper_(upper),
+      n_(n),
+      stream_(stream),
+      temp_(make_cub_storage([&](void* temp, std::size_t& bytes) {
+        return call_cub<Sample, Level>(temp, bytes, nullptr, nullptr, bins, lower, upper, n,
+                                       stream);
+      })) {}
 
 template <class Sample, class Level>
 void cub_histogram_even<Sample, Level>::enqueue(const Sample* in, unsigned* counts) const {
-  std::size_t temp_bytes = temp_storage_bytes_;
-  GPUPRIM_CUDA_CHECK((call_cub<Sample, Level>)(temp_storage_, temp_bytes, in, counts, bins_, lower_,
-                                               upper_, n_, reinterpret_cast<cudaStream_t>(stream_)),
-                     "cub anchor");
+  run_cub(temp_, [&](void* temp, std::size_t& bytes) {
+    return call_cub<Sample, Level>(temp, bytes, in, counts, bins_, lower_, upper_, n_, stream_);
+  });
 }
 
 template class cub_histogram_even<std::uint8_t, int>;

@@ -4,8 +4,7 @@
 #include <climits>
 #include <cub/device/device_reduce.cuh>
 
-#include "anchors.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
+#include "anchors_cub.cuh"
 
 namespace gpuprim::bench {
 namespace {
@@ -39,22 +38,15 @@ cudaError_t call_cub(reduce_op op, void* temp, std::size_t& temp_bytes, const T*
 
 template <class T>
 cub_reduce<T>::cub_reduce(reduce_op op, std::size_t n, stream_t stream)
-    : op_(op), n_(n), stream_(stream) {
-  GPUPRIM_CUDA_CHECK(call_cub<T>(op_, nullptr, temp_storage_bytes_, nullptr, nullptr, n_, stream_),
-                     "cub anchor");
-  GPUPRIM_CUDA_CHECK(cudaMalloc(&temp_storage_, temp_storage_bytes_), "cub anchor");
-}
-
-template <class T>
-cub_reduce<T>::~cub_reduce() {
-  cudaFree(temp_storage_);
-}
+    : op_(op), n_(n), stream_(stream), temp_(make_cub_storage([&](void* temp, std::size_t& bytes) {
+        return call_cub<T>(op, temp, bytes, nullptr, nullptr, n, stream);
+      })) {}
 
 template <class T>
 void cub_reduce<T>::enqueue(const T* in, T* out) const {
-  std::size_t temp_bytes = temp_storage_bytes_;
-  GPUPRIM_CUDA_CHECK(call_cub<T>(op_, temp_storage_, temp_bytes, in, out, n_, stream_),
-                     "cub anchor");
+  run_cub(temp_, [&](void* temp, std::size_t& bytes) {
+    return call_cub<T>(op_, temp, bytes, in, out, n_, stream_);
+  });
 }
 
 template <class T>

@@ -5,8 +5,7 @@
 #include <cub/device/device_scan.cuh>
 #include <cuda/std/functional>
 
-#include "anchors.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
+#include "anchors_cub.cuh"
 
 namespace gpuprim::bench {
 namespace {
@@ -45,23 +44,18 @@ cudaError_t call_cub_by_key(void* temp, std::size_t& temp_bytes, const std::int3
 
 template <class T>
 cub_scan<T>::cub_scan(scan_kind kind, std::size_t n, stream_t stream)
-    : kind_(kind), n_(n), stream_(stream) {
-  GPUPRIM_CUDA_CHECK(
-      call_cub<T>(kind_, nullptr, temp_storage_bytes_, nullptr, nullptr, n_, stream_),
-      "cub anchor");
-  GPUPRIM_CUDA_CHECK(cudaMalloc(&temp_storage_, temp_storage_bytes_), "cub anchor");
-}
-
-template <class T>
-cub_scan<T>::~cub_scan() {
-  cudaFree(temp_storage_);
-}
+    : kind_(kind),
+      n_(n),
+      stream_(stream),
+      temp_(make_cub_storage([&](void* temp, std::size_t& bytes) {
+        return call_cub<T>(kind, temp, bytes, nullptr, nullptr, n, stream);
+      })) {}
 
 template <class T>
 void cub_scan<T>::enqueue(const T* in, T* out) const {
-  std::size_t temp_bytes = temp_storage_bytes_;
-  GPUPRIM_CUDA_CHECK(call_cub<T>(kind_, temp_storage_, temp_bytes, in, out, n_, stream_),
-                     "cub anchor");
+  run_cub(temp_, [&](void* temp, std::size_t& bytes) {
+    return call_cub<T>(kind_, temp, bytes, in, out, n_, stream_);
+  });
 }
 
 template <class T>
@@ -76,24 +70,15 @@ template class cub_scan<std::int32_t>;
 
 template <class T>
 cub_inclusive_sum_by_key<T>::cub_inclusive_sum_by_key(std::size_t n, stream_t stream)
-    : n_(n), stream_(stream) {
-  GPUPRIM_CUDA_CHECK(
-      call_cub_by_key<T>(nullptr, temp_storage_bytes_, nullptr, nullptr, nullptr, n_, stream_),
-      "cub anchor");
-  GPUPRIM_CUDA_CHECK(cudaMalloc(&temp_storage_, temp_storage_bytes_ ? temp_storage_bytes_ : 1),
-                     "cub anchor");
-}
-
-template <class T>
-cub_inclusive_sum_by_key<T>::~cub_inclusive_sum_by_key() {
-  cudaFree(temp_storage_);
-}
+    : n_(n), stream_(stream), temp_(make_cub_storage([&](void* temp, std::size_t& bytes) {
+        return call_cub_by_key<T>(temp, bytes, nullptr, nullptr, nullptr, n, stream);
+      })) {}
 
 template <class T>
 void cub_inclusive_sum_by_key<T>::enqueue(const std::int32_t* keys, const T* in, T* out) const {
-  std::size_t temp_bytes = temp_storage_bytes_;
-  GPUPRIM_CUDA_CHECK(call_cub_by_key<T>(temp_storage_, temp_bytes, keys, in, out, n_, stream_),
-                     "cub anchor");
+  run_cub(temp_, [&](void* temp, std::size_t& bytes) {
+    return call_cub_by_key<T>(temp, bytes, keys, in, out, n_, stream_);
+  });
 }
 
 template class cub_inclusive_sum_by_key<float>;

@@ -6,8 +6,7 @@
 #include <climits>
 #include <cub/device/device_radix_sort.cuh>
 
-#include "anchors.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
+#include "anchors_cub.cuh"
 
 namespace gpuprim::bench {
 namespace {
@@ -27,32 +26,21 @@ cudaError_t call_cub(void* temp, std::size_t& temp_bytes, const K* keys_in, K* k
 }  // namespace
 
 template <class K, class V>
-cub_radix_sort<K, V>::cub_radix_sort(std::size_t n, stream_t stream) : n_(n), stream_(stream) {
-  GPUPRIM_CUDA_CHECK((call_cub<K, V>(nullptr, temp_storage_bytes_, nullptr, nullptr, nullptr,
-                                     nullptr, n_, stream_)),
-                     "cub anchor");
-  GPUPRIM_CUDA_CHECK(cudaMalloc(&temp_storage_, temp_storage_bytes_ ? temp_storage_bytes_ : 1),
-                     "cub anchor");
-}
-
-template <class K, class V>
-cub_radix_sort<K, V>::~cub_radix_sort() {
-  cudaFree(temp_storage_);
-}
+cub_radix_sort<K, V>::cub_radix_sort(std::size_t n, stream_t stream)
+    : n_(n), stream_(stream), temp_(make_cub_storage([&](void* temp, std::size_t& bytes) {
+        return call_cub<K, V>(temp, bytes, nullptr, nullptr, nullptr, nullptr, n, stream);
+      })) {}
 
 template <class K, class V>
 void cub_radix_sort<K, V>::enqueue(const K* keys_in, K* keys_out, const value_type* values_in,
                                    value_type* values_out) const {
-  std::size_t temp_bytes = temp_storage_bytes_;
-  if constexpr (std::is_void_v<V>) {
-    GPUPRIM_CUDA_CHECK((call_cub<K, V>(temp_storage_, temp_bytes, keys_in, keys_out, nullptr,
-                                       nullptr, n_, stream_)),
-                       "cub anchor");
-  } else {
-    GPUPRIM_CUDA_CHECK((call_cub<K, V>(temp_storage_, temp_bytes, keys_in, keys_out, values_in,
-                                       values_out, n_, stream_)),
-                       "cub anchor");
-  }
+  run_cub(temp_, [&](void* temp, std::size_t& bytes) {
+    if constexpr (std::is_void_v<V>) {
+      return call_cub<K, V>(temp, bytes, keys_in, keys_out, nullptr, nullptr, n_, stream_);
+    } else {
+      return call_cub<K, V>(temp, bytes, keys_in, keys_out, values_in, values_out, n_, stream_);
+    }
+  });
 }
 
 template class cub_radix_sort<std::uint32_t, void>;

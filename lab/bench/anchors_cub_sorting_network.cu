@@ -5,8 +5,7 @@
 #include <cub/device/device_segmented_sort.cuh>
 #include <stdexcept>
 
-#include "anchors.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
+#include "anchors_cub.cuh"
 
 namespace gpuprim::bench {
 namespace {
@@ -26,25 +25,18 @@ cudaError_t call_cub(void* temp, std::size_t& temp_bytes, const T* in, T* out, s
 
 template <class T>
 cub_segmented_sort<T>::cub_segmented_sort(std::size_t n, std::size_t num_segments, stream_t stream)
-    : n_(n), num_segments_(num_segments), stream_(stream) {
-  GPUPRIM_CUDA_CHECK(call_cub<T>(nullptr, temp_storage_bytes_, nullptr, nullptr, n_, num_segments_,
-                                 nullptr, stream_),
-                     "cub anchor");
-  GPUPRIM_CUDA_CHECK(cudaMalloc(&temp_storage_, temp_storage_bytes_ ? temp_storage_bytes_ : 1),
-                     "cub anchor");
-}
-
-template <class T>
-cub_segmented_sort<T>::~cub_segmented_sort() {
-  cudaFree(temp_storage_);
-}
+    : n_(n),
+      num_segments_(num_segments),
+      stream_(stream),
+      temp_(make_cub_storage([&](void* temp, std::size_t& bytes) {
+        return call_cub<T>(temp, bytes, nullptr, nullptr, n, num_segments, nullptr, stream);
+      })) {}
 
 template <class T>
 void cub_segmented_sort<T>::enqueue(const T* keys_in, T* keys_out, const int* offsets) const {
-  std::size_t temp_bytes = temp_storage_bytes_;
-  GPUPRIM_CUDA_CHECK(call_cub<T>(temp_storage_, temp_bytes, keys_in, keys_out, n_, num_segments_,
-                                 offsets, stream_),
-                     "cub anchor");
+  run_cub(temp_, [&](void* temp, std::size_t& bytes) {
+    return call_cub<T>(temp, bytes, keys_in, keys_out, n_, num_segments_, offsets, stream_);
+  });
 }
 
 template class cub_segmented_sort<float>;

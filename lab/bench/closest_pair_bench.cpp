@@ -374,14 +374,11 @@ namespace {
 
 void plan_closest_pair_ladder(const context& ctx, plan& p) {
   const std::size_t n = std::size_t{1} << (ctx.quick ? 16 : 18);
-  table t;
-  t.title = "closest_pair ladder: 2^" + std::string(ctx.quick ? "16" : "18") +
-            " uniform 2-D float points (cuda)";
-  t.kind = table_kind::ladder;
+  table t = ladder_table(ctx, "closest_pair ladder: 2^" + std::string(ctx.quick ? "16" : "18") +
+                                  " uniform 2-D float points (cuda)");
   t.rate = rate_unit::none;
   t.notes = {
-      "Rungs oldest first; x prev and x first are speed-ups over the rung above and the first "
-      "rung; wall-clock medians of whole synchronous calls.",
+      "Wall-clock medians of whole synchronous calls.",
   };
   const std::size_t index = p.add_table(std::move(t));
   const auto pts = std::make_shared<std::shared_ptr<std::vector<float>>>();

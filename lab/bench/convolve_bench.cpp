@@ -386,14 +386,10 @@ row measure_ladder_row(const context& ctx, ladder_inputs& inputs, row r, std::si
 void plan_ladder(const context& ctx, plan& p) {
   constexpr int k = 9;
   const std::size_t side = ctx.quick ? 4096 : 8192;
-  table t;
-  t.title = "convolve ladder: " + std::to_string(side) + "^2 float, 9x9, border replicate (cuda)";
-  t.kind = table_kind::ladder;
-  t.roofline = "copy bw";
-  t.roofline_rate = ctx.copy_bandwidth_gbs;
+  table t = ladder_table(
+      ctx, "convolve ladder: " + std::to_string(side) + "^2 float, 9x9, border replicate (cuda)");
   t.notes = {
-      "Rungs oldest first; x prev and x first are speed-ups over the rung above and the first "
-      "rung. The filter is the outer product of 9 symmetric taps, so the separable rungs "
+      "The filter is the outer product of 9 symmetric taps, so the separable rungs "
       "compute the same image. Rungs 5 and 6 run the library's separable kernel (5: a row "
       "pass and a column pass through a temporary image; 6: fused). For reference: the "
       "library's general kernel (gp::correlate: tile + halo, 7 x 4 register-blocked outputs "

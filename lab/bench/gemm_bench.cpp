@@ -263,14 +263,12 @@ template <class In>
 void add_ladder_table(const context& ctx, plan& p, const std::string& title, gemm_shape s,
                       std::span<const ladder::gemm_rung<In>> rungs, std::size_t first_rung,
                       double peak, const char* type) {
-  table t;
-  t.title = title + ": " + shape_name(s) + " (cuda)";
-  t.kind = table_kind::ladder;
+  table t = ladder_table(ctx, title + ": " + shape_name(s) + " (cuda)");
   t.rate = rate_unit::gflops;
   t.roofline = "peak";
   t.roofline_rate = peak;
   t.notes = {
-      "Rungs oldest first, the last row the production gp::gemm (cuBLAS). GFLOP/s counts 2 m n "
+      "The last row is the production gp::gemm (cuBLAS). GFLOP/s counts 2 m n "
       "k per call; % of peak is of " +
           std::to_string(static_cast<int>(peak / 1e3)) + " TFLOP/s (" + peak_source + ").",
       "Timed as enqueue + synchronize with steady_clock (3 warm-ups, median of 30); check: "

@@ -301,14 +301,10 @@ row measure_ladder_row(const context& ctx, ladder_inputs& inputs, row r,
 }
 
 void plan_ladder(const context& ctx, plan& p, int log2_n) {
-  table t;
-  t.title = "histogram ladder: 64 bins of 2^" + std::to_string(log2_n) + " uint8 (cuda)";
-  t.kind = table_kind::ladder;
-  t.roofline = "copy bw";
-  t.roofline_rate = ctx.copy_bandwidth_gbs;
+  table t = ladder_table(
+      ctx, "histogram ladder: 64 bins of 2^" + std::to_string(log2_n) + " uint8 (cuda)");
   t.notes = {
-      "Rungs oldest first (bin = byte / 4); x prev and x first are speed-ups over the rung above "
-      "and the first rung. The last rung is the production histogram_even; CUB's HistogramEven "
+      "bin = byte / 4. The last rung is the production histogram_even; CUB's HistogramEven "
       "with the same 64 bins follows for reference.",
       "CUDA events around each call (each rung zeroes its counts first); GB/s counts n bytes "
       "read. " +

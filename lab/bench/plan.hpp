@@ -99,6 +99,17 @@ ladder_rows<Enqueue, Measure> make_ladder_rows(plan& p, std::size_t table, row h
   return {p, table, std::move(header), std::move(measure)};
 }
 
+// A ladder table titled `title`, against the device copy bandwidth of this
+// run (the report explains the ladder's columns above its own notes).
+inline table ladder_table(const context& ctx, std::string title) {
+  table t;
+  t.title = std::move(title);
+  t.kind = table_kind::ladder;
+  t.roofline = "copy bw";
+  t.roofline_rate = ctx.copy_bandwidth_gbs;
+  return t;
+}
+
 // Enqueues one call of a span -> span ladder row (reduce, scan) on the
 // stream the row was made for.
 template <class T>

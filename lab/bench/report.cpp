@@ -220,9 +220,13 @@ std::string to_markdown(const run_info& info, const std::vector<table>& tables) 
 
   for (const table& t : tables) {
     out << "\n## " << t.title << "\n\n";
+    if (t.kind == table_kind::ladder) {
+      out << "- Rungs oldest first; x prev and x first are speed-ups over the rung above and the "
+             "first rung.\n";
+    }
     for (const std::string& note : t.notes)
       out << "- " << note << '\n';
-    if (!t.notes.empty()) out << '\n';
+    if (!t.notes.empty() || t.kind == table_kind::ladder) out << '\n';
     if (t.kind == table_kind::ladder) {
       write_ladder_table(out, t);
     } else {

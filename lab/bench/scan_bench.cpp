@@ -431,15 +431,10 @@ row measure_ladder_row(const context& ctx, ladder_inputs<T>& inputs, row r,
 
 template <class T>
 void plan_ladder(const context& ctx, plan& p, int log2_n) {
-  table t;
-  t.title = "scan ladder: inclusive sum of 2^" + std::to_string(log2_n) + " " + type_name<T>() +
-            " (cuda)";
-  t.kind = table_kind::ladder;
-  t.roofline = "copy bw";
-  t.roofline_rate = ctx.copy_bandwidth_gbs;
+  table t = ladder_table(ctx, "scan ladder: inclusive sum of 2^" + std::to_string(log2_n) + " " +
+                                  type_name<T>() + " (cuda)");
   t.notes = {
-      "Rungs oldest first; x prev and x first are speed-ups over the rung above and the "
-      "first rung. The last two rows are the production path and CUB, for reference.",
+      "The last two rows are the production path and CUB, for reference.",
       "CUDA events around each call; GB/s counts n x sizeof(T) read + n x sizeof(T) written. " +
           l2_note(ctx.l2_cache_bytes, true),
   };

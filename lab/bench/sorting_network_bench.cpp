@@ -228,14 +228,9 @@ row measure_ladder_row(const context& ctx, ladder_inputs& inputs, row r,
 }
 
 void plan_ladder(const context& ctx, plan& p, int log2_n) {
-  table t;
-  t.title = "sort ladder: 2^" + std::to_string(log2_n) + " uint32 keys (cuda)";
-  t.kind = table_kind::ladder;
-  t.roofline = "copy bw";
-  t.roofline_rate = ctx.copy_bandwidth_gbs;
+  table t = ladder_table(ctx, "sort ladder: 2^" + std::to_string(log2_n) + " uint32 keys (cuda)");
   t.notes = {
-      "Rungs oldest first; x prev and x first are speed-ups over the rung above and the first "
-      "rung. The last row is gpuprim::bitonic_sort (registers + shared tiles + global steps), "
+      "The last row is gpuprim::bitonic_sort (registers + shared tiles + global steps), "
       "for reference.",
       "CUDA events around each in-place sort; GB/s counts n x 4 bytes read + n x 4 bytes "
       "written (keys/s = n / time). check: a fresh copy of the input against std::sort.",

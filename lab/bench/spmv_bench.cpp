@@ -366,11 +366,8 @@ void plan_cuda_spmv_ladder(const context& ctx, plan& p,
                            const std::shared_ptr<device_cases>& cases) {
   const stream_t stream = ctx.stream;
   for (const bool power_law : {false, true}) {
-    table t;
-    t.title = "spmv ladder: " + matrix_name(power_law, ctx.quick) + ", float (cuda)";
-    t.kind = table_kind::ladder;
-    t.roofline = "copy bw";
-    t.roofline_rate = ctx.copy_bandwidth_gbs;
+    table t =
+        ladder_table(ctx, "spmv ladder: " + matrix_name(power_law, ctx.quick) + ", float (cuda)");
     t.notes = {
         "Every kernel of gpuprim::spmv on the same matrix, oldest idea first: a thread per row "
         "(scalar CSR), a warp per row (vector CSR), sub-warps sized to the mean row length, the "

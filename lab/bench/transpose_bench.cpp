@@ -204,16 +204,11 @@ row measure_ladder_row(const context& ctx, ladder_inputs& inputs, row r,
 
 void plan_ladder(const context& ctx, plan& p) {
   const std::size_t side = ctx.quick ? 8192 : 16384;
-  table t;
-  t.title =
-      "transpose ladder: float " + std::to_string(side) + " x " + std::to_string(side) + " (cuda)";
-  t.kind = table_kind::ladder;
-  t.roofline = "copy bw";
-  t.roofline_rate = ctx.copy_bandwidth_gbs;
+  table t = ladder_table(ctx, "transpose ladder: float " + std::to_string(side) + " x " +
+                                  std::to_string(side) + " (cuda)");
   t.notes = {
-      "Rungs oldest first; the first row is a copy of the same bytes (the ceiling a transpose "
-      "can reach), the last gpuprim row the production gp::transpose; cuBLAS geam follows for "
-      "reference. x prev / x first are speed-ups over the row above and the first row.",
+      "The first row is a copy of the same bytes (the ceiling a transpose can reach), the last "
+      "gpuprim row the production gp::transpose; cuBLAS geam follows for reference.",
       "CUDA events around each call; GB/s counts bytes read + written.",
   };
   const auto inputs = std::make_shared<ladder_inputs>();
