@@ -99,10 +99,7 @@ std::vector<row> measure_host_general(row r, std::size_t side, int k) {
 }
 
 void plan_host_rows(const context& ctx, plan& p) {
-  table t;
-  t.title = "convolve (host)";
-  t.roofline = "host copy bw";
-  t.roofline_rate = ctx.host_copy_bandwidth_gbs;
+  table t = api_table(ctx, "convolve (host)", roofline::host_copy);
   t.notes = {
       "gpuprim::correlate_separable / correlate (gp::host, all OpenMP threads) on float images, "
       "border reflect, timed with steady_clock.",
@@ -314,10 +311,7 @@ std::vector<row> measure_cuda_rgb_gauss(const context& ctx, row r, std::size_t s
 }
 
 void plan_cuda_rows(const context& ctx, plan& p) {
-  table t;
-  t.title = "convolve (cuda)";
-  t.roofline = "copy bw";
-  t.roofline_rate = ctx.copy_bandwidth_gbs;
+  table t = api_table(ctx, "convolve (cuda)", roofline::device_copy);
   t.notes = {
       "gpuprim::correlate / correlate_separable(gp::cuda.on(stream), ...) with border reflect "
       "(replicate for RGB) against NPP (the _Ctx functions on the same stream) in the same run: "

@@ -132,10 +132,7 @@ std::vector<row> measure_host_histogram(row r) {
 }
 
 void plan_host_rows(const context& ctx, plan& p) {
-  table t;
-  t.title = "histogram (host)";
-  t.roofline = "host read bw";
-  t.roofline_rate = ctx.host_read_bandwidth_gbs;
+  table t = api_table(ctx, "histogram (host)", roofline::host_read);
   t.notes = {
       "gpuprim::histogram_even(gp::host, ...) on all OpenMP threads (per-thread histograms, "
       "merged), timed with steady_clock; a one-thread loop for context.",
@@ -225,10 +222,7 @@ constexpr cuda_case cuda_cases[] = {
 };
 
 void plan_cuda_rows(const context& ctx, plan& p) {
-  table t;
-  t.title = "histogram (cuda)";
-  t.roofline = "copy bw";
-  t.roofline_rate = ctx.copy_bandwidth_gbs;
+  table t = api_table(ctx, "histogram (cuda)", roofline::device_copy);
   t.notes = {
       "gpuprim::histogram_even_into(gp::cuda.on(stream), samples, counts, lower, upper, "
       "left_out) with uint32 counts against cub::DeviceHistogram::HistogramEven (temporary "

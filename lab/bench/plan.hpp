@@ -99,14 +99,35 @@ ladder_rows<Enqueue, Measure> make_ladder_rows(plan& p, std::size_t table, row h
   return {p, table, std::move(header), std::move(measure)};
 }
 
-// A ladder table titled `title`, against the device copy bandwidth of this
-// run (the report explains the ladder's columns above its own notes).
-inline table ladder_table(const context& ctx, std::string title) {
+// The bandwidths of this run a table's rows are compared with.
+enum class roofline { device_copy, host_read, host_copy };
+
+// A table of API rows titled `title`, against `r` as measured in this run.
+inline table api_table(const context& ctx, std::string title, roofline r) {
   table t;
   t.title = std::move(title);
+  switch (r) {
+    case roofline::device_copy:
+      t.roofline = "copy bw";
+      t.roofline_rate = ctx.copy_bandwidth_gbs;
+      break;
+    case roofline::host_read:
+      t.roofline = "host read bw";
+      t.roofline_rate = ctx.host_read_bandwidth_gbs;
+      break;
+    case roofline::host_copy:
+      t.roofline = "host copy bw";
+      t.roofline_rate = ctx.host_copy_bandwidth_gbs;
+      break;
+  }
+  return t;
+}
+
+// A ladder table titled `title`, against the device copy bandwidth (the
+// report explains the ladder's columns above its own notes).
+inline table ladder_table(const context& ctx, std::string title) {
+  table t = api_table(ctx, std::move(title), roofline::device_copy);
   t.kind = table_kind::ladder;
-  t.roofline = "copy bw";
-  t.roofline_rate = ctx.copy_bandwidth_gbs;
   return t;
 }
 

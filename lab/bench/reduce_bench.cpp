@@ -106,10 +106,7 @@ std::vector<row> measure_host_sum(row r) {
 }
 
 void plan_host_rows(const context& ctx, plan& p) {
-  table t;
-  t.title = "reduce (host)";
-  t.roofline = "host read bw";
-  t.roofline_rate = ctx.host_read_bandwidth_gbs;
+  table t = api_table(ctx, "reduce (host)", roofline::host_read);
   t.notes = {
       "gpuprim::reduce(gp::host, ...) on all OpenMP threads, timed with steady_clock; "
       "std::reduce and std::accumulate run on one thread, for context.",
@@ -208,10 +205,7 @@ constexpr cuda_case cuda_cases[] = {
 };
 
 void plan_cuda_rows(const context& ctx, plan& p) {
-  table t;
-  t.title = "reduce (cuda)";
-  t.roofline = "copy bw";
-  t.roofline_rate = ctx.copy_bandwidth_gbs;
+  table t = api_table(ctx, "reduce (cuda)", roofline::device_copy);
   t.notes = {
       "gpuprim::reduce_into(gp::cuda.on(stream), ...) against cub::DeviceReduce (temporary "
       "storage allocated once, outside the timed loop); both leave the result on the device.",

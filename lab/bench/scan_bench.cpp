@@ -165,10 +165,7 @@ std::vector<row> measure_host_scan(row r) {
 }
 
 void plan_host_rows(const context& ctx, plan& p) {
-  table t;
-  t.title = "scan (host)";
-  t.roofline = "host copy bw";
-  t.roofline_rate = ctx.host_copy_bandwidth_gbs;
+  table t = api_table(ctx, "scan (host)", roofline::host_copy);
   char copy[64];
   std::snprintf(copy, sizeof copy, "%.1f GB/s", ctx.host_copy_bandwidth_gbs);
   t.notes = {
@@ -208,10 +205,7 @@ std::vector<row> measure_host_segmented_scan(row r, segment_shape shape) {
 }
 
 void plan_host_segmented_rows(const context& ctx, plan& p) {
-  table t;
-  t.title = "segmented scan (host)";
-  t.roofline = "host copy bw";
-  t.roofline_rate = ctx.host_copy_bandwidth_gbs;
+  table t = api_table(ctx, "segmented scan (host)", roofline::host_copy);
   t.notes = {
       "gpuprim::inclusive_segmented_scan(gp::host, values, head_flags, out) on all OpenMP "
       "threads against a one-thread loop, timed with steady_clock.",
@@ -282,10 +276,7 @@ constexpr cuda_case cuda_cases[] = {
 };
 
 void plan_cuda_rows(const context& ctx, plan& p) {
-  table t;
-  t.title = "scan (cuda)";
-  t.roofline = "copy bw";
-  t.roofline_rate = ctx.copy_bandwidth_gbs;
+  table t = api_table(ctx, "scan (cuda)", roofline::device_copy);
   t.notes = {
       "gpuprim::inclusive_scan / exclusive_scan(gp::cuda.on(stream), in, out) against "
       "cub::DeviceScan::InclusiveSum / ExclusiveSum (temporary storage allocated once, outside "
@@ -371,10 +362,7 @@ constexpr segmented_cuda_case segmented_cuda_cases[] = {
 };
 
 void plan_cuda_segmented_rows(const context& ctx, plan& p) {
-  table t;
-  t.title = "segmented scan (cuda)";
-  t.roofline = "copy bw";
-  t.roofline_rate = ctx.copy_bandwidth_gbs;
+  table t = api_table(ctx, "segmented scan (cuda)", roofline::device_copy);
   t.notes = {
       "gpuprim::inclusive_segmented_scan(gp::cuda.on(stream), values, head_flags, out) with "
       "one-byte head flags against cub::DeviceScan::InclusiveSumByKey with int32 keys (the "

@@ -90,10 +90,7 @@ std::vector<row> measure_host(row r, std::uint64_t length) {
 }
 
 void plan_host_rows(const context& ctx, plan& p) {
-  table t;
-  t.title = "segmented_reduce (host)";
-  t.roofline = "host read bw";
-  t.roofline_rate = ctx.host_read_bandwidth_gbs;
+  table t = api_table(ctx, "segmented_reduce (host)", roofline::host_read);
   t.notes = {
       "gpuprim::segmented_reduce(gp::host, ...) on all OpenMP threads against a one-thread loop.",
       "GB/s counts values and 64-bit offsets read and float outputs written.",
@@ -141,10 +138,7 @@ std::vector<row> measure_cuda(const context& ctx, row r, std::uint64_t length) {
 }
 
 void plan_cuda_rows(const context& ctx, plan& p) {
-  table t;
-  t.title = "segmented_reduce (cuda)";
-  t.roofline = "copy bw";
-  t.roofline_rate = ctx.copy_bandwidth_gbs;
+  table t = api_table(ctx, "segmented_reduce (cuda)", roofline::device_copy);
   t.notes = {
       "gpuprim::segmented_reduce(gp::cuda.on(stream), ...) against "
       "cub::DeviceSegmentedReduce::Sum (temporary storage allocated once, outside the timed "

@@ -130,10 +130,7 @@ std::vector<row> measure_cuda_sort(const context& ctx, row r) {
 }
 
 void plan_cuda_rows(const context& ctx, plan& p) {
-  table t;
-  t.title = "sort (cuda)";
-  t.roofline = "copy bw";
-  t.roofline_rate = ctx.copy_bandwidth_gbs;
+  table t = api_table(ctx, "sort (cuda)", roofline::device_copy);
   t.notes = {
       "gpuprim::sort / sort_by_key(gp::cuda.on(stream), in, out) (out of place) against "
       "cub::DeviceRadixSort::SortKeys / SortPairs (out of place, all bits, temporary storage "
@@ -184,10 +181,7 @@ std::vector<row> measure_host_sort(row r) {
 }
 
 void plan_host_rows(const context& ctx, plan& p) {
-  table t;
-  t.title = "sort (host)";
-  t.roofline = "host read bw";
-  t.roofline_rate = ctx.host_read_bandwidth_gbs;
+  table t = api_table(ctx, "sort (host)", roofline::host_read);
   t.notes = {
       "gpuprim::sort(gp::host, in, out) on all OpenMP threads against std::sort on one thread "
       "(the copy it needs first is timed with it: under 1% of its time), steady_clock.",

@@ -104,10 +104,7 @@ std::vector<row> measure_host_batched(row r, std::size_t array_size) {
 }
 
 void plan_host_rows(const context& ctx, plan& p) {
-  table t;
-  t.title = "batched small sorts (host)";
-  t.roofline = "host copy bw";
-  t.roofline_rate = ctx.host_copy_bandwidth_gbs;
+  table t = api_table(ctx, "batched small sorts (host)", roofline::host_copy);
   t.notes = {
       "gpuprim::sort_batched(gp::host, keys, array_size): std::sort per array, arrays spread "
       "over all OpenMP threads; the vendor column is the same loop on one thread.",
@@ -167,10 +164,7 @@ std::vector<row> measure_cuda_batched(const context& ctx, row r, std::size_t arr
 }
 
 void plan_cuda_rows(const context& ctx, plan& p) {
-  table t;
-  t.title = "batched small sorts (cuda)";
-  t.roofline = "copy bw";
-  t.roofline_rate = ctx.copy_bandwidth_gbs;
+  table t = api_table(ctx, "batched small sorts (cuda)", roofline::device_copy);
   t.notes = {
       "gpuprim::sort_batched(gp::cuda.on(stream), keys, array_size), in place: arrays of 32 "
       "keys sort in registers (4 lanes x 8 keys per array), arrays of 1024 in shared memory; "

@@ -105,11 +105,8 @@ std::string compare(const std::vector<float>& got, const std::vector<float>& exp
 // ---- host ------------------------------------------------------------------
 
 void plan_host_spmv(const context& ctx, plan& p, const std::shared_ptr<matrices>& mats) {
-  table t;
-  t.title = "spmv (host)";
+  table t = api_table(ctx, "spmv (host)", roofline::host_read);
   t.count = "nnz";
-  t.roofline = "host read bw";
-  t.roofline_rate = ctx.host_read_bandwidth_gbs;
   t.notes = {
       "gpuprim::spmv(gp::host, 1, A, x, 0, y): OpenMP threads over row ranges of equal rows + "
       "nonzeros; steady_clock. The vendor column is the same product on one thread.",
@@ -140,11 +137,8 @@ void plan_host_spmv(const context& ctx, plan& p, const std::shared_ptr<matrices>
 }
 
 void plan_host_solve(const context& ctx, plan& p) {
-  table t;
-  t.title = "solve (host): CG iterations";
+  table t = api_table(ctx, "solve (host): CG iterations", roofline::host_read);
   t.count = "rows";
-  t.roofline = "host read bw";
-  t.roofline_rate = ctx.host_read_bandwidth_gbs;
   t.notes = {
       "gpuprim::solve_cg(gp::host, ...) on Poisson 2-D 1024^2, float: the time of 30 "
       "iterations minus the time of 10, per iteration; GB/s counts A once plus 10 vector "
@@ -240,11 +234,8 @@ std::string choice_name(spmv_choice c) {
 }
 
 void plan_cuda_spmv(const context& ctx, plan& p, const std::shared_ptr<device_cases>& cases) {
-  table t;
-  t.title = "spmv (cuda)";
+  table t = api_table(ctx, "spmv (cuda)", roofline::device_copy);
   t.count = "nnz";
-  t.roofline = "copy bw";
-  t.roofline_rate = ctx.copy_bandwidth_gbs;
   t.notes = {
       "gpuprim::spmv(gp::cuda.on(stream), 1, A, x, 0, y) with the kernel chosen from the row "
       "statistics (named in the variant) against cusparseSpMV (CSR, ALG_DEFAULT; buffer "
@@ -280,11 +271,8 @@ void plan_cuda_spmv(const context& ctx, plan& p, const std::shared_ptr<device_ca
 }
 
 void plan_cuda_solve(const context& ctx, plan& p, const std::shared_ptr<matrices>& mats) {
-  table t;
-  t.title = "solve (cuda): one CG iteration";
+  table t = api_table(ctx, "solve (cuda): one CG iteration", roofline::device_copy);
   t.count = "rows";
-  t.roofline = "copy bw";
-  t.roofline_rate = ctx.copy_bandwidth_gbs;
   const int k1 = 10, k2 = ctx.quick ? 30 : 60;
   t.notes = {
       "gpuprim::solve_cg(gp::cuda.on(stream), A, b, x) with tolerance 0, max_iterations K and "

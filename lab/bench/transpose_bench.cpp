@@ -132,10 +132,7 @@ constexpr cuda_shape cuda_shapes[] = {
 };
 
 void plan_cuda_rows(const context& ctx, plan& p) {
-  table t;
-  t.title = "transpose (cuda)";
-  t.roofline = "copy bw";
-  t.roofline_rate = ctx.copy_bandwidth_gbs;
+  table t = api_table(ctx, "transpose (cuda)", roofline::device_copy);
   t.notes = {
       "gp::transpose(gp::cuda.on(stream), in, out) against cuBLAS geam (op T, alpha 1, beta 0) "
       "on the same row-major input; GB/s counts the bytes read + written (2 x rows x cols x "
