@@ -3,9 +3,8 @@
 // addressing and epilogue, with ldmatrix / mma.sync m16n8k16 emulated from
 // the fragment layouts of the PTX ISA. Run on shapes that take both ways of
 // filling the stages and every kind of edge, against a double reference.
-// Not part of the default build: the check of the kernel's index arithmetic
-// for a machine without a GPU
-// (cmake --build build/cpu --target gpuprim_lab_simulate_gemm_mma).
+// The check of the kernel's index arithmetic on a machine without a GPU
+// (the test lab.simulate_gemm_mma).
 #include <algorithm>
 #include <array>
 #include <cmath>
