@@ -20,15 +20,12 @@
 #include "enum_name.hpp"
 #include "gpuprim/gemm.hpp"
 #include "inputs.hpp"
+#include "lab/ladder/dense.hpp"
 #include "plan.hpp"
 
 #if GPUPRIM_HAS_CBLAS
 #include <cblas.h>
 #endif
-#if GPUPRIM_HAS_CUDA
-#include "lab/ladder/dense.hpp"
-#endif
-
 namespace gpuprim::bench {
 namespace {
 

@@ -14,11 +14,8 @@
 #include "anchors.hpp"
 #include "gpuprim/histogram.hpp"
 #include "inputs.hpp"
-#include "plan.hpp"
-
-#if GPUPRIM_HAS_CUDA
 #include "lab/ladder/ladder.hpp"
-#endif
+#include "plan.hpp"
 
 namespace gpuprim::bench {
 namespace {

@@ -20,11 +20,8 @@
 #include "gpuprim/scan.hpp"
 #include "gpuprim/segmented.hpp"
 #include "inputs.hpp"
-#include "plan.hpp"
-
-#if GPUPRIM_HAS_CUDA
 #include "lab/ladder/ladder.hpp"
-#endif
+#include "plan.hpp"
 
 namespace gpuprim::bench {
 namespace {

@@ -25,11 +25,8 @@
 #include "anchors.hpp"
 #include "gpuprim/sorting_network.hpp"
 #include "inputs.hpp"
-#include "plan.hpp"
-
-#if GPUPRIM_HAS_CUDA
 #include "lab/ladder/ladder.hpp"
-#endif
+#include "plan.hpp"
 
 namespace gpuprim::bench {
 namespace {

@@ -16,11 +16,8 @@
 #include "dense_anchors.hpp"
 #include "gpuprim/transpose.hpp"
 #include "inputs.hpp"
-#include "plan.hpp"
-
-#if GPUPRIM_HAS_CUDA
 #include "lab/ladder/dense.hpp"
-#endif
+#include "plan.hpp"
 
 namespace gpuprim::bench {
 namespace {
