@@ -1,8 +1,8 @@
 // The tuning probes' timing (lab/probes/tune_*.cu): the library's timing
 // module (gpuprim/detail/timing.hpp) with the probes' counts, in
-// milliseconds. The probes are stand-alone programs built by
-// scripts/device-check.sh, not part of the library, the tests or the
-// benchmark harness.
+// milliseconds. The probes are programs of their own (CMake targets
+// gpuprim_lab_probe_<name>, which scripts/device-check.sh builds), not part
+// of the library, the tests or the benchmark harness.
 #pragma once
 
 #include <cuda_runtime.h>
