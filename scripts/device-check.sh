@@ -80,44 +80,38 @@ cat "$summary"
 
 export PATH=/usr/local/cuda/bin:$PATH
 mkdir -p "$BUILD"
-# build_probe NAME LOG [nvcc arguments...]: builds the stand-alone probe
-# scripts/tune_NAME.cu into $BUILD/tune_NAME; the build log starts
-# tune-LOG.txt.
-build_probe() {
-  local name=$1 log=$2
-  shift 2
-  nvcc -std=c++20 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr \
-    -Iinclude -DGPUPRIM_HAS_CUDA=1 "scripts/tune_$name.cu" src/core/runtime_cuda.cpp "$@" \
-    -o "$BUILD/tune_$name" >"$OUT/tune-$log.txt" 2>&1
-  note "tune $log build: rc=$?"
-}
-
-# The probes build side by side, in the background while the library builds
-# and the tests run (one nvcc each, minutes for the radix one).
-if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
-  # The radix sort's keys per thread against CUB (scripts/tune_radix_tile.cu;
-  # -lineinfo for Nsight Compute, OpenMP for the host sort it includes).
-  build_probe radix_tile radix -lineinfo -Xcompiler -fopenmp -lgomp &
-  radix_build=$!
-fi
+# The requested probes (lab/probes/tune_NAME.cu): CMake targets
+# gpuprim_lab_probe_NAME, built with the library after the main build
+# (-lineinfo for Nsight Compute), then copied to $BUILD/tune_NAME.
+PROBES=()
+{ [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; } && PROBES+=(radix_tile)
 { [ $RUN_TUNE_SCAN -eq 1 ] || [ $RUN_NCU_SCAN -eq 1 ] || [ $RUN_NCU_SMALL -eq 1 ]; } &&
-  { build_probe scan scan -lineinfo & scan_build=$!; }
-[ $RUN_TUNE_HISTOGRAM -eq 1 ] && { build_probe histogram histogram & histogram_build=$!; }
-{ [ $RUN_TUNE_REDUCE -eq 1 ] || [ $RUN_NCU_SMALL -eq 1 ]; } &&
-  { build_probe reduce reduce & reduce_build=$!; }
-{ [ $RUN_TUNE_GEMM -eq 1 ] || [ $RUN_NCU_GEMM -eq 1 ]; } &&
-  { build_probe gemm_mma gemm_mma -lineinfo -lcublas & gemm_build=$!; }
+  PROBES+=(scan)
+[ $RUN_TUNE_HISTOGRAM -eq 1 ] && PROBES+=(histogram)
+{ [ $RUN_TUNE_REDUCE -eq 1 ] || [ $RUN_NCU_SMALL -eq 1 ]; } && PROBES+=(reduce)
+{ [ $RUN_TUNE_GEMM -eq 1 ] || [ $RUN_NCU_GEMM -eq 1 ]; } && PROBES+=(gemm_mma)
 
-# The probes alone (--no-tests --no-sanitize --no-bench) need no library
-# build: each is one nvcc command (build_probe above).
-if [ $RUN_TESTS -eq 1 ] || [ $RUN_SANITIZE -eq 1 ] || [ $RUN_BENCH -eq 1 ]; then
+MAIN_BUILD=0
+{ [ $RUN_TESTS -eq 1 ] || [ $RUN_SANITIZE -eq 1 ] || [ $RUN_BENCH -eq 1 ]; } && MAIN_BUILD=1
+if [ $MAIN_BUILD -eq 1 ] || [ ${#PROBES[@]} -gt 0 ]; then
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" ${GPUPRIM_CMAKE_ARGS:-} \
-    $([ $RUN_PYTHON -eq 1 ] && echo -DGPUPRIM_BUILD_PYTHON=ON) >"$OUT/build-tests.log" 2>&1 &&
+    $([ $RUN_PYTHON -eq 1 ] && echo -DGPUPRIM_BUILD_PYTHON=ON) >"$OUT/build-tests.log" 2>&1
+  build_rc=$?
+  if [ $build_rc -eq 0 ] && [ $MAIN_BUILD -eq 1 ]; then
     cmake --build "$BUILD" -j "$(nproc)" ${BUILD_TARGETS:+--target $BUILD_TARGETS} \
       >>"$OUT/build-tests.log" 2>&1
-  build_rc=$?
-  note "build: rc=$build_rc"
+    build_rc=$?
+  fi
+  if [ $build_rc -eq 0 ] && [ ${#PROBES[@]} -gt 0 ]; then
+    cmake --build "$BUILD" -j "$(nproc)" --target "${PROBES[@]/#/gpuprim_lab_probe_}" \
+      >>"$OUT/build-tests.log" 2>&1
+    build_rc=$?
+    for name in "${PROBES[@]}"; do
+      cp "$BUILD/lab/probes/gpuprim_lab_probe_$name" "$BUILD/tune_$name" 2>/dev/null
+    done
+  fi
+  note "build: rc=$build_rc${PROBES:+ (probes: ${PROBES[*]})}"
   if [ $build_rc -ne 0 ]; then
     grep -E 'error|FAILED' "$OUT/build-tests.log" | head -40
     exit 1
@@ -165,7 +159,7 @@ if [ $RUN_SANITIZE -eq 1 ]; then
   done
 fi
 
-if [ $RUN_BENCH -eq 1 ] && [ -x "$BUILD/bench/gpuprim-bench" ]; then
+if [ $RUN_BENCH -eq 1 ] && [ -x "$BUILD/lab/bench/gpuprim-bench" ]; then
   # BENCH_FAMILY: one family or several (space-separated); with several,
   # each writes bench-<family>.json and all append to bench.md.
   families=${BENCH_FAMILY:-all}
@@ -173,13 +167,13 @@ if [ $RUN_BENCH -eq 1 ] && [ -x "$BUILD/bench/gpuprim-bench" ]; then
   for family in $families; do
     json="$OUT/bench.json"
     [ "$families" = "$family" ] || json="$OUT/bench-$family.json"
-    "$BUILD/bench/gpuprim-bench" "$family" ${BENCH_ARGS:-} --json "$json" --markdown "$OUT/table.tmp" \
+    "$BUILD/lab/bench/gpuprim-bench" "$family" ${BENCH_ARGS:-} --json "$json" --markdown "$OUT/table.tmp" \
       >>"$OUT/bench.log" 2>&1
     note "bench $family: rc=$?"
     cat "$OUT/table.tmp" >>"$OUT/bench.md" 2>/dev/null && rm -f "$OUT/table.tmp"
   done
   for family in ${LADDER_FAMILIES:-reduce scan histogram sort}; do
-    "$BUILD/bench/gpuprim-bench" "$family" --ladder --markdown "$OUT/ladder.tmp" \
+    "$BUILD/lab/bench/gpuprim-bench" "$family" --ladder --markdown "$OUT/ladder.tmp" \
       >>"$OUT/bench.log" 2>&1
     note "bench $family ladder: rc=$?"
     cat "$OUT/ladder.tmp" >>"$OUT/bench.md" 2>/dev/null && rm -f "$OUT/ladder.tmp"
@@ -187,7 +181,6 @@ if [ $RUN_BENCH -eq 1 ] && [ -x "$BUILD/bench/gpuprim-bench" ]; then
   grep -v '^\[' "$OUT/bench.log"
 fi
 if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
-  wait "${radix_build:?}"
   # The SASS of the default keys-only uint32 pass (32 keys per thread,
   # window 4, 2 blocks per SM; sass-radix.txt): what a tile's work compiles
   # to, instruction by instruction.
@@ -222,10 +215,9 @@ probe() {
   timeout "${PROBE_TIMEOUT:-300}" "$BUILD/tune_$1" ${PROBE_ARGS:-} >>"$OUT/tune-$1.txt" 2>&1
   note "tune $1: rc=$?"
 }
-# The scan's look-back window widths against CUB (scripts/tune_scan.cu).
-[ $RUN_TUNE_SCAN -eq 1 ] && wait "$scan_build" && probe scan
+# The scan's look-back window widths against CUB (lab/probes/tune_scan.cu).
+[ $RUN_TUNE_SCAN -eq 1 ] && probe scan
 if [ $RUN_NCU_SCAN -eq 1 ]; then
-  wait "$scan_build"
   # One default scan and one CUB scan of 2^26 floats under Nsight Compute
   # (ncu-scan.txt: time, memory, occupancy, warp states and stall reasons),
   # then the default kernel's SASS with where its warps stalled, instruction
@@ -243,7 +235,6 @@ if [ $RUN_NCU_SCAN -eq 1 ]; then
   note "ncu scan source: rc=$?"
 fi
 if [ $RUN_NCU_SMALL -eq 1 ]; then
-  wait "$scan_build" "$reduce_build"
   # 2^20 elements, where a call is mostly launch: each kernel's own GPU
   # time (gpu__time_duration), its warp states and stall reasons, ours and
   # CUB's (ncu-small.txt).
@@ -255,21 +246,20 @@ if [ $RUN_NCU_SMALL -eq 1 ]; then
     note "ncu small $probe: rc=$?"
   done
 fi
-# The byte histogram's kernels against CUB (scripts/tune_histogram.cu).
-[ $RUN_TUNE_HISTOGRAM -eq 1 ] && wait "$histogram_build" && probe histogram
-# The reduction's block shapes against CUB (scripts/tune_reduce.cu).
-[ $RUN_TUNE_REDUCE -eq 1 ] && wait "$reduce_build" && probe reduce
+# The byte histogram's kernels against CUB (lab/probes/tune_histogram.cu).
+[ $RUN_TUNE_HISTOGRAM -eq 1 ] && probe histogram
+# The reduction's block shapes against CUB (lab/probes/tune_reduce.cu).
+[ $RUN_TUNE_REDUCE -eq 1 ] && probe reduce
 if [ $RUN_TUNE_GEMM -eq 1 ]; then
   # The bf16 tensor-core rung's variants against cuBLAS
-  # (scripts/tune_gemm_mma.cu), then the SASS of the ladder row's kernel
+  # (lab/probes/tune_gemm_mma.cu), then the SASS of the ladder row's kernel
   # (128 x 256 x 32, 4 stages, cp.async path; sass-gemm.txt).
-  wait "$gemm_build" && probe gemm_mma
+  probe gemm_mma
   cuobjdump -sass "$BUILD/tune_gemm_mma" 2>/dev/null |
     awk '/Function : /{keep = /gemm_mma_shapeILi128ELi256ELi32ELi64ELi64ELi4ELi1ELi16EEELb1E/} keep' \
       >"$OUT/sass-gemm.txt"
 fi
 if [ $RUN_NCU_GEMM -eq 1 ]; then
-  wait "$gemm_build"
   # The two ladder rows and cuBLAS's kernel at 8192^3: time, tensor pipe,
   # shared-memory bank conflicts, L2 and DRAM throughput, stall reasons.
   ncu --kernel-name regex:'gemm_bf16_mma|gemm|sm90|sm80' \

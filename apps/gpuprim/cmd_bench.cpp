@@ -1,17 +1,18 @@
-// `gpuprim bench`: the benchmark harness (bench/), progress on stderr and
-// tables on stdout.
+// `gpuprim bench`: the benchmark harness (lab/bench/) and the distributed
+// benchmark (lab/dist_bench/), progress on stderr and tables on stdout.
 #include <CLI/CLI.hpp>
 
 #include <memory>
 
-#include "bench/bench.hpp"
 #include "commands.hpp"
+#include "lab/bench/bench.hpp"
+#include "lab/dist_bench/dist_bench.hpp"
 
 namespace gpuprim::cli {
 
 command add_bench_command(CLI::App& app) {
   auto opts = std::make_shared<bench::options>();
-  auto dist_sizes = std::make_shared<dist_bench_sizes>();
+  auto dist_sizes = std::make_shared<bench::dist::size_options>();
   CLI::App* sub = app.add_subcommand(
       "bench",
       "Benchmark a family (or all) against the copy-bandwidth roofline and vendor anchors");
@@ -57,7 +58,7 @@ command add_bench_command(CLI::App& app) {
   return [opts, dist_sizes] {
     if (opts->family == "dist") {
       if (!opts->only.empty()) throw usage_error("--only is not taken by `gpuprim bench dist`");
-      return run_dist_bench(opts->quick, opts->backend, *dist_sizes);
+      return bench::dist::run(opts->quick, opts->backend, *dist_sizes);
     }
     if (!dist_sizes->per_gpu.empty() || !dist_sizes->total.empty()) {
       throw usage_error("--per-gpu and --total are for `gpuprim bench dist` only");

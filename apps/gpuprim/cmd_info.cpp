@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-#include "bench/bench.hpp"
+#include "lab/bench/bench.hpp"
 #include "commands.hpp"
 #include "gpuprim/core/device_info.hpp"
 #include "gpuprim/core/runtime.hpp"

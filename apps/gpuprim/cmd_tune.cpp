@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/bench.hpp"
+#include "lab/bench/bench.hpp"
 #include "commands.hpp"
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/tune/cache.hpp"

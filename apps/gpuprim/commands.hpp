@@ -60,13 +60,6 @@ struct distributed_request {
   std::string backend;
 };
 int run_distributed(const distributed_request& request);
-// `gpuprim bench dist` (dist_bench.cpp): host ranks, and GPU ranks when a
-// device is present; rank 0 prints the table. Sizes as given (N or 2^K;
-// empty: the defaults).
-struct dist_bench_sizes {
-  std::string per_gpu, total;
-};
-int run_dist_bench(bool quick, const std::string& backend, const dist_bench_sizes& sizes);
 
 // The backend to use: `requested` ("host" or "cuda"), or when empty, cuda if
 // a device is present and host otherwise. Throws usage_error for "cuda"

@@ -29,7 +29,7 @@
 // the backend's stream, without synchronizing. The host path is
 // OpenBLAS through CBLAS when the library was built with it (see
 // detail::host_blas_name()). The teaching kernels, naive to tensor cores,
-// are the ladder (gpuprim/ladder/ladder.hpp, gemm_rungs).
+// are the ladder (lab/ladder/ladder.hpp, gemm_rungs).
 #pragma once
 
 #include <cstddef>

@@ -15,6 +15,7 @@
 
 #include "gpuprim/core/error.hpp"
 #include "gpuprim/core/runtime.hpp"
+#include "gpuprim/detail/timing.hpp"
 #include "gpuprim/tune/cache.hpp"
 #include "gpuprim/tune/tuner.hpp"
 
@@ -25,50 +26,6 @@ bool tuning_available() {
 }
 
 namespace cuda_tuning {
-namespace {
-
-class event_pair {
- public:
-  event_pair() {
-    check(cudaEventCreate(&start_), "cudaEventCreate");
-    check(cudaEventCreate(&stop_), "cudaEventCreate");
-  }
-  ~event_pair() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-  event_pair(const event_pair&) = delete;
-  event_pair& operator=(const event_pair&) = delete;
-  cudaEvent_t start_ = nullptr;
-  cudaEvent_t stop_ = nullptr;
-};
-
-// Median and interquartile range of isolated runs of enqueue(i) (events
-// around each run, the host waiting for it), after warm-up runs.
-template <class Enqueue>
-measurement time_runs(cudaStream_t stream, int warmup, int runs, Enqueue enqueue) {
-  event_pair events;
-  int call = 0;
-  for (int i = 0; i < warmup; ++i)
-    enqueue(call++);
-  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  std::vector<double> samples;
-  for (int i = 0; i < runs; ++i) {
-    check(cudaEventRecord(events.start_, stream), "cudaEventRecord");
-    enqueue(call++);
-    check(cudaEventRecord(events.stop_, stream), "cudaEventRecord");
-    check(cudaEventSynchronize(events.stop_), "cudaEventSynchronize");
-    float ms = 0.0f;
-    check(cudaEventElapsedTime(&ms, events.start_, events.stop_), "cudaEventElapsedTime");
-    samples.push_back(double(ms) * 1e3);
-  }
-  std::sort(samples.begin(), samples.end());
-  auto at = [&](double q) { return samples[static_cast<std::size_t>(q * (samples.size() - 1))]; };
-  return {at(0.5), at(0.75) - at(0.25), true};
-}
-
-}  // namespace
-
 tune_result run_search(const tuning_job& job, double bytes_moved, cudaStream_t stream,
                        std::size_t copies, const std::function<void(std::size_t)>& enqueue,
                        const std::function<bool()>& result_ok,
@@ -87,8 +44,11 @@ tune_result run_search(const tuning_job& job, double bytes_moved, cudaStream_t s
       check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
       reports[s.index_of(c)] = tuning::detail::take_kernel_report();
       if (!result_ok()) return measurement{0.0, 0.0, false};
-      m = time_runs(stream, options.warmup_runs, options.timed_runs,
-                    [&](int call) { enqueue(static_cast<std::size_t>(call) % copies); });
+      // Isolated runs (the host waits for each): median and interquartile range.
+      const gpuprim::detail::timing t = gpuprim::detail::time_device(
+          stream, [&](int call) { enqueue(static_cast<std::size_t>(call) % copies); },
+          {.warmup_runs = options.warmup_runs, .timed_runs = options.timed_runs});
+      m = measurement{t.median_us, t.spread_us, true};
     } catch (const cuda_error&) {
       cudaGetLastError();
       return measurement{0.0, 0.0, false};

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "gpuprim/closest_pair.hpp"
-#include "gpuprim/ladder/closest_pair.cuh"
+#include "lab/ladder/closest_pair.cuh"
 #include "support/closest_pair_reference.hpp"
 #include "support/cuda_fixture.hpp"
 

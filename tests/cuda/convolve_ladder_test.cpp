@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gpuprim/core/device_vector.hpp"
-#include "gpuprim/ladder/convolve_ladder.hpp"
+#include "lab/ladder/convolve_ladder.hpp"
 #include "support/convolve_reference.hpp"
 #include "support/cuda_fixture.hpp"
 #include "support/ladder_table.hpp"

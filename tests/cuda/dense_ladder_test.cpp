@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "gpuprim/core/device_vector.hpp"
-#include "gpuprim/ladder/dense.hpp"
+#include "lab/ladder/dense.hpp"
 #include "support/cuda_fixture.hpp"
 #include "support/dense_reference.hpp"
 #include "support/test_data.hpp"

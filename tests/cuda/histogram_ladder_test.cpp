@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gpuprim/core/device_vector.hpp"
-#include "gpuprim/ladder/ladder.hpp"
+#include "lab/ladder/ladder.hpp"
 #include "support/cuda_fixture.hpp"
 #include "support/histogram_reference.hpp"
 #include "support/ladder_table.hpp"

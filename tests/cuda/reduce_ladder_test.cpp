@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gpuprim/core/device_vector.hpp"
-#include "gpuprim/ladder/ladder.hpp"
+#include "lab/ladder/ladder.hpp"
 #include "support/cuda_fixture.hpp"
 #include "support/ladder_table.hpp"
 #include "support/reduce_reference.hpp"

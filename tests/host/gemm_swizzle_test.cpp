@@ -1,15 +1,15 @@
 // The XOR swizzle of the pipelined tensor-core gemm rung
-// (gpuprim/ladder/gemm_swizzle.hpp), checked on the CPU the way the GPU
+// (lab/ladder/gemm_swizzle.hpp), checked on the CPU the way the GPU
 // uses it: a tile's chunks land on distinct places, and each phase of
 // ldmatrix (8 lanes, one 16-byte row each) and of the cp.async stores (8
 // neighbouring threads) touches 8 distinct groups of 4 banks, i.e. no bank
-// conflicts. The lane -> address rules mirror gpuprim/ladder/gemm_mma.cuh.
+// conflicts. The lane -> address rules mirror lab/ladder/gemm_mma.cuh.
 #include <gtest/gtest.h>
 
 #include <set>
 #include <vector>
 
-#include "gpuprim/ladder/gemm_swizzle.hpp"
+#include "lab/ladder/gemm_swizzle.hpp"
 
 namespace {
 

@@ -19,7 +19,7 @@ fail() {
 }
 
 tree=$work/tree
-mkdir -p "$tree/scripts" "$tree/src" "$tree/include" "$tree/apps" "$tree/bench" "$tree/cmake" \
+mkdir -p "$tree/scripts" "$tree/src" "$tree/include" "$tree/apps" "$tree/lab" "$tree/cmake" \
   "$work/bin"
 cp "$script" "$tree/scripts/gpuprim"
 touch "$tree/CMakeLists.txt" "$tree/CMakePresets.json" "$tree/src/a.cpp"

@@ -1,0 +1,208 @@
+// Vendor anchors: the library a CUDA programmer would otherwise call,
+// measured in the same run on the same inputs. Declared in plain C++; the
+// CUB code lives in anchors_cub_<family>.cu.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "enum_name.hpp"
+#include "gpuprim/core/macros.hpp"
+#include "gpuprim/scan.hpp"
+
+namespace gpuprim::bench {
+
+enum class reduce_op { sum, min, max };
+
+inline const char* name_of(reduce_op op) {
+  return enum_name(op, {"sum", "min", "max"});
+}
+
+#if GPUPRIM_HAS_CUDA
+// CUB's temporary storage for one anchor: sized by CUB's size query when
+// the anchor is made and allocated once, outside any timed region, the way
+// a CUB user keeps it across calls (anchors_cub.cuh makes and uses it).
+// Freed with the anchor; moved, never copied.
+class cub_storage {
+ public:
+  cub_storage() = default;
+  explicit cub_storage(std::size_t bytes);  // at least one byte
+  ~cub_storage();
+  cub_storage(cub_storage&& other) noexcept;
+  cub_storage& operator=(cub_storage&& other) noexcept;
+  void* data() const { return data_; }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// cub::DeviceReduce::{Sum, Min, Max} over inputs of `n` elements. The
+// temporary storage is sized and allocated once, here, outside any timed
+// region, the way a CUB user keeps it across calls.
+template <class T>
+class cub_reduce {
+ public:
+  cub_reduce(reduce_op op, std::size_t n, stream_t stream);
+
+  // Enqueues the reduction of in[0, n) into out[0] (device memory).
+  void enqueue(const T* in, T* out) const;
+
+  // "cub::DeviceReduce::Sum" etc.
+  static const char* name(reduce_op op);
+
+ private:
+  reduce_op op_;
+  std::size_t n_;
+  stream_t stream_;
+  cub_storage temp_;
+};
+
+extern template class cub_reduce<float>;
+extern template class cub_reduce<double>;
+extern template class cub_reduce<std::int32_t>;
+
+// cub::DeviceScan::{InclusiveSum, ExclusiveSum} over inputs of `n`
+// elements (anchors_cub_scan.cu); temporary storage allocated once, here.
+template <class T>
+class cub_scan {
+ public:
+  cub_scan(scan_kind kind, std::size_t n, stream_t stream);
+
+  // Enqueues the scan of in[0, n) into out[0, n) (device memory).
+  void enqueue(const T* in, T* out) const;
+
+  // "cub::DeviceScan::InclusiveSum" or "cub::DeviceScan::ExclusiveSum".
+  static const char* name(scan_kind kind);
+
+ private:
+  scan_kind kind_;
+  std::size_t n_;
+  stream_t stream_;
+  cub_storage temp_;
+};
+
+extern template class cub_scan<float>;
+extern template class cub_scan<double>;
+extern template class cub_scan<std::int32_t>;
+
+// cub::DeviceScan::InclusiveSumByKey over `n` elements with int32 keys:
+// the sum restarts wherever the key differs from the one before it (give
+// each segment its index as key, and the segments are those of head flags).
+// Temporary storage allocated once, here.
+template <class T>
+class cub_inclusive_sum_by_key {
+ public:
+  cub_inclusive_sum_by_key(std::size_t n, stream_t stream);
+
+  // Enqueues the scan of in[0, n) by keys[0, n) into out[0, n) (device memory).
+  void enqueue(const std::int32_t* keys, const T* in, T* out) const;
+
+  static const char* name() { return "cub::DeviceScan::InclusiveSumByKey"; }
+
+ private:
+  std::size_t n_;
+  stream_t stream_;
+  cub_storage temp_;
+};
+
+extern template class cub_inclusive_sum_by_key<float>;
+
+// cub::DeviceSegmentedReduce::Sum over `num_segments` segments given by
+// num_segments + 1 offsets (begin = offsets, end = offsets + 1), reading the
+// same 64-bit offsets gpuprim reads. Temporary storage as for cub_reduce.
+template <class T>
+class cub_segmented_sum {
+ public:
+  cub_segmented_sum(std::size_t num_segments, stream_t stream);
+
+  void enqueue(const T* in, const std::uint64_t* offsets, T* out) const;
+
+  static const char* name() { return "cub::DeviceSegmentedReduce::Sum"; }
+
+ private:
+  std::size_t num_segments_;
+  stream_t stream_;
+  cub_storage temp_;
+};
+
+extern template class cub_segmented_sum<float>;
+
+// cub::DeviceHistogram::HistogramEven: `bins` even bins over [lower, upper)
+// of `n` samples, unsigned int counters (anchors_cub_histogram.cu).
+// Temporary storage allocated once, here.
+template <class Sample, class Level>
+class cub_histogram_even {
+ public:
+  cub_histogram_even(int bins, Level lower, Level upper, std::size_t n, stream_t stream);
+
+  // Enqueues the histogram of in[0, n) into counts[0, bins) (device memory).
+  void enqueue(const Sample* in, unsigned* counts) const;
+
+  static const char* name() { return "cub::DeviceHistogram::HistogramEven"; }
+
+ private:
+  int bins_;
+  Level lower_;
+  Level upper_;
+  std::size_t n_;
+  stream_t stream_;
+  cub_storage temp_;
+};
+
+extern template class cub_histogram_even<std::uint8_t, int>;
+extern template class cub_histogram_even<float, float>;
+
+// cub::DeviceRadixSort::SortKeys (V = void) or SortPairs over `n` keys, all
+// bits, out of place (anchors_cub_sort.cu); temporary storage allocated once.
+template <class K, class V>
+class cub_radix_sort {
+ public:
+  using value_type = std::conditional_t<std::is_void_v<V>, char, V>;
+  cub_radix_sort(std::size_t n, stream_t stream);
+
+  void enqueue(const K* keys_in, K* keys_out, const value_type* values_in = nullptr,
+               value_type* values_out = nullptr) const;
+
+  static const char* name() {
+    return std::is_void_v<V> ? "cub::DeviceRadixSort::SortKeys" : "cub::DeviceRadixSort::SortPairs";
+  }
+
+ private:
+  std::size_t n_;
+  stream_t stream_;
+  cub_storage temp_;
+};
+
+extern template class cub_radix_sort<std::uint32_t, void>;
+extern template class cub_radix_sort<std::uint64_t, void>;
+extern template class cub_radix_sort<float, void>;
+extern template class cub_radix_sort<std::uint32_t, std::uint32_t>;
+#endif
+
+#if GPUPRIM_HAS_CUDA
+// cub::DeviceSegmentedSort::SortKeys over `num_segments` segments of `n`
+// keys given by num_segments + 1 int offsets, out of place
+// (anchors_cub_sorting_network.cu); temporary storage allocated once, here.
+template <class T>
+class cub_segmented_sort {
+ public:
+  cub_segmented_sort(std::size_t n, std::size_t num_segments, stream_t stream);
+
+  void enqueue(const T* keys_in, T* keys_out, const int* offsets) const;
+
+  static const char* name() { return "cub::DeviceSegmentedSort::SortKeys"; }
+
+ private:
+  std::size_t n_;
+  std::size_t num_segments_;
+  stream_t stream_;
+  cub_storage temp_;
+};
+
+extern template class cub_segmented_sort<float>;
+#endif
+
+}  // namespace gpuprim::bench

@@ -1,0 +1,224 @@
+// A benchmark run is a plan: the tables to print and the cases that fill
+// them. Each family adds its tables and cases; run.cpp executes the cases in
+// order, printing progress, and a case that throws leaves an error row.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpuprim/core/device_span.hpp"
+#include "report.hpp"
+
+namespace gpuprim::bench {
+
+struct context {
+  bool quick = false;
+  // The headline run (`gpuprim bench` with no family): only the cases each
+  // family marks as its main rows, and host rows at smaller sizes.
+  bool headline = false;
+
+  // Host rows at their smaller sizes: in quick and headline runs.
+  bool small_host_rows() const { return quick || headline; }
+  bool host = false;  // run the host rows
+  bool cuda = false;  // run the CUDA rows (a device is present)
+  stream_t stream = nullptr;
+  std::size_t l2_cache_bytes = 0;
+  double copy_bandwidth_gbs = 0.0;
+  double host_read_bandwidth_gbs = 0.0;
+  double host_copy_bandwidth_gbs = 0.0;  // measured when a host scan row runs
+};
+
+struct bench_case {
+  std::size_t table = 0;  // index into plan::tables
+  row header;             // names the case; also the error row if it throws
+  std::function<std::vector<row>()> measure;
+  bool headline = false;  // one of its family's main rows (kept in the headline run)
+};
+
+// The sizes of the headline run's GPU rows: one call bound by launch
+// latency, one far larger than L2.
+inline bool headline_size(int log2_n) {
+  return log2_n == 20 || log2_n == 28;
+}
+
+// Host rows' problem size: smaller in quick and headline runs.
+inline std::size_t host_size(const context& ctx, int log2_full, int log2_small) {
+  return std::size_t{1} << (ctx.small_host_rows() ? log2_small : log2_full);
+}
+
+struct plan {
+  std::vector<table> tables;
+  std::vector<bench_case> cases;
+
+  std::size_t add_table(table t) {
+    tables.push_back(std::move(t));
+    return tables.size() - 1;
+  }
+
+  // Keeps the headline cases and the tables they fill.
+  void keep_headline_cases();
+  // Keeps the cases for which keep(case) is true, and the tables they fill.
+  void keep_cases(const std::function<bool(const bench_case&)>& keep);
+};
+
+// The rows of one ladder table: one per rung, then the references (the
+// production path, the vendor library). Enqueue is what a family's rows
+// run; measure(row, enqueue) times one row (it captures the family's shared
+// inputs).
+template <class Enqueue, class Measure>
+struct ladder_rows {
+  plan& p;
+  std::size_t table;
+  row header;
+  Measure measure;
+
+  void add(const std::string& implementation, const std::string& variant, const std::string& fixes,
+           Enqueue enqueue) {
+    row r = header;
+    r.implementation = implementation;
+    r.variant = variant;
+    r.fixes = fixes;
+    p.cases.push_back({table, r, [measure = measure, r, enqueue = std::move(enqueue)] {
+                         return std::vector<row>{measure(r, enqueue)};
+                       }});
+  }
+  // One row per rung (name, fixes, run); bind(run) makes its Enqueue.
+  template <class Rungs, class Bind>
+  void add_rungs(const Rungs& rungs, Bind bind) {
+    for (const auto& rung : rungs)
+      add("gpuprim::ladder", rung.name, rung.fixes, bind(rung.run));
+  }
+};
+
+template <class Enqueue, class Measure>
+ladder_rows<Enqueue, Measure> make_ladder_rows(plan& p, std::size_t table, row header,
+                                               Measure measure) {
+  return {p, table, std::move(header), std::move(measure)};
+}
+
+// The bandwidths of this run a table's rows are compared with.
+enum class roofline { device_copy, host_read, host_copy };
+
+// A table of API rows titled `title`, against `r` as measured in this run.
+inline table api_table(const context& ctx, std::string title, roofline r) {
+  table t;
+  t.title = std::move(title);
+  switch (r) {
+    case roofline::device_copy:
+      t.roofline = "copy bw";
+      t.roofline_rate = ctx.copy_bandwidth_gbs;
+      break;
+    case roofline::host_read:
+      t.roofline = "host read bw";
+      t.roofline_rate = ctx.host_read_bandwidth_gbs;
+      break;
+    case roofline::host_copy:
+      t.roofline = "host copy bw";
+      t.roofline_rate = ctx.host_copy_bandwidth_gbs;
+      break;
+  }
+  return t;
+}
+
+// A ladder table titled `title`, against the device copy bandwidth (the
+// report explains the ladder's columns above its own notes).
+inline table ladder_table(const context& ctx, std::string title) {
+  table t = api_table(ctx, std::move(title), roofline::device_copy);
+  t.kind = table_kind::ladder;
+  return t;
+}
+
+// Enqueues one call of a span -> span ladder row (reduce, scan) on the
+// stream the row was made for.
+template <class T>
+using span_enqueuer = std::function<void(device_span<const T> in, device_span<T> out)>;
+
+// A ladder table whose rungs map one span to another: one row per rung,
+// then the production path (production(in, out, stream)) and the vendor
+// library, for reference. The vendor's object comes from make_vendor() (a
+// std::unique_ptr to something with enqueue(in, out)) on its first call, a
+// warm-up, so that its allocation is not timed. measure(row, enqueue)
+// times and checks one row.
+template <class T, class Rungs, class Measure, class Production, class MakeVendor>
+void add_span_ladder(plan& p, table t, row header, stream_t stream, const Rungs& rungs,
+                     Measure measure, const std::string& production_name, Production production,
+                     const std::string& vendor_name, MakeVendor make_vendor) {
+  auto rows = make_ladder_rows<span_enqueuer<T>>(p, p.add_table(std::move(t)), std::move(header),
+                                                 std::move(measure));
+  rows.add_rungs(rungs, [stream](auto run) -> span_enqueuer<T> {
+    return [run, stream](device_span<const T> in, device_span<T> out) { run(in, out, stream); };
+  });
+  rows.add("gpuprim", production_name, "(reference) the production path",
+           [production, stream](device_span<const T> in, device_span<T> out) {
+             production(in, out, stream);
+           });
+  const auto vendor = std::make_shared<decltype(make_vendor())>();
+  rows.add("cub", vendor_name, "(reference) the vendor library",
+           [vendor, make_vendor](device_span<const T> in, device_span<T> out) {
+             if (!*vendor) *vendor = make_vendor();
+             (*vendor)->enqueue(in.data(), out.data());
+           });
+}
+
+// "reduce sum float 2^24 cuda", for the progress lines.
+std::string describe(const row& header);
+
+// A family's planners: each adds tables and cases to the plan. The harness
+// (run.cpp) calls `cuda` when CUDA rows run, `host` when host rows run,
+// `both` always (a planner that puts both backends in one table and looks
+// at ctx itself), `ladder` with --ladder and `sweep` with --sweep (both
+// CUDA only). Null where the family has none; a planner of CUDA code is
+// null in a build without CUDA (GPUPRIM_BENCH_CUDA).
+using planner = void (*)(const context& ctx, plan& p);
+struct planners {
+  planner cuda = nullptr;
+  planner host = nullptr;
+  planner both = nullptr;
+  planner ladder = nullptr;
+  planner sweep = nullptr;
+};
+
+// The planner given in a build with CUDA, nullptr without.
+#if GPUPRIM_HAS_CUDA
+#define GPUPRIM_BENCH_CUDA(...) __VA_ARGS__
+#else
+#define GPUPRIM_BENCH_CUDA(...) nullptr
+#endif
+
+// Each family's planners, in lab/bench/<family>_bench.cpp:
+// - reduce: sums and other operators against CUB, and on the host; the
+//   ladder of sum kernels.
+// - scan: scans and segmented scans against CUB, and on the host; the ladder.
+// - segmented_reduce: segmented_reduce against CUB, and on the host.
+// - histogram: against cub::DeviceHistogram, and on the host; the ladder of
+//   privatization rungs.
+// - sort: radix sort against cub::DeviceRadixSort, and on the host.
+// - sorting_network: sorting networks and batched small sorts; the sort
+//   ladder (bitonic in global memory -> shared-memory merges -> one-bit radix
+//   split -> full radix sort).
+// - transpose: against cuBLAS geam and the copy roofline; its ladder.
+// - gemm: against cuBLAS and OpenBLAS; the fp32 and tensor-core ladders.
+// - convolve: general and separable filters against NPP (when found), 8-bit
+//   RGB, the host; the ladder.
+// - spmv: against cusparseSpMV, and on the host; the ladder of SpMV kernels.
+// - solve: one CG iteration against a cuSPARSE + cuBLAS composition.
+// - closest_pair: gp::closest_pair on uniform, clustered and collinear
+//   points (GPU against the CPU backend), each algorithm by name; the
+//   ladder; the launch sweep of the quadratic kernels.
+planners reduce_planners();
+planners scan_planners();
+planners segmented_reduce_planners();
+planners histogram_planners();
+planners sort_planners();
+planners sorting_network_planners();
+planners transpose_planners();
+planners gemm_planners();
+planners convolve_planners();
+planners spmv_planners();
+planners solve_planners();
+planners closest_pair_planners();
+
+}  // namespace gpuprim::bench

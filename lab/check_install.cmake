@@ -1,0 +1,57 @@
+# Checks that an installed gpuprim holds the library and nothing of the lab:
+# installs the build in BUILD_DIR into PREFIX, then fails when a file under
+# the prefix is a lab file (a path with "ladder" or "lab/" in it), when an
+# installed header includes a lab header, or when the installed libgpuprim
+# defines a symbol of the lab's namespaces (gpuprim::ladder, gpuprim::bench)
+# as `NM -C` prints them.
+foreach(var BUILD_DIR PREFIX NM)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "check_install.cmake: ${var} is not set")
+  endif()
+endforeach()
+file(REMOVE_RECURSE ${PREFIX})
+execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX}
+  RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "cmake --install failed (${rc}): ${err}")
+endif()
+
+file(GLOB_RECURSE installed LIST_DIRECTORIES false RELATIVE ${PREFIX} ${PREFIX}/*)
+set(bad "")
+foreach(f ${installed})
+  if(f MATCHES "ladder|(^|/)lab/")
+    list(APPEND bad "${f}")
+  endif()
+endforeach()
+if(bad)
+  message(FATAL_ERROR "lab files installed: ${bad}")
+endif()
+
+file(GLOB_RECURSE headers ${PREFIX}/include/*)
+foreach(h ${headers})
+  file(STRINGS ${h} lines REGEX "#include [<\"]lab/")
+  if(lines)
+    message(FATAL_ERROR "installed header ${h} includes a lab header: ${lines}")
+  endif()
+endforeach()
+
+file(GLOB_RECURSE libraries ${PREFIX}/*libgpuprim.a ${PREFIX}/*libgpuprim.so)
+if(NOT libraries)
+  message(FATAL_ERROR "no libgpuprim under ${PREFIX}: ${installed}")
+endif()
+foreach(lib ${libraries})
+  execute_process(COMMAND ${NM} -C --defined-only ${lib} RESULT_VARIABLE rc
+    OUTPUT_VARIABLE symbols ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${NM} ${lib} failed (${rc}): ${err}")
+  endif()
+  string(REGEX MATCHALL "[^\n]*gpuprim::(ladder|bench)::[^\n]*" lab_symbols "${symbols}")
+  if(lab_symbols)
+    list(LENGTH lab_symbols count)
+    list(GET lab_symbols 0 first)
+    message(FATAL_ERROR "${lib} defines ${count} lab symbols, e.g. ${first}")
+  endif()
+  string(REGEX MATCHALL "[^\n]*gpuprim::[^\n]*" library_symbols "${symbols}")
+  list(LENGTH library_symbols count)
+  message(STATUS "${lib}: ${count} gpuprim symbols, none of the lab")
+endforeach()

@@ -1,0 +1,75 @@
+// Host side of the transpose ladder: launchers for the rungs of
+// lab/ladder/transpose.cuh, the production gp::transpose as the last
+// rung, and the table that the tests and `gpuprim bench transpose --ladder`
+// iterate.
+#include <cuda_runtime_api.h>
+
+#include <climits>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "gpuprim/cuda/detail/check.cuh"
+#include "lab/ladder/dense.hpp"
+#include "lab/ladder/transpose.cuh"
+#include "gpuprim/transpose.hpp"
+
+namespace gpuprim::ladder {
+namespace {
+
+using rung_kernel = void (*)(const float*, float*, int, int);
+
+void check_shapes(device_matrix_view<const float> in, device_matrix_view<float> out) {
+  if (!in.packed() || !out.packed() || out.rows() != in.cols() || out.cols() != in.rows()) {
+    throw std::invalid_argument(
+        "gpuprim::ladder: transpose rungs take packed in (rows x cols) and out (cols x rows)");
+  }
+  if (in.rows() > INT_MAX || in.cols() > INT_MAX ||
+      (in.rows() + transpose_tile - 1) / transpose_tile > 65535) {
+    throw std::invalid_argument("gpuprim::ladder: matrix too large for the transpose rungs");
+  }
+}
+
+template <rung_kernel Kernel>
+void run_rung(device_matrix_view<const float> in, device_matrix_view<float> out, stream_t stream) {
+  check_shapes(in, out);
+  if (in.empty()) return;
+  const int rows = static_cast<int>(in.rows()), cols = static_cast<int>(in.cols());
+  const dim3 grid((cols + transpose_tile - 1) / transpose_tile,
+                  (rows + transpose_tile - 1) / transpose_tile);
+  Kernel<<<grid, dim3(transpose_tile, transpose_block_rows), 0,
+           reinterpret_cast<cudaStream_t>(stream)>>>(in.data(), out.data(), rows, cols);
+  detail::check_launch("transpose ladder rung", "transpose ladder");
+}
+
+void run_production(device_matrix_view<const float> in, device_matrix_view<float> out,
+                    stream_t stream) {
+  check_shapes(in, out);
+  transpose(cuda.on(stream), in, out);
+}
+
+// clang-format off
+constexpr transpose_rung transpose_ladder[] = {
+  {"transpose_copy", "(ceiling) a plain copy of the same bytes, coalesced both ways", true,
+   run_rung<transpose_copy>},
+  {"transpose_naive", "baseline: coalesced reads, strided writes (one 4-byte write per sector)", false,
+   run_rung<transpose_naive>},
+  {"transpose_shared_tile", "through a 32 x 32 shared tile: reads and writes both coalesced", false,
+   run_rung<transpose_shared_tile>},
+  {"transpose_padded_tile", "tile rows padded by one float: no shared-memory bank conflicts", false,
+   run_rung<transpose_padded_tile>},
+  {"transpose_diagonal", "diagonal block order: the partition-camping fix of the text", false,
+   run_rung<transpose_diagonal>},
+  {"gp::transpose (vector tiles)",
+   "production: 64 x 64 tiles, 16-byte vector loads and stores, 4 loads in flight per thread", false,
+   run_production},
+};
+// clang-format on
+
+}  // namespace
+
+std::span<const transpose_rung> transpose_rungs() {
+  return transpose_ladder;
+}
+
+}  // namespace gpuprim::ladder
