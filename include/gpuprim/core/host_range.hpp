@@ -14,6 +14,11 @@ concept host_range = std::ranges::contiguous_range<R> && std::ranges::sized_rang
 
 namespace detail {
 
+// A host range the algorithm writes (an output, or data sorted in place).
+template <class R>
+concept host_output_range =
+    host_range<R> && !std::is_const_v<std::remove_reference_t<std::ranges::range_reference_t<R>>>;
+
 template <class R>
 auto host_span(const R& r) {
   return std::span<const std::ranges::range_value_t<R>>(std::ranges::data(r), std::ranges::size(r));

@@ -59,10 +59,6 @@ inline void check_scan_ranges(const char* algorithm, const void* in, std::size_t
   }
 }
 
-template <class R>
-concept host_output_range = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
-    !std::is_const_v<std::remove_reference_t<std::ranges::range_reference_t<R>>>;
-
 template <bool Exclusive, class R, class O, class T, class Op, class Fetch>
 void host_scan(host_backend backend, const R& in, O&& out, std::optional<T> init, Op op,
                Fetch fetch, const char* algorithm) {
