@@ -23,8 +23,8 @@
 //  - Out of place only: in and out must not overlap (std::invalid_argument).
 //  - Bad arguments throw before anything is written.
 // The GPU forms enqueue on the backend's stream and do not synchronize.
-// Every element size is precompiled into the library (one kernel per size in
-// src/transpose/), so plain C++ programs call the GPU backend.
+// Every element size is precompiled into the library (one kernel per size,
+// GPUPRIM_TRANSPOSE_SIZES), so plain C++ programs call the GPU backend.
 #pragma once
 
 #include <cstddef>
@@ -80,25 +80,8 @@ void transpose_batched(host_backend backend, std::span<In> in, std::span<Out> ou
 inline void transpose_bytes(host_backend backend, std::size_t element_size, const void* in,
                             std::size_t rows, std::size_t cols, std::size_t ld_in, void* out,
                             std::size_t ld_out) {
-  detail::check_element_size("transpose_bytes", element_size);
-  if (rows != 0 && cols != 0 && (ld_in < cols || ld_out < rows)) {
-    throw std::invalid_argument(
-        "gpuprim::transpose_bytes: a leading dimension is less than the "
-        "width of its matrix");
-  }
-  const matrix_view<const unsigned char> in_bytes(static_cast<const unsigned char*>(in), rows,
-                                                  cols * element_size, ld_in * element_size);
-  const matrix_view<unsigned char> out_bytes(static_cast<unsigned char*>(out), cols,
-                                             rows * element_size, ld_out * element_size);
-  if (ranges_overlap(in_bytes, out_bytes)) {
-    throw std::invalid_argument(
-        "gpuprim::transpose_bytes: in and out overlap (transpose is out of place)");
-  }
-  detail::transpose_shape s;
-  s.rows = rows;
-  s.cols = cols;
-  s.ld_in = ld_in;
-  s.ld_out = ld_out;
+  const detail::transpose_shape s = detail::checked_bytes_transpose<matrix_detail::host_space>(
+      element_size, in, rows, cols, ld_in, out, ld_out);
   host_detail::transpose_bytes(backend, element_size, in, out, s);
 }
 inline void transpose_bytes(host_backend backend, std::size_t element_size, const void* in,
@@ -111,17 +94,8 @@ inline void transpose_bytes(host_backend backend, std::size_t element_size, cons
 inline void transpose_bytes_batched(host_backend backend, std::size_t element_size, const void* in,
                                     void* out, std::size_t batch, std::size_t rows,
                                     std::size_t cols) {
-  detail::check_element_size("transpose_bytes_batched", element_size);
-  const auto shape =
-      detail::checked_batched_transpose("transpose_bytes_batched", 0, 0, 0, rows, cols);
-  const std::size_t bytes = batch * shape.stride_in * element_size;
-  if (detail::spans_overlap(static_cast<const unsigned char*>(in), bytes,
-                            static_cast<const unsigned char*>(out), bytes)) {
-    throw std::invalid_argument(
-        "gpuprim::transpose_bytes_batched: in and out overlap (transpose is out of place)");
-  }
-  detail::transpose_shape s = shape;
-  s.batch = batch;
+  const detail::transpose_shape s =
+      detail::checked_bytes_batched_transpose(element_size, in, out, batch, rows, cols);
   host_detail::transpose_bytes(backend, element_size, in, out, s);
 }
 
@@ -132,7 +106,9 @@ requires transposable<Out> && std::is_same_v<std::remove_const_t<In>, Out>
 void transpose(cuda_backend backend, device_matrix_view<In> in, device_matrix_view<Out> out) {
   const auto shape = detail::checked_transpose("transpose", in, out);
   if (in.empty()) return;
-  detail::cuda_transpose_sized<sizeof(Out)>(in.data(), out.data(), shape, backend.stream);
+  detail::on_cuda("transpose", [&] {
+    detail::cuda_transpose_sized<sizeof(Out)>(in.data(), out.data(), shape, backend.stream);
+  });
 }
 
 template <device_range R, device_range W>
@@ -150,51 +126,27 @@ void transpose_batched(cuda_backend backend, const R& in_range, W&& out_range, s
         "gpuprim::transpose_batched: in and out overlap (transpose is out of place)");
   }
   if (in.empty()) return;
-  detail::cuda_transpose_sized<sizeof(T)>(in.data(), out.data(), shape, backend.stream);
+  detail::on_cuda("transpose", [&] {
+    detail::cuda_transpose_sized<sizeof(T)>(in.data(), out.data(), shape, backend.stream);
+  });
 }
 
 // Raw device elements of `element_size` bytes; as the host form.
 inline void transpose_bytes(cuda_backend backend, std::size_t element_size, const void* in,
                             std::size_t rows, std::size_t cols, std::size_t ld_in, void* out,
                             std::size_t ld_out) {
-  detail::check_element_size("transpose_bytes", element_size);
-  if (rows != 0 && cols != 0 && (ld_in < cols || ld_out < rows)) {
-    throw std::invalid_argument(
-        "gpuprim::transpose_bytes: a leading dimension is less than the "
-        "width of its matrix");
-  }
-  const device_matrix_view<const unsigned char> in_bytes(
-      static_cast<const unsigned char*>(in), rows, cols * element_size, ld_in * element_size);
-  const device_matrix_view<unsigned char> out_bytes(static_cast<unsigned char*>(out), cols,
-                                                    rows * element_size, ld_out * element_size);
-  if (ranges_overlap(in_bytes, out_bytes)) {
-    throw std::invalid_argument(
-        "gpuprim::transpose_bytes: in and out overlap (transpose is out of place)");
-  }
+  const detail::transpose_shape s = detail::checked_bytes_transpose<matrix_detail::device_space>(
+      element_size, in, rows, cols, ld_in, out, ld_out);
   if (rows == 0 || cols == 0) return;
-  detail::transpose_shape s;
-  s.rows = rows;
-  s.cols = cols;
-  s.ld_in = ld_in;
-  s.ld_out = ld_out;
   detail::cuda_transpose_bytes(element_size, in, out, s, backend.stream);
 }
 
 inline void transpose_bytes_batched(cuda_backend backend, std::size_t element_size, const void* in,
                                     void* out, std::size_t batch, std::size_t rows,
                                     std::size_t cols) {
-  detail::check_element_size("transpose_bytes_batched", element_size);
-  const auto shape =
-      detail::checked_batched_transpose("transpose_bytes_batched", 0, 0, 0, rows, cols);
-  const std::size_t bytes = batch * shape.stride_in * element_size;
-  if (detail::spans_overlap(static_cast<const unsigned char*>(in), bytes,
-                            static_cast<const unsigned char*>(out), bytes)) {
-    throw std::invalid_argument(
-        "gpuprim::transpose_bytes_batched: in and out overlap (transpose is out of place)");
-  }
-  if (bytes == 0) return;
-  detail::transpose_shape s = shape;
-  s.batch = batch;
+  const detail::transpose_shape s =
+      detail::checked_bytes_batched_transpose(element_size, in, out, batch, rows, cols);
+  if (s.batch * s.stride_in == 0) return;
   detail::cuda_transpose_bytes(element_size, in, out, s, backend.stream);
 }
 

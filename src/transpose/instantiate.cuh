@@ -10,7 +10,7 @@
 namespace gpuprim::detail {
 
 template <std::size_t Bytes>
-constexpr auto entry_of(transpose_instance<Bytes>) {
+constexpr auto entry_of(transpose_instance<std::integral_constant<std::size_t, Bytes>>) {
   return &cuda_transpose_sized<Bytes>;
 }
 

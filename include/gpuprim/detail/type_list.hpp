@@ -3,6 +3,7 @@
 // by the instantiation files CMake generates (detail/instantiate.hpp).
 #pragma once
 
+#include <cstdint>
 #include <type_traits>
 
 namespace gpuprim::detail {
@@ -12,6 +13,13 @@ inline constexpr bool one_of = (std::is_same_v<T, U> || ...);
 
 template <class... T>
 struct type_list {};
+
+// Two types as one table row: spmv's (value, index), solve's (value, matrix).
+template <class A, class B>
+struct type_pair {
+  using first = A;
+  using second = B;
+};
 
 // concat_t<type_list<A...>, type_list<B...>, ...> = type_list<A..., B...,...>.
 template <class... Lists>
@@ -41,6 +49,16 @@ template <class... U, class T>
 inline constexpr bool contains<type_list<U...>, T> = one_of<T, U...>;
 
 }  // namespace gpuprim::detail
+
+// The arithmetic types most families precompile, as a table (below) other
+// tables include: #define GPUPRIM_SCAN_TYPES(X) GPUPRIM_ARITHMETIC_TYPES(X).
+#define GPUPRIM_ARITHMETIC_TYPES(X) \
+  X(int32, std::int32_t)            \
+  X(uint32, std::uint32_t)          \
+  X(int64, std::int64_t)            \
+  X(uint64, std::uint64_t)          \
+  X(float, float)                   \
+  X(double, double)
 
 // A precompiled-type table is an X-macro, one X(name, type) per line, so that
 // CMake can read it (cmake/GpuprimInstantiate.cmake generates one source

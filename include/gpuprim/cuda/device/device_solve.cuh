@@ -49,7 +49,7 @@
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/cuda/detail/launch.cuh"
 #include "gpuprim/cuda/device/device_spmv.cuh"
-#include "gpuprim/solve.hpp"
+#include "gpuprim/detail/solve/solve.hpp"
 
 namespace gpuprim::cuda_detail {
 

@@ -1,5 +1,5 @@
 // The element types the convolutions are compiled for: one table (CMake
-// generates src/convolve/convolve_<name>.cu from each line), read by the
+// generates convolve_<name>.cu from each line), read by the
 // facade's concept (detail::convolve_value) and by the generated files.
 #pragma once
 
@@ -17,9 +17,6 @@ namespace gpuprim::detail {
 // One instantiation of cuda_convolve<T>.
 template <class T>
 struct convolve_instance {};
-
-template <class T>
-using convolve_instances_of = type_list<convolve_instance<T>>;
 
 template <class T>
 inline constexpr bool precompiled_convolve = one_of<T GPUPRIM_CONVOLVE_TYPES(GPUPRIM_TYPE_OF)>;

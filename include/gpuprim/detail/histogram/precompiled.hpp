@@ -1,5 +1,5 @@
 // The histograms compiled into the library: one table of sample types (CMake
-// generates src/histogram/histogram_<name>.cu from each line) and, per sample
+// generates histogram_<name>.cu from each line) and, per sample
 // type, the list of its instances, read by the facade's check
 // (precompiled_histogram) and by the generated files.
 #pragma once

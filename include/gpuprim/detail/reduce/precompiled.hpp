@@ -1,5 +1,5 @@
 // The reductions compiled into the library: one table of element types
-// (CMake generates src/reduce/reduce_<name>.cu from each line) and, per
+// (CMake generates reduce_<name>.cu from each line) and, per
 // element type, the list of its instances. Both the facade's check
 // (precompiled_reduce) and the generated files read them.
 #pragma once
@@ -13,12 +13,7 @@
 
 #define GPUPRIM_REDUCE_TYPES(X) \
   X(uint8, std::uint8_t)        \
-  X(int32, std::int32_t)        \
-  X(uint32, std::uint32_t)      \
-  X(int64, std::int64_t)        \
-  X(uint64, std::uint64_t)      \
-  X(float, float)               \
-  X(double, double)
+  GPUPRIM_ARITHMETIC_TYPES(X)
 
 namespace gpuprim::detail {
 

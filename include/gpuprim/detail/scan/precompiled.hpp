@@ -1,5 +1,5 @@
 // The scans compiled into the library: one table of element types (CMake
-// generates src/scan/scan_<name>.cu from each line) and, per element type,
+// generates scan_<name>.cu from each line) and, per element type,
 // the list of its instances, read by the facade's check (precompiled_scan)
 // and by the generated files.
 #pragma once
@@ -11,13 +11,7 @@
 #include "gpuprim/core/value_index.hpp"
 #include "gpuprim/detail/type_list.hpp"
 
-#define GPUPRIM_SCAN_TYPES(X) \
-  X(int32, std::int32_t)      \
-  X(uint32, std::uint32_t)    \
-  X(int64, std::int64_t)      \
-  X(uint64, std::uint64_t)    \
-  X(float, float)             \
-  X(double, double)
+#define GPUPRIM_SCAN_TYPES(X) GPUPRIM_ARITHMETIC_TYPES(X)
 
 namespace gpuprim::detail {
 

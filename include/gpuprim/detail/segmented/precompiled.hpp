@@ -1,6 +1,6 @@
 // The segmented reductions and scans compiled into the library: one table
-// of value types each (CMake generates src/segmented/segmented_reduce_<name>.cu
-// and segmented_scan_<name>.cu from their lines) and, per value type, the
+// of value types (CMake generates segmented_reduce_<name>.cu and
+// segmented_scan_<name>.cu from each line) and, per value type, the
 // list of its instances, read by the facade's checks and by the generated
 // files.
 #pragma once
@@ -13,13 +13,7 @@
 #include "gpuprim/detail/scan/precompiled.hpp"
 #include "gpuprim/detail/type_list.hpp"
 
-#define GPUPRIM_SEGMENTED_TYPES(X) \
-  X(int32, std::int32_t)           \
-  X(uint32, std::uint32_t)         \
-  X(int64, std::int64_t)           \
-  X(uint64, std::uint64_t)         \
-  X(float, float)                  \
-  X(double, double)
+#define GPUPRIM_SEGMENTED_TYPES(X) GPUPRIM_ARITHMETIC_TYPES(X)
 
 namespace gpuprim::detail {
 

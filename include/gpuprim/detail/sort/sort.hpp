@@ -21,8 +21,8 @@
 namespace gpuprim::detail {
 
 // Defined in gpuprim/cuda/device/device_radix_sort.cuh, compiled for every
-// radix key type in src/sort/. Sorts keys_in -> keys_out (and values
-// alongside, as opaque words); in and out may be the same memory.
+// radix key type (GPUPRIM_SORT_TYPES, detail/sort/precompiled.hpp). Sorts keys_in -> keys_out (and
+// values alongside, as opaque words); in and out may be the same memory.
 template <class K>
 void cuda_radix_sort(const K* keys_in, K* keys_out, const void* values_in, void* values_out,
                      const radix_sort_plan& plan, stream_t stream);

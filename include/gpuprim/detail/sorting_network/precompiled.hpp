@@ -1,5 +1,5 @@
 // The sorting networks compiled into the library: one table of key types
-// (CMake generates src/sorting_network/sorting_network_<name>.cu from each
+// (CMake generates sorting_network_<name>.cu from each
 // line) and, per key type, the list of its instances, read by the facade's
 // check (precompiled_sorting_network) and by the generated files.
 #pragma once
@@ -9,13 +9,7 @@
 #include "gpuprim/detail/sort/radix_key.hpp"
 #include "gpuprim/detail/type_list.hpp"
 
-#define GPUPRIM_SORTING_NETWORK_TYPES(X) \
-  X(int32, std::int32_t)                 \
-  X(uint32, std::uint32_t)               \
-  X(int64, std::int64_t)                 \
-  X(uint64, std::uint64_t)               \
-  X(float, float)                        \
-  X(double, double)
+#define GPUPRIM_SORTING_NETWORK_TYPES(X) GPUPRIM_ARITHMETIC_TYPES(X)
 
 namespace gpuprim::detail {
 

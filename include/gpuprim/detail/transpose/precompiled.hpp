@@ -1,5 +1,5 @@
 // The element sizes the transpose is compiled for: one table (CMake
-// generates src/transpose/transpose_<bytes>.cu from each line), read by the
+// generates transpose_<bytes>.cu from each line), read by the
 // facade's concept (gp::transposable) and by the generated files.
 #pragma once
 
@@ -17,12 +17,9 @@
 
 namespace gpuprim::detail {
 
-// One instantiation of cuda_transpose_sized<Bytes>.
-template <std::size_t Bytes>
-struct transpose_instance {};
-
+// One instantiation of cuda_transpose_sized<Size::value>.
 template <class Size>
-using transpose_instances_of = type_list<transpose_instance<Size::value>>;
+struct transpose_instance {};
 
 template <std::size_t Bytes>
 inline constexpr bool precompiled_transpose_size =

@@ -84,4 +84,49 @@ bool spans_overlap(const T* a, std::size_t a_size, const T* b, std::size_t b_siz
   return a < b + b_size && b < a + a_size;
 }
 
+// The shape of transpose_bytes, checked: element size, leading dimensions,
+// no overlap (Space: where the buffers are).
+template <class Space>
+transpose_shape checked_bytes_transpose(std::size_t element_size, const void* in, std::size_t rows,
+                                        std::size_t cols, std::size_t ld_in, const void* out,
+                                        std::size_t ld_out) {
+  check_element_size("transpose_bytes", element_size);
+  if (rows != 0 && cols != 0 && (ld_in < cols || ld_out < rows)) {
+    throw std::invalid_argument(
+        "gpuprim::transpose_bytes: a leading dimension is less than the "
+        "width of its matrix");
+  }
+  const basic_matrix_view<const unsigned char, Space> in_bytes(
+      static_cast<const unsigned char*>(in), rows, cols * element_size, ld_in * element_size);
+  const basic_matrix_view<const unsigned char, Space> out_bytes(
+      static_cast<const unsigned char*>(out), cols, rows * element_size, ld_out * element_size);
+  if (ranges_overlap(in_bytes, out_bytes)) {
+    throw std::invalid_argument(
+        "gpuprim::transpose_bytes: in and out overlap (transpose is out of place)");
+  }
+  transpose_shape s;
+  s.rows = rows;
+  s.cols = cols;
+  s.ld_in = ld_in;
+  s.ld_out = ld_out;
+  return s;
+}
+
+// The shape of transpose_bytes_batched (a stack of `batch` packed rows x
+// cols matrices), checked: element size, size, no overlap.
+inline transpose_shape checked_bytes_batched_transpose(std::size_t element_size, const void* in,
+                                                       const void* out, std::size_t batch,
+                                                       std::size_t rows, std::size_t cols) {
+  check_element_size("transpose_bytes_batched", element_size);
+  transpose_shape s = checked_batched_transpose("transpose_bytes_batched", 0, 0, 0, rows, cols);
+  const std::size_t bytes = batch * s.stride_in * element_size;
+  if (spans_overlap(static_cast<const unsigned char*>(in), bytes,
+                    static_cast<const unsigned char*>(out), bytes)) {
+    throw std::invalid_argument(
+        "gpuprim::transpose_bytes_batched: in and out overlap (transpose is out of place)");
+  }
+  s.batch = batch;
+  return s;
+}
+
 }  // namespace gpuprim::detail
