@@ -158,18 +158,16 @@ convolve_images<T> checked_images(const char* algorithm, basic_image_view<const 
                                 "images of 2^31 rows or columns or "
                                 "more are not supported");
   }
-  convolve_images<T> im;
-  im.in = in.data();
-  im.out = out.data();
-  im.count = in.count();
-  im.rows = in.rows();
-  im.cols = in.cols();
-  im.channels = in.channels();
-  im.in_ld = in.ld();
-  im.in_stride = in.image_stride();
-  im.out_ld = out.ld();
-  im.out_stride = out.image_stride();
-  return im;
+  return convolve_images<T>{.in = in.data(),
+                            .out = out.data(),
+                            .count = in.count(),
+                            .rows = in.rows(),
+                            .cols = in.cols(),
+                            .channels = in.channels(),
+                            .in_ld = in.ld(),
+                            .in_stride = in.image_stride(),
+                            .out_ld = out.ld(),
+                            .out_stride = out.image_stride()};
 }
 
 // Defined in gpuprim/cuda/device/device_convolve.cuh, compiled into the

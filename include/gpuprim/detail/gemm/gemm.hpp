@@ -101,26 +101,24 @@ gemm_problem checked_gemm(const char* algorithm, const VA& a, const VB& b, const
     throw std::invalid_argument(where + "C overlaps " + (extents_overlap(cc, ca) ? "A" : "B") +
                                 " (the output must not alias an input)");
   }
-  gemm_problem p;
-  p.op_a = op_a;
-  p.op_b = op_b;
-  p.mode = mode;
-  p.m = m;
-  p.n = n;
-  p.k = k;
-  p.a = a.data();
-  p.lda = a.ld();
-  p.b = b.data();
-  p.ldb = b.ld();
-  p.c = c.data();
-  p.ldc = c.ld();
-  p.alpha = alpha;
-  p.beta = beta;
-  p.batch = batch;
-  p.stride_a = stride_a;
-  p.stride_b = stride_b;
-  p.stride_c = stride_c;
-  return p;
+  return gemm_problem{.op_a = op_a,
+                      .op_b = op_b,
+                      .mode = mode,
+                      .m = m,
+                      .n = n,
+                      .k = k,
+                      .a = a.data(),
+                      .lda = a.ld(),
+                      .b = b.data(),
+                      .ldb = b.ld(),
+                      .c = c.data(),
+                      .ldc = c.ld(),
+                      .alpha = alpha,
+                      .beta = beta,
+                      .batch = batch,
+                      .stride_a = stride_a,
+                      .stride_b = stride_b,
+                      .stride_c = stride_c};
 }
 
 }  // namespace gpuprim::detail

@@ -42,12 +42,8 @@ transpose_shape checked_transpose(const char* algorithm, const In& in, const Out
   if (ranges_overlap(in, out)) {
     throw std::invalid_argument(where + "in and out overlap (transpose is out of place)");
   }
-  transpose_shape s;
-  s.rows = in.rows();
-  s.cols = in.cols();
-  s.ld_in = in.ld();
-  s.ld_out = out.ld();
-  return s;
+  return transpose_shape{
+      .rows = in.rows(), .cols = in.cols(), .ld_in = in.ld(), .ld_out = out.ld()};
 }
 
 // A stack of `batch` packed rows x cols matrices in `in_size` elements, into
@@ -67,15 +63,13 @@ inline transpose_shape checked_batched_transpose(const char* algorithm, std::siz
                                 std::to_string(need) + " elements; in has " +
                                 std::to_string(in_size) + ", out has " + std::to_string(out_size));
   }
-  transpose_shape s;
-  s.rows = rows;
-  s.cols = cols;
-  s.ld_in = cols;
-  s.ld_out = rows;
-  s.batch = batch;
-  s.stride_in = per_matrix;
-  s.stride_out = per_matrix;
-  return s;
+  return transpose_shape{.rows = rows,
+                         .cols = cols,
+                         .ld_in = cols,
+                         .ld_out = rows,
+                         .batch = batch,
+                         .stride_in = per_matrix,
+                         .stride_out = per_matrix};
 }
 
 template <class T>
@@ -104,12 +98,7 @@ transpose_shape checked_bytes_transpose(std::size_t element_size, const void* in
     throw std::invalid_argument(
         "gpuprim::transpose_bytes: in and out overlap (transpose is out of place)");
   }
-  transpose_shape s;
-  s.rows = rows;
-  s.cols = cols;
-  s.ld_in = ld_in;
-  s.ld_out = ld_out;
-  return s;
+  return transpose_shape{.rows = rows, .cols = cols, .ld_in = ld_in, .ld_out = ld_out};
 }
 
 // The shape of transpose_bytes_batched (a stack of `batch` packed rows x
