@@ -60,154 +60,12 @@
 
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/core/matrix_view.hpp"
+#include "gpuprim/detail/solve/solve.hpp"
 #include "gpuprim/host/solve.hpp"
 #include "gpuprim/solve_types.hpp"
 #include "gpuprim/sparse.hpp"
 
 namespace gpuprim {
-
-namespace detail {
-
-#if GPUPRIM_HAS_CUDA
-// Defined in gpuprim/cuda/device/device_solve.cuh (src/solve/*.cu). Op is
-// device_csr_view<T, I> or device_matrix_view<const T>. Checks the diagonal
-// when it is needed (std::invalid_argument before x is written).
-template <class T, class Op>
-solve_result cuda_solve(solve_method method, const Op& A, const T* b, T* x, std::size_t n,
-                        const solve_options& opts, std::size_t max_iterations, stream_t stream);
-#else
-template <class T, class Op>
-solve_result cuda_solve(solve_method, const Op&, const T*, T*, std::size_t, const solve_options&,
-                        std::size_t, stream_t) {
-  no_cuda_backend("solve");
-}
-#endif
-
-}  // namespace detail
-
-namespace solve_detail {
-
-inline void check(solve_method method, std::size_t rows, std::size_t cols, std::size_t b_size,
-                  std::size_t x_size, bool overlap, const solve_options& opts) {
-  const std::string w = std::string("gpuprim::solve_") + name_of(method) + ": ";
-  if (rows != cols) {
-    throw std::invalid_argument(w + "the matrix is " + std::to_string(rows) + " x " +
-                                std::to_string(cols) + "; it must be square");
-  }
-  if (b_size != rows) {
-    throw std::invalid_argument(w + "b has " + std::to_string(b_size) +
-                                " elements; the matrix has " + std::to_string(rows) + " rows");
-  }
-  if (x_size != rows) {
-    throw std::invalid_argument(w + "x has " + std::to_string(x_size) +
-                                " elements; the matrix has " + std::to_string(rows) + " rows");
-  }
-  if (overlap) throw std::invalid_argument(w + "b and x overlap");
-  if (!(opts.tolerance >= 0)) {
-    throw std::invalid_argument(w + "the tolerance must be >= 0 (got " +
-                                std::to_string(opts.tolerance) + ")");
-  }
-  if (!(opts.atol >= 0)) {
-    throw std::invalid_argument(w + "atol must be >= 0 (got " + std::to_string(opts.atol) + ")");
-  }
-  if (!(opts.stagnation_improvement >= 0 && opts.stagnation_improvement < 1)) {
-    throw std::invalid_argument(w + "stagnation_improvement must be in [0, 1) (got " +
-                                std::to_string(opts.stagnation_improvement) + ")");
-  }
-  if (opts.progress && !(opts.progress_interval > 0)) {
-    throw std::invalid_argument(w + "progress_interval must be positive (got " +
-                                std::to_string(opts.progress_interval) + ")");
-  }
-  if ((method == solve_method::richardson || method == solve_method::jacobi) &&
-      !(opts.omega > 0 && std::isfinite(opts.omega))) {
-    throw std::invalid_argument(w + "omega must be positive and finite (got " +
-                                std::to_string(opts.omega) + ")");
-  }
-}
-
-inline bool needs_diagonal(solve_method method, const solve_options& opts) {
-  return method == solve_method::jacobi || opts.precond == preconditioner::jacobi;
-}
-
-inline std::size_t max_iterations(const solve_options& opts, std::size_t n) {
-  return opts.max_iterations ? opts.max_iterations : 10 * n;
-}
-
-// The bound on ||r|| / ||b||: max(tolerance, atol / ||b||).
-inline double relative_bound(const solve_options& opts, double b_norm) {
-  return std::max(opts.tolerance, opts.atol / b_norm);
-}
-
-// Sets the status from what the iteration found (both backends), and the
-// message of an iteration that ran out of iterations.
-inline void finish(solve_result& res) {
-  if (res.converged) {
-    res.status = solve_status::converged;
-    res.message.clear();
-  } else if (res.breakdown) {
-    res.status = solve_status::breakdown;
-  } else if (res.status != solve_status::diverged && res.status != solve_status::stagnated) {
-    res.status = solve_status::max_iterations;
-    res.message = "not converged after " + std::to_string(res.iterations) + " iterations";
-  }
-}
-
-template <class T, class Op>
-solve_result host_solve(solve_method method, const Op& op, host_backend backend,
-                        std::span<const T> b, std::span<T> x, const solve_options& opts) {
-  const std::size_t n = op.n;
-  if (needs_diagonal(method, opts)) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const T d = op.diagonal(i);
-      if (d == T(0) || !std::isfinite(d)) {
-        throw std::invalid_argument(std::string("gpuprim::solve_") + name_of(method) +
-                                    ": the diagonal entry of row " + std::to_string(i) + " is " +
-                                    (d == T(0) ? std::string("zero") : std::to_string(d)) +
-                                    " (the Jacobi iteration and preconditioner divide by it)");
-      }
-    }
-  }
-  solve_result res;
-  if (!opts.use_initial_guess)
-    host_detail::parallel_for(backend, n, [&](std::size_t i) { x[i] = T(0); });
-  const double b2 = host_detail::parallel_sum(
-      backend, n, [&](std::size_t i) { return double(b[i]) * double(b[i]); });
-  const double b_norm = std::sqrt(b2);
-  if (b_norm == 0) {
-    host_detail::parallel_for(backend, n, [&](std::size_t i) { x[i] = T(0); });
-    res.converged = true;
-    res.status = solve_status::converged;
-    if (opts.keep_history) res.history.push_back(0.0);
-    return res;
-  }
-  const std::size_t max_iter = max_iterations(opts, n);
-  switch (method) {
-    case solve_method::cg:
-      host_detail::cg(op, backend, b.data(), x.data(), opts, max_iter, b_norm, res);
-      break;
-    case solve_method::bicgstab:
-      host_detail::bicgstab(op, backend, b.data(), x.data(), opts, max_iter, b_norm, res);
-      break;
-    case solve_method::jacobi:
-      host_detail::richardson(op, backend, b.data(), x.data(), opts, max_iter, b_norm, true, res);
-      break;
-    case solve_method::richardson:
-      host_detail::richardson(op, backend, b.data(), x.data(), opts, max_iter, b_norm,
-                              opts.precond == preconditioner::jacobi, res);
-      break;
-  }
-  if (method == solve_method::cg || method == solve_method::bicgstab) {
-    std::vector<T> r(n);
-    res.residual =
-        std::sqrt(host_detail::true_residual(op, backend, n, b.data(), x.data(), r.data())) /
-        b_norm;
-    if (res.converged && !(res.residual <= relative_bound(opts, b_norm))) res.converged = false;
-  }
-  finish(res);
-  return res;
-}
-
-}  // namespace solve_detail
 
 // ---- host ---------------------------------------------------------------------
 
@@ -258,10 +116,18 @@ solve_result solve(cuda_backend backend, solve_method method, const device_csr_v
                       sparse_detail::overlap(b.data(), b.size(), x.data(), x.size()), opts);
   device_csr_view<T, I> a = A;
   if (!a.stats.known && a.rows) {
-    a.stats = detail::cuda_row_stats<I>(a.rows, a.row_offsets.data(), backend.stream);
+    a.stats = detail::on_cuda("spmv", [&] {
+      return detail::cuda_row_stats<I>(a.rows, a.row_offsets.data(), backend.stream);
+    });
   }
-  return detail::cuda_solve<T>(method, a, b.data(), x.data(), A.rows, opts,
-                               solve_detail::max_iterations(opts, A.rows), backend.stream);
+#if !defined(__CUDACC__)
+  static_assert(detail::precompiled_solve<T, device_csr_view<T, I>>,
+                "gpuprim: this value/index pair of solve is not precompiled into the library");
+#endif
+  return detail::on_cuda("solve", [&] {
+    return detail::cuda_solve<T>(method, a, b.data(), x.data(), A.rows, opts,
+                                 solve_detail::max_iterations(opts, A.rows), backend.stream);
+  });
 }
 template <class T, class I>
 solve_result solve(cuda_backend backend, solve_method method, const device_csr_matrix<T, I>& A,
@@ -275,8 +141,10 @@ solve_result solve(cuda_backend backend, solve_method method, device_matrix_view
                    std::type_identity_t<device_span<T>> x, const solve_options& opts = {}) {
   solve_detail::check(method, A.rows(), A.cols(), b.size(), x.size(),
                       sparse_detail::overlap(b.data(), b.size(), x.data(), x.size()), opts);
-  return detail::cuda_solve<T>(method, A, b.data(), x.data(), A.rows(), opts,
-                               solve_detail::max_iterations(opts, A.rows()), backend.stream);
+  return detail::on_cuda("solve", [&] {
+    return detail::cuda_solve<T>(method, A, b.data(), x.data(), A.rows(), opts,
+                                 solve_detail::max_iterations(opts, A.rows()), backend.stream);
+  });
 }
 template <class T>
 solve_result solve(cuda_backend backend, solve_method method, device_matrix_view<T> A,

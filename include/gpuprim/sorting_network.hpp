@@ -11,7 +11,7 @@
 //  - Keys: any trivially copyable, default-constructible type with a
 //    comparator that is a strict weak order (comp(a, b): a goes before b).
 //    The default, gp::sort_less, is the order of gp::sort
-//    (core/radix_key.hpp): -0.0 before +0.0, NaNs last, in both directions
+//    (detail/sort/radix_key.hpp): -0.0 before +0.0, NaNs last, in both directions
 //    with gp::sort_greater. Networks are not stable: keys that compare
 //    equal (NaNs with different payloads) may come out in any order.
 //  - sort_batched(data, array_size): data.size() must be a multiple of
@@ -45,94 +45,12 @@
 
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/core/device_vector.hpp"
-#include "gpuprim/core/radix_key.hpp"
+#include "gpuprim/core/host_range.hpp"
+#include "gpuprim/detail/sort/radix_key.hpp"
+#include "gpuprim/detail/sorting_network/sorting_network.hpp"
 #include "gpuprim/host/sorting_network.hpp"
-#include "gpuprim/scan.hpp"
-#include "gpuprim/segmented.hpp"
 
 namespace gpuprim {
-
-namespace detail {
-
-#if GPUPRIM_HAS_CUDA
-// Defined in gpuprim/cuda/device/device_sorting_network.cuh. Each enqueues an
-// in-place sort of data[0, n) on `stream`; arguments are already checked.
-template <class T, class Comp>
-void cuda_bitonic_sort(T* data, std::size_t n, Comp comp, stream_t stream);
-template <class T, class Comp>
-void cuda_odd_even_merge_sort(T* data, std::size_t n, Comp comp, stream_t stream);
-template <class T, class Comp>
-void cuda_sort_batched(T* data, std::size_t n, std::size_t array_size, Comp comp, stream_t stream);
-// `offsets` are in host memory and partition [0, n).
-template <class T, class Comp>
-void cuda_segmented_sort(T* data, std::size_t n, const std::uint64_t* offsets,
-                         std::size_t num_offsets, Comp comp, stream_t stream);
-#else
-template <class T, class Comp>
-void cuda_bitonic_sort(T*, std::size_t, Comp, stream_t) {
-  no_cuda_backend("bitonic_sort");
-}
-template <class T, class Comp>
-void cuda_odd_even_merge_sort(T*, std::size_t, Comp, stream_t) {
-  no_cuda_backend("odd_even_merge_sort");
-}
-template <class T, class Comp>
-void cuda_sort_batched(T*, std::size_t, std::size_t, Comp, stream_t) {
-  no_cuda_backend("sort_batched");
-}
-template <class T, class Comp>
-void cuda_segmented_sort(T*, std::size_t, const std::uint64_t*, std::size_t, Comp, stream_t) {
-  no_cuda_backend("segmented_sort");
-}
-#endif
-
-// The instantiations compiled into the library (src/sorting_network/*.cu).
-template <class T, class Comp>
-inline constexpr bool precompiled_sorting_network =
-    one_of<T, std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>&&
-        one_of<Comp, sort_less, sort_greater>;
-
-template <class T, class Comp>
-constexpr void check_network_types() {
-  static_assert(std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>,
-                "gpuprim: sorting networks sort trivially copyable, default-constructible keys");
-  static_assert(std::is_invocable_r_v<bool, Comp&, const T&, const T&>,
-                "gpuprim: the comparator must be callable as bool(const T&, const T&)");
-}
-
-template <class T, class Comp>
-constexpr void check_precompiled_network() {
-  check_network_types<T, Comp>();
-#if !defined(__CUDACC__)
-  static_assert(precompiled_sorting_network<T, Comp>,
-                "gpuprim: this sorting network's key type/comparator is not precompiled into the "
-                "library; call it from a .cu file that includes gpuprim/cuda/sorting_network.cuh");
-#endif
-}
-
-inline void check_batched_shape(std::size_t n, std::size_t array_size) {
-  if (array_size == 0) {
-    throw std::invalid_argument("gpuprim::sort_batched: array_size is 0");
-  }
-  if (n % array_size != 0) {
-    throw std::invalid_argument("gpuprim::sort_batched: the data's " + std::to_string(n) +
-                                " elements are not a whole number of arrays of " +
-                                std::to_string(array_size));
-  }
-}
-
-// Offsets (host memory) must partition [0, n).
-template <class Offset>
-void check_sort_offsets(std::span<const Offset> offsets, std::size_t n) {
-  if (offsets.empty()) {
-    throw std::invalid_argument(
-        "gpuprim::segmented_sort: offsets is empty (it needs num_segments + 1 entries, "
-        "starting at 0 and ending at the data's size)");
-  }
-  check_partition_offsets(offsets, n, "segmented_sort");
-}
-
-}  // namespace detail
 
 // ---- bitonic_sort / odd_even_merge_sort ------------------------------------
 
@@ -148,7 +66,8 @@ template <device_range R, class Comp = sort_less>
 void bitonic_sort(cuda_backend backend, R&& data, Comp comp = {}) {
   auto d = writable_device_span(data);
   detail::check_precompiled_network<device_range_value_t<R>, Comp>();
-  detail::cuda_bitonic_sort(d.data(), d.size(), comp, backend.stream);
+  detail::on_cuda("bitonic_sort",
+                  [&] { detail::cuda_bitonic_sort(d.data(), d.size(), comp, backend.stream); });
 }
 
 template <class R, class Comp = sort_less>
@@ -163,7 +82,9 @@ template <device_range R, class Comp = sort_less>
 void odd_even_merge_sort(cuda_backend backend, R&& data, Comp comp = {}) {
   auto d = writable_device_span(data);
   detail::check_precompiled_network<device_range_value_t<R>, Comp>();
-  detail::cuda_odd_even_merge_sort(d.data(), d.size(), comp, backend.stream);
+  detail::on_cuda("odd_even_merge_sort", [&] {
+    detail::cuda_odd_even_merge_sort(d.data(), d.size(), comp, backend.stream);
+  });
 }
 
 // ---- sort_batched ------------------------------------------------------------
@@ -182,7 +103,9 @@ void sort_batched(cuda_backend backend, R&& data, std::size_t array_size, Comp c
   auto d = writable_device_span(data);
   detail::check_precompiled_network<device_range_value_t<R>, Comp>();
   detail::check_batched_shape(d.size(), array_size);
-  detail::cuda_sort_batched(d.data(), d.size(), array_size, comp, backend.stream);
+  detail::on_cuda("sort_batched", [&] {
+    detail::cuda_sort_batched(d.data(), d.size(), array_size, comp, backend.stream);
+  });
 }
 
 // ---- segmented_sort ------------------------------------------------------------
@@ -211,7 +134,9 @@ void segmented_sort(cuda_backend backend, R&& data, const O& offsets, Comp comp 
   }
   detail::check_sort_offsets(std::span<const Offset>(host_offsets), d.size());
   const std::vector<std::uint64_t> wide(host_offsets.begin(), host_offsets.end());
-  detail::cuda_segmented_sort(d.data(), d.size(), wide.data(), wide.size(), comp, backend.stream);
+  detail::on_cuda("segmented_sort", [&] {
+    detail::cuda_segmented_sort(d.data(), d.size(), wide.data(), wide.size(), comp, backend.stream);
+  });
 }
 
 }  // namespace gpuprim

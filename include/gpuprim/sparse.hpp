@@ -43,148 +43,16 @@
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/core/macros.hpp"
+#include "gpuprim/detail/sparse/csr.hpp"
+#include "gpuprim/detail/sparse/spmv.hpp"
 #include "gpuprim/host/spmv.hpp"
 
 namespace gpuprim {
 
-template <class I>
-concept sparse_index = std::is_same_v<I, std::int32_t> || std::is_same_v<I, std::int64_t>;
-
-template <class T>
-concept sparse_value = std::is_same_v<T, float> || std::is_same_v<T, double>;
-
-// Row-length statistics of a CSR matrix: what the GPU kernel choice needs.
-struct csr_row_stats {
-  bool known = false;
-  std::size_t rows = 0;
-  std::size_t nnz = 0;
-  std::size_t max_row = 0;  // the longest row's entries
-  std::size_t empty_rows = 0;
-
-  double mean_row() const {
-    return rows ? static_cast<double>(nnz) / static_cast<double>(rows) : 0;
-  }
-};
-
-// A CSR matrix in host memory (unchecked view).
-template <class T, class I>
-struct csr_view {
-  std::size_t rows = 0;
-  std::size_t cols = 0;
-  std::span<const I> row_offsets;  // rows + 1
-  std::span<const I> col_indices;  // nnz
-  std::span<const T> values;       // nnz
-
-  std::size_t nnz() const { return values.size(); }
-};
-
-// A CSR matrix in device memory (unchecked view); stats.known when the
-// statistics came with it.
-template <class T, class I>
-struct device_csr_view {
-  using value_type = T;
-  using index_type = I;
-  std::size_t rows = 0;
-  std::size_t cols = 0;
-  device_span<const I> row_offsets;
-  device_span<const I> col_indices;
-  device_span<const T> values;
-  csr_row_stats stats;
-
-  std::size_t nnz() const { return values.size(); }
-};
-
-namespace sparse_detail {
-
-inline std::string where(const char* algorithm) {
-  return std::string("gpuprim::") + algorithm + ": ";
-}
-
-// Checks the structure of a CSR matrix; throws std::invalid_argument naming
-// the first bad row.
-template <class I>
-void check_csr(const char* algorithm, std::size_t rows, std::size_t cols,
-               std::span<const I> offsets, std::span<const I> col_indices, std::size_t num_values) {
-  const std::string w = where(algorithm);
-  if (offsets.size() != rows + 1) {
-    throw std::invalid_argument(w + "row_offsets has " + std::to_string(offsets.size()) +
-                                " entries; " + std::to_string(rows) + " rows need " +
-                                std::to_string(rows + 1));
-  }
-  if (col_indices.size() != num_values) {
-    throw std::invalid_argument(w + "col_indices has " + std::to_string(col_indices.size()) +
-                                " entries but values has " + std::to_string(num_values));
-  }
-  if (cols > static_cast<std::size_t>(std::numeric_limits<I>::max()) ||
-      num_values > static_cast<std::size_t>(std::numeric_limits<I>::max())) {
-    throw std::invalid_argument(w + "the matrix (" + std::to_string(cols) + " columns, " +
-                                std::to_string(num_values) +
-                                " entries) does not fit its index type; use int64 indices");
-  }
-  if (offsets[0] != 0) {
-    throw std::invalid_argument(w + "row_offsets[0] is " + std::to_string(offsets[0]) + ", not 0");
-  }
-  for (std::size_t r = 0; r < rows; ++r) {
-    if (offsets[r + 1] < offsets[r]) {
-      throw std::invalid_argument(w + "row " + std::to_string(r) + ": row_offsets decrease (" +
-                                  std::to_string(offsets[r]) + " then " +
-                                  std::to_string(offsets[r + 1]) + ")");
-    }
-    if (static_cast<std::size_t>(offsets[r + 1]) > num_values) {
-      throw std::invalid_argument(w + "row " + std::to_string(r) + ": row_offsets[" +
-                                  std::to_string(r + 1) + "] = " + std::to_string(offsets[r + 1]) +
-                                  " is past the " + std::to_string(num_values) + " entries");
-    }
-  }
-  if (static_cast<std::size_t>(offsets[rows]) != num_values) {
-    throw std::invalid_argument(w + "the last row offset is " + std::to_string(offsets[rows]) +
-                                " but there are " + std::to_string(num_values) +
-                                " entries (nnz); row " + std::to_string(rows ? rows - 1 : 0) +
-                                " ends early");
-  }
-  // Column indices, row by row (in parallel; the first bad row wins).
-  const std::int64_t n = static_cast<std::int64_t>(rows);
-  std::int64_t first_bad = n;
-#pragma omp parallel for schedule(static) reduction(min : first_bad)
-  for (std::int64_t r = 0; r < n; ++r) {
-    for (I k = offsets[r]; k < offsets[r + 1]; ++k) {
-      if (col_indices[k] < 0 || static_cast<std::size_t>(col_indices[k]) >= cols) {
-        first_bad = std::min(first_bad, r);
-        break;
-      }
-    }
-  }
-  if (first_bad < n) {
-    for (I k = offsets[first_bad]; k < offsets[first_bad + 1]; ++k) {
-      if (col_indices[k] < 0 || static_cast<std::size_t>(col_indices[k]) >= cols) {
-        throw std::invalid_argument(w + "row " + std::to_string(first_bad) + ": column index " +
-                                    std::to_string(col_indices[k]) + " is outside [0, " +
-                                    std::to_string(cols) + ")");
-      }
-    }
-  }
-}
-
-template <class I>
-csr_row_stats row_stats(std::size_t rows, std::span<const I> offsets) {
-  csr_row_stats s;
-  s.known = true;
-  s.rows = rows;
-  s.nnz = rows ? static_cast<std::size_t>(offsets[rows]) : 0;
-  std::size_t max_row = 0, empty = 0;
-  const std::int64_t n = static_cast<std::int64_t>(rows);
-#pragma omp parallel for schedule(static) reduction(max : max_row) reduction(+ : empty)
-  for (std::int64_t r = 0; r < n; ++r) {
-    const auto len = static_cast<std::size_t>(offsets[r + 1] - offsets[r]);
-    max_row = std::max(max_row, len);
-    empty += len == 0;
-  }
-  s.max_row = max_row;
-  s.empty_rows = empty;
-  return s;
-}
-
-}  // namespace sparse_detail
+// The index and value concepts (sparse_index, sparse_value), the row
+// statistics and the unchecked views (csr_view, device_csr_view) are in
+// gpuprim/detail/sparse/csr.hpp; the GPU kernel choice (spmv_kernel,
+// spmv_choice, choose_spmv_kernel) in gpuprim/detail/sparse/spmv.hpp.
 
 // A CSR matrix in host memory: owns its arrays; the constructor checks them.
 template <class T, class I>
@@ -399,105 +267,6 @@ csr_matrix<T, I> coo_to_csr(std::size_t rows, std::size_t cols, const std::vecto
 
 // ---- SpMV -------------------------------------------------------------------
 
-// The GPU kernels (gpuprim/cuda/device/device_spmv.cuh).
-enum class spmv_kernel {
-  automatic,       // chosen by choose_spmv_kernel
-  row_per_thread,  // one thread per row
-  subwarp,         // 2..32 lanes per row (sized to the mean row length)
-  merge_path,      // equal shares of rows + nonzeros per thread (uneven rows)
-  staged_rows,     // a warp per 32 rows, their entries staged in shared memory (short rows)
-};
-
-struct spmv_choice {
-  spmv_kernel kernel = spmv_kernel::subwarp;
-  int lanes = 32;  // lanes per row (1 for row_per_thread; 0 for merge_path and staged_rows)
-};
-
-// The documented rule (docs/design.md, "Sparse"):
-//  - merge_path when rows are very uneven: the longest row has at least 256
-//    entries and at least 32 times the mean (power-law graphs); a warp per
-//    row would leave most warps idle while a few walk the long rows;
-//  - staged_rows when the mean row length is at most 8: a warp takes 32
-//    rows, reads their entries (about 32 x mean) as one contiguous run with
-//    every lane busy, and stages the products in shared memory;
-//  - otherwise lanes per row = the power of two nearest below the mean row
-//    length, from 1 (row_per_thread, mean < 2) to 32 (a warp per row).
-inline spmv_choice choose_spmv_kernel(const csr_row_stats& s,
-                                      spmv_kernel forced = spmv_kernel::automatic) {
-  const double mean = s.mean_row();
-  auto lanes_for_mean = [&] {
-    int lanes = 1;
-    while (lanes < 32 && 2.0 * lanes <= mean)
-      lanes *= 2;
-    return lanes;
-  };
-  switch (forced) {
-    case spmv_kernel::row_per_thread:
-      return {spmv_kernel::row_per_thread, 1};
-    case spmv_kernel::subwarp:
-      return {spmv_kernel::subwarp, std::max(2, lanes_for_mean())};
-    case spmv_kernel::merge_path:
-      return {spmv_kernel::merge_path, 0};
-    case spmv_kernel::staged_rows:
-      return {spmv_kernel::staged_rows, 0};
-    case spmv_kernel::automatic:
-      break;
-  }
-  if (s.max_row >= 256 && static_cast<double>(s.max_row) >= 32.0 * std::max(mean, 1.0)) {
-    return {spmv_kernel::merge_path, 0};
-  }
-  if (mean <= 8.0) return {spmv_kernel::staged_rows, 0};
-  const int lanes = lanes_for_mean();
-  return lanes == 1 ? spmv_choice{spmv_kernel::row_per_thread, 1}
-                    : spmv_choice{spmv_kernel::subwarp, lanes};
-}
-
-namespace detail {
-
-#if GPUPRIM_HAS_CUDA
-// Defined in gpuprim/cuda/device/device_spmv.cuh (src/sparse/*.cu).
-template <class T, class I>
-void cuda_spmv(T alpha, const device_csr_view<T, I>& A, const T* x, T beta, T* y,
-               spmv_choice choice, stream_t stream);
-template <class I>
-csr_row_stats cuda_row_stats(std::size_t rows, const I* offsets, stream_t stream);
-#else
-template <class T, class I>
-void cuda_spmv(T, const device_csr_view<T, I>&, const T*, T, T*, spmv_choice, stream_t) {
-  no_cuda_backend("spmv");
-}
-template <class I>
-csr_row_stats cuda_row_stats(std::size_t, const I*, stream_t) {
-  no_cuda_backend("spmv");
-}
-#endif
-
-}  // namespace detail
-
-namespace sparse_detail {
-
-inline void check_spmv_sizes(std::size_t rows, std::size_t cols, std::size_t x_size,
-                             std::size_t y_size) {
-  if (x_size != cols) {
-    throw std::invalid_argument("gpuprim::spmv: x has " + std::to_string(x_size) +
-                                " elements; the matrix has " + std::to_string(cols) + " columns");
-  }
-  if (y_size != rows) {
-    throw std::invalid_argument("gpuprim::spmv: y has " + std::to_string(y_size) +
-                                " elements; the matrix has " + std::to_string(rows) + " rows");
-  }
-}
-
-template <class A, class B>
-bool overlap(const A* a, std::size_t na, const B* b, std::size_t nb) {
-  if (!na || !nb) return false;
-  const auto* a0 = reinterpret_cast<const unsigned char*>(a);
-  const auto* b0 = reinterpret_cast<const unsigned char*>(b);
-  return a0 < b0 + nb * sizeof(B) && b0 < a0 + na * sizeof(A);
-}
-
-}  // namespace sparse_detail
-
 template <class T, class I>
 void spmv(host_backend backend, std::type_identity_t<T> alpha, const csr_view<T, I>& A,
           std::type_identity_t<std::span<const T>> x, std::type_identity_t<T> beta,
@@ -537,12 +306,21 @@ void spmv(cuda_backend backend, std::type_identity_t<T> alpha, const device_csr_
   if (A.rows == 0) return;
   csr_row_stats stats = A.stats;
   if (!stats.known && kernel == spmv_kernel::automatic) {
-    stats = detail::cuda_row_stats<I>(A.rows, A.row_offsets.data(), backend.stream);
+    stats = detail::on_cuda("spmv", [&] {
+      return detail::cuda_row_stats<I>(A.rows, A.row_offsets.data(), backend.stream);
+    });
   }
   stats.rows = A.rows;
   stats.nnz = A.nnz();
-  detail::cuda_spmv<T, I>(alpha, A, x.data(), beta, y.data(), choose_spmv_kernel(stats, kernel),
-                          backend.stream);
+  const spmv_choice choice = choose_spmv_kernel(stats, kernel);
+#if !defined(__CUDACC__)
+  static_assert(detail::precompiled_spmv<T, I>,
+                "gpuprim: this value/index pair of spmv is not precompiled into the library; "
+                "call it from a .cu file that includes gpuprim/cuda/device/device_spmv.cuh");
+#endif
+  detail::on_cuda("spmv", [&] {
+    detail::cuda_spmv<T, I>(alpha, A, x.data(), beta, y.data(), choice, backend.stream);
+  });
 }
 template <class T, class I>
 void spmv(cuda_backend backend, std::type_identity_t<T> alpha, const device_csr_matrix<T, I>& A,

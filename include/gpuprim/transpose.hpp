@@ -23,8 +23,8 @@
 //  - Out of place only: in and out must not overlap (std::invalid_argument).
 //  - Bad arguments throw before anything is written.
 // The GPU forms enqueue on the backend's stream and do not synchronize.
-// Every element size is precompiled into the library (one kernel per size in
-// src/transpose/), so plain C++ programs call the GPU backend.
+// Every element size is precompiled into the library (one kernel per size,
+// GPUPRIM_TRANSPOSE_SIZES), so plain C++ programs call the GPU backend.
 #pragma once
 
 #include <cstddef>
@@ -37,111 +37,17 @@
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/core/matrix_view.hpp"
 #include "gpuprim/core/runtime.hpp"
+#include "gpuprim/detail/transpose/by_size.hpp"
+#include "gpuprim/detail/transpose/transpose.hpp"
 #include "gpuprim/host/transpose.hpp"
 
 namespace gpuprim {
 
-// Element types transpose takes: anything trivially copyable of a supported size.
+// Element types transpose takes: anything trivially copyable of a supported
+// size (1, 2, 4, 8 or 16 bytes: GPUPRIM_TRANSPOSE_SIZES).
 template <class T>
-concept transposable = std::is_trivially_copyable_v<T> &&
-    (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16);
-
-namespace detail {
-
-#if GPUPRIM_HAS_CUDA
-// Defined in gpuprim/cuda/device/device_transpose.cuh and instantiated for
-// Bytes = 1, 2, 4, 8, 16 in src/transpose/transpose_<Bytes>.cu. Enqueues
-// the transposes `shape` describes on `stream`.
-template <std::size_t Bytes>
-void cuda_transpose_sized(const void* in, void* out, const transpose_shape& shape, stream_t stream);
-#else
-template <std::size_t Bytes>
-void cuda_transpose_sized(const void*, void*, const transpose_shape&, stream_t) {
-  no_cuda_backend("transpose");
-}
-#endif
-
-inline void cuda_transpose_bytes(std::size_t element_size, const void* in, void* out,
-                                 const transpose_shape& shape, stream_t stream) {
-  switch (element_size) {
-    case 1:
-      return cuda_transpose_sized<1>(in, out, shape, stream);
-    case 2:
-      return cuda_transpose_sized<2>(in, out, shape, stream);
-    case 4:
-      return cuda_transpose_sized<4>(in, out, shape, stream);
-    case 8:
-      return cuda_transpose_sized<8>(in, out, shape, stream);
-    default:
-      return cuda_transpose_sized<16>(in, out, shape, stream);
-  }
-}
-
-inline void check_element_size(const char* algorithm, std::size_t element_size) {
-  if (element_size != 1 && element_size != 2 && element_size != 4 && element_size != 8 &&
-      element_size != 16) {
-    throw std::invalid_argument(std::string("gpuprim::") + algorithm + ": element size " +
-                                std::to_string(element_size) +
-                                " bytes is not supported (1, 2, 4, 8 or 16)");
-  }
-}
-
-// The shape of out = in^T, checked: dimensions, no overlap.
-template <class In, class Out>
-transpose_shape checked_transpose(const char* algorithm, const In& in, const Out& out) {
-  const std::string where = std::string("gpuprim::") + algorithm + ": ";
-  if (out.rows() != in.cols() || out.cols() != in.rows()) {
-    throw std::invalid_argument(
-        where + "out is " + std::to_string(out.rows()) + " x " + std::to_string(out.cols()) +
-        "; the transpose of a " + std::to_string(in.rows()) + " x " + std::to_string(in.cols()) +
-        " matrix is " + std::to_string(in.cols()) + " x " + std::to_string(in.rows()));
-  }
-  if (ranges_overlap(in, out)) {
-    throw std::invalid_argument(where + "in and out overlap (transpose is out of place)");
-  }
-  transpose_shape s;
-  s.rows = in.rows();
-  s.cols = in.cols();
-  s.ld_in = in.ld();
-  s.ld_out = out.ld();
-  return s;
-}
-
-// A stack of `batch` packed rows x cols matrices in `in_size` elements, into
-// `out_size`, checked (sizes, overflow, no overlap).
-inline transpose_shape checked_batched_transpose(const char* algorithm, std::size_t in_size,
-                                                 std::size_t out_size, std::size_t batch,
-                                                 std::size_t rows, std::size_t cols) {
-  const std::string where = std::string("gpuprim::") + algorithm + ": ";
-  const std::size_t per_matrix = matrix_detail::checked_extent(rows, cols, cols, algorithm);
-  if (per_matrix != 0 && batch > static_cast<std::size_t>(-1) / per_matrix) {
-    throw std::invalid_argument(where + "the stack does not fit in memory");
-  }
-  const std::size_t need = batch * per_matrix;
-  if (in_size != need || out_size != need) {
-    throw std::invalid_argument(where + std::to_string(batch) + " matrices of " +
-                                std::to_string(rows) + " x " + std::to_string(cols) + " need " +
-                                std::to_string(need) + " elements; in has " +
-                                std::to_string(in_size) + ", out has " + std::to_string(out_size));
-  }
-  transpose_shape s;
-  s.rows = rows;
-  s.cols = cols;
-  s.ld_in = cols;
-  s.ld_out = rows;
-  s.batch = batch;
-  s.stride_in = per_matrix;
-  s.stride_out = per_matrix;
-  return s;
-}
-
-template <class T>
-bool spans_overlap(const T* a, std::size_t a_size, const T* b, std::size_t b_size) {
-  if (a_size == 0 || b_size == 0) return false;
-  return a < b + b_size && b < a + a_size;
-}
-
-}  // namespace detail
+concept transposable =
+    std::is_trivially_copyable_v<T> && detail::precompiled_transpose_size<sizeof(T)>;
 
 // ---- host -------------------------------------------------------------------
 
@@ -174,25 +80,8 @@ void transpose_batched(host_backend backend, std::span<In> in, std::span<Out> ou
 inline void transpose_bytes(host_backend backend, std::size_t element_size, const void* in,
                             std::size_t rows, std::size_t cols, std::size_t ld_in, void* out,
                             std::size_t ld_out) {
-  detail::check_element_size("transpose_bytes", element_size);
-  if (rows != 0 && cols != 0 && (ld_in < cols || ld_out < rows)) {
-    throw std::invalid_argument(
-        "gpuprim::transpose_bytes: a leading dimension is less than the "
-        "width of its matrix");
-  }
-  const matrix_view<const unsigned char> in_bytes(static_cast<const unsigned char*>(in), rows,
-                                                  cols * element_size, ld_in * element_size);
-  const matrix_view<unsigned char> out_bytes(static_cast<unsigned char*>(out), cols,
-                                             rows * element_size, ld_out * element_size);
-  if (ranges_overlap(in_bytes, out_bytes)) {
-    throw std::invalid_argument(
-        "gpuprim::transpose_bytes: in and out overlap (transpose is out of place)");
-  }
-  detail::transpose_shape s;
-  s.rows = rows;
-  s.cols = cols;
-  s.ld_in = ld_in;
-  s.ld_out = ld_out;
+  const detail::transpose_shape s = detail::checked_bytes_transpose<matrix_detail::host_space>(
+      element_size, in, rows, cols, ld_in, out, ld_out);
   host_detail::transpose_bytes(backend, element_size, in, out, s);
 }
 inline void transpose_bytes(host_backend backend, std::size_t element_size, const void* in,
@@ -205,17 +94,8 @@ inline void transpose_bytes(host_backend backend, std::size_t element_size, cons
 inline void transpose_bytes_batched(host_backend backend, std::size_t element_size, const void* in,
                                     void* out, std::size_t batch, std::size_t rows,
                                     std::size_t cols) {
-  detail::check_element_size("transpose_bytes_batched", element_size);
-  const auto shape =
-      detail::checked_batched_transpose("transpose_bytes_batched", 0, 0, 0, rows, cols);
-  const std::size_t bytes = batch * shape.stride_in * element_size;
-  if (detail::spans_overlap(static_cast<const unsigned char*>(in), bytes,
-                            static_cast<const unsigned char*>(out), bytes)) {
-    throw std::invalid_argument(
-        "gpuprim::transpose_bytes_batched: in and out overlap (transpose is out of place)");
-  }
-  detail::transpose_shape s = shape;
-  s.batch = batch;
+  const detail::transpose_shape s =
+      detail::checked_bytes_batched_transpose(element_size, in, out, batch, rows, cols);
   host_detail::transpose_bytes(backend, element_size, in, out, s);
 }
 
@@ -226,7 +106,9 @@ requires transposable<Out> && std::is_same_v<std::remove_const_t<In>, Out>
 void transpose(cuda_backend backend, device_matrix_view<In> in, device_matrix_view<Out> out) {
   const auto shape = detail::checked_transpose("transpose", in, out);
   if (in.empty()) return;
-  detail::cuda_transpose_sized<sizeof(Out)>(in.data(), out.data(), shape, backend.stream);
+  detail::on_cuda("transpose", [&] {
+    detail::cuda_transpose_sized<sizeof(Out)>(in.data(), out.data(), shape, backend.stream);
+  });
 }
 
 template <device_range R, device_range W>
@@ -244,51 +126,27 @@ void transpose_batched(cuda_backend backend, const R& in_range, W&& out_range, s
         "gpuprim::transpose_batched: in and out overlap (transpose is out of place)");
   }
   if (in.empty()) return;
-  detail::cuda_transpose_sized<sizeof(T)>(in.data(), out.data(), shape, backend.stream);
+  detail::on_cuda("transpose", [&] {
+    detail::cuda_transpose_sized<sizeof(T)>(in.data(), out.data(), shape, backend.stream);
+  });
 }
 
 // Raw device elements of `element_size` bytes; as the host form.
 inline void transpose_bytes(cuda_backend backend, std::size_t element_size, const void* in,
                             std::size_t rows, std::size_t cols, std::size_t ld_in, void* out,
                             std::size_t ld_out) {
-  detail::check_element_size("transpose_bytes", element_size);
-  if (rows != 0 && cols != 0 && (ld_in < cols || ld_out < rows)) {
-    throw std::invalid_argument(
-        "gpuprim::transpose_bytes: a leading dimension is less than the "
-        "width of its matrix");
-  }
-  const device_matrix_view<const unsigned char> in_bytes(
-      static_cast<const unsigned char*>(in), rows, cols * element_size, ld_in * element_size);
-  const device_matrix_view<unsigned char> out_bytes(static_cast<unsigned char*>(out), cols,
-                                                    rows * element_size, ld_out * element_size);
-  if (ranges_overlap(in_bytes, out_bytes)) {
-    throw std::invalid_argument(
-        "gpuprim::transpose_bytes: in and out overlap (transpose is out of place)");
-  }
+  const detail::transpose_shape s = detail::checked_bytes_transpose<matrix_detail::device_space>(
+      element_size, in, rows, cols, ld_in, out, ld_out);
   if (rows == 0 || cols == 0) return;
-  detail::transpose_shape s;
-  s.rows = rows;
-  s.cols = cols;
-  s.ld_in = ld_in;
-  s.ld_out = ld_out;
   detail::cuda_transpose_bytes(element_size, in, out, s, backend.stream);
 }
 
 inline void transpose_bytes_batched(cuda_backend backend, std::size_t element_size, const void* in,
                                     void* out, std::size_t batch, std::size_t rows,
                                     std::size_t cols) {
-  detail::check_element_size("transpose_bytes_batched", element_size);
-  const auto shape =
-      detail::checked_batched_transpose("transpose_bytes_batched", 0, 0, 0, rows, cols);
-  const std::size_t bytes = batch * shape.stride_in * element_size;
-  if (detail::spans_overlap(static_cast<const unsigned char*>(in), bytes,
-                            static_cast<const unsigned char*>(out), bytes)) {
-    throw std::invalid_argument(
-        "gpuprim::transpose_bytes_batched: in and out overlap (transpose is out of place)");
-  }
-  if (bytes == 0) return;
-  detail::transpose_shape s = shape;
-  s.batch = batch;
+  const detail::transpose_shape s =
+      detail::checked_bytes_batched_transpose(element_size, in, out, batch, rows, cols);
+  if (s.batch * s.stride_in == 0) return;
   detail::cuda_transpose_bytes(element_size, in, out, s, backend.stream);
 }
 

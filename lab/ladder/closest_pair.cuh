@@ -12,7 +12,7 @@
 
 #include "gpuprim/core/macros.hpp"
 #include "gpuprim/core/matrix_view.hpp"
-#include "gpuprim/core/point_set.hpp"
+#include "gpuprim/detail/closest_pair/point_set.hpp"
 
 namespace gpuprim::ladder {
 

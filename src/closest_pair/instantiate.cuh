@@ -1,12 +1,19 @@
-// Explicit instantiations of the device closest pair (every algorithm, 2-D
-// and 3-D) for the coordinate types gp::closest_pair accepts.
+// The entry points each precompiled closest pair instance names; the files
+// CMake generates from GPUPRIM_CLOSEST_PAIR_TYPES (gpuprim/detail/
+// closest_pair/precompiled.hpp) include this and instantiate them.
 #pragma once
 
-#include "gpuprim/cuda/device/device_closest_pair.cuh"
+#include <tuple>
 
-#define GPUPRIM_INSTANTIATE_CLOSEST_PAIR(T)                                                      \
-  template gpuprim::closest_pair_result gpuprim::detail::cuda_closest_pair<T>(                   \
-      const gpuprim::detail::point_set<T>&, gpuprim::closest_pair_algorithm, gpuprim::stream_t); \
-  template gpuprim::closest_pair_result gpuprim::cuda_detail::run_closest_pair<T>(               \
-      const gpuprim::detail::point_set<T>&, gpuprim::closest_pair_algorithm,                     \
-      gpuprim::closest_pair_launch, gpuprim::stream_t);
+#include "gpuprim/cuda/device/device_closest_pair.cuh"
+#include "gpuprim/detail/closest_pair/closest_pair.hpp"
+#include "gpuprim/detail/instantiate.hpp"
+
+namespace gpuprim::detail {
+
+template <class T>
+constexpr auto entry_of(closest_pair_instance<T>) {
+  return std::tuple{&cuda_closest_pair<T>, &cuda_detail::run_closest_pair<T>};
+}
+
+}  // namespace gpuprim::detail

@@ -1,12 +1,17 @@
-// Explicit instantiations of the device convolution for the library's
-// image types (float, double, std::uint8_t; one file each, so the 2-core CI
-// compiles them in parallel). Each holds the general and the separable
-// kernel at the six filter capacities.
+// The entry point each precompiled convolution instance names; the files
+// CMake generates from GPUPRIM_CONVOLVE_TYPES (gpuprim/detail/convolve/
+// precompiled.hpp) include this and instantiate them.
 #pragma once
 
 #include "gpuprim/cuda/device/device_convolve.cuh"
+#include "gpuprim/detail/convolve/convolve.hpp"
+#include "gpuprim/detail/instantiate.hpp"
 
-#define GPUPRIM_INSTANTIATE_CONVOLVE(T)                                                       \
-  template void gpuprim::detail::cuda_convolve<T>(const gpuprim::detail::convolve_images<T>&, \
-                                                  const gpuprim::detail::convolve_plan&,      \
-                                                  gpuprim::stream_t);
+namespace gpuprim::detail {
+
+template <class T>
+constexpr auto entry_of(convolve_instance<T>) {
+  return &cuda_convolve<T>;
+}
+
+}  // namespace gpuprim::detail

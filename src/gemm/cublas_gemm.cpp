@@ -22,7 +22,7 @@
 
 #include "gpuprim/core/error.hpp"
 #include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/gemm.hpp"
+#include "gpuprim/detail/gemm/gemm.hpp"
 
 namespace gpuprim::detail {
 namespace {

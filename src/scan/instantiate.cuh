@@ -1,23 +1,17 @@
-// Explicit instantiations of the device scan for the library's precompiled
-// combinations (kept in step with detail::precompiled_scan in
-// gpuprim/scan.hpp; tests/cuda/scan_test.cpp calls each from plain C++).
+// The entry point each precompiled scan instance names; the files CMake
+// generates from GPUPRIM_SCAN_TYPES (gpuprim/detail/scan/precompiled.hpp)
+// include this and instantiate them.
 #pragma once
 
 #include "gpuprim/cuda/device/device_scan.cuh"
-#include "gpuprim/scan.hpp"
+#include "gpuprim/detail/instantiate.hpp"
+#include "gpuprim/detail/scan/scan.hpp"
 
-#define GPUPRIM_INSTANTIATE_SCAN(T, Op)                                                          \
-  template void                                                                                  \
-  gpuprim::detail::cuda_scan_into<T, T, T, Op, gpuprim::detail::unary_fetch<gpuprim::identity>>( \
-      const T*, T*, std::size_t, gpuprim::scan_kind, T, Op,                                      \
-      gpuprim::detail::unary_fetch<gpuprim::identity>, gpuprim::stream_t);
+namespace gpuprim::detail {
 
-#define GPUPRIM_INSTANTIATE_SCAN_OPS(T)         \
-  GPUPRIM_INSTANTIATE_SCAN(T, gpuprim::plus)    \
-  GPUPRIM_INSTANTIATE_SCAN(T, gpuprim::minimum) \
-  GPUPRIM_INSTANTIATE_SCAN(T, gpuprim::maximum)
+template <class In, class Out, class T, class Op, class Fetch>
+constexpr auto entry_of(scan_instance<In, Out, T, Op, Fetch>) {
+  return &cuda_scan_into<In, Out, T, Op, Fetch>;
+}
 
-// The NaN-skipping minima / maxima, for float and double only.
-#define GPUPRIM_INSTANTIATE_SCAN_NAN_SKIPPING_OPS(T)   \
-  GPUPRIM_INSTANTIATE_SCAN(T, gpuprim::minimum_number) \
-  GPUPRIM_INSTANTIATE_SCAN(T, gpuprim::maximum_number)
+}  // namespace gpuprim::detail

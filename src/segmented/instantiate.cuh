@@ -1,22 +1,23 @@
-// Explicit instantiations of the device segmented reduction for the
-// library's precompiled combinations (kept in step with
-// detail::precompiled_segmented_reduce in gpuprim/segmented.hpp;
-// tests/cuda/segmented_reduce_test.cpp calls every one from plain C++, so a
-// missing one is a link error).
+// The entry point each precompiled segmented instance names; the files CMake
+// generates from GPUPRIM_SEGMENTED_TYPES (gpuprim/detail/segmented/
+// precompiled.hpp) include this and instantiate them.
 #pragma once
 
+#include "../scan/instantiate.cuh"
 #include "gpuprim/cuda/device/device_segmented_reduce.cuh"
-#include "gpuprim/segmented.hpp"
+#include "gpuprim/cuda/device/device_segmented_scan.cuh"
+#include "gpuprim/detail/segmented/segmented.hpp"
 
-#define GPUPRIM_INSTANTIATE_SEGMENTED_REDUCE(T, Offset, Op)                    \
-  template void gpuprim::detail::cuda_segmented_reduce_into<T, T, Offset, Op>( \
-      const T*, std::size_t, const Offset*, std::size_t, T*, T, Op, gpuprim::stream_t);
+namespace gpuprim::detail {
 
-#define GPUPRIM_INSTANTIATE_SEGMENTED_REDUCE_OPS(T, Offset)         \
-  GPUPRIM_INSTANTIATE_SEGMENTED_REDUCE(T, Offset, gpuprim::plus)    \
-  GPUPRIM_INSTANTIATE_SEGMENTED_REDUCE(T, Offset, gpuprim::minimum) \
-  GPUPRIM_INSTANTIATE_SEGMENTED_REDUCE(T, Offset, gpuprim::maximum)
+template <class In, class T, class Offset, class Op>
+constexpr auto entry_of(segmented_reduce_instance<In, T, Offset, Op>) {
+  return &cuda_segmented_reduce_into<In, T, Offset, Op>;
+}
 
-#define GPUPRIM_INSTANTIATE_SEGMENTED_REDUCE_ALL(T)          \
-  GPUPRIM_INSTANTIATE_SEGMENTED_REDUCE_OPS(T, std::uint64_t) \
-  GPUPRIM_INSTANTIATE_SEGMENTED_REDUCE_OPS(T, std::int64_t)
+template <class Offset>
+constexpr auto entry_of(segment_heads_instance<Offset>) {
+  return &cuda_mark_segment_heads<Offset>;
+}
+
+}  // namespace gpuprim::detail

@@ -1,12 +1,17 @@
-// Explicit instantiations of the GPU radix sort: every radix key type is
-// compiled into the library (with 4- and 8-byte values as opaque words),
-// one small .cu file per key type.
+// The entry point each precompiled radix sort instance names; the files
+// CMake generates from GPUPRIM_SORT_TYPES (gpuprim/detail/sort/
+// precompiled.hpp) include this and instantiate them.
 #pragma once
 
 #include "gpuprim/cuda/device/device_radix_sort.cuh"
-#include "gpuprim/sort.hpp"
+#include "gpuprim/detail/instantiate.hpp"
+#include "gpuprim/detail/sort/sort.hpp"
 
-#define GPUPRIM_INSTANTIATE_RADIX_SORT(K)                                                    \
-  template void gpuprim::detail::cuda_radix_sort<K>(const K*, K*, const void*, void*,        \
-                                                    const gpuprim::detail::radix_sort_plan&, \
-                                                    gpuprim::stream_t);
+namespace gpuprim::detail {
+
+template <class K>
+constexpr auto entry_of(radix_sort_instance<K>) {
+  return &cuda_radix_sort<K>;
+}
+
+}  // namespace gpuprim::detail

@@ -1,22 +1,20 @@
-// Explicit instantiations of the GPU sorting networks for the library's
-// precompiled key types (kept in step with detail::precompiled_sorting_network
-// in gpuprim/sorting_network.hpp; tests/cuda/sorting_network_test.cpp calls
-// each from plain C++).
+// The entry points each precompiled sorting network instance names; the
+// files CMake generates from GPUPRIM_SORTING_NETWORK_TYPES (gpuprim/detail/
+// sorting_network/precompiled.hpp) include this and instantiate them.
 #pragma once
 
+#include <tuple>
+
 #include "gpuprim/cuda/device/device_sorting_network.cuh"
-#include "gpuprim/sorting_network.hpp"
+#include "gpuprim/detail/instantiate.hpp"
+#include "gpuprim/detail/sorting_network/sorting_network.hpp"
 
-#define GPUPRIM_INSTANTIATE_SORTING_NETWORK(T, Comp)                                            \
-  template void gpuprim::detail::cuda_bitonic_sort<T, Comp>(T*, std::size_t, Comp,              \
-                                                            gpuprim::stream_t);                 \
-  template void gpuprim::detail::cuda_odd_even_merge_sort<T, Comp>(T*, std::size_t, Comp,       \
-                                                                   gpuprim::stream_t);          \
-  template void gpuprim::detail::cuda_sort_batched<T, Comp>(T*, std::size_t, std::size_t, Comp, \
-                                                            gpuprim::stream_t);                 \
-  template void gpuprim::detail::cuda_segmented_sort<T, Comp>(                                  \
-      T*, std::size_t, const std::uint64_t*, std::size_t, Comp, gpuprim::stream_t);
+namespace gpuprim::detail {
 
-#define GPUPRIM_INSTANTIATE_SORTING_NETWORKS(T)              \
-  GPUPRIM_INSTANTIATE_SORTING_NETWORK(T, gpuprim::sort_less) \
-  GPUPRIM_INSTANTIATE_SORTING_NETWORK(T, gpuprim::sort_greater)
+template <class T, class Comp>
+constexpr auto entry_of(sorting_network_instance<T, Comp>) {
+  return std::tuple{&cuda_bitonic_sort<T, Comp>, &cuda_odd_even_merge_sort<T, Comp>,
+                    &cuda_sort_batched<T, Comp>, &cuda_segmented_sort<T, Comp>};
+}
+
+}  // namespace gpuprim::detail

@@ -1,11 +1,22 @@
-// Explicit instantiations of the device SpMV for the library's value and
-// index types (float, double x int32, int64), one .cu file per pair.
+// The entry points each precompiled SpMV instance names; the files CMake
+// generates from GPUPRIM_SPARSE_TYPES (gpuprim/detail/sparse/precompiled.hpp)
+// include this and instantiate them.
 #pragma once
 
 #include "gpuprim/cuda/device/device_spmv.cuh"
-#include "gpuprim/sparse.hpp"
+#include "gpuprim/detail/instantiate.hpp"
+#include "gpuprim/detail/sparse/spmv.hpp"
 
-#define GPUPRIM_INSTANTIATE_SPMV(T, I)                                                     \
-  template void gpuprim::detail::cuda_spmv<T, I>(T, const gpuprim::device_csr_view<T, I>&, \
-                                                 const T*, T, T*, gpuprim::spmv_choice,    \
-                                                 gpuprim::stream_t);
+namespace gpuprim::detail {
+
+template <class T, class I>
+constexpr auto entry_of(spmv_instance<T, I>) {
+  return &cuda_spmv<T, I>;
+}
+
+template <class I>
+constexpr auto entry_of(row_stats_instance<I>) {
+  return &cuda_row_stats<I>;
+}
+
+}  // namespace gpuprim::detail

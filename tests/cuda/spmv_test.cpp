@@ -109,7 +109,9 @@ TEST_F(cuda_test, spmv_is_deterministic_and_checks_sizes) {
   EXPECT_EQ(back.row_offsets(), A.row_offsets());
   EXPECT_EQ(back.values(), A.values());
   // Statistics measured on the device match the host's.
-  const auto s = gp::detail::cuda_row_stats<int>(A.rows(), dA.view().row_offsets.data(), nullptr);
+  const auto s = gp::detail::on_cuda("spmv", [&] {
+    return gp::detail::cuda_row_stats<int>(A.rows(), dA.view().row_offsets.data(), nullptr);
+  });
   EXPECT_EQ(s.max_row, A.stats().max_row);
   EXPECT_EQ(s.empty_rows, A.stats().empty_rows);
   EXPECT_EQ(s.nnz, A.nnz());

@@ -239,7 +239,7 @@ TEST(host_closest_pair_api, brute_force_progress) {
   }
 }
 
-// The GPU tiled kernel's work items (core/point_set.hpp): the closed-form
+// The GPU tiled kernel's work items (detail/closest_pair/point_set.hpp): the closed-form
 // decode of square k, and, replaying the kernel's index arithmetic on the
 // host, every pair i < j covered by exactly one item's unmasked pairs.
 TEST(host_closest_pair_tiled_items, squares_cover_every_pair_once) {

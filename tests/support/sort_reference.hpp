@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "gpuprim/core/radix_key.hpp"
+#include "gpuprim/detail/sort/radix_key.hpp"
 #include "gpuprim/sort.hpp"
 #include "support/test_data.hpp"
 

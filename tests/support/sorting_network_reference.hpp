@@ -18,7 +18,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "gpuprim/core/radix_key.hpp"
+#include "gpuprim/detail/sort/radix_key.hpp"
 
 namespace gpuprim::test {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpuprim/core/radix_key.hpp"
+#include "gpuprim/detail/sort/radix_key.hpp"
 #include "gpuprim/sort.hpp"
 
 namespace gpuprim {

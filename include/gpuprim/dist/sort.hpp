@@ -36,7 +36,7 @@
 #include <utility>
 #include <vector>
 
-#include "gpuprim/core/radix_key.hpp"
+#include "gpuprim/detail/sort/radix_key.hpp"
 #include "gpuprim/dist/gpu_sort.hpp"
 #include "gpuprim/dist/mpi.hpp"
 #include "gpuprim/dist/mpi_gpu.hpp"

@@ -1,6 +1,6 @@
 // Host backend of the closest-pair family (OpenMP): the bounding box, and
 // the four algorithms, each returning the best pair in the order (squared
-// distance, i, j) of gpuprim/core/point_set.hpp.
+// distance, i, j) of gpuprim/detail/closest_pair/point_set.hpp.
 //
 //  1. brute_force: every pair, the outer loop over i spread over threads.
 //  2. blocked: every pair, in blocks of points that stay in the L1 cache
@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "gpuprim/core/backend.hpp"
-#include "gpuprim/core/point_set.hpp"
+#include "gpuprim/detail/closest_pair/point_set.hpp"
 #include "gpuprim/host/radix_sort.hpp"
 #include "gpuprim/host/reduce.hpp"
 

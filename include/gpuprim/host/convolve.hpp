@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "gpuprim/core/backend.hpp"
-#include "gpuprim/core/convolve_types.hpp"
+#include "gpuprim/detail/convolve/plan.hpp"
 
 namespace gpuprim::host_detail {
 

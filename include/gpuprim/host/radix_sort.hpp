@@ -26,29 +26,10 @@
 #include <vector>
 
 #include "gpuprim/core/backend.hpp"
-#include "gpuprim/core/radix_key.hpp"
+#include "gpuprim/detail/sort/plan.hpp"
+#include "gpuprim/detail/sort/radix_key.hpp"
 #include "gpuprim/host/reduce.hpp"
 #include "gpuprim/host/streaming_store.hpp"
-
-namespace gpuprim::detail {
-
-// What one radix sort call does, after the public API's checks.
-struct radix_sort_plan {
-  std::size_t n = 0;
-  int begin_bit = 0;
-  int end_bit = 0;
-  bool descending = false;
-  int value_bytes = 0;  // 0: keys only; else 4 or 8 (values move as opaque words)
-
-  int passes() const { return (end_bit - begin_bit + 7) / 8; }
-  int shift(int pass) const { return begin_bit + 8 * pass; }
-  unsigned mask(int pass) const {
-    const int bits = std::min(8, end_bit - shift(pass));
-    return (1u << bits) - 1u;
-  }
-};
-
-}  // namespace gpuprim::detail
 
 namespace gpuprim::host_detail {
 

@@ -5,7 +5,7 @@
 //     minima and maxima folded into global atomics on order-preserving
 //     64-bit encodings of doubles, and the first non-finite point. The host
 //     reads them (one synchronization), throws for NaN/inf, and picks the
-//     power-of-two scale (gpuprim/core/point_set.hpp).
+//     power-of-two scale (gpuprim/detail/closest_pair/point_set.hpp).
 //  2. Brute force and tiled (quadratic; two passes), in float for float
 //     input within +-2^60 (fast) or in double. The brute-force kernel: one
 //     thread per point i against the points after it, read from global

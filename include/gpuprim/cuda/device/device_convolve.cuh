@@ -54,12 +54,12 @@
 #include <type_traits>
 #include <utility>
 
-#include "gpuprim/convolve.hpp"
 #include "gpuprim/core/device_info.hpp"
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/detail/launch.cuh"
 #include "gpuprim/cuda/detail/tune_report.cuh"
 #include "gpuprim/cuda/detail/vector.cuh"
+#include "gpuprim/detail/convolve/convolve.hpp"
 #include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim::cuda_detail {

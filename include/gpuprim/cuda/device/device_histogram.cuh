@@ -43,7 +43,7 @@
 #include "gpuprim/cuda/detail/launch.cuh"
 #include "gpuprim/cuda/detail/tune_report.cuh"
 #include "gpuprim/cuda/detail/vector.cuh"
-#include "gpuprim/histogram.hpp"
+#include "gpuprim/detail/histogram/histogram.hpp"
 #include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim::cuda_detail {

@@ -34,7 +34,6 @@
 #include <cstring>
 #include <type_traits>
 
-#include "gpuprim/core/radix_key.hpp"
 #include "gpuprim/cuda/block/block_radix_rank.cuh"
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/detail/launch.cuh"
@@ -43,7 +42,8 @@
 #include "gpuprim/cuda/detail/tune_report.cuh"
 #include "gpuprim/cuda/detail/workspace.cuh"
 #include "gpuprim/cuda/device/decoupled_lookback.cuh"
-#include "gpuprim/sort.hpp"
+#include "gpuprim/detail/sort/radix_key.hpp"
+#include "gpuprim/detail/sort/sort.hpp"
 #include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim::cuda_detail {

@@ -40,7 +40,7 @@
 #include "gpuprim/cuda/detail/vector.cuh"
 #include "gpuprim/cuda/detail/workspace.cuh"
 #include "gpuprim/cuda/device/decoupled_lookback.cuh"
-#include "gpuprim/scan.hpp"
+#include "gpuprim/detail/scan/scan.hpp"
 #include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim::cuda_detail {

@@ -10,7 +10,7 @@
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/detail/launch.cuh"
 #include "gpuprim/cuda/device/device_scan.cuh"
-#include "gpuprim/segmented.hpp"
+#include "gpuprim/detail/segmented/segmented.hpp"
 
 namespace gpuprim::cuda_detail {
 

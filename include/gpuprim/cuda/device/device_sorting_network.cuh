@@ -36,7 +36,6 @@
 #include <type_traits>
 #include <vector>
 
-#include "gpuprim/core/radix_key.hpp"
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/cuda/block/block_bitonic_sort.cuh"
 #include "gpuprim/cuda/detail/check.cuh"
@@ -45,7 +44,8 @@
 #include "gpuprim/cuda/detail/tune_report.cuh"
 #include "gpuprim/cuda/detail/vector.cuh"
 #include "gpuprim/cuda/warp/warp_bitonic_sort.cuh"
-#include "gpuprim/sorting_network.hpp"
+#include "gpuprim/detail/sort/radix_key.hpp"
+#include "gpuprim/detail/sorting_network/sorting_network.hpp"
 #include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim::cuda_detail {

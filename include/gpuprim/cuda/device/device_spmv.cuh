@@ -36,7 +36,7 @@
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/detail/launch.cuh"
 #include "gpuprim/cuda/detail/tune_report.cuh"
-#include "gpuprim/sparse.hpp"
+#include "gpuprim/detail/sparse/spmv.hpp"
 #include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim::cuda_detail {

@@ -36,7 +36,7 @@
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/detail/launch.cuh"
 #include "gpuprim/cuda/detail/tune_report.cuh"
-#include "gpuprim/transpose.hpp"
+#include "gpuprim/detail/transpose/transpose.hpp"
 #include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim::cuda_detail {
@@ -386,12 +386,15 @@ void cuda_transpose_sized(const void* in, void* out, const transpose_shape& s, s
   run(cuda_detail::transpose_tiles<Bytes, false>);
 }
 
-// Each size is compiled once, in src/transpose/transpose_<Bytes>.cu; other
+// Each size is compiled once, in the file CMake generates for it from
+// GPUPRIM_TRANSPOSE_SIZES (which defines GPUPRIM_INSTANTIATING); other
 // translation units that see this definition refer to those.
+#if !defined(GPUPRIM_INSTANTIATING)
 extern template void cuda_transpose_sized<1>(const void*, void*, const transpose_shape&, stream_t);
 extern template void cuda_transpose_sized<2>(const void*, void*, const transpose_shape&, stream_t);
 extern template void cuda_transpose_sized<4>(const void*, void*, const transpose_shape&, stream_t);
 extern template void cuda_transpose_sized<8>(const void*, void*, const transpose_shape&, stream_t);
 extern template void cuda_transpose_sized<16>(const void*, void*, const transpose_shape&, stream_t);
+#endif
 
 }  // namespace gpuprim::detail

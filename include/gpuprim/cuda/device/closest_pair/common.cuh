@@ -17,7 +17,7 @@
 #include <string>
 #include <type_traits>
 
-#include "gpuprim/closest_pair.hpp"
+#include "gpuprim/detail/closest_pair/closest_pair.hpp"
 #include "gpuprim/core/device_info.hpp"
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/detail/launch.cuh"

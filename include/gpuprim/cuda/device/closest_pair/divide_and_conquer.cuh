@@ -5,7 +5,7 @@
 #pragma once
 
 #include "gpuprim/cuda/device/closest_pair/common.cuh"
-#include "gpuprim/sort.hpp"
+#include "gpuprim/detail/sort/sort.hpp"
 
 namespace gpuprim {
 namespace cuda_detail {

@@ -6,7 +6,7 @@
 
 #include "gpuprim/cuda/detail/tune_report.cuh"
 #include "gpuprim/cuda/device/closest_pair/common.cuh"
-#include "gpuprim/sort.hpp"
+#include "gpuprim/detail/sort/sort.hpp"
 #include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim {

@@ -12,7 +12,7 @@
 #include <cstddef>
 
 #include "gpuprim/cuda/device/device_spmv.cuh"
-#include "gpuprim/solve.hpp"
+#include "gpuprim/detail/solve/solve.hpp"
 
 namespace gpuprim::cuda_detail {
 

@@ -1,0 +1,46 @@
+// The histograms compiled into the library: one table of sample types (CMake
+// generates histogram_<name>.cu from each line) and, per sample
+// type, the list of its instances, read by the facade's check
+// (precompiled_histogram) and by the generated files.
+#pragma once
+
+#include <cstdint>
+
+#include "gpuprim/detail/type_list.hpp"
+
+#define GPUPRIM_HISTOGRAM_TYPES(X) \
+  X(uint8, std::uint8_t)           \
+  X(int32, std::int32_t)           \
+  X(uint32, std::uint32_t)         \
+  X(float, float)                  \
+  X(double, double)
+
+namespace gpuprim::detail {
+
+template <class T>
+struct even_binner;
+template <class T>
+struct range_binner;
+template <class T>
+struct numpy_binner;
+
+// One instantiation of cuda_histogram_into<Sample, Counter, Binner>.
+template <class Sample, class Counter, class Binner>
+struct histogram_instance {};
+
+// histogram_even (both rules) and histogram_range, with 32- and 64-bit
+// counters.
+template <class T>
+using histogram_instances_of = type_list<histogram_instance<T, std::uint32_t, even_binner<T>>,
+                                         histogram_instance<T, std::uint64_t, even_binner<T>>,
+                                         histogram_instance<T, std::uint32_t, range_binner<T>>,
+                                         histogram_instance<T, std::uint64_t, range_binner<T>>,
+                                         histogram_instance<T, std::uint32_t, numpy_binner<T>>,
+                                         histogram_instance<T, std::uint64_t, numpy_binner<T>>>;
+
+template <class Sample, class Counter, class Binner>
+inline constexpr bool precompiled_histogram =
+    one_of<Sample GPUPRIM_HISTOGRAM_TYPES(GPUPRIM_TYPE_OF)>&&
+        contains<histogram_instances_of<Sample>, histogram_instance<Sample, Counter, Binner>>;
+
+}  // namespace gpuprim::detail

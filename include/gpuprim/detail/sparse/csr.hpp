@@ -1,0 +1,157 @@
+// The CSR types both backends read, part of the public API of
+// gpuprim/sparse.hpp (the header to include): the index and value types,
+// the row-length statistics, the unchecked host and device views, and the
+// structure checks the owning matrices make.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "gpuprim/core/device_span.hpp"
+
+namespace gpuprim {
+
+template <class I>
+concept sparse_index = std::is_same_v<I, std::int32_t> || std::is_same_v<I, std::int64_t>;
+
+template <class T>
+concept sparse_value = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+// Row-length statistics of a CSR matrix: what the GPU kernel choice needs.
+struct csr_row_stats {
+  bool known = false;
+  std::size_t rows = 0;
+  std::size_t nnz = 0;
+  std::size_t max_row = 0;  // the longest row's entries
+  std::size_t empty_rows = 0;
+
+  double mean_row() const {
+    return rows ? static_cast<double>(nnz) / static_cast<double>(rows) : 0;
+  }
+};
+
+// A CSR matrix in host memory (unchecked view).
+template <class T, class I>
+struct csr_view {
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+  std::span<const I> row_offsets;  // rows + 1
+  std::span<const I> col_indices;  // nnz
+  std::span<const T> values;       // nnz
+
+  std::size_t nnz() const { return values.size(); }
+};
+
+// A CSR matrix in device memory (unchecked view); stats.known when the
+// statistics came with it.
+template <class T, class I>
+struct device_csr_view {
+  using value_type = T;
+  using index_type = I;
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+  device_span<const I> row_offsets;
+  device_span<const I> col_indices;
+  device_span<const T> values;
+  csr_row_stats stats;
+
+  std::size_t nnz() const { return values.size(); }
+};
+
+namespace sparse_detail {
+
+inline std::string where(const char* algorithm) {
+  return std::string("gpuprim::") + algorithm + ": ";
+}
+
+// Checks the structure of a CSR matrix; throws std::invalid_argument naming
+// the first bad row.
+template <class I>
+void check_csr(const char* algorithm, std::size_t rows, std::size_t cols,
+               std::span<const I> offsets, std::span<const I> col_indices, std::size_t num_values) {
+  const std::string w = where(algorithm);
+  if (offsets.size() != rows + 1) {
+    throw std::invalid_argument(w + "row_offsets has " + std::to_string(offsets.size()) +
+                                " entries; " + std::to_string(rows) + " rows need " +
+                                std::to_string(rows + 1));
+  }
+  if (col_indices.size() != num_values) {
+    throw std::invalid_argument(w + "col_indices has " + std::to_string(col_indices.size()) +
+                                " entries but values has " + std::to_string(num_values));
+  }
+  if (cols > static_cast<std::size_t>(std::numeric_limits<I>::max()) ||
+      num_values > static_cast<std::size_t>(std::numeric_limits<I>::max())) {
+    throw std::invalid_argument(w + "the matrix (" + std::to_string(cols) + " columns, " +
+                                std::to_string(num_values) +
+                                " entries) does not fit its index type; use int64 indices");
+  }
+  if (offsets[0] != 0) {
+    throw std::invalid_argument(w + "row_offsets[0] is " + std::to_string(offsets[0]) + ", not 0");
+  }
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (offsets[r + 1] < offsets[r]) {
+      throw std::invalid_argument(w + "row " + std::to_string(r) + ": row_offsets decrease (" +
+                                  std::to_string(offsets[r]) + " then " +
+                                  std::to_string(offsets[r + 1]) + ")");
+    }
+    if (static_cast<std::size_t>(offsets[r + 1]) > num_values) {
+      throw std::invalid_argument(w + "row " + std::to_string(r) + ": row_offsets[" +
+                                  std::to_string(r + 1) + "] = " + std::to_string(offsets[r + 1]) +
+                                  " is past the " + std::to_string(num_values) + " entries");
+    }
+  }
+  if (static_cast<std::size_t>(offsets[rows]) != num_values) {
+    throw std::invalid_argument(w + "the last row offset is " + std::to_string(offsets[rows]) +
+                                " but there are " + std::to_string(num_values) +
+                                " entries (nnz); row " + std::to_string(rows ? rows - 1 : 0) +
+                                " ends early");
+  }
+  // Column indices, row by row (in parallel; the first bad row wins).
+  const std::int64_t n = static_cast<std::int64_t>(rows);
+  std::int64_t first_bad = n;
+#pragma omp parallel for schedule(static) reduction(min : first_bad)
+  for (std::int64_t r = 0; r < n; ++r) {
+    for (I k = offsets[r]; k < offsets[r + 1]; ++k) {
+      if (col_indices[k] < 0 || static_cast<std::size_t>(col_indices[k]) >= cols) {
+        first_bad = std::min(first_bad, r);
+        break;
+      }
+    }
+  }
+  if (first_bad < n) {
+    for (I k = offsets[first_bad]; k < offsets[first_bad + 1]; ++k) {
+      if (col_indices[k] < 0 || static_cast<std::size_t>(col_indices[k]) >= cols) {
+        throw std::invalid_argument(w + "row " + std::to_string(first_bad) + ": column index " +
+                                    std::to_string(col_indices[k]) + " is outside [0, " +
+                                    std::to_string(cols) + ")");
+      }
+    }
+  }
+}
+
+template <class I>
+csr_row_stats row_stats(std::size_t rows, std::span<const I> offsets) {
+  csr_row_stats s;
+  s.known = true;
+  s.rows = rows;
+  s.nnz = rows ? static_cast<std::size_t>(offsets[rows]) : 0;
+  std::size_t max_row = 0, empty = 0;
+  const std::int64_t n = static_cast<std::int64_t>(rows);
+#pragma omp parallel for schedule(static) reduction(max : max_row) reduction(+ : empty)
+  for (std::int64_t r = 0; r < n; ++r) {
+    const auto len = static_cast<std::size_t>(offsets[r + 1] - offsets[r]);
+    max_row = std::max(max_row, len);
+    empty += len == 0;
+  }
+  s.max_row = max_row;
+  s.empty_rows = empty;
+  return s;
+}
+
+}  // namespace sparse_detail
+}  // namespace gpuprim

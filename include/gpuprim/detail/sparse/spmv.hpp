@@ -1,0 +1,106 @@
+// The sparse matrix-vector product's shared detail: the GPU kernel choice
+// (public API of gpuprim/sparse.hpp, documented here), its CUDA entry
+// points and the size and overlap checks both backends make.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+#include "gpuprim/core/macros.hpp"
+#include "gpuprim/detail/cuda_dispatch.hpp"
+#include "gpuprim/detail/sparse/csr.hpp"
+#include "gpuprim/detail/sparse/precompiled.hpp"
+
+namespace gpuprim {
+
+// The GPU kernels (gpuprim/cuda/device/device_spmv.cuh).
+enum class spmv_kernel {
+  automatic,       // chosen by choose_spmv_kernel
+  row_per_thread,  // one thread per row
+  subwarp,         // 2..32 lanes per row (sized to the mean row length)
+  merge_path,      // equal shares of rows + nonzeros per thread (uneven rows)
+  staged_rows,     // a warp per 32 rows, their entries staged in shared memory (short rows)
+};
+
+struct spmv_choice {
+  spmv_kernel kernel = spmv_kernel::subwarp;
+  int lanes = 32;  // lanes per row (1 for row_per_thread; 0 for merge_path and staged_rows)
+};
+
+// The documented rule (docs/design.md, "Sparse"):
+//  - merge_path when rows are very uneven: the longest row has at least 256
+//    entries and at least 32 times the mean (power-law graphs); a warp per
+//    row would leave most warps idle while a few walk the long rows;
+//  - staged_rows when the mean row length is at most 8: a warp takes 32
+//    rows, reads their entries (about 32 x mean) as one contiguous run with
+//    every lane busy, and stages the products in shared memory;
+//  - otherwise lanes per row = the power of two nearest below the mean row
+//    length, from 1 (row_per_thread, mean < 2) to 32 (a warp per row).
+inline spmv_choice choose_spmv_kernel(const csr_row_stats& s,
+                                      spmv_kernel forced = spmv_kernel::automatic) {
+  const double mean = s.mean_row();
+  auto lanes_for_mean = [&] {
+    int lanes = 1;
+    while (lanes < 32 && 2.0 * lanes <= mean)
+      lanes *= 2;
+    return lanes;
+  };
+  switch (forced) {
+    case spmv_kernel::row_per_thread:
+      return {spmv_kernel::row_per_thread, 1};
+    case spmv_kernel::subwarp:
+      return {spmv_kernel::subwarp, std::max(2, lanes_for_mean())};
+    case spmv_kernel::merge_path:
+      return {spmv_kernel::merge_path, 0};
+    case spmv_kernel::staged_rows:
+      return {spmv_kernel::staged_rows, 0};
+    case spmv_kernel::automatic:
+      break;
+  }
+  if (s.max_row >= 256 && static_cast<double>(s.max_row) >= 32.0 * std::max(mean, 1.0)) {
+    return {spmv_kernel::merge_path, 0};
+  }
+  if (mean <= 8.0) return {spmv_kernel::staged_rows, 0};
+  const int lanes = lanes_for_mean();
+  return lanes == 1 ? spmv_choice{spmv_kernel::row_per_thread, 1}
+                    : spmv_choice{spmv_kernel::subwarp, lanes};
+}
+
+namespace detail {
+
+// Defined in gpuprim/cuda/device/device_spmv.cuh, compiled for each pair of
+// GPUPRIM_SPARSE_TYPES (detail/sparse/precompiled.hpp).
+template <class T, class I>
+void cuda_spmv(T alpha, const device_csr_view<T, I>& A, const T* x, T beta, T* y,
+               spmv_choice choice, stream_t stream);
+template <class I>
+csr_row_stats cuda_row_stats(std::size_t rows, const I* offsets, stream_t stream);
+
+}  // namespace detail
+
+namespace sparse_detail {
+
+inline void check_spmv_sizes(std::size_t rows, std::size_t cols, std::size_t x_size,
+                             std::size_t y_size) {
+  if (x_size != cols) {
+    throw std::invalid_argument("gpuprim::spmv: x has " + std::to_string(x_size) +
+                                " elements; the matrix has " + std::to_string(cols) + " columns");
+  }
+  if (y_size != rows) {
+    throw std::invalid_argument("gpuprim::spmv: y has " + std::to_string(y_size) +
+                                " elements; the matrix has " + std::to_string(rows) + " rows");
+  }
+}
+
+template <class A, class B>
+bool overlap(const A* a, std::size_t na, const B* b, std::size_t nb) {
+  if (!na || !nb) return false;
+  const auto* a0 = reinterpret_cast<const unsigned char*>(a);
+  const auto* b0 = reinterpret_cast<const unsigned char*>(b);
+  return a0 < b0 + nb * sizeof(B) && b0 < a0 + na * sizeof(A);
+}
+
+}  // namespace sparse_detail
+}  // namespace gpuprim

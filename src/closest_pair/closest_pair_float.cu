@@ -1,4 +1,0 @@
-// Precompiled closest pair of float points.
-#include "instantiate.cuh"
-
-GPUPRIM_INSTANTIATE_CLOSEST_PAIR(float)

@@ -1,4 +1,0 @@
-// Precompiled histograms of double samples.
-#include "instantiate.cuh"
-
-GPUPRIM_INSTANTIATE_HISTOGRAMS(double)

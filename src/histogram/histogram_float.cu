@@ -1,4 +1,0 @@
-// Precompiled histograms of float samples.
-#include "instantiate.cuh"
-
-GPUPRIM_INSTANTIATE_HISTOGRAMS(float)

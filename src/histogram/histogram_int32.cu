@@ -1,4 +1,0 @@
-// Precompiled histograms of int32 samples.
-#include "instantiate.cuh"
-
-GPUPRIM_INSTANTIATE_HISTOGRAMS(std::int32_t)

@@ -1,4 +1,0 @@
-// Precompiled segmented scans over std::uint32_t (head flags; offsets become flags).
-#include "segmented_scan_instantiate.cuh"
-
-GPUPRIM_INSTANTIATE_SEGMENTED_SCAN(std::uint32_t)

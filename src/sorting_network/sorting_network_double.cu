@@ -1,4 +1,0 @@
-// Precompiled sorting networks over double keys.
-#include "instantiate.cuh"
-
-GPUPRIM_INSTANTIATE_SORTING_NETWORKS(double)

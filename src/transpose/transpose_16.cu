@@ -1,6 +1,0 @@
-// The device transpose of 16-byte elements.
-#include "gpuprim/cuda/device/device_transpose.cuh"
-
-template void gpuprim::detail::cuda_transpose_sized<16>(const void*, void*,
-                                                        const gpuprim::detail::transpose_shape&,
-                                                        gpuprim::stream_t);
