@@ -6,7 +6,6 @@
 #include <png.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -17,12 +16,6 @@
 #include "gpuprim/io/memory_limit.hpp"
 
 namespace gpuprim::cli {
-
-bool has_png_extension(std::string name) {
-  std::transform(name.begin(), name.end(), name.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return name.size() >= 4 && name.compare(name.size() - 4, 4, ".png") == 0;
-}
 
 namespace {
 
