@@ -17,6 +17,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -30,6 +31,13 @@
 
 namespace gpuprim::cli {
 namespace {
+
+const word_list<closest_pair_algorithm> algorithm_words = {
+    {"auto", closest_pair_algorithm::automatic},
+    {"brute", closest_pair_algorithm::brute_force},
+    {"tiled", closest_pair_algorithm::tiled},
+    {"dc", closest_pair_algorithm::divide_and_conquer},
+    {"grid", closest_pair_algorithm::grid}};
 
 struct closest_pair_options {
   std::string file;
@@ -117,26 +125,25 @@ int run_closest_pair(const closest_pair_options& opts) {
   return exit_success;
 }
 
+// `gpuprim closest-pair --help`: what the command does, then each of its options.
+constexpr std::string_view help_text = R"(
+closest-pair: The two nearest points of a 2-D or 3-D point set: prints 'i j distance' (0-based
+  rows, i < j; ties to the smallest (i, j))
+POINTS: A .npy array of shape (n, 2) or (n, 3) (float32/float64; float16, integers and bool as
+  float64), or a .csv file of 2 or 3 numeric columns (optional header)
+--algorithm: auto (by n), brute (every pair: O(n^2), about 5e11 pairs for 10^6 points; progress on
+  stderr once a second on the host), tiled (every pair, in tiles: O(n^2) too), dc (divide and
+  conquer, O(n log n)) or grid
+)";
+
 }  // namespace
 
 command add_closest_pair_command(CLI::App& app) {
+  const command_help help(help_text);
   auto opts = std::make_shared<closest_pair_options>();
-  CLI::App* sub = app.add_subcommand(
-      "closest-pair",
-      "The two nearest points of a 2-D or 3-D point set: prints 'i j distance' (0-based rows, "
-      "i < j; ties to the smallest (i, j))");
-  add_input(sub, "POINTS", opts->file,
-            "A .npy array of shape (n, 2) or (n, 3) (float32/float64; float16, integers "
-            "and bool as float64), or a .csv file of 2 or 3 numeric columns (optional header)");
-  add_choice(sub, "--algorithm", opts->algorithm,
-             {{"auto", closest_pair_algorithm::automatic},
-              {"brute", closest_pair_algorithm::brute_force},
-              {"tiled", closest_pair_algorithm::tiled},
-              {"dc", closest_pair_algorithm::divide_and_conquer},
-              {"grid", closest_pair_algorithm::grid}},
-             "auto (by n), brute (every pair: O(n^2), about 5e11 pairs for 10^6 points; "
-             "progress on stderr once a second on the host), tiled (every pair, in tiles: "
-             "O(n^2) too), dc (divide and conquer, O(n log n)) or grid",
+  CLI::App* sub = help.add_to(app);
+  add_input(sub, "POINTS", opts->file, help["POINTS"]);
+  add_choice(sub, "--algorithm", opts->algorithm, algorithm_words, help["--algorithm"],
              choice_help::words_and_default);
   add_backend_option(sub, opts->backend);
   return [opts] { return run_closest_pair(*opts); };

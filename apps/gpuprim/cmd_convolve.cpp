@@ -29,6 +29,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -41,6 +42,13 @@
 
 namespace gpuprim::cli {
 namespace {
+
+// scipy.ndimage's mode names first; zero and replicate are this tool's
+// older names.
+const word_list<border> border_words = {
+    {"constant", border::zero},      {"nearest", border::replicate}, {"reflect", border::reflect},
+    {"mirror", border::mirror},      {"wrap", border::wrap},         {"zero", border::zero},
+    {"replicate", border::replicate}};
 
 struct convolve_options {
   std::string input;
@@ -256,45 +264,37 @@ int run_convolve(const convolve_options& opts) {
   return exit_success;
 }
 
+// `gpuprim convolve --help`: what the command does, then each of its options.
+constexpr std::string_view help_text = R"(
+convolve: Filters a PNG image (every channel) or a 2-D float .npy array as scipy.ndimage.convolve
+  (or correlate) would
+IN: A .png image or a 2-D float32/float64 .npy array
+--output: Where to write the result, a .png for a .png IN, a .npy for a .npy IN. A PNG holds |v|
+  rounded and saturated to 0..255 (OpenCV's convertScaleAbs), so a derivative's negative side
+  shows; a .npy keeps the signed values
+--filter: scipy.ndimage's filter of that name: sobel-x (sobel, axis=1: positive where the
+  intensity rises to the right), sobel-y (axis=0), laplacian (laplace), box:R (uniform_filter,
+  size 2R+1), gaussian:SIGMA or gaussian:SIGMA:R (gaussian_filter, radius R); or FILE.npy, weights
+  convolved as scipy.ndimage.convolve (2-D; or 1-D, applied along rows then columns)
+--border: scipy.ndimage's mode: constant (cval 0), nearest, reflect (d c b a | a b c d | d c b a),
+  mirror (d c b | a b c d | c b a) or wrap; zero and replicate are aliases of constant and nearest
+  (default: reflect, as SciPy's)
+--correlate: Correlate FILE.npy's weights instead of convolving them (named filters are always
+  what SciPy's function of that name computes)
+)";
+
 }  // namespace
 
 command add_convolve_command(CLI::App& app) {
+  const command_help help(help_text);
   auto opts = std::make_shared<convolve_options>();
-  CLI::App* sub = app.add_subcommand(
-      "convolve",
-      "Filters a PNG image (every channel) or a 2-D float .npy array as scipy.ndimage.convolve "
-      "(or correlate) would");
-  add_input(sub, "IN", opts->input, "A .png image or a 2-D float32/float64 .npy array");
-  add_output(sub, opts->output,
-             "Where to write the result, a .png for a .png IN, a .npy for a .npy IN. A PNG "
-             "holds |v| rounded and saturated to 0..255 (OpenCV's convertScaleAbs), so a "
-             "derivative's negative side shows; a .npy keeps the signed values",
-             "OUT");
-  sub->add_option("--filter", opts->filter_spec,
-                  "scipy.ndimage's filter of that name: sobel-x (sobel, axis=1: positive where "
-                  "the intensity rises to the right), sobel-y (axis=0), laplacian (laplace), "
-                  "box:R (uniform_filter, size 2R+1), gaussian:SIGMA or gaussian:SIGMA:R "
-                  "(gaussian_filter, radius R); or FILE.npy, weights convolved as "
-                  "scipy.ndimage.convolve (2-D; or 1-D, applied along rows then columns)")
-      ->required()
-      ->type_name("SPEC");
-  // SciPy's names first; zero and replicate are this tool's older names.
-  add_choice(sub, "--border", opts->mode,
-             {{"constant", border::zero},
-              {"nearest", border::replicate},
-              {"reflect", border::reflect},
-              {"mirror", border::mirror},
-              {"wrap", border::wrap},
-              {"zero", border::zero},
-              {"replicate", border::replicate}},
-             "scipy.ndimage's mode: constant (cval 0), nearest, reflect (d c b a | a b c d "
-             "| d c b a), mirror (d c b | a b c d | c b a) or wrap; zero and replicate are "
-             "aliases of constant and nearest (default: reflect, as SciPy's)",
-             choice_help::none)
+  CLI::App* sub = help.add_to(app);
+  add_input(sub, "IN", opts->input, help["IN"]);
+  add_output(sub, opts->output, help["--output"], "OUT");
+  sub->add_option("--filter", opts->filter_spec, help["--filter"])->required()->type_name("SPEC");
+  add_choice(sub, "--border", opts->mode, border_words, help["--border"], choice_help::none)
       ->type_name("MODE");
-  sub->add_flag("--correlate", opts->correlate,
-                "Correlate FILE.npy's weights instead of convolving them (named filters are "
-                "always what SciPy's function of that name computes)");
+  sub->add_flag("--correlate", opts->correlate, help["--correlate"]);
   add_backend_option(sub, opts->backend);
   return [opts] { return run_convolve(*opts); };
 }

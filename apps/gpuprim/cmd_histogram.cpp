@@ -20,6 +20,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -75,31 +76,33 @@ int run_histogram(const histogram_options& opts) {
   return exit_success;
 }
 
+// `gpuprim histogram --help`: what the command does, then each of its options.
+constexpr std::string_view help_text = R"(
+histogram: numpy.histogram of a NumPy .npy array's values (flattened) or of a PNG image's 8-bit
+  channel values: N even bins over [LO, HI], the last bin closed; prints 'bin lo hi count' per
+  bin, then 'left out: K' (values outside the range, NaNs). Edges are np.linspace(LO, HI, N + 1)
+  in the data's floating type (float64 for integers), printed shortest; a value is compared with
+  them in that type
+FILE: A .npy file (bool, int8..int64, uint8..uint64, float16, float32, float64) or a .png image
+  (as a uint8 array)
+--bins: Number of bins, a positive integer (default: 10)
+--range: Bounds LO HI of the bins: values in [LO, HI] are counted (LO == HI widens to [LO - 0.5,
+  HI + 0.5]). Default: the data's [min, max]; (0, 1) when empty
+--distributed: Under mpirun: each rank reads its own slice of FILE and the counts are summed over
+  the ranks (host or GPU ranks, as --backend; .npy only); rank 0 prints them
+)";
+
 }  // namespace
 
 command add_histogram_command(CLI::App& app) {
+  const command_help help(help_text);
   auto opts = std::make_shared<histogram_options>();
-  CLI::App* sub = app.add_subcommand(
-      "histogram",
-      "numpy.histogram of a NumPy .npy array's values (flattened) or of a PNG image's 8-bit "
-      "channel values: N even bins over [LO, HI], the last bin closed; prints 'bin lo hi count' "
-      "per bin, then 'left out: K' (values outside the range, NaNs). Edges are "
-      "np.linspace(LO, HI, N + 1) in the data's floating type (float64 for integers), printed "
-      "shortest; a value is compared with them in that type");
-  add_input(sub, "FILE", opts->file,
-            "A .npy file (bool, int8..int64, uint8..uint64, float16, float32, float64) or a "
-            ".png image (as a uint8 array)");
-  sub->add_option("--bins", opts->bins, "Number of bins, a positive integer (default: 10)")
-      ->type_name("N");
-  sub->add_option("--range", opts->range,
-                  "Bounds LO HI of the bins: values in [LO, HI] are counted (LO == HI widens "
-                  "to [LO - 0.5, HI + 0.5]). Default: the data's [min, max]; (0, 1) when empty")
-      ->expected(2)
-      ->option_text("LO HI");
+  CLI::App* sub = help.add_to(app);
+  add_input(sub, "FILE", opts->file, help["FILE"]);
+  sub->add_option("--bins", opts->bins, help["--bins"])->type_name("N");
+  sub->add_option("--range", opts->range, help["--range"])->expected(2)->option_text("LO HI");
   add_backend_option(sub, opts->backend);
-  sub->add_flag("--distributed", opts->distributed,
-                "Under mpirun: each rank reads its own slice of FILE and the counts are summed "
-                "over the ranks (host or GPU ranks, as --backend; .npy only); rank 0 prints them");
+  sub->add_flag("--distributed", opts->distributed, help["--distributed"]);
   return [opts] { return opts->distributed ? run_distributed(*opts) : run_histogram(*opts); };
 }
 

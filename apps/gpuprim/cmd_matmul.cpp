@@ -15,6 +15,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <variant>
 #include <vector>
@@ -30,6 +31,10 @@ namespace {
 
 // --precision; automatic: the result's own precision (fp32 or fp64).
 enum class product_precision { automatic, fp32, fp64, tf32, bf16 };
+const word_list<product_precision> precision_words = {{"fp32", product_precision::fp32},
+                                                      {"fp64", product_precision::fp64},
+                                                      {"tf32", product_precision::tf32},
+                                                      {"bf16", product_precision::bf16}};
 
 struct matmul_options {
   std::string a;
@@ -143,25 +148,28 @@ int run_matmul(const matmul_options& opts) {
   return exit_success;
 }
 
+// `gpuprim matmul --help`: what the command does, then each of its options.
+constexpr std::string_view help_text = R"(
+matmul: Matrix product A @ B of two 2-D float32/float64 .npy arrays (shapes (m, k) and (k, n)),
+  written as a C-ordered (m, n) .npy array in the inputs' dtype
+A: The left matrix, (m, k)
+B: The right matrix, (k, n)
+--output: Where to write A @ B
+--precision: How products are computed: fp32 (the default for float32; never TF32), fp64 (the
+  default for float64), tf32 (fp32 on tensor cores; GPU only, the host refuses it), bf16 (inputs
+  rounded to bfloat16, fp32 accumulation)
+)";
+
 }  // namespace
 
 command add_matmul_command(CLI::App& app) {
+  const command_help help(help_text);
   auto opts = std::make_shared<matmul_options>();
-  CLI::App* sub = app.add_subcommand(
-      "matmul",
-      "Matrix product A @ B of two 2-D float32/float64 .npy arrays (shapes (m, k) and (k, n)), "
-      "written as a C-ordered (m, n) .npy array in the inputs' dtype");
-  add_input(sub, "A", opts->a, "The left matrix, (m, k)");
-  add_input(sub, "B", opts->b, "The right matrix, (k, n)");
-  add_output(sub, opts->output, "Where to write A @ B", "OUT.npy");
-  add_choice(sub, "--precision", opts->precision,
-             {{"fp32", product_precision::fp32},
-              {"fp64", product_precision::fp64},
-              {"tf32", product_precision::tf32},
-              {"bf16", product_precision::bf16}},
-             "How products are computed: fp32 (the default for float32; never TF32), fp64 "
-             "(the default for float64), tf32 (fp32 on tensor cores; GPU only, the host "
-             "refuses it), bf16 (inputs rounded to bfloat16, fp32 accumulation)");
+  CLI::App* sub = help.add_to(app);
+  add_input(sub, "A", opts->a, help["A"]);
+  add_input(sub, "B", opts->b, help["B"]);
+  add_output(sub, opts->output, help["--output"], "OUT.npy");
+  add_choice(sub, "--precision", opts->precision, precision_words, help["--precision"]);
   add_backend_option(sub, opts->backend);
   return [opts] { return run_matmul(*opts); };
 }

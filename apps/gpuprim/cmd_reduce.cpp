@@ -31,6 +31,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <variant>
 #include <vector>
@@ -197,25 +198,29 @@ int run_reduce(const reduce_options& opts) {
   return exit_success;
 }
 
+// `gpuprim reduce --help`: what the command does, then each of its options.
+constexpr std::string_view help_text = R"(
+reduce: Reduce every element of a NumPy .npy array (any shape) and print the result
+FILE: The .npy file (bool, int8..int64, uint8..uint64, float16, float32, float64; either byte
+  order, C or Fortran order). float16 is computed in float32, as NumPy sums it, and printed as the
+  float16 NumPy returns
+--op: sum (integers in 64 bits, floats in double), min, max, argmin or argmax (prints the value
+  and the index of its first occurrence); NaN propagates as in NumPy. nansum, nanmin, nanmax,
+  nanargmin, nanargmax skip NaNs
+--distributed: Under mpirun: each rank reads its own slice of FILE and the ranks reduce it
+  together (host or GPU ranks, as --backend); rank 0 prints the result
+)";
+
 }  // namespace
 
 command add_reduce_command(CLI::App& app) {
+  const command_help help(help_text);
   auto opts = std::make_shared<reduce_options>();
-  CLI::App* sub = app.add_subcommand(
-      "reduce", "Reduce every element of a NumPy .npy array (any shape) and print the result");
-  add_input(sub, "FILE", opts->file,
-            "The .npy file (bool, int8..int64, uint8..uint64, float16, float32, float64; "
-            "either byte order, C or Fortran order). float16 is computed in float32, as "
-            "NumPy sums it, and printed as the float16 NumPy returns");
-  add_choice(sub, "--op", opts->op, reduce_op_words,
-             "sum (integers in 64 bits, floats in double), min, max, argmin or argmax "
-             "(prints the value and the index of its first occurrence); NaN propagates "
-             "as in NumPy. nansum, nanmin, nanmax, nanargmin, nanargmax skip NaNs",
-             choice_help::words_and_default);
+  CLI::App* sub = help.add_to(app);
+  add_input(sub, "FILE", opts->file, help["FILE"]);
+  add_choice(sub, "--op", opts->op, reduce_op_words, help["--op"], choice_help::words_and_default);
   add_backend_option(sub, opts->backend);
-  sub->add_flag("--distributed", opts->distributed,
-                "Under mpirun: each rank reads its own slice of FILE and the ranks reduce it "
-                "together (host or GPU ranks, as --backend); rank 0 prints the result");
+  sub->add_flag("--distributed", opts->distributed, help["--distributed"]);
   return [opts] { return opts->distributed ? run_distributed(*opts) : run_reduce(*opts); };
 }
 

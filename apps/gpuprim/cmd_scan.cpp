@@ -38,6 +38,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <variant>
 #include <vector>
@@ -257,41 +258,38 @@ int run_scan(const scan_options& opts) {
   return exit_success;
 }
 
+// `gpuprim scan --help`: what the command does, then each of its options.
+constexpr std::string_view help_text = R"(
+scan: Prefix sums (or running min / max) of a NumPy .npy array, flattened in C order like
+  numpy.cumsum, written to a 1-D .npy array
+FILE: The .npy file (bool, int8..int64, uint8..uint64, float32, float64; either byte order, C or
+  Fortran order)
+--output: Where to write the result. dtype as numpy.cumsum: integer sums as int64 (uint64 for
+  unsigned inputs), float sums and the minima / maxima in the input's dtype
+--op: sum; min or max, where NaN propagates (numpy.minimum.accumulate: from the first NaN on, all
+  NaN); nanmin or nanmax, which skip NaN (numpy.fmin.accumulate: NaN only before the first number)
+--exclusive: Exclusive scan: out[i] combines in[0..i-1] (out[0] = 0 for sum, +inf / the largest
+  value for min and nanmin, -inf / the lowest for max and nanmax)
+--segments: Segmented scan, restarting at every segment: a 1-D .npy of bool or uint8 head flags,
+  one per element (nonzero starts a segment), or of integer offsets (num_segments + 1, rising from
+  0 to the size). The minima / maxima: --backend host only
+--distributed: Under mpirun: each rank reads its own slice of FILE and writes its slice of the
+  scan at its offset of OUTPUT (host or GPU ranks, as --backend; not with --segments)
+)";
+
 }  // namespace
 
 command add_scan_command(CLI::App& app) {
+  const command_help help(help_text);
   auto opts = std::make_shared<scan_options>();
-  CLI::App* sub = app.add_subcommand(
-      "scan",
-      "Prefix sums (or running min / max) of a NumPy .npy array, flattened in C order like "
-      "numpy.cumsum, written to a 1-D .npy array");
-  add_input(sub, "FILE", opts->file,
-            "The .npy file (bool, int8..int64, uint8..uint64, float32, float64; either "
-            "byte order, C or Fortran order)");
-  add_output(sub, opts->output,
-             "Where to write the result. dtype as numpy.cumsum: integer sums as int64 "
-             "(uint64 for unsigned inputs), float sums and the minima / maxima in the "
-             "input's dtype",
-             "OUT.npy");
-  add_choice(sub, "--op", opts->op, scan_op_words,
-             "sum; min or max, where NaN propagates (numpy.minimum.accumulate: from the "
-             "first NaN on, all NaN); nanmin or nanmax, which skip NaN "
-             "(numpy.fmin.accumulate: NaN only before the first number)",
-             choice_help::words_and_default);
-  sub->add_flag("--exclusive", opts->exclusive,
-                "Exclusive scan: out[i] combines in[0..i-1] (out[0] = 0 for sum, +inf / the "
-                "largest value for min and nanmin, -inf / the lowest for max and nanmax)");
+  CLI::App* sub = help.add_to(app);
+  add_input(sub, "FILE", opts->file, help["FILE"]);
+  add_output(sub, opts->output, help["--output"], "OUT.npy");
+  add_choice(sub, "--op", opts->op, scan_op_words, help["--op"], choice_help::words_and_default);
+  sub->add_flag("--exclusive", opts->exclusive, help["--exclusive"]);
   add_backend_option(sub, opts->backend);
-  sub->add_option("--segments", opts->segments,
-                  "Segmented scan, restarting at every segment: a 1-D .npy of bool or uint8 "
-                  "head flags, one per element (nonzero starts a segment), or of integer offsets "
-                  "(num_segments + 1, rising from 0 to the size). The minima / maxima: --backend "
-                  "host only")
-      ->option_text("FLAGS.npy");
-  sub->add_flag(
-      "--distributed", opts->distributed,
-      "Under mpirun: each rank reads its own slice of FILE and writes its slice of the "
-      "scan at its offset of OUTPUT (host or GPU ranks, as --backend; not with --segments)");
+  sub->add_option("--segments", opts->segments, help["--segments"])->option_text("FLAGS.npy");
+  sub->add_flag("--distributed", opts->distributed, help["--distributed"]);
   return [opts] {
     if (!opts->distributed) return run_scan(*opts);
     if (!opts->segments.empty()) throw usage_error("--distributed does not take --segments");

@@ -21,6 +21,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -32,6 +33,13 @@
 
 namespace gpuprim::cli {
 namespace {
+
+const word_list<solve_method> method_words = {{"cg", solve_method::cg},
+                                              {"bicgstab", solve_method::bicgstab},
+                                              {"jacobi", solve_method::jacobi},
+                                              {"richardson", solve_method::richardson}};
+const word_list<preconditioner> precond_words = {{"none", preconditioner::none},
+                                                 {"jacobi", preconditioner::jacobi}};
 
 struct solve_cli_options {
   std::string matrix;
@@ -157,39 +165,42 @@ int run_solve(const solve_cli_options& opts) {
   return exit_not_converged;
 }
 
+// `gpuprim solve --help`: what the command does, then each of its options.
+constexpr std::string_view help_text = R"(
+solve: Solves A x = b iteratively (A from a .mtx file, b a 1-D .npy); writes x as float64 .npy and
+  prints 'iterations N residual R'. Options and stopping rule as scipy.sparse.linalg.cg: converged
+  when ||b - A x|| <= max(rtol ||b||, atol). Exit 3 when it does not converge (the iteration
+  limit, a breakdown, a residual that is not finite or 1e8 times its start: diverged, x not
+  written; or one that has not fallen by 0.1% in 500 iterations: stagnated), with one line saying
+  why; progress on stderr once a second for long solves
+A: The matrix (.mtx)
+b: The right-hand side (.npy, 1-D)
+--output: Where to write x (.npy)
+--method: cg (default; symmetric positive definite A), bicgstab, jacobi or richardson
+--precond: none (default) or jacobi (diagonal)
+--rtol: Relative tolerance: ||b - A x|| <= rtol ||b|| (default 1e-5, as SciPy)
+--atol: Absolute tolerance: ||b - A x|| <= atol is enough (default 0, as SciPy)
+--maxiter: Iteration limit (default 10 n, as SciPy's cg and bicgstab)
+--x0: The initial guess (.npy, 1-D, n values; default zeros)
+--omega: Relaxation factor of richardson / jacobi (1)
+)";
+
 }  // namespace
 
 command add_solve_command(CLI::App& app) {
+  const command_help help(help_text);
   auto opts = std::make_shared<solve_cli_options>();
-  CLI::App* sub = app.add_subcommand(
-      "solve",
-      "Solves A x = b iteratively (A from a .mtx file, b a 1-D .npy); writes x as float64 .npy "
-      "and prints 'iterations N residual R'. Options and stopping rule as "
-      "scipy.sparse.linalg.cg: converged when ||b - A x|| <= max(rtol ||b||, atol). Exit 3 when "
-      "it does not converge (the iteration limit, a breakdown, a residual that is not finite or "
-      "1e8 times its start: diverged, x not written; or one that has not fallen by 0.1% in 500 "
-      "iterations: stagnated), with one line saying why; progress on stderr once a second for "
-      "long solves");
-  add_input(sub, "A", opts->matrix, "The matrix (.mtx)");
-  add_input(sub, "b", opts->rhs, "The right-hand side (.npy, 1-D)");
-  add_output(sub, opts->output, "Where to write x (.npy)", "X.npy");
-  add_choice(sub, "--method", opts->method,
-             {{"cg", solve_method::cg},
-              {"bicgstab", solve_method::bicgstab},
-              {"jacobi", solve_method::jacobi},
-              {"richardson", solve_method::richardson}},
-             "cg (default; symmetric positive definite A), bicgstab, jacobi or richardson");
-  add_choice(sub, "--precond", opts->precond,
-             {{"none", preconditioner::none}, {"jacobi", preconditioner::jacobi}},
-             "none (default) or jacobi (diagonal)");
-  sub->add_option("--rtol,--tol", opts->rtol,
-                  "Relative tolerance: ||b - A x|| <= rtol ||b|| (default 1e-5, as SciPy)");
-  sub->add_option("--atol", opts->atol,
-                  "Absolute tolerance: ||b - A x|| <= atol is enough (default 0, as SciPy)");
-  sub->add_option("--maxiter,--max-iter", opts->max_iterations,
-                  "Iteration limit (default 10 n, as SciPy's cg and bicgstab)");
-  sub->add_option("--x0", opts->x0, "The initial guess (.npy, 1-D, n values; default zeros)");
-  sub->add_option("--omega", opts->omega, "Relaxation factor of richardson / jacobi (1)");
+  CLI::App* sub = help.add_to(app);
+  add_input(sub, "A", opts->matrix, help["A"]);
+  add_input(sub, "b", opts->rhs, help["b"]);
+  add_output(sub, opts->output, help["--output"], "X.npy");
+  add_choice(sub, "--method", opts->method, method_words, help["--method"]);
+  add_choice(sub, "--precond", opts->precond, precond_words, help["--precond"]);
+  sub->add_option("--rtol,--tol", opts->rtol, help["--rtol"]);
+  sub->add_option("--atol", opts->atol, help["--atol"]);
+  sub->add_option("--maxiter,--max-iter", opts->max_iterations, help["--maxiter"]);
+  sub->add_option("--x0", opts->x0, help["--x0"]);
+  sub->add_option("--omega", opts->omega, help["--omega"]);
   add_backend_option(sub, opts->backend);
   return [opts] { return run_solve(*opts); };
 }

@@ -21,6 +21,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <variant>
 #include <vector>
@@ -138,35 +139,38 @@ int run_sort(const sort_options& opts) {
   return exit_success;
 }
 
+// `gpuprim sort --help`: what the command does, then each of its options.
+constexpr std::string_view help_text = R"(
+sort: Sort the elements of a NumPy .npy array (stable radix sort), flattened in C order like
+  numpy.sort(a, axis=None), written to a 1-D .npy array of the same dtype
+FILE: The .npy file of keys (bool, int8..int64, uint8..uint64, float32, float64; either byte
+  order, C or Fortran order). NaNs sort last; -0.0 before +0.0
+--output: Where to write the sorted keys
+--descending: Largest first (NaNs still last; equal keys keep their input order)
+--values: A .npy array moved with the keys: one element per key, of 4 or 8 bytes (int32, uint32,
+  float32, int64, uint64, float64); numpy.arange(a.size) gives the stable argsort
+--values-out: Where to write the values in the keys' new order (default: OUT.values.npy next to
+  the sorted keys)
+--distributed: Under mpirun: each rank reads its own slice of FILE and the ranks sort together
+  (sample sort; host or GPU ranks, as --backend), each writing its share of OUTPUT
+)";
+
 }  // namespace
 
 command add_sort_command(CLI::App& app) {
+  const command_help help(help_text);
   auto opts = std::make_shared<sort_options>();
-  CLI::App* sub = app.add_subcommand(
-      "sort",
-      "Sort the elements of a NumPy .npy array (stable radix sort), flattened in C order like "
-      "numpy.sort(a, axis=None), written to a 1-D .npy array of the same dtype");
-  add_input(sub, "FILE", opts->file,
-            "The .npy file of keys (bool, int8..int64, uint8..uint64, float32, float64; "
-            "either byte order, C or Fortran order). NaNs sort last; -0.0 before +0.0");
-  add_output(sub, opts->output, "Where to write the sorted keys", "OUT.npy");
-  sub->add_flag("--descending", opts->descending,
-                "Largest first (NaNs still last; equal keys keep their input order)");
+  CLI::App* sub = help.add_to(app);
+  add_input(sub, "FILE", opts->file, help["FILE"]);
+  add_output(sub, opts->output, help["--output"], "OUT.npy");
+  sub->add_flag("--descending", opts->descending, help["--descending"]);
   CLI::Option* values =
-      sub->add_option("--values", opts->values,
-                      "A .npy array moved with the keys: one element per key, of 4 or 8 bytes "
-                      "(int32, uint32, float32, int64, uint64, float64); numpy.arange(a.size) "
-                      "gives the stable argsort")
-          ->option_text("V.npy");
-  sub->add_option("--values-out", opts->values_output,
-                  "Where to write the values in the keys' new order (default: OUT.values.npy "
-                  "next to the sorted keys)")
+      sub->add_option("--values", opts->values, help["--values"])->option_text("V.npy");
+  sub->add_option("--values-out", opts->values_output, help["--values-out"])
       ->option_text("VOUT.npy")
       ->needs(values);
   add_backend_option(sub, opts->backend);
-  sub->add_flag("--distributed", opts->distributed,
-                "Under mpirun: each rank reads its own slice of FILE and the ranks sort together "
-                "(sample sort; host or GPU ranks, as --backend), each writing its share of OUTPUT");
+  sub->add_flag("--distributed", opts->distributed, help["--distributed"]);
   return [opts] {
     if (!opts->values.empty() && opts->values_output.empty()) {
       opts->values_output = default_values_output(opts->output);

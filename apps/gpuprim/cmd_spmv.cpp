@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -44,15 +45,23 @@ int run_spmv(const spmv_options& opts) {
   return exit_success;
 }
 
+// `gpuprim spmv --help`: what the command does, then each of its options.
+constexpr std::string_view help_text = R"(
+spmv: y = A x: a Matrix Market matrix times a 1-D NumPy vector, written as float64 .npy
+A: The matrix (.mtx, coordinate or array)
+x: The vector (.npy, 1-D, any real dtype)
+--output: Where to write y
+)";
+
 }  // namespace
 
 command add_spmv_command(CLI::App& app) {
+  const command_help help(help_text);
   auto opts = std::make_shared<spmv_options>();
-  CLI::App* sub = app.add_subcommand(
-      "spmv", "y = A x: a Matrix Market matrix times a 1-D NumPy vector, written as float64 .npy");
-  add_input(sub, "A", opts->matrix, "The matrix (.mtx, coordinate or array)");
-  add_input(sub, "x", opts->vector, "The vector (.npy, 1-D, any real dtype)");
-  add_output(sub, opts->output, "Where to write y", "Y.npy");
+  CLI::App* sub = help.add_to(app);
+  add_input(sub, "A", opts->matrix, help["A"]);
+  add_input(sub, "x", opts->vector, help["x"]);
+  add_output(sub, opts->output, help["--output"], "Y.npy");
   add_backend_option(sub, opts->backend);
   return [opts] { return run_spmv(*opts); };
 }

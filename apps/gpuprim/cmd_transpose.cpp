@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -56,16 +57,22 @@ int run_transpose(const transpose_options& opts) {
   return exit_success;
 }
 
+// `gpuprim transpose --help`: what the command does, then each of its options.
+constexpr std::string_view help_text = R"(
+transpose: Transpose a 2-D NumPy .npy array (a.T), or the last two axes of a 3-D one
+  (numpy.swapaxes(a, -1, -2)), into a C-ordered .npy array of the same dtype
+FILE: The .npy array (any dtype the reader takes)
+--output: Where to write the transpose
+)";
+
 }  // namespace
 
 command add_transpose_command(CLI::App& app) {
+  const command_help help(help_text);
   auto opts = std::make_shared<transpose_options>();
-  CLI::App* sub = app.add_subcommand(
-      "transpose",
-      "Transpose a 2-D NumPy .npy array (a.T), or the last two axes of a 3-D one "
-      "(numpy.swapaxes(a, -1, -2)), into a C-ordered .npy array of the same dtype");
-  add_input(sub, "FILE", opts->file, "The .npy array (any dtype the reader takes)");
-  add_output(sub, opts->output, "Where to write the transpose", "OUT.npy");
+  CLI::App* sub = help.add_to(app);
+  add_input(sub, "FILE", opts->file, help["FILE"]);
+  add_output(sub, opts->output, help["--output"], "OUT.npy");
   add_backend_option(sub, opts->backend);
   return [opts] { return run_transpose(*opts); };
 }

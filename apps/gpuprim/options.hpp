@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -50,6 +51,23 @@ CLI::Option* add_choice(CLI::App* command, const std::string& name, E& value,
   if (shown == choice_help::words_and_default) option->default_str(word_of(words, value));
   return option;
 }
+
+// A command's --help texts, written as one block of "key: text" entries
+// (a line indented by two spaces continues the entry before it, joined with
+// one space). The first entry is the command: its name and what it does;
+// the others are keyed by their option's name (FILE, --output, --op).
+class command_help {
+ public:
+  explicit command_help(std::string_view block);
+
+  // The subcommand of `app` that the block describes.
+  CLI::App* add_to(CLI::App& app) const;
+  // An entry's text; throws std::logic_error for a key the block lacks.
+  const std::string& operator[](std::string_view key) const;
+
+ private:
+  std::vector<std::pair<std::string, std::string>> entries_;
+};
 
 // The command's input file, a required positional argument.
 inline CLI::Option* add_input(CLI::App* command, const std::string& name, std::string& file,
