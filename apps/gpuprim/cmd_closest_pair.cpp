@@ -126,7 +126,7 @@ int run_closest_pair(const closest_pair_options& opts) {
 }
 
 // `gpuprim closest-pair --help`: what the command does, then each of its options.
-constexpr std::string_view help_text = R"(
+constexpr command_help help(R"(
 closest-pair: The two nearest points of a 2-D or 3-D point set: prints 'i j distance' (0-based
   rows, i < j; ties to the smallest (i, j))
 POINTS: A .npy array of shape (n, 2) or (n, 3) (float32/float64; float16, integers and bool as
@@ -134,15 +134,14 @@ POINTS: A .npy array of shape (n, 2) or (n, 3) (float32/float64; float16, intege
 --algorithm: auto (by n), brute (every pair: O(n^2), about 5e11 pairs for 10^6 points; progress on
   stderr once a second on the host), tiled (every pair, in tiles: O(n^2) too), dc (divide and
   conquer, O(n log n)) or grid
-)";
+)");
 
 }  // namespace
 
 command add_closest_pair_command(CLI::App& app) {
-  const command_help help(help_text);
   auto opts = std::make_shared<closest_pair_options>();
   CLI::App* sub = help.add_to(app);
-  add_input(sub, "POINTS", opts->file, help["POINTS"]);
+  add_files(sub, help, {{"POINTS", &opts->file}});
   add_choice(sub, "--algorithm", opts->algorithm, algorithm_words, help["--algorithm"],
              choice_help::words_and_default);
   add_backend_option(sub, opts->backend);

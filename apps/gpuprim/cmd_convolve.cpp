@@ -43,13 +43,6 @@
 namespace gpuprim::cli {
 namespace {
 
-// scipy.ndimage's mode names first; zero and replicate are this tool's
-// older names.
-const word_list<border> border_words = {
-    {"constant", border::zero},      {"nearest", border::replicate}, {"reflect", border::reflect},
-    {"mirror", border::mirror},      {"wrap", border::wrap},         {"zero", border::zero},
-    {"replicate", border::replicate}};
-
 struct convolve_options {
   std::string input;
   std::string output;
@@ -58,6 +51,13 @@ struct convolve_options {
   bool correlate = false;
   backend_request backend = backend_request::automatic;
 };
+
+// scipy.ndimage's mode names first; zero and replicate are this tool's
+// older names.
+const word_list<border> border_words = {
+    {"constant", border::zero},      {"nearest", border::replicate}, {"reflect", border::reflect},
+    {"mirror", border::mirror},      {"wrap", border::wrap},         {"zero", border::zero},
+    {"replicate", border::replicate}};
 
 // A parsed --filter: a general 2-D filter, or one 1-D filter run along the
 // rows and then the columns.
@@ -265,7 +265,7 @@ int run_convolve(const convolve_options& opts) {
 }
 
 // `gpuprim convolve --help`: what the command does, then each of its options.
-constexpr std::string_view help_text = R"(
+constexpr command_help help(R"(
 convolve: Filters a PNG image (every channel) or a 2-D float .npy array as scipy.ndimage.convolve
   (or correlate) would
 IN: A .png image or a 2-D float32/float64 .npy array
@@ -281,16 +281,14 @@ IN: A .png image or a 2-D float32/float64 .npy array
   (default: reflect, as SciPy's)
 --correlate: Correlate FILE.npy's weights instead of convolving them (named filters are always
   what SciPy's function of that name computes)
-)";
+)");
 
 }  // namespace
 
 command add_convolve_command(CLI::App& app) {
-  const command_help help(help_text);
   auto opts = std::make_shared<convolve_options>();
   CLI::App* sub = help.add_to(app);
-  add_input(sub, "IN", opts->input, help["IN"]);
-  add_output(sub, opts->output, help["--output"], "OUT");
+  add_files(sub, help, {{"IN", &opts->input}}, opts->output, "OUT");
   sub->add_option("--filter", opts->filter_spec, help["--filter"])->required()->type_name("SPEC");
   add_choice(sub, "--border", opts->mode, border_words, help["--border"], choice_help::none)
       ->type_name("MODE");

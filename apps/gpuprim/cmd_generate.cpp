@@ -65,7 +65,7 @@ int run_generate(const generate_options& opts) {
 }
 
 // `gpuprim generate --help`: what the command does, then each of its options.
-constexpr std::string_view help_text = R"(
+constexpr command_help help(R"(
 generate: Writes a test matrix as Matrix Market: poisson2d N (the 5-point Laplacian on an N x N
   grid), random-spd N, rmat SCALE (2^SCALE rows, power-law)
 KIND: poisson2d, random-spd or rmat
@@ -74,17 +74,16 @@ N: Grid side (poisson2d) or rows (random-spd), at least 1; scale (rmat, 2^N rows
 --per-row: random-spd: off-diagonal entries per row (8)
 --edge-factor: rmat: edges per row (16)
 --seed: random-spd and rmat: the seed (1)
-)";
+)");
 
 }  // namespace
 
 command add_generate_command(CLI::App& app) {
-  const command_help help(help_text);
   auto opts = std::make_shared<generate_options>();
   CLI::App* sub = help.add_to(app);
   add_choice(sub, "KIND", opts->kind, matrix_kind_words, help["KIND"])->required();
   sub->add_option("N", opts->size, help["N"])->required();
-  add_output(sub, opts->output, help["--output"], "A.mtx");
+  add_files(sub, help, {}, opts->output, "A.mtx");
   sub->add_option("--per-row", opts->per_row, help["--per-row"]);
   sub->add_option("--edge-factor", opts->edge_factor, help["--edge-factor"]);
   sub->add_option("--seed", opts->seed, help["--seed"]);

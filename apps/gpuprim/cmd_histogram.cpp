@@ -77,7 +77,7 @@ int run_histogram(const histogram_options& opts) {
 }
 
 // `gpuprim histogram --help`: what the command does, then each of its options.
-constexpr std::string_view help_text = R"(
+constexpr command_help help(R"(
 histogram: numpy.histogram of a NumPy .npy array's values (flattened) or of a PNG image's 8-bit
   channel values: N even bins over [LO, HI], the last bin closed; prints 'bin lo hi count' per
   bin, then 'left out: K' (values outside the range, NaNs). Edges are np.linspace(LO, HI, N + 1)
@@ -90,15 +90,14 @@ FILE: A .npy file (bool, int8..int64, uint8..uint64, float16, float32, float64) 
   HI + 0.5]). Default: the data's [min, max]; (0, 1) when empty
 --distributed: Under mpirun: each rank reads its own slice of FILE and the counts are summed over
   the ranks (host or GPU ranks, as --backend; .npy only); rank 0 prints them
-)";
+)");
 
 }  // namespace
 
 command add_histogram_command(CLI::App& app) {
-  const command_help help(help_text);
   auto opts = std::make_shared<histogram_options>();
   CLI::App* sub = help.add_to(app);
-  add_input(sub, "FILE", opts->file, help["FILE"]);
+  add_files(sub, help, {{"FILE", &opts->file}});
   sub->add_option("--bins", opts->bins, help["--bins"])->type_name("N");
   sub->add_option("--range", opts->range, help["--range"])->expected(2)->option_text("LO HI");
   add_backend_option(sub, opts->backend);

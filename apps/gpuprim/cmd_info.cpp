@@ -100,15 +100,14 @@ int run_info(const info_options& opts) {
 }
 
 // `gpuprim info --help`: what the command does, then each of its options.
-constexpr std::string_view help_text = R"(
+constexpr command_help help(R"(
 info: Show the GPUs and the CPU, with measured bandwidth
 --no-measure: Only list the hardware; skip the bandwidth measurements
-)";
+)");
 
 }  // namespace
 
 command add_info_command(CLI::App& app) {
-  const command_help help(help_text);
   auto opts = std::make_shared<info_options>();
   CLI::App* sub = help.add_to(app);
   sub->add_flag("--no-measure", opts->no_measure, help["--no-measure"]);

@@ -149,7 +149,7 @@ int run_matmul(const matmul_options& opts) {
 }
 
 // `gpuprim matmul --help`: what the command does, then each of its options.
-constexpr std::string_view help_text = R"(
+constexpr command_help help(R"(
 matmul: Matrix product A @ B of two 2-D float32/float64 .npy arrays (shapes (m, k) and (k, n)),
   written as a C-ordered (m, n) .npy array in the inputs' dtype
 A: The left matrix, (m, k)
@@ -158,17 +158,14 @@ B: The right matrix, (k, n)
 --precision: How products are computed: fp32 (the default for float32; never TF32), fp64 (the
   default for float64), tf32 (fp32 on tensor cores; GPU only, the host refuses it), bf16 (inputs
   rounded to bfloat16, fp32 accumulation)
-)";
+)");
 
 }  // namespace
 
 command add_matmul_command(CLI::App& app) {
-  const command_help help(help_text);
   auto opts = std::make_shared<matmul_options>();
   CLI::App* sub = help.add_to(app);
-  add_input(sub, "A", opts->a, help["A"]);
-  add_input(sub, "B", opts->b, help["B"]);
-  add_output(sub, opts->output, help["--output"], "OUT.npy");
+  add_files(sub, help, {{"A", &opts->a}, {"B", &opts->b}}, opts->output, "OUT.npy");
   add_choice(sub, "--precision", opts->precision, precision_words, help["--precision"]);
   add_backend_option(sub, opts->backend);
   return [opts] { return run_matmul(*opts); };

@@ -74,9 +74,6 @@ std::string shown_text(T value) {
   }
 }
 
-template <class T>
-inline constexpr bool is_small_integer = std::is_integral_v<T> && sizeof(T) < 4;
-
 // The accumulator of a sum: signed integers are summed modulo 2^64 in
 // uint64 (defined wrap-around) and reinterpreted as int64 at the end.
 template <class T>
@@ -90,12 +87,9 @@ using cuda_sum_input =
                        std::uint64_t>;
 template <class T>
 using cuda_min_max_input =
-    std::conditional_t<is_small_integer<T> && !std::is_same_v<T, std::uint8_t>,
-                       std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>, T>;
+    std::conditional_t<std::is_same_v<T, std::uint8_t>, T, widened_small_t<T>>;
 template <class T>
-using cuda_arg_input =
-    std::conditional_t<is_small_integer<T>,
-                       std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>, T>;
+using cuda_arg_input = widened_small_t<T>;
 
 template <class Shown, class B, class T>
 std::string sum_of(B b, std::span<const T> values, bool skip_nan) {
@@ -199,7 +193,7 @@ int run_reduce(const reduce_options& opts) {
 }
 
 // `gpuprim reduce --help`: what the command does, then each of its options.
-constexpr std::string_view help_text = R"(
+constexpr command_help help(R"(
 reduce: Reduce every element of a NumPy .npy array (any shape) and print the result
 FILE: The .npy file (bool, int8..int64, uint8..uint64, float16, float32, float64; either byte
   order, C or Fortran order). float16 is computed in float32, as NumPy sums it, and printed as the
@@ -209,15 +203,14 @@ FILE: The .npy file (bool, int8..int64, uint8..uint64, float16, float32, float64
   nanargmin, nanargmax skip NaNs
 --distributed: Under mpirun: each rank reads its own slice of FILE and the ranks reduce it
   together (host or GPU ranks, as --backend); rank 0 prints the result
-)";
+)");
 
 }  // namespace
 
 command add_reduce_command(CLI::App& app) {
-  const command_help help(help_text);
   auto opts = std::make_shared<reduce_options>();
   CLI::App* sub = help.add_to(app);
-  add_input(sub, "FILE", opts->file, help["FILE"]);
+  add_files(sub, help, {{"FILE", &opts->file}});
   add_choice(sub, "--op", opts->op, reduce_op_words, help["--op"], choice_help::words_and_default);
   add_backend_option(sub, opts->backend);
   sub->add_flag("--distributed", opts->distributed, help["--distributed"]);

@@ -54,22 +54,6 @@
 namespace gpuprim::cli {
 namespace {
 
-// Sums of integers run in uint64 (defined wrap-around; signed inputs are
-// sign-extended first) and are written as int64 or uint64.
-template <class T>
-using sum_compute_t = std::conditional_t<std::is_floating_point_v<T>, T, std::uint64_t>;
-template <class T>
-using sum_output_t =
-    std::conditional_t<std::is_floating_point_v<T>, T,
-                       std::conditional_t<std::is_unsigned_v<T> && !std::is_same_v<T, bool>,
-                                          std::uint64_t, std::int64_t>>;
-
-// Running min / max of 8- and 16-bit integers (and bool) run in 32 bits.
-template <class T>
-using extreme_compute_t =
-    std::conditional_t<std::is_integral_v<T> && sizeof(T) < 4,
-                       std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>, T>;
-
 // The segments of a segmented scan as the library takes them: one head flag
 // per element, or num_segments + 1 offsets. Empty when the scan is not
 // segmented.
@@ -138,10 +122,10 @@ void write_as(const std::string& path, const std::vector<C>& values) {
 template <class B, class T>
 void write_sums(B b, std::span<const T> values, const segment_list& segments,
                 const scan_options& opts) {
-  using C = sum_compute_t<T>;
+  using C = scan_sum_t<T>;
   const std::vector<C> widened(values.begin(), values.end());
-  write_as<sum_output_t<T>>(opts.output,
-                            scan_values<B, C>(b, widened, segments, opts.exclusive, C{0}, plus{}));
+  write_as<scan_sum_output_t<T>>(
+      opts.output, scan_values<B, C>(b, widened, segments, opts.exclusive, C{0}, plus{}));
 }
 
 // Running minima / maxima with the operator the op names; integers have
@@ -149,20 +133,13 @@ void write_sums(B b, std::span<const T> values, const segment_list& segments,
 template <bool Max, bool SkipNan, class B, class T>
 void write_extremes(B b, std::span<const T> values, const segment_list& segments,
                     const scan_options& opts) {
-  using C = extreme_compute_t<T>;
+  using C = widened_small_t<T>;
   using propagating = std::conditional_t<Max, maximum, minimum>;
   using skipping = std::conditional_t<Max, maximum_number, minimum_number>;
   using op = std::conditional_t<SkipNan && std::is_floating_point_v<T>, skipping, propagating>;
-  using limits = std::numeric_limits<T>;
-  T init;
-  if constexpr (limits::has_infinity) {
-    init = Max ? -limits::infinity() : limits::infinity();
-  } else {
-    init = Max ? limits::lowest() : limits::max();
-  }
   const std::vector<C> converted(values.begin(), values.end());
   write_as<T>(opts.output, scan_values<B, C>(b, converted, segments, opts.exclusive,
-                                             static_cast<C>(init), op{}));
+                                             static_cast<C>(extreme_identity<T>(Max)), op{}));
 }
 
 template <class B, class T>
@@ -259,7 +236,7 @@ int run_scan(const scan_options& opts) {
 }
 
 // `gpuprim scan --help`: what the command does, then each of its options.
-constexpr std::string_view help_text = R"(
+constexpr command_help help(R"(
 scan: Prefix sums (or running min / max) of a NumPy .npy array, flattened in C order like
   numpy.cumsum, written to a 1-D .npy array
 FILE: The .npy file (bool, int8..int64, uint8..uint64, float32, float64; either byte order, C or
@@ -275,16 +252,14 @@ FILE: The .npy file (bool, int8..int64, uint8..uint64, float32, float64; either 
   0 to the size). The minima / maxima: --backend host only
 --distributed: Under mpirun: each rank reads its own slice of FILE and writes its slice of the
   scan at its offset of OUTPUT (host or GPU ranks, as --backend; not with --segments)
-)";
+)");
 
 }  // namespace
 
 command add_scan_command(CLI::App& app) {
-  const command_help help(help_text);
   auto opts = std::make_shared<scan_options>();
   CLI::App* sub = help.add_to(app);
-  add_input(sub, "FILE", opts->file, help["FILE"]);
-  add_output(sub, opts->output, help["--output"], "OUT.npy");
+  add_files(sub, help, {{"FILE", &opts->file}}, opts->output, "OUT.npy");
   add_choice(sub, "--op", opts->op, scan_op_words, help["--op"], choice_help::words_and_default);
   sub->add_flag("--exclusive", opts->exclusive, help["--exclusive"]);
   add_backend_option(sub, opts->backend);

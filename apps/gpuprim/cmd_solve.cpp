@@ -166,7 +166,7 @@ int run_solve(const solve_cli_options& opts) {
 }
 
 // `gpuprim solve --help`: what the command does, then each of its options.
-constexpr std::string_view help_text = R"(
+constexpr command_help help(R"(
 solve: Solves A x = b iteratively (A from a .mtx file, b a 1-D .npy); writes x as float64 .npy and
   prints 'iterations N residual R'. Options and stopping rule as scipy.sparse.linalg.cg: converged
   when ||b - A x|| <= max(rtol ||b||, atol). Exit 3 when it does not converge (the iteration
@@ -183,17 +183,14 @@ b: The right-hand side (.npy, 1-D)
 --maxiter: Iteration limit (default 10 n, as SciPy's cg and bicgstab)
 --x0: The initial guess (.npy, 1-D, n values; default zeros)
 --omega: Relaxation factor of richardson / jacobi (1)
-)";
+)");
 
 }  // namespace
 
 command add_solve_command(CLI::App& app) {
-  const command_help help(help_text);
   auto opts = std::make_shared<solve_cli_options>();
   CLI::App* sub = help.add_to(app);
-  add_input(sub, "A", opts->matrix, help["A"]);
-  add_input(sub, "b", opts->rhs, help["b"]);
-  add_output(sub, opts->output, help["--output"], "X.npy");
+  add_files(sub, help, {{"A", &opts->matrix}, {"b", &opts->rhs}}, opts->output, "X.npy");
   add_choice(sub, "--method", opts->method, method_words, help["--method"]);
   add_choice(sub, "--precond", opts->precond, precond_words, help["--precond"]);
   sub->add_option("--rtol,--tol", opts->rtol, help["--rtol"]);

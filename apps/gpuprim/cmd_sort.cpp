@@ -140,7 +140,7 @@ int run_sort(const sort_options& opts) {
 }
 
 // `gpuprim sort --help`: what the command does, then each of its options.
-constexpr std::string_view help_text = R"(
+constexpr command_help help(R"(
 sort: Sort the elements of a NumPy .npy array (stable radix sort), flattened in C order like
   numpy.sort(a, axis=None), written to a 1-D .npy array of the same dtype
 FILE: The .npy file of keys (bool, int8..int64, uint8..uint64, float32, float64; either byte
@@ -153,16 +153,14 @@ FILE: The .npy file of keys (bool, int8..int64, uint8..uint64, float32, float64;
   the sorted keys)
 --distributed: Under mpirun: each rank reads its own slice of FILE and the ranks sort together
   (sample sort; host or GPU ranks, as --backend), each writing its share of OUTPUT
-)";
+)");
 
 }  // namespace
 
 command add_sort_command(CLI::App& app) {
-  const command_help help(help_text);
   auto opts = std::make_shared<sort_options>();
   CLI::App* sub = help.add_to(app);
-  add_input(sub, "FILE", opts->file, help["FILE"]);
-  add_output(sub, opts->output, help["--output"], "OUT.npy");
+  add_files(sub, help, {{"FILE", &opts->file}}, opts->output, "OUT.npy");
   sub->add_flag("--descending", opts->descending, help["--descending"]);
   CLI::Option* values =
       sub->add_option("--values", opts->values, help["--values"])->option_text("V.npy");

@@ -46,22 +46,19 @@ int run_spmv(const spmv_options& opts) {
 }
 
 // `gpuprim spmv --help`: what the command does, then each of its options.
-constexpr std::string_view help_text = R"(
+constexpr command_help help(R"(
 spmv: y = A x: a Matrix Market matrix times a 1-D NumPy vector, written as float64 .npy
 A: The matrix (.mtx, coordinate or array)
 x: The vector (.npy, 1-D, any real dtype)
 --output: Where to write y
-)";
+)");
 
 }  // namespace
 
 command add_spmv_command(CLI::App& app) {
-  const command_help help(help_text);
   auto opts = std::make_shared<spmv_options>();
   CLI::App* sub = help.add_to(app);
-  add_input(sub, "A", opts->matrix, help["A"]);
-  add_input(sub, "x", opts->vector, help["x"]);
-  add_output(sub, opts->output, help["--output"], "Y.npy");
+  add_files(sub, help, {{"A", &opts->matrix}, {"x", &opts->vector}}, opts->output, "Y.npy");
   add_backend_option(sub, opts->backend);
   return [opts] { return run_spmv(*opts); };
 }

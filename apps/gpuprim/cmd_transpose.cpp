@@ -58,21 +58,19 @@ int run_transpose(const transpose_options& opts) {
 }
 
 // `gpuprim transpose --help`: what the command does, then each of its options.
-constexpr std::string_view help_text = R"(
+constexpr command_help help(R"(
 transpose: Transpose a 2-D NumPy .npy array (a.T), or the last two axes of a 3-D one
   (numpy.swapaxes(a, -1, -2)), into a C-ordered .npy array of the same dtype
 FILE: The .npy array (any dtype the reader takes)
 --output: Where to write the transpose
-)";
+)");
 
 }  // namespace
 
 command add_transpose_command(CLI::App& app) {
-  const command_help help(help_text);
   auto opts = std::make_shared<transpose_options>();
   CLI::App* sub = help.add_to(app);
-  add_input(sub, "FILE", opts->file, help["FILE"]);
-  add_output(sub, opts->output, help["--output"], "OUT.npy");
+  add_files(sub, help, {{"FILE", &opts->file}}, opts->output, "OUT.npy");
   add_backend_option(sub, opts->backend);
   return [opts] { return run_transpose(*opts); };
 }

@@ -209,7 +209,7 @@ int run_tune(const tune_options_cli& o) {
 }
 
 // `gpuprim tune --help`: what the command does, then each of its options.
-constexpr std::string_view help_text = R"(
+constexpr command_help help(R"(
 tune: Measure the GPU algorithms' launch configurations and store the fastest
 FAMILY: Families to tune (default: all): all, reduce, scan, segmented, histogram, sort,
   sorting-network, transpose, convolve, spmv, closest-pair (spelt as the commands; closest_pair,
@@ -218,12 +218,11 @@ FAMILY: Families to tune (default: all): all, reduce, scan, segmented, histogram
 --budget: Seconds for the whole run, shared among the algorithms (default: no limit)
 --seed: Seed of the budgeted search's random samples
 --show: Print the stored tuning cache of this GPU and exit
-)";
+)");
 
 }  // namespace
 
 command add_tune_command(CLI::App& app) {
-  const command_help help(help_text);
   auto opts = std::make_shared<tune_options_cli>();
   CLI::App* cmd = help.add_to(app);
   cmd->add_option("FAMILY", opts->families, help["FAMILY"])->type_name("FAMILY");

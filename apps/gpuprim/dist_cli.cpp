@@ -164,14 +164,6 @@ auto made(MPI_Comm comm, Local local, std::size_t n) {
   return out;
 }
 
-// Min, max and their positions of 8- and 16-bit integers (and bool) are
-// found in 32 bits, as the one-process GPU path does (the types the GPU
-// library precompiles).
-template <class T>
-using extreme_type =
-    std::conditional_t<std::is_integral_v<T> && sizeof(T) < 4,
-                       std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>, T>;
-
 // ---- reduce ------------------------------------------------------------------
 
 template <class B, class Local, class T>
@@ -211,7 +203,7 @@ std::string dist_reduce_values(B b, Local local, const std::vector<T>& values, r
       }
     }
   }
-  using E = extreme_type<T>;
+  using E = widened_small_t<T>;
   const std::vector<E> converted(values.begin(), values.end());
   const auto in = placed(b.comm, local, converted);  // on the host: a span of `converted`
   const auto found = is_max(op) ? max_element(b, in, rule) : min_element(b, in, rule);
@@ -281,11 +273,8 @@ void dist_scan_values(const ranks& rk, const std::vector<T>& values, const scan_
   io::dtype out_type = in.info.type;
   if (r.op == scan_op::sum) {
     // As `gpuprim scan`: integers in uint64 (written int64 or uint64), floats in their type.
-    using C = std::conditional_t<std::is_floating_point_v<T>, T, std::uint64_t>;
-    using O =
-        std::conditional_t<std::is_floating_point_v<T>, T,
-                           std::conditional_t<std::is_unsigned_v<T> && !std::is_same_v<T, bool>,
-                                              std::uint64_t, std::int64_t>>;
+    using C = scan_sum_t<T>;
+    using O = scan_sum_output_t<T>;
     const std::vector<C> wide(values.begin(), values.end());
     const std::vector<C> result = scanned(rk, wide, r.exclusive, C{0}, plus{});
     // numpy bool counts as int64 (like the one-process command).
@@ -299,16 +288,9 @@ void dist_scan_values(const ranks& rk, const std::vector<T>& values, const scan_
   } else {
     const bool max = is_max(r.op);
     const bool skip_nan = skips_nan(r.op);  // nanmin / nanmax
-    using C =
-        std::conditional_t<std::is_integral_v<T> && sizeof(T) < 4,
-                           std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>, T>;
+    using C = widened_small_t<T>;
     using limits = std::numeric_limits<T>;
-    T init;
-    if constexpr (limits::has_infinity) {
-      init = max ? -limits::infinity() : limits::infinity();
-    } else {
-      init = max ? limits::lowest() : limits::max();
-    }
+    const T init = extreme_identity<T>(max);
     // min / max: gp::minimum / maximum propagate NaN. nanmin / nanmax
     // (numpy.fmin.accumulate): NaNs count as the identity, and inclusive
     // outputs before the first number of the whole array go back to NaN.

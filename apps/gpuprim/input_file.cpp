@@ -2,8 +2,32 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include "commands.hpp"
+#include "gpuprim/io/memory_limit.hpp"
 
 namespace gpuprim::cli {
+
+template <class Bytes>
+Bytes read_file(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw usage_error(file + ": cannot open (" + std::strerror(errno) + ")");
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  in.seekg(0);
+  if (size < 0 || !in) throw usage_error(file + ": cannot read");
+  Bytes bytes;
+  io::resize_checked(bytes, static_cast<std::uint64_t>(size), file, "reading the file");
+  in.read(reinterpret_cast<char*>(bytes.data()), size);
+  if (in.gcount() != size) throw usage_error(file + ": cannot read");
+  return bytes;
+}
+
+template std::string read_file(const std::string&);
+template std::vector<std::uint8_t> read_file(const std::string&);
 
 bool has_extension(std::string_view name, std::string_view extension) {
   if (name.size() < extension.size()) return false;

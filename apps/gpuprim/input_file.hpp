@@ -13,6 +13,12 @@
 
 namespace gpuprim::cli {
 
+// The bytes of a whole file, in a std::string or a std::vector of bytes;
+// throws usage_error naming the file when it cannot be read, io::format_error
+// when it is larger than this machine can hold (io::resize_checked).
+template <class Bytes>
+Bytes read_file(const std::string& file);
+
 // Whether `name` ends in `extension` (".png"), in any case.
 bool has_extension(std::string_view name, std::string_view extension);
 

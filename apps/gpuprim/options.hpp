@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -58,28 +59,33 @@ CLI::Option* add_choice(CLI::App* command, const std::string& name, E& value,
 // the others are keyed by their option's name (FILE, --output, --op).
 class command_help {
  public:
-  explicit command_help(std::string_view block);
+  constexpr explicit command_help(std::string_view block) : block_(block) {}
 
   // The subcommand of `app` that the block describes.
   CLI::App* add_to(CLI::App& app) const;
   // An entry's text; throws std::logic_error for a key the block lacks.
-  const std::string& operator[](std::string_view key) const;
+  std::string operator[](std::string_view key) const;
 
  private:
-  std::vector<std::pair<std::string, std::string>> entries_;
+  // The entries in order, continuations joined.
+  std::vector<std::pair<std::string, std::string>> entries() const;
+
+  std::string_view block_;
 };
 
-// The command's input file, a required positional argument.
-inline CLI::Option* add_input(CLI::App* command, const std::string& name, std::string& file,
-                              const std::string& help) {
-  return command->add_option(name, file, help)->required()->type_name("");
-}
-
-// -o,--output FILE, required.
-inline CLI::Option* add_output(CLI::App* command, std::string& file, const std::string& help,
-                               const std::string& type_name) {
-  return command->add_option("-o,--output", file, help)->required()->type_name(type_name);
-}
+// The command's data files: its inputs, required positional arguments in
+// the order given, and, where it writes one, its output (-o,--output,
+// required; `output_type` is what --help shows for it). Their help texts
+// are the block's entries of the same names ("--output" for the output).
+struct input_file_option {
+  std::string name;
+  std::string* file;
+};
+void add_files(CLI::App* command, const command_help& help,
+               std::initializer_list<input_file_option> inputs);
+void add_files(CLI::App* command, const command_help& help,
+               std::initializer_list<input_file_option> inputs, std::string& output,
+               const std::string& output_type);
 
 // ---- the commands with a --distributed mode ------------------------------------
 
