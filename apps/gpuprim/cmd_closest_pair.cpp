@@ -12,31 +12,37 @@
 // is given) exit 2 with one line naming the file.
 #include <CLI/CLI.hpp>
 
-#include <cerrno>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <fstream>
-#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 #include "commands.hpp"
 #include "gpuprim/closest_pair.hpp"
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/io/npy.hpp"
+#include "input_file.hpp"
+#include "options.hpp"
 #include "point_csv.hpp"
 
 namespace gpuprim::cli {
 namespace {
 
+const word_list<closest_pair_algorithm> algorithm_words = {
+    {"auto", closest_pair_algorithm::automatic},
+    {"brute", closest_pair_algorithm::brute_force},
+    {"tiled", closest_pair_algorithm::tiled},
+    {"dc", closest_pair_algorithm::divide_and_conquer},
+    {"grid", closest_pair_algorithm::grid}};
+
 struct closest_pair_options {
   std::string file;
-  std::string algorithm = "auto";
-  std::string backend;
+  closest_pair_algorithm algorithm = closest_pair_algorithm::automatic;
+  backend_request backend = backend_request::automatic;
 };
 
 // Points as rows of `dim` coordinates.
@@ -47,62 +53,14 @@ struct point_table {
   int dim = 2;
 };
 
-bool has_suffix(std::string name, const std::string& suffix) {
-  for (char& c : name)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return name.size() >= suffix.size() &&
-         name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-std::string shape_text(const std::vector<std::uint64_t>& shape) {
-  std::string text = "(";
-  for (std::size_t k = 0; k < shape.size(); ++k)
-    text += (k ? ", " : "") + std::to_string(shape[k]);
-  return text + (shape.size() == 1 ? ",)" : ")");
-}
-
-point_table<double> read_csv(const std::string& file) {
-  point_csv csv = read_point_csv(file);
-  return {std::move(csv.values), csv.rows, csv.dim};
-}
-
-template <class T>
-point_table<T> npy_table(const io::npy_array& array) {
-  point_table<T> table;
-  const auto values = array.values<T>();
-  table.values.assign(values.begin(), values.end());
-  return table;
-}
-
-closest_pair_algorithm parse_algorithm(const std::string& name) {
-  static const std::map<std::string, closest_pair_algorithm> names = {
-      {"auto", closest_pair_algorithm::automatic},
-      {"brute", closest_pair_algorithm::brute_force},
-      {"tiled", closest_pair_algorithm::tiled},
-      {"dc", closest_pair_algorithm::divide_and_conquer},
-      {"grid", closest_pair_algorithm::grid}};
-  return names.at(name);
-}
-
 // Above this many points the GPU brute force says up front what it will do
 // (the device reports no progress; counting would slow the kernel).
 constexpr std::size_t cuda_brute_notice_points = 200000;
 
 template <class T>
-closest_pair_result solve(const point_table<T>& table, closest_pair_algorithm algorithm,
-                          bool on_cuda) {
+closest_pair_result solve(host_backend b, const point_table<T>& table,
+                          closest_pair_algorithm algorithm) {
   const double pairs = 0.5 * double(table.rows) * double(table.rows > 0 ? table.rows - 1 : 0);
-  if (on_cuda) {
-    if (algorithm == closest_pair_algorithm::brute_force && table.rows > cuda_brute_notice_points) {
-      std::fprintf(stderr,
-                   "gpuprim closest-pair: brute force over %zu points: %.3g pairs on the GPU, "
-                   "no progress until it ends\n",
-                   table.rows, pairs);
-    }
-    const device_vector<T> d = to_device(table.values);
-    return closest_pair(cuda, device_matrix_view<const T>(d.data(), table.rows, table.dim),
-                        algorithm);
-  }
   // The host brute force reports once a second after its first second.
   closest_pair_progress progress;
   progress.report = [pairs](double fraction, double seconds) {
@@ -110,79 +68,83 @@ closest_pair_result solve(const point_table<T>& table, closest_pair_algorithm al
                  100.0 * fraction, pairs, seconds);
     std::fflush(stderr);
   };
-  return closest_pair(host, matrix_view<const T>(table.values.data(), table.rows, table.dim),
+  return closest_pair(b, matrix_view<const T>(table.values.data(), table.rows, table.dim),
                       algorithm, progress);
 }
 
 template <class T>
-closest_pair_result solve_checked(const std::string& file, const point_table<T>& table,
-                                  closest_pair_algorithm algorithm, bool on_cuda) {
+closest_pair_result solve(cuda_backend b, const point_table<T>& table,
+                          closest_pair_algorithm algorithm) {
+  if (algorithm == closest_pair_algorithm::brute_force && table.rows > cuda_brute_notice_points) {
+    const double pairs = 0.5 * double(table.rows) * double(table.rows - 1);
+    std::fprintf(stderr,
+                 "gpuprim closest-pair: brute force over %zu points: %.3g pairs on the GPU, "
+                 "no progress until it ends\n",
+                 table.rows, pairs);
+  }
+  const device_vector<T> d = to_device(table.values);
+  return closest_pair(b, device_matrix_view<const T>(d.data(), table.rows, table.dim), algorithm);
+}
+
+// The points of a .csv file, or of a .npy array of shape (n, 2) or (n, 3):
+// float32 as it is, float64 as it is, every other dtype converted to
+// float64 (float16, bool, integers: exactly, but for integers beyond 2^53).
+std::variant<point_table<float>, point_table<double>> read_points(const std::string& file) {
+  if (has_extension(file, ".csv")) {
+    point_csv csv = read_point_csv(file);
+    return point_table<double>{std::move(csv.values), csv.rows, csv.dim};
+  }
+  const io::npy_array array = io::read_npy(file);
+  if (array.shape.size() != 2 || (array.shape[1] != 2 && array.shape[1] != 3)) {
+    throw usage_error(file + ": shape " + shape_text(array.shape) +
+                      "; points must have shape (n, 2) or (n, 3)");
+  }
+  const auto rows = static_cast<std::size_t>(array.shape[0]);
+  const int dim = static_cast<int>(array.shape[1]);
+  if (array.type == io::dtype::float32) {
+    const auto values = array.values<float>();
+    return point_table<float>{{values.begin(), values.end()}, rows, dim};
+  }
+  return point_table<double>{io::values_as<double>(array), rows, dim};
+}
+
+int run_closest_pair(const closest_pair_options& opts) {
+  const backend be = resolve(opts.backend);
+  const auto points = read_points(opts.file);
+  closest_pair_result r;
   try {
-    return solve(table, algorithm, on_cuda);
+    r = std::visit([&](auto b, const auto& table) { return solve(b, table, opts.algorithm); }, be,
+                   points);
   } catch (const std::invalid_argument& e) {
     std::string message = e.what();
     const std::string prefix = "gpuprim::closest_pair: ";
     if (message.rfind(prefix, 0) == 0) message = message.substr(prefix.size());
-    throw usage_error(file + ": " + message);
-  }
-}
-
-int run_closest_pair(const closest_pair_options& opts) {
-  const bool on_cuda = resolve_backend(opts.backend) == "cuda";
-  const closest_pair_algorithm algorithm = parse_algorithm(opts.algorithm);
-  closest_pair_result r;
-  if (has_suffix(opts.file, ".csv")) {
-    const point_table<double> table = read_csv(opts.file);
-    r = solve_checked(opts.file, table, algorithm, on_cuda);
-  } else {
-    const io::npy_array array = io::read_npy(opts.file);
-    if (array.shape.size() != 2 || (array.shape[1] != 2 && array.shape[1] != 3)) {
-      throw usage_error(opts.file + ": shape " + shape_text(array.shape) +
-                        "; points must have shape (n, 2) or (n, 3)");
-    }
-    const auto rows = static_cast<std::size_t>(array.shape[0]);
-    const int dim = static_cast<int>(array.shape[1]);
-    if (array.type == io::dtype::float32) {
-      point_table<float> table = npy_table<float>(array);
-      table.rows = rows;
-      table.dim = dim;
-      r = solve_checked(opts.file, table, algorithm, on_cuda);
-    } else {
-      point_table<double> table;
-      // float64 as it is; float16, bool and every integer dtype converted
-      // (exactly, but for integers beyond 2^53).
-      table.values = io::values_as<double>(array);
-      table.rows = rows;
-      table.dim = dim;
-      r = solve_checked(opts.file, table, algorithm, on_cuda);
-    }
+    throw usage_error(opts.file + ": " + message);
   }
   std::printf("%zu %zu %.17g\n", r.i, r.j, r.distance);
   return exit_success;
 }
 
+// `gpuprim closest-pair --help`: what the command does, then each of its options.
+constexpr command_help help(R"(
+closest-pair: The two nearest points of a 2-D or 3-D point set: prints 'i j distance' (0-based
+  rows, i < j; ties to the smallest (i, j))
+POINTS: A .npy array of shape (n, 2) or (n, 3) (float32/float64; float16, integers and bool as
+  float64), or a .csv file of 2 or 3 numeric columns (optional header)
+--algorithm: auto (by n), brute (every pair: O(n^2), about 5e11 pairs for 10^6 points; progress on
+  stderr once a second on the host), tiled (every pair, in tiles: O(n^2) too), dc (divide and
+  conquer, O(n log n)) or grid
+)");
+
 }  // namespace
 
 command add_closest_pair_command(CLI::App& app) {
   auto opts = std::make_shared<closest_pair_options>();
-  CLI::App* sub = app.add_subcommand(
-      "closest-pair",
-      "The two nearest points of a 2-D or 3-D point set: prints 'i j distance' (0-based rows, "
-      "i < j; ties to the smallest (i, j))");
-  sub->add_option(
-         "POINTS", opts->file,
-         "A .npy array of shape (n, 2) or (n, 3) (float32/float64; float16, integers "
-         "and bool as float64), or a .csv file of 2 or 3 numeric columns (optional header)")
-      ->required()
-      ->type_name("");
-  sub->add_option("--algorithm", opts->algorithm,
-                  "auto (by n), brute (every pair: O(n^2), about 5e11 pairs for 10^6 points; "
-                  "progress on stderr once a second on the host), tiled (every pair, in tiles: "
-                  "O(n^2) too), dc (divide and conquer, O(n log n)) or grid")
-      ->check(CLI::IsMember({"auto", "brute", "tiled", "dc", "grid"}))
-      ->capture_default_str();
-  sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
-      ->check(CLI::IsMember({"host", "cuda"}));
+  CLI::App* sub = help.add_to(app);
+  add_files(sub, help, {{"POINTS", &opts->file}});
+  add_choice(sub, "--algorithm", opts->algorithm, algorithm_words, help["--algorithm"],
+             choice_help::words_and_default);
+  add_backend_option(sub, opts->backend);
   return [opts] { return run_closest_pair(*opts); };
 }
 

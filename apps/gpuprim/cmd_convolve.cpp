@@ -29,6 +29,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -36,7 +37,8 @@
 #include "gpuprim/convolve.hpp"
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/io/npy.hpp"
-#include "png_image.hpp"
+#include "input_file.hpp"
+#include "options.hpp"
 
 namespace gpuprim::cli {
 namespace {
@@ -47,8 +49,15 @@ struct convolve_options {
   std::string filter_spec;
   border mode = border::reflect;
   bool correlate = false;
-  std::string backend;
+  backend_request backend = backend_request::automatic;
 };
+
+// scipy.ndimage's mode names first; zero and replicate are this tool's
+// older names.
+const word_list<border> border_words = {
+    {"constant", border::zero},      {"nearest", border::replicate}, {"reflect", border::reflect},
+    {"mirror", border::mirror},      {"wrap", border::wrap},         {"zero", border::zero},
+    {"replicate", border::replicate}};
 
 // A parsed --filter: a general 2-D filter, or one 1-D filter run along the
 // rows and then the columns.
@@ -59,14 +68,6 @@ struct filter_choice {
   // weights are convolved unless --correlate.
   bool from_file = false;
 };
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-  if (s.size() < suffix.size()) return false;
-  std::string tail = s.substr(s.size() - suffix.size());
-  for (char& c : tail)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return tail == suffix;
-}
 
 double parse_number(const std::string& spec, const std::string& text, const char* what) {
   std::size_t used = 0;
@@ -138,7 +139,7 @@ filter_choice parse_filter(const std::string& spec) {
                         ", over the 31 supported (give one: gaussian:SIGMA:R)");
     }
     choice.separable = filters::gaussian_1d(sigma, radius);
-  } else if (ends_with(spec, ".npy")) {
+  } else if (has_extension(spec, ".npy")) {
     const io::npy_array a = io::read_npy(spec);
     std::vector<double> w = weights_of(a, spec);
     if (a.shape.size() != 1 && a.shape.size() != 2) {
@@ -181,126 +182,118 @@ void apply(Backend backend, In in, Out out, const filter_choice& f, border mode,
   }
 }
 
-// Filters a packed rows x cols x channels image on the chosen backend.
-template <class T>
-std::vector<T> filter_image(const std::vector<T>& values, std::size_t rows, std::size_t cols,
-                            std::size_t channels, const filter_choice& f, border mode, bool flip,
-                            bool on_cuda) {
-  std::vector<T> result(values.size());
+// Filters a packed rows x cols x channels image where b runs.
+template <class B, class T>
+std::vector<T> filter_image(B b, const std::vector<T>& values, std::size_t rows, std::size_t cols,
+                            std::size_t channels, const filter_choice& f, border mode, bool flip) {
   const std::size_t ld = cols * channels;
-  if (on_cuda) {
-    const device_vector<T> d_in = to_device(values);
-    device_vector<T> d_out(values.size());
-    apply(cuda, device_image_view<const T>(d_in.data(), 1, rows, cols, channels, ld, rows * ld),
-          device_image_view<T>(d_out.data(), 1, rows, cols, channels, ld, rows * ld), f, mode,
-          flip);
-    copy(d_out.span(), std::span<T>(result));
-  } else {
-    apply(host, image_view<const T>(values.data(), 1, rows, cols, channels, ld, rows * ld),
-          image_view<T>(result.data(), 1, rows, cols, channels, ld, rows * ld), f, mode, flip);
-  }
-  return result;
+  const auto in = stage(b, values);
+  auto out = make_output<T>(b, values.size());
+  using view = std::conditional_t<is_gpu<B>, device_image_view<T>, image_view<T>>;
+  using const_view = std::conditional_t<is_gpu<B>, device_image_view<const T>, image_view<const T>>;
+  apply(b, const_view(in.data(), 1, rows, cols, channels, ld, rows * ld),
+        view(out.data(), 1, rows, cols, channels, ld, rows * ld), f, mode, flip);
+  return fetch(std::move(out));
 }
 
-template <class T>
-void filter_array(const io::npy_array& a, const convolve_options& opts, const filter_choice& f,
-                  bool flip, bool on_cuda) {
-  const auto v = a.values<T>();
-  const std::vector<T> values(v.begin(), v.end());
-  const std::vector<T> out =
-      filter_image(values, a.shape[0], a.shape[1], 1, f, opts.mode, flip, on_cuda);
-  io::write_npy(opts.output, std::span<const T>(out),
-                std::span<const std::uint64_t>(a.shape.data(), a.shape.size()));
+// A PNG image, every channel filtered in float32, then |v| rounded (ties
+// to even) and saturated.
+template <class B>
+void filter_png(B b, png_pixels& image, const convolve_options& opts, const filter_choice& f,
+                bool flip) {
+  const std::vector<float> values(image.values.begin(), image.values.end());
+  const std::vector<float> out =
+      filter_image(b, values, image.rows, image.cols, image.channels, f, opts.mode, flip);
+  std::transform(out.begin(), out.end(), image.values.begin(), [](float v) {
+    const float m = std::nearbyint(std::fabs(v));
+    if (std::isnan(m)) return std::uint8_t{0};
+    return static_cast<std::uint8_t>(std::min(m, 255.0f));
+  });
+  write_png(opts.output, image);
+}
+
+// A 2-D float32 or float64 array, filtered in its own type.
+template <class B>
+void filter_npy(B b, const io::npy_array& a, const convolve_options& opts, const filter_choice& f,
+                bool flip) {
+  if (a.shape.size() != 2) {
+    throw usage_error(opts.input + ": the image must be a 2-D array, this one has " +
+                      std::to_string(a.shape.size()) + " dimensions");
+  }
+  const auto filter_as = [&]<class T>(std::type_identity<T>) {
+    const auto v = a.values<T>();
+    const std::vector<T> values(v.begin(), v.end());
+    const std::vector<T> out =
+        filter_image(b, values, a.shape[0], a.shape[1], 1, f, opts.mode, flip);
+    io::write_npy(opts.output, std::span<const T>(out),
+                  std::span<const std::uint64_t>(a.shape.data(), a.shape.size()));
+  };
+  if (a.type == io::dtype::float32) {
+    filter_as(std::type_identity<float>{});
+  } else if (a.type == io::dtype::float64) {
+    filter_as(std::type_identity<double>{});
+  } else {
+    throw usage_error(opts.input + ": the image must be float32 or float64, not " +
+                      std::string(io::dtype_name(a.type)));
+  }
 }
 
 int run_convolve(const convolve_options& opts) {
-  const bool png_in = ends_with(opts.input, ".png");
-  const bool npy_in = ends_with(opts.input, ".npy");
+  const bool png_in = has_extension(opts.input, ".png");
+  const bool npy_in = has_extension(opts.input, ".npy");
   if (!png_in && !npy_in) {
     throw usage_error(opts.input + ": the input must be a .png or .npy file");
   }
-  if ((png_in && !ends_with(opts.output, ".png")) || (npy_in && !ends_with(opts.output, ".npy"))) {
+  if (!has_extension(opts.output, png_in ? ".png" : ".npy")) {
     throw usage_error("-o " + opts.output + ": the output must be a " + (png_in ? ".png" : ".npy") +
                       " file, like the input");
   }
   const filter_choice f = parse_filter(opts.filter_spec);
   const bool flip = f.from_file && !opts.correlate;
-  const bool on_cuda = resolve_backend(opts.backend) == "cuda";
-  if (png_in) {
-    png_pixels image = read_png(opts.input);
-    // Filtered in float32, then |v| rounded (ties to even) and saturated.
-    const std::vector<float> values(image.values.begin(), image.values.end());
-    const std::vector<float> out =
-        filter_image(values, image.rows, image.cols, image.channels, f, opts.mode, flip, on_cuda);
-    std::transform(out.begin(), out.end(), image.values.begin(), [](float v) {
-      const float m = std::nearbyint(std::fabs(v));
-      if (std::isnan(m)) return std::uint8_t{0};
-      return static_cast<std::uint8_t>(std::min(m, 255.0f));
-    });
-    write_png(opts.output, image);
-    return exit_success;
-  }
-  const io::npy_array a = io::read_npy(opts.input);
-  if (a.shape.size() != 2) {
-    throw usage_error(opts.input + ": the image must be a 2-D array, this one has " +
-                      std::to_string(a.shape.size()) + " dimensions");
-  }
-  if (a.type == io::dtype::float32) {
-    filter_array<float>(a, opts, f, flip, on_cuda);
-  } else if (a.type == io::dtype::float64) {
-    filter_array<double>(a, opts, f, flip, on_cuda);
-  } else {
-    throw usage_error(opts.input + ": the image must be float32 or float64, not " +
-                      std::string(io::dtype_name(a.type)));
-  }
+  const backend be = resolve(opts.backend);
+  input_data input = read_input(opts.input);
+  std::visit(
+      [&]<class Input>(auto b, Input& in) {
+        if constexpr (std::is_same_v<Input, png_pixels>) {
+          filter_png(b, in, opts, f, flip);
+        } else {
+          filter_npy(b, in, opts, f, flip);
+        }
+      },
+      be, input);
   return exit_success;
 }
+
+// `gpuprim convolve --help`: what the command does, then each of its options.
+constexpr command_help help(R"(
+convolve: Filters a PNG image (every channel) or a 2-D float .npy array as scipy.ndimage.convolve
+  (or correlate) would
+IN: A .png image or a 2-D float32/float64 .npy array
+--output: Where to write the result, a .png for a .png IN, a .npy for a .npy IN. A PNG holds |v|
+  rounded and saturated to 0..255 (OpenCV's convertScaleAbs), so a derivative's negative side
+  shows; a .npy keeps the signed values
+--filter: scipy.ndimage's filter of that name: sobel-x (sobel, axis=1: positive where the
+  intensity rises to the right), sobel-y (axis=0), laplacian (laplace), box:R (uniform_filter,
+  size 2R+1), gaussian:SIGMA or gaussian:SIGMA:R (gaussian_filter, radius R); or FILE.npy, weights
+  convolved as scipy.ndimage.convolve (2-D; or 1-D, applied along rows then columns)
+--border: scipy.ndimage's mode: constant (cval 0), nearest, reflect (d c b a | a b c d | d c b a),
+  mirror (d c b | a b c d | c b a) or wrap; zero and replicate are aliases of constant and nearest
+  (default: reflect, as SciPy's)
+--correlate: Correlate FILE.npy's weights instead of convolving them (named filters are always
+  what SciPy's function of that name computes)
+)");
 
 }  // namespace
 
 command add_convolve_command(CLI::App& app) {
   auto opts = std::make_shared<convolve_options>();
-  CLI::App* sub = app.add_subcommand(
-      "convolve",
-      "Filters a PNG image (every channel) or a 2-D float .npy array as scipy.ndimage.convolve "
-      "(or correlate) would");
-  sub->add_option("IN", opts->input, "A .png image or a 2-D float32/float64 .npy array")
-      ->required()
-      ->type_name("");
-  sub->add_option("-o,--output", opts->output,
-                  "Where to write the result, a .png for a .png IN, a .npy for a .npy IN. A PNG "
-                  "holds |v| rounded and saturated to 0..255 (OpenCV's convertScaleAbs), so a "
-                  "derivative's negative side shows; a .npy keeps the signed values")
-      ->required()
-      ->type_name("OUT");
-  sub->add_option("--filter", opts->filter_spec,
-                  "scipy.ndimage's filter of that name: sobel-x (sobel, axis=1: positive where "
-                  "the intensity rises to the right), sobel-y (axis=0), laplacian (laplace), "
-                  "box:R (uniform_filter, size 2R+1), gaussian:SIGMA or gaussian:SIGMA:R "
-                  "(gaussian_filter, radius R); or FILE.npy, weights convolved as "
-                  "scipy.ndimage.convolve (2-D; or 1-D, applied along rows then columns)")
-      ->required()
-      ->type_name("SPEC");
-  // SciPy's names first; zero and replicate are this tool's older names.
-  const std::vector<std::pair<std::string, border>> borders = {
-      {"constant", border::zero},      {"nearest", border::replicate}, {"reflect", border::reflect},
-      {"mirror", border::mirror},      {"wrap", border::wrap},         {"zero", border::zero},
-      {"replicate", border::replicate}};
-  std::vector<std::string> border_names;
-  for (const auto& [name, mode] : borders)
-    border_names.push_back(name);
-  sub->add_option("--border", opts->mode,
-                  "scipy.ndimage's mode: constant (cval 0), nearest, reflect (d c b a | a b c d "
-                  "| d c b a), mirror (d c b | a b c d | c b a) or wrap; zero and replicate are "
-                  "aliases of constant and nearest (default: reflect, as SciPy's)")
-      ->transform(CLI::Transformer(borders).description(""))
-      ->transform(CLI::IsMember(border_names).description(""))  // checked before the mapping
+  CLI::App* sub = help.add_to(app);
+  add_files(sub, help, {{"IN", &opts->input}}, opts->output, "OUT");
+  sub->add_option("--filter", opts->filter_spec, help["--filter"])->required()->type_name("SPEC");
+  add_choice(sub, "--border", opts->mode, border_words, help["--border"], choice_help::none)
       ->type_name("MODE");
-  sub->add_flag("--correlate", opts->correlate,
-                "Correlate FILE.npy's weights instead of convolving them (named filters are "
-                "always what SciPy's function of that name computes)");
-  sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
-      ->check(CLI::IsMember({"host", "cuda"}));
+  sub->add_flag("--correlate", opts->correlate, help["--correlate"]);
+  add_backend_option(sub, opts->backend);
   return [opts] { return run_convolve(*opts); };
 }
 

@@ -7,12 +7,14 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "lab/bench/bench.hpp"
 #include "commands.hpp"
 #include "gpuprim/core/device_info.hpp"
 #include "gpuprim/core/runtime.hpp"
+#include "options.hpp"
 
 namespace gpuprim::cli {
 namespace {
@@ -97,13 +99,18 @@ int run_info(const info_options& opts) {
   return exit_success;
 }
 
+// `gpuprim info --help`: what the command does, then each of its options.
+constexpr command_help help(R"(
+info: Show the GPUs and the CPU, with measured bandwidth
+--no-measure: Only list the hardware; skip the bandwidth measurements
+)");
+
 }  // namespace
 
 command add_info_command(CLI::App& app) {
   auto opts = std::make_shared<info_options>();
-  CLI::App* sub = app.add_subcommand("info", "Show the GPUs and the CPU, with measured bandwidth");
-  sub->add_flag("--no-measure", opts->no_measure,
-                "Only list the hardware; skip the bandwidth measurements");
+  CLI::App* sub = help.add_to(app);
+  sub->add_flag("--no-measure", opts->no_measure, help["--no-measure"]);
   return [opts] { return run_info(*opts); };
 }
 

@@ -15,22 +15,33 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "commands.hpp"
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/gemm.hpp"
 #include "gpuprim/io/npy.hpp"
+#include "options.hpp"
 
 namespace gpuprim::cli {
 namespace {
+
+// --precision; automatic: the result's own precision (fp32 or fp64).
+enum class product_precision { automatic, fp32, fp64, tf32, bf16 };
+const word_list<product_precision> precision_words = {{"fp32", product_precision::fp32},
+                                                      {"fp64", product_precision::fp64},
+                                                      {"tf32", product_precision::tf32},
+                                                      {"bf16", product_precision::bf16}};
 
 struct matmul_options {
   std::string a;
   std::string b;
   std::string output;
-  std::string precision;
-  std::string backend;
+  product_precision precision = product_precision::automatic;
+  backend_request backend = backend_request::automatic;
 };
 
 void check_operand(const std::string& path, const io::npy_array& x) {
@@ -61,24 +72,18 @@ std::vector<T> as_values(const io::npy_array& x) {
 }
 
 // C = A B with inputs of type In and output Out (float or double).
-template <class In, class Out>
-std::vector<Out> multiply(const std::vector<In>& a, const std::vector<In>& b, std::size_t m,
-                          std::size_t k, std::size_t n, bool on_cuda, precision mode) {
-  std::vector<Out> c(m * n);
-  if (on_cuda) {
-    const auto d_a = to_device(a);
-    const auto d_b = to_device(b);
-    device_vector<Out> d_c(m * n);
-    gemm(cuda, device_matrix_view<const In>(d_a.data(), m, k),
-         device_matrix_view<const In>(d_b.data(), k, n), device_matrix_view<Out>(d_c.data(), m, n),
-         Out{1}, Out{0}, matrix_op::none, matrix_op::none, mode);
-    copy(d_c.span(), std::span<Out>(c));
-  } else {
-    gemm(host, matrix_view<const In>(a.data(), m, k), matrix_view<const In>(b.data(), k, n),
-         matrix_view<Out>(c.data(), m, n), Out{1}, Out{0}, matrix_op::none, matrix_op::none,
-         mode == precision::tf32 && !std::is_same_v<In, float> ? precision::standard : mode);
-  }
-  return c;
+template <class In, class Out, class B>
+std::vector<Out> multiply(B b, const std::vector<In>& a, const std::vector<In>& b_values,
+                          std::size_t m, std::size_t k, std::size_t n, precision mode) {
+  using in_view =
+      std::conditional_t<is_gpu<B>, device_matrix_view<const In>, matrix_view<const In>>;
+  using out_view = std::conditional_t<is_gpu<B>, device_matrix_view<Out>, matrix_view<Out>>;
+  const auto staged_a = stage(b, a);
+  const auto staged_b = stage(b, b_values);
+  auto c = make_output<Out>(b, m * n);
+  gemm(b, in_view(staged_a.data(), m, k), in_view(staged_b.data(), k, n), out_view(c.data(), m, n),
+       Out{1}, Out{0}, matrix_op::none, matrix_op::none, mode);
+  return fetch(std::move(c));
 }
 
 template <class T, class R>
@@ -102,9 +107,11 @@ int run_matmul(const matmul_options& opts) {
                       std::to_string(b.shape[0]) + " differ");
   }
   const bool wide = a.type == io::dtype::float64 || b.type == io::dtype::float64;
-  const std::string mode = opts.precision.empty() ? (wide ? "fp64" : "fp32") : opts.precision;
-  const bool on_cuda = resolve_backend(opts.backend) == "cuda";
-  if (mode == "tf32" && !on_cuda) {
+  const product_precision mode = opts.precision != product_precision::automatic ? opts.precision
+                                 : wide ? product_precision::fp64
+                                        : product_precision::fp32;
+  const backend be = resolve(opts.backend);
+  if (mode == product_precision::tf32 && std::holds_alternative<host_backend>(be)) {
     throw usage_error(
         "--precision tf32 needs the GPU's tensor cores; the host backend has no TF32 (use "
         "--precision fp32 on the host)");
@@ -113,17 +120,21 @@ int run_matmul(const matmul_options& opts) {
   // Products in the chosen precision; the result in the output dtype.
   std::vector<double> wide_result;
   std::vector<float> narrow_result;
-  if (mode == "fp64") {
-    wide_result = multiply<double, double>(as_values<double>(a), as_values<double>(b), m, k, n,
-                                           on_cuda, precision::standard);
-  } else if (mode == "bf16") {
-    narrow_result = multiply<bfloat16, float>(as_values<bfloat16>(a), as_values<bfloat16>(b), m, k,
-                                              n, on_cuda, precision::standard);
-  } else {
-    narrow_result =
-        multiply<float, float>(as_values<float>(a), as_values<float>(b), m, k, n, on_cuda,
-                               mode == "tf32" ? precision::tf32 : precision::standard);
-  }
+  std::visit(
+      [&](auto on) {
+        if (mode == product_precision::fp64) {
+          wide_result = multiply<double, double>(on, as_values<double>(a), as_values<double>(b), m,
+                                                 k, n, precision::standard);
+        } else if (mode == product_precision::bf16) {
+          narrow_result = multiply<bfloat16, float>(
+              on, as_values<bfloat16>(a), as_values<bfloat16>(b), m, k, n, precision::standard);
+        } else {
+          narrow_result = multiply<float, float>(
+              on, as_values<float>(a), as_values<float>(b), m, k, n,
+              mode == product_precision::tf32 ? precision::tf32 : precision::standard);
+        }
+      },
+      be);
   const std::uint64_t shape[] = {m, n};
   if (wide) {
     const auto c = wide_result.empty() && !narrow_result.empty() ? convert<double>(narrow_result)
@@ -137,27 +148,26 @@ int run_matmul(const matmul_options& opts) {
   return exit_success;
 }
 
+// `gpuprim matmul --help`: what the command does, then each of its options.
+constexpr command_help help(R"(
+matmul: Matrix product A @ B of two 2-D float32/float64 .npy arrays (shapes (m, k) and (k, n)),
+  written as a C-ordered (m, n) .npy array in the inputs' dtype
+A: The left matrix, (m, k)
+B: The right matrix, (k, n)
+--output: Where to write A @ B
+--precision: How products are computed: fp32 (the default for float32; never TF32), fp64 (the
+  default for float64), tf32 (fp32 on tensor cores; GPU only, the host refuses it), bf16 (inputs
+  rounded to bfloat16, fp32 accumulation)
+)");
+
 }  // namespace
 
 command add_matmul_command(CLI::App& app) {
   auto opts = std::make_shared<matmul_options>();
-  CLI::App* sub = app.add_subcommand(
-      "matmul",
-      "Matrix product A @ B of two 2-D float32/float64 .npy arrays (shapes (m, k) and (k, n)), "
-      "written as a C-ordered (m, n) .npy array in the inputs' dtype");
-  sub->add_option("A", opts->a, "The left matrix, (m, k)")->required()->type_name("");
-  sub->add_option("B", opts->b, "The right matrix, (k, n)")->required()->type_name("");
-  sub->add_option("-o,--output", opts->output, "Where to write A @ B")
-      ->required()
-      ->type_name("OUT.npy");
-  sub->add_option("--precision", opts->precision,
-                  "How products are computed: fp32 (the default for float32; never TF32), fp64 "
-                  "(the default for float64), tf32 (fp32 on tensor cores; GPU only, the host "
-                  "refuses it), bf16 "
-                  "(inputs rounded to bfloat16, fp32 accumulation)")
-      ->check(CLI::IsMember({"fp32", "fp64", "tf32", "bf16"}));
-  sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
-      ->check(CLI::IsMember({"host", "cuda"}));
+  CLI::App* sub = help.add_to(app);
+  add_files(sub, help, {{"A", &opts->a}, {"B", &opts->b}}, opts->output, "OUT.npy");
+  add_choice(sub, "--precision", opts->precision, precision_words, help["--precision"]);
+  add_backend_option(sub, opts->backend);
   return [opts] { return run_matmul(*opts); };
 }
 

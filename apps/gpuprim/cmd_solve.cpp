@@ -21,37 +21,39 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
 #include "commands.hpp"
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/solve.hpp"
+#include "options.hpp"
 #include "sparse_cli.hpp"
 
 namespace gpuprim::cli {
 namespace {
+
+const word_list<solve_method> method_words = {{"cg", solve_method::cg},
+                                              {"bicgstab", solve_method::bicgstab},
+                                              {"jacobi", solve_method::jacobi},
+                                              {"richardson", solve_method::richardson}};
+const word_list<preconditioner> precond_words = {{"none", preconditioner::none},
+                                                 {"jacobi", preconditioner::jacobi}};
 
 struct solve_cli_options {
   std::string matrix;
   std::string rhs;
   std::string output;
   std::string x0;
-  std::string method = "cg";
-  std::string precond = "none";
+  solve_method method = solve_method::cg;
+  preconditioner precond = preconditioner::none;
   double rtol = 1e-5;
   double atol = 0.0;
   long long max_iterations = 0;
   double omega = 1.0;
-  std::string backend;
+  backend_request backend = backend_request::automatic;
 };
-
-solve_method method_of(const std::string& name) {
-  if (name == "bicgstab") return solve_method::bicgstab;
-  if (name == "jacobi") return solve_method::jacobi;
-  if (name == "richardson") return solve_method::richardson;
-  return solve_method::cg;
-}
 
 // b or x0: n finite values.
 std::vector<double> read_vector(const std::string& file, const std::string& what,
@@ -76,20 +78,15 @@ bool all_finite(const std::vector<double>& x) {
   return true;
 }
 
-template <class Matrix>
-solve_result run_method(const solve_cli_options& opts, solve_method method, const Matrix& A,
-                        const std::vector<double>& b, std::vector<double>& x,
-                        const solve_options& so, bool on_cuda) {
+template <class B, class Matrix>
+solve_result run_method(B b, const solve_cli_options& opts, const Matrix& A,
+                        const std::vector<double>& rhs, std::vector<double>& x,
+                        const solve_options& so) {
   try {
-    if (on_cuda) {
-      const auto dA = to_device(A);
-      const auto db = to_device(b);
-      auto dx = to_device(x);
-      const solve_result r = solve(cuda, method, dA, db, dx, so);
-      x = to_host(dx);
-      return r;
-    }
-    return solve(host, method, A, b, x, so);
+    auto staged_x = stage_in_place(b, x);
+    const solve_result r = solve(b, opts.method, stage_object(b, A), stage(b, rhs), staged_x, so);
+    write_back(x, staged_x);
+    return r;
   } catch (const std::invalid_argument& e) {
     // The library's checks of the matrix (a zero diagonal entry): name the file.
     std::string message = e.what();
@@ -108,13 +105,13 @@ int run_solve(const solve_cli_options& opts) {
     throw usage_error(!(opts.rtol >= 0) ? "--rtol " + std::to_string(opts.rtol) + ": must be >= 0"
                                         : "--atol " + std::to_string(opts.atol) + ": must be >= 0");
   }
-  const bool on_cuda = resolve_backend(opts.backend) == "cuda";
+  const backend be = resolve(opts.backend);
   const cli_matrix m = read_cli_matrix(opts.matrix);
   solve_options so;
   so.tolerance = opts.rtol;
   so.atol = opts.atol;
   so.max_iterations = static_cast<std::size_t>(opts.max_iterations);
-  so.precond = opts.precond == "jacobi" ? preconditioner::jacobi : preconditioner::none;
+  so.precond = opts.precond;
   so.omega = opts.omega;
   so.use_initial_guess = !opts.x0.empty();
   so.progress = [](const solve_progress& p) {
@@ -122,24 +119,23 @@ int run_solve(const solve_cli_options& opts) {
                  p.residual, p.seconds);
     std::fflush(stderr);
   };
-  const solve_method method = method_of(opts.method);
   std::vector<double> x;
   solve_result r;
   bool symmetric = true;
   std::visit(
-      [&](const auto& A) {
+      [&](auto b, const auto& A) {
         if (A.rows() != A.cols()) {
           throw usage_error(opts.matrix + ": the matrix is " + std::to_string(A.rows()) + " x " +
                             std::to_string(A.cols()) + "; a solve needs a square one");
         }
-        const std::vector<double> b = read_vector(opts.rhs, "b", opts.matrix, A.rows());
+        const std::vector<double> rhs = read_vector(opts.rhs, "b", opts.matrix, A.rows());
         x = opts.x0.empty() ? std::vector<double>(A.rows(), 0.0)
                             : read_vector(opts.x0, "x0", opts.matrix, A.rows());
-        r = run_method(opts, method, A, b, x, so, on_cuda);
+        r = run_method(b, opts, A, rhs, x, so);
         // CG needs a symmetric matrix: one O(nnz) look when it failed.
-        if (method == solve_method::cg && !r.converged) symmetric = is_symmetric(A);
+        if (opts.method == solve_method::cg && !r.converged) symmetric = is_symmetric(A);
       },
-      m);
+      be, m);
   const bool write = r.status != solve_status::diverged && all_finite(x);
   if (write) io::write_npy(opts.output, x);
   if (r.converged) {
@@ -169,40 +165,40 @@ int run_solve(const solve_cli_options& opts) {
   return exit_not_converged;
 }
 
+// `gpuprim solve --help`: what the command does, then each of its options.
+constexpr command_help help(R"(
+solve: Solves A x = b iteratively (A from a .mtx file, b a 1-D .npy); writes x as float64 .npy and
+  prints 'iterations N residual R'. Options and stopping rule as scipy.sparse.linalg.cg: converged
+  when ||b - A x|| <= max(rtol ||b||, atol). Exit 3 when it does not converge (the iteration
+  limit, a breakdown, a residual that is not finite or 1e8 times its start: diverged, x not
+  written; or one that has not fallen by 0.1% in 500 iterations: stagnated), with one line saying
+  why; progress on stderr once a second for long solves
+A: The matrix (.mtx)
+b: The right-hand side (.npy, 1-D)
+--output: Where to write x (.npy)
+--method: cg (default; symmetric positive definite A), bicgstab, jacobi or richardson
+--precond: none (default) or jacobi (diagonal)
+--rtol: Relative tolerance: ||b - A x|| <= rtol ||b|| (default 1e-5, as SciPy)
+--atol: Absolute tolerance: ||b - A x|| <= atol is enough (default 0, as SciPy)
+--maxiter: Iteration limit (default 10 n, as SciPy's cg and bicgstab)
+--x0: The initial guess (.npy, 1-D, n values; default zeros)
+--omega: Relaxation factor of richardson / jacobi (1)
+)");
+
 }  // namespace
 
 command add_solve_command(CLI::App& app) {
   auto opts = std::make_shared<solve_cli_options>();
-  CLI::App* sub = app.add_subcommand(
-      "solve",
-      "Solves A x = b iteratively (A from a .mtx file, b a 1-D .npy); writes x as float64 .npy "
-      "and prints 'iterations N residual R'. Options and stopping rule as "
-      "scipy.sparse.linalg.cg: converged when ||b - A x|| <= max(rtol ||b||, atol). Exit 3 when "
-      "it does not converge (the iteration limit, a breakdown, a residual that is not finite or "
-      "1e8 times its start: diverged, x not written; or one that has not fallen by 0.1% in 500 "
-      "iterations: stagnated), with one line saying why; progress on stderr once a second for "
-      "long solves");
-  sub->add_option("A", opts->matrix, "The matrix (.mtx)")->required()->type_name("");
-  sub->add_option("b", opts->rhs, "The right-hand side (.npy, 1-D)")->required()->type_name("");
-  sub->add_option("-o,--output", opts->output, "Where to write x (.npy)")
-      ->required()
-      ->type_name("X.npy");
-  sub->add_option("--method", opts->method,
-                  "cg (default; symmetric positive definite A), "
-                  "bicgstab, jacobi or richardson")
-      ->check(CLI::IsMember({"cg", "bicgstab", "jacobi", "richardson"}));
-  sub->add_option("--precond", opts->precond, "none (default) or jacobi (diagonal)")
-      ->check(CLI::IsMember({"none", "jacobi"}));
-  sub->add_option("--rtol,--tol", opts->rtol,
-                  "Relative tolerance: ||b - A x|| <= rtol ||b|| (default 1e-5, as SciPy)");
-  sub->add_option("--atol", opts->atol,
-                  "Absolute tolerance: ||b - A x|| <= atol is enough (default 0, as SciPy)");
-  sub->add_option("--maxiter,--max-iter", opts->max_iterations,
-                  "Iteration limit (default 10 n, as SciPy's cg and bicgstab)");
-  sub->add_option("--x0", opts->x0, "The initial guess (.npy, 1-D, n values; default zeros)");
-  sub->add_option("--omega", opts->omega, "Relaxation factor of richardson / jacobi (1)");
-  sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
-      ->check(CLI::IsMember({"host", "cuda"}));
+  CLI::App* sub = help.add_to(app);
+  add_files(sub, help, {{"A", &opts->matrix}, {"b", &opts->rhs}}, opts->output, "X.npy");
+  add_choice(sub, "--method", opts->method, method_words, help["--method"]);
+  add_choice(sub, "--precond", opts->precond, precond_words, help["--precond"]);
+  sub->add_option("--rtol,--tol", opts->rtol, help["--rtol"]);
+  sub->add_option("--atol", opts->atol, help["--atol"]);
+  sub->add_option("--maxiter,--max-iter", opts->max_iterations, help["--maxiter"]);
+  sub->add_option("--x0", opts->x0, help["--x0"]);
+  sub->add_option("--omega", opts->omega, help["--omega"]);
+  add_backend_option(sub, opts->backend);
   return [opts] { return run_solve(*opts); };
 }
 

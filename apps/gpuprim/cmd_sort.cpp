@@ -17,42 +17,28 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
-#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <variant>
 #include <vector>
 
 #include "commands.hpp"
+#include "dtype.hpp"
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/io/npy.hpp"
 #include "gpuprim/sort.hpp"
+#include "options.hpp"
 
 namespace gpuprim::cli {
 namespace {
 
-struct sort_options {
-  std::string file;
-  std::string output;
-  bool descending = false;
-  std::string values;
-  std::string values_output;
-  std::string backend;
-};
-
 // Values move as opaque 4- or 8-byte words, whatever their dtype.
 using value_words =
     std::variant<std::monostate, std::vector<std::uint32_t>, std::vector<std::uint64_t>>;
-
-template <class W>
-std::vector<W> words_of(const io::npy_array& array) {
-  std::vector<W> words(array.bytes.size() / sizeof(W));
-  if (!words.empty()) std::memcpy(words.data(), array.bytes.data(), array.bytes.size());
-  return words;
-}
 
 template <class T>
 std::span<const std::byte> bytes_of(const std::vector<T>& values) {
@@ -64,85 +50,46 @@ void write_1d(const std::string& path, io::dtype type, std::span<const std::byte
   io::write_npy(path, type, bytes, std::span<const std::uint64_t>(&length, 1));
 }
 
-template <class K, class W>
-void sort_pairs(std::vector<K>& keys, std::vector<W>& values, sort_order order, bool on_cuda) {
-  if (on_cuda) {
-    device_vector<K> d_keys = to_device(keys);
-    device_vector<W> d_values = to_device(values);
-    sort_by_key(cuda, d_keys, d_values, order);
-    keys = to_host(d_keys);
-    values = to_host(d_values);
-  } else {
-    sort_by_key(host, keys, values, order);
-  }
-}
-
-template <class K>
-void sort_keys(std::vector<K>& keys, sort_order order, bool on_cuda) {
-  if (on_cuda) {
-    device_vector<K> d_keys = to_device(keys);
-    sort(cuda, d_keys, order);
-    keys = to_host(d_keys);
-  } else {
-    sort(host, keys, order);
-  }
-}
-
-// Sorts the keys of `array` as K (bool as uint8) and the values with them;
-// writes both.
-template <class K>
-void sort_and_write(const io::npy_array& array, value_words& values,
-                    const io::npy_array* values_array, const sort_options& opts, bool on_cuda) {
-  std::vector<K> keys = words_of<K>(array);
-  const sort_order order = opts.descending ? sort_order::descending : sort_order::ascending;
+// Sorts `keys` and the values with them, in place, where b runs.
+template <class B, class K>
+void sort_keys(B b, std::vector<K>& keys, value_words& values, sort_order order) {
+  auto staged_keys = stage_in_place(b, keys);
   std::visit(
       [&]<class List>(List& list) {
         if constexpr (std::is_same_v<List, std::monostate>) {
-          sort_keys(keys, order, on_cuda);
+          sort(b, staged_keys, order);
         } else {
-          sort_pairs(keys, list, order, on_cuda);
+          auto staged_values = stage_in_place(b, list);
+          sort_by_key(b, staged_keys, staged_values, order);
+          write_back(list, staged_values);
         }
       },
       values);
-  write_1d(opts.output, array.type, bytes_of(keys), keys.size());
-  std::visit(
-      [&]<class List>(const List& list) {
-        if constexpr (!std::is_same_v<List, std::monostate>) {
-          write_1d(opts.values_output, values_array->type, bytes_of(list), list.size());
-        }
-      },
-      values);
+  write_back(keys, staged_keys);
 }
 
-void sort_array(const io::npy_array& array, value_words& values, const io::npy_array* values_array,
-                const sort_options& opts, bool on_cuda) {
-  switch (array.type) {
-    case io::dtype::bool8:  // 0 and 1, sorted as bytes
-    case io::dtype::uint8:
-      return sort_and_write<std::uint8_t>(array, values, values_array, opts, on_cuda);
-    case io::dtype::int8:
-      return sort_and_write<std::int8_t>(array, values, values_array, opts, on_cuda);
-    case io::dtype::uint16:
-      return sort_and_write<std::uint16_t>(array, values, values_array, opts, on_cuda);
-    case io::dtype::int16:
-      return sort_and_write<std::int16_t>(array, values, values_array, opts, on_cuda);
-    case io::dtype::uint32:
-      return sort_and_write<std::uint32_t>(array, values, values_array, opts, on_cuda);
-    case io::dtype::int32:
-      return sort_and_write<std::int32_t>(array, values, values_array, opts, on_cuda);
-    case io::dtype::uint64:
-      return sort_and_write<std::uint64_t>(array, values, values_array, opts, on_cuda);
-    case io::dtype::int64:
-      return sort_and_write<std::int64_t>(array, values, values_array, opts, on_cuda);
-    case io::dtype::float32:
-      return sort_and_write<float>(array, values, values_array, opts, on_cuda);
-    case io::dtype::float64:
-      return sort_and_write<double>(array, values, values_array, opts, on_cuda);
-    case io::dtype::float16:
-      break;
-  }
-  throw usage_error(opts.file + ": dtype " + std::string(io::dtype_name(array.type)) +
-                    " is not supported (bool, integers, float32 and float64 are)");
+// Sorts the keys of `array` and the values with them; writes both.
+template <class B>
+void sort_array(B b, const io::npy_array& array, value_words& values,
+                const io::npy_array* values_array, const sort_options& opts) {
+  visit_dtype(array.type, [&]<class T>(std::type_identity<T>) {
+    if constexpr (std::is_same_v<T, half>) {
+      throw usage_error(opts.file + ": dtype " + std::string(io::dtype_name(array.type)) +
+                        " is not supported (bool, integers, float32 and float64 are)");
+    } else {
+      // bool: 0 and 1, sorted as bytes.
+      std::vector<stored_t<T>> keys = stored_values<T>(array.bytes);
+      sort_keys(b, keys, values, opts.descending ? sort_order::descending : sort_order::ascending);
+      write_1d(opts.output, array.type, bytes_of(keys), keys.size());
+      std::visit(
+          [&]<class List>(const List& list) {
+            if constexpr (!std::is_same_v<List, std::monostate>) {
+              write_1d(opts.values_output, values_array->type, bytes_of(list), list.size());
+            }
+          },
+          values);
+    }
+  });
 }
 
 // Reads --values: one 4- or 8-byte element per key.
@@ -159,8 +106,8 @@ value_words read_values(const io::npy_array& values, const sort_options& opts,
     throw usage_error(opts.values + ": " + std::to_string(values.size()) + " values, but " +
                       opts.file + " has " + std::to_string(num_keys) + " keys (one value per key)");
   }
-  if (bytes == 4) return words_of<std::uint32_t>(values);
-  return words_of<std::uint64_t>(values);
+  if (bytes == 4) return stored_values<std::uint32_t>(values.bytes);
+  return stored_values<std::uint64_t>(values.bytes);
 }
 
 // OUT.npy -> OUT.values.npy (OUT -> OUT.values.npy without the suffix).
@@ -171,12 +118,9 @@ std::string default_values_output(const std::string& output) {
   return path.string();
 }
 
-int run_sort(sort_options opts) {
-  const bool on_cuda = resolve_backend(opts.backend) == "cuda";
+int run_sort(const sort_options& opts) {
+  const backend be = resolve(opts.backend);
   const bool with_values = !opts.values.empty();
-  if (with_values && opts.values_output.empty()) {
-    opts.values_output = default_values_output(opts.output);
-  }
   if (with_values && std::filesystem::path(opts.values_output).lexically_normal() ==
                          std::filesystem::path(opts.output).lexically_normal()) {
     throw usage_error("--values-out " + opts.values_output +
@@ -189,59 +133,47 @@ int run_sort(sort_options opts) {
     values_array = io::read_npy(opts.values);
     values = read_values(values_array, opts, array.size());
   }
-  sort_array(array, values, with_values ? &values_array : nullptr, opts, on_cuda);
+  std::visit(
+      [&](auto b) { sort_array(b, array, values, with_values ? &values_array : nullptr, opts); },
+      be);
   return exit_success;
 }
+
+// `gpuprim sort --help`: what the command does, then each of its options.
+constexpr command_help help(R"(
+sort: Sort the elements of a NumPy .npy array (stable radix sort), flattened in C order like
+  numpy.sort(a, axis=None), written to a 1-D .npy array of the same dtype
+FILE: The .npy file of keys (bool, int8..int64, uint8..uint64, float32, float64; either byte
+  order, C or Fortran order). NaNs sort last; -0.0 before +0.0
+--output: Where to write the sorted keys
+--descending: Largest first (NaNs still last; equal keys keep their input order)
+--values: A .npy array moved with the keys: one element per key, of 4 or 8 bytes (int32, uint32,
+  float32, int64, uint64, float64); numpy.arange(a.size) gives the stable argsort
+--values-out: Where to write the values in the keys' new order (default: OUT.values.npy next to
+  the sorted keys)
+--distributed: Under mpirun: each rank reads its own slice of FILE and the ranks sort together
+  (sample sort; host or GPU ranks, as --backend), each writing its share of OUTPUT
+)");
 
 }  // namespace
 
 command add_sort_command(CLI::App& app) {
   auto opts = std::make_shared<sort_options>();
-  CLI::App* sub = app.add_subcommand(
-      "sort",
-      "Sort the elements of a NumPy .npy array (stable radix sort), flattened in C order like "
-      "numpy.sort(a, axis=None), written to a 1-D .npy array of the same dtype");
-  sub->add_option("FILE", opts->file,
-                  "The .npy file of keys (bool, int8..int64, uint8..uint64, float32, float64; "
-                  "either byte order, C or Fortran order). NaNs sort last; -0.0 before +0.0")
-      ->required()
-      ->type_name("");
-  sub->add_option("-o,--output", opts->output, "Where to write the sorted keys")
-      ->required()
-      ->type_name("OUT.npy");
-  sub->add_flag("--descending", opts->descending,
-                "Largest first (NaNs still last; equal keys keep their input order)");
+  CLI::App* sub = help.add_to(app);
+  add_files(sub, help, {{"FILE", &opts->file}}, opts->output, "OUT.npy");
+  sub->add_flag("--descending", opts->descending, help["--descending"]);
   CLI::Option* values =
-      sub->add_option("--values", opts->values,
-                      "A .npy array moved with the keys: one element per key, of 4 or 8 bytes "
-                      "(int32, uint32, float32, int64, uint64, float64); numpy.arange(a.size) "
-                      "gives the stable argsort")
-          ->option_text("V.npy");
-  sub->add_option("--values-out", opts->values_output,
-                  "Where to write the values in the keys' new order (default: OUT.values.npy "
-                  "next to the sorted keys)")
+      sub->add_option("--values", opts->values, help["--values"])->option_text("V.npy");
+  sub->add_option("--values-out", opts->values_output, help["--values-out"])
       ->option_text("VOUT.npy")
       ->needs(values);
-  sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
-      ->check(CLI::IsMember({"host", "cuda"}));
-  auto distributed = std::make_shared<bool>(false);
-  sub->add_flag("--distributed", *distributed,
-                "Under mpirun: each rank reads its own slice of FILE and the ranks sort together "
-                "(sample sort; host or GPU ranks, as --backend), each writing its share of OUTPUT");
-  return [opts, distributed] {
-    if (!*distributed) return run_sort(*opts);
-    distributed_request r;
-    r.command = "sort";
-    r.file = opts->file;
-    r.output = opts->output;
-    r.descending = opts->descending;
-    r.values = opts->values;
-    r.values_output = opts->values_output;
-    if (!r.values.empty() && r.values_output.empty()) {
-      r.values_output = default_values_output(r.output);
+  add_backend_option(sub, opts->backend);
+  sub->add_flag("--distributed", opts->distributed, help["--distributed"]);
+  return [opts] {
+    if (!opts->values.empty() && opts->values_output.empty()) {
+      opts->values_output = default_values_output(opts->output);
     }
-    r.backend = opts->backend;
-    return run_distributed(r);
+    return opts->distributed ? run_distributed(*opts) : run_sort(*opts);
   };
 }
 

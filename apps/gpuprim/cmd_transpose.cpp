@@ -6,12 +6,15 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 #include "commands.hpp"
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/io/npy.hpp"
 #include "gpuprim/transpose.hpp"
+#include "options.hpp"
 
 namespace gpuprim::cli {
 namespace {
@@ -19,7 +22,7 @@ namespace {
 struct transpose_options {
   std::string file;
   std::string output;
-  std::string backend;
+  backend_request backend = backend_request::automatic;
 };
 
 int run_transpose(const transpose_options& opts) {
@@ -29,7 +32,7 @@ int run_transpose(const transpose_options& opts) {
     throw usage_error(opts.file + ": transpose takes a 2-D or 3-D array; this one has " +
                       std::to_string(rank) + " dimension" + (rank == 1 ? "" : "s"));
   }
-  const bool on_cuda = resolve_backend(opts.backend) == "cuda";
+  const backend be = resolve(opts.backend);
   const std::size_t batch = rank == 3 ? in.shape[0] : 1;
   const std::size_t rows = in.shape[rank - 2], cols = in.shape[rank - 1];
   const std::size_t element = io::dtype_size(in.type);
@@ -39,37 +42,36 @@ int run_transpose(const transpose_options& opts) {
   out.shape = in.shape;
   out.shape[rank - 2] = cols;
   out.shape[rank - 1] = rows;
-  out.bytes.resize(in.bytes.size());
   if (!in.bytes.empty()) {
-    if (on_cuda) {
-      device_vector<std::byte> d_in = to_device(std::span<const std::byte>(in.bytes));
-      device_vector<std::byte> d_out(in.bytes.size());
-      transpose_bytes_batched(cuda, element, d_in.data(), d_out.data(), batch, rows, cols);
-      copy(d_out.span(), std::span<std::byte>(out.bytes));
-    } else {
-      transpose_bytes_batched(host, element, in.bytes.data(), out.bytes.data(), batch, rows, cols);
-    }
+    std::visit(
+        [&](auto b) {
+          const auto staged_in = stage(b, in.bytes);
+          auto staged_out = make_output<std::byte>(b, in.bytes.size());
+          transpose_bytes_batched(b, element, staged_in.data(), staged_out.data(), batch, rows,
+                                  cols);
+          out.bytes = fetch(std::move(staged_out));
+        },
+        be);
   }
   io::write_npy(opts.output, out);
   return exit_success;
 }
 
+// `gpuprim transpose --help`: what the command does, then each of its options.
+constexpr command_help help(R"(
+transpose: Transpose a 2-D NumPy .npy array (a.T), or the last two axes of a 3-D one
+  (numpy.swapaxes(a, -1, -2)), into a C-ordered .npy array of the same dtype
+FILE: The .npy array (any dtype the reader takes)
+--output: Where to write the transpose
+)");
+
 }  // namespace
 
 command add_transpose_command(CLI::App& app) {
   auto opts = std::make_shared<transpose_options>();
-  CLI::App* sub = app.add_subcommand(
-      "transpose",
-      "Transpose a 2-D NumPy .npy array (a.T), or the last two axes of a 3-D one "
-      "(numpy.swapaxes(a, -1, -2)), into a C-ordered .npy array of the same dtype");
-  sub->add_option("FILE", opts->file, "The .npy array (any dtype the reader takes)")
-      ->required()
-      ->type_name("");
-  sub->add_option("-o,--output", opts->output, "Where to write the transpose")
-      ->required()
-      ->type_name("OUT.npy");
-  sub->add_option("--backend", opts->backend, "host or cuda (default: cuda when a GPU is present)")
-      ->check(CLI::IsMember({"host", "cuda"}));
+  CLI::App* sub = help.add_to(app);
+  add_files(sub, help, {{"FILE", &opts->file}}, opts->output, "OUT.npy");
+  add_backend_option(sub, opts->backend);
   return [opts] { return run_transpose(*opts); };
 }
 

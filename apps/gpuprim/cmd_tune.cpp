@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lab/bench/bench.hpp"
@@ -15,6 +16,7 @@
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/tune/cache.hpp"
 #include "gpuprim/tune/tuner.hpp"
+#include "options.hpp"
 
 namespace gpuprim::cli {
 namespace {
@@ -206,24 +208,28 @@ int run_tune(const tune_options_cli& o) {
   return exit_success;
 }
 
+// `gpuprim tune --help`: what the command does, then each of its options.
+constexpr command_help help(R"(
+tune: Measure the GPU algorithms' launch configurations and store the fastest
+FAMILY: Families to tune (default: all): all, reduce, scan, segmented, histogram, sort,
+  sorting-network, transpose, convolve, spmv, closest-pair (spelt as the commands; closest_pair,
+  segmented_reduce and sorting_network are taken too, as in `gpuprim bench`)
+--quick: Fewer runs per candidate, the first type only
+--budget: Seconds for the whole run, shared among the algorithms (default: no limit)
+--seed: Seed of the budgeted search's random samples
+--show: Print the stored tuning cache of this GPU and exit
+)");
+
 }  // namespace
 
 command add_tune_command(CLI::App& app) {
   auto opts = std::make_shared<tune_options_cli>();
-  CLI::App* cmd = app.add_subcommand(
-      "tune", "Measure the GPU algorithms' launch configurations and store the fastest");
-  cmd->add_option("FAMILY", opts->families,
-                  "Families to tune (default: all): all, reduce, scan, segmented, histogram, "
-                  "sort, sorting-network, transpose, convolve, spmv, closest-pair (spelt as the "
-                  "commands; closest_pair, segmented_reduce and sorting_network are taken too, "
-                  "as in `gpuprim bench`)")
-      ->type_name("FAMILY");
-  cmd->add_flag("--quick", opts->quick, "Fewer runs per candidate, the first type only");
-  cmd->add_option("--budget", opts->budget_seconds,
-                  "Seconds for the whole run, shared among the algorithms (default: no limit)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--seed", opts->seed, "Seed of the budgeted search's random samples");
-  cmd->add_flag("--show", opts->show, "Print the stored tuning cache of this GPU and exit");
+  CLI::App* cmd = help.add_to(app);
+  cmd->add_option("FAMILY", opts->families, help["FAMILY"])->type_name("FAMILY");
+  cmd->add_flag("--quick", opts->quick, help["--quick"]);
+  cmd->add_option("--budget", opts->budget_seconds, help["--budget"])->check(CLI::PositiveNumber);
+  cmd->add_option("--seed", opts->seed, help["--seed"]);
+  cmd->add_flag("--show", opts->show, help["--show"]);
   return [opts] { return run_tune(*opts); };
 }
 

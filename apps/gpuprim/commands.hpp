@@ -6,7 +6,6 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 namespace CLI {
 class App;
@@ -42,24 +41,6 @@ command add_generate_command(CLI::App& app);
 command add_closest_pair_command(CLI::App& app);
 command add_tune_command(CLI::App& app);
 
-// `--distributed` (reduce, scan, sort, histogram under mpirun): what the
-// command was asked; run_distributed (dist_cli.cpp) initializes MPI, runs it
-// over the ranks and returns the exit code (2 on any rank's error, one line
-// from rank 0). Without MPI it throws usage_error.
-struct distributed_request {
-  std::string command;
-  std::string file;
-  std::string output;
-  std::string op;
-  bool exclusive = false;
-  bool descending = false;
-  std::string values;
-  std::string values_output;
-  long long bins = 0;
-  std::vector<double> range;
-  std::string backend;
-};
-int run_distributed(const distributed_request& request);
 
 // The backend to use: `requested` ("host" or "cuda"), or when empty, cuda if
 // a device is present and host otherwise. Throws usage_error for "cuda"

@@ -21,19 +21,21 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "commands.hpp"
+#include "dtype.hpp"
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/dist/histogram.hpp"
@@ -42,6 +44,7 @@
 #include "gpuprim/dist/sort.hpp"
 #include "gpuprim/io/npy.hpp"
 #include "histogram_bounds.hpp"
+#include "options.hpp"
 
 #if GPUPRIM_HAS_CUDA
 #include <cuda_runtime_api.h>
@@ -77,16 +80,6 @@ void on_all_ranks(MPI_Comm comm, const std::function<void()>& step) {
   throw dist_failure(message);
 }
 
-template <class T>
-std::string to_text(T value) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(value)) return "nan";
-  }
-  char text[64];
-  const auto result = std::to_chars(text, text + sizeof text, value);
-  return std::string(text, result.ptr);
-}
-
 // This rank's slice of the input file.
 struct input_slice {
   io::npy_info info;
@@ -94,10 +87,8 @@ struct input_slice {
   std::vector<std::byte> bytes;
 
   template <class T>
-  std::vector<T> as() const {
-    std::vector<T> v(bytes.size() / sizeof(T));
-    if (!v.empty()) std::memcpy(v.data(), bytes.data(), bytes.size());
-    return v;
+  std::vector<stored_t<T>> as() const {
+    return stored_values<T>(bytes);
   }
 };
 
@@ -126,169 +117,108 @@ void write_slices(MPI_Comm comm, const std::string& path, io::dtype type, std::u
 }
 
 // Calls f(std::vector<T>) with the slice as its own element type (bool as
-// uint8).
+// uint8; not float16).
 template <class F>
 void with_values(const input_slice& in, F&& f) {
-  switch (in.info.type) {
-    case io::dtype::bool8:
-    case io::dtype::uint8:
-      return f(in.as<std::uint8_t>());
-    case io::dtype::int8:
-      return f(in.as<std::int8_t>());
-    case io::dtype::uint16:
-      return f(in.as<std::uint16_t>());
-    case io::dtype::int16:
-      return f(in.as<std::int16_t>());
-    case io::dtype::uint32:
-      return f(in.as<std::uint32_t>());
-    case io::dtype::int32:
-      return f(in.as<std::int32_t>());
-    case io::dtype::uint64:
-      return f(in.as<std::uint64_t>());
-    case io::dtype::int64:
-      return f(in.as<std::int64_t>());
-    case io::dtype::float32:
-      return f(in.as<float>());
-    case io::dtype::float64:
-      return f(in.as<double>());
-  }
-  throw usage_error("unsupported dtype");
+  visit_dtype(in.info.type, [&]<class T>(std::type_identity<T>) {
+    if constexpr (std::is_same_v<T, half>) {
+      throw usage_error("unsupported dtype");
+    } else {
+      f(in.as<T>());
+    }
+  });
 }
 
 // ---- where a rank's local work runs -------------------------------------------
 
-// Host ranks: the slice stays where it is (a span of it).
-struct on_host {
-  template <class T>
-  std::span<const T> put(const std::vector<T>& v) const {
-    return v;
-  }
-  template <class T>
-  std::vector<T> make(std::size_t n) const {
-    return std::vector<T>(n);
-  }
-  template <class T>
-  std::vector<T> back(std::vector<T>&& v) const {
-    return std::move(v);
-  }
-};
-
-// GPU ranks: the slice copied to the rank's device, results copied back.
-struct on_device {
-  template <class T>
-  device_vector<T> put(const std::vector<T>& v) const {
-    return to_device(v);
-  }
-  template <class T>
-  device_vector<T> make(std::size_t n) const {
-    return device_vector<T>(n);
-  }
-  template <class T>
-  std::vector<T> back(const device_vector<T>& v) const {
-    return to_host(v);
-  }
-};
-
-// The ranks and where their local work runs.
+// The ranks and the backend of their local work: host ranks keep their
+// slice where it is, GPU ranks copy it to their device and the results back
+// (the staging helpers of backend.hpp).
 struct ranks {
   MPI_Comm comm;
-  bool on_cuda;
+  backend local;
 };
 
-// Calls f(backend, place): gp::mpi{comm} with on_host, or
-// gp::mpi{comm, gp::cuda} with on_device.
+// Calls f(b, local): gp::mpi{comm} over host ranks, or gp::mpi{comm,
+// gp::cuda} over GPU ranks, and the local backend.
 template <class F>
 void with_backend(const ranks& r, F&& f) {
-  if (r.on_cuda) {
-    f(mpi<cuda_backend>{r.comm, cuda}, on_device{});
-  } else {
-    f(mpi<host_backend>{r.comm, host}, on_host{});
-  }
+  std::visit([&](auto local) { f(mpi<decltype(local)>{r.comm, local}, local); }, r.local);
 }
 
-// place.put(v) and place.make<T>(n), agreed between the ranks (device
-// memory can run out on one rank alone).
-template <class Place, class T>
-auto placed(MPI_Comm comm, const Place& place, const std::vector<T>& v) {
-  decltype(place.put(v)) out{};
-  on_all_ranks(comm, [&] { out = place.put(v); });
+// stage(local, v) and make_output<T>(local, n), agreed between the ranks
+// (device memory can run out on one rank alone).
+template <class Local, class T>
+auto placed(MPI_Comm comm, Local local, const std::vector<T>& v) {
+  decltype(stage(local, v)) out{};
+  on_all_ranks(comm, [&] { out = stage(local, v); });
   return out;
 }
 // On the host the result is a span of v: never of a temporary.
-template <class Place, class T>
-auto placed(MPI_Comm comm, const Place& place, std::vector<T>&& v) = delete;
-template <class T, class Place>
-auto made(MPI_Comm comm, const Place& place, std::size_t n) {
-  decltype(place.template make<T>(n)) out{};
-  on_all_ranks(comm, [&] { out = place.template make<T>(n); });
+template <class Local, class T>
+auto placed(MPI_Comm comm, Local local, std::vector<T>&& v) = delete;
+template <class T, class Local>
+auto made(MPI_Comm comm, Local local, std::size_t n) {
+  decltype(make_output<T>(local, n)) out{};
+  on_all_ranks(comm, [&] { out = make_output<T>(local, n); });
   return out;
 }
 
-// Min, max and their positions of 8- and 16-bit integers (and bool) are
-// found in 32 bits, as the one-process GPU path does (the types the GPU
-// library precompiles).
-template <class T>
-using extreme_type =
-    std::conditional_t<std::is_integral_v<T> && sizeof(T) < 4,
-                       std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>, T>;
-
 // ---- reduce ------------------------------------------------------------------
 
-template <class B, class Place, class T>
-std::string dist_reduce_values(B b, const Place& place, const std::vector<T>& values,
-                               std::string op, std::uint64_t total) {
-  const bool skip_nan = op.starts_with("nan");
-  if (skip_nan) op = op.substr(3);
+template <class B, class Local, class T>
+std::string dist_reduce_values(B b, Local local, const std::vector<T>& values, reduce_op op,
+                               std::uint64_t total) {
+  const bool skip_nan = skips_nan(op);
+  const reduce_op plain = with_nan(op);
   const nan_rule rule = skip_nan ? nan_rule::skip : nan_rule::propagate;
-  if (op == "sum") {
+  if (plain == reduce_op::sum) {
     if constexpr (std::is_floating_point_v<T>) {
-      const auto in = placed(b.comm, place, values);
+      const auto in = placed(b.comm, local, values);
       const double s = skip_nan ? transform_reduce(b, in, 0.0, plus{}, nan_to_zero{})
                                 : reduce(b, in, 0.0, plus{});
-      return to_text(s);
+      return number_text(s);
     } else {
       const std::vector<std::uint64_t> wide(values.begin(), values.end());
-      const std::uint64_t s = reduce(b, placed(b.comm, place, wide), std::uint64_t{0}, plus{});
-      if constexpr (std::is_signed_v<T>) return to_text(static_cast<std::int64_t>(s));
-      return to_text(s);
+      const std::uint64_t s = reduce(b, placed(b.comm, local, wide), std::uint64_t{0}, plus{});
+      if constexpr (std::is_signed_v<T>) return number_text(static_cast<std::int64_t>(s));
+      return number_text(s);
     }
   }
-  if (total == 0) throw usage_error("cannot take the " + op + " of an empty array");
+  const std::string& name = word_of(reduce_op_words, plain);
+  if (total == 0) throw usage_error("cannot take the " + name + " of an empty array");
   if constexpr (std::is_floating_point_v<T>) {
     if (skip_nan) {
       const bool mine_all_nan =
           std::all_of(values.begin(), values.end(), [](T x) { return std::isnan(x); });
       const auto all = detail::allgather(b.comm, static_cast<std::uint8_t>(mine_all_nan));
       if (std::all_of(all.begin(), all.end(), [](std::uint8_t x) { return x != 0; })) {
-        if (op.starts_with("arg")) {
-          throw usage_error("all values are NaN: nan" + op + " has no answer (numpy raises)");
+        if (is_arg(op)) {
+          throw usage_error("all values are NaN: nan" + name + " has no answer (numpy raises)");
         }
         if (mpi_rank(b.comm) == 0) {
           std::fprintf(stderr, "gpuprim reduce: warning: all values are NaN, nan%s is nan\n",
-                       op.c_str());
+                       name.c_str());
         }
       }
     }
   }
-  if (op != "min" && op != "max" && op != "argmin" && op != "argmax") {
-    throw usage_error("unknown --op " + op);
-  }
-  using E = extreme_type<T>;
+  using E = widened_small_t<T>;
   const std::vector<E> converted(values.begin(), values.end());
-  const auto in = placed(b.comm, place, converted);  // on the host: a span of `converted`
-  const auto found = op.ends_with("max") ? max_element(b, in, rule) : min_element(b, in, rule);
-  const std::string value = to_text(static_cast<T>(found.value));
-  return op.starts_with("arg") ? value + " " + to_text(found.index) : value;
+  const auto in = placed(b.comm, local, converted);  // on the host: a span of `converted`
+  const auto found = is_max(op) ? max_element(b, in, rule) : min_element(b, in, rule);
+  const std::string value = number_text(static_cast<T>(found.value));
+  return is_arg(op) ? value + " " + number_text(found.index) : value;
 }
 
-void dist_reduce(const ranks& rk, const distributed_request& r) {
+void run_on_ranks(const ranks& rk, const reduce_options& r) {
   const input_slice in = read_slice(rk.comm, r.file);
   std::string result;
-  with_backend(rk, [&](auto b, const auto& place) {
+  with_backend(rk, [&](auto b, auto local) {
     on_all_ranks(rk.comm, [&] {
       try {
         with_values(in, [&](const auto& values) {
-          result = dist_reduce_values(b, place, values, r.op, in.info.size());
+          result = dist_reduce_values(b, local, values, r.op, in.info.size());
         });
       } catch (const usage_error& e) {
         throw usage_error(r.file + ": " + e.what());
@@ -311,44 +241,40 @@ std::vector<std::byte> bytes_as(const std::vector<C>& values) {
   return bytes;
 }
 
-// This rank's slice of the scan of the whole array, computed where `place`
-// says.
-template <class B, class Place, class C, class Op>
-std::vector<C> scanned(B b, const Place& place, const std::vector<C>& values, bool exclusive,
-                       C init, Op op) {
-  const auto in = placed(b.comm, place, values);
-  auto out = made<C>(b.comm, place, values.size());
+// This rank's slice of the scan of the whole array, computed where `local`
+// runs.
+template <class B, class Local, class C, class Op>
+std::vector<C> scanned(B b, Local local, const std::vector<C>& values, bool exclusive, C init,
+                       Op op) {
+  const auto in = placed(b.comm, local, values);
+  auto out = made<C>(b.comm, local, values.size());
   if (exclusive) {
     exclusive_scan(b, in, out, init, op);
   } else {
     inclusive_scan(b, in, out, op);
   }
-  return place.back(std::move(out));
+  return fetch(std::move(out));
 }
 
 template <class C, class Op>
 std::vector<C> scanned(const ranks& rk, const std::vector<C>& values, bool exclusive, C init,
                        Op op) {
   std::vector<C> result;
-  with_backend(rk, [&](auto b, const auto& place) {
-    result = scanned(b, place, values, exclusive, init, op);
-  });
+  with_backend(
+      rk, [&](auto b, auto local) { result = scanned(b, local, values, exclusive, init, op); });
   return result;
 }
 
 template <class T>
-void dist_scan_values(const ranks& rk, const std::vector<T>& values, const distributed_request& r,
+void dist_scan_values(const ranks& rk, const std::vector<T>& values, const scan_options& r,
                       const input_slice& in) {
   const MPI_Comm comm = rk.comm;
   std::vector<std::byte> out;
   io::dtype out_type = in.info.type;
-  if (r.op == "sum") {
+  if (r.op == scan_op::sum) {
     // As `gpuprim scan`: integers in uint64 (written int64 or uint64), floats in their type.
-    using C = std::conditional_t<std::is_floating_point_v<T>, T, std::uint64_t>;
-    using O =
-        std::conditional_t<std::is_floating_point_v<T>, T,
-                           std::conditional_t<std::is_unsigned_v<T> && !std::is_same_v<T, bool>,
-                                              std::uint64_t, std::int64_t>>;
+    using C = scan_sum_t<T>;
+    using O = scan_sum_output_t<T>;
     const std::vector<C> wide(values.begin(), values.end());
     const std::vector<C> result = scanned(rk, wide, r.exclusive, C{0}, plus{});
     // numpy bool counts as int64 (like the one-process command).
@@ -360,18 +286,11 @@ void dist_scan_values(const ranks& rk, const std::vector<T>& values, const distr
       out_type = io::dtype_of<O>;
     }
   } else {
-    const bool is_max = r.op.ends_with("max");
-    const bool skip_nan = r.op.starts_with("nan");  // nanmin / nanmax
-    using C =
-        std::conditional_t<std::is_integral_v<T> && sizeof(T) < 4,
-                           std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>, T>;
+    const bool max = is_max(r.op);
+    const bool skip_nan = skips_nan(r.op);  // nanmin / nanmax
+    using C = widened_small_t<T>;
     using limits = std::numeric_limits<T>;
-    T init;
-    if constexpr (limits::has_infinity) {
-      init = is_max ? -limits::infinity() : limits::infinity();
-    } else {
-      init = is_max ? limits::lowest() : limits::max();
-    }
+    const T init = extreme_identity<T>(max);
     // min / max: gp::minimum / maximum propagate NaN. nanmin / nanmax
     // (numpy.fmin.accumulate): NaNs count as the identity, and inclusive
     // outputs before the first number of the whole array go back to NaN.
@@ -391,7 +310,7 @@ void dist_scan_values(const ranks& rk, const std::vector<T>& values, const distr
     auto run = [&](auto op) {
       result = scanned(rk, converted, r.exclusive, static_cast<C>(init), op);
     };
-    if (is_max) {
+    if (max) {
       run(maximum{});
     } else {
       run(minimum{});
@@ -407,20 +326,19 @@ void dist_scan_values(const ranks& rk, const std::vector<T>& values, const distr
   write_slices(comm, r.output, out_type, in.info.size(), in.begin, out);
 }
 
-void dist_scan(const ranks& rk, const distributed_request& r) {
+void run_on_ranks(const ranks& rk, const scan_options& r) {
   const MPI_Comm comm = rk.comm;
   const input_slice in = read_slice(comm, r.file);
   with_values(in, [&](const auto& values) {
     using T = typename std::remove_cvref_t<decltype(values)>::value_type;
-    if (in.info.type == io::dtype::bool8 && r.op != "sum") {
+    if (in.info.type == io::dtype::bool8 && r.op != scan_op::sum) {
       // Written back as numpy bool.
       const std::vector<std::uint32_t> wide(values.begin(), values.end());
       std::vector<std::uint32_t> result;
-      const bool is_max = r.op.ends_with("max");
       auto run = [&](auto op, std::uint32_t init) {
         result = scanned(rk, wide, r.exclusive, init, op);
       };
-      if (is_max) {
+      if (is_max(r.op)) {
         run(maximum{}, 0u);
       } else {
         run(minimum{}, 1u);
@@ -436,32 +354,32 @@ void dist_scan(const ranks& rk, const distributed_request& r) {
 // ---- sort --------------------------------------------------------------------
 
 // Sorts this rank's keys (and values, as 4- or 8-byte words W) together
-// with the other ranks' where `place` says; this rank's share of the sorted
+// with the other ranks' where `local` runs; this rank's share of the sorted
 // keys and values comes back as bytes.
-template <class B, class Place, class K, class W>
-sort_report sorted_share(B b, const Place& place, const std::vector<K>& keys,
-                         const std::vector<W>* values, sort_order order,
-                         std::vector<std::byte>& keys_bytes, std::vector<std::byte>& values_bytes) {
+template <class B, class Local, class K, class W>
+sort_report sorted_share(B b, Local local, const std::vector<K>& keys, const std::vector<W>* values,
+                         sort_order order, std::vector<std::byte>& keys_bytes,
+                         std::vector<std::byte>& values_bytes) {
   auto as_bytes = [](const auto& v) {
     return std::vector<std::byte>(reinterpret_cast<const std::byte*>(v.data()),
                                   reinterpret_cast<const std::byte*>(v.data() + v.size()));
   };
-  const auto k = placed(b.comm, place, keys);
-  auto k_out = made<K>(b.comm, place, 0);
+  const auto k = placed(b.comm, local, keys);
+  auto k_out = made<K>(b.comm, local, 0);
   sort_report report;
   if (values) {
-    const auto v = placed(b.comm, place, *values);
-    auto v_out = made<W>(b.comm, place, 0);
+    const auto v = placed(b.comm, local, *values);
+    auto v_out = made<W>(b.comm, local, 0);
     report = sort_by_key(b, k, v, k_out, v_out, order);
-    values_bytes = as_bytes(place.back(std::move(v_out)));
+    values_bytes = as_bytes(fetch(std::move(v_out)));
   } else {
     report = sort(b, k, k_out, order);
   }
-  keys_bytes = as_bytes(place.back(std::move(k_out)));
+  keys_bytes = as_bytes(fetch(std::move(k_out)));
   return report;
 }
 
-void dist_sort(const ranks& rk, const distributed_request& r) {
+void run_on_ranks(const ranks& rk, const sort_options& r) {
   const MPI_Comm comm = rk.comm;
   const input_slice in = read_slice(comm, r.file);
   const sort_order order = r.descending ? sort_order::descending : sort_order::ascending;
@@ -487,16 +405,16 @@ void dist_sort(const ranks& rk, const distributed_request& r) {
   with_values(in, [&](const auto& keys) {
     sort_report report;
     std::vector<std::byte> keys_bytes, values_bytes;
-    with_backend(rk, [&](auto b, const auto& place) {
+    with_backend(rk, [&](auto b, auto local) {
       if (!has_values) {
         const std::vector<std::uint32_t>* none = nullptr;
-        report = sorted_share(b, place, keys, none, order, keys_bytes, values_bytes);
+        report = sorted_share(b, local, keys, none, order, keys_bytes, values_bytes);
       } else if (io::dtype_size(values_in.info.type) == 4) {
         const std::vector<std::uint32_t> v = values_in.as<std::uint32_t>();
-        report = sorted_share(b, place, keys, &v, order, keys_bytes, values_bytes);
+        report = sorted_share(b, local, keys, &v, order, keys_bytes, values_bytes);
       } else {
         const std::vector<std::uint64_t> v = values_in.as<std::uint64_t>();
-        report = sorted_share(b, place, keys, &v, order, keys_bytes, values_bytes);
+        report = sorted_share(b, local, keys, &v, order, keys_bytes, values_bytes);
       }
     });
     write_slices(comm, r.output, in.info.type, report.total, report.offset, keys_bytes);
@@ -518,11 +436,11 @@ void dist_sort(const ranks& rk, const distributed_request& r) {
 // ---- histogram ---------------------------------------------------------------
 
 // The one-process command's histogram (numpy.histogram's bins; see
-// histogram_bounds.hpp) of values of dtype D, binned as samples of type S;
-// the default range is the [min, max] over all ranks.
-template <class S, class D>
+// histogram_bounds.hpp) of values of dtype D, binned as samples of
+// histogram_sample_t<D>; the default range is the [min, max] over all ranks.
+template <class D>
 void dist_histogram_values(const ranks& rk, const std::vector<D>& values,
-                           const distributed_request& r) {
+                           const histogram_options& r) {
   const MPI_Comm comm = rk.comm;
   histogram_extent<D> extent;
   if (r.range.empty()) {
@@ -537,52 +455,23 @@ void dist_histogram_values(const ranks& rk, const std::vector<D>& values,
   }
   numpy_bins bins;
   on_all_ranks(comm, [&] { bins = numpy_histogram_bins<D>(r.range, extent); });
-  std::vector<S> samples(values.size());
-  std::transform(values.begin(), values.end(), samples.begin(),
-                 [](D v) { return static_cast<S>(histogram_number(v)); });
+  const auto samples = histogram_samples(std::span<const D>(values));
   std::vector<std::uint64_t> counts;
   std::uint64_t left_out = 0;
-  with_backend(rk, [&](auto b, const auto& place) {
-    const auto placed_samples = placed(comm, place, samples);
-    auto c = made<std::uint64_t>(comm, place, static_cast<std::size_t>(r.bins));
+  with_backend(rk, [&](auto b, auto local) {
+    const auto placed_samples = placed(comm, local, samples);
+    auto c = made<std::uint64_t>(comm, local, static_cast<std::size_t>(r.bins));
     left_out = histogram_even(b, placed_samples, c, bins);
-    counts = place.back(std::move(c));
+    counts = fetch(std::move(c));
   });
   if (mpi_rank(comm) == 0) print_numpy_histogram(counts, left_out, bins);
 }
 
-void dist_histogram(const ranks& rk, const distributed_request& r) {
-  const MPI_Comm comm = rk.comm;
+void run_on_ranks(const ranks& rk, const histogram_options& r) {
   check_histogram_bins(r.bins);
-  const input_slice in = read_slice(comm, r.file);
-  // The one-process command's sample types: small integers as int32,
-  // 64-bit integers as float64, float16 as float32 (bool is uint8).
-  switch (in.info.type) {
-    case io::dtype::bool8:
-    case io::dtype::uint8:
-      return dist_histogram_values<std::uint8_t>(rk, in.as<std::uint8_t>(), r);
-    case io::dtype::int8:
-      return dist_histogram_values<std::int32_t>(rk, in.as<std::int8_t>(), r);
-    case io::dtype::uint16:
-      return dist_histogram_values<std::int32_t>(rk, in.as<std::uint16_t>(), r);
-    case io::dtype::int16:
-      return dist_histogram_values<std::int32_t>(rk, in.as<std::int16_t>(), r);
-    case io::dtype::int32:
-      return dist_histogram_values<std::int32_t>(rk, in.as<std::int32_t>(), r);
-    case io::dtype::uint32:
-      return dist_histogram_values<std::uint32_t>(rk, in.as<std::uint32_t>(), r);
-    case io::dtype::uint64:
-      return dist_histogram_values<double>(rk, in.as<std::uint64_t>(), r);
-    case io::dtype::int64:
-      return dist_histogram_values<double>(rk, in.as<std::int64_t>(), r);
-    case io::dtype::float16:
-      return dist_histogram_values<float>(rk, in.as<half>(), r);
-    case io::dtype::float32:
-      return dist_histogram_values<float>(rk, in.as<float>(), r);
-    case io::dtype::float64:
-      return dist_histogram_values<double>(rk, in.as<double>(), r);
-  }
-  throw usage_error(r.file + ": unsupported dtype");
+  const input_slice in = read_slice(rk.comm, r.file);
+  visit_dtype(in.info.type,
+              [&]<class T>(std::type_identity<T>) { dist_histogram_values(rk, in.as<T>(), r); });
 }
 
 // GPU ranks: device (rank on this node) % (devices), so ranks on one node
@@ -603,9 +492,23 @@ void use_node_device(MPI_Comm comm) {
 #endif
 }
 
+const char* command_name(const reduce_options&) {
+  return "reduce";
+}
+const char* command_name(const scan_options&) {
+  return "scan";
+}
+const char* command_name(const sort_options&) {
+  return "sort";
+}
+const char* command_name(const histogram_options&) {
+  return "histogram";
+}
+
 }  // namespace
 
-int run_distributed(const distributed_request& r) {
+template <class Options>
+int run_distributed(const Options& options) {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) MPI_Init(nullptr, nullptr);
@@ -614,12 +517,9 @@ int run_distributed(const distributed_request& r) {
   std::string message;
   try {
     // Every rank sees the same devices (one node) and throws alike.
-    const ranks rk{comm, resolve_backend(r.backend) == "cuda"};
-    if (rk.on_cuda) use_node_device(comm);
-    if (r.command == "reduce") dist_reduce(rk, r);
-    if (r.command == "scan") dist_scan(rk, r);
-    if (r.command == "sort") dist_sort(rk, r);
-    if (r.command == "histogram") dist_histogram(rk, r);
+    const ranks rk{comm, resolve(options.backend)};
+    if (std::holds_alternative<cuda_backend>(rk.local)) use_node_device(comm);
+    run_on_ranks(rk, options);
   } catch (const std::exception& e) {
     // dist_failure: every rank is here with the same message. Anything else
     // was thrown alike on every rank (a bad argument).
@@ -629,11 +529,16 @@ int run_distributed(const distributed_request& r) {
   if (code != exit_success && mpi_rank(comm) == 0) {
     for (char& c : message)
       if (c == '\n' || c == '\r') c = ' ';
-    std::fprintf(stderr, "gpuprim %s: %s\n", r.command.c_str(), message.c_str());
+    std::fprintf(stderr, "gpuprim %s: %s\n", command_name(options), message.c_str());
   }
   std::fflush(stdout);
   MPI_Finalize();
   return code;
 }
+
+template int run_distributed(const reduce_options&);
+template int run_distributed(const scan_options&);
+template int run_distributed(const sort_options&);
+template int run_distributed(const histogram_options&);
 
 }  // namespace gpuprim::cli

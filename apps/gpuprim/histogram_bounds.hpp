@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -30,6 +31,25 @@ auto histogram_number(D v) {
   } else {
     return v;
   }
+}
+
+// The type the library bins values of dtype D as, holding the same values:
+// 8- and 16-bit integers as int32, 64-bit integers as float64 (as numpy
+// bins them), float16 as float32; uint8, uint32, int32, float32 and float64
+// as themselves. (bool is read as uint8 before.)
+template <class D>
+using histogram_sample_t = std::conditional_t<
+    std::is_same_v<D, std::uint8_t> || std::is_same_v<D, std::uint32_t>, D,
+    std::conditional_t<std::is_integral_v<D> && sizeof(D) <= 4, std::int32_t,
+                       std::conditional_t<std::is_integral_v<D>, double,
+                                          std::conditional_t<std::is_same_v<D, half>, float, D>>>>;
+
+template <class D>
+std::vector<histogram_sample_t<D>> histogram_samples(std::span<const D> values) {
+  std::vector<histogram_sample_t<D>> samples(values.size());
+  std::transform(values.begin(), values.end(), samples.begin(),
+                 [](D v) { return static_cast<histogram_sample_t<D>>(histogram_number(v)); });
+  return samples;
 }
 
 // The min and max of a file's values in its own dtype D, as numpy's

@@ -7,25 +7,42 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <variant>
 
 #include "commands.hpp"
 #include "gpuprim/core/error.hpp"
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/io/memory_limit.hpp"
 #include "gpuprim/io/npy.hpp"
+#include "options.hpp"
 
 namespace gpuprim::cli {
 
-std::string resolve_backend(const std::string& requested) {
+backend resolve(backend_request requested) {
   const bool have_device = cuda_device_count() > 0;
-  if (requested.empty()) return have_device ? "cuda" : "host";
-  if (requested == "cuda" && !have_device) {
+  if (requested == backend_request::automatic) {
+    return have_device ? backend{cuda} : backend{host};
+  }
+  if (requested == backend_request::cuda && !have_device) {
     throw usage_error(GPUPRIM_HAS_CUDA
                           ? "--backend cuda: no CUDA device is available"
                           : "--backend cuda: no CUDA device is available (this gpuprim was built "
                             "without the CUDA backend)");
   }
-  return requested;
+  return requested == backend_request::cuda ? backend{cuda} : backend{host};
+}
+
+std::string resolve_backend(const std::string& requested) {
+  const backend_request r = requested.empty()     ? backend_request::automatic
+                            : requested == "cuda" ? backend_request::cuda
+                                                  : backend_request::host;
+  return std::holds_alternative<cuda_backend>(resolve(r)) ? "cuda" : "host";
+}
+
+CLI::Option* add_backend_option(CLI::App* command, backend_request& requested) {
+  return add_choice(command, "--backend", requested,
+                    {{"host", backend_request::host}, {"cuda", backend_request::cuda}},
+                    "host or cuda (default: cuda when a GPU is present)");
 }
 
 // The size of the last allocation that failed (out_of_memory.cpp).

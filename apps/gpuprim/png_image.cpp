@@ -6,23 +6,15 @@
 #include <png.h>
 
 #include <algorithm>
-#include <cctype>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
 
 #include "commands.hpp"
 #include "gpuprim/io/memory_limit.hpp"
+#include "input_file.hpp"
 
 namespace gpuprim::cli {
-
-bool has_png_extension(std::string name) {
-  std::transform(name.begin(), name.end(), name.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return name.size() >= 4 && name.compare(name.size() - 4, 4, ".png") == 0;
-}
 
 namespace {
 
@@ -203,17 +195,7 @@ png_pixels decode_png(std::span<const std::uint8_t> file, const std::string& nam
 }
 
 png_pixels read_png(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw usage_error(file + ": cannot open (" + std::strerror(errno) + ")");
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  in.seekg(0);
-  if (size < 0 || !in) throw usage_error(file + ": cannot read");
-  std::vector<std::uint8_t> bytes;
-  io::resize_checked(bytes, static_cast<std::uint64_t>(size), file, "reading the file");
-  in.read(reinterpret_cast<char*>(bytes.data()), size);
-  if (in.gcount() != size) throw usage_error(file + ": cannot read");
-  return decode_png(bytes, file);
+  return decode_png(read_file<std::vector<std::uint8_t>>(file), file);
 }
 
 void write_png(const std::string& file, const png_pixels& pixels) {

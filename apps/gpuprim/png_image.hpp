@@ -18,9 +18,6 @@ struct png_pixels {
   std::vector<std::uint8_t> values;  // rows * cols * channels
 };
 
-// Whether `name` ends in ".png" (any case).
-bool has_png_extension(std::string name);
-
 // Reads a PNG file; throws cli::usage_error naming the file when it cannot:
 // a bad signature or chunk structure (a chunk longer than the rest of the
 // file, no IHDR first, no IDAT, no IEND), an IHDR declaring more pixel data

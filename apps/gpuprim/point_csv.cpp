@@ -1,13 +1,10 @@
 // The CSV point reader of `gpuprim closest-pair` (point_csv.hpp).
 #include "point_csv.hpp"
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 
 #include "commands.hpp"
-#include "gpuprim/io/memory_limit.hpp"
+#include "input_file.hpp"
 
 namespace gpuprim::cli {
 namespace {
@@ -91,17 +88,7 @@ point_csv parse_point_csv(std::string_view text, const std::string& name) {
 }
 
 point_csv read_point_csv(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw usage_error(file + ": cannot open the file (" + std::strerror(errno) + ")");
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  in.seekg(0);
-  if (size < 0 || !in) throw usage_error(file + ": cannot read the file");
-  std::string text;
-  io::resize_checked(text, static_cast<std::uint64_t>(size), file, "reading the file");
-  in.read(text.data(), size);
-  if (in.gcount() != size) throw usage_error(file + ": cannot read the file");
-  return parse_point_csv(text, file);
+  return parse_point_csv(read_file<std::string>(file), file);
 }
 
 }  // namespace gpuprim::cli

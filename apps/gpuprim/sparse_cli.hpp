@@ -14,6 +14,7 @@
 #include "gpuprim/io/mtx.hpp"
 #include "gpuprim/io/npy.hpp"
 #include "gpuprim/sparse.hpp"
+#include "input_file.hpp"
 
 namespace gpuprim::cli {
 
@@ -35,11 +36,8 @@ inline cli_matrix read_cli_matrix(const std::string& file) {
 inline std::vector<double> read_cli_vector(const std::string& file, const std::string& what) {
   const io::npy_array a = io::read_npy(file);
   if (a.shape.size() != 1) {
-    std::string shape = "(";
-    for (std::size_t i = 0; i < a.shape.size(); ++i)
-      shape += (i ? ", " : "") + std::to_string(a.shape[i]);
-    shape += a.shape.size() == 1 ? ",)" : ")";
-    throw usage_error(file + ": " + what + " must be a 1-D array, but its shape is " + shape);
+    throw usage_error(file + ": " + what + " must be a 1-D array, but its shape is " +
+                      shape_text(a.shape));
   }
   return io::values_as<double>(a);  // float16 too
 }

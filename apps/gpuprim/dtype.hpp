@@ -1,0 +1,106 @@
+// The one place where a .npy file's dtype becomes a C++ type, and the text
+// of a number as the commands print it.
+#pragma once
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "gpuprim/core/low_precision.hpp"
+#include "gpuprim/io/npy.hpp"
+
+namespace gpuprim::cli {
+
+// The element types of the .npy dtypes (io::dtype_of maps each to its dtype).
+using dtype_types =
+    std::tuple<bool, std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::uint32_t,
+               std::int32_t, std::uint64_t, std::int64_t, float, double, half>;
+
+// Calls f(std::type_identity<T>{}) with the element type of `type`: bool,
+// the fixed-width integers, float, double, or gp::half for float16. Every
+// call of f must return the same type; a command refuses the dtypes it
+// does not take inside f (with if constexpr on T).
+template <std::size_t I = 0, class F>
+decltype(auto) visit_dtype(io::dtype type, F&& f) {
+  using T = std::tuple_element_t<I, dtype_types>;
+  if (type == io::dtype_of<T>) return f(std::type_identity<T>{});
+  if constexpr (I + 1 < std::tuple_size_v<dtype_types>) {
+    return visit_dtype<I + 1>(type, std::forward<F>(f));
+  } else {
+    throw std::logic_error("visit_dtype: not a dtype");
+  }
+}
+
+// How the commands compute on a dtype's elements: numpy's bool as the
+// byte it is stored in (True counts 1), every other type as itself.
+template <class T>
+using stored_t = std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>;
+
+// The elements of an array of dtype T as stored_t<T>, in place.
+template <class T>
+std::span<const stored_t<T>> stored_span(const io::npy_array& array) {
+  using S = stored_t<T>;
+  return {reinterpret_cast<const S*>(array.bytes.data()), array.bytes.size() / sizeof(S)};
+}
+
+// A copy of the elements of `bytes` (a whole array or a slice) as stored_t<T>.
+template <class T>
+std::vector<stored_t<T>> stored_values(const std::vector<std::byte>& bytes) {
+  std::vector<stored_t<T>> values(bytes.size() / sizeof(stored_t<T>));
+  if (!values.empty()) std::memcpy(values.data(), bytes.data(), bytes.size());
+  return values;
+}
+
+// Where the GPU library precompiles no 8- or 16-bit integers (the min, max
+// and arg reductions, running min / max), those (and bool) are computed as
+// the 32-bit integer of their signedness: the same values.
+template <class T>
+using widened_small_t =
+    std::conditional_t<std::is_integral_v<T> && sizeof(T) < 4,
+                       std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>, T>;
+
+// Sums of integers run in uint64 (defined wrap-around; signed inputs are
+// sign-extended first) and are written as int64 (bool, signed) or uint64
+// (unsigned), numpy.cumsum's dtypes; floats stay in their type.
+template <class T>
+using scan_sum_t = std::conditional_t<std::is_floating_point_v<T>, T, std::uint64_t>;
+template <class T>
+using scan_sum_output_t =
+    std::conditional_t<std::is_floating_point_v<T>, T,
+                       std::conditional_t<std::is_unsigned_v<T> && !std::is_same_v<T, bool>,
+                                          std::uint64_t, std::int64_t>>;
+
+// The identity of a running minimum (Max: maximum) of T: +inf (-inf) for
+// floats, T's largest (lowest) value otherwise.
+template <class T>
+T extreme_identity(bool max) {
+  using limits = std::numeric_limits<T>;
+  if constexpr (limits::has_infinity) {
+    return max ? -limits::infinity() : limits::infinity();
+  } else {
+    return max ? limits::lowest() : limits::max();
+  }
+}
+
+// The shortest text that reads back as `value` ("nan" for any NaN, as
+// NumPy prints it).
+template <class T>
+std::string number_text(T value) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(value)) return "nan";
+  }
+  char text[64];
+  const auto result = std::to_chars(text, text + sizeof text, value);
+  return std::string(text, result.ptr);
+}
+
+}  // namespace gpuprim::cli
