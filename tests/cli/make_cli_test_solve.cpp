@@ -1,5 +1,5 @@
 // Writes the Matrix Market and .npy files of the solver-stopping CLI tests
-// (tests/cli/solve_stop.cmake) into the directory given as the argument,
+// (tests/cli/cases.txt) into the directory given as the argument,
 // and removes the outputs those tests must not leave behind.
 #include <cmath>
 #include <cstdint>

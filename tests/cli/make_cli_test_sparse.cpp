@@ -1,5 +1,5 @@
 // Writes the small Matrix Market and .npy files of the sparse CLI tests
-// (tests/cli/CMakeLists.txt) into the directory given as the argument.
+// (tests/cli/cases.txt) into the directory given as the argument.
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>

@@ -1,5 +1,5 @@
 // Writes the malformed input files the CLI's reader tests feed to every
-// command that reads their format (tests/cli/malformed_inputs.cmake), into
+// command that reads their format (tests/cli/cases.txt), into
 // the directory given as the only argument. Each file is a few bytes that
 // declare far more than they hold, or break one rule of its format; the
 // commands must refuse each with exit 2 and one line, writing nothing.
