@@ -7,7 +7,6 @@
 // identity filter) and PNG images that are read as libpng reads them,
 // with the image libpng writes for their pixels (the expected output of an
 // identity convolution).
-#include <png.h>
 #include <zlib.h>
 
 #include <cstdint>
@@ -17,6 +16,7 @@
 #include <vector>
 
 #include "gpuprim/io/npy.hpp"
+#include "support/png_write.hpp"
 
 namespace {
 
@@ -67,19 +67,7 @@ bytes signature() {
 // `gpuprim convolve` writes its output).
 bytes libpng_written(std::uint32_t width, std::uint32_t height, std::uint32_t format,
                      const bytes& pixels) {
-  png_image image{};
-  image.version = PNG_IMAGE_VERSION;
-  image.width = width;
-  image.height = height;
-  image.format = format;
-  png_alloc_size_t size = 0;
-  png_image_write_to_memory(&image, nullptr, &size, 0, pixels.data(), 0, nullptr);
-  bytes out(size);
-  if (!png_image_write_to_memory(&image, out.data(), &size, 0, pixels.data(), 0, nullptr)) {
-    return {};
-  }
-  out.resize(size);
-  return out;
+  return gpuprim::test::png_file_bytes(width, height, format, pixels);
 }
 
 // A valid 2 x 1 gray image (values 10, 200) as libpng writes it, with
@@ -90,15 +78,12 @@ bytes gray_2x1(const bytes& before_iend = {}) {
   return png;
 }
 
-bool write(const std::filesystem::path& path, const std::string& text) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) return false;
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  return std::fclose(f) == 0 && ok;
+bool write(const std::filesystem::path& path, const bytes& data) {
+  return gpuprim::test::write_file(path, data);
 }
 
-bool write(const std::filesystem::path& path, const bytes& data) {
-  return write(path, std::string(data.begin(), data.end()));
+bool write(const std::filesystem::path& path, const std::string& text) {
+  return write(path, bytes(text.begin(), text.end()));
 }
 
 }  // namespace
