@@ -6,18 +6,34 @@
 //   Side::put(std::vector)   an array of that side holding these values
 //   Side::get(array)         the array's values, back on the host
 //   Side::span(array)        a span of the array, for subspans
+//   Side::filled_bytes<T>(n, byte)  n elements of that side, every byte `byte`
+//                            (a poisoned output: an unwritten element shows)
+//   Side::matrix_view<T>, Side::image_view<T>  the views of that side's memory
 #pragma once
 
+#include <cstring>
 #include <span>
 #include <vector>
 
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/core/device_vector.hpp"
+#include "gpuprim/core/image_view.hpp"
+#include "gpuprim/core/matrix_view.hpp"
 
 namespace gpuprim::test {
 
 struct host_side {
+  template <class T>
+  using matrix_view = gpuprim::matrix_view<T>;
+  template <class T>
+  using image_view = gpuprim::image_view<T>;
   static auto backend() { return gpuprim::host; }
+  template <class T>
+  static std::vector<T> filled_bytes(std::size_t n, unsigned char byte) {
+    std::vector<T> a(n);
+    std::memset(static_cast<void*>(a.data()), byte, n * sizeof(T));
+    return a;
+  }
   template <class T>
   static std::vector<T> put(const std::vector<T>& x) {
     return x;
@@ -37,7 +53,17 @@ struct host_side {
 };
 
 struct cuda_side {
+  template <class T>
+  using matrix_view = gpuprim::device_matrix_view<T>;
+  template <class T>
+  using image_view = gpuprim::device_image_view<T>;
   static auto backend() { return gpuprim::cuda; }
+  template <class T>
+  static gpuprim::device_vector<T> filled_bytes(std::size_t n, unsigned char byte) {
+    gpuprim::device_vector<T> a(n);
+    a.fill_bytes(byte);
+    return a;
+  }
   template <class T>
   static gpuprim::device_vector<T> put(const std::vector<T>& x) {
     return gpuprim::to_device(x);
