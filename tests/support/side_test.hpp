@@ -19,6 +19,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <type_traits>
+
 #include "support/cuda_fixture.hpp"
 #include "support/sides.hpp"
 
@@ -42,6 +45,15 @@ using side_typed_test = ::testing::Test;
 #define GPUPRIM_SIDE_PREFIX host
 #endif
 inline constexpr bool on_cuda = GPUPRIM_TEST_ON_CUDA;
+
+// The value types the families are precompiled for, and the floating ones.
+using side_value_types =
+    ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>;
+using side_float_types = ::testing::Types<float, double>;
+
+// What a reference computes in: double for floating point, T otherwise.
+template <class T>
+using exact_t = std::conditional_t<std::is_floating_point_v<T>, double, T>;
 
 }  // namespace gpuprim::test
 
