@@ -16,6 +16,7 @@
 
 #include "gpuprim/convolve.hpp"
 #include "gpuprim/io/npy.hpp"
+#include "support/generator.hpp"
 #include "support/png_write.hpp"
 
 namespace gp = gpuprim;
@@ -57,12 +58,9 @@ std::vector<T> filtered(const std::vector<T>& in, std::size_t rows, std::size_t 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s DIRECTORY\n", argv[0]);
-    return 2;
-  }
-  dir = argv[1];
-  std::filesystem::create_directories(dir);
+  const auto folder = gpuprim::test::output_folder(argc, argv);
+  if (!folder) return 2;
+  dir = *folder;
 
   // Images.
   const auto gray = pattern<std::uint8_t>(8 * 7, 120.0);

@@ -5,17 +5,15 @@
 #include <filesystem>
 #include <vector>
 
+#include "support/generator.hpp"
 #include "support/png_write.hpp"
 
 using gpuprim::test::write_png;
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s DIRECTORY\n", argv[0]);
-    return 2;
-  }
-  const std::filesystem::path dir = argv[1];
-  std::filesystem::create_directories(dir);
+  const auto folder = gpuprim::test::output_folder(argc, argv);
+  if (!folder) return 2;
+  const std::filesystem::path dir = *folder;
   // 2 x 2 RGBA: 16 channel values; in 4 bins of [0, 256): 9, 1, 0, 6.
   const std::vector<std::uint8_t> rgba = {0,  0,  0,  255, 255, 255, 255, 255,
                                           10, 20, 30, 40,  200, 100, 50,  0};

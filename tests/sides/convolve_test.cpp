@@ -11,9 +11,6 @@
 #include "support/convolve_cases.hpp"
 #include "support/side_test.hpp"
 
-namespace gp = gpuprim;
-using namespace gpuprim::test;
-
 namespace {
 
 // The call on this side's memory; the output is poisoned (0x7F bytes: an
@@ -31,10 +28,7 @@ std::vector<T> run_on_side(const std::vector<T>& in, conv_shape s, const conv_ca
   return side::get(d_out);
 }
 
-template <class T>
-class SIDE(convolve) : public side_typed_test<T> {};
-using float_types = ::testing::Types<float, double>;
-SIDE_TYPED_TEST_SUITE(convolve, float_types);
+SIDE_TYPED_SUITE(convolve, side_float_types);
 
 }  // namespace
 

@@ -12,12 +12,7 @@
 #include "support/side_test.hpp"
 #include "support/test_data.hpp"
 
-namespace gp = gpuprim;
-using namespace gpuprim::test;
-
-template <class P>
-class SIDE(gemm) : public side_typed_test<P> {};
-SIDE_TYPED_TEST_SUITE(gemm, gemm_pairs);
+SIDE_TYPED_SUITE(gemm, gemm_pairs);
 
 SIDE_TYPED_TEST(gemm, every_shape_and_op_against_double_reference) {
   using In = typename TypeParam::in;

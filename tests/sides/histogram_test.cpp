@@ -16,9 +16,6 @@
 #include "support/side_test.hpp"
 #include "support/test_data.hpp"
 
-namespace gp = gpuprim;
-using namespace gpuprim::test;
-
 namespace {
 
 // The sample and counter types: on the GPU every precompiled sample type
@@ -40,12 +37,9 @@ using cuda_histogram_types = ::testing::Types<
     sample_and_counter<double, std::uint64_t>>;
 using histogram_types = std::conditional_t<on_cuda, cuda_histogram_types, host_histogram_types>;
 
-template <class P>
-class SIDE(histogram) : public side_typed_test<P> {};
-
 }  // namespace
 
-SIDE_TYPED_TEST_SUITE(histogram, histogram_types);
+SIDE_TYPED_SUITE(histogram, histogram_types);
 
 // Bin counts that take each GPU kernel: byte counters (<= 256 bins of
 // bytes), per-warp and shared-by-warps sub-histograms, global atomics

@@ -13,12 +13,7 @@
 #include "support/side_test.hpp"
 #include "support/test_data.hpp"
 
-namespace gp = gpuprim;
-using namespace gpuprim::test;
-
-template <class T>
-class SIDE(reduce) : public side_typed_test<T> {};
-SIDE_TYPED_TEST_SUITE(reduce, side_value_types);
+SIDE_TYPED_SUITE(reduce, side_value_types);
 
 SIDE_TYPED_TEST(reduce, sum_matches_reference_at_every_size) {
   using T = TypeParam;
@@ -92,9 +87,7 @@ SIDE_TYPED_TEST(reduce, init_is_combined_once) {
 
 // NaN: what NumPy's min, argmin, nanmin, nanargmin and nansum answer
 // (support/nan_rule_cases.hpp).
-template <class T>
-class SIDE(nan_rules) : public side_typed_test<T> {};
-SIDE_TYPED_TEST_SUITE(nan_rules, side_float_types);
+SIDE_TYPED_SUITE(nan_rules, side_float_types);
 
 SIDE_TYPED_TEST(nan_rules, follow_numpy) {
   nan_rule_cases<side, TypeParam>();

@@ -13,12 +13,7 @@
 #include "support/side_test.hpp"
 #include "support/test_data.hpp"
 
-namespace gp = gpuprim;
-using namespace gpuprim::test;
-
-template <class T>
-class SIDE(scan) : public side_typed_test<T> {};
-SIDE_TYPED_TEST_SUITE(scan, side_value_types);
+SIDE_TYPED_SUITE(scan, side_value_types);
 
 SIDE_TYPED_TEST(scan, inclusive_and_exclusive_sums_at_every_size) {
   using T = TypeParam;
@@ -96,9 +91,7 @@ SIDE_TEST(scan, bad_ranges_throw_and_leave_output_untouched) {
 
 // NaN: gp::minimum / maximum propagate it (on the GPU across the tiles'
 // look-back), gp::minimum_number / maximum_number skip it.
-template <class T>
-class SIDE(scan_nan) : public side_typed_test<T> {};
-SIDE_TYPED_TEST_SUITE(scan_nan, side_float_types);
+SIDE_TYPED_SUITE(scan_nan, side_float_types);
 
 SIDE_TYPED_TEST(scan_nan, minimum_propagates_and_minimum_number_skips) {
   using T = TypeParam;

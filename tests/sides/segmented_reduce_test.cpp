@@ -17,9 +17,6 @@
 #include "support/side_test.hpp"
 #include "support/test_data.hpp"
 
-namespace gp = gpuprim;
-using namespace gpuprim::test;
-
 namespace {
 
 // The backends a case runs on: the host on 1 and on 4 threads.
@@ -74,12 +71,9 @@ void check_layout(const segment_layout& layout, std::mt19937_64& rng) {
   }
 }
 
-template <class T>
-class SIDE(segmented_reduce) : public side_typed_test<T> {};
-
 }  // namespace
 
-SIDE_TYPED_TEST_SUITE(segmented_reduce, side_value_types);
+SIDE_TYPED_SUITE(segmented_reduce, side_value_types);
 
 SIDE_TYPED_TEST(segmented_reduce, matches_reference_on_every_layout_with_uint64_offsets) {
   auto rng = make_rng(51);

@@ -12,9 +12,6 @@
 #include "support/side_test.hpp"
 #include "support/solve_cases.hpp"
 
-namespace gp = gpuprim;
-using namespace gpuprim::test;
-
 namespace {
 
 // The solver calls of support/solve_cases.hpp on this side's memory. On the

@@ -13,9 +13,6 @@
 #include "support/sorting_network_reference.hpp"
 #include "support/test_data.hpp"
 
-namespace gp = gpuprim;
-using namespace gpuprim::test;
-
 namespace {
 
 // Every pattern, both orders, at the sizes below `every_pattern_up_to`; past
@@ -50,12 +47,9 @@ void check_every_size_and_pattern(Sort sort, std::size_t salt) {
   }
 }
 
-template <class T>
-class SIDE(sorting_network) : public side_typed_test<T> {};
-
 }  // namespace
 
-SIDE_TYPED_TEST_SUITE(sorting_network, side_value_types);
+SIDE_TYPED_SUITE(sorting_network, side_value_types);
 
 SIDE_TYPED_TEST(sorting_network, bitonic_sort_every_size_and_pattern) {
   check_every_size_and_pattern<TypeParam>(

@@ -15,16 +15,11 @@
 #include "support/test_data.hpp"
 #include "support/transpose_cases.hpp"
 
-namespace gp = gpuprim;
-using namespace gpuprim::test;
-
 namespace {
 
-template <class T>
-class SIDE(transpose) : public side_typed_test<T> {};
 using element_types = ::testing::Types<std::int8_t, std::uint16_t, float, double,
                                        std::complex<double>, int_float_pair>;
-SIDE_TYPED_TEST_SUITE(transpose, element_types);
+SIDE_TYPED_SUITE(transpose, element_types);
 
 SIDE_TYPED_TEST(transpose, every_shape_packed_padded_and_unaligned) {
   using T = TypeParam;

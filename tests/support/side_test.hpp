@@ -10,6 +10,9 @@
 //   side_typed_test<T>      the same for typed suites
 //   SIDE(name)              the suite's name with the backend's prefix,
 //                           host_<name> or cuda_<name>
+//   SIDE_TYPED_SUITE(name, types)
+//                           the typed suite SIDE(name) over `types`, its
+//                           fixture a side_typed_test
 //   SIDE_TEST_F, SIDE_TYPED_TEST_SUITE, SIDE_TYPED_TEST
 //                           GoogleTest's macros with SIDE(suite)
 //   SIDE_TEST(suite, test)  a test without a fixture of its own: on the host
@@ -68,9 +71,17 @@ using exact_t = std::conditional_t<std::is_floating_point_v<T>, double, T>;
 #define SIDE_TYPED_TEST_SUITE(suite, types) GPUPRIM_SIDE_TYPED_TEST_SUITE_(SIDE(suite), types)
 #define GPUPRIM_SIDE_TYPED_TEST_(suite, test) TYPED_TEST(suite, test)
 #define SIDE_TYPED_TEST(suite, test) GPUPRIM_SIDE_TYPED_TEST_(SIDE(suite), test)
+#define SIDE_TYPED_SUITE(suite, types)                               \
+  template <class T>                                                 \
+  class SIDE(suite) : public ::gpuprim::test::side_typed_test<T> {}; \
+  SIDE_TYPED_TEST_SUITE(suite, types)
 #define GPUPRIM_SIDE_TEST_(suite, test) TEST(suite, test)
 #if GPUPRIM_TEST_ON_CUDA
 #define SIDE_TEST(suite, test) GPUPRIM_SIDE_TEST_F_(cuda_test, GPUPRIM_SIDE_PASTE(suite, test))
 #else
 #define SIDE_TEST(suite, test) GPUPRIM_SIDE_TEST_(SIDE(suite), test)
 #endif
+
+// The names every file of tests/sides/ uses.
+namespace gp = gpuprim;
+using namespace gpuprim::test;

@@ -22,18 +22,19 @@
 
 namespace gpuprim::test {
 
-struct host_side {
+// What the sides share: filled_bytes, made on the host and put on the side.
+template <class Side>
+struct side_base {
   template <class T>
-  using matrix_view = gpuprim::matrix_view<T>;
-  template <class T>
-  using image_view = gpuprim::image_view<T>;
-  static auto backend() { return gpuprim::host; }
-  template <class T>
-  static std::vector<T> filled_bytes(std::size_t n, unsigned char byte) {
+  static auto filled_bytes(std::size_t n, unsigned char byte) {
     std::vector<T> a(n);
     std::memset(static_cast<void*>(a.data()), byte, n * sizeof(T));
-    return a;
+    return Side::put(a);
   }
+};
+
+struct host_side : side_base<host_side> {
+  static auto backend() { return gpuprim::host; }
   template <class T>
   static std::vector<T> put(const std::vector<T>& x) {
     return x;
@@ -50,20 +51,14 @@ struct host_side {
   static std::span<const T> span(const std::vector<T>& a) {
     return a;
   }
+  template <class T>
+  using matrix_view = gpuprim::matrix_view<T>;
+  template <class T>
+  using image_view = gpuprim::image_view<T>;
 };
 
-struct cuda_side {
-  template <class T>
-  using matrix_view = gpuprim::device_matrix_view<T>;
-  template <class T>
-  using image_view = gpuprim::device_image_view<T>;
+struct cuda_side : side_base<cuda_side> {
   static auto backend() { return gpuprim::cuda; }
-  template <class T>
-  static gpuprim::device_vector<T> filled_bytes(std::size_t n, unsigned char byte) {
-    gpuprim::device_vector<T> a(n);
-    a.fill_bytes(byte);
-    return a;
-  }
   template <class T>
   static gpuprim::device_vector<T> put(const std::vector<T>& x) {
     return gpuprim::to_device(x);
@@ -80,6 +75,10 @@ struct cuda_side {
   static gpuprim::device_span<const T> span(const gpuprim::device_vector<T>& a) {
     return a.span();
   }
+  template <class T>
+  using matrix_view = gpuprim::device_matrix_view<T>;
+  template <class T>
+  using image_view = gpuprim::device_image_view<T>;
 };
 
 }  // namespace gpuprim::test
