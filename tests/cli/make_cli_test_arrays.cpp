@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpuprim/io/npy.hpp"
+#include "support/generator.hpp"
 
 namespace fs = std::filesystem;
 namespace io = gpuprim::io;
@@ -24,12 +25,9 @@ void write_text(const fs::path& path, const std::string& bytes) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s DIRECTORY\n", argv[0]);
-    return 2;
-  }
-  const fs::path dir = argv[1];
-  fs::create_directories(dir);
+  const auto folder = gpuprim::test::output_folder(argc, argv);
+  if (!folder) return 2;
+  const std::filesystem::path dir = *folder;
 
   io::write_npy(dir / "float32.npy", std::vector<float>{0.5f, 1.25f, -2.0f, 3.5f});  // sum 3.25
   // float32(0.1) ten times: 1.0000000149011612 when summed in double.

@@ -4,8 +4,6 @@
 // the double-precision reference in tests/host/convolve_test.cpp) written
 // the way the CLI writes them, so a test checks the command's plumbing:
 // file formats, dtypes, channels, the filter spec, the border, the flip.
-#include <png.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -18,6 +16,8 @@
 
 #include "gpuprim/convolve.hpp"
 #include "gpuprim/io/npy.hpp"
+#include "support/generator.hpp"
+#include "support/png_write.hpp"
 
 namespace gp = gpuprim;
 
@@ -27,17 +27,7 @@ std::filesystem::path dir;
 
 bool write_png(const std::string& name, std::uint32_t width, std::uint32_t height,
                std::uint32_t format, const std::vector<std::uint8_t>& pixels) {
-  png_image image{};
-  image.version = PNG_IMAGE_VERSION;
-  image.width = width;
-  image.height = height;
-  image.format = format;
-  const auto path = dir / name;
-  if (!png_image_write_to_file(&image, path.c_str(), 0, pixels.data(), 0, nullptr)) {
-    std::fprintf(stderr, "%s: %s\n", path.c_str(), image.message);
-    return false;
-  }
-  return true;
+  return gpuprim::test::write_png(dir / name, width, height, format, pixels);
 }
 
 template <class T>
@@ -68,12 +58,9 @@ std::vector<T> filtered(const std::vector<T>& in, std::size_t rows, std::size_t 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s DIRECTORY\n", argv[0]);
-    return 2;
-  }
-  dir = argv[1];
-  std::filesystem::create_directories(dir);
+  const auto folder = gpuprim::test::output_folder(argc, argv);
+  if (!folder) return 2;
+  dir = *folder;
 
   // Images.
   const auto gray = pattern<std::uint8_t>(8 * 7, 120.0);

@@ -1,5 +1,5 @@
 // Writes the Matrix Market and .npy files of the solver-stopping CLI tests
-// (tests/cli/solve_stop.cmake) into the directory given as the argument,
+// (tests/cli/cases.txt) into the directory given as the argument,
 // and removes the outputs those tests must not leave behind.
 #include <cmath>
 #include <cstdint>
@@ -12,16 +12,14 @@
 #include "gpuprim/io/mtx.hpp"
 #include "gpuprim/io/npy.hpp"
 #include "gpuprim/sparse_generate.hpp"
+#include "support/generator.hpp"
 
 namespace io = gpuprim::io;
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: make_cli_test_solve DIR\n");
-    return 2;
-  }
-  const std::filesystem::path dir = argv[1];
-  std::filesystem::create_directories(dir);
+  const auto folder = gpuprim::test::output_folder(argc, argv);
+  if (!folder) return 2;
+  const std::filesystem::path dir = *folder;
   for (const char* never : {"never_div.npy", "never_zd.npy", "never_x0.npy", "never_x0nan.npy",
                             "never_div_cuda.npy", "g0.mtx", "gneg.mtx", "gspd0.mtx", "grmat.mtx"})
     std::filesystem::remove(dir / never);

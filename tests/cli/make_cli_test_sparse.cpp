@@ -1,5 +1,5 @@
 // Writes the small Matrix Market and .npy files of the sparse CLI tests
-// (tests/cli/CMakeLists.txt) into the directory given as the argument.
+// (tests/cli/cases.txt) into the directory given as the argument.
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpuprim/io/npy.hpp"
+#include "support/generator.hpp"
 
 namespace io = gpuprim::io;
 
@@ -20,12 +21,9 @@ void text(const std::filesystem::path& p, const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: make_cli_test_sparse DIR\n");
-    return 2;
-  }
-  const std::filesystem::path dir = argv[1];
-  std::filesystem::create_directories(dir);
+  const auto folder = gpuprim::test::output_folder(argc, argv);
+  if (!folder) return 2;
+  const std::filesystem::path dir = *folder;
   // [[4, 1, 0], [1, 3, 0], [0, 0, 2]], symmetric positive definite.
   text(dir / "spd3.mtx",
        "%%MatrixMarket matrix coordinate real symmetric\n% a comment\n3 3 4\n1 1 4\n2 1 1\n2 2 "

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gpuprim/io/npy.hpp"
+#include "support/generator.hpp"
 
 namespace io = gpuprim::io;
 
@@ -44,12 +45,9 @@ void text(const std::filesystem::path& dir, const char* name, const char* conten
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: make_closest_pair_inputs DIR\n");
-    return 2;
-  }
-  const std::filesystem::path dir = argv[1];
-  std::filesystem::create_directories(dir);
+  const auto folder = gpuprim::test::output_folder(argc, argv);
+  if (!folder) return 2;
+  const std::filesystem::path dir = *folder;
   // (1, 3) at distance 1 beats (0, 2) at sqrt(2).
   write<double>(dir, "points2.npy", {0, 0, 5, 5, 1, 1, 5, 6, 10, 10}, 5, 2);
   // (0, 2) and (1, 3) both at distance 1: the smaller pair wins.

@@ -7,16 +7,15 @@
 #include <vector>
 
 #include "gpuprim/io/npy.hpp"
+#include "support/generator.hpp"
 
 namespace fs = std::filesystem;
 namespace io = gpuprim::io;
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s DIRECTORY\n", argv[0]);
-    return 2;
-  }
-  const fs::path dir = argv[1];
+  const auto folder = gpuprim::test::output_folder(argc, argv);
+  if (!folder) return 2;
+  const std::filesystem::path dir = *folder;
   const fs::path expected = dir / "expected";
   fs::create_directories(expected);
 

@@ -1,5 +1,5 @@
 // Writes the malformed input files the CLI's reader tests feed to every
-// command that reads their format (tests/cli/malformed_inputs.cmake), into
+// command that reads their format (tests/cli/cases.txt), into
 // the directory given as the only argument. Each file is a few bytes that
 // declare far more than they hold, or break one rule of its format; the
 // commands must refuse each with exit 2 and one line, writing nothing.
@@ -7,7 +7,6 @@
 // identity filter) and PNG images that are read as libpng reads them,
 // with the image libpng writes for their pixels (the expected output of an
 // identity convolution).
-#include <png.h>
 #include <zlib.h>
 
 #include <cstdint>
@@ -17,6 +16,8 @@
 #include <vector>
 
 #include "gpuprim/io/npy.hpp"
+#include "support/generator.hpp"
+#include "support/png_write.hpp"
 
 namespace {
 
@@ -67,19 +68,7 @@ bytes signature() {
 // `gpuprim convolve` writes its output).
 bytes libpng_written(std::uint32_t width, std::uint32_t height, std::uint32_t format,
                      const bytes& pixels) {
-  png_image image{};
-  image.version = PNG_IMAGE_VERSION;
-  image.width = width;
-  image.height = height;
-  image.format = format;
-  png_alloc_size_t size = 0;
-  png_image_write_to_memory(&image, nullptr, &size, 0, pixels.data(), 0, nullptr);
-  bytes out(size);
-  if (!png_image_write_to_memory(&image, out.data(), &size, 0, pixels.data(), 0, nullptr)) {
-    return {};
-  }
-  out.resize(size);
-  return out;
+  return gpuprim::test::png_file_bytes(width, height, format, pixels);
 }
 
 // A valid 2 x 1 gray image (values 10, 200) as libpng writes it, with
@@ -90,26 +79,20 @@ bytes gray_2x1(const bytes& before_iend = {}) {
   return png;
 }
 
-bool write(const std::filesystem::path& path, const std::string& text) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) return false;
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  return std::fclose(f) == 0 && ok;
+bool write(const std::filesystem::path& path, const bytes& data) {
+  return gpuprim::test::write_file(path, data);
 }
 
-bool write(const std::filesystem::path& path, const bytes& data) {
-  return write(path, std::string(data.begin(), data.end()));
+bool write(const std::filesystem::path& path, const std::string& text) {
+  return write(path, bytes(text.begin(), text.end()));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s DIRECTORY\n", argv[0]);
-    return 2;
-  }
-  const std::filesystem::path dir = argv[1];
-  std::filesystem::create_directories(dir);
+  const auto folder = gpuprim::test::output_folder(argc, argv);
+  if (!folder) return 2;
+  const std::filesystem::path dir = *folder;
   bool ok = true;
 
   // ---- valid companions ----

@@ -1,6 +1,5 @@
-// The convolution family on the GPU, called from plain C++, against the
-// double-precision reference: the same cases as tests/host/convolve_test.cpp
-// (tests/support/convolve_cases.hpp), outputs poisoned before each call.
+// The convolution family's cases of the GPU alone, called from plain C++;
+// the cases of both backends are in tests/sides/convolve_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -15,52 +14,6 @@
 
 namespace gp = gpuprim;
 using namespace gpuprim::test;
-
-namespace {
-
-template <class T>
-std::vector<T> run_cuda(const std::vector<T>& in, conv_shape s, const conv_call& call) {
-  const gp::device_vector<T> d_in = gp::to_device(in);
-  gp::device_vector<T> d_out(s.size());
-  d_out.fill_bytes(0x7F);  // poison: an unwritten float reads as a huge number
-  const std::size_t ld = s.cols * s.channels;
-  gp::device_image_view<const T> vin(d_in.data(), s.count, s.rows, s.cols, s.channels, ld,
-                                     s.rows * ld);
-  gp::device_image_view<T> vout(d_out.data(), s.count, s.rows, s.cols, s.channels, ld, s.rows * ld);
-  invoke_call(gp::cuda, vin, vout, call);
-  return gp::to_host(d_out);
-}
-
-template <class T>
-class cuda_convolve : public typed_cuda_test<T> {};
-using float_types = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(cuda_convolve, float_types);
-
-}  // namespace
-
-TYPED_TEST(cuda_convolve, every_border_at_every_edge_and_corner) {
-  check_borders_and_sizes<TypeParam>(run_cuda<TypeParam>, 11);
-}
-
-TYPED_TEST(cuda_convolve, large_images_and_filters) {
-  check_large<TypeParam>(run_cuda<TypeParam>, 12);
-}
-
-TYPED_TEST(cuda_convolve, named_filters) {
-  check_named_filters<TypeParam>(run_cuda<TypeParam>, 13);
-}
-
-TYPED_TEST(cuda_convolve, nan_and_inf_propagate) {
-  check_nan_inf<TypeParam>(run_cuda<TypeParam>, 14);
-}
-
-TYPED_TEST(cuda_convolve, batch_in_one_call) {
-  check_batch<TypeParam>(run_cuda<TypeParam>, 15);
-}
-
-TEST_F(cuda_test, convolve_bytes_channels_batches_and_rounding) {
-  check_bytes(run_cuda<std::uint8_t>, 16);
-}
 
 TEST_F(cuda_test, convolve_matches_host_on_a_multi_tile_image) {
   auto rng = make_rng(17);

@@ -1,7 +1,6 @@
-// gp::gemm on the GPU (cuBLAS / cuBLASLt), from plain C++, against a
-// double-precision reference: every type pair, op combination, odd shapes,
-// leading dimensions, alpha / beta (beta = 0 with NaN in C), zero sizes,
-// strided batches, TF32 only on request, refusals.
+// gp::gemm: the cases of the GPU alone (cuBLAS / cuBLASLt), from plain C++:
+// zero sizes, strided batches, TF32 only on request, refusals. The cases of
+// both backends are in tests/sides/gemm_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,80 +12,19 @@
 #include "gpuprim/gemm.hpp"
 #include "support/cuda_fixture.hpp"
 #include "support/dense_reference.hpp"
+#include "support/gemm_cases.hpp"
 #include "support/test_data.hpp"
 
 namespace gp = gpuprim;
 using namespace gpuprim::test;
 
-namespace {
-
-template <class In, class Out>
-void check_gemm(std::mt19937_64& rng, const gemm_case& g, gp::matrix_op op_a, gp::matrix_op op_b,
-                double alpha, double beta, std::size_t extra = 0,
-                gp::precision mode = gp::precision::standard) {
-  const bool ta = op_a == gp::matrix_op::transpose, tb = op_b == gp::matrix_op::transpose;
-  const std::size_t a_rows = ta ? g.k : g.m, a_cols = ta ? g.m : g.k;
-  const std::size_t b_rows = tb ? g.n : g.k, b_cols = tb ? g.k : g.n;
-  const std::size_t lda = a_cols + extra, ldb = b_cols + extra, ldc = g.n + extra;
-  const auto a = random_matrix<In>(a_rows * lda, rng);
-  const auto b = random_matrix<In>(b_rows * ldb, rng);
-  auto c = random_matrix<Out>(g.m * ldc, rng);
-  if (beta == 0) std::fill(c.begin(), c.end(), std::numeric_limits<Out>::quiet_NaN());
-  const auto expected =
-      reference_gemm(a, lda, op_a, b, ldb, op_b, c, ldc, g.m, g.n, g.k, alpha, beta);
-  const auto d_a = gp::to_device(a);
-  const auto d_b = gp::to_device(b);
-  auto d_c = gp::to_device(c);
-  gp::gemm(gp::cuda, gp::device_matrix_view<const In>(d_a.data(), a_rows, a_cols, lda),
-           gp::device_matrix_view<const In>(d_b.data(), b_rows, b_cols, ldb),
-           gp::device_matrix_view<Out>(d_c.data(), g.m, g.n, ldc), static_cast<Out>(alpha),
-           static_cast<Out>(beta), op_a, op_b, mode);
-  const auto got = gp::to_host(d_c);
-  const double eps = mode == gp::precision::tf32 ? 0x1.0p-10 : 0.0;
-  ASSERT_TRUE(
-      gemm_close(got, ldc, expected, g.m, g.n, g.k, std::abs(alpha) * g.k + std::abs(beta), eps))
-      << "ta " << ta << " tb " << tb << " alpha " << alpha << " beta " << beta;
-}
-
-template <class In, class Out>
-struct pair_of {
-  using in = In;
-  using out = Out;
-};
-template <class P>
-class cuda_gemm : public typed_cuda_test<P> {};
-using gemm_pairs = ::testing::Types<pair_of<float, float>, pair_of<double, double>,
-                                    pair_of<gp::bfloat16, float>, pair_of<gp::half, float>>;
-TYPED_TEST_SUITE(cuda_gemm, gemm_pairs);
-
-TYPED_TEST(cuda_gemm, every_shape_and_op_against_double_reference) {
-  using In = typename TypeParam::in;
-  using Out = typename TypeParam::out;
-  auto rng = make_rng(411);
-  for (const gemm_case& g : gemm_cases())
-    for (const auto op_a : {gp::matrix_op::none, gp::matrix_op::transpose})
-      for (const auto op_b : {gp::matrix_op::none, gp::matrix_op::transpose})
-        check_gemm<In, Out>(rng, g, op_a, op_b, 1.0, 0.0);
-}
-
-TYPED_TEST(cuda_gemm, alpha_beta_and_leading_dimensions) {
-  using In = typename TypeParam::in;
-  using Out = typename TypeParam::out;
-  auto rng = make_rng(412);
-  for (const auto [alpha, beta] :
-       {std::pair{1.0, 1.0}, {2.0, 0.0}, {-0.5, 2.0}, {0.0, 3.0}, {0.0, 0.0}, {1.5, -1.0}})
-    check_gemm<In, Out>(rng, {37, 29, 43}, gp::matrix_op::transpose, gp::matrix_op::none, alpha,
-                        beta, 5);
-}
-
-}  // namespace
-
 TEST_F(cuda_test, gemm_tf32_only_on_request) {
   auto rng = make_rng(413);
   // fp32 default: fp32 accuracy at k = 1024 (TF32 would miss this bound).
-  check_gemm<float, float>(rng, {64, 64, 1024}, gp::matrix_op::none, gp::matrix_op::none, 1.0, 0.0);
-  check_gemm<float, float>(rng, {64, 64, 1024}, gp::matrix_op::none, gp::matrix_op::none, 1.0, 0.0,
-                           0, gp::precision::tf32);
+  check_gemm<cuda_side, float, float>(rng, {64, 64, 1024}, gp::matrix_op::none, gp::matrix_op::none,
+                                      1.0, 0.0);
+  check_gemm<cuda_side, float, float>(rng, {64, 64, 1024}, gp::matrix_op::none, gp::matrix_op::none,
+                                      1.0, 0.0, 0, gp::precision::tf32);
 }
 
 TEST_F(cuda_test, gemm_zero_sizes) {

@@ -1,4 +1,6 @@
-// GPU histograms from plain C++ (precompiled kernels). Skips without a device.
+// The histogram family: the cases of the GPU alone, from plain C++
+// (precompiled kernels). The cases of both backends are in
+// tests/sides/histogram_test.cpp. Skips without a device.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,63 +17,6 @@
 
 namespace gp = gpuprim;
 using namespace gpuprim::test;
-
-// Every precompiled sample type with both counter types.
-template <class P>
-class cuda_histogram : public typed_cuda_test<P> {};
-using histogram_types = ::testing::Types<
-    sample_and_counter<std::uint8_t, std::uint32_t>,
-    sample_and_counter<std::uint8_t, std::uint64_t>,
-    sample_and_counter<std::int32_t, std::uint32_t>,
-    sample_and_counter<std::int32_t, std::uint64_t>,
-    sample_and_counter<std::uint32_t, std::uint32_t>,
-    sample_and_counter<std::uint32_t, std::uint64_t>, sample_and_counter<float, std::uint32_t>,
-    sample_and_counter<float, std::uint64_t>, sample_and_counter<double, std::uint32_t>,
-    sample_and_counter<double, std::uint64_t>>;
-TYPED_TEST_SUITE(cuda_histogram, histogram_types);
-
-// Bin counts that take each kernel: byte counters (<= 256 bins of bytes),
-// per-warp and shared-by-warps sub-histograms, global atomics (100000).
-TYPED_TEST(cuda_histogram, even_bins_at_every_size) {
-  auto rng = make_rng(71);
-  check_even_bins_at_every_size<cuda_side, typename TypeParam::sample, typename TypeParam::counter>(
-      {1, 7, 64, 256, 257, 1024, 5000, 100000}, rng);
-}
-
-TYPED_TEST(cuda_histogram, range_bins_at_every_size) {
-  auto rng = make_rng(72);
-  check_range_bins_at_every_size<cuda_side, typename TypeParam::sample,
-                                 typename TypeParam::counter>({1, 5, 200, 1500}, rng);
-}
-
-// Subspans off a 16-byte boundary: the scalar head and tail around the vectors.
-TYPED_TEST(cuda_histogram, unaligned_subspans_and_async_form) {
-  using T = typename TypeParam::sample;
-  using C = typename TypeParam::counter;
-  auto rng = make_rng(73);
-  const auto x = random_samples<T>(100003, rng);
-  const auto d = gp::to_device(x);
-  const auto [lo, hi] = partial_range<T>();
-  gp::device_vector<std::uint64_t> left(1);
-  for (std::size_t offset : {1u, 3u, 7u}) {
-    const std::size_t n = x.size() - offset - 5;
-    const auto part = std::span<const T>(x).subspan(offset, n);
-    for (std::size_t bins : {64, 256, 1000}) {
-      auto counts = poisoned_counts_on<cuda_side, C>(bins);
-      left.fill_bytes(0x77);
-      gp::histogram_even_into(gp::cuda, d.span().subspan(offset, n), counts, lo, hi, left.span());
-      expect_histogram(gp::to_host(counts), gp::to_host(left)[0],
-                       reference_histogram_even<C>(part, bins, lo, hi),
-                       "offset=" + std::to_string(offset) + " bins=" + std::to_string(bins));
-    }
-  }
-}
-
-TYPED_TEST(cuda_histogram, all_in_one_bin_none_in_range_one_bin) {
-  check_all_in_one_bin_none_in_range_one_bin<cuda_side, typename TypeParam::sample,
-                                             typename TypeParam::counter>((1u << 20) + 7,
-                                                                          {16, 2000, 100000});
-}
 
 TEST_F(cuda_test, histogram_bytes_every_value_and_runs) {
   // The identity byte path (256 bins over [0, 256)) with long runs of one
@@ -201,11 +146,4 @@ TEST_F(cuda_test, histogram_bad_arguments_throw_and_leave_counts_untouched) {
   const auto short_boundaries = gp::to_device(std::vector<float>{0, 1, 2});
   expect_message([&] { gp::histogram_range_into(gp::cuda, x, counts, short_boundaries); },
                  "boundaries has 3 entries");
-}
-
-TEST_F(cuda_test, histogram_float_samples_on_and_next_to_every_edge) {
-  check_samples_on_and_next_to_edges<cuda_side, float>();
-}
-TEST_F(cuda_test, histogram_double_samples_on_and_next_to_every_edge) {
-  check_samples_on_and_next_to_edges<cuda_side, double>();
 }

@@ -1,5 +1,6 @@
-// GPU backend of the reduction family, called from plain C++ (the library's
-// precompiled kernels). Every test skips without a CUDA device.
+// The reduction family's cases of the GPU alone, called from plain C++ (the
+// library's precompiled kernels); the cases of both backends are in
+// tests/sides/reduce_test.cpp. Every test skips without a CUDA device.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,78 +10,11 @@
 
 #include "gpuprim/reduce.hpp"
 #include "support/cuda_fixture.hpp"
-#include "support/nan_rule_cases.hpp"
 #include "support/reduce_reference.hpp"
 #include "support/test_data.hpp"
 
 namespace gp = gpuprim;
 using namespace gpuprim::test;
-
-template <class T>
-class cuda_reduce : public typed_cuda_test<T> {};
-using reduce_types =
-    ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>;
-TYPED_TEST_SUITE(cuda_reduce, reduce_types);
-
-TYPED_TEST(cuda_reduce, sum_matches_reference_at_every_size) {
-  using T = TypeParam;
-  auto rng = make_rng(11);
-  for (std::size_t n : standard_sizes()) {
-    const auto x = random_vector<T>(n, rng);
-    const auto d = gp::to_device(x);
-    const T got = gp::reduce(gp::cuda, d, T{});
-    const auto want = reference_sum<T>(x);
-    if constexpr (std::is_floating_point_v<T>) {
-      EXPECT_NEAR(got, want, sum_tolerance<T>(n, max_abs<T>(x))) << "n=" << n;
-    } else {
-      EXPECT_EQ(got, want) << "n=" << n;
-    }
-  }
-}
-
-TYPED_TEST(cuda_reduce, min_max_and_elements) {
-  using T = TypeParam;
-  auto rng = make_rng(12);
-  for (std::size_t n : standard_sizes()) {
-    if (n == 0) continue;
-    const auto x = random_vector<T>(n, rng);
-    const auto d = gp::to_device(x);
-    const auto lo = reference_extreme<T, false>(x);
-    const auto hi = reference_extreme<T, true>(x);
-    EXPECT_EQ(gp::reduce(gp::cuda, d, std::numeric_limits<T>::max(), gp::minimum{}), lo.value);
-    EXPECT_EQ(gp::reduce(gp::cuda, d, std::numeric_limits<T>::lowest(), gp::maximum{}), hi.value);
-    EXPECT_EQ(gp::min_element(gp::cuda, d), lo) << "n=" << n;
-    EXPECT_EQ(gp::max_element(gp::cuda, d), hi) << "n=" << n;
-  }
-}
-
-TYPED_TEST(cuda_reduce, unaligned_subspans_take_the_scalar_path) {
-  using T = TypeParam;
-  auto rng = make_rng(13);
-  const auto x = random_vector<T>(100000, rng);
-  const auto d = gp::to_device(x);
-  for (std::size_t offset : {1u, 2u, 3u}) {
-    const std::size_t n = x.size() - offset - 5;
-    const auto part = std::span<const T>(x).subspan(offset, n);
-    const T got = gp::reduce(gp::cuda, d.span().subspan(offset, n), T{});
-    if constexpr (std::is_floating_point_v<T>) {
-      EXPECT_NEAR(got, reference_sum<T>(part), sum_tolerance<T>(n, 1.0));
-    } else {
-      EXPECT_EQ(got, reference_sum<T>(part));
-    }
-  }
-}
-
-TYPED_TEST(cuda_reduce, reduce_into_writes_the_poisoned_output) {
-  using T = TypeParam;
-  auto rng = make_rng(14);
-  const auto x = random_vector<T>(4097, rng);
-  const auto d = gp::to_device(x);
-  gp::device_vector<T> out(1);
-  out.fill_bytes(0xA5);
-  gp::reduce_into(gp::cuda, d, out.span(), T{}, gp::maximum{});
-  EXPECT_EQ(gp::to_host(out)[0], (reference_extreme<T, true>(x).value));
-}
 
 TEST_F(cuda_test, reduce_of_empty_input_is_init) {
   gp::device_vector<float> empty;
@@ -155,19 +89,4 @@ TEST_F(cuda_test, more_than_two_to_the_31_bytes) {
   EXPECT_EQ(gp::reduce(gp::cuda, d, std::uint64_t{0}), n - 1 + 9 - 1);
   EXPECT_EQ(gp::reduce(gp::cuda, d, std::uint8_t{255}, gp::minimum{}), 0);
   EXPECT_EQ(gp::reduce(gp::cuda, d, std::uint8_t{0}, gp::maximum{}), 9);
-}
-
-template <class T>
-class cuda_nan_rules : public typed_cuda_test<T> {};
-using float_types = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(cuda_nan_rules, float_types);
-
-TYPED_TEST(cuda_nan_rules, follow_numpy) {
-  nan_rule_cases<cuda_side, TypeParam>();
-}
-TYPED_TEST(cuda_nan_rules, min_scan_propagates_nan) {
-  nan_propagates_through_min_scan<cuda_side, TypeParam>();
-}
-TEST_F(cuda_test, integer_nan_rules_use_the_plain_operators) {
-  integer_nan_rules_are_the_plain_ones<cuda_side>();
 }

@@ -1,6 +1,6 @@
-// GPU radix sort from plain C++ (every key type is precompiled) against the
-// sequential reference of support/sort_reference.hpp, keys compared by bit
-// pattern. Skips without a device.
+// The radix sort: the cases of the GPU alone, from plain C++ (every key type
+// is precompiled). The cases of both backends are in
+// tests/sides/sort_test.cpp. Skips without a device.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -37,14 +37,6 @@ void expect_poisoned(const gp::device_vector<T>& d, const std::string& what) {
     ASSERT_TRUE(same_bytes(host[i], poison<T>())) << what << ": element " << i << " was written";
 }
 
-// The sizes of the host tests, and one of about 3 * 2^20 keys: hundreds of
-// tiles, so the look-back crosses many of them.
-std::vector<std::size_t> gpu_sort_sizes() {
-  auto sizes = sort_sizes();
-  sizes.push_back((std::size_t{3} << 20) + 1);
-  return test_sizes(sizes);
-}
-
 // A non-blocking stream (it does not wait for the legacy default stream).
 class test_stream {
  public:
@@ -74,47 +66,7 @@ class test_stream {
 
 }  // namespace
 
-template <class K>
-class cuda_radix_sort : public typed_cuda_test<K> {};
 class cuda_radix_sort_api : public cuda_test {};
-TYPED_TEST_SUITE(cuda_radix_sort, radix_key_types);
-
-TYPED_TEST(cuda_radix_sort, keys_at_every_size_pattern_and_order) {
-  auto rng = make_rng(201);
-  check_keys_at_every_size<cuda_side, TypeParam>(gpu_sort_sizes(), rng);
-}
-
-TYPED_TEST(cuda_radix_sort, pairs_keep_equal_keys_in_input_order) {
-  auto rng = make_rng(202);
-  check_pairs_keep_equal_keys_in_input_order<cuda_side, TypeParam>(sort_sizes(), rng);
-}
-
-TYPED_TEST(cuda_radix_sort, eight_byte_values_move_with_their_keys) {
-  auto rng = make_rng(203);
-  check_value_types<cuda_side, TypeParam>(rng);
-}
-
-TYPED_TEST(cuda_radix_sort, bit_ranges) {
-  auto rng = make_rng(204);
-  check_bit_ranges<cuda_side, TypeParam>({1, 33, 4097, 100003}, rng);
-}
-
-TYPED_TEST(cuda_radix_sort, unaligned_subspans) {
-  auto rng = make_rng(205);
-  check_unaligned_subspans<cuda_side, TypeParam>(rng);
-}
-
-// ---- float keys --------------------------------------------------------------
-
-template <class F>
-class cuda_radix_sort_float : public typed_cuda_test<F> {};
-using float_types = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(cuda_radix_sort_float, float_types);
-
-TYPED_TEST(cuda_radix_sort_float, nan_zeros_infinities_and_denormals) {
-  auto rng = make_rng(206);
-  check_special_floats<cuda_side, TypeParam>({1, 3, 200, 20000}, rng);
-}
 
 TEST_F(cuda_radix_sort_api, order_of_the_special_float_values) {
   check_order_of_the_special_floats<cuda_side>();

@@ -1,5 +1,5 @@
-// GPU SpMV (every kernel: row per thread, sub-warps, merge path, and the
-// automatic choice) against the double reference, from plain C++.
+// GPU SpMV from plain C++: the cases of the GPU alone. Every kernel against
+// the double reference, on both backends, is in tests/sides/spmv_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,80 +15,6 @@
 
 namespace gp = gpuprim;
 using namespace gpuprim::test;
-
-namespace {
-
-template <class T, class I>
-struct value_and_index {
-  using value = T;
-  using index = I;
-};
-
-template <class P>
-class cuda_spmv : public typed_cuda_test<P> {};
-using spmv_types =
-    ::testing::Types<value_and_index<float, std::int32_t>, value_and_index<double, std::int32_t>,
-                     value_and_index<float, std::int64_t>, value_and_index<double, std::int64_t>>;
-TYPED_TEST_SUITE(cuda_spmv, spmv_types);
-
-constexpr gp::spmv_kernel all_kernels[] = {gp::spmv_kernel::automatic,
-                                           gp::spmv_kernel::row_per_thread,
-                                           gp::spmv_kernel::subwarp, gp::spmv_kernel::merge_path,
-                                           gp::spmv_kernel::staged_rows};
-
-template <class T, class I>
-void check_spmv(const gp::csr_matrix<T, I>& A, T alpha, T beta, std::mt19937_64& rng,
-                bool drop_stats = false) {
-  const auto x = random_vector<T>(A.cols(), rng);
-  const auto y0 = random_vector<T>(A.rows(), rng);
-  const auto expected = reference_spmv(alpha, A, x, beta, y0);
-  const auto scale = spmv_error_scale(A, x);
-  const gp::device_csr_matrix<T, I> dA(A);
-  const auto dx = gp::to_device(x);
-  for (const gp::spmv_kernel kernel : all_kernels) {
-    auto dy = gp::to_device(y0);
-    if (beta == T(0)) dy.fill_bytes(0xff);  // NaN: must not be read
-    auto view = dA.view();
-    if (drop_stats) view.stats = {};
-    gp::spmv(gp::cuda, alpha, view, dx, beta, dy, kernel);
-    const auto y = gp::to_host(dy);
-    for (std::size_t r = 0; r < A.rows(); ++r) {
-      const double tol = 64 * std::numeric_limits<T>::epsilon() *
-                             (std::abs(double(alpha)) * scale[r] + std::abs(double(beta)) * 2) +
-                         1e-300;
-      ASSERT_NEAR(double(y[r]), expected[r], tol)
-          << "row " << r << " of " << A.rows() << ", kernel " << static_cast<int>(kernel);
-    }
-  }
-}
-
-}  // namespace
-
-TYPED_TEST(cuda_spmv, every_kernel_at_every_size) {
-  using T = typename TypeParam::value;
-  using I = typename TypeParam::index;
-  auto rng = make_rng(501);
-  for (const std::size_t n : standard_sizes()) {
-    for (const std::size_t mean : {1, 5, 40}) {
-      if (n > 100000 && mean == 40) continue;
-      const auto A = random_csr<T, I>(n, n ? n : 1, mean, rng);
-      check_spmv<T, I>(A, T(1), T(0), rng);
-      check_spmv<T, I>(A, T(-0.5), T(2), rng, true);
-    }
-  }
-}
-
-TYPED_TEST(cuda_spmv, uneven_rows_and_rectangular) {
-  using T = typename TypeParam::value;
-  using I = typename TypeParam::index;
-  auto rng = make_rng(502);
-  // Rows longer than a merge-path tile (2048 items), across tiles.
-  check_spmv<T, I>(random_csr<T, I>(20000, 30000, 3, rng, 997, 25000), T(1.5), T(0), rng);
-  check_spmv<T, I>(random_csr<T, I>(3, 100000, 2, rng, 1, 90000), T(1), T(1), rng);
-  check_spmv<T, I>(random_csr<T, I>(10000, 7, 0, rng), T(1), T(1), rng);  // all rows empty
-  check_spmv<T, I>(gp::rmat<T, I>(14, 16, 9), T(1), T(0), rng);
-  check_spmv<T, I>(gp::poisson2d<T, I>(100), T(1), T(0), rng);
-}
 
 TEST_F(cuda_test, spmv_is_deterministic_and_checks_sizes) {
   auto rng = make_rng(503);

@@ -1,5 +1,6 @@
-// The convolution family on the CPU backend, against the double-precision
-// reference (tests/support/convolve_reference.hpp).
+// The convolution family's cases of the CPU backend alone, against the
+// double-precision reference (tests/support/convolve_reference.hpp); the
+// cases of both backends are in tests/sides/convolve_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -12,49 +13,6 @@
 
 namespace gp = gpuprim;
 using namespace gpuprim::test;
-
-namespace {
-
-template <class T>
-std::vector<T> run_host(const std::vector<T>& in, conv_shape s, const conv_call& call) {
-  std::vector<T> out(s.size(), T(123));
-  const std::size_t ld = s.cols * s.channels;
-  gp::image_view<const T> vin(in.data(), s.count, s.rows, s.cols, s.channels, ld, s.rows * ld);
-  gp::image_view<T> vout(out.data(), s.count, s.rows, s.cols, s.channels, ld, s.rows * ld);
-  invoke_call(gp::host, vin, vout, call);
-  return out;
-}
-
-template <class T>
-class host_convolve : public ::testing::Test {};
-using float_types = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(host_convolve, float_types);
-
-}  // namespace
-
-TYPED_TEST(host_convolve, every_border_at_every_edge_and_corner) {
-  check_borders_and_sizes<TypeParam>(run_host<TypeParam>, 1);
-}
-
-TYPED_TEST(host_convolve, large_images_and_filters) {
-  check_large<TypeParam>(run_host<TypeParam>, 2);
-}
-
-TYPED_TEST(host_convolve, named_filters) {
-  check_named_filters<TypeParam>(run_host<TypeParam>, 3);
-}
-
-TYPED_TEST(host_convolve, nan_and_inf_propagate) {
-  check_nan_inf<TypeParam>(run_host<TypeParam>, 4);
-}
-
-TYPED_TEST(host_convolve, batch_in_one_call) {
-  check_batch<TypeParam>(run_host<TypeParam>, 5);
-}
-
-TEST(host_convolve_bytes, channels_batches_and_rounding) {
-  check_bytes(run_host<std::uint8_t>, 6);
-}
 
 TEST(host_convolve_views, strided_matrix_views_leave_the_gaps_alone) {
   auto rng = make_rng(7);

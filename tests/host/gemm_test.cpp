@@ -1,6 +1,6 @@
-// gp::gemm on the host (OpenBLAS, or the library's loop without it) against
-// a double-precision reference: every type pair, op combination, odd shapes,
-// leading dimensions, alpha / beta, zero sizes, batches, refusals.
+// gp::gemm: the cases of the host alone (OpenBLAS, or the library's loop
+// without it): zero sizes, NaN, refusals, batches, the low-precision types.
+// The cases of both backends are in tests/sides/gemm_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,63 +14,6 @@
 
 namespace gp = gpuprim;
 using namespace gpuprim::test;
-
-namespace {
-
-template <class In, class Out>
-void check_gemm(std::mt19937_64& rng, const gemm_case& g, gp::matrix_op op_a, gp::matrix_op op_b,
-                double alpha, double beta, std::size_t extra = 0) {
-  const bool ta = op_a == gp::matrix_op::transpose, tb = op_b == gp::matrix_op::transpose;
-  const std::size_t a_rows = ta ? g.k : g.m, a_cols = ta ? g.m : g.k;
-  const std::size_t b_rows = tb ? g.n : g.k, b_cols = tb ? g.k : g.n;
-  const std::size_t lda = a_cols + extra, ldb = b_cols + extra, ldc = g.n + extra;
-  const auto a = random_matrix<In>(a_rows * lda, rng);
-  const auto b = random_matrix<In>(b_rows * ldb, rng);
-  auto c = random_matrix<Out>(g.m * ldc, rng);
-  if (beta == 0)
-    std::fill(c.begin(), c.end(), std::numeric_limits<Out>::quiet_NaN());  // must not be read
-  const auto expected =
-      reference_gemm(a, lda, op_a, b, ldb, op_b, c, ldc, g.m, g.n, g.k, alpha, beta);
-  gp::gemm(gp::host, gp::matrix_view<const In>(a.data(), a_rows, a_cols, lda),
-           gp::matrix_view<const In>(b.data(), b_rows, b_cols, ldb),
-           gp::matrix_view<Out>(c.data(), g.m, g.n, ldc), static_cast<Out>(alpha),
-           static_cast<Out>(beta), op_a, op_b);
-  ASSERT_TRUE(gemm_close(c, ldc, expected, g.m, g.n, g.k, std::abs(alpha) * g.k + std::abs(beta)))
-      << "ta " << ta << " tb " << tb << " alpha " << alpha << " beta " << beta;
-}
-
-template <class P>
-class host_gemm : public ::testing::Test {};
-template <class In, class Out>
-struct pair_of {
-  using in = In;
-  using out = Out;
-};
-using gemm_pairs = ::testing::Types<pair_of<float, float>, pair_of<double, double>,
-                                    pair_of<gp::bfloat16, float>, pair_of<gp::half, float>>;
-TYPED_TEST_SUITE(host_gemm, gemm_pairs);
-
-TYPED_TEST(host_gemm, every_shape_and_op_against_double_reference) {
-  using In = typename TypeParam::in;
-  using Out = typename TypeParam::out;
-  auto rng = make_rng(311);
-  for (const gemm_case& g : gemm_cases())
-    for (const auto op_a : {gp::matrix_op::none, gp::matrix_op::transpose})
-      for (const auto op_b : {gp::matrix_op::none, gp::matrix_op::transpose})
-        check_gemm<In, Out>(rng, g, op_a, op_b, 1.0, 0.0);
-}
-
-TYPED_TEST(host_gemm, alpha_beta_and_leading_dimensions) {
-  using In = typename TypeParam::in;
-  using Out = typename TypeParam::out;
-  auto rng = make_rng(312);
-  for (const auto [alpha, beta] :
-       {std::pair{1.0, 1.0}, {2.0, 0.0}, {-0.5, 2.0}, {0.0, 3.0}, {0.0, 0.0}, {1.5, -1.0}})
-    check_gemm<In, Out>(rng, {37, 29, 43}, gp::matrix_op::none, gp::matrix_op::transpose, alpha,
-                        beta, 5);
-}
-
-}  // namespace
 
 TEST(host_gemm_edges, zero_sizes) {
   std::vector<float> a(6, 1.0f), b(6, 1.0f), c(4, 5.0f);

@@ -1,4 +1,6 @@
-// CPU backend of the histogram family against sequential references.
+// The histogram family: the cases of the CPU backend alone, against
+// sequential references. The cases of both backends are in
+// tests/sides/histogram_test.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,49 +18,6 @@
 
 namespace gp = gpuprim;
 using namespace gpuprim::test;
-
-namespace {
-
-template <class P>
-class host_histogram : public ::testing::Test {};
-using histogram_types = ::testing::Types<
-    sample_and_counter<std::uint8_t, std::uint32_t>,
-    sample_and_counter<std::uint8_t, std::uint64_t>,
-    sample_and_counter<std::int32_t, std::uint32_t>,
-    sample_and_counter<std::uint32_t, std::uint64_t>, sample_and_counter<float, std::uint32_t>,
-    sample_and_counter<float, std::uint64_t>, sample_and_counter<double, std::uint32_t>>;
-TYPED_TEST_SUITE(host_histogram, histogram_types);
-
-}  // namespace
-
-TYPED_TEST(host_histogram, even_bins_at_every_size) {
-  auto rng = make_rng(61);
-  check_even_bins_at_every_size<host_side, typename TypeParam::sample, typename TypeParam::counter>(
-      {1, 7, 64, 256, 1024}, rng);
-}
-
-TYPED_TEST(host_histogram, range_bins_at_every_size) {
-  auto rng = make_rng(62);
-  check_range_bins_at_every_size<host_side, typename TypeParam::sample,
-                                 typename TypeParam::counter>({1, 5, 200}, rng);
-}
-
-TYPED_TEST(host_histogram, more_bins_than_samples) {
-  using T = typename TypeParam::sample;
-  using C = typename TypeParam::counter;
-  auto rng = make_rng(63);
-  const auto x = random_samples<T>((1u << 20) + 7, rng);
-  const auto [lo, hi] = partial_range<T>();
-  std::vector<C> counts(100000, C(poison));
-  const std::uint64_t left = gp::histogram_even(gp::host.threads(3), x, counts, lo, hi);
-  expect_histogram(counts, left, reference_histogram_even<C>(std::span<const T>(x), 100000, lo, hi),
-                   "100000 bins");
-}
-
-TYPED_TEST(host_histogram, all_in_one_bin_and_none_in_range) {
-  check_all_in_one_bin_none_in_range_one_bin<host_side, typename TypeParam::sample,
-                                             typename TypeParam::counter>(70001, {16});
-}
 
 TEST(host_histogram_edges, samples_at_lower_and_upper) {
   // [0, 4) in 4 bins: 0 -> bin 0, 3.9999 -> bin 3, 4 is left out, -0.0 counts as 0.
@@ -181,13 +140,6 @@ TEST(host_histogram_errors, bad_arguments_throw_and_leave_counts_untouched) {
   const std::vector<std::uint8_t> bytes = {1};
   expect_message([&] { gp::histogram_even(gp::host, bytes, counts, 5, 5); },
                  "lower (5) must be less than upper (5)");
-}
-
-TEST(host_histogram_edges, float_samples_on_and_next_to_every_edge) {
-  check_samples_on_and_next_to_edges<host_side, float>();
-}
-TEST(host_histogram_edges, double_samples_on_and_next_to_every_edge) {
-  check_samples_on_and_next_to_edges<host_side, double>();
 }
 
 // The GPU's edges divide through a reciprocal and one fused correction

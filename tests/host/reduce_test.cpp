@@ -1,4 +1,5 @@
-// CPU backend of the reduction family against sequential references.
+// The reduction family's cases of the CPU backend alone, against sequential
+// references; the cases of both backends are in tests/sides/reduce_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,57 +8,11 @@
 #include <vector>
 
 #include "gpuprim/reduce.hpp"
-#include "support/nan_rule_cases.hpp"
 #include "support/reduce_reference.hpp"
 #include "support/test_data.hpp"
 
 namespace gp = gpuprim;
 using namespace gpuprim::test;
-
-template <class T>
-class host_reduce : public ::testing::Test {};
-using reduce_types =
-    ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>;
-TYPED_TEST_SUITE(host_reduce, reduce_types);
-
-TYPED_TEST(host_reduce, sum_matches_reference_at_every_size) {
-  using T = TypeParam;
-  auto rng = make_rng(1);
-  for (std::size_t n : standard_sizes()) {
-    const auto x = random_vector<T>(n, rng);
-    const T got = gp::reduce(gp::host, x, T{});
-    const auto want = reference_sum<T>(x);
-    if constexpr (std::is_floating_point_v<T>) {
-      EXPECT_NEAR(got, want, sum_tolerance<T>(n, max_abs<T>(x))) << "n=" << n;
-    } else {
-      EXPECT_EQ(got, want) << "n=" << n;
-    }
-  }
-}
-
-TYPED_TEST(host_reduce, min_max_and_elements) {
-  using T = TypeParam;
-  auto rng = make_rng(2);
-  for (std::size_t n : standard_sizes()) {
-    if (n == 0) continue;
-    const auto x = random_vector<T>(n, rng);
-    const auto lo = reference_extreme<T, false>(x);
-    const auto hi = reference_extreme<T, true>(x);
-    EXPECT_EQ(gp::reduce(gp::host, x, std::numeric_limits<T>::max(), gp::minimum{}), lo.value);
-    EXPECT_EQ(gp::reduce(gp::host, x, std::numeric_limits<T>::lowest(), gp::maximum{}), hi.value);
-    EXPECT_EQ(gp::min_element(gp::host, x), lo) << "n=" << n;
-    EXPECT_EQ(gp::max_element(gp::host, x), hi) << "n=" << n;
-  }
-}
-
-TYPED_TEST(host_reduce, init_is_combined_once) {
-  using T = TypeParam;
-  std::vector<T> x(100000, T(1));
-  for (int threads : {1, 2, 3, 7}) {
-    EXPECT_EQ(gp::reduce(gp::host.threads(threads), x, T(5)), T(100005)) << threads;
-  }
-  EXPECT_EQ(gp::reduce(gp::host, std::vector<T>{}, T(5)), T(5));
-}
 
 TEST(host_reduce, empty_extremes_return_index_zero) {
   const std::vector<float> none;
@@ -138,19 +93,4 @@ TEST(host_reduce, float_results_are_deterministic) {
   const float first = gp::reduce(gp::host.threads(4), x, 0.0f);
   for (int i = 0; i < 3; ++i)
     EXPECT_EQ(gp::reduce(gp::host.threads(4), x, 0.0f), first);
-}
-
-template <class T>
-class host_nan_rules : public ::testing::Test {};
-using float_types = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(host_nan_rules, float_types);
-
-TYPED_TEST(host_nan_rules, follow_numpy) {
-  nan_rule_cases<host_side, TypeParam>();
-}
-TYPED_TEST(host_nan_rules, min_scan_propagates_nan) {
-  nan_propagates_through_min_scan<host_side, TypeParam>();
-}
-TEST(host_nan_rules, integers_use_the_plain_operators) {
-  integer_nan_rules_are_the_plain_ones<host_side>();
 }

@@ -1,4 +1,5 @@
-// CPU backend of the scan family against sequential references.
+// The scan family's cases of the CPU backend alone, against sequential
+// references; the cases of both backends are in tests/sides/scan_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,46 +17,6 @@
 
 namespace gp = gpuprim;
 using namespace gpuprim::test;
-
-template <class T>
-class host_scan : public ::testing::Test {};
-using scan_types =
-    ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>;
-TYPED_TEST_SUITE(host_scan, scan_types);
-
-template <class T>
-using ref_t = std::conditional_t<std::is_floating_point_v<T>, double, T>;
-
-TYPED_TEST(host_scan, inclusive_and_exclusive_sums_at_every_size) {
-  using T = TypeParam;
-  auto rng = make_rng(31);
-  for (std::size_t n : standard_sizes()) {
-    const auto x = random_vector<T>(n, rng);
-    std::vector<T> out(n);
-    gp::inclusive_scan(gp::host, x, out);
-    expect_scan_near<T>(out, reference_inclusive_scan<ref_t<T>>(std::span<const T>(x), gp::plus{}),
-                        "inclusive");
-    gp::exclusive_scan(gp::host, x, out, T(3));
-    expect_scan_near<T>(
-        out, reference_exclusive_scan<ref_t<T>>(std::span<const T>(x), ref_t<T>(3), gp::plus{}),
-        "exclusive");
-  }
-}
-
-TYPED_TEST(host_scan, min_and_max_scans) {
-  using T = TypeParam;
-  auto rng = make_rng(32);
-  const auto x = random_vector<T>(300007, rng);
-  std::vector<T> out(x.size());
-  gp::inclusive_scan(gp::host, x, out, gp::minimum{});
-  expect_scan_near<T>(out, reference_inclusive_scan<T>(std::span<const T>(x), gp::minimum{}),
-                      "min");
-  gp::exclusive_scan(gp::host, x, out, std::numeric_limits<T>::lowest(), gp::maximum{});
-  expect_scan_near<T>(out,
-                      reference_exclusive_scan<T>(std::span<const T>(x),
-                                                  std::numeric_limits<T>::lowest(), gp::maximum{}),
-                      "max");
-}
 
 // Several rounds of blocks per thread, an odd size and an output that
 // starts one element past a cache line: the carries between rounds, threads
@@ -170,44 +131,4 @@ TEST(host_scan, transform_inclusive_scan_widens) {
                                [](std::uint8_t v) { return std::uint64_t{v}; });
   EXPECT_EQ(out.back(), 200ull * 100000);
   EXPECT_EQ(out[9], 2000u);
-}
-
-TEST(host_scan, bad_ranges_throw_and_leave_output_untouched) {
-  std::vector<int> x(100, 1), small(99, 7);
-  EXPECT_THROW(gp::inclusive_scan(gp::host, x, small), std::invalid_argument);
-  EXPECT_EQ(small, std::vector<int>(99, 7));
-  std::vector<int> y(200, 1);
-  EXPECT_THROW(gp::inclusive_scan(gp::host, std::span<const int>(y).subspan(0, 100),
-                                  std::span<int>(y).subspan(1, 100)),
-               std::invalid_argument);
-  EXPECT_EQ(y, std::vector<int>(200, 1));
-}
-
-template <class T>
-class host_scan_nan : public ::testing::Test {};
-using float_types = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(host_scan_nan, float_types);
-
-TYPED_TEST(host_scan_nan, minimum_propagates_and_minimum_number_skips) {
-  using T = TypeParam;
-  const T inf = std::numeric_limits<T>::infinity();
-  for (std::size_t n : {std::size_t{7}, std::size_t{100'003}}) {
-    const auto x = values_with_nans<T>(n, n / 2 + 3);
-    auto with_leading_number = x;
-    with_leading_number[0] = with_leading_number[1] = T(0.5);
-    std::vector<T> out(n);
-    gp::inclusive_scan(gp::host, with_leading_number, out, gp::minimum{});
-    expect_same_with_nan(out, nan_rule_reference<T>(with_leading_number, false, false, {}), "min");
-    gp::inclusive_scan(gp::host, x, out, gp::maximum{});
-    expect_same_with_nan(out, nan_rule_reference<T>(x, true, false, {}), "max, leading NaN");
-    gp::inclusive_scan(gp::host, x, out, gp::minimum_number{});
-    expect_same_with_nan(out, nan_rule_reference<T>(x, false, true, {}), "nanmin");
-    gp::inclusive_scan(gp::host, x, out, gp::maximum_number{});
-    expect_same_with_nan(out, nan_rule_reference<T>(x, true, true, {}), "nanmax");
-    gp::exclusive_scan(gp::host, with_leading_number, out, inf, gp::minimum{});
-    expect_same_with_nan(out, nan_rule_reference<T>(with_leading_number, false, false, inf),
-                         "exclusive min");
-    gp::exclusive_scan(gp::host, x, out, -inf, gp::maximum_number{});
-    expect_same_with_nan(out, nan_rule_reference<T>(x, true, true, -inf), "exclusive nanmax");
-  }
 }

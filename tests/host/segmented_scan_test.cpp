@@ -1,4 +1,6 @@
-// CPU segmented scans against a sequential reference.
+// Segmented scans: the cases of the CPU backend alone, against a sequential
+// reference; the cases of both backends are in
+// tests/sides/segmented_scan_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,62 +17,6 @@
 namespace gp = gpuprim;
 using namespace gpuprim::test;
 
-template <class T>
-class host_segmented_scan : public ::testing::Test {};
-using types =
-    ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>;
-TYPED_TEST_SUITE(host_segmented_scan, types);
-
-template <class T>
-using ref_t = std::conditional_t<std::is_floating_point_v<T>, double, T>;
-
-TYPED_TEST(host_segmented_scan, flags_and_offsets_agree_with_the_reference) {
-  using T = TypeParam;
-  auto rng = make_rng(61);
-  for (std::size_t n : standard_sizes()) {
-    for (std::size_t max_len : {std::size_t{1}, std::size_t{7}, std::size_t{3000}, n + 1}) {
-      const auto x = random_vector<T>(n, rng);
-      const auto lengths = random_lengths(n, max_len, rng);
-      const auto flags = flags_from_lengths(lengths, n);
-      const auto offsets = offsets_from_lengths(lengths);
-      std::vector<T> out(n);
-      gp::inclusive_segmented_scan(gp::host, x, flags, out);
-      const auto want_inc = reference_segmented_scan<ref_t<T>>(std::span<const T>(x), flags, false,
-                                                               ref_t<T>{}, gp::plus{});
-      expect_scan_near<T>(out, want_inc, "inclusive flags");
-      std::vector<T> by_offsets(n);
-      gp::inclusive_segmented_scan(gp::host, x, offsets, by_offsets);
-      ASSERT_EQ(by_offsets, out) << "offsets and flags disagree, n=" << n;
-      gp::exclusive_segmented_scan(gp::host, x, flags, out, T(2));
-      expect_scan_near<T>(out,
-                          reference_segmented_scan<ref_t<T>>(std::span<const T>(x), flags, true,
-                                                             ref_t<T>(2), gp::plus{}),
-                          "exclusive flags");
-      gp::exclusive_segmented_scan(gp::host, x, offsets, by_offsets, T(2));
-      ASSERT_EQ(by_offsets, out);
-    }
-  }
-}
-
-TEST(host_segmented_scan, unflagged_first_element_all_flagged_and_in_place) {
-  std::vector<int> x(100000);
-  for (std::size_t i = 0; i < x.size(); ++i)
-    x[i] = static_cast<int>(i % 13) - 6;
-  std::vector<std::uint8_t> none(x.size(), 0), all(x.size(), 1);
-  std::vector<int> out(x.size());
-  gp::inclusive_segmented_scan(gp::host, x, none, out);  // one segment: a plain scan
-  std::vector<int> plain(x.size());
-  gp::inclusive_scan(gp::host, x, plain);
-  EXPECT_EQ(out, plain);
-  gp::inclusive_segmented_scan(gp::host, x, all, out);  // every element alone
-  EXPECT_EQ(out, x);
-  gp::exclusive_segmented_scan(gp::host, x, all, out, 5);
-  EXPECT_EQ(out, std::vector<int>(x.size(), 5));
-  std::vector<int> y = x;
-  gp::inclusive_segmented_scan(gp::host, y, none, y);
-  EXPECT_EQ(y, plain);
-}
-
 TEST(host_segmented_scan, non_commutative_operator_keeps_order) {
   auto rng = make_rng(62);
   const std::size_t n = 200003;
@@ -83,18 +29,6 @@ TEST(host_segmented_scan, non_commutative_operator_keeps_order) {
     acc = (i == 0 || flags[i]) ? x[i] : mat2_product{}(acc, x[i]);
     ASSERT_EQ(out[i], acc) << i;
   }
-}
-
-TEST(host_segmented_scan, bad_segments_throw_and_leave_output_untouched) {
-  std::vector<float> x(10, 1.0f), out(10, -1.0f);
-  std::vector<std::uint8_t> short_flags(9, 0);
-  EXPECT_THROW(gp::inclusive_segmented_scan(gp::host, x, short_flags, out), std::invalid_argument);
-  const std::vector<std::uint64_t> not_covering{0, 4, 9};
-  EXPECT_THROW(gp::inclusive_segmented_scan(gp::host, x, not_covering, out), std::invalid_argument);
-  const std::vector<std::uint64_t> decreasing{0, 6, 4, 10};
-  EXPECT_THROW(gp::exclusive_segmented_scan(gp::host, x, decreasing, out, 0.0f),
-               std::invalid_argument);
-  EXPECT_EQ(out, std::vector<float>(10, -1.0f));
 }
 
 // NaN per segment: gp::minimum propagates it to the end of its segment

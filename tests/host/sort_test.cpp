@@ -1,5 +1,6 @@
-// CPU backend of the radix sort against the sequential reference of
-// support/sort_reference.hpp (keys compared by bit pattern).
+// The radix sort: the cases of the CPU backend alone, against the sequential
+// reference of support/sort_reference.hpp (keys compared by bit pattern).
+// The cases of both backends are in tests/sides/sort_test.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,83 +28,6 @@ namespace {
 constexpr std::uint32_t poison_value = 0xA5A5A5A5u;
 
 }  // namespace
-
-template <class K>
-class host_radix_sort : public ::testing::Test {};
-TYPED_TEST_SUITE(host_radix_sort, radix_key_types);
-
-TYPED_TEST(host_radix_sort, keys_at_every_size_pattern_and_order) {
-  auto rng = make_rng(101);
-  check_keys_at_every_size<host_side, TypeParam>(sort_sizes(), rng);
-}
-
-TYPED_TEST(host_radix_sort, out_of_place_leaves_the_input_unchanged) {
-  using K = TypeParam;
-  auto rng = make_rng(102);
-  const std::vector<K> x = random_bits_keys<K>(100003, rng);
-  std::vector<K> in = x;
-  std::vector<K> out = poisoned_on<host_side, K>(x.size());
-  gp::sort(gp::host, in, out, gp::sort_order::descending);
-  expect_same_bytes(in, x, "keys input");
-  std::vector<std::uint32_t> values = positions(x.size());
-  std::vector<K> keys_out = poisoned_on<host_side, K>(x.size());
-  std::vector<std::uint32_t> values_out(x.size(), poison_value);
-  gp::sort_by_key(gp::host, in, values, keys_out, values_out);
-  expect_same_bytes(in, x, "pairs key input");
-  EXPECT_EQ(values, positions(x.size()));
-}
-
-TYPED_TEST(host_radix_sort, pairs_keep_equal_keys_in_input_order) {
-  auto rng = make_rng(103);
-  check_pairs_keep_equal_keys_in_input_order<host_side, TypeParam>(sort_sizes(), rng);
-}
-
-TYPED_TEST(host_radix_sort, eight_byte_values_move_with_their_keys) {
-  auto rng = make_rng(104);
-  check_value_types<host_side, TypeParam>(rng);
-}
-
-TYPED_TEST(host_radix_sort, bit_ranges) {
-  auto rng = make_rng(105);
-  check_bit_ranges<host_side, TypeParam>({1, 33, 4097, 20011}, rng);
-}
-
-TYPED_TEST(host_radix_sort, thread_counts_give_the_same_stable_result) {
-  using K = TypeParam;
-  auto rng = make_rng(106);
-  for (key_pattern pattern : {key_pattern::few_distinct, key_pattern::random_bits}) {
-    const std::vector<K> x = pattern_keys<K>(pattern, 300007, rng);
-    const std::vector<std::uint32_t> pos = positions(x.size());
-    const auto perm = reference_sort_permutation(std::span<const K>(x), false);
-    const auto want = gather(std::span<const K>(x), perm);
-    for (int threads : {1, 2, 3, 8}) {
-      const std::string what =
-          std::string(pattern_name(pattern)) + ", " + std::to_string(threads) + " threads";
-      std::vector<K> k = x;
-      std::vector<std::uint32_t> v = pos;
-      gp::sort_by_key(gp::host.threads(threads), k, v);
-      expect_same_bytes(k, want, what);
-      ASSERT_EQ(v, perm) << what;
-    }
-  }
-}
-
-TYPED_TEST(host_radix_sort, unaligned_subspans) {
-  auto rng = make_rng(107);
-  check_unaligned_subspans<host_side, TypeParam>(rng);
-}
-
-// ---- float keys --------------------------------------------------------------
-
-template <class F>
-class host_radix_sort_float : public ::testing::Test {};
-using float_types = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(host_radix_sort_float, float_types);
-
-TYPED_TEST(host_radix_sort_float, nan_zeros_infinities_and_denormals) {
-  auto rng = make_rng(108);
-  check_special_floats<host_side, TypeParam>({1, 3, 2000}, rng);
-}
 
 TEST(host_radix_sort_float, order_of_the_special_values) {
   check_order_of_the_special_floats<host_side>();

@@ -1,4 +1,6 @@
-// CPU backend of the sorting networks against std::stable_sort.
+// The sorting networks: the cases of the CPU backend alone, against
+// std::stable_sort. The cases of both backends are in
+// tests/sides/sorting_network_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -12,74 +14,6 @@
 
 namespace gp = gpuprim;
 using namespace gpuprim::test;
-
-template <class T>
-class host_sorting_network : public ::testing::Test {};
-using network_types =
-    ::testing::Types<std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>;
-TYPED_TEST_SUITE(host_sorting_network, network_types);
-
-namespace {
-
-// Every pattern at sizes up to a few thousand; random keys only beyond.
-template <class T, class Sort>
-void check_every_size_and_pattern(Sort sort, std::size_t salt) {
-  auto rng = make_rng(salt);
-  for (std::size_t n : standard_sizes()) {
-    for (key_pattern pattern : all_key_patterns) {
-      if (n > 10000 && pattern != key_pattern::random) continue;
-      const auto input = make_keys<T>(n, pattern, rng);
-      std::vector<T> up = input, down = input;
-      sort(up, gp::sort_less{});
-      EXPECT_TRUE(is_network_sort_of<T>(up, input, gp::sort_less{}))
-          << "ascending, n=" << n << ", " << name_of(pattern);
-      if (n > 10000) continue;
-      sort(down, gp::sort_greater{});
-      EXPECT_TRUE(is_network_sort_of<T>(down, input, gp::sort_greater{}))
-          << "descending, n=" << n << ", " << name_of(pattern);
-    }
-  }
-}
-
-}  // namespace
-
-TYPED_TEST(host_sorting_network, bitonic_sort_every_size_and_pattern) {
-  check_every_size_and_pattern<TypeParam>(
-      [](auto& keys, auto comp) { gp::bitonic_sort(gp::host, keys, comp); }, 61);
-}
-
-TYPED_TEST(host_sorting_network, odd_even_merge_sort_every_size_and_pattern) {
-  check_every_size_and_pattern<TypeParam>(
-      [](auto& keys, auto comp) { gp::odd_even_merge_sort(gp::host, keys, comp); }, 62);
-}
-
-TYPED_TEST(host_sorting_network, batched_every_array_size) {
-  using T = TypeParam;
-  auto rng = make_rng(63);
-  for (std::size_t array_size : {1u, 2u, 31u, 32u, 33u, 1000u, 5000u}) {
-    for (std::size_t count : {0u, 1u, 7u, 40u}) {
-      const auto input = make_keys<T>(array_size * count, key_pattern::special, rng);
-      std::vector<T> keys = input;
-      gp::sort_batched(gp::host, keys, array_size);
-      EXPECT_TRUE(is_batched_sort_of<T>(keys, input, array_size, gp::sort_less{}))
-          << "array_size=" << array_size << " count=" << count;
-    }
-  }
-}
-
-TYPED_TEST(host_sorting_network, segmented_every_layout) {
-  using T = TypeParam;
-  auto rng = make_rng(64);
-  for (std::size_t n : {0u, 1u, 1000u, 100003u}) {
-    const auto input = make_keys<T>(n, key_pattern::special, rng);
-    for (const auto& offsets : segment_layouts(n, rng)) {
-      std::vector<T> keys = input;
-      gp::segmented_sort(gp::host, keys, offsets, gp::sort_greater{});
-      EXPECT_TRUE(
-          (is_segmented_sort_of<T, std::uint64_t>(keys, input, offsets, gp::sort_greater{})));
-    }
-  }
-}
 
 TEST(host_sorting_network, custom_struct_and_comparator) {
   struct item {

@@ -1,5 +1,7 @@
-// CPU backend of the sparse family: CSR types, COO conversion, SpMV and the
-// generators, against the double references of support/sparse_reference.hpp.
+// The sparse family on the CPU backend: CSR types, COO conversion, SpMV's
+// own checks and the generators, against the double references of
+// support/sparse_reference.hpp. SpMV against the reference on both backends
+// is in tests/sides/spmv_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,63 +17,6 @@
 
 namespace gp = gpuprim;
 using namespace gpuprim::test;
-
-namespace {
-
-template <class T, class I>
-struct value_and_index {
-  using value = T;
-  using index = I;
-};
-
-template <class P>
-class host_spmv : public ::testing::Test {};
-using spmv_types =
-    ::testing::Types<value_and_index<float, std::int32_t>, value_and_index<double, std::int32_t>,
-                     value_and_index<float, std::int64_t>, value_and_index<double, std::int64_t>>;
-TYPED_TEST_SUITE(host_spmv, spmv_types);
-
-template <class T>
-double tolerance_for(double scale) {
-  return 64 * std::numeric_limits<T>::epsilon() * (scale + 1e-30) + 1e-300;
-}
-
-template <class T, class I>
-void check_spmv(const gp::csr_matrix<T, I>& A, T alpha, T beta, std::mt19937_64& rng) {
-  const auto x = random_vector<T>(A.cols(), rng);
-  auto y = random_vector<T>(A.rows(), rng);
-  const auto expected = reference_spmv(alpha, A, x, beta, y);
-  const auto scale = spmv_error_scale(A, x);
-  if (beta == T(0)) std::fill(y.begin(), y.end(), std::numeric_limits<T>::quiet_NaN());
-  gp::spmv(gp::host, alpha, A, x, beta, y);
-  for (std::size_t r = 0; r < A.rows(); ++r) {
-    ASSERT_NEAR(double(y[r]), expected[r],
-                tolerance_for<T>(std::abs(alpha) * scale[r] + std::abs(double(beta)) * 2))
-        << "row " << r << " of " << A.rows();
-  }
-}
-
-}  // namespace
-
-TYPED_TEST(host_spmv, matches_reference_at_every_size) {
-  using T = typename TypeParam::value;
-  using I = typename TypeParam::index;
-  auto rng = make_rng(301);
-  for (const std::size_t n : standard_sizes()) {
-    const auto A = random_csr<T, I>(n, n ? n : 1, 4, rng);
-    check_spmv<T, I>(A, T(1), T(0), rng);
-    check_spmv<T, I>(A, T(-0.5), T(2), rng);
-  }
-}
-
-TYPED_TEST(host_spmv, uneven_rows_and_rectangular) {
-  using T = typename TypeParam::value;
-  using I = typename TypeParam::index;
-  auto rng = make_rng(302);
-  check_spmv<T, I>(random_csr<T, I>(5000, 3000, 3, rng, 97, 2500), T(1.5), T(0), rng);
-  check_spmv<T, I>(random_csr<T, I>(3, 100000, 2, rng, 1, 90000), T(1), T(1), rng);
-  check_spmv<T, I>(random_csr<T, I>(10000, 7, 0, rng), T(1), T(1), rng);  // all rows empty
-}
 
 TEST(host_spmv_checks, size_mismatch_throws_before_writing) {
   const auto A = gp::poisson2d<double, int>(3);

@@ -1,6 +1,6 @@
-// gp::transpose on the host: every element size (1, 2, 4, 8, 16 bytes),
-// every shape of the shared list, leading dimensions wider than the
-// matrices, stacks, the byte-generic entry, and the refusals.
+// gp::transpose: the cases of the host alone: the streaming-store path, the
+// byte-generic entry, the refusals. The cases of both backends are in
+// tests/sides/transpose_test.cpp.
 #include <gtest/gtest.h>
 
 #include <complex>
@@ -16,32 +16,6 @@ namespace gp = gpuprim;
 using namespace gpuprim::test;
 
 namespace {
-
-template <class T>
-class host_transpose : public ::testing::Test {};
-using element_types = ::testing::Types<std::int8_t, std::uint16_t, float, double,
-                                       std::complex<double>, int_float_pair>;
-TYPED_TEST_SUITE(host_transpose, element_types);
-
-TYPED_TEST(host_transpose, every_shape_packed_and_with_leading_dimensions) {
-  using T = TypeParam;
-  auto rng = make_rng(301);
-  for (const auto [rows, cols] : transpose_shapes()) {
-    for (const std::size_t extra : {std::size_t{0}, std::size_t{3}}) {
-      const std::size_t ld_in = cols + extra, ld_out = rows + extra;
-      const auto in = distinct_elements<T>(rows * ld_in, rng);
-      auto out = distinct_elements<T>(cols * ld_out, rng);
-      const auto before = out;
-      gp::transpose(gp::host, gp::matrix_view<const T>(in.data(), rows, cols, ld_in),
-                    gp::matrix_view<T>(out.data(), cols, rows, ld_out));
-      ASSERT_TRUE(is_transpose(in, rows, cols, ld_in, out, ld_out))
-          << rows << " x " << cols << " extra " << extra;
-      for (std::size_t c = 0; c < cols; ++c)  // the padding is not written
-        for (std::size_t r = rows; r < ld_out; ++r)
-          ASSERT_TRUE(same_bits(out[c * ld_out + r], before[c * ld_out + r]));
-    }
-  }
-}
 
 // Outputs of 32 MiB or more take the streaming-store and prefetch path (x86): output rows 16-byte
 // aligned (2052 floats, 1026 doubles) and not (one row fewer), edge tiles on both sides.
@@ -91,23 +65,6 @@ TEST(host_transpose_large, row_tiles_start_at_the_output_lines) {
   check(double{}, 1024, 4099, 1024, 1);
   check(double{}, 1029, 4099, 1032, 7);
   check(float{}, 20, std::size_t{1} << 19, 32, 3);
-}
-
-TYPED_TEST(host_transpose, batched_stack) {
-  using T = TypeParam;
-  auto rng = make_rng(302);
-  for (const auto [rows, cols] : {dense_shape{3, 5}, dense_shape{65, 33}, dense_shape{1, 7}}) {
-    const std::size_t batch = 4;
-    const auto in = distinct_elements<T>(batch * rows * cols, rng);
-    std::vector<T> out(in.size());
-    gp::transpose_batched(gp::host, std::span<const T>(in), std::span<T>(out), batch, rows, cols);
-    for (std::size_t b = 0; b < batch; ++b) {
-      const std::vector<T> one_in(in.begin() + b * rows * cols, in.begin() + (b + 1) * rows * cols);
-      const std::vector<T> one_out(out.begin() + b * rows * cols,
-                                   out.begin() + (b + 1) * rows * cols);
-      ASSERT_TRUE(is_transpose(one_in, rows, cols, cols, one_out, rows)) << "matrix " << b;
-    }
-  }
 }
 
 }  // namespace

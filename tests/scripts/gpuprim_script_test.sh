@@ -10,20 +10,14 @@
 #   gpuprim_script_test.sh <path to scripts/gpuprim>
 set -u
 script=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+. "$(dirname "$0")/fake_tools.sh"
 
 tree=$work/tree
 mkdir -p "$tree/scripts" "$tree/src" "$tree/include" "$tree/apps" "$tree/lab" "$tree/cmake" \
   "$work/bin"
 cp "$script" "$tree/scripts/gpuprim"
 touch "$tree/CMakeLists.txt" "$tree/CMakePresets.json" "$tree/src/a.cpp"
-printf '#!/bin/sh\necho "install-deps $*" >>"%s/calls"\n' "$work" >"$tree/scripts/install-deps.sh"
+fake_tool "$tree/scripts/install-deps.sh" "echo \"install-deps \$*\" >>\"$work/calls\""
 # cmake --build writes the binary: a script that prints its arguments.
 cat >"$work/bin/cmake" <<FAKE
 #!/bin/sh
@@ -36,10 +30,8 @@ case "\$*" in
     ;;
 esac
 FAKE
-chmod +x "$work/bin/cmake" "$tree/scripts/install-deps.sh"
-for tool in bash sh cat dirname find mkdir printf chmod touch; do
-  ln -s "$(command -v "$tool")" "$work/bin/$tool"
-done
+chmod +x "$work/bin/cmake"
+real_tools "$work/bin" bash sh cat dirname find mkdir printf chmod touch
 
 run() {
   rm -f "$work/calls"
@@ -69,8 +61,4 @@ run info
 grep -q -- "--target gpuprim-cli" "$work/calls" 2>/dev/null || fail "changed source: no build"
 grep -q "src/a.cpp changed" "$work/err" || fail "changed source: reason not said: $(cat "$work/err")"
 
-if [ $failures -eq 0 ]; then
-  echo "scripts/gpuprim decisions: all cases passed"
-  exit 0
-fi
-exit 1
+finish "scripts/gpuprim decisions"

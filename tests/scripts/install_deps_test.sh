@@ -6,26 +6,18 @@
 #   install_deps_test.sh <path to scripts/install-deps.sh>
 set -u
 script=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+. "$(dirname "$0")/fake_tools.sh"
 
 # make_tools <dir> <cmake version> <headers the compiler does not find...>
 make_tools() {
   local dir=$1 version=$2
   shift 2
-  mkdir -p "$dir"
-  printf '#!/bin/sh\necho "cmake version %s"\n' "$version" >"$dir/cmake"
-  printf '#!/bin/sh\nexit 0\n' >"$dir/ninja"
-  printf '#!/bin/sh\nexit 0\n' >"$dir/ccache"
-  printf '#!/bin/sh\nexit 0\n' >"$dir/mpirun"
-  printf '#!/bin/sh\nexit 0\n' >"$dir/mpicxx"
-  printf '#!/bin/sh\ncat >/dev/null\nexit 0\n' >"$dir/clang++"
+  fake_tool "$dir/cmake" "echo \"cmake version $version\""
+  local tool
+  for tool in ninja ccache mpirun mpicxx; do
+    fake_tool "$dir/$tool" "exit 0"
+  done
+  fake_tool "$dir/clang++" "cat >/dev/null" "exit 0"
   # The fake compiler reads the #include line from stdin and fails for the
   # headers named here.
   {
@@ -36,16 +28,24 @@ make_tools() {
     done
     echo 'exit 0'
   } >"$dir/fake-c++"
-  printf '#!/bin/sh\necho "apt-get $*" >>"%s/apt-calls"\nexit 100\n' "$dir" >"$dir/apt-get"
-  chmod +x "$dir"/*
+  fake_tool "$dir/apt-get" "echo \"apt-get \$*\" >>\"$dir/apt-calls\"" "exit 100"
+  chmod +x "$dir/fake-c++"
 }
 
 # The script runs with the fake tools and a few real basics on PATH, nothing
 # else, so the machine's own cmake, ccache or apt-get cannot answer.
-mkdir -p "$work/base"
-for tool in bash sh cat id; do
-  ln -s "$(command -v "$tool")" "$work/base/$tool"
-done
+real_tools "$work/base" bash sh cat id
+
+# expect_optional_note <dir> <what> <packages>: with <what> missing and
+# apt-get failing, exit 0 and a note naming its packages.
+expect_optional_note() {
+  local dir=$1 what=$2 packages=$3 status
+  run_script "$dir"
+  status=$?
+  [ $status -eq 0 ] || fail "$what missing: exit $status, want 0"
+  grep -q "not installed (optional): $packages" "$dir/out" ||
+    fail "$what missing: no note: $(cat "$dir/out")"
+}
 
 run_script() {
   local dir=$1
@@ -82,11 +82,7 @@ grep -q "CMake >= 3.25" "$work/old-cmake/out" || fail "cmake 3.18: not named: $(
 # 4. Only ccache missing and apt-get failing: optional, exit 0 with a note.
 make_tools "$work/no-ccache" 3.31.6
 rm "$work/no-ccache/ccache"
-run_script "$work/no-ccache"
-status=$?
-[ $status -eq 0 ] || fail "ccache missing: exit $status, want 0"
-grep -q "not installed (optional): ccache" "$work/no-ccache/out" ||
-  fail "ccache missing: no note: $(cat "$work/no-ccache/out")"
+expect_optional_note "$work/no-ccache" ccache ccache
 grep -q "apt-get install.*ccache" "$work/no-ccache/apt-calls" 2>/dev/null ||
   grep -q "apt-get update" "$work/no-ccache/apt-calls" 2>/dev/null ||
   fail "ccache missing: apt-get was not tried"
@@ -94,11 +90,7 @@ grep -q "apt-get install.*ccache" "$work/no-ccache/apt-calls" 2>/dev/null ||
 # 7. OpenMPI missing and apt-get failing: optional, exit 0 naming both packages.
 make_tools "$work/no-mpi" 3.31.6
 rm "$work/no-mpi/mpirun" "$work/no-mpi/mpicxx"
-run_script "$work/no-mpi"
-status=$?
-[ $status -eq 0 ] || fail "OpenMPI missing: exit $status, want 0"
-grep -q "not installed (optional): openmpi-bin libopenmpi-dev" "$work/no-mpi/out" ||
-  fail "OpenMPI missing: no note: $(cat "$work/no-mpi/out")"
+expect_optional_note "$work/no-mpi" OpenMPI "openmpi-bin libopenmpi-dev"
 
 # 8. --required (scripts/gpuprim's mode): optional tools missing and apt-get
 # failing: exit 0, apt-get never called, nothing said.
@@ -125,11 +117,7 @@ grep -q "libpng (png.h)" "$work/required-png/out" ||
 # 10. clang's libFuzzer missing and apt-get failing: optional, exit 0 naming the packages.
 make_tools "$work/no-fuzzer" 3.31.6
 printf '#!/bin/sh\ncat >/dev/null\nexit 1\n' >"$work/no-fuzzer/clang++"
-run_script "$work/no-fuzzer"
-status=$?
-[ $status -eq 0 ] || fail "libFuzzer missing: exit $status, want 0"
-grep -q "not installed (optional): clang libclang-rt-dev libomp-dev" "$work/no-fuzzer/out" ||
-  fail "libFuzzer missing: no note: $(cat "$work/no-fuzzer/out")"
+expect_optional_note "$work/no-fuzzer" libFuzzer "clang libclang-rt-dev libomp-dev"
 
 # 6. A header under CMAKE_PREFIX_PATH is found there (the compiler is given -I).
 mkdir -p "$work/prefix/include"
@@ -155,8 +143,4 @@ grep -q "would install: libcli11-dev libopenblas-dev" "$work/dry/out" ||
   fail "dry run: $(cat "$work/dry/out")"
 [ ! -e "$work/dry/apt-calls" ] || fail "dry run: apt-get was called"
 
-if [ $failures -eq 0 ]; then
-  echo "install-deps decisions: all cases passed"
-  exit 0
-fi
-exit 1
+finish "install-deps decisions"

@@ -1,4 +1,4 @@
-# Writes the inputs of the CLI tests in tests/cli/numpy_words.cmake and what
+# Writes the inputs of the CLI tests in tests/cli/cases.txt and what
 # NumPy / SciPy answer for them: `gpuprim convolve` against scipy.ndimage's
 # filters of the same names, `gpuprim scan --op min|max|nanmin|nanmax`
 # against numpy.minimum / maximum / fmin / fmax .accumulate.

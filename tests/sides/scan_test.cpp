@@ -1,0 +1,124 @@
+// The scan family on each backend (support/side_test.hpp) against the
+// sequential references, outputs poisoned before each call. The backends'
+// own cases are in tests/host/scan_test.cpp and tests/cuda/scan_test.cpp.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include "gpuprim/scan.hpp"
+#include "support/scan_reference.hpp"
+#include "support/side_test.hpp"
+#include "support/test_data.hpp"
+
+SIDE_TYPED_SUITE(scan, side_value_types);
+
+SIDE_TYPED_TEST(scan, inclusive_and_exclusive_sums_at_every_size) {
+  using T = TypeParam;
+  auto rng = make_rng(41);
+  std::vector<std::size_t> sizes = standard_sizes();
+  sizes.push_back(4096);  // exactly one GPU tile of 4-byte types
+  sizes.push_back(4096 * 3 + 1);
+  for (std::size_t n : test_sizes(sizes)) {
+    const auto x = random_vector<T>(n, rng);
+    const auto d = side::put(x);
+    auto out = side::filled_bytes<T>(n, 0xA5);
+    gp::inclusive_scan(side::backend(), d, out);
+    expect_scan_near<T>(side::get(out),
+                        reference_inclusive_scan<exact_t<T>>(std::span<const T>(x), gp::plus{}),
+                        "inclusive");
+    out = side::filled_bytes<T>(n, 0xA5);
+    gp::exclusive_scan(side::backend(), d, out, T(3));
+    expect_scan_near<T>(
+        side::get(out),
+        reference_exclusive_scan<exact_t<T>>(std::span<const T>(x), exact_t<T>(3), gp::plus{}),
+        "exclusive");
+  }
+}
+
+SIDE_TYPED_TEST(scan, min_max_and_in_place) {
+  using T = TypeParam;
+  auto rng = make_rng(42);
+  const auto x = random_vector<T>(2'000'003, rng);
+  auto d = side::put(x);
+  auto out = side::filled_bytes<T>(x.size(), 0xA5);
+  gp::inclusive_scan(side::backend(), d, out, gp::minimum{});
+  expect_scan_near<T>(side::get(out),
+                      reference_inclusive_scan<T>(std::span<const T>(x), gp::minimum{}), "min");
+  const auto want_max = reference_exclusive_scan<T>(
+      std::span<const T>(x), std::numeric_limits<T>::lowest(), gp::maximum{});
+  out = side::filled_bytes<T>(x.size(), 0xA5);
+  gp::exclusive_scan(side::backend(), d, out, std::numeric_limits<T>::lowest(), gp::maximum{});
+  expect_scan_near<T>(side::get(out), want_max, "max");
+  gp::exclusive_scan(side::backend(), d, d, std::numeric_limits<T>::lowest(), gp::maximum{});
+  expect_scan_near<T>(side::get(d), want_max, "max in place");
+}
+
+#if GPUPRIM_TEST_ON_CUDA
+SIDE_TYPED_TEST(scan, unaligned_subspans) {
+  using T = TypeParam;
+  auto rng = make_rng(43);
+  const auto x = random_vector<T>(50000, rng);
+  const auto d = side::put(x);
+  auto out = side::filled_bytes<T>(x.size(), 0xA5);
+  for (std::size_t offset : {1u, 3u}) {
+    const std::size_t n = x.size() - 2 * offset;
+    gp::inclusive_scan(side::backend(), side::span(d).subspan(offset, n),
+                       side::span(out).subspan(0, n));
+    auto got = side::get(out);
+    got.resize(n);
+    expect_scan_near<T>(
+        got,
+        reference_inclusive_scan<exact_t<T>>(std::span<const T>(x).subspan(offset, n), gp::plus{}),
+        "unaligned");
+  }
+}
+#endif
+
+SIDE_TEST(scan, bad_ranges_throw_and_leave_output_untouched) {
+  const auto x = side::put(std::vector<int>(100, 1));
+  auto small = side::filled_bytes<int>(99, 0x11);
+  EXPECT_THROW(gp::inclusive_scan(side::backend(), x, small), std::invalid_argument);
+  EXPECT_EQ(side::get(small), std::vector<int>(99, 0x11111111));
+  auto y = side::put(std::vector<int>(200, 1));
+  EXPECT_THROW(gp::inclusive_scan(side::backend(), side::span(y).subspan(0, 100),
+                                  side::span(y).subspan(1, 100)),
+               std::invalid_argument);
+  EXPECT_EQ(side::get(y), std::vector<int>(200, 1));
+}
+
+// NaN: gp::minimum / maximum propagate it (on the GPU across the tiles'
+// look-back), gp::minimum_number / maximum_number skip it.
+SIDE_TYPED_SUITE(scan_nan, side_float_types);
+
+SIDE_TYPED_TEST(scan_nan, minimum_propagates_and_minimum_number_skips) {
+  using T = TypeParam;
+  const T inf = std::numeric_limits<T>::infinity();
+  for (std::size_t n :
+       {std::size_t{7}, std::size_t{4096 * 3 + 17}, std::size_t{100'003}, std::size_t{2'000'003}}) {
+    const auto x = values_with_nans<T>(n, n / 2 + 3);
+    auto numbers_first = x;
+    numbers_first[0] = numbers_first[1] = T(0.5);
+    const auto d = side::put(x);
+    const auto d_numbers_first = side::put(numbers_first);
+    auto out = side::filled_bytes<T>(n, 0xA5);
+    gp::inclusive_scan(side::backend(), d_numbers_first, out, gp::minimum{});
+    expect_same_with_nan(side::get(out), nan_rule_reference<T>(numbers_first, false, false, {}),
+                         "min");
+    gp::inclusive_scan(side::backend(), d, out, gp::maximum{});
+    expect_same_with_nan(side::get(out), nan_rule_reference<T>(x, true, false, {}),
+                         "max, leading NaN");
+    gp::inclusive_scan(side::backend(), d, out, gp::minimum_number{});
+    expect_same_with_nan(side::get(out), nan_rule_reference<T>(x, false, true, {}), "nanmin");
+    gp::inclusive_scan(side::backend(), d, out, gp::maximum_number{});
+    expect_same_with_nan(side::get(out), nan_rule_reference<T>(x, true, true, {}), "nanmax");
+    gp::exclusive_scan(side::backend(), d_numbers_first, out, inf, gp::minimum{});
+    expect_same_with_nan(side::get(out), nan_rule_reference<T>(numbers_first, false, false, inf),
+                         "exclusive min");
+    gp::exclusive_scan(side::backend(), d, out, -inf, gp::maximum_number{});
+    expect_same_with_nan(side::get(out), nan_rule_reference<T>(x, true, true, -inf),
+                         "exclusive nanmax");
+  }
+}

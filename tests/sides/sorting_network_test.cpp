@@ -1,0 +1,121 @@
+// The sorting networks on each backend (support/side_test.hpp) against
+// std::stable_sort (support/sorting_network_reference.hpp). The backends'
+// own cases are in tests/host/sorting_network_test.cpp and
+// tests/cuda/sorting_network_test.cpp.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "gpuprim/sorting_network.hpp"
+#include "support/side_test.hpp"
+#include "support/sorting_network_reference.hpp"
+#include "support/test_data.hpp"
+
+namespace {
+
+// Every pattern, both orders, at the sizes below `every_pattern_up_to`; past
+// it random keys ascending (on the GPU: random and special ones, both
+// orders). The GPU adds the sizes around its tiles.
+template <class T, class Sort>
+void check_every_size_and_pattern(Sort sort, std::size_t salt) {
+  auto rng = make_rng(salt);
+  std::vector<std::size_t> sizes = standard_sizes();
+  if (on_cuda) {
+    for (std::size_t n : {63u, 64u, 65u, 4096u, 8191u, 8193u, 16385u})
+      sizes.push_back(n);
+  }
+  const std::size_t every_pattern_up_to = on_cuda ? 100000 : 10000;
+  for (std::size_t n : test_sizes(sizes)) {
+    for (key_pattern pattern : all_key_patterns) {
+      const bool big = n > every_pattern_up_to;
+      if (big && pattern != key_pattern::random && !(on_cuda && pattern == key_pattern::special)) {
+        continue;
+      }
+      const auto input = make_keys<T>(n, pattern, rng);
+      auto up = side::put(input);
+      sort(up, gp::sort_less{});
+      EXPECT_TRUE(is_network_sort_of<T>(side::get(up), input, gp::sort_less{}))
+          << "ascending, n=" << n << ", " << name_of(pattern);
+      if (big && !on_cuda) continue;
+      auto down = side::put(input);
+      sort(down, gp::sort_greater{});
+      EXPECT_TRUE(is_network_sort_of<T>(side::get(down), input, gp::sort_greater{}))
+          << "descending, n=" << n << ", " << name_of(pattern);
+    }
+  }
+}
+
+}  // namespace
+
+SIDE_TYPED_SUITE(sorting_network, side_value_types);
+
+SIDE_TYPED_TEST(sorting_network, bitonic_sort_every_size_and_pattern) {
+  check_every_size_and_pattern<TypeParam>(
+      [](auto& keys, auto comp) { gp::bitonic_sort(side::backend(), keys, comp); }, 71);
+}
+
+SIDE_TYPED_TEST(sorting_network, odd_even_merge_sort_every_size_and_pattern) {
+  check_every_size_and_pattern<TypeParam>(
+      [](auto& keys, auto comp) { gp::odd_even_merge_sort(side::backend(), keys, comp); }, 72);
+}
+
+// 5000 keys: on the GPU a tile for 4-byte keys, past one for 8-byte keys
+// (global steps).
+SIDE_TYPED_TEST(sorting_network, batched_every_array_size) {
+  using T = TypeParam;
+  auto rng = make_rng(73);
+  const std::size_t many_arrays = on_cuda ? 300 : 40;
+  for (std::size_t array_size : {1u, 2u, 3u, 31u, 32u, 33u, 64u, 65u, 1000u, 1024u, 5000u}) {
+    for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{7}, many_arrays}) {
+      for (key_pattern pattern : {key_pattern::special, key_pattern::reversed}) {
+        const auto input = make_keys<T>(array_size * count, pattern, rng);
+        auto keys = side::put(input);
+        gp::sort_batched(side::backend(), keys, array_size);
+        EXPECT_TRUE(is_batched_sort_of<T>(side::get(keys), input, array_size, gp::sort_less{}))
+            << "array_size=" << array_size << " count=" << count << ", " << name_of(pattern);
+      }
+    }
+  }
+}
+
+#if GPUPRIM_TEST_ON_CUDA
+// Unaligned data takes the guarded loads of full arrays.
+SIDE_TYPED_TEST(sorting_network, batched_unaligned_subspan) {
+  using T = TypeParam;
+  auto rng = make_rng(74);
+  const auto input = make_keys<T>(32 * 1000 + 1, key_pattern::random, rng);
+  auto keys = side::put(input);
+  gp::sort_batched(side::backend(), side::span(keys).subspan(1, 32 * 1000), 32, gp::sort_greater{});
+  const auto got = side::get(keys);
+  EXPECT_EQ(got[0], input[0]);
+  EXPECT_TRUE(is_batched_sort_of<T>(std::span<const T>(got).subspan(1),
+                                    std::span<const T>(input).subspan(1), 32, gp::sort_greater{}));
+}
+
+// The benchmark's shape: 2^20 arrays of 32 keys.
+SIDE_TYPED_TEST(sorting_network, batched_many_arrays_of_32) {
+  using T = TypeParam;
+  auto rng = make_rng(75);
+  const auto input = make_keys<T>(std::size_t{32} << 20, key_pattern::random, rng);
+  auto keys = side::put(input);
+  gp::sort_batched(side::backend(), keys, 32);
+  EXPECT_TRUE(is_batched_sort_of<T>(side::get(keys), input, 32, gp::sort_less{}));
+}
+#endif
+
+SIDE_TYPED_TEST(sorting_network, segmented_every_layout) {
+  using T = TypeParam;
+  auto rng = make_rng(76);
+  for (std::size_t n : {0u, 1u, 1000u, 100003u}) {
+    const auto input = make_keys<T>(n, key_pattern::special, rng);
+    for (const auto& offsets : segment_layouts(n, rng)) {
+      auto keys = side::put(input);
+      gp::segmented_sort(side::backend(), keys, side::put(offsets), gp::sort_greater{});
+      EXPECT_TRUE((is_segmented_sort_of<T, std::uint64_t>(side::get(keys), input, offsets,
+                                                          gp::sort_greater{})))
+          << "n=" << n << ", " << offsets.size() - 1 << " segments";
+    }
+  }
+}
