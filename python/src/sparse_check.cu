@@ -5,10 +5,14 @@
 #include <string>
 
 #include "gpu_sparse.hpp"
+#include "gpuprim/cuda/block/block_reduce.cuh"
 
 namespace gpuprim::python::gpu {
 
 namespace {
+
+using cuda_detail::block_reduce;
+using cuda_detail::partial;
 
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) {
@@ -25,6 +29,16 @@ struct check_state {
 };
 
 constexpr unsigned check_block = 256;
+
+struct row_stats {
+  unsigned long long longest, empty;
+};
+
+struct combine_row_stats {
+  __device__ row_stats operator()(const row_stats& a, const row_stats& b) const {
+    return {a.longest > b.longest ? a.longest : b.longest, a.empty + b.empty};
+  }
+};
 
 // 1. A grid-stride loop over the rows: each row's two offsets against each
 //    other and nnz (and offsets[0] against 0 for row 0).
@@ -70,26 +84,12 @@ __global__ void __launch_bounds__(check_block)
     max_row = len > max_row ? len : max_row;
     empty_rows += len == 0;
   }
-  for (int offset = 16; offset > 0; offset /= 2) {
-    const unsigned long long m = __shfl_down_sync(0xffffffffu, max_row, offset);
-    max_row = m > max_row ? m : max_row;
-    empty_rows += __shfl_down_sync(0xffffffffu, empty_rows, offset);
-  }
-  __shared__ unsigned long long warp_max[check_block / 32];
-  __shared__ unsigned long long warp_empty[check_block / 32];
-  const unsigned warp = threadIdx.x / 32;
-  if (threadIdx.x % 32 == 0) {
-    warp_max[warp] = max_row;
-    warp_empty[warp] = empty_rows;
-  }
-  __syncthreads();
+  __shared__ typename block_reduce<check_block, row_stats>::storage storage;
+  const partial<row_stats> block = block_reduce<check_block, row_stats>{storage}.reduce(
+      partial<row_stats>{{max_row, empty_rows}, true}, combine_row_stats{});
   if (threadIdx.x == 0) {
-    for (unsigned w = 1; w < check_block / 32; ++w) {
-      max_row = warp_max[w] > max_row ? warp_max[w] : max_row;
-      empty_rows += warp_empty[w];
-    }
-    if (max_row) atomicMax(&state->max_row, max_row);
-    if (empty_rows) atomicAdd(&state->empty_rows, empty_rows);
+    if (block.value.longest) atomicMax(&state->max_row, block.value.longest);
+    if (block.value.empty) atomicAdd(&state->empty_rows, block.value.empty);
   }
 }
 
