@@ -232,25 +232,11 @@ bool is_symmetric(matrix_view<const T> A) {
 
 // ---- one name per method ------------------------------------------------------------
 
-template <class Backend, class Matrix, class B, class X>
-solve_result solve_cg(Backend backend, const Matrix& A, B&& b, X&& x,
-                      const solve_options& opts = {}) {
-  return solve(backend, solve_method::cg, A, std::forward<B>(b), std::forward<X>(x), opts);
-}
-template <class Backend, class Matrix, class B, class X>
-solve_result solve_bicgstab(Backend backend, const Matrix& A, B&& b, X&& x,
-                            const solve_options& opts = {}) {
-  return solve(backend, solve_method::bicgstab, A, std::forward<B>(b), std::forward<X>(x), opts);
-}
-template <class Backend, class Matrix, class B, class X>
-solve_result solve_jacobi(Backend backend, const Matrix& A, B&& b, X&& x,
-                          const solve_options& opts = {}) {
-  return solve(backend, solve_method::jacobi, A, std::forward<B>(b), std::forward<X>(x), opts);
-}
-template <class Backend, class Matrix, class B, class X>
-solve_result solve_richardson(Backend backend, const Matrix& A, B&& b, X&& x,
-                              const solve_options& opts = {}) {
-  return solve(backend, solve_method::richardson, A, std::forward<B>(b), std::forward<X>(x), opts);
-}
+// solve_cg(backend, A, b, x, opts = {}) is solve(backend, solve_method::cg,
+// A, b, x, opts); likewise the others.
+inline constexpr detail::solve_with<solve_method::cg> solve_cg{};
+inline constexpr detail::solve_with<solve_method::bicgstab> solve_bicgstab{};
+inline constexpr detail::solve_with<solve_method::jacobi> solve_jacobi{};
+inline constexpr detail::solve_with<solve_method::richardson> solve_richardson{};
 
 }  // namespace gpuprim

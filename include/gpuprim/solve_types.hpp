@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpuprim/core/macros.hpp"
+#include "gpuprim/detail/enum_name.hpp"
 
 namespace gpuprim {
 
@@ -127,33 +128,14 @@ struct solve_result {
 };
 
 inline const char* name_of(solve_method m) {
-  switch (m) {
-    case solve_method::cg:
-      return "cg";
-    case solve_method::bicgstab:
-      return "bicgstab";
-    case solve_method::jacobi:
-      return "jacobi";
-    case solve_method::richardson:
-      return "richardson";
-  }
-  return "?";
+  static constexpr const char* names[] = {"cg", "bicgstab", "jacobi", "richardson"};
+  return detail::enum_name(m, names, "?");
 }
 
 inline const char* name_of(solve_status s) {
-  switch (s) {
-    case solve_status::converged:
-      return "converged";
-    case solve_status::max_iterations:
-      return "reached the iteration limit";
-    case solve_status::diverged:
-      return "diverged";
-    case solve_status::stagnated:
-      return "stagnated";
-    case solve_status::breakdown:
-      return "breakdown";
-  }
-  return "?";
+  static constexpr const char* names[] = {"converged", "reached the iteration limit", "diverged",
+                                          "stagnated", "breakdown"};
+  return detail::enum_name(s, names, "?");
 }
 
 }  // namespace gpuprim

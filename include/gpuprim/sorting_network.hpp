@@ -54,38 +54,12 @@ namespace gpuprim {
 
 // ---- bitonic_sort / odd_even_merge_sort ------------------------------------
 
-template <class R, class Comp = sort_less>
-requires detail::host_output_range<R>
-void bitonic_sort(host_backend backend, R&& data, Comp comp = {}) {
-  auto d = detail::writable_host_span(data);
-  detail::check_network_types<std::ranges::range_value_t<R>, Comp>();
-  host_detail::bitonic_sort(backend, d.data(), d.size(), comp);
-}
-
-template <device_range R, class Comp = sort_less>
-void bitonic_sort(cuda_backend backend, R&& data, Comp comp = {}) {
-  auto d = writable_device_span(data);
-  detail::check_precompiled_network<device_range_value_t<R>, Comp>();
-  detail::on_cuda("bitonic_sort",
-                  [&] { detail::cuda_bitonic_sort(d.data(), d.size(), comp, backend.stream); });
-}
-
-template <class R, class Comp = sort_less>
-requires detail::host_output_range<R>
-void odd_even_merge_sort(host_backend backend, R&& data, Comp comp = {}) {
-  auto d = detail::writable_host_span(data);
-  detail::check_network_types<std::ranges::range_value_t<R>, Comp>();
-  host_detail::odd_even_merge_sort(backend, d.data(), d.size(), comp);
-}
-
-template <device_range R, class Comp = sort_less>
-void odd_even_merge_sort(cuda_backend backend, R&& data, Comp comp = {}) {
-  auto d = writable_device_span(data);
-  detail::check_precompiled_network<device_range_value_t<R>, Comp>();
-  detail::on_cuda("odd_even_merge_sort", [&] {
-    detail::cuda_odd_even_merge_sort(d.data(), d.size(), comp, backend.stream);
-  });
-}
+// bitonic_sort(backend, data, comp = sort_less{}) and
+// odd_even_merge_sort(backend, data, comp): in place, on a writable host
+// range or a device range.
+inline constexpr detail::network_sort<detail::sorting_network::bitonic> bitonic_sort{};
+inline constexpr detail::network_sort<detail::sorting_network::odd_even_merge>
+    odd_even_merge_sort{};
 
 // ---- sort_batched ------------------------------------------------------------
 

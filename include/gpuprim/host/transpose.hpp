@@ -204,18 +204,9 @@ void transpose_sized(host_backend backend, const void* in_bytes, void* out_bytes
 // bytes; the caller has checked).
 inline void transpose_bytes(host_backend backend, std::size_t element_size, const void* in,
                             void* out, const transpose_shape& s) {
-  switch (element_size) {
-    case 1:
-      return transpose_sized<1>(backend, in, out, s);
-    case 2:
-      return transpose_sized<2>(backend, in, out, s);
-    case 4:
-      return transpose_sized<4>(backend, in, out, s);
-    case 8:
-      return transpose_sized<8>(backend, in, out, s);
-    default:
-      return transpose_sized<16>(backend, in, out, s);
-  }
+  detail::with_element_size(element_size, [&](auto bytes) {
+    transpose_sized<decltype(bytes)::value>(backend, in, out, s);
+  });
 }
 
 }  // namespace host_detail

@@ -17,6 +17,7 @@
 #include "gpuprim/detail/closest_pair/point_set.hpp"
 #include "gpuprim/detail/closest_pair/precompiled.hpp"
 #include "gpuprim/detail/cuda_dispatch.hpp"
+#include "gpuprim/detail/enum_name.hpp"
 #include "gpuprim/host/closest_pair.hpp"
 
 namespace gpuprim {
@@ -30,19 +31,9 @@ inline constexpr std::size_t closest_pair_cuda_tiled_limit = 8192;
 
 // "brute_force", "tiled", "divide_and_conquer", "grid", "automatic".
 inline const char* closest_pair_algorithm_name(closest_pair_algorithm a) {
-  switch (a) {
-    case closest_pair_algorithm::brute_force:
-      return "brute_force";
-    case closest_pair_algorithm::tiled:
-      return "tiled";
-    case closest_pair_algorithm::divide_and_conquer:
-      return "divide_and_conquer";
-    case closest_pair_algorithm::grid:
-      return "grid";
-    case closest_pair_algorithm::automatic:
-      break;
-  }
-  return "automatic";
+  static constexpr const char* names[] = {"automatic", "brute_force", "tiled", "divide_and_conquer",
+                                          "grid"};
+  return detail::enum_name(a, names, "automatic");
 }
 
 namespace detail {

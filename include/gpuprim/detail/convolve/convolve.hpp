@@ -158,16 +158,10 @@ convolve_images<T> checked_images(const char* algorithm, basic_image_view<const 
                                 "images of 2^31 rows or columns or "
                                 "more are not supported");
   }
-  return convolve_images<T>{.in = in.data(),
-                            .out = out.data(),
-                            .count = in.count(),
-                            .rows = in.rows(),
-                            .cols = in.cols(),
-                            .channels = in.channels(),
-                            .in_ld = in.ld(),
-                            .in_stride = in.image_stride(),
-                            .out_ld = out.ld(),
-                            .out_stride = out.image_stride()};
+  // Fields: in, out, count, rows, cols, channels, in_ld, in_stride, out_ld, out_stride.
+  return convolve_images<T>{in.data(), out.data(),        in.count(), in.rows(),
+                            in.cols(), in.channels(),     in.ld(),    in.image_stride(),
+                            out.ld(),  out.image_stride()};
 }
 
 // Defined in gpuprim/cuda/device/device_convolve.cuh, compiled into the

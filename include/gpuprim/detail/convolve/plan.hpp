@@ -69,14 +69,8 @@ template <class T>
 struct convolve_images {
   const T* in = nullptr;
   T* out = nullptr;
-  std::size_t count = 0;
-  std::size_t rows = 0;
-  std::size_t cols = 0;
-  std::size_t channels = 1;
-  std::size_t in_ld = 0;
-  std::size_t in_stride = 0;
-  std::size_t out_ld = 0;
-  std::size_t out_stride = 0;
+  std::size_t count = 0, rows = 0, cols = 0, channels = 1;
+  std::size_t in_ld = 0, in_stride = 0, out_ld = 0, out_stride = 0;
 };
 
 }  // namespace detail

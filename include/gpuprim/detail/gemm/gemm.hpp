@@ -101,24 +101,10 @@ gemm_problem checked_gemm(const char* algorithm, const VA& a, const VB& b, const
     throw std::invalid_argument(where + "C overlaps " + (extents_overlap(cc, ca) ? "A" : "B") +
                                 " (the output must not alias an input)");
   }
-  return gemm_problem{.op_a = op_a,
-                      .op_b = op_b,
-                      .mode = mode,
-                      .m = m,
-                      .n = n,
-                      .k = k,
-                      .a = a.data(),
-                      .lda = a.ld(),
-                      .b = b.data(),
-                      .ldb = b.ld(),
-                      .c = c.data(),
-                      .ldc = c.ld(),
-                      .alpha = alpha,
-                      .beta = beta,
-                      .batch = batch,
-                      .stride_a = stride_a,
-                      .stride_b = stride_b,
-                      .stride_c = stride_c};
+  // Fields: op_a, op_b, mode, m, n, k, a, lda, b, ldb, c, ldc, alpha, beta, batch, stride_a,
+  // stride_b, stride_c.
+  return gemm_problem{op_a,   op_b,     mode,   m,     n,    k,     a.data(), a.ld(),   b.data(),
+                      b.ld(), c.data(), c.ld(), alpha, beta, batch, stride_a, stride_b, stride_c};
 }
 
 }  // namespace gpuprim::detail

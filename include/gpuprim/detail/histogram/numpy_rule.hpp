@@ -14,6 +14,7 @@
 
 #include "gpuprim/core/low_precision.hpp"
 #include "gpuprim/core/macros.hpp"
+#include "gpuprim/detail/enum_name.hpp"
 #include "gpuprim/detail/histogram/binners.hpp"
 
 namespace gpuprim::detail {
@@ -193,14 +194,8 @@ struct numpy_binner {
 };
 
 inline const char* numpy_float_name(numpy_float type) {
-  switch (type) {
-    case numpy_float::float16:
-      return "float16";
-    case numpy_float::float32:
-      return "float32";
-    default:
-      return "float64";
-  }
+  static constexpr const char* names[] = {"float16", "float32", "float64"};
+  return enum_name(type, names, "float64");
 }
 
 inline std::string number_text(double v) {

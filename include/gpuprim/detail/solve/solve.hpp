@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "gpuprim/core/macros.hpp"
 #include "gpuprim/core/matrix_view.hpp"
@@ -29,6 +30,17 @@ namespace detail {
 template <class T, class Op>
 solve_result cuda_solve(solve_method method, const Op& A, const T* b, T* x, std::size_t n,
                         const solve_options& opts, std::size_t max_iterations, stream_t stream);
+
+// The one-method names (gp::solve_cg, ...): gp::solve with the method
+// fixed (found by argument-dependent lookup through the backend tag).
+template <solve_method Method>
+struct solve_with {
+  template <class Backend, class Matrix, class B, class X>
+  solve_result operator()(Backend backend, const Matrix& A, B&& b, X&& x,
+                          const solve_options& opts = {}) const {
+    return solve(backend, Method, A, std::forward<B>(b), std::forward<X>(x), opts);
+  }
+};
 
 }  // namespace detail
 

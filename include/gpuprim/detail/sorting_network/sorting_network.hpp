@@ -10,10 +10,14 @@
 #include <string>
 #include <type_traits>
 
+#include "gpuprim/core/backend.hpp"
+#include "gpuprim/core/device_vector.hpp"
+#include "gpuprim/core/host_range.hpp"
 #include "gpuprim/core/macros.hpp"
 #include "gpuprim/detail/cuda_dispatch.hpp"
 #include "gpuprim/detail/segmented/segmented.hpp"
 #include "gpuprim/detail/sorting_network/precompiled.hpp"
+#include "gpuprim/host/sorting_network.hpp"
 
 namespace gpuprim::detail {
 
@@ -69,5 +73,36 @@ void check_sort_offsets(std::span<const Offset> offsets, std::size_t n) {
   }
   check_partition_offsets(offsets, n, "segmented_sort");
 }
+
+enum class sorting_network { bitonic, odd_even_merge };
+
+// gp::bitonic_sort and gp::odd_even_merge_sort: one in-place network sort
+// per backend, the network a parameter.
+template <sorting_network Network>
+struct network_sort {
+  template <class R, class Comp = sort_less>
+  requires host_output_range<R>
+  void operator()(host_backend backend, R&& data, Comp comp = {}) const {
+    auto d = writable_host_span(data);
+    check_network_types<std::ranges::range_value_t<R>, Comp>();
+    if constexpr (Network == sorting_network::bitonic) {
+      host_detail::bitonic_sort(backend, d.data(), d.size(), comp);
+    } else {
+      host_detail::odd_even_merge_sort(backend, d.data(), d.size(), comp);
+    }
+  }
+
+  template <device_range R, class Comp = sort_less>
+  void operator()(cuda_backend backend, R&& data, Comp comp = {}) const {
+    auto d = writable_device_span(data);
+    check_precompiled_network<device_range_value_t<R>, Comp>();
+    if constexpr (Network == sorting_network::bitonic) {
+      on_cuda("bitonic_sort", [&] { cuda_bitonic_sort(d.data(), d.size(), comp, backend.stream); });
+    } else {
+      on_cuda("odd_even_merge_sort",
+              [&] { cuda_odd_even_merge_sort(d.data(), d.size(), comp, backend.stream); });
+    }
+  }
+};
 
 }  // namespace gpuprim::detail

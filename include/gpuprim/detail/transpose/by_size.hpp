@@ -15,18 +15,9 @@ namespace gpuprim::detail {
 inline void cuda_transpose_bytes(std::size_t element_size, const void* in, void* out,
                                  const transpose_shape& shape, stream_t stream) {
   on_cuda("transpose", [&] {
-    switch (element_size) {
-      case 1:
-        return cuda_transpose_sized<1>(in, out, shape, stream);
-      case 2:
-        return cuda_transpose_sized<2>(in, out, shape, stream);
-      case 4:
-        return cuda_transpose_sized<4>(in, out, shape, stream);
-      case 8:
-        return cuda_transpose_sized<8>(in, out, shape, stream);
-      default:
-        return cuda_transpose_sized<16>(in, out, shape, stream);
-    }
+    with_element_size(element_size, [&](auto bytes) {
+      cuda_transpose_sized<decltype(bytes)::value>(in, out, shape, stream);
+    });
   });
 }
 

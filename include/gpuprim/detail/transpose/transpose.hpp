@@ -63,13 +63,8 @@ inline transpose_shape checked_batched_transpose(const char* algorithm, std::siz
                                 std::to_string(need) + " elements; in has " +
                                 std::to_string(in_size) + ", out has " + std::to_string(out_size));
   }
-  return transpose_shape{.rows = rows,
-                         .cols = cols,
-                         .ld_in = cols,
-                         .ld_out = rows,
-                         .batch = batch,
-                         .stride_in = per_matrix,
-                         .stride_out = per_matrix};
+  // Fields: rows, cols, ld_in, ld_out, batch, stride_in, stride_out.
+  return transpose_shape{rows, cols, cols, rows, batch, per_matrix, per_matrix};
 }
 
 template <class T>
@@ -98,7 +93,8 @@ transpose_shape checked_bytes_transpose(std::size_t element_size, const void* in
     throw std::invalid_argument(
         "gpuprim::transpose_bytes: in and out overlap (transpose is out of place)");
   }
-  return transpose_shape{.rows = rows, .cols = cols, .ld_in = ld_in, .ld_out = ld_out};
+  // Fields: rows, cols, ld_in, ld_out.
+  return transpose_shape{rows, cols, ld_in, ld_out};
 }
 
 // The shape of transpose_bytes_batched (a stack of `batch` packed rows x
