@@ -139,8 +139,7 @@ POINTS: A .npy array of shape (n, 2) or (n, 3) (float32/float64; float16, intege
 }  // namespace
 
 command add_closest_pair_command(CLI::App& app) {
-  auto opts = std::make_shared<closest_pair_options>();
-  CLI::App* sub = help.add_to(app);
+  const auto [sub, opts] = help.add_to<closest_pair_options>(app);
   add_files(sub, help, {{"POINTS", &opts->file}});
   add_choice(sub, "--algorithm", opts->algorithm, algorithm_words, help["--algorithm"],
              choice_help::words_and_default);

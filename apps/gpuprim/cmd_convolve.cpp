@@ -286,8 +286,7 @@ IN: A .png image or a 2-D float32/float64 .npy array
 }  // namespace
 
 command add_convolve_command(CLI::App& app) {
-  auto opts = std::make_shared<convolve_options>();
-  CLI::App* sub = help.add_to(app);
+  const auto [sub, opts] = help.add_to<convolve_options>(app);
   add_files(sub, help, {{"IN", &opts->input}}, opts->output, "OUT");
   sub->add_option("--filter", opts->filter_spec, help["--filter"])->required()->type_name("SPEC");
   add_choice(sub, "--border", opts->mode, border_words, help["--border"], choice_help::none)

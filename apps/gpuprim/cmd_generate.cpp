@@ -79,8 +79,7 @@ N: Grid side (poisson2d) or rows (random-spd), at least 1; scale (rmat, 2^N rows
 }  // namespace
 
 command add_generate_command(CLI::App& app) {
-  auto opts = std::make_shared<generate_options>();
-  CLI::App* sub = help.add_to(app);
+  const auto [sub, opts] = help.add_to<generate_options>(app);
   add_choice(sub, "KIND", opts->kind, matrix_kind_words, help["KIND"])->required();
   sub->add_option("N", opts->size, help["N"])->required();
   add_files(sub, help, {}, opts->output, "A.mtx");

@@ -95,8 +95,7 @@ FILE: A .npy file (bool, int8..int64, uint8..uint64, float16, float32, float64) 
 }  // namespace
 
 command add_histogram_command(CLI::App& app) {
-  auto opts = std::make_shared<histogram_options>();
-  CLI::App* sub = help.add_to(app);
+  const auto [sub, opts] = help.add_to<histogram_options>(app);
   add_files(sub, help, {{"FILE", &opts->file}});
   sub->add_option("--bins", opts->bins, help["--bins"])->type_name("N");
   sub->add_option("--range", opts->range, help["--range"])->expected(2)->option_text("LO HI");

@@ -108,8 +108,7 @@ info: Show the GPUs and the CPU, with measured bandwidth
 }  // namespace
 
 command add_info_command(CLI::App& app) {
-  auto opts = std::make_shared<info_options>();
-  CLI::App* sub = help.add_to(app);
+  const auto [sub, opts] = help.add_to<info_options>(app);
   sub->add_flag("--no-measure", opts->no_measure, help["--no-measure"]);
   return [opts] { return run_info(*opts); };
 }

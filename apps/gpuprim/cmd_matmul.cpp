@@ -163,8 +163,7 @@ B: The right matrix, (k, n)
 }  // namespace
 
 command add_matmul_command(CLI::App& app) {
-  auto opts = std::make_shared<matmul_options>();
-  CLI::App* sub = help.add_to(app);
+  const auto [sub, opts] = help.add_to<matmul_options>(app);
   add_files(sub, help, {{"A", &opts->a}, {"B", &opts->b}}, opts->output, "OUT.npy");
   add_choice(sub, "--precision", opts->precision, precision_words, help["--precision"]);
   add_backend_option(sub, opts->backend);

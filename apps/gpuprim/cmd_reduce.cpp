@@ -208,8 +208,7 @@ FILE: The .npy file (bool, int8..int64, uint8..uint64, float16, float32, float64
 }  // namespace
 
 command add_reduce_command(CLI::App& app) {
-  auto opts = std::make_shared<reduce_options>();
-  CLI::App* sub = help.add_to(app);
+  const auto [sub, opts] = help.add_to<reduce_options>(app);
   add_files(sub, help, {{"FILE", &opts->file}});
   add_choice(sub, "--op", opts->op, reduce_op_words, help["--op"], choice_help::words_and_default);
   add_backend_option(sub, opts->backend);

@@ -257,8 +257,7 @@ FILE: The .npy file (bool, int8..int64, uint8..uint64, float32, float64; either 
 }  // namespace
 
 command add_scan_command(CLI::App& app) {
-  auto opts = std::make_shared<scan_options>();
-  CLI::App* sub = help.add_to(app);
+  const auto [sub, opts] = help.add_to<scan_options>(app);
   add_files(sub, help, {{"FILE", &opts->file}}, opts->output, "OUT.npy");
   add_choice(sub, "--op", opts->op, scan_op_words, help["--op"], choice_help::words_and_default);
   sub->add_flag("--exclusive", opts->exclusive, help["--exclusive"]);

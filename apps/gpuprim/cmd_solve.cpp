@@ -188,8 +188,7 @@ b: The right-hand side (.npy, 1-D)
 }  // namespace
 
 command add_solve_command(CLI::App& app) {
-  auto opts = std::make_shared<solve_cli_options>();
-  CLI::App* sub = help.add_to(app);
+  const auto [sub, opts] = help.add_to<solve_cli_options>(app);
   add_files(sub, help, {{"A", &opts->matrix}, {"b", &opts->rhs}}, opts->output, "X.npy");
   add_choice(sub, "--method", opts->method, method_words, help["--method"]);
   add_choice(sub, "--precond", opts->precond, precond_words, help["--precond"]);

@@ -158,8 +158,7 @@ FILE: The .npy file of keys (bool, int8..int64, uint8..uint64, float32, float64;
 }  // namespace
 
 command add_sort_command(CLI::App& app) {
-  auto opts = std::make_shared<sort_options>();
-  CLI::App* sub = help.add_to(app);
+  const auto [sub, opts] = help.add_to<sort_options>(app);
   add_files(sub, help, {{"FILE", &opts->file}}, opts->output, "OUT.npy");
   sub->add_flag("--descending", opts->descending, help["--descending"]);
   CLI::Option* values =

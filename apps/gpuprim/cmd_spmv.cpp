@@ -56,8 +56,7 @@ x: The vector (.npy, 1-D, any real dtype)
 }  // namespace
 
 command add_spmv_command(CLI::App& app) {
-  auto opts = std::make_shared<spmv_options>();
-  CLI::App* sub = help.add_to(app);
+  const auto [sub, opts] = help.add_to<spmv_options>(app);
   add_files(sub, help, {{"A", &opts->matrix}, {"x", &opts->vector}}, opts->output, "Y.npy");
   add_backend_option(sub, opts->backend);
   return [opts] { return run_spmv(*opts); };

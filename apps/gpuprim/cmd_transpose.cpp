@@ -68,8 +68,7 @@ FILE: The .npy array (any dtype the reader takes)
 }  // namespace
 
 command add_transpose_command(CLI::App& app) {
-  auto opts = std::make_shared<transpose_options>();
-  CLI::App* sub = help.add_to(app);
+  const auto [sub, opts] = help.add_to<transpose_options>(app);
   add_files(sub, help, {{"FILE", &opts->file}}, opts->output, "OUT.npy");
   add_backend_option(sub, opts->backend);
   return [opts] { return run_transpose(*opts); };

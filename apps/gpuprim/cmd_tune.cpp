@@ -223,8 +223,7 @@ FAMILY: Families to tune (default: all): all, reduce, scan, segmented, histogram
 }  // namespace
 
 command add_tune_command(CLI::App& app) {
-  auto opts = std::make_shared<tune_options_cli>();
-  CLI::App* cmd = help.add_to(app);
+  const auto [cmd, opts] = help.add_to<tune_options_cli>(app);
   cmd->add_option("FAMILY", opts->families, help["FAMILY"])->type_name("FAMILY");
   cmd->add_flag("--quick", opts->quick, help["--quick"]);
   cmd->add_option("--budget", opts->budget_seconds, help["--budget"])->check(CLI::PositiveNumber);

@@ -28,7 +28,7 @@ std::vector<std::pair<std::string, std::string>> command_help::entries() const {
   return entries;
 }
 
-CLI::App* command_help::add_to(CLI::App& app) const {
+CLI::App* command_help::add_subcommand(CLI::App& app) const {
   const auto all = entries();
   return app.add_subcommand(all.front().first, all.front().second);
 }

@@ -61,12 +61,17 @@ class command_help {
  public:
   constexpr explicit command_help(std::string_view block) : block_(block) {}
 
-  // The subcommand of `app` that the block describes.
-  CLI::App* add_to(CLI::App& app) const;
+  // The subcommand of `app` that the block describes, and the options
+  // struct its parse fills (shared with the function that runs it).
+  template <class Options>
+  std::pair<CLI::App*, std::shared_ptr<Options>> add_to(CLI::App& app) const {
+    return {add_subcommand(app), std::make_shared<Options>()};
+  }
   // An entry's text; throws std::logic_error for a key the block lacks.
   std::string operator[](std::string_view key) const;
 
  private:
+  CLI::App* add_subcommand(CLI::App& app) const;
   // The entries in order, continuations joined.
   std::vector<std::pair<std::string, std::string>> entries() const;
 
