@@ -101,7 +101,11 @@ void segmented_reduce(cuda_backend backend, const V& values, const O& offsets,
 //    segment starts; element 0 always starts one, flagged or not;
 //  - offsets: num_segments + 1 non-decreasing positions with offsets[0] == 0
 //    and offsets.back() == size (the segments partition the array; empty
-//    segments are allowed). They are turned into head flags first.
+//    segments are allowed). They are turned into head flags first. The
+//    host backend checks those rules; the GPU backend checks only that
+//    offsets is non-empty (reading the offsets back would cost a copy and a
+//    synchronization per call): offsets past the end mark no head, and
+//    offsets that break the rules give the scan of the heads they mark.
 // `op` must be associative; operands keep input order. It runs as one scan
 // over (value, head) pairs with the segmented operator
 // (core/segmented_operator.hpp), on the same single pass as gp::inclusive_scan.

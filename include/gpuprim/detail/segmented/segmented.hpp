@@ -51,6 +51,10 @@ void check_host_offsets(std::span<const Offset> offsets, std::size_t num_values,
     throw std::invalid_argument(std::string("gpuprim::") + algorithm + ": offsets[" +
                                 std::to_string(i) + "] " + what);
   };
+  if (offsets.empty()) {
+    throw std::invalid_argument(std::string("gpuprim::") + algorithm +
+                                ": offsets is empty (it needs num_segments + 1 entries)");
+  }
   if constexpr (std::is_signed_v<Offset>) {
     if (offsets[0] < 0) fail(0, "is negative");
   }
