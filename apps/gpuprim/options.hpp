@@ -7,6 +7,8 @@
 #include <CLI/CLI.hpp>
 
 #include <initializer_list>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
