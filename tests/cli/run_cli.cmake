@@ -25,7 +25,8 @@
 # The exit codes (EXIT), stdout and the files of OUTPUTS must agree (files
 # byte for byte, or with TOLERANCE, floats within it by COMPARE); STDERR_HAS
 # is checked on the ranks' stderr, which must be one line. Output paths in
-# the arguments end in @SUFFIX@: .one and .dist for the two runs.
+# the arguments end in @SUFFIX@: .np<NP>.one and .np<NP>.dist for the two
+# runs (the rank count in the name: a test's NP variants run side by side).
 
 # The command after "--" on the `cmake ... -P <script> -- <command>` line.
 set(command)
@@ -82,10 +83,12 @@ if(DEFINED NP)
   if(NOT DEFINED BACKEND)
     set(BACKEND host)
   endif()
-  string(REPLACE "@SUFFIX@" ".one" one "${command}")
-  string(REPLACE "@SUFFIX@" ".dist" dist "${command}")
+  set(one_suffix ".np${NP}.one")
+  set(dist_suffix ".np${NP}.dist")
+  string(REPLACE "@SUFFIX@" "${one_suffix}" one "${command}")
+  string(REPLACE "@SUFFIX@" "${dist_suffix}" dist "${command}")
   foreach(o ${OUTPUTS})
-    file(REMOVE "${o}.one" "${o}.dist")
+    file(REMOVE "${o}${one_suffix}" "${o}${dist_suffix}")
   endforeach()
   execute_process(COMMAND ${one} --backend ${BACKEND} RESULT_VARIABLE one_exit
     OUTPUT_VARIABLE one_out ERROR_VARIABLE one_err)
@@ -111,14 +114,14 @@ if(DEFINED NP)
   endif()
   foreach(o ${OUTPUTS})
     if(DEFINED TOLERANCE)
-      execute_process(COMMAND ${COMPARE} compare "${o}.one" "${o}.dist" ${TOLERANCE}
+      execute_process(COMMAND ${COMPARE} compare "${o}${one_suffix}" "${o}${dist_suffix}" ${TOLERANCE}
         RESULT_VARIABLE same ERROR_VARIABLE why)
       if(NOT same EQUAL 0)
         message(FATAL_ERROR "${o}: ${NP} ranks differ from one process beyond ${TOLERANCE}: ${why}")
       endif()
     else()
-      file(SHA256 "${o}.one" a)
-      file(SHA256 "${o}.dist" b)
+      file(SHA256 "${o}${one_suffix}" a)
+      file(SHA256 "${o}${dist_suffix}" b)
       if(NOT a STREQUAL b)
         message(FATAL_ERROR "${o}: the ${NP}-rank file differs from the one-process file")
       endif()
