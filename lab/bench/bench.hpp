@@ -22,7 +22,7 @@ struct options {
   // runs every row of every family on every available backend instead.
   bool full = false;
   // Time gpuprim's runs and the vendor's one side after the other instead
-  // of interleaved (bench/timing.hpp), as the harness did before.
+  // of interleaved (lab/bench/timing.hpp), as the harness did before.
   bool sequential = false;
   // closest_pair: the launch sweep of the quadratic kernels (threads x blocks, occupancy).
   bool sweep = false;

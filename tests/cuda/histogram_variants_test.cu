@@ -1,6 +1,6 @@
 // The shared-atomics histogram of bytes through a byte -> bin table in
 // shared memory (histogram_shared_atomics' ByteTable variant; see
-// scripts/tune_histogram.cu), instantiated here so that the variant the
+// lab/probes/tune_histogram.cu), instantiated here so that the variant the
 // tuning probe may pick is tested like the default: the counts and the
 // left-out count equal the sequential reference, at sizes around the rounds
 // of a grid and from unaligned starts.

@@ -34,7 +34,7 @@
 //     of the strip around the split line checked against the points above
 //     it while dy^2 is within the halves' best.
 //  4b. The same recursion with the y orders made by the library's sorting
-//     networks (the ladder's rung, gpuprim/ladder/closest_pair_dc_networks.cuh,
+//     networks (the ladder's rung, lab/ladder/closest_pair_dc_networks.cuh,
 //     which says which network sorts what; docs/design.md says why the
 //     merge path is production).
 // Every algorithm ends with one candidate per thread, reduced per block

@@ -1,6 +1,6 @@
 // Divide and conquer (gp::closest_pair's closest_pair_algorithm::
 // divide_and_conquer), and the pieces its sorting-network variant (the
-// ladder's rung, gpuprim/ladder/closest_pair_dc_networks.cuh) shares: the
+// ladder's rung, lab/ladder/closest_pair_dc_networks.cuh) shares: the
 // x order, the warp leaves and the strip check.
 #pragma once
 
