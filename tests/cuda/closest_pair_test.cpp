@@ -24,6 +24,13 @@ namespace {
 
 class cuda_closest_pair_ladder : public cuda_test {};
 
+// The rung of that name, or nullptr.
+const gp::ladder::closest_pair_rung* find_rung(const std::string& name) {
+  for (const auto& rung : gp::ladder::closest_pair_rungs())
+    if (rung.name == name) return &rung;
+  return nullptr;
+}
+
 TEST_F(cuda_closest_pair_ladder, every_rung_and_launch_shape_agrees) {
   auto rng = make_rng(15);
   ASSERT_EQ(gp::ladder::closest_pair_rungs().size(), 5u);
@@ -57,9 +64,7 @@ TEST_F(cuda_closest_pair_ladder, every_rung_and_launch_shape_agrees) {
 // throw std::invalid_argument naming them.
 TEST_F(cuda_closest_pair_ladder, tiled_item_options_agree) {
   auto rng = make_rng(19);
-  const gp::ladder::closest_pair_rung* tiled = nullptr;
-  for (const auto& rung : gp::ladder::closest_pair_rungs())
-    if (std::string(rung.name) == "closest_pair_tiled_shared") tiled = &rung;
+  const auto* tiled = find_rung("closest_pair_tiled_shared");
   ASSERT_NE(tiled, nullptr);
   struct option {
     int threads, points, width;
@@ -86,20 +91,11 @@ TEST_F(cuda_closest_pair_ladder, tiled_item_options_agree) {
            std::to_string(o.width) + (o.diagonals_last ? ", diagonals last" : "") + ", tail w " +
            std::to_string(o.tail_width);
   };
-  std::uniform_real_distribution<double> angle(0.0, 6.283185307179586);
   for (int dim : {2, 3}) {
     for (std::size_t n : test_sizes({2, 1000, 2049, 5003, 9001})) {
       const std::string size = ", n " + std::to_string(n) + ", dim " + std::to_string(dim);
       auto near = uniform_points<float>(n, dim, rng);
-      for (int k = 0; k < 8 && n > 2; ++k) {
-        const std::size_t p = (k * 2654435761u) % (n - 1), q = n - 1 - (k * 40503u) % (n / 2);
-        if (p == q) continue;
-        const double d = 1e-6 * (1.0 + k * 0x1.0p-28), t = angle(rng);
-        for (int c = 0; c < dim; ++c) {
-          const double off = c == 0 ? d * std::cos(t) : c == 1 ? d * std::sin(t) : 0.0;
-          near.xyz[q * dim + c] = float(double(near.at(p, c)) + off);
-        }
-      }
+      plant_near_pairs(near, rng);
       auto far = uniform_points<float>(n, dim, rng, 0x1.0p61);
       for (const point_rows<float>* pts : {&near, &far}) {
         const auto want = reference_closest_pair(*pts);
@@ -152,9 +148,7 @@ TEST_F(cuda_closest_pair_ladder, tiled_item_options_agree) {
 // stresses the strips, against the reference or the production path.
 TEST_F(cuda_closest_pair_ladder, divide_and_conquer_on_sorting_networks) {
   auto rng = make_rng(16);
-  const gp::ladder::closest_pair_rung* networks = nullptr;
-  for (const auto& rung : gp::ladder::closest_pair_rungs())
-    if (std::string(rung.name) == "closest_pair_divide_and_conquer_networks") networks = &rung;
+  const auto* networks = find_rung("closest_pair_divide_and_conquer_networks");
   ASSERT_NE(networks, nullptr);
   const auto run = [&](const point_rows<float>& pts) {
     const auto d = gp::to_device(pts.xyz);
@@ -183,10 +177,7 @@ TEST_F(cuda_closest_pair_ladder, divide_and_conquer_on_sorting_networks) {
                                     : lattice_points<float>(17, 3, 3.0, rng, shuffle);
       expect_same_pair(run(lattice), reference_closest_pair(lattice), "lattice" + where);
     }
-    point_rows<float> copies{std::vector<float>(4000 * dim), 4000, dim};
-    for (std::size_t p = 0; p < copies.n; ++p)
-      for (int d = 0; d < dim; ++d)
-        copies.xyz[p * dim + d] = float((p * 7 + d) % 5);
+    const auto copies = copies_of_few_points<float>(4000, dim);
     expect_same_pair(run(copies), reference_closest_pair(copies), "copies" + where);
     for (std::size_t n : test_sizes({(1u << 20) + 7})) {
       const auto big = uniform_points<float>(n, dim, rng);

@@ -52,6 +52,28 @@ gp::closest_pair_result host_divide_and_conquer(const point_rows<T>& pts) {
                           gp::closest_pair_algorithm::divide_and_conquer);
 }
 
+// Copies: `n` uniform points of which planted[0] and planted[1] copy point
+// 700 and planted[2] copies point 10; 50 points all at `same`; 4000 copies
+// of five points. Every algorithm against the reference; returns the
+// reference's answer for the first set.
+template <class T>
+gp::closest_pair_result check_copies(std::mt19937_64& rng, int dim, std::size_t n,
+                                     const std::size_t (&planted)[3], T same) {
+  auto pts = uniform_points<T>(n, dim, rng);
+  for (int d = 0; d < dim; ++d) {
+    pts.xyz[planted[0] * dim + d] = pts.at(700, d);
+    pts.xyz[planted[1] * dim + d] = pts.at(700, d);
+    pts.xyz[planted[2] * dim + d] = pts.at(10, d);
+  }
+  const auto want = reference_closest_pair(pts);
+  check_all_algorithms(pts, want, side_runner, "duplicates");
+  const point_rows<T> all_same{std::vector<T>(50 * dim, same), 50, dim};
+  check_all_algorithms(all_same, gp::closest_pair_result{0, 1, 0.0, 0.0}, side_runner, "all equal");
+  const auto copies = copies_of_few_points<T>(4000, dim);
+  check_all_algorithms(copies, reference_closest_pair(copies), side_runner, "copies");
+  return want;
+}
+
 using coordinate_types = ::testing::Types<float, double>;
 SIDE_TYPED_SUITE(closest_pair, coordinate_types);
 
@@ -141,29 +163,12 @@ SIDE_TYPED_TEST(closest_pair, duplicates_and_ties_take_the_smallest_pair) {
   using T = TypeParam;
   auto rng = make_rng(3);
   for (int dim : {2, 3}) {
-    auto pts = uniform_points<T>(3000, dim, rng);
     // Points 2000 and 2500 duplicate point 700, 2900 duplicates 10: the
     // answer is (10, 2900), not (700, 2000).
-    for (int d = 0; d < dim; ++d) {
-      pts.xyz[2000 * dim + d] = pts.at(700, d);
-      pts.xyz[2500 * dim + d] = pts.at(700, d);
-      pts.xyz[2900 * dim + d] = pts.at(10, d);
-    }
-    const auto want = reference_closest_pair(pts);
+    const auto want = check_copies<T>(rng, dim, 3000, {2000, 2500, 2900}, T(0.25));
     EXPECT_EQ(want.i, 10u);
     EXPECT_EQ(want.j, 2900u);
     EXPECT_EQ(want.distance, 0.0);
-    check_all_algorithms(pts, want, side_runner, "duplicates");
-
-    // Every point the same.
-    point_rows<T> same{std::vector<T>(50 * dim, T(0.25)), 50, dim};
-    check_all_algorithms(same, gp::closest_pair_result{0, 1, 0.0, 0.0}, side_runner, "all equal");
-    // Many copies of few points.
-    point_rows<T> copies{std::vector<T>(4000 * dim), 4000, dim};
-    for (std::size_t p = 0; p < copies.n; ++p)
-      for (int d = 0; d < dim; ++d)
-        copies.xyz[p * dim + d] = T((p * 7 + d) % 5);
-    check_all_algorithms(copies, reference_closest_pair(copies), side_runner, "copies");
   }
 }
 
@@ -230,20 +235,7 @@ SIDE_TYPED_TEST(closest_pair, duplicates_ties_and_lattices) {
   using T = TypeParam;
   auto rng = make_rng(13);
   for (int dim : {2, 3}) {
-    auto pts = uniform_points<T>(5000, dim, rng);
-    for (int d = 0; d < dim; ++d) {
-      pts.xyz[4000 * dim + d] = pts.at(700, d);
-      pts.xyz[4500 * dim + d] = pts.at(700, d);
-      pts.xyz[4900 * dim + d] = pts.at(10, d);
-    }
-    check_all_algorithms(pts, reference_closest_pair(pts), side_runner, "duplicates");
-    point_rows<T> copies{std::vector<T>(4000 * dim), 4000, dim};
-    for (std::size_t p = 0; p < copies.n; ++p)
-      for (int d = 0; d < dim; ++d)
-        copies.xyz[p * dim + d] = T((p * 7 + d) % 5);
-    check_all_algorithms(copies, reference_closest_pair(copies), side_runner, "copies");
-    point_rows<T> same{std::vector<T>(50 * dim, T(-3)), 50, dim};
-    check_all_algorithms(same, gp::closest_pair_result{0, 1, 0.0, 0.0}, side_runner, "all equal");
+    check_copies<T>(rng, dim, 5000, {4000, 4500, 4900}, T(-3));
   }
   for (bool shuffle : {false, true}) {
     const auto flat = lattice_points<T>(90, 2, 0.125, rng, shuffle);
@@ -299,21 +291,11 @@ SIDE_TYPED_TEST(closest_pair, clustered_collinear_circle_and_extreme_sets) {
 SIDE_TYPED_TEST(closest_pair, tiled_float_filter_near_ties_and_limits) {
   using T = TypeParam;
   auto rng = make_rng(17);
-  std::uniform_real_distribution<double> angle(0.0, 6.283185307179586);
   for (int dim : {2, 3}) {
     for (std::size_t n : test_sizes({1024, 1025, 3001, 8192})) {
       const std::string size = ", n " + std::to_string(n);
       auto near = uniform_points<T>(n, dim, rng);
-      // Eight planted pairs at 1e-6 (1 + k 2^-28), spread over the squares.
-      for (int k = 0; k < 8; ++k) {
-        const std::size_t p = (k * 2654435761u) % (n - 1), q = n - 1 - (k * 40503u) % (n / 2);
-        if (p == q) continue;
-        const double d = 1e-6 * (1.0 + k * 0x1.0p-28), t = angle(rng);
-        for (int c = 0; c < dim; ++c) {
-          const double off = c == 0 ? d * std::cos(t) : c == 1 ? d * std::sin(t) : 0.0;
-          near.xyz[q * dim + c] = T(double(near.at(p, c)) + off);
-        }
-      }
+      plant_near_pairs(near, rng);  // spread over the squares
       check_all_algorithms(near, reference_closest_pair(near), side_runner, "near ties" + size);
       // Exact ties: x in [0.5, 1), offset 2^-20 (exact in float), four pairs.
       auto ties = uniform_points<T>(n, dim, rng);
