@@ -74,6 +74,64 @@ gp::closest_pair_result check_copies(std::mt19937_64& rng, int dim, std::size_t 
   return want;
 }
 
+// Lattices (every neighbour pair ties), in order and shuffled: a 2-D one
+// of flat_side^2 points 0.125 apart, a 3-D one of cube_side^3 points 3 apart.
+template <class T>
+void check_lattices(std::mt19937_64& rng, std::size_t flat_side, std::size_t cube_side) {
+  for (bool shuffle : {false, true}) {
+    const auto flat = lattice_points<T>(flat_side, 2, 0.125, rng, shuffle);
+    check_all_algorithms(flat, reference_closest_pair(flat), side_runner, "2-D lattice");
+    const auto cube = lattice_points<T>(cube_side, 3, 3.0, rng, shuffle);
+    check_all_algorithms(cube, reference_closest_pair(cube), side_runner, "3-D lattice");
+  }
+}
+
+// Clustered, collinear and circle sets of `n` points.
+template <class T>
+void check_shaped_sets(std::mt19937_64& rng, std::size_t n, int dim) {
+  const auto c = clustered_points<T>(n, dim, rng);
+  check_all_algorithms(c, reference_closest_pair(c), side_runner, "clustered");
+  const auto l = collinear_points<T>(n, dim, rng);
+  check_all_algorithms(l, reference_closest_pair(l), side_runner, "collinear");
+  const auto o = circle_points<T>(n, dim, rng);
+  check_all_algorithms(o, reference_closest_pair(o), side_runner, "circle");
+}
+
+// `n` points on a line parallel to an axis, vertical and horizontal.
+template <class T>
+void check_axis_lines(std::mt19937_64& rng, std::size_t n, int dim) {
+  for (bool vertical : {true, false}) {
+    const auto a = axis_line_points<T>(n, dim, vertical, rng);
+    check_all_algorithms(a, reference_closest_pair(a), side_runner,
+                         vertical ? "vertical line" : "horizontal line");
+  }
+}
+
+// Coordinates near the limits of T: `n` huge and `n` tiny points, two at
+// opposite ends of the range, tiny points with one huge one. Returns the
+// reference's answer for the two ends.
+template <class T>
+gp::closest_pair_result check_extreme_sets(std::mt19937_64& rng, std::size_t n, int dim) {
+  const double big = double(std::numeric_limits<T>::max()) / 4;
+  const double tiny = double(std::numeric_limits<T>::denorm_min()) * 1e6;
+  const auto huge = uniform_points<T>(n, dim, rng, big);
+  check_all_algorithms(huge, reference_closest_pair(huge), side_runner, "huge");
+  const auto small = uniform_points<T>(n, dim, rng, tiny);
+  check_all_algorithms(small, reference_closest_pair(small), side_runner, "tiny");
+  // Two points at opposite ends of the range.
+  point_rows<T> ends{std::vector<T>(2 * dim, T(big * 0.5)), 2, dim};
+  for (int d = 0; d < dim; ++d)
+    ends.xyz[dim + d] = T(-big * 0.5);
+  const auto want = reference_closest_pair(ends);
+  check_all_algorithms(ends, want, side_runner, "ends");
+  // Tiny points with one huge one (the scale is set by the huge one).
+  auto mixed = uniform_points<T>(1000, dim, rng, 1e-3);
+  for (int d = 0; d < dim; ++d)
+    mixed.xyz[500 * dim + d] = T(big * 0.5);
+  check_all_algorithms(mixed, reference_closest_pair(mixed), side_runner, "mixed magnitudes");
+  return want;
+}
+
 using coordinate_types = ::testing::Types<float, double>;
 SIDE_TYPED_SUITE(closest_pair, coordinate_types);
 
@@ -175,12 +233,7 @@ SIDE_TYPED_TEST(closest_pair, duplicates_and_ties_take_the_smallest_pair) {
 SIDE_TYPED_TEST(closest_pair, lattices_tie_everywhere) {
   using T = TypeParam;
   auto rng = make_rng(4);
-  for (bool shuffle : {false, true}) {
-    const auto flat = lattice_points<T>(64, 2, 0.125, rng, shuffle);
-    check_all_algorithms(flat, reference_closest_pair(flat), side_runner, "2-D lattice");
-    const auto cube = lattice_points<T>(14, 3, 3.0, rng, shuffle);
-    check_all_algorithms(cube, reference_closest_pair(cube), side_runner, "3-D lattice");
-  }
+  check_lattices<TypeParam>(rng, 64, 14);
 }
 
 SIDE_TYPED_TEST(closest_pair, clustered_collinear_and_circle_sets) {
@@ -188,17 +241,8 @@ SIDE_TYPED_TEST(closest_pair, clustered_collinear_and_circle_sets) {
   auto rng = make_rng(5);
   for (int dim : {2, 3}) {
     for (std::size_t n : test_sizes({33, 1000, 5003})) {
-      const auto c = clustered_points<T>(n, dim, rng);
-      check_all_algorithms(c, reference_closest_pair(c), side_runner, "clustered");
-      const auto l = collinear_points<T>(n, dim, rng);
-      check_all_algorithms(l, reference_closest_pair(l), side_runner, "collinear");
-      const auto o = circle_points<T>(n, dim, rng);
-      check_all_algorithms(o, reference_closest_pair(o), side_runner, "circle");
-      for (bool vertical : {true, false}) {
-        const auto a = axis_line_points<T>(n, dim, vertical, rng);
-        check_all_algorithms(a, reference_closest_pair(a), side_runner,
-                             vertical ? "vertical line" : "horizontal line");
-      }
+      check_shaped_sets<T>(rng, n, dim);
+      check_axis_lines<T>(rng, n, dim);
     }
   }
 }
@@ -206,25 +250,9 @@ SIDE_TYPED_TEST(closest_pair, clustered_collinear_and_circle_sets) {
 SIDE_TYPED_TEST(closest_pair, coordinates_near_the_limits) {
   using T = TypeParam;
   auto rng = make_rng(6);
-  const double big = double(std::numeric_limits<T>::max()) / 4;
-  const double tiny = double(std::numeric_limits<T>::denorm_min()) * 1e6;
   for (int dim : {2, 3}) {
-    const auto huge = uniform_points<T>(2000, dim, rng, big);
-    check_all_algorithms(huge, reference_closest_pair(huge), side_runner, "huge");
-    const auto small = uniform_points<T>(2000, dim, rng, tiny);
-    check_all_algorithms(small, reference_closest_pair(small), side_runner, "tiny");
-    // Two points at opposite ends of the range.
-    point_rows<T> ends{std::vector<T>(2 * dim, T(big * 0.5)), 2, dim};
-    for (int d = 0; d < dim; ++d)
-      ends.xyz[dim + d] = T(-big * 0.5);
-    const auto want = reference_closest_pair(ends);
-    EXPECT_TRUE(std::isfinite(want.distance));
-    check_all_algorithms(ends, want, side_runner, "ends");
-    // Tiny points with one huge one (the scale is set by the huge one).
-    auto mixed = uniform_points<T>(1000, dim, rng, 1e-3);
-    for (int d = 0; d < dim; ++d)
-      mixed.xyz[500 * dim + d] = T(big * 0.5);
-    check_all_algorithms(mixed, reference_closest_pair(mixed), side_runner, "mixed magnitudes");
+    const auto ends = check_extreme_sets<T>(rng, 2000, dim);
+    EXPECT_TRUE(std::isfinite(ends.distance));
   }
 }
 
@@ -237,47 +265,17 @@ SIDE_TYPED_TEST(closest_pair, duplicates_ties_and_lattices) {
   for (int dim : {2, 3}) {
     check_copies<T>(rng, dim, 5000, {4000, 4500, 4900}, T(-3));
   }
-  for (bool shuffle : {false, true}) {
-    const auto flat = lattice_points<T>(90, 2, 0.125, rng, shuffle);
-    check_all_algorithms(flat, reference_closest_pair(flat), side_runner, "2-D lattice");
-    const auto cube = lattice_points<T>(17, 3, 3.0, rng, shuffle);
-    check_all_algorithms(cube, reference_closest_pair(cube), side_runner, "3-D lattice");
-  }
+  check_lattices<T>(rng, 90, 17);
 }
 
 SIDE_TYPED_TEST(closest_pair, clustered_collinear_circle_and_extreme_sets) {
   using T = TypeParam;
   auto rng = make_rng(14);
-  const double big = double(std::numeric_limits<T>::max()) / 4;
-  const double tiny = double(std::numeric_limits<T>::denorm_min()) * 1e6;
   for (int dim : {2, 3}) {
-    for (std::size_t n : test_sizes({33, 1000, 10007})) {
-      const auto c = clustered_points<T>(n, dim, rng);
-      check_all_algorithms(c, reference_closest_pair(c), side_runner, "clustered");
-      const auto l = collinear_points<T>(n, dim, rng);
-      check_all_algorithms(l, reference_closest_pair(l), side_runner, "collinear");
-      const auto o = circle_points<T>(n, dim, rng);
-      check_all_algorithms(o, reference_closest_pair(o), side_runner, "circle");
-    }
-    for (bool vertical : {true, false}) {
-      const auto a = axis_line_points<T>(3001, dim, vertical, rng);
-      check_all_algorithms(a, reference_closest_pair(a), side_runner,
-                           vertical ? "vertical line" : "horizontal line");
-    }
-    const auto huge = uniform_points<T>(3000, dim, rng, big);
-    check_all_algorithms(huge, reference_closest_pair(huge), side_runner, "huge");
-    const auto small = uniform_points<T>(3000, dim, rng, tiny);
-    check_all_algorithms(small, reference_closest_pair(small), side_runner, "tiny");
-    // Two points at opposite ends of the range.
-    point_rows<T> ends{std::vector<T>(2 * dim, T(big * 0.5)), 2, dim};
-    for (int d = 0; d < dim; ++d)
-      ends.xyz[dim + d] = T(-big * 0.5);
-    check_all_algorithms(ends, reference_closest_pair(ends), side_runner, "ends");
-    // Tiny points with one huge one (the scale is set by the huge one).
-    auto mixed = uniform_points<T>(1000, dim, rng, 1e-3);
-    for (int d = 0; d < dim; ++d)
-      mixed.xyz[500 * dim + d] = T(big * 0.5);
-    check_all_algorithms(mixed, reference_closest_pair(mixed), side_runner, "mixed magnitudes");
+    for (std::size_t n : test_sizes({33, 1000, 10007}))
+      check_shaped_sets<T>(rng, n, dim);
+    check_axis_lines<T>(rng, 3001, dim);
+    check_extreme_sets<T>(rng, 3000, dim);
   }
 }
 
