@@ -173,6 +173,36 @@ point_rows<T> lattice_points(std::size_t side, int dim, double step, std::mt1993
   return p;
 }
 
+// `n` points, point p at ((7 p + d) mod 5) on axis d: many copies of few
+// points.
+template <class T>
+point_rows<T> copies_of_few_points(std::size_t n, int dim) {
+  point_rows<T> copies{std::vector<T>(n * dim), n, dim};
+  for (std::size_t p = 0; p < copies.n; ++p)
+    for (int d = 0; d < dim; ++d)
+      copies.xyz[p * dim + d] = T((p * 7 + d) % 5);
+  return copies;
+}
+
+// Plants eight pairs at 1e-6 (1 + k 2^-28) apart, spread over the set (in
+// every direction of the x-y plane): squared distances that agree to below
+// float's resolution. Sets of two points or fewer are left as they are.
+template <class T>
+void plant_near_pairs(point_rows<T>& pts, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> angle(0.0, 6.283185307179586);
+  const std::size_t n = pts.n;
+  const int dim = pts.dim;
+  for (int k = 0; k < 8 && n > 2; ++k) {
+    const std::size_t p = (k * 2654435761u) % (n - 1), q = n - 1 - (k * 40503u) % (n / 2);
+    if (p == q) continue;
+    const double d = 1e-6 * (1.0 + k * 0x1.0p-28), t = angle(rng);
+    for (int c = 0; c < dim; ++c) {
+      const double off = c == 0 ? d * std::cos(t) : c == 1 ? d * std::sin(t) : 0.0;
+      pts.xyz[q * dim + c] = T(double(pts.at(p, c)) + off);
+    }
+  }
+}
+
 // ---- checks --------------------------------------------------------------------
 
 inline std::string describe(const closest_pair_result& r) {
