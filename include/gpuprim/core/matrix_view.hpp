@@ -122,16 +122,25 @@ using device_matrix_view = basic_matrix_view<T, matrix_detail::device_space>;
 
 // Views over a span, checked against its size: std::invalid_argument when
 // the matrix reaches past the end of the span.
-template <class T>
-matrix_view<T> make_matrix_view(std::span<T> s, std::size_t rows, std::size_t cols,
-                                std::size_t ld) {
-  const std::size_t need = matrix_detail::checked_extent(rows, cols, ld, "make_matrix_view");
-  if (need > s.size()) {
+namespace matrix_detail {
+// Throws when a rows x cols matrix with leading dimension ld needs more
+// than `size` elements (`what` names the span in the message).
+inline void check_span_holds(std::size_t rows, std::size_t cols, std::size_t ld, std::size_t size,
+                             const char* what) {
+  const std::size_t need = checked_extent(rows, cols, ld, "make_matrix_view");
+  if (need > size) {
     throw std::invalid_argument("make_matrix_view: a " + std::to_string(rows) + " x " +
                                 std::to_string(cols) + " matrix with leading dimension " +
                                 std::to_string(ld) + " needs " + std::to_string(need) +
-                                " elements, the span has " + std::to_string(s.size()));
+                                " elements, " + what + " has " + std::to_string(size));
   }
+}
+}  // namespace matrix_detail
+
+template <class T>
+matrix_view<T> make_matrix_view(std::span<T> s, std::size_t rows, std::size_t cols,
+                                std::size_t ld) {
+  matrix_detail::check_span_holds(rows, cols, ld, s.size(), "the span");
   return matrix_view<T>(s.data(), rows, cols, ld);
 }
 template <class T>
@@ -141,13 +150,7 @@ matrix_view<T> make_matrix_view(std::span<T> s, std::size_t rows, std::size_t co
 template <class T>
 device_matrix_view<T> make_matrix_view(device_span<T> s, std::size_t rows, std::size_t cols,
                                        std::size_t ld) {
-  const std::size_t need = matrix_detail::checked_extent(rows, cols, ld, "make_matrix_view");
-  if (need > s.size()) {
-    throw std::invalid_argument("make_matrix_view: a " + std::to_string(rows) + " x " +
-                                std::to_string(cols) + " matrix with leading dimension " +
-                                std::to_string(ld) + " needs " + std::to_string(need) +
-                                " elements, the device span has " + std::to_string(s.size()));
-  }
+  matrix_detail::check_span_holds(rows, cols, ld, s.size(), "the device span");
   return device_matrix_view<T>(s.data(), rows, cols, ld);
 }
 template <class T>
