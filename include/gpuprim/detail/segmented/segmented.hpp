@@ -44,6 +44,14 @@ inline void check_segmented_sizes(std::size_t num_offsets, std::size_t num_outpu
   }
 }
 
+// Segment offsets hold num_segments + 1 entries: never none.
+inline void check_offsets_not_empty(std::size_t num_offsets, const char* algorithm) {
+  if (num_offsets == 0) {
+    throw std::invalid_argument(std::string("gpuprim::") + algorithm +
+                                ": offsets is empty (it needs num_segments + 1 entries)");
+  }
+}
+
 template <class Offset>
 void check_host_offsets(std::span<const Offset> offsets, std::size_t num_values,
                         const char* algorithm) {
@@ -51,10 +59,7 @@ void check_host_offsets(std::span<const Offset> offsets, std::size_t num_values,
     throw std::invalid_argument(std::string("gpuprim::") + algorithm + ": offsets[" +
                                 std::to_string(i) + "] " + what);
   };
-  if (offsets.empty()) {
-    throw std::invalid_argument(std::string("gpuprim::") + algorithm +
-                                ": offsets is empty (it needs num_segments + 1 entries)");
-  }
+  check_offsets_not_empty(offsets.size(), algorithm);
   if constexpr (std::is_signed_v<Offset>) {
     if (offsets[0] < 0) fail(0, "is negative");
   }
@@ -153,10 +158,7 @@ std::vector<std::uint8_t> host_head_flags(std::span<const Offset> offsets, std::
 template <class Offset, class Scan>
 void with_device_head_flags(cuda_backend backend, device_span<const Offset> offsets, std::size_t n,
                             const char* algorithm, Scan scan) {
-  if (offsets.empty()) {
-    throw std::invalid_argument(std::string("gpuprim::") + algorithm +
-                                ": offsets is empty (it needs num_segments + 1 entries)");
-  }
+  check_offsets_not_empty(offsets.size(), algorithm);
   if (n == 0) return;
   const scratch_buffer flags(n, backend.stream);
   fill_bytes(flags.get(), 0, n, backend.stream);
