@@ -18,27 +18,21 @@ namespace gpuprim::python::gpu {
 
 namespace {
 
-// edges[0, bins] = linspace(first, last, bins + 1) in Edge, with (first,
-// last) = range (computed in double), or the samples' (min, max) read from
-// `extremes` (computed in the sample's floating type, as NumPy's linspace
-// of two float32 scalars; a min == max range widens by 0.5 each side).
+// edges[0, bins] = linspace(min, max, bins + 1) in Edge over the samples'
+// (min, max) read from `extremes`, computed in the sample's floating type
+// (as NumPy's linspace of two float32 scalars); a min == max range widens
+// by 0.5 each side.
 template <class Sample, class Edge>
-__global__ void edges_kernel(Edge* edges, int bins, double first, double last,
-                             const Sample* extremes) {
+__global__ void data_edges_kernel(Edge* edges, int bins, const Sample* extremes) {
   using C = std::conditional_t<std::is_same_v<Sample, float>, float, double>;
-  C lo = static_cast<C>(first);
-  C hi = static_cast<C>(last);
-  if (extremes) {
-    lo = static_cast<C>(extremes[0]);
-    hi = static_cast<C>(extremes[1]);
-    if (lo == hi) {
-      lo = lo - C(0.5);
-      hi = hi + C(0.5);
-    }
+  C lo = static_cast<C>(extremes[0]);
+  C hi = static_cast<C>(extremes[1]);
+  if (lo == hi) {
+    lo = lo - C(0.5);
+    hi = hi + C(0.5);
   }
   for (int k = blockIdx.x * blockDim.x + threadIdx.x; k <= bins; k += gridDim.x * blockDim.x) {
-    edges[k] = extremes ? static_cast<Edge>(linspace_edge<C>(lo, hi, bins, k))
-                        : static_cast<Edge>(linspace_edge<double>(first, last, bins, k));
+    edges[k] = static_cast<Edge>(linspace_edge<C>(lo, hi, bins, k));
   }
 }
 
@@ -69,32 +63,28 @@ void histogram_typed(const Sample* x, std::size_t n, int bins, bool range_given,
     histogram_into(b, samples, c, numpy_bin<Sample, double>{user_edges, bins, false});
     return;
   }
-  if constexpr (histogram_sample<Sample>) {
-    if (range_given) {
-      // Checks the bins (and throws) before anything is enqueued.
-      const numpy_bins spec = numpy_bins::with_range<Sample>(first, last);
-      histogram_even_into(b, samples, c, spec);
-      rule_edges_kernel<<<edge_blocks(bins), edge_threads, 0, stream>>>(
-          edges_out, detail::numpy_edge_rule(spec, bins));
-      detail::check_launch("rule_edges_kernel", "gpuprim python histogram");
-      return;
-    }
+  if (range_given) {
+    // Checks the bins (and throws) before anything is enqueued.
+    const numpy_bins spec = numpy_bins::with_range<Sample>(first, last);
+    histogram_even_into(b, samples, c, spec);
+    rule_edges_kernel<<<edge_blocks(bins), edge_threads, 0, stream>>>(
+        edges_out, detail::numpy_edge_rule(spec, bins));
+    detail::check_launch("rule_edges_kernel", "gpuprim python histogram");
+    return;
   }
-  const detail::scratch_buffer extremes(range_given ? 0 : 2 * sizeof(Sample), stream);
-  if (!range_given) {
-    Sample* e = extremes.get<Sample>();
-    const Sample hi = std::numeric_limits<Sample>::has_infinity
-                          ? std::numeric_limits<Sample>::infinity()
-                          : std::numeric_limits<Sample>::max();
-    const Sample lo = std::numeric_limits<Sample>::has_infinity
-                          ? -std::numeric_limits<Sample>::infinity()
-                          : std::numeric_limits<Sample>::lowest();
-    detail::cuda_reduce_into(x, n, e, hi, minimum{}, detail::unary_fetch<identity>{}, stream);
-    detail::cuda_reduce_into(x, n, e + 1, lo, maximum{}, detail::unary_fetch<identity>{}, stream);
-  }
-  edges_kernel<<<edge_blocks(bins), edge_threads, 0, stream>>>(
-      edges_out, bins, first, last, range_given ? nullptr : extremes.get<Sample>());
-  detail::check_launch("edges_kernel", "gpuprim python histogram");
+  // The range is the data's: its min and max reduced on the device.
+  const detail::scratch_buffer extremes(2 * sizeof(Sample), stream);
+  Sample* e = extremes.get<Sample>();
+  const Sample hi = std::numeric_limits<Sample>::has_infinity
+                        ? std::numeric_limits<Sample>::infinity()
+                        : std::numeric_limits<Sample>::max();
+  const Sample lo = std::numeric_limits<Sample>::has_infinity
+                        ? -std::numeric_limits<Sample>::infinity()
+                        : std::numeric_limits<Sample>::lowest();
+  detail::cuda_reduce_into(x, n, e, hi, minimum{}, detail::unary_fetch<identity>{}, stream);
+  detail::cuda_reduce_into(x, n, e + 1, lo, maximum{}, detail::unary_fetch<identity>{}, stream);
+  data_edges_kernel<<<edge_blocks(bins), edge_threads, 0, stream>>>(edges_out, bins, e);
+  detail::check_launch("data_edges_kernel", "gpuprim python histogram");
   histogram_into(b, samples, c, numpy_bin<Sample, Edge>{edges_out, bins, true});
 }
 
@@ -104,9 +94,8 @@ void histogram(dtype in, const void* x, std::size_t n, int bins, bool range_give
                double last, const double* user_edges, void* edges_out, std::int64_t* counts,
                stream_t stream) {
   visit_dtype(in, [&]<class T>(type_tag<T>) {
-    if constexpr (std::is_same_v<T, bool> || sizeof(T) == 8 && std::is_integral_v<T>) {
-      // Rejected by the caller.
-    } else {
+    // The caller rejects the others (bool, float16, 64-bit integers).
+    if constexpr (histogram_sample<T>) {
       using Edge = std::conditional_t<std::is_same_v<T, float>, float, double>;
       histogram_typed<T, Edge>(static_cast<const T*>(x), n, bins, range_given, first, last,
                                user_edges, static_cast<Edge*>(edges_out), counts, stream);
