@@ -5,7 +5,7 @@
 # files). Usage: scripts/device-check.sh [--no-bench] [--no-sanitize]
 # [--tests-only] [--no-tests] [--tune-radix] [--ncu-radix] [--tune-scan]
 # [--tune-histogram] [--tune-reduce] [--ncu-scan] [--ncu-small]
-# [--tune-gemm] [--ncu-gemm] (the radix probes time the radix sort's tile sizes
+# [--tune-gemm] [--ncu-gemm] [--probe-merge] (the radix probes time the radix sort's tile sizes
 # against CUB: tune-radix.txt, and profile its passes and CUB's with Nsight
 # Compute: ncu-radix.txt; --tune-scan times the scan's look-back windows
 # against CUB: tune-scan.txt; --tune-histogram the byte histogram's
@@ -17,7 +17,9 @@
 # tile shapes, depths, stages and block orders against cuBLAS:
 # tune-gemm_mma.txt, and writes the ladder row's SASS: sass-gemm.txt;
 # --ncu-gemm profiles the two ladder rows and cuBLAS at 8192^3 with
-# Nsight Compute: ncu-gemm.txt).
+# Nsight Compute: ncu-gemm.txt; --probe-merge times the distributed sort's
+# merge of sorted runs against a copy and profiles one merge kernel:
+# tune-dist_merge.txt, ncu-merge.txt).
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -34,6 +36,7 @@ RUN_TUNE_HISTOGRAM=0
 RUN_TUNE_REDUCE=0
 RUN_TUNE_GEMM=0
 RUN_NCU_GEMM=0
+RUN_PROBE_MERGE=0
 RUN_PYTHON=0
 for arg in "$@"; do
   case "$arg" in
@@ -50,6 +53,7 @@ for arg in "$@"; do
     --tune-reduce) RUN_TUNE_REDUCE=1 ;;
     --tune-gemm) RUN_TUNE_GEMM=1 ;;
     --ncu-gemm) RUN_NCU_GEMM=1 ;;
+    --probe-merge) RUN_PROBE_MERGE=1 ;;
     --python) RUN_PYTHON=1 ;;
   esac
 done
@@ -90,6 +94,7 @@ PROBES=()
 [ $RUN_TUNE_HISTOGRAM -eq 1 ] && PROBES+=(histogram)
 { [ $RUN_TUNE_REDUCE -eq 1 ] || [ $RUN_NCU_SMALL -eq 1 ]; } && PROBES+=(reduce)
 { [ $RUN_TUNE_GEMM -eq 1 ] || [ $RUN_NCU_GEMM -eq 1 ]; } && PROBES+=(gemm_mma)
+[ $RUN_PROBE_MERGE -eq 1 ] && PROBES+=(dist_merge)
 
 MAIN_BUILD=0
 { [ $RUN_TESTS -eq 1 ] || [ $RUN_SANITIZE -eq 1 ] || [ $RUN_BENCH -eq 1 ]; } && MAIN_BUILD=1
@@ -248,6 +253,18 @@ if [ $RUN_NCU_SMALL -eq 1 ]; then
 fi
 # The byte histogram's kernels against CUB (lab/probes/tune_histogram.cu).
 [ $RUN_TUNE_HISTOGRAM -eq 1 ] && probe histogram
+if [ $RUN_PROBE_MERGE -eq 1 ]; then
+  # The distributed sort's merge against a copy (lab/probes/tune_dist_merge.cu),
+  # then one merge and its partition under Nsight Compute (ncu-merge.txt:
+  # time, memory, occupancy, warp states and stall reasons).
+  probe dist_merge
+  ncu --kernel-name regex:'merge_kernel|merge_partition_kernel' -c 2 \
+    --section SpeedOfLight --section Occupancy --section LaunchStats \
+    --section WarpStateStats --section SchedulerStats --section MemoryWorkloadAnalysis \
+    --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
+    "$BUILD/tune_dist_merge" >"$OUT/ncu-merge.txt" 2>&1
+  note "ncu merge: rc=$?"
+fi
 # The reduction's block shapes against CUB (lab/probes/tune_reduce.cu).
 [ $RUN_TUNE_REDUCE -eq 1 ] && probe reduce
 if [ $RUN_TUNE_GEMM -eq 1 ]; then
