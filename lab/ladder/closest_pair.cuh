@@ -13,6 +13,7 @@
 #include "gpuprim/core/macros.hpp"
 #include "gpuprim/core/matrix_view.hpp"
 #include "gpuprim/detail/closest_pair/point_set.hpp"
+#include "lab/ladder/ladder.hpp"
 
 namespace gpuprim::ladder {
 
@@ -31,12 +32,6 @@ struct closest_pair_rung {
   closest_pair_occupancy (*occupancy)(closest_pair_launch shape);
 };
 
-#if GPUPRIM_HAS_CUDA
-std::span<const closest_pair_rung> closest_pair_rungs();
-#else
-inline std::span<const closest_pair_rung> closest_pair_rungs() {
-  return {};
-}
-#endif
+GPUPRIM_LADDER_TABLE(closest_pair_rung, closest_pair_rungs);
 
 }  // namespace gpuprim::ladder

@@ -55,6 +55,27 @@ void copy_filter(const std::vector<float>& w, stream_t stream) {
       algorithm);
 }
 
+// The start of the rungs that read the filter from __constant__ memory:
+// checks the problem and copies the filter there. False when the image is
+// empty (nothing to launch).
+bool start_with_constant_filter(device_matrix_view<const float> in, device_matrix_view<float> out,
+                                std::span<const float> taps, stream_t stream) {
+  check_problem(in, out, taps);
+  if (in.empty()) return false;
+  copy_filter(outer(taps), stream);
+  return true;
+}
+
+// Lets `kernel` take `shared` bytes of dynamic shared memory (past the
+// default 48 KiB only on request).
+template <class Kernel>
+void allow_shared_bytes(Kernel* kernel, unsigned shared) {
+  if (shared <= 48 * 1024) return;
+  GPUPRIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(shared)),
+                     algorithm);
+}
+
 cuda_detail::launch_shape one_per_thread(device_matrix_view<const float> in, stream_t stream,
                                          unsigned shared = 0) {
   cuda_detail::launch_shape shape;
@@ -83,9 +104,7 @@ void run_naive(device_matrix_view<const float> in, device_matrix_view<float> out
 
 void run_constant(device_matrix_view<const float> in, device_matrix_view<float> out,
                   std::span<const float> taps, stream_t stream) {
-  check_problem(in, out, taps);
-  if (in.empty()) return;
-  copy_filter(outer(taps), stream);
+  if (!start_with_constant_filter(in, out, taps, stream)) return;
   cuda_detail::launch("convolve_constant_filter", algorithm, convolve_constant_filter,
                       one_per_thread(in, stream), in.data(), out.data(), int(in.rows()),
                       int(in.cols()), (long long)in.ld(), (long long)out.ld(), int(taps.size()));
@@ -93,17 +112,10 @@ void run_constant(device_matrix_view<const float> in, device_matrix_view<float> 
 
 void run_tiled(device_matrix_view<const float> in, device_matrix_view<float> out,
                std::span<const float> taps, stream_t stream) {
-  check_problem(in, out, taps);
-  if (in.empty()) return;
-  copy_filter(outer(taps), stream);
+  if (!start_with_constant_filter(in, out, taps, stream)) return;
   const int side = convolve_ladder_block + static_cast<int>(taps.size()) - 1;
   const auto shared = static_cast<unsigned>(side * side * sizeof(float));
-  if (shared > 48 * 1024) {
-    GPUPRIM_CUDA_CHECK(
-        cudaFuncSetAttribute(convolve_tiled_halo, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             static_cast<int>(shared)),
-        algorithm);
-  }
+  allow_shared_bytes(convolve_tiled_halo, shared);
   cuda_detail::launch("convolve_tiled_halo", algorithm, convolve_tiled_halo,
                       one_per_thread(in, stream, shared), in.data(), out.data(), int(in.rows()),
                       int(in.cols()), (long long)in.ld(), (long long)out.ld(), int(taps.size()));
@@ -111,19 +123,12 @@ void run_tiled(device_matrix_view<const float> in, device_matrix_view<float> out
 
 void run_register_blocked(device_matrix_view<const float> in, device_matrix_view<float> out,
                           std::span<const float> taps, stream_t stream) {
-  check_problem(in, out, taps);
-  if (in.empty()) return;
-  copy_filter(outer(taps), stream);
+  if (!start_with_constant_filter(in, out, taps, stream)) return;
   const int k = static_cast<int>(taps.size());
   const auto shared =
       static_cast<unsigned>((convolve_ladder_block * convolve_ladder_outputs + k - 1) *
                             (convolve_ladder_block + k - 1) * sizeof(float));
-  if (shared > 48 * 1024) {
-    GPUPRIM_CUDA_CHECK(
-        cudaFuncSetAttribute(convolve_register_blocked, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             static_cast<int>(shared)),
-        algorithm);
-  }
+  allow_shared_bytes(convolve_register_blocked, shared);
   cuda_detail::launch_shape shape = one_per_thread(in, stream, shared);
   shape.grid.x = static_cast<unsigned>(
       cuda_detail::ceil_div(in.cols(), convolve_ladder_block * convolve_ladder_outputs));

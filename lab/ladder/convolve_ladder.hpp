@@ -8,28 +8,19 @@
 
 #include "gpuprim/core/macros.hpp"
 #include "gpuprim/core/matrix_view.hpp"
+#include "lab/ladder/ladder.hpp"
 
 namespace gpuprim::ladder {
 
-struct convolve_rung {
-  const char* name;   // what the kernel is, e.g. "convolve_tiled_halo"
-  const char* fixes;  // one line: what it fixes over the rung before
-  // Enqueues out(y, x) = sum_{i, j} taps[i] taps[j] in(y + i - k/2, x + j - k/2)
-  // (k = taps.size(), 1 to 63, pixels past the edges replicated) on
-  // `stream`. in and out have the same shape and do not overlap (else
-  // std::invalid_argument). The taps are copied before the call returns.
-  // Rungs that keep the filter in one __constant__ symbol must not run on
-  // two streams at once.
-  void (*run)(device_matrix_view<const float> in, device_matrix_view<float> out,
-              std::span<const float> taps, stream_t stream);
-};
+// Enqueues out(y, x) = sum_{i, j} taps[i] taps[j] in(y + i - k/2, x + j - k/2)
+// (k = taps.size(), 1 to 63, pixels past the edges replicated) on
+// `stream`. in and out have the same shape and do not overlap (else
+// std::invalid_argument). The taps are copied before the call returns.
+// Rungs that keep the filter in one __constant__ symbol must not run on
+// two streams at once.
+using convolve_rung = rung<void(device_matrix_view<const float> in, device_matrix_view<float> out,
+                                std::span<const float> taps, stream_t stream)>;
 
-#if GPUPRIM_HAS_CUDA
-std::span<const convolve_rung> convolve_rungs();
-#else
-inline std::span<const convolve_rung> convolve_rungs() {
-  return {};
-}
-#endif
+GPUPRIM_LADDER_TABLE(convolve_rung, convolve_rungs);
 
 }  // namespace gpuprim::ladder

@@ -9,6 +9,7 @@
 #include "gpuprim/core/low_precision.hpp"
 #include "gpuprim/core/macros.hpp"
 #include "gpuprim/core/matrix_view.hpp"
+#include "lab/ladder/ladder.hpp"
 
 namespace gpuprim::ladder {
 
@@ -27,23 +28,20 @@ struct transpose_rung {
 // for packed row-major matrices of any shape: A m x k, B k x n, C m x n
 // (std::invalid_argument otherwise).
 template <class In>
-struct gemm_rung {
-  const char* name;
-  const char* fixes;
-  void (*run)(device_matrix_view<const In> a, device_matrix_view<const In> b,
-              device_matrix_view<float> c, stream_t stream);
-};
+using gemm_rung = rung<void(device_matrix_view<const In> a, device_matrix_view<const In> b,
+                            device_matrix_view<float> c, stream_t stream)>;
 
-#if GPUPRIM_HAS_CUDA
 // Oldest first: copy (the ceiling), naive, shared tile, padded tile,
 // diagonal block order, the library's gp::transpose.
-std::span<const transpose_rung> transpose_rungs();
+GPUPRIM_LADDER_TABLE(transpose_rung, transpose_rungs);
 // fp32 on CUDA cores: naive, shared tiles, 1-D and 2-D register blocking,
 // vector loads + transposed A + double buffering, warp tiling.
-std::span<const gemm_rung<float>> gemm_rungs();
+GPUPRIM_LADDER_TABLE(gemm_rung<float>, gemm_rungs);
 // bfloat16 inputs, fp32 accumulation on tensor cores: WMMA, then
 // cp.async stages + ldmatrix + mma.sync (gemm_bf16_mma_pipelined).
-std::span<const gemm_rung<bfloat16>> gemm_tensor_core_rungs();
+GPUPRIM_LADDER_TABLE(gemm_rung<bfloat16>, gemm_tensor_core_rungs);
+
+#if GPUPRIM_HAS_CUDA
 // The pipelined tensor-core rung with its whole epilogue: C = alpha A B +
 // beta C (beta == 0: C is only written, NaN there does not matter) for
 // row-major views of any shape and leading dimension; sm_80 or newer.
@@ -57,16 +55,6 @@ void gemm_bf16_mma_pipelined(device_matrix_view<const bfloat16> a,
                              device_matrix_view<const bfloat16> b, device_matrix_view<float> c,
                              float alpha, float beta, stream_t stream,
                              gemm_mma_depth depth = gemm_mma_depth::k32_4_stages);
-#else
-inline std::span<const transpose_rung> transpose_rungs() {
-  return {};
-}
-inline std::span<const gemm_rung<float>> gemm_rungs() {
-  return {};
-}
-inline std::span<const gemm_rung<bfloat16>> gemm_tensor_core_rungs() {
-  return {};
-}
 #endif
 
 }  // namespace gpuprim::ladder

@@ -46,6 +46,17 @@ gemm_dims checked_dims(device_matrix_view<const In> a, device_matrix_view<const 
   return d;
 }
 
+// The shapes with no product to compute: C empty (nothing to write) or
+// k == 0 (C = 0, written here). True when the rung has nothing left to do.
+bool done_without_kernel(const gemm_dims& d, device_matrix_view<float> c, stream_t stream) {
+  if (d.m == 0 || d.n == 0) return true;
+  if (d.k != 0) return false;
+  detail::check(cudaMemsetAsync(c.data(), 0, c.extent() * sizeof(float),
+                                reinterpret_cast<cudaStream_t>(stream)),
+                "cudaMemsetAsync", algorithm);
+  return true;
+}
+
 using float_kernel = void (*)(const float*, const float*, float*, gemm_dims);
 
 // Grid of tiles of BM x BN over C; Threads per block.
@@ -53,13 +64,7 @@ template <float_kernel Kernel, int BM, int BN, int Threads, int BlockX = 0>
 void run_float(device_matrix_view<const float> a, device_matrix_view<const float> b,
                device_matrix_view<float> c, stream_t stream) {
   const gemm_dims d = checked_dims(a, b, c);
-  if (d.m == 0 || d.n == 0) return;
-  if (d.k == 0) {
-    detail::check(cudaMemsetAsync(c.data(), 0, c.extent() * sizeof(float),
-                                  reinterpret_cast<cudaStream_t>(stream)),
-                  "cudaMemsetAsync", algorithm);
-    return;
-  }
+  if (done_without_kernel(d, c, stream)) return;
   const dim3 grid((d.n + BN - 1) / BN, (d.m + BM - 1) / BM);
   const dim3 block = BlockX ? dim3(BlockX, Threads / BlockX) : dim3(Threads);
   Kernel<<<grid, block, 0, reinterpret_cast<cudaStream_t>(stream)>>>(a.data(), b.data(), c.data(),
@@ -70,13 +75,7 @@ void run_float(device_matrix_view<const float> a, device_matrix_view<const float
 void run_bf16_wmma(device_matrix_view<const bfloat16> a, device_matrix_view<const bfloat16> b,
                    device_matrix_view<float> c, stream_t stream) {
   const gemm_dims d = checked_dims(a, b, c);
-  if (d.m == 0 || d.n == 0) return;
-  if (d.k == 0) {
-    detail::check(cudaMemsetAsync(c.data(), 0, c.extent() * sizeof(float),
-                                  reinterpret_cast<cudaStream_t>(stream)),
-                  "cudaMemsetAsync", algorithm);
-    return;
-  }
+  if (done_without_kernel(d, c, stream)) return;
   constexpr int pitch_a = gemm_tc_bk + gemm_tc_pad, pitch_b = gemm_tc_bn + gemm_tc_pad;
   constexpr unsigned shared =
       2 * (gemm_tc_bm * pitch_a + gemm_tc_bk * pitch_b) * sizeof(__nv_bfloat16);

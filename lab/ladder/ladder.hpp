@@ -17,94 +17,86 @@
 
 namespace gpuprim::ladder {
 
-template <class T>
-struct reduce_rung {
+// One rung of a family's table: its kernel's name, what it fixes over the
+// rung before, and how to run it. `Run` is the function type every rung of
+// the family shares.
+template <class Run>
+struct rung {
   const char* name;   // what the kernel is, e.g. "reduce_sequential_addressing"
   const char* fixes;  // one line: what it fixes over the rung before
-  // Enqueues the full sum of `in` on `stream`, written to out[0]; scratch
-  // comes from gp::get_scratch_resource(). Throws gp::cuda_error on failure.
-  void (*run)(device_span<const T> in, device_span<T> out, stream_t stream);
+  Run* run;
 };
 
-// The reduction ladder for sums, oldest first. Precompiled for float,
-// double, std::int32_t and std::int64_t.
+// Declares a family's table `std::span<const Rung> name()`, oldest rung
+// first, defined in lab/ladder/<family>_ladder.cu. A build without CUDA has
+// no rungs to run: there the table is empty.
 #if GPUPRIM_HAS_CUDA
-template <class T>
-std::span<const reduce_rung<T>> reduce_rungs();
+#define GPUPRIM_LADDER_TABLE(Rung, name) std::span<const Rung> name()
 #else
-// A build without CUDA has no rungs to run.
-template <class T>
-inline std::span<const reduce_rung<T>> reduce_rungs() {
-  return {};
-}
+#define GPUPRIM_LADDER_TABLE(Rung, name) \
+  inline std::span<const Rung> name() {  \
+    return {};                           \
+  }                                      \
+  static_assert(true)
 #endif
 
-template <class T>
-struct scan_rung {
-  const char* name;   // what the kernel is, e.g. "scan_blelloch"
-  const char* fixes;  // one line: what it fixes over the rung before
-  // Enqueues the inclusive prefix sum of `in` into `out` (any size,
-  // out.size() == in.size(), else std::invalid_argument) on `stream`;
-  // scratch comes from gp::get_scratch_resource(). Throws gp::cuda_error on
-  // failure.
-  void (*run)(device_span<const T> in, device_span<T> out, stream_t stream);
-};
+// Defines the typed table `name<T>()` of a family precompiled for float,
+// double, std::int32_t and std::int64_t as the variable template
+// `table<T>`, and instantiates it for those types (in the family's .cu).
+#define GPUPRIM_LADDER_DEFINE_TYPED(Rung, name, table)               \
+  template <class T>                                                 \
+  std::span<const Rung<T>> name() {                                  \
+    return table<T>;                                                 \
+  }                                                                  \
+  template std::span<const Rung<float>> name<float>();               \
+  template std::span<const Rung<double>> name<double>();             \
+  template std::span<const Rung<std::int32_t>> name<std::int32_t>(); \
+  template std::span<const Rung<std::int64_t>> name<std::int64_t>()
 
-// The scan ladder for inclusive sums, oldest first. Precompiled for float,
-// double, std::int32_t and std::int64_t.
-#if GPUPRIM_HAS_CUDA
+// Enqueues the full sum of `in` on `stream`, written to out[0]; scratch
+// comes from gp::get_scratch_resource(). Throws gp::cuda_error on failure.
 template <class T>
-std::span<const scan_rung<T>> scan_rungs();
-#else
+using reduce_rung = rung<void(device_span<const T> in, device_span<T> out, stream_t stream)>;
+
+// The reduction ladder for sums. Precompiled for float, double,
+// std::int32_t and std::int64_t.
 template <class T>
-inline std::span<const scan_rung<T>> scan_rungs() {
-  return {};
-}
-#endif
+GPUPRIM_LADDER_TABLE(reduce_rung<T>, reduce_rungs);
+
+// Enqueues the inclusive prefix sum of `in` into `out` (any size,
+// out.size() == in.size(), else std::invalid_argument) on `stream`;
+// scratch comes from gp::get_scratch_resource(). Throws gp::cuda_error on
+// failure.
+template <class T>
+using scan_rung = rung<void(device_span<const T> in, device_span<T> out, stream_t stream)>;
+
+// The scan ladder for inclusive sums. Precompiled for float, double,
+// std::int32_t and std::int64_t.
+template <class T>
+GPUPRIM_LADDER_TABLE(scan_rung<T>, scan_rungs);
 
 // The histogram ladder's problem: one-byte samples into 64 bins, bin =
 // byte / 4 (gp::histogram_even over [0, 256) with 64 bins).
 inline constexpr int histogram_ladder_bins = 64;
 
-struct histogram_rung {
-  const char* name;   // what the kernel is, e.g. "histogram_block_shared_atomics"
-  const char* fixes;  // one line: what it fixes over the rung before
-  // Enqueues counts = the 64-bin histogram of `samples` on `stream`
-  // (counts.size() must be 64, else std::invalid_argument). Throws
-  // gp::cuda_error on failure.
-  void (*run)(device_span<const std::uint8_t> samples, device_span<std::uint32_t> counts,
-              stream_t stream);
-};
+// Enqueues counts = the 64-bin histogram of `samples` on `stream`
+// (counts.size() must be 64, else std::invalid_argument). Throws
+// gp::cuda_error on failure.
+using histogram_rung = rung<void(device_span<const std::uint8_t> samples,
+                                 device_span<std::uint32_t> counts, stream_t stream)>;
 
-#if GPUPRIM_HAS_CUDA
-std::span<const histogram_rung> histogram_rungs();
-#else
-inline std::span<const histogram_rung> histogram_rungs() {
-  return {};
-}
-#endif
+GPUPRIM_LADDER_TABLE(histogram_rung, histogram_rungs);
 
-// The sort ladder sorts 32-bit unsigned keys ascending, in place.
+// The sort ladder sorts 32-bit unsigned keys ascending, in place: a rung
+// enqueues the ascending sort of `keys` (any size) on `stream`; scratch
+// comes from gp::get_scratch_resource(). Throws gp::cuda_error on failure.
 template <class T>
-struct sort_rung {
-  const char* name;   // what the kernel is, e.g. "sort_bitonic_shared"
-  const char* fixes;  // one line: what it fixes over the rung before
-  // Enqueues the ascending sort of `keys` (any size) on `stream`; scratch
-  // comes from gp::get_scratch_resource(). Throws gp::cuda_error on failure.
-  void (*run)(device_span<T> keys, stream_t stream);
-};
+using sort_rung = rung<void(device_span<T> keys, stream_t stream)>;
 
-// The sort ladder, oldest first: bitonic in global memory, bitonic with
-// shared-memory merges, one-bit radix split by scan, the library's radix
-// sort. Precompiled for std::uint32_t.
-#if GPUPRIM_HAS_CUDA
+// The sort ladder: bitonic in global memory, bitonic with shared-memory
+// merges, one-bit radix split by scan, the library's radix sort.
+// Precompiled for std::uint32_t.
 template <class T>
-std::span<const sort_rung<T>> sort_rungs();
-#else
-template <class T>
-inline std::span<const sort_rung<T>> sort_rungs() {
-  return {};
-}
-#endif
+GPUPRIM_LADDER_TABLE(sort_rung<T>, sort_rungs);
 
 }  // namespace gpuprim::ladder

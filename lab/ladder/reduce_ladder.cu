@@ -15,9 +15,9 @@
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/detail/launch.cuh"
 #include "gpuprim/cuda/detail/scratch.cuh"
+#include "gpuprim/reduce.hpp"
 #include "lab/ladder/ladder.hpp"
 #include "lab/ladder/reduce.cuh"
-#include "gpuprim/reduce.hpp"
 
 namespace gpuprim::ladder {
 namespace {
@@ -112,33 +112,30 @@ void run_single_pass(device_span<const T> in, device_span<T> out, stream_t strea
 }
 
 // clang-format off
+// A rung that runs `kernel<args...>` in passes (run_passes), named after it.
+#define GPUPRIM_REDUCE_PASSES_RUNG(kernel, fixes, items, ...) \
+  { #kernel, fixes, run_passes<T, kernel<__VA_ARGS__>, items, #kernel> }
+
 template <class T>
 constexpr reduce_rung<T> reduce_ladder[] = {
-  {"reduce_interleaved_divergent", "baseline: shared-memory tree, divergent warps",
-   run_passes<T, reduce_interleaved_divergent<T>, one_item_per_thread,
-              "reduce_interleaved_divergent">},
-  {"reduce_interleaved_strided_index", "no divergence (strided index); bank conflicts",
-   run_passes<T, reduce_interleaved_strided_index<T>, one_item_per_thread,
-              "reduce_interleaved_strided_index">},
-  {"reduce_sequential_addressing", "sequential addressing: no bank conflicts",
-   run_passes<T, reduce_sequential_addressing<T>, one_item_per_thread,
-              "reduce_sequential_addressing">},
-  {"reduce_first_add_during_load", "first add during load: no idle half, half the blocks",
-   run_passes<T, reduce_first_add_during_load<T>, two_items_per_thread,
-              "reduce_first_add_during_load">},
-  {"reduce_unrolled_last_warp", "last warp unrolled, __syncwarp instead of __syncthreads",
-   run_passes<T, reduce_unrolled_last_warp<T>, two_items_per_thread,
-              "reduce_unrolled_last_warp">},
-  {"reduce_complete_unroll", "block size as template parameter: tree fully unrolled",
-   run_passes<T, reduce_complete_unroll<threads, T>, two_items_per_thread,
-              "reduce_complete_unroll">},
-  {"reduce_multiple_elements_per_thread", "grid-stride loop: many elements per thread",
-   run_passes<T, reduce_multiple_elements_per_thread<threads, T>, resident_grid,
-              "reduce_multiple_elements_per_thread">},
-  {"reduce_warp_shuffle", "warp shuffles replace the shared-memory tree",
-   run_passes<T, reduce_warp_shuffle<threads, T>, resident_grid, "reduce_warp_shuffle">},
-  {"reduce_vector_loads", "16-byte vector loads",
-   run_passes<T, reduce_vector_loads<threads, T>, resident_grid, "reduce_vector_loads">},
+  GPUPRIM_REDUCE_PASSES_RUNG(reduce_interleaved_divergent,
+      "baseline: shared-memory tree, divergent warps", one_item_per_thread, T),
+  GPUPRIM_REDUCE_PASSES_RUNG(reduce_interleaved_strided_index,
+      "no divergence (strided index); bank conflicts", one_item_per_thread, T),
+  GPUPRIM_REDUCE_PASSES_RUNG(reduce_sequential_addressing,
+      "sequential addressing: no bank conflicts", one_item_per_thread, T),
+  GPUPRIM_REDUCE_PASSES_RUNG(reduce_first_add_during_load,
+      "first add during load: no idle half, half the blocks", two_items_per_thread, T),
+  GPUPRIM_REDUCE_PASSES_RUNG(reduce_unrolled_last_warp,
+      "last warp unrolled, __syncwarp instead of __syncthreads", two_items_per_thread, T),
+  GPUPRIM_REDUCE_PASSES_RUNG(reduce_complete_unroll,
+      "block size as template parameter: tree fully unrolled", two_items_per_thread, threads, T),
+  GPUPRIM_REDUCE_PASSES_RUNG(reduce_multiple_elements_per_thread,
+      "grid-stride loop: many elements per thread", resident_grid, threads, T),
+  GPUPRIM_REDUCE_PASSES_RUNG(reduce_warp_shuffle,
+      "warp shuffles replace the shared-memory tree", resident_grid, threads, T),
+  GPUPRIM_REDUCE_PASSES_RUNG(reduce_vector_loads,
+      "16-byte vector loads", resident_grid, threads, T),
   {"reduce_single_pass", "single pass: last block adds the block sums, no second launch",
    run_single_pass<T>},
 };
@@ -146,14 +143,6 @@ constexpr reduce_rung<T> reduce_ladder[] = {
 
 }  // namespace
 
-template <class T>
-std::span<const reduce_rung<T>> reduce_rungs() {
-  return reduce_ladder<T>;
-}
-
-template std::span<const reduce_rung<float>> reduce_rungs<float>();
-template std::span<const reduce_rung<double>> reduce_rungs<double>();
-template std::span<const reduce_rung<std::int32_t>> reduce_rungs<std::int32_t>();
-template std::span<const reduce_rung<std::int64_t>> reduce_rungs<std::int64_t>();
+GPUPRIM_LADDER_DEFINE_TYPED(reduce_rung, reduce_rungs, reduce_ladder);
 
 }  // namespace gpuprim::ladder

@@ -16,9 +16,9 @@
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/detail/launch.cuh"
 #include "gpuprim/cuda/detail/scratch.cuh"
+#include "gpuprim/scan.hpp"
 #include "lab/ladder/ladder.hpp"
 #include "lab/ladder/scan.cuh"
-#include "gpuprim/scan.hpp"
 
 namespace gpuprim::ladder {
 namespace {
@@ -134,15 +134,19 @@ void run_decoupled_lookback(device_span<const T> in, device_span<T> out, stream_
 }
 
 // clang-format off
+// A rung that scans tiles with `kernel`, then adds the tile prefixes
+// (run_tiles_then_add), named after it.
+#define GPUPRIM_SCAN_TILES_RUNG(kernel, fixes, tile_elements) \
+  { #kernel, fixes, run_tiles_then_add<T, kernel<T>, tile_elements, #kernel> }
+
 template <class T>
 constexpr scan_rung<T> scan_ladder[] = {
-  {"scan_hillis_steele", "baseline: naive block scan, O(n log n) adds, double-buffered",
-   run_tiles_then_add<T, scan_hillis_steele<T>, threads, "scan_hillis_steele">},
-  {"scan_blelloch", "work-efficient up-sweep/down-sweep: O(n) adds; bank conflicts",
-   run_tiles_then_add<T, scan_blelloch<T>, 2 * threads, "scan_blelloch">},
-  {"scan_blelloch_conflict_free", "padded shared index (e + e/32): no bank conflicts",
-   run_tiles_then_add<T, scan_blelloch_conflict_free<T>, 2 * threads,
-                      "scan_blelloch_conflict_free">},
+  GPUPRIM_SCAN_TILES_RUNG(scan_hillis_steele,
+      "baseline: naive block scan, O(n log n) adds, double-buffered", threads),
+  GPUPRIM_SCAN_TILES_RUNG(scan_blelloch,
+      "work-efficient up-sweep/down-sweep: O(n) adds; bank conflicts", 2 * threads),
+  GPUPRIM_SCAN_TILES_RUNG(scan_blelloch_conflict_free,
+      "padded shared index (e + e/32): no bank conflicts", 2 * threads),
   {"scan_reduce_then_scan", "warp shuffles in registers, reduce-then-scan: 3 n traffic",
    run_hierarchy<T>},
   {"scan_decoupled_lookback", "single pass, decoupled look-back: 2 n traffic",
@@ -152,14 +156,6 @@ constexpr scan_rung<T> scan_ladder[] = {
 
 }  // namespace
 
-template <class T>
-std::span<const scan_rung<T>> scan_rungs() {
-  return scan_ladder<T>;
-}
-
-template std::span<const scan_rung<float>> scan_rungs<float>();
-template std::span<const scan_rung<double>> scan_rungs<double>();
-template std::span<const scan_rung<std::int32_t>> scan_rungs<std::int32_t>();
-template std::span<const scan_rung<std::int64_t>> scan_rungs<std::int64_t>();
+GPUPRIM_LADDER_DEFINE_TYPED(scan_rung, scan_rungs, scan_ladder);
 
 }  // namespace gpuprim::ladder
