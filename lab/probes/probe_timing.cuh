@@ -9,23 +9,51 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <utility>
 
 #include "gpuprim/detail/timing.hpp"
 
-#define CHECK_CUDA(x)                                                             \
-  do {                                                                            \
-    const cudaError_t e = (x);                                                    \
-    if (e != cudaSuccess) {                                                       \
-      std::printf("CUDA error %s at line %d\n", cudaGetErrorString(e), __LINE__); \
-      std::exit(1);                                                               \
-    }                                                                             \
+// Ends the probe after a failed call: "<library> error <error> at line <line>".
+[[noreturn]] inline void probe_failed(const char* library, const std::string& error, int line) {
+  std::printf("%s error %s at line %d\n", library, error.c_str(), line);
+  std::exit(1);
+}
+
+#define CHECK_CUDA(x)                                                            \
+  do {                                                                           \
+    const cudaError_t e = (x);                                                   \
+    if (e != cudaSuccess) probe_failed("CUDA", cudaGetErrorString(e), __LINE__); \
   } while (0)
+
+// One CUB algorithm's two-phase calls on one set of arguments: `call(temp,
+// bytes)` makes the CUB call; the constructor sizes the temporary storage
+// (temp == nullptr) and allocates it, operator() makes the call with it,
+// the destructor frees it.
+template <class Call>
+class cub_call {
+ public:
+  explicit cub_call(Call call) : call_(std::move(call)) {
+    CHECK_CUDA(call_(nullptr, bytes_));
+    CHECK_CUDA(cudaMalloc(&temp_, bytes_));
+  }
+  ~cub_call() { cudaFree(temp_); }
+  cub_call(const cub_call&) = delete;
+  cub_call& operator=(const cub_call&) = delete;
+
+  void operator()() const { CHECK_CUDA(call_(temp_, bytes_)); }
+
+ private:
+  Call call_;
+  void* temp_ = nullptr;
+  mutable std::size_t bytes_ = 0;  // CUB takes it by reference
+};
 
 // One call between two events, the host waiting for each: median of 20
 // after 3 warm-up calls, on `stream` (the legacy default stream unless
 // given).
 template <class F>
-float median_ms(F f, cudaStream_t stream = nullptr) {
+float median_ms(const F& f, cudaStream_t stream = nullptr) {
   const gpuprim::detail::timing t =
       gpuprim::detail::time_device(stream, [&](int) { f(); }, {.warmup_runs = 3, .timed_runs = 20});
   return static_cast<float>(t.median_us * 1e-3);
@@ -34,7 +62,7 @@ float median_ms(F f, cudaStream_t stream = nullptr) {
 // Per call, calls queued back to back: batches of 10 between two events,
 // the median batch over 20 (after 3 warm-up calls) divided by 10.
 template <class F>
-float median_queued_ms(F f, cudaStream_t stream = nullptr) {
+float median_queued_ms(const F& f, cudaStream_t stream = nullptr) {
   const gpuprim::detail::timing t = gpuprim::detail::time_device(
       stream, [&](int) { f(); },
       {.warmup_runs = 3, .timed_runs = 0, .queued_runs = 20, .queued_batch = 10});

@@ -27,13 +27,10 @@
 
 namespace gl = gpuprim::ladder;
 
-#define CHECK_CUBLAS(x)                                              \
-  do {                                                               \
-    const cublasStatus_t s = (x);                                    \
-    if (s != CUBLAS_STATUS_SUCCESS) {                                \
-      std::printf("cuBLAS error %d at line %d\n", int(s), __LINE__); \
-      std::exit(1);                                                  \
-    }                                                                \
+#define CHECK_CUBLAS(x)                                                                       \
+  do {                                                                                        \
+    const cublasStatus_t s = (x);                                                             \
+    if (s != CUBLAS_STATUS_SUCCESS) probe_failed("cuBLAS", std::to_string(int(s)), __LINE__); \
   } while (0)
 
 template <class S>

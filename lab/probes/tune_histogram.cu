@@ -48,14 +48,10 @@ void compare(const std::vector<std::uint8_t>& host, int bins, const char* what) 
   CHECK_CUDA(cudaMalloc(&counts, bins * sizeof(unsigned)));
   CHECK_CUDA(cudaMemcpy(in, host.data(), n, cudaMemcpyHostToDevice));
 
-  std::size_t temp_bytes = 0;
-  void* temp = nullptr;
-  auto cub_histogram = [&] {
-    CHECK_CUDA(cub::DeviceHistogram::HistogramEven(temp, temp_bytes, in, counts, bins + 1, 0, 256,
-                                                   static_cast<long long>(n)));
-  };
-  cub_histogram();
-  CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
+  const cub_call cub_histogram([&](void* temp, std::size_t& temp_bytes) {
+    return cub::DeviceHistogram::HistogramEven(temp, temp_bytes, in, counts, bins + 1, 0, 256,
+                                               static_cast<long long>(n));
+  });
   const float cub_ms = median_ms(cub_histogram);
   std::vector<unsigned> cub_counts(bins);
   CHECK_CUDA(
@@ -135,7 +131,6 @@ void compare(const std::vector<std::uint8_t>& host, int bins, const char* what) 
     shape.template operator()<1024, 4, 1>("byte as bin, 1024 threads, one copy");
     shape.template operator()<1024, 4, 2>("byte as bin, 1024 threads, 2 copies");
   }
-  CHECK_CUDA(cudaFree(temp));
   CHECK_CUDA(cudaFree(in));
   CHECK_CUDA(cudaFree(counts));
 }

@@ -96,18 +96,14 @@ void compare(std::size_t n) {
   CHECK_CUDA(cudaMemcpy(keys, host_keys.data(), n * sizeof(K), cudaMemcpyHostToDevice));
   CHECK_CUDA(cudaMemcpy(values, host_values.data(), n * 4, cudaMemcpyHostToDevice));
 
-  std::size_t temp_bytes = 0;
-  void* temp = nullptr;
-  auto cub_sort = [&] {
+  const cub_call cub_sort([&](void* temp, std::size_t& temp_bytes) {
     if constexpr (Pairs) {
-      CHECK_CUDA(
-          cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys, keys_out, values, values_out, n));
+      return cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys, keys_out, values, values_out,
+                                             n);
     } else {
-      CHECK_CUDA(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys, keys_out, n));
+      return cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys, keys_out, n);
     }
-  };
-  cub_sort();
-  CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
+  });
   const float cub_ms = median_ms(cub_sort);
   CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<K> cub_keys(n);
@@ -124,7 +120,6 @@ void compare(std::size_t n) {
   V* v_in = reinterpret_cast<V*>(Pairs ? values : nullptr);
   V* v_out = reinterpret_cast<V*>(Pairs ? values_out : nullptr);
   (run_variant<K, V>(Configs{}, keys, keys_out, v_in, v_out, n, cub_keys, cub_values, cub_ms), ...);
-  CHECK_CUDA(cudaFree(temp));
   CHECK_CUDA(cudaFree(keys));
   CHECK_CUDA(cudaFree(keys_out));
   CHECK_CUDA(cudaFree(values));
@@ -147,11 +142,10 @@ void profile_once() {
   plan.n = n;
   plan.end_bit = 32;
   gc::radix_sort<std::uint32_t, gc::no_values>(keys, keys_out, nullptr, nullptr, plan, nullptr);
-  std::size_t temp_bytes = 0;
-  void* temp = nullptr;
-  CHECK_CUDA(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys, keys_out, n));
-  CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
-  CHECK_CUDA(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys, keys_out, n));
+  const cub_call cub_sort([&](void* temp, std::size_t& temp_bytes) {
+    return cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys, keys_out, n);
+  });
+  cub_sort();
   CHECK_CUDA(cudaDeviceSynchronize());
   std::printf("profiled one gpuprim and one CUB sort of 2^26 uint32 keys\n");
 }

@@ -66,11 +66,9 @@ void compare(std::size_t n) {
   CHECK_CUDA(cudaMalloc(&in, n * sizeof(float)));
   CHECK_CUDA(cudaMalloc(&out, sizeof(float)));
   CHECK_CUDA(cudaMemcpy(in, host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-  std::size_t temp_bytes = 0;
-  void* temp = nullptr;
-  CHECK_CUDA(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n));
-  CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
-  const auto cub_sum = [&] { CHECK_CUDA(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n)); };
+  const cub_call cub_sum([&](void* temp, std::size_t& temp_bytes) {
+    return cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n);
+  });
   const float cub_ms = median_ms(cub_sum);
   const float cub_queued_ms = median_queued_ms(cub_sum);
   std::printf("float sum, n = 2^%d: CUB %.2f us, queued %.2f us\n", int(std::log2(double(n))),
@@ -87,7 +85,6 @@ void compare(std::size_t n) {
   run_variant<512, 4>(2, in, n, out, want, cub_ms, cub_queued_ms);
   run_variant<128, 4>(8, in, n, out, want, cub_ms, cub_queued_ms);
   run_variant<1024, 2>(1, in, n, out, want, cub_ms, cub_queued_ms);
-  CHECK_CUDA(cudaFree(temp));
   CHECK_CUDA(cudaFree(in));
   CHECK_CUDA(cudaFree(out));
 }
@@ -98,7 +95,7 @@ __global__ void empty_kernel() {}
 // runs it): median of 200 calls, the stream synchronized every 10 so the
 // launch queue never fills.
 template <class F>
-double host_enqueue_us(F f) {
+double host_enqueue_us(const F& f) {
   std::vector<double> t;
   for (int i = 0; i < 200; ++i) {
     const auto start = std::chrono::steady_clock::now();
@@ -123,14 +120,10 @@ void from_memory(std::size_t n) {
   CHECK_CUDA(cudaMalloc(&in, copies * bytes));
   CHECK_CUDA(cudaMalloc(&out, sizeof(T)));
   CHECK_CUDA(cudaMemset(in, 0, copies * bytes));
-  std::size_t temp_bytes = 0;
-  void* temp = nullptr;
-  CHECK_CUDA(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n));
-  CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
   std::size_t call = 0;
-  const auto cub_sum = [&] {
-    CHECK_CUDA(cub::DeviceReduce::Sum(temp, temp_bytes, in + (call++ % copies) * n, out, n));
-  };
+  const cub_call cub_sum([&](void* temp, std::size_t& temp_bytes) {
+    return cub::DeviceReduce::Sum(temp, temp_bytes, in + (call++ % copies) * n, out, n);
+  });
   const float cub_ms = median_ms(cub_sum), cub_queued = median_queued_ms(cub_sum);
   std::printf("2^%d %s from memory (rotated): CUB %.2f us, queued %.2f us, host enqueue %.2f us\n",
               int(std::log2(double(n))), sizeof(T) == 4 ? "floats" : "doubles", cub_ms * 1e3,
@@ -150,7 +143,6 @@ void from_memory(std::size_t n) {
   };
   time_ours(std::integral_constant<gc::reduce_finish, gc::reduce_finish::polled>{});
   time_ours(std::integral_constant<gc::reduce_finish, gc::reduce_finish::ticket>{});
-  CHECK_CUDA(cudaFree(temp));
   CHECK_CUDA(cudaFree(in));
   CHECK_CUDA(cudaFree(out));
 }
@@ -335,11 +327,10 @@ void profile_once(int log2n) {
   gc::launch_reduce_single_pass<4>(in, n, out, 0.0f, gp::plus{},
                                    gp::detail::unary_fetch<gp::identity>{}, nullptr,
                                    gc::reduce_config{});
-  std::size_t temp_bytes = 0;
-  void* temp = nullptr;
-  CHECK_CUDA(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n));
-  CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
-  CHECK_CUDA(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n));
+  const cub_call cub_sum([&](void* temp, std::size_t& temp_bytes) {
+    return cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n);
+  });
+  cub_sum();
   CHECK_CUDA(cudaDeviceSynchronize());
   std::printf("profiled one gpuprim and one CUB float sum of 2^%d elements\n", log2n);
 }

@@ -154,12 +154,10 @@ void compare(std::size_t n) {
   CHECK_CUDA(cudaMalloc(&in, n * sizeof(float)));
   CHECK_CUDA(cudaMalloc(&out, n * sizeof(float)));
   CHECK_CUDA(cudaMemcpy(in, host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-  std::size_t temp_bytes = 0;
-  void* temp = nullptr;
-  CHECK_CUDA(cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, n));
-  CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
-  const float cub_ms =
-      median_ms([&] { CHECK_CUDA(cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, n)); });
+  const cub_call cub_scan([&](void* temp, std::size_t& temp_bytes) {
+    return cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, n);
+  });
+  const float cub_ms = median_ms(cub_scan);
   CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<float> cub_out(n);
   CHECK_CUDA(cudaMemcpy(cub_out.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost));
@@ -172,7 +170,6 @@ void compare(std::size_t n) {
   time_data_paths(in, out, n, cub_ms);
   std::vector<float> one_word_out;
   (run_variant(Configs{}, in, out, n, cub_out, one_word_out, cub_ms), ...);
-  CHECK_CUDA(cudaFree(temp));
   CHECK_CUDA(cudaFree(in));
   CHECK_CUDA(cudaFree(out));
 }
@@ -248,13 +245,9 @@ void compare_segmented(std::size_t n) {
   CHECK_CUDA(cudaMemcpy(in, host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
   CHECK_CUDA(cudaMemcpy(flags, host_flags.data(), n, cudaMemcpyHostToDevice));
   CHECK_CUDA(cudaMemcpy(keys, host_keys.data(), n * sizeof(int), cudaMemcpyHostToDevice));
-  std::size_t temp_bytes = 0;
-  void* temp = nullptr;
-  CHECK_CUDA(cub::DeviceScan::InclusiveSumByKey(temp, temp_bytes, keys, in, out, n));
-  CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
-  const auto cub_scan = [&] {
-    CHECK_CUDA(cub::DeviceScan::InclusiveSumByKey(temp, temp_bytes, keys, in, out, n));
-  };
+  const cub_call cub_scan([&](void* temp, std::size_t& temp_bytes) {
+    return cub::DeviceScan::InclusiveSumByKey(temp, temp_bytes, keys, in, out, n);
+  });
   const float cub_ms = median_ms(cub_scan);
   const float cub_queued_ms = median_queued_ms(cub_scan);
   CHECK_CUDA(cudaDeviceSynchronize());
@@ -286,7 +279,6 @@ void compare_segmented(std::size_t n) {
                                                              cub_queued_ms);
   run_segmented_variant<512, 16, 3, rescan, p, flag_vectors>("", in, flags, out, n, cub_out, cub_ms,
                                                              cub_queued_ms);
-  CHECK_CUDA(cudaFree(temp));
   CHECK_CUDA(cudaFree(keys));
   CHECK_CUDA(cudaFree(flags));
   CHECK_CUDA(cudaFree(in));
@@ -308,11 +300,10 @@ void profile_once(int log2n) {
   CHECK_CUDA(cudaMemcpy(in, host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
   gc::launch_scan<false>(in, out, n, 0.0f, gp::plus{}, gp::detail::unary_fetch<gp::identity>{},
                          nullptr);
-  std::size_t temp_bytes = 0;
-  void* temp = nullptr;
-  CHECK_CUDA(cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, n));
-  CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
-  CHECK_CUDA(cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, n));
+  const cub_call cub_scan([&](void* temp, std::size_t& temp_bytes) {
+    return cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, n);
+  });
+  cub_scan();
   CHECK_CUDA(cudaDeviceSynchronize());
   std::printf("profiled one gpuprim and one CUB inclusive scan of 2^%d floats\n", log2n);
 }
