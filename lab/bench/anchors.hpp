@@ -39,54 +39,42 @@ class cub_storage {
   std::size_t bytes_ = 0;
 };
 
-// cub::DeviceReduce::{Sum, Min, Max} over inputs of `n` elements. The
-// temporary storage is sized and allocated once, here, outside any timed
-// region, the way a CUB user keeps it across calls.
-template <class T>
-class cub_reduce {
+// One CUB algorithm from in[0, n) to out, picked by `Kind`:
+// - reduce_op: cub::DeviceReduce::{Sum, Min, Max} into out[0]
+//   (anchors_cub_reduce.cu);
+// - scan_kind: cub::DeviceScan::{InclusiveSum, ExclusiveSum} into
+//   out[0, n) (anchors_cub_scan.cu).
+// The temporary storage is sized and allocated once, here, outside any
+// timed region, the way a CUB user keeps it across calls.
+template <class T, class Kind>
+class cub_span_anchor {
  public:
-  cub_reduce(reduce_op op, std::size_t n, stream_t stream);
+  cub_span_anchor(Kind kind, std::size_t n, stream_t stream);
 
-  // Enqueues the reduction of in[0, n) into out[0] (device memory).
+  // Enqueues the algorithm on in[0, n) into out (device memory).
   void enqueue(const T* in, T* out) const;
 
-  // "cub::DeviceReduce::Sum" etc.
-  static const char* name(reduce_op op);
+  // "cub::DeviceReduce::Sum", "cub::DeviceScan::ExclusiveSum", ...
+  static const char* name(Kind kind);
 
  private:
-  reduce_op op_;
+  Kind kind_;
   std::size_t n_;
   stream_t stream_;
   cub_storage temp_;
 };
 
-extern template class cub_reduce<float>;
-extern template class cub_reduce<double>;
-extern template class cub_reduce<std::int32_t>;
-
-// cub::DeviceScan::{InclusiveSum, ExclusiveSum} over inputs of `n`
-// elements (anchors_cub_scan.cu); temporary storage allocated once, here.
 template <class T>
-class cub_scan {
- public:
-  cub_scan(scan_kind kind, std::size_t n, stream_t stream);
+using cub_reduce = cub_span_anchor<T, reduce_op>;
+template <class T>
+using cub_scan = cub_span_anchor<T, scan_kind>;
 
-  // Enqueues the scan of in[0, n) into out[0, n) (device memory).
-  void enqueue(const T* in, T* out) const;
-
-  // "cub::DeviceScan::InclusiveSum" or "cub::DeviceScan::ExclusiveSum".
-  static const char* name(scan_kind kind);
-
- private:
-  scan_kind kind_;
-  std::size_t n_;
-  stream_t stream_;
-  cub_storage temp_;
-};
-
-extern template class cub_scan<float>;
-extern template class cub_scan<double>;
-extern template class cub_scan<std::int32_t>;
+extern template class cub_span_anchor<float, reduce_op>;
+extern template class cub_span_anchor<double, reduce_op>;
+extern template class cub_span_anchor<std::int32_t, reduce_op>;
+extern template class cub_span_anchor<float, scan_kind>;
+extern template class cub_span_anchor<double, scan_kind>;
+extern template class cub_span_anchor<std::int32_t, scan_kind>;
 
 // cub::DeviceScan::InclusiveSumByKey over `n` elements with int32 keys:
 // the sum restarts wherever the key differs from the one before it (give

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <climits>
 #include <cstddef>
 
 #include "anchors.hpp"
@@ -25,6 +26,51 @@ template <class Call>
 void run_cub(const cub_storage& storage, Call call) {
   std::size_t bytes = storage.bytes();
   GPUPRIM_CUDA_CHECK(call(storage.data(), bytes), "cub anchor");
+}
+
+// CUB picks its offset type from the type of num_items; a user with fewer
+// than 2^31 elements passes an int and gets the faster 32-bit offsets:
+// call(n) with n an int where it fits, a std::size_t otherwise.
+template <class Call>
+cudaError_t call_with_cub_size(std::size_t n, Call call) {
+  if (n <= static_cast<std::size_t>(INT_MAX)) return call(static_cast<int>(n));
+  return call(n);
+}
+
+// How cub_span_anchor<T, Kind> calls CUB: anchors_cub_<family>.cu
+// specializes it for its Kind with
+//   template <class T, class Size>
+//   static cudaError_t call(Kind, void* temp, std::size_t& temp_bytes,
+//                           const T* in, T* out, Size n, cudaStream_t);
+//   static const char* name(Kind);
+// and instantiates cub_span_anchor for its types.
+template <class Kind>
+struct cub_span_algorithm;
+
+template <class T, class Kind>
+cub_span_anchor<T, Kind>::cub_span_anchor(Kind kind, std::size_t n, stream_t stream)
+    : kind_(kind),
+      n_(n),
+      stream_(stream),
+      temp_(make_cub_storage([&](void* temp, std::size_t& bytes) {
+        return call_with_cub_size(n, [&](auto size) {
+          return cub_span_algorithm<Kind>::template call<T>(kind, temp, bytes, nullptr, nullptr,
+                                                            size, stream);
+        });
+      })) {}
+
+template <class T, class Kind>
+void cub_span_anchor<T, Kind>::enqueue(const T* in, T* out) const {
+  run_cub(temp_, [&](void* temp, std::size_t& bytes) {
+    return call_with_cub_size(n_, [&](auto size) {
+      return cub_span_algorithm<Kind>::template call<T>(kind_, temp, bytes, in, out, size, stream_);
+    });
+  });
+}
+
+template <class T, class Kind>
+const char* cub_span_anchor<T, Kind>::name(Kind kind) {
+  return cub_span_algorithm<Kind>::name(kind);
 }
 
 }  // namespace gpuprim::bench

@@ -23,6 +23,17 @@ cublasHandle_t as_handle(void* h) {
   return static_cast<cublasHandle_t>(h);
 }
 
+// out = in^T for a row-major rows x cols `in` through geam (cublasSgeam or
+// cublasDgeam, named `call`): column-major, in is cols x rows (ld cols)
+// and out rows x cols (ld rows) = in^T.
+template <class T, class Geam>
+void geam_transpose(Geam geam, const char* call, cublasHandle_t handle, const T* in, T* out,
+                    std::size_t rows, std::size_t cols) {
+  const T one = 1, zero = 0;
+  const int r = static_cast<int>(rows), c = static_cast<int>(cols);
+  check(geam(handle, CUBLAS_OP_T, CUBLAS_OP_N, r, c, &one, in, c, &zero, out, r, out, r), call);
+}
+
 }  // namespace
 
 cublas_dense::cublas_dense(stream_t stream) {
@@ -38,21 +49,12 @@ cublas_dense::~cublas_dense() {
 
 void cublas_dense::transpose(const float* in, float* out, std::size_t rows,
                              std::size_t cols) const {
-  const float one = 1.0f, zero = 0.0f;
-  const int r = static_cast<int>(rows), c = static_cast<int>(cols);
-  // Column-major: in is cols x rows (ld cols); out rows x cols (ld rows) = in^T.
-  check(cublasSgeam(as_handle(handle_), CUBLAS_OP_T, CUBLAS_OP_N, r, c, &one, in, c, &zero, out, r,
-                    out, r),
-        "cublasSgeam");
+  geam_transpose(cublasSgeam, "cublasSgeam", as_handle(handle_), in, out, rows, cols);
 }
 
 void cublas_dense::transpose(const double* in, double* out, std::size_t rows,
                              std::size_t cols) const {
-  const double one = 1.0, zero = 0.0;
-  const int r = static_cast<int>(rows), c = static_cast<int>(cols);
-  check(cublasDgeam(as_handle(handle_), CUBLAS_OP_T, CUBLAS_OP_N, r, c, &one, in, c, &zero, out, r,
-                    out, r),
-        "cublasDgeam");
+  geam_transpose(cublasDgeam, "cublasDgeam", as_handle(handle_), in, out, rows, cols);
 }
 
 void cublas_dense::gemm(cublas_gemm_mode mode, const void* a, const void* b, float* c,
