@@ -37,15 +37,17 @@ cudaError_t call_with_cub_size(std::size_t n, Call call) {
   return call(n);
 }
 
-// How cub_span_anchor<T, Kind> calls CUB: anchors_cub_<family>.cu
-// specializes it for its Kind with
-//   template <class T, class Size>
-//   static cudaError_t call(Kind, void* temp, std::size_t& temp_bytes,
-//                           const T* in, T* out, Size n, cudaStream_t);
-//   static const char* name(Kind);
-// and instantiates cub_span_anchor for its types.
-template <class Kind>
-struct cub_span_algorithm;
+// How cub_span_anchor<T, Kind> calls CUB and names the call, for each Kind;
+// each is defined in its family's anchors_cub_<family>.cu, which
+// instantiates cub_span_anchor for its types.
+template <class T, class Size>
+cudaError_t cub_span_call(reduce_op op, void* temp, std::size_t& temp_bytes, const T* in, T* out,
+                          Size n, cudaStream_t stream);
+template <class T, class Size>
+cudaError_t cub_span_call(scan_kind kind, void* temp, std::size_t& temp_bytes, const T* in, T* out,
+                          Size n, cudaStream_t stream);
+const char* cub_span_name(reduce_op op);
+const char* cub_span_name(scan_kind kind);
 
 template <class T, class Kind>
 cub_span_anchor<T, Kind>::cub_span_anchor(Kind kind, std::size_t n, stream_t stream)
@@ -54,8 +56,7 @@ cub_span_anchor<T, Kind>::cub_span_anchor(Kind kind, std::size_t n, stream_t str
       stream_(stream),
       temp_(make_cub_storage([&](void* temp, std::size_t& bytes) {
         return call_with_cub_size(n, [&](auto size) {
-          return cub_span_algorithm<Kind>::template call<T>(kind, temp, bytes, nullptr, nullptr,
-                                                            size, stream);
+          return cub_span_call<T>(kind, temp, bytes, nullptr, nullptr, size, stream);
         });
       })) {}
 
@@ -63,14 +64,14 @@ template <class T, class Kind>
 void cub_span_anchor<T, Kind>::enqueue(const T* in, T* out) const {
   run_cub(temp_, [&](void* temp, std::size_t& bytes) {
     return call_with_cub_size(n_, [&](auto size) {
-      return cub_span_algorithm<Kind>::template call<T>(kind_, temp, bytes, in, out, size, stream_);
+      return cub_span_call<T>(kind_, temp, bytes, in, out, size, stream_);
     });
   });
 }
 
 template <class T, class Kind>
 const char* cub_span_anchor<T, Kind>::name(Kind kind) {
-  return cub_span_algorithm<Kind>::name(kind);
+  return cub_span_name(kind);
 }
 
 }  // namespace gpuprim::bench

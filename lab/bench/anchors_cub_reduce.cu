@@ -7,27 +7,24 @@
 
 namespace gpuprim::bench {
 
-template <>
-struct cub_span_algorithm<reduce_op> {
-  template <class T, class Size>
-  static cudaError_t call(reduce_op op, void* temp, std::size_t& temp_bytes, const T* in, T* out,
+template <class T, class Size>
+cudaError_t cub_span_call(reduce_op op, void* temp, std::size_t& temp_bytes, const T* in, T* out,
                           Size n, cudaStream_t stream) {
-    switch (op) {
-      case reduce_op::sum:
-        return cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n, stream);
-      case reduce_op::min:
-        return cub::DeviceReduce::Min(temp, temp_bytes, in, out, n, stream);
-      case reduce_op::max:
-        return cub::DeviceReduce::Max(temp, temp_bytes, in, out, n, stream);
-    }
-    return cudaErrorInvalidValue;
+  switch (op) {
+    case reduce_op::sum:
+      return cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n, stream);
+    case reduce_op::min:
+      return cub::DeviceReduce::Min(temp, temp_bytes, in, out, n, stream);
+    case reduce_op::max:
+      return cub::DeviceReduce::Max(temp, temp_bytes, in, out, n, stream);
   }
+  return cudaErrorInvalidValue;
+}
 
-  static const char* name(reduce_op op) {
-    return enum_name(
-        op, {"cub::DeviceReduce::Sum", "cub::DeviceReduce::Min", "cub::DeviceReduce::Max"});
-  }
-};
+const char* cub_span_name(reduce_op op) {
+  return enum_name(op,
+                   {"cub::DeviceReduce::Sum", "cub::DeviceReduce::Min", "cub::DeviceReduce::Max"});
+}
 
 template class cub_span_anchor<float, reduce_op>;
 template class cub_span_anchor<double, reduce_op>;

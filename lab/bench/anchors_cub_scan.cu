@@ -8,22 +8,19 @@
 
 namespace gpuprim::bench {
 
-template <>
-struct cub_span_algorithm<scan_kind> {
-  template <class T, class Size>
-  static cudaError_t call(scan_kind kind, void* temp, std::size_t& temp_bytes, const T* in, T* out,
+template <class T, class Size>
+cudaError_t cub_span_call(scan_kind kind, void* temp, std::size_t& temp_bytes, const T* in, T* out,
                           Size n, cudaStream_t stream) {
-    if (kind == scan_kind::exclusive) {
-      return cub::DeviceScan::ExclusiveSum(temp, temp_bytes, in, out, n, stream);
-    }
-    return cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, n, stream);
+  if (kind == scan_kind::exclusive) {
+    return cub::DeviceScan::ExclusiveSum(temp, temp_bytes, in, out, n, stream);
   }
+  return cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, n, stream);
+}
 
-  static const char* name(scan_kind kind) {
-    return kind == scan_kind::exclusive ? "cub::DeviceScan::ExclusiveSum"
-                                        : "cub::DeviceScan::InclusiveSum";
-  }
-};
+const char* cub_span_name(scan_kind kind) {
+  return kind == scan_kind::exclusive ? "cub::DeviceScan::ExclusiveSum"
+                                      : "cub::DeviceScan::InclusiveSum";
+}
 
 template class cub_span_anchor<float, scan_kind>;
 template class cub_span_anchor<double, scan_kind>;

@@ -30,21 +30,25 @@ void check_cuda(cudaError_t e, const char* call) {
 #define BLAS_CHECK(call) check_cublas((call), #call)
 #define RT_CHECK(call) check_cuda((call), #call)
 
-}  // namespace
-
-namespace {
-
-// A cuSPARSE handle on `stream`, destroyed with this object.
-struct cusparse_handle {
-  cusparseHandle_t h = nullptr;
-  explicit cusparse_handle(stream_t stream) {
-    SPARSE_CHECK(cusparseCreate(&h));
-    SPARSE_CHECK(cusparseSetStream(h, stream));
+// A library's handle (cuSPARSE, cuBLAS) on `stream`, made by create, set
+// on the stream by set_stream (failures thrown by check) and destroyed with
+// this object.
+template <class Handle, auto create, auto set_stream, auto destroy, auto check>
+struct library_handle {
+  Handle h = nullptr;
+  explicit library_handle(stream_t stream) {
+    check(create(&h), "create a handle");
+    check(set_stream(h, stream), "set the handle's stream");
   }
-  ~cusparse_handle() { cusparseDestroy(h); }
-  cusparse_handle(const cusparse_handle&) = delete;
-  cusparse_handle& operator=(const cusparse_handle&) = delete;
+  ~library_handle() { destroy(h); }
+  library_handle(const library_handle&) = delete;
+  library_handle& operator=(const library_handle&) = delete;
 };
+
+using cusparse_handle = library_handle<cusparseHandle_t, cusparseCreate, cusparseSetStream,
+                                       cusparseDestroy, check_cusparse>;
+using cublas_handle =
+    library_handle<cublasHandle_t, cublasCreate, cublasSetStream, cublasDestroy, check_cublas>;
 
 // y = A x through cusparseSpMV for a float CSR matrix with int32 offsets
 // and indices (rows x cols, nnz entries) and dense float vectors x (cols)
@@ -87,18 +91,6 @@ struct csr_spmv {
     SPARSE_CHECK(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, x, &zero, y,
                               CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, buffer));
   }
-};
-
-// A cuBLAS handle on `stream`, destroyed with this object.
-struct cublas_handle {
-  cublasHandle_t h = nullptr;
-  explicit cublas_handle(stream_t stream) {
-    BLAS_CHECK(cublasCreate(&h));
-    BLAS_CHECK(cublasSetStream(h, stream));
-  }
-  ~cublas_handle() { cublasDestroy(h); }
-  cublas_handle(const cublas_handle&) = delete;
-  cublas_handle& operator=(const cublas_handle&) = delete;
 };
 
 }  // namespace
