@@ -258,6 +258,15 @@ constexpr algorithm_case algorithm_cases[] = {
     {std::size_t{1} << 24, closest_pair_algorithm::divide_and_conquer, false},
 };
 
+// A table of times alone (no rate column), titled `title`.
+table times_table(std::string title, std::vector<std::string> notes) {
+  table t;
+  t.title = std::move(title);
+  t.rate = rate_unit::none;
+  t.notes = std::move(notes);
+  return t;
+}
+
 // Runs without a GPU (host rows alone) stop here and leave out the
 // quadratic algorithms, so that `gpuprim bench` on a small CPU stays short;
 // GPU runs time the CPU backend at every size its cost allows (the vendor
@@ -265,25 +274,22 @@ constexpr algorithm_case algorithm_cases[] = {
 constexpr std::size_t host_only_limit = std::size_t{1} << 20;
 
 void plan_api(const context& ctx, plan& p) {
-  table t;
-  t.title = std::string("closest_pair: gp::closest_pair on 2-D float points (") +
-            (ctx.cuda ? "cuda, vendor column = the CPU backend" : "host") + ")";
-  t.rate = rate_unit::none;
-  t.notes = {
-      "Wall-clock median of whole synchronous calls (bounds, sort, checks, the answer copied "
-      "back).",
-      "uniform: the unit square; clustered: 64 Gaussian clusters, widths 1e-2 to 1e-5 (1000x); "
-      "line: y = 0.5 x + 0.25. The automatic algorithm (grid above 8192 points on the GPU, "
-      "2048 on the CPU).",
-      "vendor / gpuprim is the GPU's speed-up over the CPU backend (same algorithm, all OpenMP "
-      "threads of this machine); check compares the pairs.",
-  };
-  const std::size_t index = p.add_table(std::move(t));
+  const std::size_t index = p.add_table(times_table(
+      std::string("closest_pair: gp::closest_pair on 2-D float points (") +
+          (ctx.cuda ? "cuda, vendor column = the CPU backend" : "host") + ")",
+      {
+          "Wall-clock median of whole synchronous calls (bounds, sort, checks, the answer copied "
+          "back).",
+          "uniform: the unit square; clustered: 64 Gaussian clusters, widths 1e-2 to 1e-5 (1000x); "
+          "line: y = 0.5 x + 0.25. The automatic algorithm (grid above 8192 points on the GPU, "
+          "2048 on the CPU).",
+          "vendor / gpuprim is the GPU's speed-up over the CPU backend (same algorithm, all OpenMP "
+          "threads of this machine); check compares the pairs.",
+      }));
   // The uniform 10^8 median, for the clustered and line 10^8 rows' ratio
   // (the target: clustered within 3x of uniform).
   const auto uniform_1e8_us = std::make_shared<double>(0.0);
-  for (const api_case& c : api_cases) {
-    if (ctx.quick && !c.in_quick_runs) continue;
+  for (const api_case& c : kept_cases(ctx, api_cases)) {
     const std::string variant = std::string(shape_name(c.shape)) + ", auto";
     const point_shape shape = c.shape;
     const std::size_t n = c.n;
@@ -313,15 +319,13 @@ void plan_api(const context& ctx, plan& p) {
     }
   }
 
-  table a;
-  a.title = std::string("closest_pair algorithms, uniform 2-D float points (") +
-            (ctx.cuda ? "cuda against the CPU backend" : "host") + ")";
-  a.rate = rate_unit::none;
-  a.notes = {
-      "Each algorithm by name (closest_pair_algorithm); quadratic ones also in pair distances "
-      "per second (n (n - 1) / 2 pairs) and % of the FP32 peak (6 flops a pair).",
-  };
-  const std::size_t algorithms = p.add_table(std::move(a));
+  const std::size_t algorithms = p.add_table(times_table(
+      std::string("closest_pair algorithms, uniform 2-D float points (") +
+          (ctx.cuda ? "cuda against the CPU backend" : "host") + ")",
+      {
+          "Each algorithm by name (closest_pair_algorithm); quadratic ones also in pair distances "
+          "per second (n (n - 1) / 2 pairs) and % of the FP32 peak (6 flops a pair).",
+      }));
   for (const algorithm_case& c : algorithm_cases) {
     if (ctx.quick && c.n > (std::size_t{1} << 20)) continue;
     const std::string variant = std::string("uniform, ") + algorithm_label(c.algorithm);
@@ -408,14 +412,13 @@ void plan_closest_pair_sweep(const context& ctx, plan& p) {
   t.title = "closest_pair launch sweep: 2^17 uniform 2-D float points (cuda; two rows at 2^20)";
   t.rate = rate_unit::none;
   t.notes = {
-      "The brute-force and tiled rungs at each threads-per-block x blocks-per-grid shape (the "
-      "grid strides over the work: points for brute force, items of (threads x 8) x (threads x "
-      "4) pairs for the tiled kernel; per-item = one block per point chunk / per item), then the "
-      "tiled rung's item options at one block per item: points i per thread (pts), points j per "
-      "item (w), the full items first with the diagonal halves last (diag last), and the last "
-      "wave's items narrower (tail w: about one per resident block). check: the "
-      "pair, the rate, and the pass-1 kernel's "
-      "registers per thread, shared memory per block and resident blocks per SM "
+      "The brute-force and tiled rungs at each threads-per-block x blocks-per-grid shape (the grid "
+      "strides over the work: points for brute force, items of (threads x 8) x (threads x 4) pairs "
+      "for the tiled kernel; per-item = one block per point chunk / per item), then the tiled "
+      "rung's item options at one block per item: points i per thread (pts), points j per item "
+      "(w), the full items first with the diagonal halves last (diag last), and the last wave's "
+      "items narrower (tail w: about one per resident block). check: the pair, the rate, and the "
+      "pass-1 kernel's registers per thread, shared memory per block and resident blocks per SM "
       "(cudaOccupancyMaxActiveBlocksPerMultiprocessor).",
   };
   const std::size_t index = p.add_table(std::move(t));

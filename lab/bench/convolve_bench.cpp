@@ -99,15 +99,15 @@ std::vector<row> measure_host_general(row r, std::size_t side, int k) {
 }
 
 void plan_host_rows(const context& ctx, plan& p) {
-  table t = api_table(ctx, "convolve (host)", roofline::host_copy);
-  t.notes = {
-      "gpuprim::correlate_separable / correlate (gp::host, all OpenMP threads) on float images, "
-      "border reflect, timed with steady_clock.",
-      "GB/s counts 8 bytes per pixel (one read, one write); Gpixel/s = GB/s / 8. The roofline "
-      "is the host's copy bandwidth (read + write) measured in this run.",
-      "check: the separable path against the general path with the outer-product filter.",
-  };
-  const std::size_t index = p.add_table(std::move(t));
+  const std::size_t index = p.add_table(api_table(
+      ctx, "convolve (host)", roofline::host_copy,
+      {
+          "gpuprim::correlate_separable / correlate (gp::host, all OpenMP threads) on float "
+          "images, border reflect, timed with steady_clock.",
+          "GB/s counts 8 bytes per pixel (one read, one write); Gpixel/s = GB/s / 8. The roofline "
+          "is the host's copy bandwidth (read + write) measured in this run.",
+          "check: the separable path against the general path with the outer-product filter.",
+      }));
   const std::size_t side = ctx.small_host_rows() ? 2048 : 4096;
   for (int k : {9, 17}) {
     const row h =
@@ -311,24 +311,23 @@ std::vector<row> measure_cuda_rgb_gauss(const context& ctx, row r, std::size_t s
 }
 
 void plan_cuda_rows(const context& ctx, plan& p) {
-  table t = api_table(ctx, "convolve (cuda)", roofline::device_copy);
-  t.notes = {
-      "gpuprim::correlate / correlate_separable(gp::cuda.on(stream), ...) with border reflect "
-      "(replicate for RGB) against NPP (the _Ctx functions on the same stream) in the same run: "
-      "nppiFilter_32f_C1R, nppiFilterRow + nppiFilterColumn_32f_C1R (two passes, an "
-      "intermediate image), nppiFilterGaussBorder_8u_C3R with its own 5x5 weights (gpuprim: "
-      "separable Gaussian sigma 1, radius 2).",
-      "CUDA events around each call, the two sides interleaved; GB/s counts one read and one "
-      "write per pixel: Gpixel/s = GB/s / 8 (float), GB/s / 6 (8-bit RGB). % of the "
-      "device-to-device copy bandwidth of this run. Images of 8192^2 floats (268 MB) and "
-      "4096^2 RGB are far larger than L2.",
-      "vendor / gpuprim above 1 means gpuprim is faster; check: gpuprim against NPP away from "
-      "the edges (float), against gpuprim's host backend within 1 (RGB).",
-  };
-  const std::size_t index = p.add_table(std::move(t));
+  const std::size_t index = p.add_table(api_table(
+      ctx, "convolve (cuda)", roofline::device_copy,
+      {
+          "gpuprim::correlate / correlate_separable(gp::cuda.on(stream), ...) with border reflect "
+          "(replicate for RGB) against NPP (the _Ctx functions on the same stream) in the same "
+          "run: nppiFilter_32f_C1R, nppiFilterRow + nppiFilterColumn_32f_C1R (two passes, an "
+          "intermediate image), nppiFilterGaussBorder_8u_C3R with its own 5x5 weights (gpuprim: "
+          "separable Gaussian sigma 1, radius 2).",
+          "CUDA events around each call, the two sides interleaved; GB/s counts one read and one "
+          "write per pixel: Gpixel/s = GB/s / 8 (float), GB/s / 6 (8-bit RGB). % of the "
+          "device-to-device copy bandwidth of this run. Images of 8192^2 floats (268 MB) and "
+          "4096^2 RGB are far larger than L2.",
+          faster_note("check: gpuprim against NPP away from the edges (float), against gpuprim's "
+                      "host backend within 1 (RGB)."),
+      }));
   const std::size_t side = ctx.quick ? 4096 : 8192;
-  for (const float_case& c : float_cases) {
-    if (ctx.quick && !c.in_quick_runs) continue;
+  for (const float_case& c : kept_cases(ctx, float_cases)) {
     const std::string k = std::to_string(c.k);
     const row h = make_header(c.separable ? "separable k=" + k : "general " + k + "x" + k, "cuda",
                               "float", side * side, 8);
@@ -383,13 +382,13 @@ void plan_ladder(const context& ctx, plan& p) {
   table t = ladder_table(
       ctx, "convolve ladder: " + std::to_string(side) + "^2 float, 9x9, border replicate (cuda)");
   t.notes = {
-      "The filter is the outer product of 9 symmetric taps, so the separable rungs "
-      "compute the same image. Rungs 5 and 6 run the library's separable kernel (5: a row "
-      "pass and a column pass through a temporary image; 6: fused). For reference: the "
-      "library's general kernel (gp::correlate: tile + halo, 7 x 4 register-blocked outputs "
-      "per thread, 16-byte loads) and NPP's nppiFilter_32f_C1R (9x9).",
-      "CUDA events around each call; GB/s counts 8 bytes per pixel (Gpixel/s = GB/s / 8); "
-      "check: every row against the first rung, 16 pixels away from the edges.",
+      "The filter is the outer product of 9 symmetric taps, so the separable rungs compute the "
+      "same image. Rungs 5 and 6 run the library's separable kernel (5: a row pass and a column "
+      "pass through a temporary image; 6: fused). For reference: the library's general kernel "
+      "(gp::correlate: tile + halo, 7 x 4 register-blocked outputs per thread, 16-byte loads) and "
+      "NPP's nppiFilter_32f_C1R (9x9).",
+      "CUDA events around each call; GB/s counts 8 bytes per pixel (Gpixel/s = GB/s / 8); check: "
+      "every row against the first rung, 16 pixels away from the edges.",
   };
   const auto inputs = std::make_shared<ladder_inputs>();
   const stream_t stream = ctx.stream;
@@ -435,9 +434,7 @@ void plan_ladder(const context& ctx, plan& p) {
 }  // namespace
 
 planners convolve_planners() {
-  return {.cuda = GPUPRIM_BENCH_CUDA(plan_cuda_rows),
-          .host = plan_host_rows,
-          .ladder = GPUPRIM_BENCH_CUDA(plan_ladder)};
+  return GPUPRIM_BENCH_PLANNERS(plan_cuda_rows, plan_host_rows, plan_ladder);
 }
 
 }  // namespace gpuprim::bench

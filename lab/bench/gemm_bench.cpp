@@ -118,8 +118,7 @@ void plan_host_rows(const context& ctx, plan& p) {
   t.notes = {
       std::string("gp::gemm(gp::host, A, B, C) (C = A B, row-major) through ") +
           (detail::host_blas_name()[0] ? detail::host_blas_name() : "the library's own loop") +
-          ", against the same BLAS called directly; steady_clock; GFLOP/s counts 2 m n k per "
-          "call.",
+          ", against the same BLAS called directly; steady_clock; GFLOP/s counts 2 m n k per call.",
   };
   const std::size_t index = p.add_table(std::move(t));
   const std::size_t side = ctx.small_host_rows() ? 1024 : 2048;
@@ -265,11 +264,11 @@ void add_ladder_table(const context& ctx, plan& p, const std::string& title, gem
   t.roofline = "peak";
   t.roofline_rate = peak;
   t.notes = {
-      "The last row is the production gp::gemm (cuBLAS). GFLOP/s counts 2 m n "
-      "k per call; % of peak is of " +
+      "The last row is the production gp::gemm (cuBLAS). GFLOP/s counts 2 m n k per call; % of "
+      "peak is of " +
           std::to_string(static_cast<int>(peak / 1e3)) + " TFLOP/s (" + peak_source + ").",
-      "Timed as enqueue + synchronize with steady_clock (3 warm-ups, median of 30); check: "
-      "every element against cuBLAS's within " +
+      "Timed as enqueue + synchronize with steady_clock (3 warm-ups, median of 30); check: every "
+      "element against cuBLAS's within " +
           std::string(std::is_same_v<In, float> ? "1e-4" : "1e-2") + " (relative).",
   };
   if (first_rung > 0) {
@@ -310,9 +309,7 @@ void plan_ladder(const context& ctx, plan& p) {
 }  // namespace
 
 planners gemm_planners() {
-  return {.cuda = GPUPRIM_BENCH_CUDA(plan_cuda_rows),
-          .host = plan_host_rows,
-          .ladder = GPUPRIM_BENCH_CUDA(plan_ladder)};
+  return GPUPRIM_BENCH_PLANNERS(plan_cuda_rows, plan_host_rows, plan_ladder);
 }
 
 }  // namespace gpuprim::bench

@@ -129,15 +129,14 @@ std::vector<row> measure_host_histogram(row r) {
 }
 
 void plan_host_rows(const context& ctx, plan& p) {
-  table t = api_table(ctx, "histogram (host)", roofline::host_read);
-  t.notes = {
-      "gpuprim::histogram_even(gp::host, ...) on all OpenMP threads (per-thread histograms, "
-      "merged), timed with steady_clock; a one-thread loop for context.",
-      "GB/s counts n x sizeof(T) read; the roofline is every thread reading its own part of a "
-      "buffer far larger than the caches, measured in this run.",
-      "check: gpuprim's counts against the loop's, and no sample left out.",
-  };
-  const std::size_t index = p.add_table(std::move(t));
+  const std::size_t index = p.add_table(api_table(
+      ctx, "histogram (host)", roofline::host_read,
+      {
+          "gpuprim::histogram_even(gp::host, ...) on all OpenMP threads (per-thread histograms, "
+          "merged), timed with steady_clock; a one-thread loop for context.",
+          host_read_note("n x sizeof(T) read"),
+          "check: gpuprim's counts against the loop's, and no sample left out.",
+      }));
   const std::size_t n = host_size(ctx, 27, 25);
   const row bytes = make_header("host", "uint8", 256, n, 1);
   p.cases.push_back(
@@ -219,23 +218,21 @@ constexpr cuda_case cuda_cases[] = {
 };
 
 void plan_cuda_rows(const context& ctx, plan& p) {
-  table t = api_table(ctx, "histogram (cuda)", roofline::device_copy);
-  t.notes = {
-      "gpuprim::histogram_even_into(gp::cuda.on(stream), samples, counts, lower, upper, "
-      "left_out) with uint32 counts against cub::DeviceHistogram::HistogramEven (temporary "
-      "storage allocated once, outside the timed loop): uint8 samples into 256 bins over [0, "
-      "256), float samples in [0.5, 1.5) into 1024 bins over [0.5, 1.5); the 'numpy rule' "
-      "rows pass numpy_bins::with_range<float>(0.5, 1.5) instead (numpy.histogram's edges, "
-      "compared in float).",
-      "CUDA events around each call; GB/s counts n x sizeof(T) read; % of the device-to-device "
-      "copy bandwidth (read + write) of this run.",
-      l2_note(ctx.l2_cache_bytes, false),
-      "vendor / gpuprim above 1 means gpuprim is faster; check compares every bin with CUB's "
-      "and requires no sample left out.",
-  };
-  const std::size_t index = p.add_table(std::move(t));
-  for (const cuda_case& c : cuda_cases) {
-    if (ctx.quick && !c.in_quick_runs) continue;
+  const std::size_t index = p.add_table(api_table(
+      ctx, "histogram (cuda)", roofline::device_copy,
+      {
+          "gpuprim::histogram_even_into(gp::cuda.on(stream), samples, counts, lower, upper, "
+          "left_out) with uint32 counts against cub::DeviceHistogram::HistogramEven (temporary "
+          "storage allocated once, outside the timed loop): uint8 samples into 256 bins over [0, "
+          "256), float samples in [0.5, 1.5) into 1024 bins over [0.5, 1.5); the 'numpy rule' rows "
+          "pass numpy_bins::with_range<float>(0.5, 1.5) instead (numpy.histogram's edges, compared "
+          "in float).",
+          "CUDA events around each call; GB/s counts n x sizeof(T) read; % of the device-to-device "
+          "copy bandwidth (read + write) of this run.",
+          l2_note(ctx.l2_cache_bytes, false),
+          faster_note("check compares every bin with CUB's and requires no sample left out."),
+      }));
+  for (const cuda_case& c : kept_cases(ctx, cuda_cases)) {
     const std::size_t n = std::size_t{1} << c.log2_n;
     if (c.bytes) {
       const row header = make_header("cuda", "uint8", 256, n, 1);
@@ -295,8 +292,8 @@ void plan_ladder(const context& ctx, plan& p, int log2_n) {
   table t = ladder_table(
       ctx, "histogram ladder: 64 bins of 2^" + std::to_string(log2_n) + " uint8 (cuda)");
   t.notes = {
-      "bin = byte / 4. The last rung is the production histogram_even; CUB's HistogramEven "
-      "with the same 64 bins follows for reference.",
+      "bin = byte / 4. The last rung is the production histogram_even; CUB's HistogramEven with "
+      "the same 64 bins follows for reference.",
       "CUDA events around each call (each rung zeroes its counts first); GB/s counts n bytes "
       "read. " +
           l2_note(ctx.l2_cache_bytes, false),
@@ -333,10 +330,9 @@ void plan_ladder(const context& ctx, plan& p, int log2_n) {
 }  // namespace
 
 planners histogram_planners() {
-  return {.cuda = GPUPRIM_BENCH_CUDA(plan_cuda_rows),
-          .host = plan_host_rows,
-          .ladder = GPUPRIM_BENCH_CUDA(
-              [](const context& ctx, plan& p) { plan_ladder(ctx, p, ctx.quick ? 24 : 28); })};
+  return GPUPRIM_BENCH_PLANNERS(plan_cuda_rows, plan_host_rows, [](const context& ctx, plan& p) {
+    plan_ladder(ctx, p, ctx.quick ? 24 : 28);
+  });
 }
 
 }  // namespace gpuprim::bench

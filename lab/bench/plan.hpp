@@ -102,10 +102,13 @@ ladder_rows<Enqueue, Measure> make_ladder_rows(plan& p, std::size_t table, row h
 // The bandwidths of this run a table's rows are compared with.
 enum class roofline { device_copy, host_read, host_copy };
 
-// A table of API rows titled `title`, against `r` as measured in this run.
-inline table api_table(const context& ctx, std::string title, roofline r) {
+// A table of API rows titled `title`, against `r` as measured in this run,
+// with its notes.
+inline table api_table(const context& ctx, std::string title, roofline r,
+                       std::vector<std::string> notes = {}) {
   table t;
   t.title = std::move(title);
+  t.notes = std::move(notes);
   switch (r) {
     case roofline::device_copy:
       t.roofline = "copy bw";
@@ -121,6 +124,35 @@ inline table api_table(const context& ctx, std::string title, roofline r) {
       break;
   }
   return t;
+}
+
+// Sentences that the tables' notes share, word for word.
+// "CUDA events around each call; GB/s counts <bytes>; % of the
+// device-to-device copy bandwidth of this run."
+inline std::string device_events_note(const std::string& bytes) {
+  return "CUDA events around each call; GB/s counts " + bytes +
+         "; % of the device-to-device copy bandwidth of this run.";
+}
+// "vendor / gpuprim above 1 means gpuprim is faster; <check>"
+inline std::string faster_note(const std::string& check) {
+  return "vendor / gpuprim above 1 means gpuprim is faster; " + check;
+}
+// "GB/s counts <bytes>; the roofline is every thread reading its own part
+// of a buffer far larger than the caches, measured in this run."
+inline std::string host_read_note(const std::string& bytes) {
+  return "GB/s counts " + bytes +
+         "; the roofline is every thread reading its own part of a buffer far larger than the "
+         "caches, measured in this run.";
+}
+
+// The cases of a family's list that this run keeps: every one, or in quick
+// runs only those marked in_quick_runs.
+template <class Case, std::size_t N>
+std::vector<Case> kept_cases(const context& ctx, const Case (&cases)[N]) {
+  std::vector<Case> kept;
+  for (const Case& c : cases)
+    if (!ctx.quick || c.in_quick_runs) kept.push_back(c);
+  return kept;
 }
 
 // A ladder table titled `title`, against the device copy bandwidth (the
@@ -187,6 +219,14 @@ struct planners {
 #else
 #define GPUPRIM_BENCH_CUDA(...) nullptr
 #endif
+
+// The planners of a family with CUDA rows, host rows and a ladder (the
+// last argument, which may be a lambda).
+#define GPUPRIM_BENCH_PLANNERS(cuda_rows, host_rows, ...)     \
+  planners {                                                  \
+    .cuda = GPUPRIM_BENCH_CUDA(cuda_rows), .host = host_rows, \
+    .ladder = GPUPRIM_BENCH_CUDA(__VA_ARGS__)                 \
+  }
 
 // Each family's planners, in lab/bench/<family>_bench.cpp:
 // - reduce: sums and other operators against CUB, and on the host; the

@@ -103,15 +103,14 @@ std::vector<row> measure_host_sum(row r) {
 }
 
 void plan_host_rows(const context& ctx, plan& p) {
-  table t = api_table(ctx, "reduce (host)", roofline::host_read);
-  t.notes = {
-      "gpuprim::reduce(gp::host, ...) on all OpenMP threads, timed with steady_clock; "
-      "std::reduce and std::accumulate run on one thread, for context.",
-      "GB/s counts n x sizeof(T) read; the roofline is every thread reading its own part of "
-      "a buffer far larger than the caches once, measured in this run.",
-      "check: gpuprim's float sum against a double-precision sum.",
-  };
-  const std::size_t index = p.add_table(std::move(t));
+  const std::size_t index = p.add_table(api_table(
+      ctx, "reduce (host)", roofline::host_read,
+      {
+          "gpuprim::reduce(gp::host, ...) on all OpenMP threads, timed with steady_clock; "
+          "std::reduce and std::accumulate run on one thread, for context.",
+          host_read_note("n x sizeof(T) read"),
+          "check: gpuprim's float sum against a double-precision sum.",
+      }));
   row header = make_header("host", "float", host_size(ctx, 27, 25), sizeof(float));
   header.variant = "sum";
   p.cases.push_back({index, header, [header] { return measure_host_sum(header); }, true});
@@ -202,18 +201,16 @@ constexpr cuda_case cuda_cases[] = {
 };
 
 void plan_cuda_rows(const context& ctx, plan& p) {
-  table t = api_table(ctx, "reduce (cuda)", roofline::device_copy);
-  t.notes = {
-      "gpuprim::reduce_into(gp::cuda.on(stream), ...) against cub::DeviceReduce (temporary "
-      "storage allocated once, outside the timed loop); both leave the result on the device.",
-      "CUDA events around each call; GB/s counts n x sizeof(T) read, the fewest bytes a "
-      "reduction must move; % of the device-to-device copy bandwidth of this run.",
-      l2_note(ctx.l2_cache_bytes, false),
-      "vendor / gpuprim above 1 means gpuprim is faster; check compares the two results.",
-  };
-  const std::size_t index = p.add_table(std::move(t));
-  for (const cuda_case& c : cuda_cases) {
-    if (ctx.quick && !c.in_quick_runs) continue;
+  const std::size_t index = p.add_table(api_table(
+      ctx, "reduce (cuda)", roofline::device_copy,
+      {
+          "gpuprim::reduce_into(gp::cuda.on(stream), ...) against cub::DeviceReduce (temporary "
+          "storage allocated once, outside the timed loop); both leave the result on the device.",
+          device_events_note("n x sizeof(T) read, the fewest bytes a reduction must move"),
+          l2_note(ctx.l2_cache_bytes, false),
+          faster_note("check compares the two results."),
+      }));
+  for (const cuda_case& c : kept_cases(ctx, cuda_cases)) {
     with_type(c.type, [&]<class T>() {
       row header = make_header("cuda", type_name<T>(), std::size_t{1} << c.log2_n, sizeof(T));
       header.variant = name_of(c.op);
@@ -285,13 +282,11 @@ void plan_ladder(const context& ctx, plan& p, int log2_n) {
 }  // namespace
 
 planners reduce_planners() {
-  return {.cuda = GPUPRIM_BENCH_CUDA(plan_cuda_rows),
-          .host = plan_host_rows,
-          .ladder = GPUPRIM_BENCH_CUDA([](const context& ctx, plan& p) {
-            const int log2_n = ctx.quick ? 24 : 26;
-            plan_ladder<float>(ctx, p, log2_n);
-            if (!ctx.quick) plan_ladder<std::int32_t>(ctx, p, log2_n);
-          })};
+  return GPUPRIM_BENCH_PLANNERS(plan_cuda_rows, plan_host_rows, [](const context& ctx, plan& p) {
+    const int log2_n = ctx.quick ? 24 : 26;
+    plan_ladder<float>(ctx, p, log2_n);
+    if (!ctx.quick) plan_ladder<std::int32_t>(ctx, p, log2_n);
+  });
 }
 
 }  // namespace gpuprim::bench

@@ -202,15 +202,15 @@ std::vector<row> measure_host_segmented_scan(row r, segment_shape shape) {
 }
 
 void plan_host_segmented_rows(const context& ctx, plan& p) {
-  table t = api_table(ctx, "segmented scan (host)", roofline::host_copy);
-  t.notes = {
-      "gpuprim::inclusive_segmented_scan(gp::host, values, head_flags, out) on all OpenMP "
-      "threads against a one-thread loop, timed with steady_clock.",
-      "GB/s counts n x 4 bytes of floats read, n one-byte head flags read and n x 4 bytes "
-      "written; the roofline is the host copy bandwidth of this run (read + write).",
-      "check: gpuprim's result against the loop's, floats within a relative 1e-3.",
-  };
-  const std::size_t index = p.add_table(std::move(t));
+  const std::size_t index = p.add_table(api_table(
+      ctx, "segmented scan (host)", roofline::host_copy,
+      {
+          "gpuprim::inclusive_segmented_scan(gp::host, values, head_flags, out) on all OpenMP "
+          "threads against a one-thread loop, timed with steady_clock.",
+          "GB/s counts n x 4 bytes of floats read, n one-byte head flags read and n x 4 bytes "
+          "written; the roofline is the host copy bandwidth of this run (read + write).",
+          "check: gpuprim's result against the loop's, floats within a relative 1e-3.",
+      }));
   const row header = make_segmented_header("host", segments_of_1024, host_size(ctx, 27, 25));
   p.cases.push_back(
       {index, header, [header] { return measure_host_segmented_scan(header, segments_of_1024); }});
@@ -273,20 +273,19 @@ constexpr cuda_case cuda_cases[] = {
 };
 
 void plan_cuda_rows(const context& ctx, plan& p) {
-  table t = api_table(ctx, "scan (cuda)", roofline::device_copy);
-  t.notes = {
-      "gpuprim::inclusive_scan / exclusive_scan(gp::cuda.on(stream), in, out) against "
-      "cub::DeviceScan::InclusiveSum / ExclusiveSum (temporary storage allocated once, outside "
-      "the timed loop).",
-      "CUDA events around each call; GB/s counts n x sizeof(T) read + n x sizeof(T) written, "
-      "the fewest bytes a scan must move; % of the device-to-device copy bandwidth of this run.",
-      l2_note(ctx.l2_cache_bytes, true),
-      "vendor / gpuprim above 1 means gpuprim is faster; check compares every element of the "
-      "two outputs (floats within a relative 1e-3: the two round differently).",
-  };
-  const std::size_t index = p.add_table(std::move(t));
-  for (const cuda_case& c : cuda_cases) {
-    if (ctx.quick && !c.in_quick_runs) continue;
+  const std::size_t index = p.add_table(api_table(
+      ctx, "scan (cuda)", roofline::device_copy,
+      {
+          "gpuprim::inclusive_scan / exclusive_scan(gp::cuda.on(stream), in, out) against "
+          "cub::DeviceScan::InclusiveSum / ExclusiveSum (temporary storage allocated once, outside "
+          "the timed loop).",
+          device_events_note(
+              "n x sizeof(T) read + n x sizeof(T) written, the fewest bytes a scan must move"),
+          l2_note(ctx.l2_cache_bytes, true),
+          faster_note("check compares every element of the two outputs (floats within a relative "
+                      "1e-3: the two round differently)."),
+      }));
+  for (const cuda_case& c : kept_cases(ctx, cuda_cases)) {
     const auto add = [&]<class T>() {
       row header = make_header("cuda", type_name<T>(), std::size_t{1} << c.log2_n, sizeof(T));
       header.variant = variant_name(c.kind);
@@ -359,23 +358,22 @@ constexpr segmented_cuda_case segmented_cuda_cases[] = {
 };
 
 void plan_cuda_segmented_rows(const context& ctx, plan& p) {
-  table t = api_table(ctx, "segmented scan (cuda)", roofline::device_copy);
-  t.notes = {
-      "gpuprim::inclusive_segmented_scan(gp::cuda.on(stream), values, head_flags, out) with "
-      "one-byte head flags against cub::DeviceScan::InclusiveSumByKey with int32 keys (the "
-      "segment's index: the same segments), temporary storage allocated once, outside the timed "
-      "loop.",
-      "CUDA events around each call. GB/s counts what each side must move: gpuprim n x 4 bytes "
-      "of floats read + n flag bytes read + n x 4 bytes written; CUB (vendor GB/s) n x 4 bytes "
-      "of keys in place of the flags. % of the device-to-device copy bandwidth of this run.",
-      l2_note(ctx.l2_cache_bytes, true) + " Flags and keys rotate with the values.",
-      "segments of 1-2048: lengths hashed from the segment index.",
-      "vendor / gpuprim (times) above 1 means gpuprim is faster; check compares every element "
-      "of the two outputs (floats within a relative 1e-3).",
-  };
-  const std::size_t index = p.add_table(std::move(t));
-  for (const segmented_cuda_case& c : segmented_cuda_cases) {
-    if (ctx.quick && !c.in_quick_runs) continue;
+  const std::size_t index = p.add_table(api_table(
+      ctx, "segmented scan (cuda)", roofline::device_copy,
+      {
+          "gpuprim::inclusive_segmented_scan(gp::cuda.on(stream), values, head_flags, out) with "
+          "one-byte head flags against cub::DeviceScan::InclusiveSumByKey with int32 keys (the "
+          "segment's index: the same segments), temporary storage allocated once, outside the "
+          "timed loop.",
+          "CUDA events around each call. GB/s counts what each side must move: gpuprim n x 4 bytes "
+          "of floats read + n flag bytes read + n x 4 bytes written; CUB (vendor GB/s) n x 4 bytes "
+          "of keys in place of the flags. % of the device-to-device copy bandwidth of this run.",
+          l2_note(ctx.l2_cache_bytes, true) + " Flags and keys rotate with the values.",
+          "segments of 1-2048: lengths hashed from the segment index.",
+          "vendor / gpuprim (times) above 1 means gpuprim is faster; check compares every element "
+          "of the two outputs (floats within a relative 1e-3).",
+      }));
+  for (const segmented_cuda_case& c : kept_cases(ctx, segmented_cuda_cases)) {
     const row header = make_segmented_header("cuda", c.shape, std::size_t{1} << c.log2_n);
     p.cases.push_back(
         {index, header,

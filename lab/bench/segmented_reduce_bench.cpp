@@ -90,12 +90,13 @@ std::vector<row> measure_host(row r, std::uint64_t length) {
 }
 
 void plan_host_rows(const context& ctx, plan& p) {
-  table t = api_table(ctx, "segmented_reduce (host)", roofline::host_read);
-  t.notes = {
-      "gpuprim::segmented_reduce(gp::host, ...) on all OpenMP threads against a one-thread loop.",
-      "GB/s counts values and 64-bit offsets read and float outputs written.",
-  };
-  const std::size_t index = p.add_table(std::move(t));
+  const std::size_t index = p.add_table(
+      api_table(ctx, "segmented_reduce (host)", roofline::host_read,
+                {
+                    "gpuprim::segmented_reduce(gp::host, ...) on all OpenMP threads against a "
+                    "one-thread loop.",
+                    "GB/s counts values and 64-bit offsets read and float outputs written.",
+                }));
   const std::size_t n = host_size(ctx, 26, 24);
   for (const shape& sh : shapes) {
     const std::size_t segments = make_offsets(n, sh.length).size() - 1;
@@ -138,19 +139,18 @@ std::vector<row> measure_cuda(const context& ctx, row r, std::uint64_t length) {
 }
 
 void plan_cuda_rows(const context& ctx, plan& p) {
-  table t = api_table(ctx, "segmented_reduce (cuda)", roofline::device_copy);
-  t.notes = {
-      "gpuprim::segmented_reduce(gp::cuda.on(stream), ...) against "
-      "cub::DeviceSegmentedReduce::Sum (temporary storage allocated once, outside the timed "
-      "loop); both read the same 64-bit offsets and write float sums to the device.",
-      "CUDA events around each call; GB/s counts values and offsets read and outputs written; "
-      "% of the device-to-device copy bandwidth of this run.",
-      "Values under 3 x L2 are rotated among copies that together exceed it; the offsets are "
-      "one array (for segments of 8 they are a quarter of the bytes).",
-      "mixed: lengths hashed from the segment index, one in eight empty, the rest 1 to 2047.",
-      "vendor / gpuprim above 1 means gpuprim is faster; check compares the two results.",
-  };
-  const std::size_t index = p.add_table(std::move(t));
+  const std::size_t index = p.add_table(api_table(
+      ctx, "segmented_reduce (cuda)", roofline::device_copy,
+      {
+          "gpuprim::segmented_reduce(gp::cuda.on(stream), ...) against "
+          "cub::DeviceSegmentedReduce::Sum (temporary storage allocated once, outside the timed "
+          "loop); both read the same 64-bit offsets and write float sums to the device.",
+          device_events_note("values and offsets read and outputs written"),
+          "Values under 3 x L2 are rotated among copies that together exceed it; the offsets are "
+          "one array (for segments of 8 they are a quarter of the bytes).",
+          "mixed: lengths hashed from the segment index, one in eight empty, the rest 1 to 2047.",
+          faster_note("check compares the two results."),
+      }));
   for (int log2_n : {24, 28}) {
     if (ctx.quick && log2_n > 24) continue;
     const std::size_t n = std::size_t{1} << log2_n;

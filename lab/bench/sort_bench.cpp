@@ -130,18 +130,18 @@ std::vector<row> measure_cuda_sort(const context& ctx, row r) {
 }
 
 void plan_cuda_rows(const context& ctx, plan& p) {
-  table t = api_table(ctx, "sort (cuda)", roofline::device_copy);
-  t.notes = {
-      "gpuprim::sort / sort_by_key(gp::cuda.on(stream), in, out) (out of place) against "
-      "cub::DeviceRadixSort::SortKeys / SortPairs (out of place, all bits, temporary storage "
-      "allocated once, outside the timed loop).",
-      "Keys: every bit random (float: uniform in (-1000, 1000)); pair values: uint32 positions. "
-      "GB/s counts each key and value read once and written once (the fewest bytes any sort "
-      "moves; an LSD radix sort moves them once per 8-bit pass); Gkeys/s = n / time.",
-      l2_note(ctx.l2_cache_bytes, true),
-      "check: gpuprim's keys (and values) equal CUB's bit for bit (both sorts are stable).",
-  };
-  const std::size_t index = p.add_table(std::move(t));
+  const std::size_t index = p.add_table(api_table(
+      ctx, "sort (cuda)", roofline::device_copy,
+      {
+          "gpuprim::sort / sort_by_key(gp::cuda.on(stream), in, out) (out of place) against "
+          "cub::DeviceRadixSort::SortKeys / SortPairs (out of place, all bits, temporary storage "
+          "allocated once, outside the timed loop).",
+          "Keys: every bit random (float: uniform in (-1000, 1000)); pair values: uint32 "
+          "positions. GB/s counts each key and value read once and written once (the fewest bytes "
+          "any sort moves; an LSD radix sort moves them once per 8-bit pass); Gkeys/s = n / time.",
+          l2_note(ctx.l2_cache_bytes, true),
+          "check: gpuprim's keys (and values) equal CUB's bit for bit (both sorts are stable).",
+      }));
   const int sizes[] = {20, 24, 28};
   for (int log2_n : sizes) {
     if (ctx.quick && log2_n > 24) continue;
@@ -181,13 +181,13 @@ std::vector<row> measure_host_sort(row r) {
 }
 
 void plan_host_rows(const context& ctx, plan& p) {
-  table t = api_table(ctx, "sort (host)", roofline::host_read);
-  t.notes = {
-      "gpuprim::sort(gp::host, in, out) on all OpenMP threads against std::sort on one thread "
-      "(the copy it needs first is timed with it: under 1% of its time), steady_clock.",
-      "uint32 keys, every bit random. vendor / gpuprim above 1 means gpuprim is faster.",
-  };
-  const std::size_t index = p.add_table(std::move(t));
+  const std::size_t index = p.add_table(api_table(
+      ctx, "sort (host)", roofline::host_read,
+      {
+          "gpuprim::sort(gp::host, in, out) on all OpenMP threads against std::sort on one thread "
+          "(the copy it needs first is timed with it: under 1% of its time), steady_clock.",
+          "uint32 keys, every bit random. vendor / gpuprim above 1 means gpuprim is faster.",
+      }));
   row header = make_header("host", "keys", "uint32", host_size(ctx, 27, 22), 4);
   p.cases.push_back({index, header, [header] { return measure_host_sort(header); }, true});
 }

@@ -101,15 +101,14 @@ std::vector<row> measure_host_batched(row r, std::size_t array_size) {
 }
 
 void plan_host_rows(const context& ctx, plan& p) {
-  table t = api_table(ctx, "batched small sorts (host)", roofline::host_copy);
-  t.notes = {
-      "gpuprim::sort_batched(gp::host, keys, array_size): std::sort per array, arrays spread "
-      "over all OpenMP threads; the vendor column is the same loop on one thread.",
-      "GB/s counts n x 4 bytes read + n x 4 bytes written.",
-  };
-  const std::size_t index = p.add_table(std::move(t));
-  for (const batched_case& c : batched_cases) {
-    if (ctx.quick && !c.in_quick_runs) continue;
+  const std::size_t index = p.add_table(api_table(
+      ctx, "batched small sorts (host)", roofline::host_copy,
+      {
+          "gpuprim::sort_batched(gp::host, keys, array_size): std::sort per array, arrays spread "
+          "over all OpenMP threads; the vendor column is the same loop on one thread.",
+          "GB/s counts n x 4 bytes read + n x 4 bytes written.",
+      }));
+  for (const batched_case& c : kept_cases(ctx, batched_cases)) {
     const std::size_t count = std::size_t{1} << c.log2_count;
     row header = make_header("sort_batched", "host", "float", count * c.array_size, sizeof(float));
     header.variant = std::string("std::sort per array, 2^") + std::to_string(c.log2_count) +
@@ -161,20 +160,19 @@ std::vector<row> measure_cuda_batched(const context& ctx, row r, std::size_t arr
 }
 
 void plan_cuda_rows(const context& ctx, plan& p) {
-  table t = api_table(ctx, "batched small sorts (cuda)", roofline::device_copy);
-  t.notes = {
-      "gpuprim::sort_batched(gp::cuda.on(stream), keys, array_size), in place: arrays of 32 "
-      "keys sort in registers (4 lanes x 8 keys per array), arrays of 1024 in shared memory; "
-      "against cub::DeviceSegmentedSort::SortKeys (out of place, int offsets, temporary storage "
-      "allocated once).",
-      "CUDA events; GB/s counts n x 4 bytes read + n x 4 bytes written (CUB also reads the "
-      "offsets); % of the device-to-device copy bandwidth of this run.",
-      l2_note(ctx.l2_cache_bytes, true),
-      "check: gpuprim's result on a fresh copy of the input against CUB's.",
-  };
-  const std::size_t index = p.add_table(std::move(t));
-  for (const batched_case& c : batched_cases) {
-    if (ctx.quick && !c.in_quick_runs) continue;
+  const std::size_t index = p.add_table(api_table(
+      ctx, "batched small sorts (cuda)", roofline::device_copy,
+      {
+          "gpuprim::sort_batched(gp::cuda.on(stream), keys, array_size), in place: arrays of 32 "
+          "keys sort in registers (4 lanes x 8 keys per array), arrays of 1024 in shared memory; "
+          "against cub::DeviceSegmentedSort::SortKeys (out of place, int offsets, temporary "
+          "storage allocated once).",
+          "CUDA events; GB/s counts n x 4 bytes read + n x 4 bytes written (CUB also reads the "
+          "offsets); % of the device-to-device copy bandwidth of this run.",
+          l2_note(ctx.l2_cache_bytes, true),
+          "check: gpuprim's result on a fresh copy of the input against CUB's.",
+      }));
+  for (const batched_case& c : kept_cases(ctx, batched_cases)) {
     const std::size_t count = std::size_t{1} << c.log2_count;
     row header = make_header("sort_batched", "cuda", "float", count * c.array_size, sizeof(float));
     header.variant = array_variant(count, c.array_size);
@@ -221,10 +219,10 @@ row measure_ladder_row(const context& ctx, ladder_inputs& inputs, row r,
 void plan_ladder(const context& ctx, plan& p, int log2_n) {
   table t = ladder_table(ctx, "sort ladder: 2^" + std::to_string(log2_n) + " uint32 keys (cuda)");
   t.notes = {
-      "The last row is gpuprim::bitonic_sort (registers + shared tiles + global steps), "
-      "for reference.",
-      "CUDA events around each in-place sort; GB/s counts n x 4 bytes read + n x 4 bytes "
-      "written (keys/s = n / time). check: a fresh copy of the input against std::sort.",
+      "The last row is gpuprim::bitonic_sort (registers + shared tiles + global steps), for "
+      "reference.",
+      "CUDA events around each in-place sort; GB/s counts n x 4 bytes read + n x 4 bytes written "
+      "(keys/s = n / time). check: a fresh copy of the input against std::sort.",
   };
   const auto inputs = std::make_shared<ladder_inputs>();
   const stream_t stream = ctx.stream;
@@ -248,12 +246,10 @@ void plan_ladder(const context& ctx, plan& p, int log2_n) {
 
 // The sort ladder at 2^20 and 2^24 keys.
 planners sorting_network_planners() {
-  return {.cuda = GPUPRIM_BENCH_CUDA(plan_cuda_rows),
-          .host = plan_host_rows,
-          .ladder = GPUPRIM_BENCH_CUDA([](const context& ctx, plan& p) {
-            plan_ladder(ctx, p, 20);
-            plan_ladder(ctx, p, 24);
-          })};
+  return GPUPRIM_BENCH_PLANNERS(plan_cuda_rows, plan_host_rows, [](const context& ctx, plan& p) {
+    plan_ladder(ctx, p, 20);
+    plan_ladder(ctx, p, 24);
+  });
 }
 
 }  // namespace gpuprim::bench

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,12 +75,18 @@ std::string matrix_name(bool power_law, bool quick) {
                    : std::string("Poisson 2-D ") + (quick ? "1024^2" : "4096^2");
 }
 
-row spmv_header(const char* backend, const std::string& variant, const matrix& A) {
+// A row of the sparse tables: float values, int32 indices.
+row sparse_row(const char* algorithm, std::string variant, const char* backend) {
   row r;
-  r.algorithm = "spmv";
-  r.variant = variant;
+  r.algorithm = algorithm;
+  r.variant = std::move(variant);
   r.backend = backend;
   r.type = "float/int32";
+  return r;
+}
+
+row spmv_header(const char* backend, const std::string& variant, const matrix& A) {
+  row r = sparse_row("spmv", variant, backend);
   r.n = A.nnz();
   r.bytes = spmv_bytes(A);
   return r;
@@ -115,11 +122,7 @@ void plan_host_spmv(const context& ctx, plan& p, const std::shared_ptr<matrices>
   };
   const std::size_t index = p.add_table(std::move(t));
   for (const bool power_law : {false, true}) {
-    row header;
-    header.algorithm = "spmv";
-    header.variant = matrix_name(power_law, ctx.quick);
-    header.backend = "host";
-    header.type = "float/int32";
+    row header = sparse_row("spmv", matrix_name(power_law, ctx.quick), "host");
     p.cases.push_back({index, header, [mats, header, power_law] {
                          const matrix& A = mats->get(power_law);
                          row r = spmv_header("host", header.variant, A);
@@ -140,15 +143,11 @@ void plan_host_solve(const context& ctx, plan& p) {
   table t = api_table(ctx, "solve (host): CG iterations", roofline::host_read);
   t.count = "rows";
   t.notes = {
-      "gpuprim::solve_cg(gp::host, ...) on Poisson 2-D 1024^2, float: the time of 30 "
-      "iterations minus the time of 10, per iteration; GB/s counts A once plus 10 vector "
+      "gpuprim::solve_cg(gp::host, ...) on Poisson 2-D 1024^2, float: the time of 30 iterations "
+      "minus the time of 10, per iteration; GB/s counts A once plus 10 vector "
       "passes per iteration."};
   const std::size_t index = p.add_table(std::move(t));
-  row header;
-  header.algorithm = "cg iteration";
-  header.variant = "Poisson 2-D 1024^2";
-  header.backend = "host";
-  header.type = "float/int32";
+  row header = sparse_row("cg iteration", "Poisson 2-D 1024^2", "host");
   p.cases.push_back({index, header, [header] {
                        const matrix A = poisson2d<float, std::int32_t>(1024);
                        row r = header;
@@ -238,8 +237,8 @@ void plan_cuda_spmv(const context& ctx, plan& p, const std::shared_ptr<device_ca
   t.count = "nnz";
   t.notes = {
       "gpuprim::spmv(gp::cuda.on(stream), 1, A, x, 0, y) with the kernel chosen from the row "
-      "statistics (named in the variant) against cusparseSpMV (CSR, ALG_DEFAULT; buffer "
-      "allocated once), float values, int32 indices, isolated and queued calls interleaved.",
+      "statistics (named in the variant) against cusparseSpMV (CSR, ALG_DEFAULT; buffer allocated "
+      "once), float values, int32 indices, isolated and queued calls interleaved.",
       "GB/s counts the minimum traffic: nnz x 8 bytes, (rows + 1) x 4 offsets, x read and y "
       "written once; both matrices are far larger than L2.",
       "check: every element of y against cuSPARSE's (relative to the largest, 1e-5).",
@@ -247,11 +246,7 @@ void plan_cuda_spmv(const context& ctx, plan& p, const std::shared_ptr<device_ca
   const std::size_t index = p.add_table(std::move(t));
   const stream_t stream = ctx.stream;
   for (const bool power_law : {false, true}) {
-    row header;
-    header.algorithm = "spmv";
-    header.variant = matrix_name(power_law, ctx.quick);
-    header.backend = "cuda";
-    header.type = "float/int32";
+    row header = sparse_row("spmv", matrix_name(power_law, ctx.quick), "cuda");
     p.cases.push_back(
         {index, header, [cases, header, power_law, stream] {
            device_case& c = cases->get(power_law, stream);
@@ -277,21 +272,17 @@ void plan_cuda_solve(const context& ctx, plan& p, const std::shared_ptr<matrices
   t.notes = {
       "gpuprim::solve_cg(gp::cuda.on(stream), A, b, x) with tolerance 0, max_iterations K and "
       "check_every K, against CG composed of cusparseSpMV, cublasSdot (host pointer mode), "
-      "cublasSaxpy and cublasSscal (7 library calls and 2 host round trips per iteration); "
-      "float, int32 indices, random b in [0.5, 1.5).",
+      "cublasSaxpy and cublasSscal (7 library calls and 2 host round trips per iteration); float, "
+      "int32 indices, random b in [0.5, 1.5).",
       "Per iteration: (median time of K = " + std::to_string(k2) +
           " iterations - median of K = " + std::to_string(k1) + ") / " + std::to_string(k2 - k1) +
           ", wall clock around whole solves, so setup and the final residual cancel.",
-      "GB/s counts the minimum traffic of one iteration: A once (values, indices, offsets) plus "
-      "10 vector passes; the vendor column counts its own 16 passes.",
+      "GB/s counts the minimum traffic of one iteration: A once (values, indices, offsets) plus 10 "
+      "vector passes; the vendor column counts its own 16 passes.",
       "check: the two residuals ||r|| after K iterations agree within 1%.",
   };
   const std::size_t index = p.add_table(std::move(t));
-  row header;
-  header.algorithm = "cg iteration";
-  header.variant = matrix_name(false, ctx.quick);
-  header.backend = "cuda";
-  header.type = "float/int32";
+  row header = sparse_row("cg iteration", matrix_name(false, ctx.quick), "cuda");
   const stream_t stream = ctx.stream;
   p.cases.push_back(
       {index, header, [mats, header, stream, k1, k2] {
@@ -365,61 +356,44 @@ void plan_cuda_spmv_ladder(const context& ctx, plan& p,
     struct rung {
       const char* name;
       const char* fixes;
-      spmv_choice choice;
-      bool automatic;
+      std::optional<spmv_choice> choice;  // none: the automatic choice
     };
     const rung rungs[] = {
-        {"row_per_thread",
-         "one thread per row: a warp's loads of a row's entries are strided",
-         {spmv_kernel::row_per_thread, 1},
-         false},
-        {"warp_per_row",
-         "32 lanes per row: coalesced loads, idle lanes on short rows",
-         {spmv_kernel::subwarp, 32},
-         false},
-        {"2_lanes_per_row", "sub-warp of 2 lanes", {spmv_kernel::subwarp, 2}, false},
-        {"4_lanes_per_row", "sub-warp of 4 lanes", {spmv_kernel::subwarp, 4}, false},
-        {"8_lanes_per_row", "sub-warp of 8 lanes", {spmv_kernel::subwarp, 8}, false},
-        {"16_lanes_per_row", "sub-warp of 16 lanes", {spmv_kernel::subwarp, 16}, false},
-        {"merge_path",
-         "equal shares of rows + nonzeros per thread: long rows split",
-         {spmv_kernel::merge_path, 0},
-         false},
+        {"row_per_thread", "one thread per row: a warp's loads of a row's entries are strided",
+         spmv_choice{spmv_kernel::row_per_thread, 1}},
+        {"warp_per_row", "32 lanes per row: coalesced loads, idle lanes on short rows",
+         spmv_choice{spmv_kernel::subwarp, 32}},
+        {"2_lanes_per_row", "sub-warp of 2 lanes", spmv_choice{spmv_kernel::subwarp, 2}},
+        {"4_lanes_per_row", "sub-warp of 4 lanes", spmv_choice{spmv_kernel::subwarp, 4}},
+        {"8_lanes_per_row", "sub-warp of 8 lanes", spmv_choice{spmv_kernel::subwarp, 8}},
+        {"16_lanes_per_row", "sub-warp of 16 lanes", spmv_choice{spmv_kernel::subwarp, 16}},
+        {"merge_path", "equal shares of rows + nonzeros per thread: long rows split",
+         spmv_choice{spmv_kernel::merge_path, 0}},
         {"staged_rows",
          "a warp per 32 rows, their entries read as one run and staged: every lane busy",
-         {spmv_kernel::staged_rows, 0},
-         false},
-        {"automatic", "(production) the kernel choose_spmv_kernel picks", {}, true},
+         spmv_choice{spmv_kernel::staged_rows, 0}},
+        {"automatic", "(production) the kernel choose_spmv_kernel picks", std::nullopt},
     };
     for (const rung& g : rungs) {
-      row header;
+      row header = sparse_row("spmv", g.name, "cuda");
       header.implementation = "gpuprim::spmv";
-      header.algorithm = "spmv";
-      header.variant = g.name;
       header.fixes = g.fixes;
-      header.backend = "cuda";
-      header.type = "float/int32";
-      p.cases.push_back({index, header, [cases, header, g, power_law, stream] {
-                           device_case& c = cases->get(power_law, stream);
-                           const matrix& A = cases->mats->get(power_law);
-                           const spmv_choice choice =
-                               g.automatic ? choose_spmv_kernel(A.stats()) : g.choice;
-                           row r = spmv_header("cuda", header.variant, A);
-                           r.implementation = header.implementation;
-                           r.fixes = g.automatic ? std::string(g.fixes) + ": " + choice_name(choice)
-                                                 : header.fixes;
-                           r.measured = time_device(stream, [&](int) { c.ours(choice, stream); });
-                           r.check = c.check(choice, stream);
-                           return std::vector<row>{r};
-                         }});
+      p.cases.push_back(
+          {index, header, [cases, header, g, power_law, stream] {
+             device_case& c = cases->get(power_law, stream);
+             const matrix& A = cases->mats->get(power_law);
+             const spmv_choice choice = g.choice ? *g.choice : choose_spmv_kernel(A.stats());
+             row r = spmv_header("cuda", header.variant, A);
+             r.implementation = header.implementation;
+             r.fixes = g.choice ? header.fixes : std::string(g.fixes) + ": " + choice_name(choice);
+             r.measured = time_device(stream, [&](int) { c.ours(choice, stream); });
+             r.check = c.check(choice, stream);
+             return std::vector<row>{r};
+           }});
     }
-    row vendor;
+    row vendor = sparse_row("spmv", cusparse_spmv::name(), "cuda");
     vendor.implementation = "cusparse";
-    vendor.algorithm = "spmv";
-    vendor.variant = cusparse_spmv::name();
     vendor.fixes = "(reference) the vendor library";
-    vendor.backend = "cuda";
-    vendor.type = "float/int32";
     p.cases.push_back({index, vendor, [cases, vendor, power_law, stream] {
                          device_case& c = cases->get(power_law, stream);
                          row r = spmv_header("cuda", vendor.variant, cases->mats->get(power_law));

@@ -77,8 +77,7 @@ void plan_host_rows(const context& ctx, plan& p) {
   t.roofline_rate = measure_host_copy_bandwidth_gbs((ctx.quick ? 256u : 1024u) << 20);
   t.notes = {
       "gp::transpose(gp::host, ...) on all OpenMP threads (tiles through a local buffer), timed "
-      "with "
-      "steady_clock; GB/s counts the bytes read + written; the roofline is the host's copy "
+      "with steady_clock; GB/s counts the bytes read + written; the roofline is the host's copy "
       "bandwidth (read + write, all threads) measured in this run.",
   };
   const std::size_t index = p.add_table(std::move(t));
@@ -129,18 +128,16 @@ constexpr cuda_shape cuda_shapes[] = {
 };
 
 void plan_cuda_rows(const context& ctx, plan& p) {
-  table t = api_table(ctx, "transpose (cuda)", roofline::device_copy);
-  t.notes = {
-      "gp::transpose(gp::cuda.on(stream), in, out) against cuBLAS geam (op T, alpha 1, beta 0) "
-      "on the same row-major input; GB/s counts the bytes read + written (2 x rows x cols x "
-      "sizeof(T)); % of the device-to-device copy bandwidth of this run. Every input is larger "
-      "than L2 (not rotated).",
-      "vendor / gpuprim above 1 means gpuprim is faster; check compares every element with "
-      "geam's, bit for bit.",
-  };
-  const std::size_t index = p.add_table(std::move(t));
-  for (const cuda_shape& s : cuda_shapes) {
-    if (ctx.quick && !s.in_quick_runs) continue;
+  const std::size_t index = p.add_table(api_table(
+      ctx, "transpose (cuda)", roofline::device_copy,
+      {
+          "gp::transpose(gp::cuda.on(stream), in, out) against cuBLAS geam (op T, alpha 1, beta 0) "
+          "on the same row-major input; GB/s counts the bytes read + written (2 x rows x cols x "
+          "sizeof(T)); % of the device-to-device copy bandwidth of this run. Every input is larger "
+          "than L2 (not rotated).",
+          faster_note("check compares every element with geam's, bit for bit."),
+      }));
+  for (const cuda_shape& s : kept_cases(ctx, cuda_shapes)) {
     const std::size_t rows = s.rows, cols = s.cols;
     if (s.f64) {
       const row h = make_header("cuda", "double", rows, cols, 8);
@@ -246,9 +243,7 @@ void plan_ladder(const context& ctx, plan& p) {
 }  // namespace
 
 planners transpose_planners() {
-  return {.cuda = GPUPRIM_BENCH_CUDA(plan_cuda_rows),
-          .host = plan_host_rows,
-          .ladder = GPUPRIM_BENCH_CUDA(plan_ladder)};
+  return GPUPRIM_BENCH_PLANNERS(plan_cuda_rows, plan_host_rows, plan_ladder);
 }
 
 }  // namespace gpuprim::bench
