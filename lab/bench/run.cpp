@@ -5,9 +5,11 @@
 #include <exception>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <regex>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -28,19 +30,16 @@ namespace {
 
 #if GPUPRIM_HAS_CUDA
 // A non-blocking CUDA stream owned for the length of a benchmark run.
-class device_stream {
- public:
-  device_stream() {
-    GPUPRIM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "bench stream");
-  }
-  ~device_stream() { cudaStreamDestroy(stream_); }
-  device_stream(const device_stream&) = delete;
-  device_stream& operator=(const device_stream&) = delete;
-  stream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
+struct stream_destroyer {
+  void operator()(cudaStream_t stream) const { cudaStreamDestroy(stream); }
 };
+using device_stream = std::unique_ptr<std::remove_pointer_t<cudaStream_t>, stream_destroyer>;
+
+device_stream make_device_stream() {
+  cudaStream_t stream = nullptr;
+  GPUPRIM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "bench stream");
+  return device_stream(stream);
+}
 #endif
 
 constexpr std::size_t mib = std::size_t{1} << 20;
@@ -256,10 +255,10 @@ int run(const options& opts) {
       std::fprintf(stderr, "%s: CUDA rows skipped: %s\n", program.c_str(), no_device_reason);
     }
 #if GPUPRIM_HAS_CUDA
-    std::optional<device_stream> stream;
+    device_stream stream;
     if (ctx.cuda) {
-      stream.emplace();
-      ctx.stream = stream->get();
+      stream = make_device_stream();
+      ctx.stream = stream.get();
       ctx.l2_cache_bytes = info.l2_cache_bytes;
       std::fprintf(stderr, "[roofline] device-to-device copy bandwidth ...\n");
       info.copy_bandwidth_gbs = ctx.copy_bandwidth_gbs = measure_device_copy_bandwidth_gbs();

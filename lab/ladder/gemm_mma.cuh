@@ -98,19 +98,20 @@ __device__ __forceinline__ void cp_async_wait() {
 #endif
 }
 
+// Four 8 x 8 b16 matrices from shared memory into r (ldmatrix .x4); with
+// Transposed, each matrix transposed on the way (.trans).
+template <bool Transposed = false>
 __device__ __forceinline__ void ldmatrix_x4(unsigned (&r)[4], unsigned address) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(address));
-#endif
-}
-
-__device__ __forceinline__ void ldmatrix_x4_trans(unsigned (&r)[4], unsigned address) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(address));
+  if constexpr (Transposed) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(address));
+  } else {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(address));
+  }
 #endif
 }
 
@@ -264,7 +265,7 @@ __global__ void __launch_bounds__(S::threads, S::min_blocks)
     for (int j = 0; j < NT / 2; ++j) {
       const int r = kk * 16 + lane % 16, ch = (warp_n * WN + j * 16) / 8 + lane / 16;
       unsigned t[4];
-      ldmatrix_x4_trans(t, b_stage + swizzled_chunk<BCR>(r, ch) * 16);
+      ldmatrix_x4<true>(t, b_stage + swizzled_chunk<BCR>(r, ch) * 16);
       bf[2 * j][0] = t[0];
       bf[2 * j][1] = t[1];
       bf[2 * j + 1][0] = t[2];

@@ -26,6 +26,13 @@
     if (e != cudaSuccess) probe_failed("CUDA", cudaGetErrorString(e), __LINE__); \
   } while (0)
 
+// Frees device buffers (cudaFree), ending the probe on an error.
+template <class... T>
+void free_device(T*... buffers) {
+  for (void* buffer : {static_cast<void*>(buffers)...})
+    CHECK_CUDA(cudaFree(buffer));
+}
+
 // One CUB algorithm's two-phase calls on one set of arguments: `call(temp,
 // bytes)` makes the CUB call; the constructor sizes the temporary storage
 // (temp == nullptr) and allocates it, operator() makes the call with it,

@@ -137,10 +137,7 @@ int main(int argc, char** argv) {
       std::printf("%d^3  %-44s %8.3f ms %7.1f TFLOP/s  x%.3f  max |diff| %.2e %s\n", size, v.name,
                   ms, flops / ms / 1e9, ref_ms / ms, worst, worst <= 1e-4 * k ? "ok" : "WRONG");
     }
-    CHECK_CUDA(cudaFree(da));
-    CHECK_CUDA(cudaFree(db));
-    CHECK_CUDA(cudaFree(dc));
-    CHECK_CUDA(cudaFree(dref));
+    free_device(da, db, dc, dref);
   }
   CHECK_CUBLAS(cublasDestroy(handle));
   return 0;

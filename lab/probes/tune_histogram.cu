@@ -131,8 +131,7 @@ void compare(const std::vector<std::uint8_t>& host, int bins, const char* what) 
     shape.template operator()<1024, 4, 1>("byte as bin, 1024 threads, one copy");
     shape.template operator()<1024, 4, 2>("byte as bin, 1024 threads, 2 copies");
   }
-  CHECK_CUDA(cudaFree(in));
-  CHECK_CUDA(cudaFree(counts));
+  free_device(in, counts);
 }
 
 }  // namespace

@@ -120,10 +120,7 @@ void compare(std::size_t n) {
   V* v_in = reinterpret_cast<V*>(Pairs ? values : nullptr);
   V* v_out = reinterpret_cast<V*>(Pairs ? values_out : nullptr);
   (run_variant<K, V>(Configs{}, keys, keys_out, v_in, v_out, n, cub_keys, cub_values, cub_ms), ...);
-  CHECK_CUDA(cudaFree(keys));
-  CHECK_CUDA(cudaFree(keys_out));
-  CHECK_CUDA(cudaFree(values));
-  CHECK_CUDA(cudaFree(values_out));
+  free_device(keys, keys_out, values, values_out);
 }
 
 // --profile: one default-tile sort and one CUB sort of 2^26 uint32 keys,

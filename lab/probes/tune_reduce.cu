@@ -85,8 +85,7 @@ void compare(std::size_t n) {
   run_variant<512, 4>(2, in, n, out, want, cub_ms, cub_queued_ms);
   run_variant<128, 4>(8, in, n, out, want, cub_ms, cub_queued_ms);
   run_variant<1024, 2>(1, in, n, out, want, cub_ms, cub_queued_ms);
-  CHECK_CUDA(cudaFree(in));
-  CHECK_CUDA(cudaFree(out));
+  free_device(in, out);
 }
 
 __global__ void empty_kernel() {}
@@ -143,8 +142,7 @@ void from_memory(std::size_t n) {
   };
   time_ours(std::integral_constant<gc::reduce_finish, gc::reduce_finish::polled>{});
   time_ours(std::integral_constant<gc::reduce_finish, gc::reduce_finish::ticket>{});
-  CHECK_CUDA(cudaFree(in));
-  CHECK_CUDA(cudaFree(out));
+  free_device(in, out);
 }
 
 void launch_floor() {
@@ -310,9 +308,7 @@ void launch_paths() {
     });
     check("bare cuLaunchKernel");
   }
-  CHECK_CUDA(cudaFree(words));
-  CHECK_CUDA(cudaFree(in));
-  CHECK_CUDA(cudaFree(out));
+  free_device(words, in, out);
   CHECK_CUDA(cudaStreamDestroy(stream));
 }
 

@@ -170,8 +170,7 @@ void compare(std::size_t n) {
   time_data_paths(in, out, n, cub_ms);
   std::vector<float> one_word_out;
   (run_variant(Configs{}, in, out, n, cub_out, one_word_out, cub_ms), ...);
-  CHECK_CUDA(cudaFree(in));
-  CHECK_CUDA(cudaFree(out));
+  free_device(in, out);
 }
 
 // ---- Segmented scans: float sums with one-byte head flags (segments of
@@ -279,10 +278,7 @@ void compare_segmented(std::size_t n) {
                                                              cub_queued_ms);
   run_segmented_variant<512, 16, 3, rescan, p, flag_vectors>("", in, flags, out, n, cub_out, cub_ms,
                                                              cub_queued_ms);
-  CHECK_CUDA(cudaFree(keys));
-  CHECK_CUDA(cudaFree(flags));
-  CHECK_CUDA(cudaFree(in));
-  CHECK_CUDA(cudaFree(out));
+  free_device(keys, flags, in, out);
 }
 
 // --profile [LOG2N]: one default scan and one CUB scan of 2^LOG2N floats
