@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "enum_name.hpp"
 #include "gpuprim/core/macros.hpp"
@@ -39,6 +40,15 @@ class cub_storage {
   std::size_t bytes_ = 0;
 };
 
+// What every CUB anchor keeps: the stream it enqueues on and the temporary
+// storage its CUB call asked for when the anchor was made.
+class cub_anchor {
+ protected:
+  cub_anchor(stream_t stream, cub_storage temp) : stream_(stream), temp_(std::move(temp)) {}
+  stream_t stream_;
+  cub_storage temp_;
+};
+
 // One CUB algorithm from in[0, n) to out, picked by `Kind`:
 // - reduce_op: cub::DeviceReduce::{Sum, Min, Max} into out[0]
 //   (anchors_cub_reduce.cu);
@@ -47,7 +57,7 @@ class cub_storage {
 // The temporary storage is sized and allocated once, here, outside any
 // timed region, the way a CUB user keeps it across calls.
 template <class T, class Kind>
-class cub_span_anchor {
+class cub_span_anchor : cub_anchor {
  public:
   cub_span_anchor(Kind kind, std::size_t n, stream_t stream);
 
@@ -60,8 +70,6 @@ class cub_span_anchor {
  private:
   Kind kind_;
   std::size_t n_;
-  stream_t stream_;
-  cub_storage temp_;
 };
 
 template <class T>
@@ -81,7 +89,7 @@ extern template class cub_span_anchor<std::int32_t, scan_kind>;
 // each segment its index as key, and the segments are those of head flags).
 // Temporary storage allocated once, here.
 template <class T>
-class cub_inclusive_sum_by_key {
+class cub_inclusive_sum_by_key : cub_anchor {
  public:
   cub_inclusive_sum_by_key(std::size_t n, stream_t stream);
 
@@ -92,8 +100,6 @@ class cub_inclusive_sum_by_key {
 
  private:
   std::size_t n_;
-  stream_t stream_;
-  cub_storage temp_;
 };
 
 extern template class cub_inclusive_sum_by_key<float>;
@@ -102,7 +108,7 @@ extern template class cub_inclusive_sum_by_key<float>;
 // num_segments + 1 offsets (begin = offsets, end = offsets + 1), reading the
 // same 64-bit offsets gpuprim reads. Temporary storage as for cub_reduce.
 template <class T>
-class cub_segmented_sum {
+class cub_segmented_sum : cub_anchor {
  public:
   cub_segmented_sum(std::size_t num_segments, stream_t stream);
 
@@ -112,8 +118,6 @@ class cub_segmented_sum {
 
  private:
   std::size_t num_segments_;
-  stream_t stream_;
-  cub_storage temp_;
 };
 
 extern template class cub_segmented_sum<float>;
@@ -122,7 +126,7 @@ extern template class cub_segmented_sum<float>;
 // of `n` samples, unsigned int counters (anchors_cub_histogram.cu).
 // Temporary storage allocated once, here.
 template <class Sample, class Level>
-class cub_histogram_even {
+class cub_histogram_even : cub_anchor {
  public:
   cub_histogram_even(int bins, Level lower, Level upper, std::size_t n, stream_t stream);
 
@@ -136,8 +140,6 @@ class cub_histogram_even {
   Level lower_;
   Level upper_;
   std::size_t n_;
-  stream_t stream_;
-  cub_storage temp_;
 };
 
 extern template class cub_histogram_even<std::uint8_t, int>;
@@ -146,7 +148,7 @@ extern template class cub_histogram_even<float, float>;
 // cub::DeviceRadixSort::SortKeys (V = void) or SortPairs over `n` keys, all
 // bits, out of place (anchors_cub_sort.cu); temporary storage allocated once.
 template <class K, class V>
-class cub_radix_sort {
+class cub_radix_sort : cub_anchor {
  public:
   using value_type = std::conditional_t<std::is_void_v<V>, char, V>;
   cub_radix_sort(std::size_t n, stream_t stream);
@@ -160,8 +162,6 @@ class cub_radix_sort {
 
  private:
   std::size_t n_;
-  stream_t stream_;
-  cub_storage temp_;
 };
 
 extern template class cub_radix_sort<std::uint32_t, void>;
@@ -175,7 +175,7 @@ extern template class cub_radix_sort<std::uint32_t, std::uint32_t>;
 // keys given by num_segments + 1 int offsets, out of place
 // (anchors_cub_sorting_network.cu); temporary storage allocated once, here.
 template <class T>
-class cub_segmented_sort {
+class cub_segmented_sort : cub_anchor {
  public:
   cub_segmented_sort(std::size_t n, std::size_t num_segments, stream_t stream);
 
@@ -186,8 +186,6 @@ class cub_segmented_sort {
  private:
   std::size_t n_;
   std::size_t num_segments_;
-  stream_t stream_;
-  cub_storage temp_;
 };
 
 extern template class cub_segmented_sort<float>;

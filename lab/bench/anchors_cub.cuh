@@ -51,14 +51,13 @@ const char* cub_span_name(scan_kind kind);
 
 template <class T, class Kind>
 cub_span_anchor<T, Kind>::cub_span_anchor(Kind kind, std::size_t n, stream_t stream)
-    : kind_(kind),
-      n_(n),
-      stream_(stream),
-      temp_(make_cub_storage([&](void* temp, std::size_t& bytes) {
-        return call_with_cub_size(n, [&](auto size) {
-          return cub_span_call<T>(kind, temp, bytes, nullptr, nullptr, size, stream);
-        });
-      })) {}
+    : cub_anchor(stream, make_cub_storage([&](void* temp, std::size_t& bytes) {
+                   return call_with_cub_size(n, [&](auto size) {
+                     return cub_span_call<T>(kind, temp, bytes, nullptr, nullptr, size, stream);
+                   });
+                 })),
+      kind_(kind),
+      n_(n) {}
 
 template <class T, class Kind>
 void cub_span_anchor<T, Kind>::enqueue(const T* in, T* out) const {

@@ -27,15 +27,14 @@ cudaError_t call_cub(void* temp, std::size_t& temp_bytes, const Sample* in, unsi
 template <class Sample, class Level>
 cub_histogram_even<Sample, Level>::cub_histogram_even(int bins, Level lower, Level upper,
                                                       std::size_t n, stream_t stream)
-    : bins_(bins),
+    : cub_anchor(stream, make_cub_storage([&](void* temp, std::size_t& bytes) {
+                   return call_cub<Sample, Level>(temp, bytes, nullptr, nullptr, bins, lower, upper,
+                                                  n, stream);
+                 })),
+      bins_(bins),
       lower_(lower),
       upper_(upper),
-      n_(n),
-      stream_(stream),
-      temp_(make_cub_storage([&](void* temp, std::size_t& bytes) {
-        return call_cub<Sample, Level>(temp, bytes, nullptr, nullptr, bins, lower, upper, n,
-                                       stream);
-      })) {}
+      n_(n) {}
 
 template <class Sample, class Level>
 void cub_histogram_even<Sample, Level>::enqueue(const Sample* in, unsigned* counts) const {

@@ -41,9 +41,10 @@ cudaError_t call_cub_by_key(void* temp, std::size_t& temp_bytes, const std::int3
 
 template <class T>
 cub_inclusive_sum_by_key<T>::cub_inclusive_sum_by_key(std::size_t n, stream_t stream)
-    : n_(n), stream_(stream), temp_(make_cub_storage([&](void* temp, std::size_t& bytes) {
-        return call_cub_by_key<T>(temp, bytes, nullptr, nullptr, nullptr, n, stream);
-      })) {}
+    : cub_anchor(stream, make_cub_storage([&](void* temp, std::size_t& bytes) {
+                   return call_cub_by_key<T>(temp, bytes, nullptr, nullptr, nullptr, n, stream);
+                 })),
+      n_(n) {}
 
 template <class T>
 void cub_inclusive_sum_by_key<T>::enqueue(const std::int32_t* keys, const T* in, T* out) const {

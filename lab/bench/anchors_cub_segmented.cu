@@ -9,14 +9,13 @@ namespace gpuprim::bench {
 
 template <class T>
 cub_segmented_sum<T>::cub_segmented_sum(std::size_t num_segments, stream_t stream)
-    : num_segments_(num_segments),
-      stream_(stream),
-      temp_(make_cub_storage([&](void* temp, std::size_t& bytes) {
-        const std::uint64_t* no_offsets = nullptr;
-        return cub::DeviceSegmentedReduce::Sum(
-            temp, bytes, static_cast<const T*>(nullptr), static_cast<T*>(nullptr),
-            static_cast<std::int64_t>(num_segments), no_offsets, no_offsets, stream);
-      })) {}
+    : cub_anchor(stream, make_cub_storage([&](void* temp, std::size_t& bytes) {
+                   const std::uint64_t* no_offsets = nullptr;
+                   return cub::DeviceSegmentedReduce::Sum(
+                       temp, bytes, static_cast<const T*>(nullptr), static_cast<T*>(nullptr),
+                       static_cast<std::int64_t>(num_segments), no_offsets, no_offsets, stream);
+                 })),
+      num_segments_(num_segments) {}
 
 template <class T>
 void cub_segmented_sum<T>::enqueue(const T* in, const std::uint64_t* offsets, T* out) const {

@@ -27,9 +27,11 @@ cudaError_t call_cub(void* temp, std::size_t& temp_bytes, const K* keys_in, K* k
 
 template <class K, class V>
 cub_radix_sort<K, V>::cub_radix_sort(std::size_t n, stream_t stream)
-    : n_(n), stream_(stream), temp_(make_cub_storage([&](void* temp, std::size_t& bytes) {
-        return call_cub<K, V>(temp, bytes, nullptr, nullptr, nullptr, nullptr, n, stream);
-      })) {}
+    : cub_anchor(stream, make_cub_storage([&](void* temp, std::size_t& bytes) {
+                   return call_cub<K, V>(temp, bytes, nullptr, nullptr, nullptr, nullptr, n,
+                                         stream);
+                 })),
+      n_(n) {}
 
 template <class K, class V>
 void cub_radix_sort<K, V>::enqueue(const K* keys_in, K* keys_out, const value_type* values_in,

@@ -25,12 +25,12 @@ cudaError_t call_cub(void* temp, std::size_t& temp_bytes, const T* in, T* out, s
 
 template <class T>
 cub_segmented_sort<T>::cub_segmented_sort(std::size_t n, std::size_t num_segments, stream_t stream)
-    : n_(n),
-      num_segments_(num_segments),
-      stream_(stream),
-      temp_(make_cub_storage([&](void* temp, std::size_t& bytes) {
-        return call_cub<T>(temp, bytes, nullptr, nullptr, n, num_segments, nullptr, stream);
-      })) {}
+    : cub_anchor(stream, make_cub_storage([&](void* temp, std::size_t& bytes) {
+                   return call_cub<T>(temp, bytes, nullptr, nullptr, n, num_segments, nullptr,
+                                      stream);
+                 })),
+      n_(n),
+      num_segments_(num_segments) {}
 
 template <class T>
 void cub_segmented_sort<T>::enqueue(const T* keys_in, T* keys_out, const int* offsets) const {

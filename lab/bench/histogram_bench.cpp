@@ -134,7 +134,8 @@ void plan_host_rows(const context& ctx, plan& p) {
       {
           "gpuprim::histogram_even(gp::host, ...) on all OpenMP threads (per-thread histograms, "
           "merged), timed with steady_clock; a one-thread loop for context.",
-          host_read_note("n x sizeof(T) read"),
+          "GB/s counts n x sizeof(T) read; the roofline is every thread reading its own part of a "
+          "buffer far larger than the caches, measured in this run.",
           "check: gpuprim's counts against the loop's, and no sample left out.",
       }));
   const std::size_t n = host_size(ctx, 27, 25);

@@ -137,14 +137,6 @@ inline std::string device_events_note(const std::string& bytes) {
 inline std::string faster_note(const std::string& check) {
   return "vendor / gpuprim above 1 means gpuprim is faster; " + check;
 }
-// "GB/s counts <bytes>; the roofline is every thread reading its own part
-// of a buffer far larger than the caches, measured in this run."
-inline std::string host_read_note(const std::string& bytes) {
-  return "GB/s counts " + bytes +
-         "; the roofline is every thread reading its own part of a buffer far larger than the "
-         "caches, measured in this run.";
-}
-
 // The cases of a family's list that this run keeps: every one, or in quick
 // runs only those marked in_quick_runs.
 template <class Case, std::size_t N>

@@ -108,7 +108,8 @@ void plan_host_rows(const context& ctx, plan& p) {
       {
           "gpuprim::reduce(gp::host, ...) on all OpenMP threads, timed with steady_clock; "
           "std::reduce and std::accumulate run on one thread, for context.",
-          host_read_note("n x sizeof(T) read"),
+          "GB/s counts n x sizeof(T) read; the roofline is every thread reading its own part of "
+          "a buffer far larger than the caches once, measured in this run.",
           "check: gpuprim's float sum against a double-precision sum.",
       }));
   row header = make_header("host", "float", host_size(ctx, 27, 25), sizeof(float));
