@@ -147,13 +147,7 @@ std::string rate_text(std::size_t n, double us) {
 }
 
 row make_header(const std::string& variant, const char* backend, std::size_t n) {
-  row r;
-  r.algorithm = "closest_pair";
-  r.variant = variant;
-  r.backend = backend;
-  r.type = "float";
-  r.n = n;
-  return r;
+  return make_row("closest_pair", variant, backend, "float", n);
 }
 
 closest_pair_result run_host(const std::vector<float>& pts, closest_pair_algorithm a) {

@@ -52,14 +52,8 @@ std::vector<double> symmetric_taps(int k) {
 
 row make_header(const std::string& variant, const char* backend, const char* type,
                 std::size_t pixels, double bytes_per_pixel) {
-  row r;
-  r.algorithm = "convolve";
-  r.variant = variant;
-  r.backend = backend;
-  r.type = type;
-  r.n = pixels;
-  r.bytes = static_cast<double>(pixels) * bytes_per_pixel;
-  return r;
+  return make_row("convolve", variant, backend, type, pixels,
+                  static_cast<double>(pixels) * bytes_per_pixel);
 }
 
 // ---- host -----------------------------------------------------------------

@@ -46,12 +46,7 @@ std::string shape_name(const gemm_shape& s) {
 }
 
 row make_header(const char* backend, const char* type, const gemm_shape& s) {
-  row r;
-  r.algorithm = "gemm";
-  r.variant = shape_name(s);
-  r.backend = backend;
-  r.type = type;
-  r.n = s.m;
+  row r = make_row("gemm", shape_name(s), backend, type, s.m);
   r.flops = 2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k);
   return r;
 }

@@ -68,14 +68,8 @@ histogram_level_t<T> upper_of() {
 
 row make_header(const char* backend, const char* type, int bins, std::size_t n,
                 std::size_t sample_bytes) {
-  row r;
-  r.algorithm = "histogram";
-  r.variant = "even, " + std::to_string(bins) + " bins";
-  r.backend = backend;
-  r.type = type;
-  r.n = n;
-  r.bytes = static_cast<double>(n) * static_cast<double>(sample_bytes);
-  return r;
+  return make_row("histogram", "even, " + std::to_string(bins) + " bins", backend, type, n,
+                  static_cast<double>(n) * static_cast<double>(sample_bytes));
 }
 
 template <class C>

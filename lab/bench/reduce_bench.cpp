@@ -65,13 +65,7 @@ std::string check_result(reduce_op op, T got, T expected, const char* reference)
 }
 
 row make_header(const char* backend, const char* type, std::size_t n, std::size_t element_bytes) {
-  row r;
-  r.algorithm = "reduce";
-  r.backend = backend;
-  r.type = type;
-  r.n = n;
-  r.bytes = static_cast<double>(n * element_bytes);
-  return r;
+  return make_row("reduce", "", backend, type, n, static_cast<double>(n * element_bytes));
 }
 
 // ---- host ---------------------------------------------------------------

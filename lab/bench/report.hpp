@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "timing.hpp"
@@ -38,6 +39,21 @@ struct row {
   // The same for calls queued back to back (timing::queued_us).
   std::optional<double> queued_ratio_to_vendor() const;
 };
+
+// A row named by what ran (algorithm, variant), where (backend), on what
+// (type), for how many elements (n), with the bytes its GB/s counts (0:
+// not counted).
+inline row make_row(std::string algorithm, std::string variant, std::string backend,
+                    std::string type, std::size_t n, double bytes = 0) {
+  row r;
+  r.algorithm = std::move(algorithm);
+  r.variant = std::move(variant);
+  r.backend = std::move(backend);
+  r.type = std::move(type);
+  r.n = n;
+  r.bytes = bytes;
+  return r;
+}
 
 enum class table_kind { api, ladder };
 

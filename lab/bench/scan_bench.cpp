@@ -40,13 +40,8 @@ const char* variant_name(scan_kind kind) {
 }
 
 row make_header(const char* backend, const char* type, std::size_t n, std::size_t element_bytes) {
-  row r;
-  r.algorithm = "scan";
-  r.backend = backend;
-  r.type = type;
-  r.n = n;
-  r.bytes = 2.0 * static_cast<double>(n) * static_cast<double>(element_bytes);
-  return r;
+  return make_row("scan", "", backend, type, n,
+                  2.0 * static_cast<double>(n) * static_cast<double>(element_bytes));
 }
 
 // Compares two scans element by element. Integers must match exactly. Float
@@ -130,14 +125,8 @@ double segmented_scan_bytes(std::size_t n, std::size_t value_bytes) {
 }
 
 row make_segmented_header(const char* backend, const segment_shape& shape, std::size_t n) {
-  row r;
-  r.algorithm = "segmented_scan";
-  r.variant = std::string("inclusive sum, ") + shape.name;
-  r.backend = backend;
-  r.type = "float";
-  r.n = n;
-  r.bytes = segmented_scan_bytes(n, sizeof(float));
-  return r;
+  return make_row("segmented_scan", std::string("inclusive sum, ") + shape.name, backend, "float",
+                  n, segmented_scan_bytes(n, sizeof(float)));
 }
 
 // ---- host ---------------------------------------------------------------

@@ -43,14 +43,8 @@ double segmented_bytes(std::size_t n, std::size_t segments) {
 }
 
 row make_header(const char* backend, const shape& sh, std::size_t n, std::size_t segments) {
-  row r;
-  r.algorithm = "segmented_reduce";
-  r.backend = backend;
-  r.type = "float";
-  r.variant = std::string("sum, ") + sh.name;
-  r.n = n;
-  r.bytes = segmented_bytes(n, segments);
-  return r;
+  return make_row("segmented_reduce", std::string("sum, ") + sh.name, backend, "float", n,
+                  segmented_bytes(n, segments));
 }
 
 std::string compare_sums(const std::vector<float>& got, const std::vector<float>& expected,

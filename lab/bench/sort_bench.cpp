@@ -67,14 +67,8 @@ std::string compare_bits(const std::vector<T>& got, const std::vector<T>& expect
 
 row make_header(const char* backend, const char* variant, const char* type, std::size_t n,
                 std::size_t element_bytes) {
-  row r;
-  r.algorithm = "sort";
-  r.variant = variant;
-  r.backend = backend;
-  r.type = type;
-  r.n = n;
-  r.bytes = 2.0 * static_cast<double>(n) * static_cast<double>(element_bytes);
-  return r;
+  return make_row("sort", variant, backend, type, n,
+                  2.0 * static_cast<double>(n) * static_cast<double>(element_bytes));
 }
 
 // ---- cuda ---------------------------------------------------------------

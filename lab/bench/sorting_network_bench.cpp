@@ -35,13 +35,8 @@ constexpr std::uint64_t input_seed = 20261123;
 
 row make_header(const char* algorithm, const char* backend, const char* type, std::size_t n,
                 std::size_t element_bytes) {
-  row r;
-  r.algorithm = algorithm;
-  r.backend = backend;
-  r.type = type;
-  r.n = n;
-  r.bytes = 2.0 * static_cast<double>(n) * static_cast<double>(element_bytes);
-  return r;
+  return make_row(algorithm, "", backend, type, n,
+                  2.0 * static_cast<double>(n) * static_cast<double>(element_bytes));
 }
 
 std::string array_variant(std::size_t count, std::size_t array_size) {

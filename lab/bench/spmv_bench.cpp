@@ -77,12 +77,7 @@ std::string matrix_name(bool power_law, bool quick) {
 
 // A row of the sparse tables: float values, int32 indices.
 row sparse_row(const char* algorithm, std::string variant, const char* backend) {
-  row r;
-  r.algorithm = algorithm;
-  r.variant = std::move(variant);
-  r.backend = backend;
-  r.type = "float/int32";
-  return r;
+  return make_row(algorithm, std::move(variant), backend, "float/int32", 0);
 }
 
 row spmv_header(const char* backend, const std::string& variant, const matrix& A) {

@@ -31,14 +31,9 @@ const char* type_name() {
 
 row make_header(const char* backend, const char* type, std::size_t rows, std::size_t cols,
                 std::size_t element) {
-  row r;
-  r.algorithm = "transpose";
-  r.variant = std::to_string(rows) + " x " + std::to_string(cols);
-  r.backend = backend;
-  r.type = type;
-  r.n = rows * cols;
-  r.bytes = 2.0 * static_cast<double>(rows * cols) * static_cast<double>(element);
-  return r;
+  return make_row("transpose", std::to_string(rows) + " x " + std::to_string(cols), backend, type,
+                  rows * cols,
+                  2.0 * static_cast<double>(rows * cols) * static_cast<double>(element));
 }
 
 template <class T>
