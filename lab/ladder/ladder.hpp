@@ -9,6 +9,8 @@
 // their kernels live in lab/ladder/<family>.cuh.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
@@ -39,6 +41,14 @@ struct rung {
   }                                      \
   static_assert(true)
 #endif
+
+// A rung launcher's kernel name as a template argument, for error messages
+// (run_passes<..., "reduce_warp_shuffle">).
+template <std::size_t N>
+struct kernel_name {
+  constexpr kernel_name(const char (&name)[N]) { std::copy_n(name, N, text); }
+  char text[N];
+};
 
 // Defines the typed table `name<T>()` of a family precompiled for float,
 // double, std::int32_t and std::int64_t as the variable template

@@ -25,13 +25,6 @@ namespace {
 constexpr unsigned threads = reduce_ladder_threads;
 constexpr const char* algorithm = "reduce ladder";
 
-// A kernel's name as a template argument, for error messages.
-template <std::size_t N>
-struct kernel_name {
-  constexpr kernel_name(const char (&name)[N]) { std::copy_n(name, N, text); }
-  char text[N];
-};
-
 // How a pass sizes its grid over `count` elements: one block per
 // threads * items_per_thread elements, and for grid-stride kernels no more
 // blocks than the device holds at once (so items_per_thread is a minimum:

@@ -28,13 +28,6 @@ constexpr unsigned rows = scan_hierarchy_rows;
 constexpr std::uint64_t hierarchy_tile = std::uint64_t(threads) * rows;
 constexpr const char* algorithm = "scan ladder";
 
-// A kernel's name as a template argument, for error messages.
-template <std::size_t N>
-struct kernel_name {
-  constexpr kernel_name(const char (&name)[N]) { std::copy_n(name, N, text); }
-  char text[N];
-};
-
 template <class T>
 void require_same_size(device_span<const T> in, device_span<T> out) {
   if (in.size() != out.size()) {
