@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "anchors.hpp"
 #include "gpuprim/core/device_span.hpp"
 #include "report.hpp"
 
@@ -160,32 +161,38 @@ inline table ladder_table(const context& ctx, std::string title) {
 template <class T>
 using span_enqueuer = std::function<void(device_span<const T> in, device_span<T> out)>;
 
-// A ladder table whose rungs map one span to another: one row per rung,
-// then the production path (production(in, out, stream)) and the vendor
-// library, for reference. The vendor's object comes from make_vendor() (a
-// std::unique_ptr to something with enqueue(in, out)) on its first call, a
-// warm-up, so that its allocation is not timed. measure(row, enqueue)
-// times and checks one row.
-template <class T, class Rungs, class Measure, class Production, class MakeVendor>
+#if GPUPRIM_HAS_CUDA
+// A ladder table whose rungs map one span to another (reduce, scan): one
+// row per rung, then the production path (production(kind, in, out,
+// stream)) and CUB's `kind` (cub_span_anchor over header.n elements), for
+// reference, as a note above the table's own says. CUB's anchor is made on
+// its row's first call, a warm-up, so that its allocation is not timed.
+// measure(row, enqueue) times and checks one row.
+template <class T, class Kind, class Rungs, class Measure>
 void add_span_ladder(plan& p, table t, row header, stream_t stream, const Rungs& rungs,
-                     Measure measure, const std::string& production_name, Production production,
-                     const std::string& vendor_name, MakeVendor make_vendor) {
+                     Measure measure, const std::string& production_name,
+                     void (*production)(Kind, device_span<const T>, device_span<T>, stream_t),
+                     Kind kind) {
+  t.notes.insert(t.notes.begin(),
+                 "The last two rows are the production path and CUB, for reference.");
+  const std::size_t n = header.n;
   auto rows = make_ladder_rows<span_enqueuer<T>>(p, p.add_table(std::move(t)), std::move(header),
                                                  std::move(measure));
   rows.add_rungs(rungs, [stream](auto run) -> span_enqueuer<T> {
     return [run, stream](device_span<const T> in, device_span<T> out) { run(in, out, stream); };
   });
   rows.add("gpuprim", production_name, "(reference) the production path",
-           [production, stream](device_span<const T> in, device_span<T> out) {
-             production(in, out, stream);
+           [production, kind, stream](device_span<const T> in, device_span<T> out) {
+             production(kind, in, out, stream);
            });
-  const auto vendor = std::make_shared<decltype(make_vendor())>();
-  rows.add("cub", vendor_name, "(reference) the vendor library",
-           [vendor, make_vendor](device_span<const T> in, device_span<T> out) {
-             if (!*vendor) *vendor = make_vendor();
+  const auto vendor = std::make_shared<std::unique_ptr<cub_span_anchor<T, Kind>>>();
+  rows.add("cub", cub_span_anchor<T, Kind>::name(kind), "(reference) the vendor library",
+           [vendor, kind, n, stream](device_span<const T> in, device_span<T> out) {
+             if (!*vendor) *vendor = std::make_unique<cub_span_anchor<T, Kind>>(kind, n, stream);
              (*vendor)->enqueue(in.data(), out.data());
            });
 }
+#endif
 
 // "reduce sum float 2^24 cuda", for the progress lines.
 std::string describe(const row& header);

@@ -250,26 +250,16 @@ template <class T>
 void plan_ladder(const context& ctx, plan& p, int log2_n) {
   table t = ladder_table(
       ctx, "reduce ladder: sum of 2^" + std::to_string(log2_n) + " " + type_name<T>() + " (cuda)");
-  t.notes = {
-      "The last two rows are the production path and CUB, for reference.",
-      "CUDA events around each call; GB/s counts n x sizeof(T) read. " +
-          l2_note(ctx.l2_cache_bytes, false),
-  };
+  t.notes = {"CUDA events around each call; GB/s counts n x sizeof(T) read. " +
+             l2_note(ctx.l2_cache_bytes, false)};
   const auto inputs = std::make_shared<ladder_inputs<T>>();
-  const stream_t stream = ctx.stream;
-  const std::size_t n = std::size_t{1} << log2_n;
   add_span_ladder<T>(
-      p, std::move(t), make_header("cuda", type_name<T>(), n, sizeof(T)), stream,
-      ladder::reduce_rungs<T>(),
+      p, std::move(t), make_header("cuda", type_name<T>(), std::size_t{1} << log2_n, sizeof(T)),
+      ctx.stream, ladder::reduce_rungs<T>(),
       [ctx, inputs](const row& r, const span_enqueuer<T>& enqueue) {
         return measure_ladder_row<T>(ctx, *inputs, r, enqueue);
       },
-      "gpuprim::reduce_into",
-      [](device_span<const T> in, device_span<T> out, stream_t s) {
-        enqueue_reduce_into(reduce_op::sum, in, out, s);
-      },
-      cub_reduce<T>::name(reduce_op::sum),
-      [n, stream] { return std::make_unique<cub_reduce<T>>(reduce_op::sum, n, stream); });
+      "gpuprim::reduce_into", enqueue_reduce_into<T>, reduce_op::sum);
 }
 
 #endif  // GPUPRIM_HAS_CUDA

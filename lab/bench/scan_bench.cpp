@@ -406,25 +406,16 @@ void plan_ladder(const context& ctx, plan& p, int log2_n) {
   table t = ladder_table(ctx, "scan ladder: inclusive sum of 2^" + std::to_string(log2_n) + " " +
                                   type_name<T>() + " (cuda)");
   t.notes = {
-      "The last two rows are the production path and CUB, for reference.",
       "CUDA events around each call; GB/s counts n x sizeof(T) read + n x sizeof(T) written. " +
-          l2_note(ctx.l2_cache_bytes, true),
-  };
+      l2_note(ctx.l2_cache_bytes, true)};
   const auto inputs = std::make_shared<ladder_inputs<T>>();
-  const stream_t stream = ctx.stream;
-  const std::size_t n = std::size_t{1} << log2_n;
   add_span_ladder<T>(
-      p, std::move(t), make_header("cuda", type_name<T>(), n, sizeof(T)), stream,
-      ladder::scan_rungs<T>(),
+      p, std::move(t), make_header("cuda", type_name<T>(), std::size_t{1} << log2_n, sizeof(T)),
+      ctx.stream, ladder::scan_rungs<T>(),
       [ctx, inputs](const row& r, const span_enqueuer<T>& enqueue) {
         return measure_ladder_row<T>(ctx, *inputs, r, enqueue);
       },
-      "gpuprim::inclusive_scan",
-      [](device_span<const T> in, device_span<T> out, stream_t s) {
-        enqueue_scan(scan_kind::inclusive, in, out, s);
-      },
-      cub_scan<T>::name(scan_kind::inclusive),
-      [n, stream] { return std::make_unique<cub_scan<T>>(scan_kind::inclusive, n, stream); });
+      "gpuprim::inclusive_scan", enqueue_scan<T>, scan_kind::inclusive);
 }
 
 #endif  // GPUPRIM_HAS_CUDA
