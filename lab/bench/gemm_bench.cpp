@@ -140,16 +140,14 @@ std::vector<row> measure_cuda(const context& ctx, row r, gemm_shape s, cublas_ge
   const cublas_dense cublas(ctx.stream);
   const precision prec = mode == cublas_gemm_mode::tf32 ? precision::tf32 : precision::standard;
   r.vendor = cublas_dense::gemm_name(mode);
-  const paired_timing t = time_device_pair(
-      ctx.stream,
+  time_device_pair(
+      r, ctx.stream,
       [&](int) {
         gemm(cuda.on(ctx.stream), make_matrix_view(d_a.span(), s.m, s.k),
              make_matrix_view(d_b.span(), s.k, s.n), make_matrix_view(ours.span(), s.m, s.n), 1.0f,
              0.0f, matrix_op::none, matrix_op::none, prec);
       },
       [&](int) { cublas.gemm(mode, d_a.data(), d_b.data(), theirs.data(), s.m, s.n, s.k); });
-  r.measured = t.ours;
-  r.vendor_measured = t.vendor;
   synchronize(ctx.stream);
   r.check = compare(to_host(ours), to_host(theirs), mode == cublas_gemm_mode::fp32 ? 1e-5 : 1e-2,
                     "cuBLAS");

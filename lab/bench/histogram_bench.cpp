@@ -179,8 +179,8 @@ std::vector<row> measure_cuda_histogram(const context& ctx, row r, bool numpy_ru
                                          static_cast<level>(upper_of<T>()), r.n, stream);
   device_vector<std::uint32_t> cub_counts(s.bins);
   r.vendor = cub_histogram_even<T, level>::name();
-  const paired_timing t = time_device_pair(
-      stream,
+  time_device_pair(
+      r, stream,
       [&](int run) {
         enqueue_gpuprim<T>(work.input(run), work.counts.span(), work.left_out.span(), stream,
                            numpy_rule);
@@ -188,8 +188,6 @@ std::vector<row> measure_cuda_histogram(const context& ctx, row r, bool numpy_ru
       [&](int run) {
         cub.enqueue(work.input(run).data(), reinterpret_cast<unsigned*>(cub_counts.data()));
       });
-  r.measured = t.ours;
-  r.vendor_measured = t.vendor;
 
   cub.enqueue(work.input(0).data(), reinterpret_cast<unsigned*>(cub_counts.data()));
   work.counts.fill_bytes(0xA5);

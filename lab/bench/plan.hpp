@@ -162,6 +162,15 @@ template <class T>
 using span_enqueuer = std::function<void(device_span<const T> in, device_span<T> out)>;
 
 #if GPUPRIM_HAS_CUDA
+// Times gpuprim's calls (ours) and the vendor's side by side (interleaved
+// unless --sequential) into r.measured and r.vendor_measured.
+inline void time_device_pair(row& r, stream_t stream, const std::function<void(int run)>& ours,
+                             const std::function<void(int run)>& vendor) {
+  const paired_timing t = time_device_pair(stream, ours, vendor);
+  r.measured = t.ours;
+  r.vendor_measured = t.vendor;
+}
+
 // A ladder table whose rungs map one span to another (reduce, scan): one
 // row per rung, then the production path (production(kind, in, out,
 // stream)) and CUB's `kind` (cub_span_anchor over header.n elements), for

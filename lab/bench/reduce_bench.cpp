@@ -166,12 +166,10 @@ std::vector<row> measure_cuda_reduce(const context& ctx, row r, reduce_op op) {
   const stream_t stream = ctx.stream;
   const cub_reduce<T> cub(op, r.n, stream);
   r.vendor = cub_reduce<T>::name(op);
-  const paired_timing t = time_device_pair(
-      stream,
+  time_device_pair(
+      r, stream,
       [&](int run) { enqueue_reduce_into(op, work.input(run), work.gpuprim_out(), stream); },
       [&](int run) { cub.enqueue(work.input(run).data(), work.vendor_out().data()); });
-  r.measured = t.ours;
-  r.vendor_measured = t.vendor;
 
   enqueue_reduce_into(op, work.input(0), work.gpuprim_out(), stream);
   cub.enqueue(work.input(0).data(), work.vendor_out().data());

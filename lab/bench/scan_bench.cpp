@@ -231,11 +231,9 @@ std::vector<row> measure_cuda_scan(const context& ctx, row r, scan_kind kind) {
   const stream_t stream = ctx.stream;
   const cub_scan<T> cub(kind, r.n, stream);
   r.vendor = cub_scan<T>::name(kind);
-  const paired_timing t = time_device_pair(
-      stream, [&](int run) { enqueue_scan(kind, work.input(run), work.output(run), stream); },
+  time_device_pair(
+      r, stream, [&](int run) { enqueue_scan(kind, work.input(run), work.output(run), stream); },
       [&](int run) { cub.enqueue(work.input(run).data(), work.output(run).data()); });
-  r.measured = t.ours;
-  r.vendor_measured = t.vendor;
 
   cub.enqueue(work.input(0).data(), work.output(0).data());
   const std::vector<T> expected = work.first_output(stream);
@@ -324,9 +322,7 @@ std::vector<row> measure_cuda_segmented_scan(const context& ctx, row r, segment_
   };
   r.vendor = cub_inclusive_sum_by_key<float>::name();
   r.vendor_bytes = static_cast<double>(r.n) * (2 * sizeof(float) + sizeof(std::int32_t));
-  const paired_timing t = time_device_pair(stream, enqueue, enqueue_cub);
-  r.measured = t.ours;
-  r.vendor_measured = t.vendor;
+  time_device_pair(r, stream, enqueue, enqueue_cub);
 
   enqueue_cub(0);
   const std::vector<float> expected = work.values.first_output(stream);

@@ -118,12 +118,10 @@ std::vector<row> measure_cuda(const context& ctx, row r, std::uint64_t length) {
 
   const cub_segmented_sum<float> cub(segments, stream);
   r.vendor = cub_segmented_sum<float>::name();
-  const paired_timing t = time_device_pair(
-      stream,
+  time_device_pair(
+      r, stream,
       [&](int run) { segmented_reduce(cuda.on(stream), input(run), d_offsets, ours, 0.0f); },
       [&](int run) { cub.enqueue(input(run).data(), d_offsets.data(), theirs.data()); });
-  r.measured = t.ours;
-  r.vendor_measured = t.vendor;
 
   segmented_reduce(cuda.on(stream), input(0), d_offsets, ours, 0.0f);
   cub.enqueue(input(0).data(), d_offsets.data(), theirs.data());

@@ -134,8 +134,8 @@ std::vector<row> measure_cuda_batched(const context& ctx, row r, std::size_t arr
   rotated_buffers<float> cub_buffers(values.span(), ctx.l2_cache_bytes);
   const cub_segmented_sort<float> cub(r.n, count, stream);
   r.vendor = cub_segmented_sort<float>::name();
-  const paired_timing t = time_device_pair(
-      stream,
+  time_device_pair(
+      r, stream,
       [&](int run) {
         sort_batched(cuda.on(stream), keys.inputs[run % keys.inputs.size()], array_size);
       },
@@ -143,8 +143,6 @@ std::vector<row> measure_cuda_batched(const context& ctx, row r, std::size_t arr
         cub.enqueue(cub_buffers.input(run).data(), cub_buffers.output(run).data(),
                     d_offsets.data());
       });
-  r.measured = t.ours;
-  r.vendor_measured = t.vendor;
 
   device_vector<float> fresh = to_device(values.span());
   sort_batched(cuda.on(stream), fresh, array_size);

@@ -249,10 +249,8 @@ void plan_cuda_spmv(const context& ctx, plan& p, const std::shared_ptr<device_ca
            const spmv_choice choice = choose_spmv_kernel(A.stats());
            row r = spmv_header("cuda", header.variant + ", " + choice_name(choice), A);
            r.vendor = cusparse_spmv::name();
-           const paired_timing pt = time_device_pair(
-               stream, [&](int) { c.ours(choice, stream); }, [&](int) { c.vendor->enqueue(); });
-           r.measured = pt.ours;
-           r.vendor_measured = pt.vendor;
+           time_device_pair(
+               r, stream, [&](int) { c.ours(choice, stream); }, [&](int) { c.vendor->enqueue(); });
            r.check = c.check(choice, stream);
            return std::vector<row>{r};
          }});

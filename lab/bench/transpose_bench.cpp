@@ -94,15 +94,13 @@ std::vector<row> measure_cuda(const context& ctx, row r, std::size_t rows, std::
   device_vector<T> ours(rows * cols), theirs(rows * cols);
   const cublas_dense cublas(ctx.stream);
   r.vendor = cublas_dense::transpose_name(sizeof(T) == 8);
-  const paired_timing t = time_device_pair(
-      ctx.stream,
+  time_device_pair(
+      r, ctx.stream,
       [&](int) {
         transpose(cuda.on(ctx.stream), make_matrix_view(in.span(), rows, cols),
                   make_matrix_view(ours.span(), cols, rows));
       },
       [&](int) { cublas.transpose(in.data(), theirs.data(), rows, cols); });
-  r.measured = t.ours;
-  r.vendor_measured = t.vendor;
   synchronize(ctx.stream);
   r.check = compare(to_host(ours), to_host(theirs), "cuBLAS geam's");
   return {r};
