@@ -21,13 +21,6 @@ constexpr std::uint64_t input_seed = 20261122;
 
 enum class scalar { f32, f64, i32 };
 
-template <class T>
-const char* type_name() {
-  if constexpr (std::is_same_v<T, float>) return "float";
-  if constexpr (std::is_same_v<T, double>) return "double";
-  if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
-}
-
 // Calls f.template operator()<T>() with the C++ type `s` names.
 template <class F>
 void with_type(scalar s, F&& f) {

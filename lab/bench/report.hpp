@@ -2,8 +2,11 @@
 // about the machine), and the Markdown and JSON writers for it.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -53,6 +56,23 @@ inline row make_row(std::string algorithm, std::string variant, std::string back
   r.n = n;
   r.bytes = bytes;
   return r;
+}
+
+// What a row's type column calls T.
+template <class T>
+const char* type_name() {
+  if constexpr (std::is_same_v<T, float>) {
+    return "float";
+  } else if constexpr (std::is_same_v<T, double>) {
+    return "double";
+  } else if constexpr (std::is_same_v<T, std::int32_t>) {
+    return "int32";
+  } else if constexpr (std::is_same_v<T, std::uint32_t>) {
+    return "uint32";
+  } else {
+    static_assert(std::is_same_v<T, std::uint64_t>, "no type column name for T");
+    return "uint64";
+  }
 }
 
 enum class table_kind { api, ladder };

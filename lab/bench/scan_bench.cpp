@@ -28,13 +28,6 @@ namespace {
 
 constexpr std::uint64_t input_seed = 20261122;
 
-template <class T>
-const char* type_name() {
-  if constexpr (std::is_same_v<T, float>) return "float";
-  if constexpr (std::is_same_v<T, double>) return "double";
-  if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
-}
-
 const char* variant_name(scan_kind kind) {
   return kind == scan_kind::exclusive ? "exclusive sum" : "inclusive sum";
 }

@@ -45,13 +45,6 @@ host_array<K> random_keys(std::size_t n) {
   return a;
 }
 
-template <class T>
-const char* type_name() {
-  if constexpr (std::is_same_v<T, float>) return "float";
-  if constexpr (std::is_same_v<T, std::uint32_t>) return "uint32";
-  if constexpr (std::is_same_v<T, std::uint64_t>) return "uint64";
-}
-
 // Bitwise comparison (a stable sort's output is unique).
 template <class T>
 std::string compare_bits(const std::vector<T>& got, const std::vector<T>& expected,

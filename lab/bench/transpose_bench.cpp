@@ -24,11 +24,6 @@ namespace {
 
 constexpr std::uint64_t input_seed = 20261124;
 
-template <class T>
-const char* type_name() {
-  return sizeof(T) == 4 ? "float" : "double";
-}
-
 row make_header(const char* backend, const char* type, std::size_t rows, std::size_t cols,
                 std::size_t element) {
   return make_row("transpose", std::to_string(rows) + " x " + std::to_string(cols), backend, type,
