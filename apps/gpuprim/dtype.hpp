@@ -20,25 +20,11 @@
 
 namespace gpuprim::cli {
 
-// The element types of the .npy dtypes (io::dtype_of maps each to its dtype).
-using dtype_types =
-    std::tuple<bool, std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::uint32_t,
-               std::int32_t, std::uint64_t, std::int64_t, float, double, half>;
-
-// Calls f(std::type_identity<T>{}) with the element type of `type`: bool,
-// the fixed-width integers, float, double, or gp::half for float16. Every
-// call of f must return the same type; a command refuses the dtypes it
-// does not take inside f (with if constexpr on T).
-template <std::size_t I = 0, class F>
-decltype(auto) visit_dtype(io::dtype type, F&& f) {
-  using T = std::tuple_element_t<I, dtype_types>;
-  if (type == io::dtype_of<T>) return f(std::type_identity<T>{});
-  if constexpr (I + 1 < std::tuple_size_v<dtype_types>) {
-    return visit_dtype<I + 1>(type, std::forward<F>(f));
-  } else {
-    throw std::logic_error("visit_dtype: not a dtype");
-  }
-}
+// Calls f(std::type_identity<T>{}) with the element type of a dtype: bool,
+// the fixed-width integers, float, double, or gp::half for float16 (the
+// library's io::visit_dtype). A command refuses the dtypes it does not
+// take inside f (with if constexpr on T).
+using io::visit_dtype;
 
 // How the commands compute on a dtype's elements: numpy's bool as the
 // byte it is stored in (True counts 1), every other type as itself.

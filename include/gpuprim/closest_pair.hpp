@@ -93,34 +93,23 @@ closest_pair(host_backend backend, matrix_view<T> points,
 
 // Separate x and y arrays.
 template <host_range X, host_range Y>
-requires closest_pair_coordinate<detail::host_coordinate_t<X>> &&
-    std::is_same_v<detail::host_coordinate_t<X>, detail::host_coordinate_t<Y>>
-        closest_pair_result
-        closest_pair(host_backend backend, const X& x, const Y& y,
-                     closest_pair_algorithm algorithm = closest_pair_algorithm::automatic) {
-  const auto xs = detail::host_span(x);
-  const auto ys = detail::host_span(y);
-  detail::check_lengths(xs.size(), ys.size(), "y");
+requires detail::host_coordinate_arrays<X, Y> closest_pair_result
+closest_pair(host_backend backend, const X& x, const Y& y,
+             closest_pair_algorithm algorithm = closest_pair_algorithm::automatic) {
   return detail::host_closest_pair(
-      backend, detail::array_points(xs.data(), ys.data(), decltype(xs.data()){nullptr}, xs.size()),
-      algorithm);
+      backend, detail::checked_array_points(detail::host_span(x), detail::host_span(y)), algorithm);
 }
 
 // Separate x, y and z arrays.
 template <host_range X, host_range Y, host_range Z>
-requires closest_pair_coordinate<detail::host_coordinate_t<X>> &&
-    std::is_same_v<detail::host_coordinate_t<X>, detail::host_coordinate_t<Y>> &&
-    std::is_same_v<detail::host_coordinate_t<X>, detail::host_coordinate_t<Z>>
-        closest_pair_result
-        closest_pair(host_backend backend, const X& x, const Y& y, const Z& z,
-                     closest_pair_algorithm algorithm = closest_pair_algorithm::automatic) {
-  const auto xs = detail::host_span(x);
-  const auto ys = detail::host_span(y);
-  const auto zs = detail::host_span(z);
-  detail::check_lengths(xs.size(), ys.size(), "y");
-  detail::check_lengths(xs.size(), zs.size(), "z");
+requires detail::host_coordinate_arrays<X, Y, Z> closest_pair_result
+closest_pair(host_backend backend, const X& x, const Y& y, const Z& z,
+             closest_pair_algorithm algorithm = closest_pair_algorithm::automatic) {
   return detail::host_closest_pair(
-      backend, detail::array_points(xs.data(), ys.data(), zs.data(), xs.size()), algorithm);
+      backend,
+      detail::checked_array_points(detail::host_span(x), detail::host_span(y),
+                                   detail::host_span(z)),
+      algorithm);
 }
 
 // ---- GPU ------------------------------------------------------------------
@@ -136,34 +125,22 @@ closest_pair(cuda_backend backend, device_matrix_view<T> points,
 }
 
 template <device_range X, device_range Y>
-requires closest_pair_coordinate<detail::device_coordinate_t<X>> &&
-    std::is_same_v<detail::device_coordinate_t<X>, detail::device_coordinate_t<Y>>
-        closest_pair_result
-        closest_pair(cuda_backend backend, const X& x, const Y& y,
-                     closest_pair_algorithm algorithm = closest_pair_algorithm::automatic) {
+requires detail::device_coordinate_arrays<X, Y> closest_pair_result
+closest_pair(cuda_backend backend, const X& x, const Y& y,
+             closest_pair_algorithm algorithm = closest_pair_algorithm::automatic) {
   using U = detail::device_coordinate_t<X>;
-  const device_span<const U> xs = as_device_span(x);
-  const device_span<const U> ys = as_device_span(y);
-  detail::check_lengths(xs.size(), ys.size(), "y");
-  return detail::device_closest_pair<U>(
-      backend, detail::array_points<U>(xs.data(), ys.data(), nullptr, xs.size()), algorithm);
+  const device_span<const U> xs = as_device_span(x), ys = as_device_span(y);
+  return detail::device_closest_pair<U>(backend, detail::checked_array_points(xs, ys), algorithm);
 }
 
 template <device_range X, device_range Y, device_range Z>
-requires closest_pair_coordinate<detail::device_coordinate_t<X>> &&
-    std::is_same_v<detail::device_coordinate_t<X>, detail::device_coordinate_t<Y>> &&
-    std::is_same_v<detail::device_coordinate_t<X>, detail::device_coordinate_t<Z>>
-        closest_pair_result
-        closest_pair(cuda_backend backend, const X& x, const Y& y, const Z& z,
-                     closest_pair_algorithm algorithm = closest_pair_algorithm::automatic) {
+requires detail::device_coordinate_arrays<X, Y, Z> closest_pair_result
+closest_pair(cuda_backend backend, const X& x, const Y& y, const Z& z,
+             closest_pair_algorithm algorithm = closest_pair_algorithm::automatic) {
   using U = detail::device_coordinate_t<X>;
-  const device_span<const U> xs = as_device_span(x);
-  const device_span<const U> ys = as_device_span(y);
-  const device_span<const U> zs = as_device_span(z);
-  detail::check_lengths(xs.size(), ys.size(), "y");
-  detail::check_lengths(xs.size(), zs.size(), "z");
-  return detail::device_closest_pair<U>(
-      backend, detail::array_points<U>(xs.data(), ys.data(), zs.data(), xs.size()), algorithm);
+  const device_span<const U> xs = as_device_span(x), ys = as_device_span(y), zs = as_device_span(z);
+  return detail::device_closest_pair<U>(backend, detail::checked_array_points(xs, ys, zs),
+                                        algorithm);
 }
 
 }  // namespace gpuprim

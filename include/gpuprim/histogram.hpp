@@ -156,12 +156,10 @@ requires histogram_sample<detail::host_sample_t<R>> std::uint64_t histogram_even
     host_backend backend, const R& samples, C&& counts,
     std::type_identity_t<histogram_level_t<detail::host_sample_t<R>>> lower,
     std::type_identity_t<histogram_level_t<detail::host_sample_t<R>>> upper) {
-  using T = detail::host_sample_t<R>;
-  const auto binner =
-      detail::checked_even_binner<T>("histogram_even", std::ranges::size(counts), lower, upper);
-  const auto s = detail::host_span(samples);
-  return host_detail::histogram(backend, s.data(), s.size(), std::ranges::data(counts), binner.bins,
-                                binner);
+  return detail::host_histogram_with(backend, samples, counts, [&](std::size_t bins) {
+    return detail::checked_even_binner<detail::host_sample_t<R>>("histogram_even", bins, lower,
+                                                                 upper);
+  });
 }
 
 template <device_range R, detail::histogram_device_counts C>
@@ -169,11 +167,10 @@ requires histogram_sample<detail::device_sample_t<R>> std::uint64_t histogram_ev
     cuda_backend backend, const R& samples, C&& counts,
     std::type_identity_t<histogram_level_t<detail::device_sample_t<R>>> lower,
     std::type_identity_t<histogram_level_t<detail::device_sample_t<R>>> upper) {
-  using T = detail::device_sample_t<R>;
-  auto c = writable_device_span(counts);
-  const auto binner = detail::checked_even_binner<T>("histogram_even", c.size(), lower, upper);
-  device_span<const T> s = as_device_span(samples);
-  return detail::cuda_histogram_to_host(backend, s, c, binner);
+  return detail::cuda_histogram_with(backend, samples, counts, [&](std::size_t bins) {
+    return detail::checked_even_binner<detail::device_sample_t<R>>("histogram_even", bins, lower,
+                                                                   upper);
+  });
 }
 
 // Asynchronous: enqueues on the backend's stream; left_out[0] (device memory)
@@ -184,12 +181,11 @@ void histogram_even_into(cuda_backend backend, const R& samples, C&& counts,
                          std::type_identity_t<histogram_level_t<detail::device_sample_t<R>>> lower,
                          std::type_identity_t<histogram_level_t<detail::device_sample_t<R>>> upper,
                          device_span<std::uint64_t> left_out = {}) {
-  using T = detail::device_sample_t<R>;
-  auto c = writable_device_span(counts);
-  const auto binner = detail::checked_even_binner<T>("histogram_even_into", c.size(), lower, upper);
-  std::uint64_t* out = detail::left_out_pointer("histogram_even_into", left_out);
-  device_span<const T> s = as_device_span(samples);
-  detail::cuda_histogram_checked(s, c, binner, out, backend.stream);
+  detail::cuda_histogram_into_with("histogram_even_into", backend, samples, counts, left_out,
+                                   [&](std::size_t bins) {
+                                     return detail::checked_even_binner<detail::device_sample_t<R>>(
+                                         "histogram_even_into", bins, lower, upper);
+                                   });
 }
 
 // The NumPy rule (numpy_bins): numpy.histogram's edges and bins, the last
@@ -197,34 +193,27 @@ void histogram_even_into(cuda_backend backend, const R& samples, C&& counts,
 template <host_range R, detail::histogram_host_counts C>
 requires histogram_sample<detail::host_sample_t<R>> std::uint64_t histogram_even(
     host_backend backend, const R& samples, C&& counts, const numpy_bins& bins) {
-  using T = detail::host_sample_t<R>;
-  const auto binner =
-      detail::numpy_binner_for<T>("histogram_even", std::ranges::size(counts), bins);
-  const auto s = detail::host_span(samples);
-  return host_detail::histogram(backend, s.data(), s.size(), std::ranges::data(counts), binner.bins,
-                                binner);
+  return detail::host_histogram_with(backend, samples, counts, [&](std::size_t n) {
+    return detail::numpy_binner_for<detail::host_sample_t<R>>("histogram_even", n, bins);
+  });
 }
 
 template <device_range R, detail::histogram_device_counts C>
 requires histogram_sample<detail::device_sample_t<R>> std::uint64_t histogram_even(
     cuda_backend backend, const R& samples, C&& counts, const numpy_bins& bins) {
-  using T = detail::device_sample_t<R>;
-  auto c = writable_device_span(counts);
-  const auto binner = detail::numpy_binner_for<T>("histogram_even", c.size(), bins);
-  device_span<const T> s = as_device_span(samples);
-  return detail::cuda_histogram_to_host(backend, s, c, binner);
+  return detail::cuda_histogram_with(backend, samples, counts, [&](std::size_t n) {
+    return detail::numpy_binner_for<detail::device_sample_t<R>>("histogram_even", n, bins);
+  });
 }
 
 template <device_range R, detail::histogram_device_counts C>
 requires histogram_sample<detail::device_sample_t<R>>
 void histogram_even_into(cuda_backend backend, const R& samples, C&& counts, const numpy_bins& bins,
                          device_span<std::uint64_t> left_out = {}) {
-  using T = detail::device_sample_t<R>;
-  auto c = writable_device_span(counts);
-  const auto binner = detail::numpy_binner_for<T>("histogram_even_into", c.size(), bins);
-  std::uint64_t* out = detail::left_out_pointer("histogram_even_into", left_out);
-  device_span<const T> s = as_device_span(samples);
-  detail::cuda_histogram_checked(s, c, binner, out, backend.stream);
+  detail::cuda_histogram_into_with(
+      "histogram_even_into", backend, samples, counts, left_out, [&](std::size_t n) {
+        return detail::numpy_binner_for<detail::device_sample_t<R>>("histogram_even_into", n, bins);
+      });
 }
 
 // ---- histogram_range ------------------------------------------------------
@@ -234,12 +223,11 @@ requires histogram_sample<detail::host_sample_t<R>> &&
     std::is_same_v<std::ranges::range_value_t<B>, histogram_level_t<detail::host_sample_t<R>>>
         std::uint64_t histogram_range(host_backend backend, const R& samples, C&& counts,
                                       const B& boundaries) {
-  using T = detail::host_sample_t<R>;
-  const auto b = detail::host_span(boundaries);
-  const int bins = detail::checked_boundaries("histogram_range", std::ranges::size(counts), b);
-  const auto s = detail::host_span(samples);
-  return host_detail::histogram(backend, s.data(), s.size(), std::ranges::data(counts), bins,
-                                detail::range_binner<T>{b.data(), bins});
+  return detail::host_histogram_with(backend, samples, counts, [&](std::size_t n) {
+    const auto b = detail::host_span(boundaries);
+    const int bins = detail::checked_boundaries("histogram_range", n, b);
+    return detail::range_binner<detail::host_sample_t<R>>{b.data(), bins};
+  });
 }
 
 // The boundaries are host memory here (they are checked on the host and
@@ -270,50 +258,43 @@ requires histogram_sample<detail::device_sample_t<R>> &&
 void histogram_range_into(cuda_backend backend, const R& samples, C&& counts, const B& boundaries,
                           device_span<std::uint64_t> left_out = {}) {
   using T = detail::device_sample_t<R>;
-  auto c = writable_device_span(counts);
-  device_span<const histogram_level_t<T>> b = as_device_span(boundaries);
-  const int bins = detail::checked_bins("histogram_range_into", c.size());
-  if (b.size() != c.size() + 1) {
-    throw std::invalid_argument("gpuprim::histogram_range_into: boundaries has " +
-                                std::to_string(b.size()) + " entries; " + std::to_string(c.size()) +
-                                " bins need " + std::to_string(c.size() + 1));
-  }
-  std::uint64_t* out = detail::left_out_pointer("histogram_range_into", left_out);
-  device_span<const T> s = as_device_span(samples);
-  detail::cuda_histogram_checked(s, c, detail::range_binner<T>{b.data(), bins}, out,
-                                 backend.stream);
+  detail::cuda_histogram_into_with(
+      "histogram_range_into", backend, samples, counts, left_out, [&](std::size_t n) {
+        device_span<const histogram_level_t<T>> b = as_device_span(boundaries);
+        const int bins = detail::checked_bins("histogram_range_into", n);
+        if (b.size() != n + 1) {
+          throw std::invalid_argument("gpuprim::histogram_range_into: boundaries has " +
+                                      std::to_string(b.size()) + " entries; " + std::to_string(n) +
+                                      " bins need " + std::to_string(n + 1));
+        }
+        return detail::range_binner<T>{b.data(), bins};
+      });
 }
 
 // ---- histogram (user classifier) -------------------------------------------
 
 template <host_range R, detail::histogram_host_counts C, class Classify>
 std::uint64_t histogram(host_backend backend, const R& samples, C&& counts, Classify classify) {
-  const int bins = detail::checked_bins("histogram", std::ranges::size(counts));
-  const auto s = detail::host_span(samples);
-  return host_detail::histogram(backend, s.data(), s.size(), std::ranges::data(counts), bins,
-                                detail::classify_binner<Classify>{classify, bins});
+  return detail::host_histogram_with(backend, samples, counts, [&](std::size_t n) {
+    return detail::classify_binner<Classify>{classify, detail::checked_bins("histogram", n)};
+  });
 }
 
 template <device_range R, detail::histogram_device_counts C, class Classify>
 std::uint64_t histogram(cuda_backend backend, const R& samples, C&& counts, Classify classify) {
-  using T = detail::device_sample_t<R>;
-  auto c = writable_device_span(counts);
-  const int bins = detail::checked_bins("histogram", c.size());
-  device_span<const T> s = as_device_span(samples);
-  return detail::cuda_histogram_to_host(backend, s, c,
-                                        detail::classify_binner<Classify>{classify, bins});
+  return detail::cuda_histogram_with(backend, samples, counts, [&](std::size_t n) {
+    return detail::classify_binner<Classify>{classify, detail::checked_bins("histogram", n)};
+  });
 }
 
 template <device_range R, detail::histogram_device_counts C, class Classify>
 void histogram_into(cuda_backend backend, const R& samples, C&& counts, Classify classify,
                     device_span<std::uint64_t> left_out = {}) {
-  using T = detail::device_sample_t<R>;
-  auto c = writable_device_span(counts);
-  const int bins = detail::checked_bins("histogram_into", c.size());
-  std::uint64_t* out = detail::left_out_pointer("histogram_into", left_out);
-  device_span<const T> s = as_device_span(samples);
-  detail::cuda_histogram_checked(s, c, detail::classify_binner<Classify>{classify, bins}, out,
-                                 backend.stream);
+  detail::cuda_histogram_into_with("histogram_into", backend, samples, counts, left_out,
+                                   [&](std::size_t n) {
+                                     return detail::classify_binner<Classify>{
+                                         classify, detail::checked_bins("histogram_into", n)};
+                                   });
 }
 
 }  // namespace gpuprim

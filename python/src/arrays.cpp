@@ -3,7 +3,9 @@
 #include <nanobind/ndarray.h>
 
 #include <cstring>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "gpuprim/core/runtime.hpp"
 
@@ -72,29 +74,35 @@ PyObject* imported_module(const char* name) {
   return PyDict_GetItemString(modules, name);  // borrowed, may be null
 }
 
+// The array type of a framework, once the user has imported it: load(m)
+// keeps what we need of module m the first time and returns the type
+// (null while the module is still importing); null before that.
+template <class Load>
+PyTypeObject* framework_type(PyTypeObject*& type, const char* module, Load load) {
+  if (!type) {
+    PyObject* m = imported_module(module);
+    if (!m) return nullptr;
+    type = load(nb::handle(m));
+  }
+  return type;
+}
+
 PyTypeObject* cupy_type() {
   frameworks& f = fw();
-  if (!f.cupy_ndarray) {
-    PyObject* cupy = imported_module("cupy");
-    if (!cupy) return nullptr;
-    nb::handle m(cupy);
+  return framework_type(f.cupy_ndarray, "cupy", [&](nb::handle m) -> PyTypeObject* {
     if (!nb::hasattr(m, "ndarray")) return nullptr;  // still importing
     // The ndarray type itself: cupy.empty is a Python wrapper around it.
     f.cupy_empty = keep(m.attr("ndarray"));
     f.cupy_ascontiguousarray = keep(m.attr("ascontiguousarray"));
     // CuPy keeps the current Stream object per thread: .ptr is cheap.
     f.cupy_current_stream = keep(nb::module_::import_("cupy.cuda").attr("get_current_stream"));
-    f.cupy_ndarray = reinterpret_cast<PyTypeObject*>(keep(m.attr("ndarray")).ptr());
-  }
-  return f.cupy_ndarray;
+    return reinterpret_cast<PyTypeObject*>(keep(m.attr("ndarray")).ptr());
+  });
 }
 
 PyTypeObject* torch_type() {
   frameworks& f = fw();
-  if (!f.torch_tensor) {
-    PyObject* torch = imported_module("torch");
-    if (!torch) return nullptr;
-    nb::handle m(torch);
+  return framework_type(f.torch_tensor, "torch", [&](nb::handle m) -> PyTypeObject* {
     if (!nb::hasattr(m, "Tensor") || !nb::hasattr(m, "float64")) return nullptr;
     for (int i = 0; i < dtype_count; ++i) {
       f.torch_dtypes[i] = nb::hasattr(m, names[i]) ? keep(m.attr(names[i])) : keep(nb::none());
@@ -104,9 +112,8 @@ PyTypeObject* torch_type() {
                              ? keep(c.attr("_cuda_getCurrentRawStream"))
                              : keep(nb::none());
     f.torch_current_stream = keep(m.attr("cuda").attr("current_stream"));
-    f.torch_tensor = reinterpret_cast<PyTypeObject*>(keep(m.attr("Tensor")).ptr());
-  }
-  return f.torch_tensor;
+    return reinterpret_cast<PyTypeObject*>(keep(m.attr("Tensor")).ptr());
+  });
 }
 
 bool is_instance(PyTypeObject* tp, PyTypeObject* cls) {
@@ -115,62 +122,34 @@ bool is_instance(PyTypeObject* tp, PyTypeObject* cls) {
 
 // A NumPy type character (dtype.char, buffer format) and item size -> dtype.
 bool dtype_from_char(char c, std::size_t itemsize, dtype& out) {
-  switch (c) {
-    case '?':
-      out = dtype::bool_;
-      return itemsize == 1;
-    case 'b':
-      out = dtype::int8;
-      return itemsize == 1;
-    case 'B':
-      out = dtype::uint8;
-      return itemsize == 1;
-    case 'e':
-      out = dtype::float16;
-      return itemsize == 2;
-    case 'f':
-      out = dtype::float32;
-      return itemsize == 4;
-    case 'd':
-      out = dtype::float64;
-      return itemsize == 8;
-    case 'h':
-    case 'i':
-    case 'l':
-    case 'q':
-      switch (itemsize) {
-        case 2:
-          out = dtype::int16;
-          return true;
-        case 4:
-          out = dtype::int32;
-          return true;
-        case 8:
-          out = dtype::int64;
-          return true;
-        default:
-          return false;
-      }
-    case 'H':
-    case 'I':
-    case 'L':
-    case 'Q':
-      switch (itemsize) {
-        case 2:
-          out = dtype::uint16;
-          return true;
-        case 4:
-          out = dtype::uint32;
-          return true;
-        case 8:
-          out = dtype::uint64;
-          return true;
-        default:
-          return false;
-      }
-    default:
-      return false;
+  // The characters of one kind and their dtypes for item sizes 1, 2, 4 and
+  // 8 (none: the kind has no such size here).
+  struct kind {
+    std::string_view chars;
+    std::optional<dtype> of_size[4];
+  };
+  static const kind kinds[] = {
+      {"?", {dtype::bool_, {}, {}, {}}},
+      {"b", {dtype::int8, {}, {}, {}}},
+      {"B", {dtype::uint8, {}, {}, {}}},
+      {"e", {{}, dtype::float16, {}, {}}},
+      {"f", {{}, {}, dtype::float32, {}}},
+      {"d", {{}, {}, {}, dtype::float64}},
+      {"hilq", {{}, dtype::int16, dtype::int32, dtype::int64}},
+      {"HILQ", {{}, dtype::uint16, dtype::uint32, dtype::uint64}},
+  };
+  const int size = itemsize == 1   ? 0
+                   : itemsize == 2 ? 1
+                   : itemsize == 4 ? 2
+                   : itemsize == 8 ? 3
+                                   : -1;
+  for (const kind& k : kinds) {
+    if (k.chars.find(c) == std::string_view::npos) continue;
+    if (size < 0 || !k.of_size[size]) return false;
+    out = *k.of_size[size];
+    return true;
   }
+  return false;
 }
 
 // "<f4"-style type strings (__cuda_array_interface__'s typestr).

@@ -18,28 +18,10 @@ namespace {
 using gpu::reduce_op;
 
 const char* op_name(reduce_op op) {
-  switch (op) {
-    case reduce_op::sum:
-      return "sum";
-    case reduce_op::nansum:
-      return "nansum";
-    case reduce_op::min:
-      return "min";
-    case reduce_op::max:
-      return "max";
-    case reduce_op::nanmin:
-      return "nanmin";
-    case reduce_op::nanmax:
-      return "nanmax";
-    case reduce_op::argmin:
-      return "argmin";
-    case reduce_op::argmax:
-      return "argmax";
-    case reduce_op::nanargmin:
-      return "nanargmin";
-    default:
-      return "nanargmax";
-  }
+  // In the order of the enum.
+  constexpr const char* names[] = {"sum",    "nansum", "min",    "max",       "nanmin",
+                                   "nanmax", "argmin", "argmax", "nanargmin", "nanargmax"};
+  return names[static_cast<int>(op)];
 }
 
 bool is_sum(reduce_op op) {

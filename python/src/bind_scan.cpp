@@ -236,31 +236,26 @@ nb::object segmented_call(const char* fn, bool cumulative, nb::handle x_obj, nb:
 }  // namespace
 
 void bind_scan(nb::module_& m) {
-  m.def(
-      "cumsum",
-      [](nb::object x, nb::object axis, nb::object stream) {
-        return scan_call("cumsum", scan_op::sum, false, x, axis, nb::none(), stream);
+  // The running scans, of the flattened array or of each row.
+  def_group<scan_op>(
+      m,
+      {{"cumsum", scan_op::sum,
+        "Inclusive prefix sums, as numpy.cumsum: of the flattened array (axis=None) "
+        "or of each row (axis=-1). Integers accumulate in int64 / uint64, as "
+        "NumPy's."},
+       {"cummax", scan_op::max,
+        "Running maximum of the flattened array, as numpy.maximum.accumulate (NaN "
+        "propagates)."},
+       {"cummin", scan_op::min,
+        "Running minimum of the flattened array, as numpy.minimum.accumulate (NaN "
+        "propagates)."}},
+      [](const char* name, scan_op v) {
+        return [name, v](nb::object x, nb::object axis, nb::object stream) {
+          return scan_call(name, v, false, x, axis, nb::none(), stream);
+        };
       },
       nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::kw_only(),
-      nb::arg("stream").none() = nb::none(),
-      "Inclusive prefix sums, as numpy.cumsum: of the flattened array (axis=None) or of each row "
-      "(axis=-1). Integers accumulate in int64 / uint64, as NumPy's.");
-  m.def(
-      "cummax",
-      [](nb::object x, nb::object axis, nb::object stream) {
-        return scan_call("cummax", scan_op::max, false, x, axis, nb::none(), stream);
-      },
-      nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::kw_only(),
-      nb::arg("stream").none() = nb::none(),
-      "Running maximum of the flattened array, as numpy.maximum.accumulate (NaN propagates).");
-  m.def(
-      "cummin",
-      [](nb::object x, nb::object axis, nb::object stream) {
-        return scan_call("cummin", scan_op::min, false, x, axis, nb::none(), stream);
-      },
-      nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::kw_only(),
-      nb::arg("stream").none() = nb::none(),
-      "Running minimum of the flattened array, as numpy.minimum.accumulate (NaN propagates).");
+      nb::arg("stream").none() = nb::none());
   m.def(
       "exclusive_scan",
       [](nb::object x, const std::string& op, nb::object init, nb::object stream) {
@@ -272,26 +267,25 @@ void bind_scan(nb::module_& m) {
       "Exclusive scan of the flattened array: out[0] = init, out[i] = init op x[0] op ... op "
       "x[i-1], with op 'add' (integers accumulate in int64 / uint64, as cumsum), 'max' or 'min' "
       "(in x's dtype).");
-  m.def(
-      "segmented_sum",
-      [](nb::object x, nb::object offsets, bool check, nb::object stream) {
-        return segmented_call("segmented_sum", false, x, offsets, check, stream);
+  // Per segment: the sums, or the running sums restarted at every segment.
+  def_group<bool>(
+      m,
+      {{"segmented_sum", false,
+        "Sum of each segment x[offsets[s]:offsets[s+1]] (num_segments + 1 non-decreasing "
+        "offsets within x; empty segments sum to 0), as numpy.add.reduceat without its "
+        "empty-segment rule. On the GPU offsets are int64 and check=True copies them to "
+        "the host to check them (one wait); check=False skips that, and bad offsets then "
+        "read out of bounds."},
+       {"segmented_cumsum", true,
+        "cumsum restarted at every segment: offsets partition x (offsets[0] == "
+        "0, offsets[-1] == len(x), non-decreasing). check as in segmented_sum."}},
+      [](const char* name, bool v) {
+        return [name, v](nb::object x, nb::object offsets, bool check, nb::object stream) {
+          return segmented_call(name, v, x, offsets, check, stream);
+        };
       },
       nb::arg("x"), nb::arg("offsets"), nb::kw_only(), nb::arg("check") = true,
-      nb::arg("stream").none() = nb::none(),
-      "Sum of each segment x[offsets[s]:offsets[s+1]] (num_segments + 1 non-decreasing offsets "
-      "within x; empty segments sum to 0), as numpy.add.reduceat without its empty-segment "
-      "rule. On the GPU offsets are int64 and check=True copies them to the host to check them "
-      "(one wait); check=False skips that, and bad offsets then read out of bounds.");
-  m.def(
-      "segmented_cumsum",
-      [](nb::object x, nb::object offsets, bool check, nb::object stream) {
-        return segmented_call("segmented_cumsum", true, x, offsets, check, stream);
-      },
-      nb::arg("x"), nb::arg("offsets"), nb::kw_only(), nb::arg("check") = true,
-      nb::arg("stream").none() = nb::none(),
-      "cumsum restarted at every segment: offsets partition x (offsets[0] == 0, offsets[-1] == "
-      "len(x), non-decreasing). check as in segmented_sum.");
+      nb::arg("stream").none() = nb::none());
 }
 
 }  // namespace gpuprim::python

@@ -160,26 +160,25 @@ nb::object sort_by_key_call(nb::handle k_obj, nb::handle v_obj, bool descending,
 }  // namespace
 
 void bind_sort(nb::module_& m) {
-  m.def(
-      "sort",
-      [](nb::object x, nb::object axis, bool descending, nb::object stream) {
-        return sort_call("sort", false, x, axis, descending, stream);
+  // A sorted copy, or the indices that sort, along the last axis or of the
+  // flattened array.
+  def_group<bool>(
+      m,
+      {{"sort", false,
+        "A sorted copy, as numpy.sort: along the last axis (each row of a 2-D array "
+        "through the batched sorts) or of the flattened array (axis=None). NaN sorts "
+        "last, also with descending=True."},
+       {"argsort", true,
+        "The indices (int64) that sort x, stable, as numpy.argsort(kind='stable'); "
+        "along the last axis or of the flattened array (axis=None). NaN last; "
+        "descending=True keeps equal keys in input order."}},
+      [](const char* name, bool v) {
+        return [name, v](nb::object x, nb::object axis, bool descending, nb::object stream) {
+          return sort_call(name, v, x, axis, descending, stream);
+        };
       },
       nb::arg("x"), nb::arg("axis").none() = -1, nb::arg("descending") = false, nb::kw_only(),
-      nb::arg("stream").none() = nb::none(),
-      "A sorted copy, as numpy.sort: along the last axis (each row of a 2-D array through the "
-      "batched sorts) or of the flattened array (axis=None). NaN sorts last, also with "
-      "descending=True.");
-  m.def(
-      "argsort",
-      [](nb::object x, nb::object axis, bool descending, nb::object stream) {
-        return sort_call("argsort", true, x, axis, descending, stream);
-      },
-      nb::arg("x"), nb::arg("axis").none() = -1, nb::arg("descending") = false, nb::kw_only(),
-      nb::arg("stream").none() = nb::none(),
-      "The indices (int64) that sort x, stable, as numpy.argsort(kind='stable'); along the last "
-      "axis or of the flattened array (axis=None). NaN last; descending=True keeps equal keys "
-      "in input order.");
+      nb::arg("stream").none() = nb::none());
   m.def(
       "sort_by_key",
       [](nb::object keys, nb::object values, bool descending, nb::object stream) {

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "gpuprim/detail/type_list.hpp"
+
 namespace gpuprim::python {
 
 enum class dtype : std::uint8_t {
@@ -41,66 +43,23 @@ inline bool is_unsigned_integer(dtype t) {
 }
 
 template <class T>
-constexpr dtype dtype_of() {
-  if constexpr (std::is_same_v<T, bool>)
-    return dtype::bool_;
-  else if constexpr (std::is_same_v<T, std::int8_t>)
-    return dtype::int8;
-  else if constexpr (std::is_same_v<T, std::int16_t>)
-    return dtype::int16;
-  else if constexpr (std::is_same_v<T, std::int32_t>)
-    return dtype::int32;
-  else if constexpr (std::is_same_v<T, std::int64_t>)
-    return dtype::int64;
-  else if constexpr (std::is_same_v<T, std::uint8_t>)
-    return dtype::uint8;
-  else if constexpr (std::is_same_v<T, std::uint16_t>)
-    return dtype::uint16;
-  else if constexpr (std::is_same_v<T, std::uint32_t>)
-    return dtype::uint32;
-  else if constexpr (std::is_same_v<T, std::uint64_t>)
-    return dtype::uint64;
-  else if constexpr (std::is_same_v<T, float>)
-    return dtype::float32;
-  else if constexpr (std::is_same_v<T, double>)
-    return dtype::float64;
-  else
-    static_assert(sizeof(T) == 0, "no dtype for this type");
-}
-
-template <class T>
 struct type_tag {
   using type = T;
 };
 
-// Calls f(type_tag<T>{}) with the C++ type of `t` (bool as bool). float16
-// has no C++ type here: the callers reject it first.
+// The C++ type of each dtype, in the enum's order. float16 has none here
+// (the callers reject it first); it is visited as float.
+using dtype_types =
+    detail::type_list<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+                      std::uint16_t, std::uint32_t, std::uint64_t, float, float, double>;
+
+// Calls f(type_tag<T>{}) with the C++ type of `t` (bool as bool).
 template <class F>
 decltype(auto) visit_dtype(dtype t, F&& f) {
-  switch (t) {
-    case dtype::bool_:
-      return f(type_tag<bool>{});
-    case dtype::int8:
-      return f(type_tag<std::int8_t>{});
-    case dtype::int16:
-      return f(type_tag<std::int16_t>{});
-    case dtype::int32:
-      return f(type_tag<std::int32_t>{});
-    case dtype::int64:
-      return f(type_tag<std::int64_t>{});
-    case dtype::uint8:
-      return f(type_tag<std::uint8_t>{});
-    case dtype::uint16:
-      return f(type_tag<std::uint16_t>{});
-    case dtype::uint32:
-      return f(type_tag<std::uint32_t>{});
-    case dtype::uint64:
-      return f(type_tag<std::uint64_t>{});
-    case dtype::float64:
-      return f(type_tag<double>{});
-    default:
-      return f(type_tag<float>{});
-  }
+  return detail::visit_nth(
+      dtype_types{}, static_cast<std::size_t>(t),
+      [&]<class T>(std::type_identity<T>) -> decltype(auto) { return f(type_tag<T>{}); },
+      "visit_dtype: not a dtype");
 }
 
 // The type a dtype's values are handed to the library as: bool as its

@@ -211,6 +211,23 @@ void launch_function(cudaFunction_t function, const launch_shape& shape, void** 
   }
 }
 
+namespace {
+// The kept buffers of the stream workspaces below: allocated when they
+// grow, the old one freed once the kernels already enqueued on its stream
+// (which may still use it) are done.
+void* allocate_or_throw(std::size_t bytes, const char* what) {
+  void* data = nullptr;
+  const cudaError_t code = cudaMalloc(&data, bytes);
+  if (code != cudaSuccess) detail::throw_cuda_error(code, "cudaMalloc", what, bytes);
+  return data;
+}
+void free_after_stream(void* old, stream_t stream, const char* what) {
+  if (!old) return;
+  GPUPRIM_CUDA_CHECK(cudaStreamSynchronize(stream), what);
+  cudaFree(old);
+}
+}  // namespace
+
 workspace stream_workspace(stream_t stream, std::size_t scratch_bytes) {
   constexpr std::size_t counter_bytes = 256;  // keeps the scratch area 256-byte aligned
   struct entry {
@@ -225,18 +242,10 @@ workspace stream_workspace(stream_t stream, std::size_t scratch_bytes) {
   entry& e = workspaces[{device, stream}];
   if (!e.data || e.scratch_bytes < scratch_bytes) {
     const std::size_t grown = std::max<std::size_t>(scratch_bytes, 2 * e.scratch_bytes);
-    void* data = nullptr;
-    const cudaError_t code = cudaMalloc(&data, counter_bytes + grown);
-    if (code != cudaSuccess) {
-      detail::throw_cuda_error(code, "cudaMalloc", "workspace", counter_bytes + grown);
-    }
+    void* data = allocate_or_throw(counter_bytes + grown, "workspace");
     // Stream-ordered: the zeroing precedes every kernel later enqueued here.
     GPUPRIM_CUDA_CHECK(cudaMemsetAsync(data, 0, counter_bytes, stream), "workspace");
-    if (e.data) {
-      // Kernels already enqueued may still use the old one.
-      GPUPRIM_CUDA_CHECK(cudaStreamSynchronize(stream), "workspace");
-      cudaFree(e.data);
-    }
+    free_after_stream(e.data, stream, "workspace");
     e = {data, grown};
   }
   return {static_cast<unsigned*>(e.data), static_cast<char*>(e.data) + counter_bytes};
@@ -261,16 +270,9 @@ lookback_workspace stream_lookback_workspace(stream_t stream, std::size_t tiles,
     const std::size_t grown_tiles = std::max(tiles, 2 * e.tiles);
     const std::size_t grown_values = std::max(value_bytes, 2 * e.value_bytes);
     const std::size_t flag_bytes = align_up(grown_tiles * sizeof(unsigned long long), 256);
-    void* data = nullptr;
-    const cudaError_t code = cudaMalloc(&data, flag_bytes + grown_values);
-    if (code != cudaSuccess) {
-      detail::throw_cuda_error(code, "cudaMalloc", "lookback workspace", flag_bytes + grown_values);
-    }
+    void* data = allocate_or_throw(flag_bytes + grown_values, "lookback workspace");
     GPUPRIM_CUDA_CHECK(cudaMemsetAsync(data, 0, flag_bytes, stream), "lookback workspace");
-    if (e.data) {
-      GPUPRIM_CUDA_CHECK(cudaStreamSynchronize(stream), "lookback workspace");
-      cudaFree(e.data);
-    }
+    free_after_stream(e.data, stream, "lookback workspace");
     e.data = data;
     e.tiles = grown_tiles;
     e.value_bytes = grown_values;

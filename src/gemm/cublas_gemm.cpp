@@ -73,11 +73,7 @@ lt_state& lt_for_device() {
 }
 
 int blas_int(std::size_t x) {
-  if (x > static_cast<std::size_t>(INT_MAX)) {
-    throw std::invalid_argument("gpuprim::gemm: dimension " + std::to_string(x) +
-                                " exceeds cuBLAS's 32-bit integers");
-  }
-  return static_cast<int>(x);
+  return checked_blas_int(x, "cuBLAS's");
 }
 
 cublasOperation_t blas_op(matrix_op op) {

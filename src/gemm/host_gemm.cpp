@@ -18,6 +18,7 @@
 
 #include "gpuprim/core/low_precision.hpp"
 #include "gpuprim/core/runtime.hpp"
+#include "gpuprim/detail/gemm/gemm.hpp"
 #include "gpuprim/host/gemm.hpp"
 
 #if GPUPRIM_HAS_CBLAS
@@ -86,11 +87,7 @@ void loop_gemm(host_backend backend, const gemm_problem& p, const T* a, const T*
 
 #if GPUPRIM_HAS_CBLAS
 int blas_int(std::size_t x) {
-  if (x > static_cast<std::size_t>(INT_MAX)) {
-    throw std::invalid_argument("gpuprim::gemm: dimension " + std::to_string(x) +
-                                " exceeds the host BLAS's 32-bit integers");
-  }
-  return static_cast<int>(x);
+  return checked_blas_int(x, "the host BLAS's");
 }
 
 CBLAS_TRANSPOSE blas_op(matrix_op op) {

@@ -428,42 +428,10 @@ void convert_elements(const npy_array& array, std::vector<T>& out) {
 template <class T>
 std::vector<T> values_as(const npy_array& array) {
   std::vector<T> out(array.bytes.size() / dtype_size(array.type));
-  switch (array.type) {
-    case dtype::bool8:
-    case dtype::uint8:
-      convert_elements<T, std::uint8_t>(array, out);
-      break;
-    case dtype::int8:
-      convert_elements<T, std::int8_t>(array, out);
-      break;
-    case dtype::uint16:
-      convert_elements<T, std::uint16_t>(array, out);
-      break;
-    case dtype::int16:
-      convert_elements<T, std::int16_t>(array, out);
-      break;
-    case dtype::uint32:
-      convert_elements<T, std::uint32_t>(array, out);
-      break;
-    case dtype::int32:
-      convert_elements<T, std::int32_t>(array, out);
-      break;
-    case dtype::uint64:
-      convert_elements<T, std::uint64_t>(array, out);
-      break;
-    case dtype::int64:
-      convert_elements<T, std::int64_t>(array, out);
-      break;
-    case dtype::float32:
-      convert_elements<T, float>(array, out);
-      break;
-    case dtype::float64:
-      convert_elements<T, double>(array, out);
-      break;
-    case dtype::float16:
-      convert_elements<T, half>(array, out);
-      break;
-  }
+  visit_dtype(array.type, [&]<class S>(std::type_identity<S>) {
+    // numpy's bool as the byte it is stored in.
+    convert_elements<T, std::conditional_t<std::is_same_v<S, bool>, std::uint8_t, S>>(array, out);
+  });
   return out;
 }
 
@@ -652,15 +620,22 @@ std::optional<std::uint64_t> regular_file_size(const std::filesystem::path& path
   return size;
 }
 
-}  // namespace
-
-npy_array read_npy(const std::filesystem::path& path) {
+// A whole .npy file opened for reading; a directory or a file that cannot
+// be opened is a format_error.
+std::ifstream open_npy(const std::filesystem::path& path) {
   std::error_code status_error;
   if (std::filesystem::is_directory(std::filesystem::status(path, status_error))) {
     fail(path, "is a directory, not a .npy file");
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, "cannot open for reading: " + errno_text());
+  return in;
+}
+
+}  // namespace
+
+npy_array read_npy(const std::filesystem::path& path) {
+  std::ifstream in = open_npy(path);
   return read_npy_stream(in, path, regular_file_size(path));
 }
 
@@ -693,12 +668,7 @@ void write_npy(const std::filesystem::path& path, const npy_array& array) {
 }
 
 npy_info read_npy_info(const std::filesystem::path& path) {
-  std::error_code status_error;
-  if (std::filesystem::is_directory(std::filesystem::status(path, status_error))) {
-    fail(path, "is a directory, not a .npy file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot open for reading: " + errno_text());
+  std::ifstream in = open_npy(path);
   const std::optional<std::uint64_t> file_size = regular_file_size(path);
   npy_info info = read_header(in, path, file_size);
   const std::uint64_t expected = *data_bytes(info.shape, dtype_size(info.type));

@@ -26,17 +26,11 @@ TEST_F(cuda_test, non_commutative_operator_keeps_order) {
   }
 }
 
-struct to_stats {
-  __host__ __device__ stats operator()(float v) const { return {double(v), 1, v}; }
-};
-
 TEST_F(cuda_test, custom_struct_type_and_transform) {
-  std::vector<float> x(123457);
-  for (std::size_t i = 0; i < x.size(); ++i)
-    x[i] = float(i % 1000);
+  const std::vector<float> x = float_ramp(123457, 1000);
   const auto dx = gp::to_device(x);
   const stats got =
-      gp::transform_reduce(gp::cuda, dx, stats{0, 0, -1.0f}, stats_merge{}, to_stats{});
+      gp::transform_reduce(gp::cuda, dx, stats{0, 0, -1.0f}, stats_merge{}, stats_of{});
   double want = 0;
   for (float v : x)
     want += v;

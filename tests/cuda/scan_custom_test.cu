@@ -36,17 +36,11 @@ TEST_F(cuda_test, scan_non_commutative_operator_keeps_order) {
   }
 }
 
-struct count_and_sum {
-  __host__ __device__ stats operator()(float v) const { return {double(v), 1, v}; }
-};
-
 TEST_F(cuda_test, scan_struct_type_with_transform) {
-  std::vector<float> x(100003);
-  for (std::size_t i = 0; i < x.size(); ++i)
-    x[i] = float(i % 100);
+  const std::vector<float> x = float_ramp(100003, 100);
   const auto dx = gp::to_device(x);
   gp::device_vector<stats> out(x.size());
-  gp::transform_inclusive_scan(gp::cuda, dx, out, stats_merge{}, count_and_sum{});
+  gp::transform_inclusive_scan(gp::cuda, dx, out, stats_merge{}, stats_of{});
   const auto got = gp::to_host(out);
   double sum = 0;
   float mx = -1;

@@ -27,6 +27,7 @@
 #if GPUPRIM_HAS_CUDA
 #include <cuda_runtime_api.h>
 #endif
+#include "support/named.hpp"
 #include "support/sides.hpp"
 
 namespace gp = gpuprim;
@@ -44,17 +45,9 @@ enum class split { even, uneven, first_empty, all_on_last };
 const split all_splits[] = {split::even, split::uneven, split::first_empty, split::all_on_last};
 
 const char* name(split s) {
-  switch (s) {
-    case split::even:
-      return "even";
-    case split::uneven:
-      return "uneven";
-    case split::first_empty:
-      return "first rank empty";
-    case split::all_on_last:
-      return "all on the last rank";
-  }
-  return "?";
+  // In the order of the enum.
+  constexpr const char* names[] = {"even", "uneven", "first rank empty", "all on the last rank"};
+  return gpuprim::test::name_in(names, s);
 }
 
 // This rank's [begin, end) of n under a split.

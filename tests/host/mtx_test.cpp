@@ -45,6 +45,13 @@ std::string error_of(const std::string& name, const std::string& text) {
   return "no error";
 }
 
+// Reading `text` as the file `name` fails with a message that contains
+// `message`.
+void expect_error(const std::string& name, const std::string& text, const std::string& message) {
+  const std::string got = error_of(name, text);
+  EXPECT_NE(got.find(message), std::string::npos) << name << ": " << got;
+}
+
 }  // namespace
 
 TEST(mtx, coordinate_real_general_with_comments_and_blank_lines) {
@@ -81,14 +88,11 @@ TEST(mtx, double_field_and_integer_symmetric_coordinates) {
             (std::vector<double>{2, 2, 0, -5, 5, 0}));
   EXPECT_EQ(dense_of("empty_matrix.mtx", "%%MatrixMarket matrix coordinate real general\n0 0 0\n"),
             (std::vector<double>{0, 0}));
-  EXPECT_NE(
-      error_of("bad_int.mtx", "%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 2.5\n")
-          .find("bad_int.mtx:3: bad integer '2.5'"),
-      std::string::npos);
-  EXPECT_NE(error_of("skew_diag.mtx",
-                     "%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n1 1 3\n")
-                .find("zero diagonal"),
-            std::string::npos);
+  expect_error("bad_int.mtx", "%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 2.5\n",
+               "bad_int.mtx:3: bad integer '2.5'");
+  expect_error("skew_diag.mtx",
+               "%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n1 1 3\n",
+               "zero diagonal");
 }
 
 TEST(mtx, symmetric_and_skew_symmetric_halves_are_expanded) {
@@ -130,40 +134,32 @@ TEST(mtx, read_as_csr_sums_duplicates_and_keeps_empty_rows) {
 
 TEST(mtx, bad_files_name_the_file_and_line) {
   const std::string ban = "%%MatrixMarket matrix coordinate real general\n";
-  EXPECT_NE(error_of("c.mtx", "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n")
-                .find("c.mtx:1: complex"),
-            std::string::npos);
-  EXPECT_NE(error_of("h.mtx", "%%MatrixMarket matrix coordinate real hermitian\n1 1 0\n")
-                .find("h.mtx:1: hermitian"),
-            std::string::npos);
-  EXPECT_NE(error_of("nb.mtx", "1 1 1\n1 1 1\n").find("nb.mtx:1: not a Matrix Market"),
-            std::string::npos);
-  EXPECT_NE(error_of("few.mtx", ban + "2 2 3\n1 1 1\n2 2 1\n")
-                .find("announces 3 entries but the file has 2"),
-            std::string::npos);
-  EXPECT_NE(error_of("many.mtx", ban + "2 2 1\n1 1 1\n2 2 1\n").find("many.mtx:4:"),
-            std::string::npos);
-  EXPECT_NE(error_of("range.mtx", ban + "2 2 2\n1 1 1\n\n2 3 1\n")
-                .find("range.mtx:5: column index 3 is outside [1, 2]"),
-            std::string::npos);
-  EXPECT_NE(error_of("row0.mtx", ban + "2 2 1\n0 1 1\n").find("row0.mtx:3: row index 0"),
-            std::string::npos);
-  EXPECT_NE(
-      error_of("num.mtx", ban + "2 2 2\n1 1 1\n2 2 1.2.3\n").find("num.mtx:4: bad number '1.2.3'"),
-      std::string::npos);
-  EXPECT_NE(error_of("idx.mtx", ban + "2 2 1\n1 x 1\n").find("idx.mtx:3: bad index 'x'"),
-            std::string::npos);
-  EXPECT_NE(error_of("size.mtx", ban + "2 2\n").find("size.mtx:2:"), std::string::npos);
-  EXPECT_NE(error_of("upper.mtx", "%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1\n")
-                .find("above the diagonal"),
-            std::string::npos);
-  EXPECT_NE(error_of("nsq.mtx", "%%MatrixMarket matrix coordinate real symmetric\n2 3 0\n")
-                .find("must be square"),
-            std::string::npos);
-  EXPECT_NE(
-      error_of("cols.mtx", ban + "2 2 1\n1 1\n").find("cols.mtx:3: expected 3 numbers, found 2"),
-      std::string::npos);
-  EXPECT_NE(error_of("empty.mtx", "").find("empty file"), std::string::npos);
+  const std::string sym = "%%MatrixMarket matrix coordinate real symmetric\n";
+  // Each file's name and text, and a part of the message it must give.
+  const struct {
+    const char* name;
+    std::string text;
+    const char* message;
+  } files[] = {
+      {"c.mtx", "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n",
+       "c.mtx:1: complex"},
+      {"h.mtx", "%%MatrixMarket matrix coordinate real hermitian\n1 1 0\n", "h.mtx:1: hermitian"},
+      {"nb.mtx", "1 1 1\n1 1 1\n", "nb.mtx:1: not a Matrix Market"},
+      {"few.mtx", ban + "2 2 3\n1 1 1\n2 2 1\n", "announces 3 entries but the file has 2"},
+      {"many.mtx", ban + "2 2 1\n1 1 1\n2 2 1\n", "many.mtx:4:"},
+      {"range.mtx", ban + "2 2 2\n1 1 1\n\n2 3 1\n",
+       "range.mtx:5: column index 3 is outside [1, 2]"},
+      {"row0.mtx", ban + "2 2 1\n0 1 1\n", "row0.mtx:3: row index 0"},
+      {"num.mtx", ban + "2 2 2\n1 1 1\n2 2 1.2.3\n", "num.mtx:4: bad number '1.2.3'"},
+      {"idx.mtx", ban + "2 2 1\n1 x 1\n", "idx.mtx:3: bad index 'x'"},
+      {"size.mtx", ban + "2 2\n", "size.mtx:2:"},
+      {"upper.mtx", sym + "2 2 1\n1 2 1\n", "above the diagonal"},
+      {"nsq.mtx", sym + "2 3 0\n", "must be square"},
+      {"cols.mtx", ban + "2 2 1\n1 1\n", "cols.mtx:3: expected 3 numbers, found 2"},
+      {"empty.mtx", "", "empty file"},
+  };
+  for (const auto& f : files)
+    expect_error(f.name, f.text, f.message);
   try {
     gp::io::read_mtx("/nonexistent/x.mtx");
     FAIL();
@@ -217,26 +213,20 @@ TEST(mtx, a_large_file_parses_in_parallel_chunks) {
 
 TEST(mtx, comment_lines_among_the_entries_are_refused_as_scipy_does) {
   const std::string ban = "%%MatrixMarket matrix coordinate real general\n";
-  EXPECT_NE(error_of("between.mtx", ban + "2 2 2\n1 1 1\n% x\n2 2 1\n")
-                .find("between.mtx:4: a comment line among the entries"),
-            std::string::npos);
-  EXPECT_NE(
-      error_of("after_size.mtx", ban + "2 2 1\n% x\n1 1 1\n").find("after_size.mtx:3: a comment"),
-      std::string::npos);
-  EXPECT_NE(error_of("at_end.mtx", ban + "2 2 1\n1 1 1\n   % x\n").find("at_end.mtx:4: a comment"),
-            std::string::npos);
-  EXPECT_NE(error_of("array.mtx", "%%MatrixMarket matrix array real general\n2 1\n1\n% x\n2\n")
-                .find("array.mtx:4: a comment"),
-            std::string::npos);
+  expect_error("between.mtx", ban + "2 2 2\n1 1 1\n% x\n2 2 1\n",
+               "between.mtx:4: a comment line among the entries");
+  expect_error("after_size.mtx", ban + "2 2 1\n% x\n1 1 1\n", "after_size.mtx:3: a comment");
+  expect_error("at_end.mtx", ban + "2 2 1\n1 1 1\n   % x\n", "at_end.mtx:4: a comment");
+  expect_error("array.mtx", "%%MatrixMarket matrix array real general\n2 1\n1\n% x\n2\n",
+               "array.mtx:4: a comment");
   // Before the size line they are fine, as are blank lines anywhere.
   EXPECT_EQ(dense_of("ok.mtx", ban + "% a\n\n%b\n1 1 1\n\n1 1 5\n\n"),
             (std::vector<double>{1, 1, 5}));
 }
 
 TEST(mtx, the_banner_word_is_case_sensitive_as_in_scipy) {
-  EXPECT_NE(error_of("lower.mtx", "%%matrixmarket matrix coordinate real general\n1 1 0\n")
-                .find("lower.mtx:1: not a Matrix Market file"),
-            std::string::npos);
+  expect_error("lower.mtx", "%%matrixmarket matrix coordinate real general\n1 1 0\n",
+               "lower.mtx:1: not a Matrix Market file");
   // SciPy also takes a single '%'.
   EXPECT_EQ(dense_of("single.mtx", "%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 2\n"),
             (std::vector<double>{1, 1, 2}));
@@ -244,15 +234,11 @@ TEST(mtx, the_banner_word_is_case_sensitive_as_in_scipy) {
 
 TEST(mtx, a_leading_plus_sign_is_refused_as_scipy_does) {
   const std::string ban = "%%MatrixMarket matrix coordinate real general\n";
-  EXPECT_NE(error_of("value.mtx", ban + "1 1 1\n1 1 +1\n").find("value.mtx:3: bad number '+1'"),
-            std::string::npos);
-  EXPECT_NE(error_of("index.mtx", ban + "1 1 1\n+1 1 1\n").find("index.mtx:3: bad index '+1'"),
-            std::string::npos);
-  EXPECT_NE(error_of("int.mtx", "%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 +2\n")
-                .find("int.mtx:3: bad integer '+2'"),
-            std::string::npos);
-  EXPECT_NE(error_of("size.mtx", ban + "+1 1 0\n").find("size.mtx:2: bad size '+1'"),
-            std::string::npos);
+  expect_error("value.mtx", ban + "1 1 1\n1 1 +1\n", "value.mtx:3: bad number '+1'");
+  expect_error("index.mtx", ban + "1 1 1\n+1 1 1\n", "index.mtx:3: bad index '+1'");
+  expect_error("int.mtx", "%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 +2\n",
+               "int.mtx:3: bad integer '+2'");
+  expect_error("size.mtx", ban + "+1 1 0\n", "size.mtx:2: bad size '+1'");
 }
 
 // ---- sizes checked before anything is allocated ------------------------------
@@ -266,31 +252,26 @@ TEST(mtx, dense_sizes_whose_product_wraps_in_64_bits_are_refused) {
               std::string::npos)
         << size;
   }
-  EXPECT_NE(error_of("sym.mtx",
-                     "%%MatrixMarket matrix array real symmetric\n"
-                     "6074001000 6074001000\n")
-                .find("sym.mtx:2: the size line announces more than 2^64 entries"),
-            std::string::npos);
+  expect_error("sym.mtx",
+               "%%MatrixMarket matrix array real symmetric\n"
+               "6074001000 6074001000\n",
+               "sym.mtx:2: the size line announces more than 2^64 entries");
 }
 
 TEST(mtx, more_entries_than_the_file_can_hold_are_refused) {
-  EXPECT_NE(error_of("dense.mtx", "%%MatrixMarket matrix array real general\n3 3\n1\n2\n3\n")
-                .find("dense.mtx:2: the size line announces 9 entries, but the 6 bytes after it "
-                      "can hold at most 3"),
-            std::string::npos);
-  EXPECT_NE(
-      error_of("coo.mtx",
+  expect_error("dense.mtx", "%%MatrixMarket matrix array real general\n3 3\n1\n2\n3\n",
+               "dense.mtx:2: the size line announces 9 entries, but the 6 bytes after it "
+               "can hold at most 3");
+  expect_error("coo.mtx",
                "%%MatrixMarket matrix coordinate real general\n3 3 "
-               "1000000000000\n1 1 1\n")
-          .find("announces 1000000000000 entries, but the 6 bytes after it can hold at most 3"),
-      std::string::npos);
+               "1000000000000\n1 1 1\n",
+               "announces 1000000000000 entries, but the 6 bytes after it can hold at most 3");
   // The bound (a line of one character per entry) is exact for the
   // shortest lines, the last without its newline.
   EXPECT_EQ(dense_of("tight.mtx", "%%MatrixMarket matrix array real general\n3 1\n1\n2\n3"),
             (std::vector<double>{3, 1, 1, 2, 3}));
-  EXPECT_NE(error_of("over.mtx", "%%MatrixMarket matrix array real general\n4 1\n1\n2\n3")
-                .find("announces 4 entries, but the 5 bytes after it can hold at most 3"),
-            std::string::npos);
+  expect_error("over.mtx", "%%MatrixMarket matrix array real general\n4 1\n1\n2\n3",
+               "announces 4 entries, but the 5 bytes after it can hold at most 3");
 }
 
 TEST(mtx, csr_row_offsets_beyond_the_machine_are_refused_with_the_size) {

@@ -13,6 +13,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "gpuprim/io/memory_limit.hpp"
@@ -480,58 +481,50 @@ TEST_F(npy_files, header_without_final_newline_is_an_error) {
   expect_format_error(write_raw("newline.npy", bytes), "does not end with '\\n'");
 }
 
-TEST_F(npy_files, missing_key_is_an_error) {
-  const std::string header = padded_v1_header("{'descr': '<f4', 'shape': (0,), }");
-  expect_format_error(write_raw("key.npy", v1_file(header)), "key 'fortran_order' is missing");
-}
-
-TEST_F(npy_files, unknown_key_is_an_error) {
-  const std::string header =
-      padded_v1_header("{'descr': '<f4', 'fortran_order': False, 'shape': (0,), 'units': 'm', }");
-  expect_format_error(write_raw("extra.npy", v1_file(header)), "unexpected key 'units'");
-}
-
-TEST_F(npy_files, duplicate_key_is_an_error) {
-  const std::string header =
-      padded_v1_header("{'descr': '<f4', 'fortran_order': False, 'shape': (0,), 'shape': (1,)}");
-  expect_format_error(write_raw("twice.npy", v1_file(header)), "'shape' appears twice");
-}
-
-TEST_F(npy_files, shape_without_tuple_comma_is_an_error) {
-  const std::string header =
-      padded_v1_header("{'descr': '<f4', 'fortran_order': False, 'shape': (0), }");
-  expect_format_error(write_raw("paren.npy", v1_file(header)), "is not a tuple");
-}
-
-TEST_F(npy_files, negative_dimension_is_an_error) {
-  const std::string header =
-      padded_v1_header("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }");
-  expect_format_error(write_raw("negative.npy", v1_file(header)), "negative dimension");
-}
-
-TEST_F(npy_files, shape_too_large_is_an_error) {
-  const std::string header = padded_v1_header(
-      "{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }");
-  expect_format_error(write_raw("huge.npy", v1_file(header)), "is too large");
-}
-
-TEST_F(npy_files, bad_fortran_order_value_is_an_error) {
-  const std::string header =
-      padded_v1_header("{'descr': '<f4', 'fortran_order': 0, 'shape': (0,), }");
-  expect_format_error(write_raw("order.npy", v1_file(header)), "expected True or False");
-}
-
-TEST_F(npy_files, text_after_the_dict_is_an_error) {
-  const std::string header =
-      padded_v1_header("{'descr': '<f4', 'fortran_order': False, 'shape': (0,), } x");
-  expect_format_error(write_raw("junk.npy", v1_file(header)), "after the closing '}'");
-}
-
-TEST_F(npy_files, complex_is_an_error) {
-  const std::string header =
-      padded_v1_header("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }");
-  expect_format_error(write_raw("complex.npy", v1_file(header, "abcdefgh")),
-                      "unsupported dtype '<c8': complex");
+// Files wrong in one way each, in the header dict or in the data: the
+// file's name, the dict, the data, and a part of the message.
+TEST_F(npy_files, bad_header_dicts_and_data_are_errors) {
+  const std::tuple<const char*, const char*, std::string, const char*> cases[] = {
+      {"key.npy", "{'descr': '<f4', 'shape': (0,), }", "", "key 'fortran_order' is missing"},
+      {"extra.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (0,), 'units': 'm', }", "",
+       "unexpected key 'units'"},
+      {"twice.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (0,), 'shape': (1,)}", "",
+       "'shape' appears twice"},
+      {"paren.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (0), }", "",
+       "is not a tuple"},
+      {"negative.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }", "",
+       "negative dimension"},
+      {"huge.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }",
+       "", "is too large"},
+      {"order.npy", "{'descr': '<f4', 'fortran_order': 0, 'shape': (0,), }", "",
+       "expected True or False"},
+      {"junk.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (0,), } x", "",
+       "after the closing '}'"},
+      {"complex.npy", "{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", "abcdefgh",
+       "unsupported dtype '<c8': complex"},
+      {"f3.npy", "{'descr': '<f3', 'fortran_order': False, 'shape': (1,), }", "abc",
+       "unsupported dtype '<f3': only float16"},
+      {"unicode.npy", "{'descr': '<U5', 'fortran_order': False, 'shape': (1,), }",
+       std::string(20, 'a'), "unsupported dtype '<U5'"},
+      {"datetime.npy", "{'descr': '<M8[ns]', 'fortran_order': False, 'shape': (1,), }",
+       std::string(8, '\0'), "unsupported dtype '<M8[ns]': only bool, integer and float"},
+      {"native.npy", "{'descr': '=i4', 'fortran_order': False, 'shape': (1,), }",
+       std::string(4, '\0'), "the byte order must be '<' or '>'"},
+      {"struct.npy",
+       "{'descr': [('x', '<f4'), ('y', '<f4')], 'fortran_order': False, 'shape': (1,), }",
+       "abcdefgh", "structured dtypes"},
+      {"short.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
+       std::string(23, '\0'),
+       "data is truncated: shape (2, 3) of float32 needs 24 bytes, the file has 23"},
+      {"long.npy", "{'descr': '<i2', 'fortran_order': False, 'shape': (2,), }",
+       std::string(5, '\0'), "1 bytes after the data"},
+      {"bool.npy", "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }",
+       std::string("\x01\x00\x02", 3), "bool element 2 is 2"},
+  };
+  for (const auto& [name, dict, data, message] : cases) {
+    SCOPED_TRACE(name);
+    expect_format_error(write_raw(name, v1_file(padded_v1_header(dict), data)), message);
+  }
 }
 
 // float16 ('<f2' / '>f2'): written here byte by byte as numpy.save would
@@ -651,67 +644,12 @@ TEST_F(npy_files, values_as_converts_every_dtype) {
   EXPECT_EQ(io::values_as<float>(a)[0], 0.1f);
 }
 
-TEST_F(npy_files, three_byte_float_is_an_error) {
-  const std::string header =
-      padded_v1_header("{'descr': '<f3', 'fortran_order': False, 'shape': (1,), }");
-  expect_format_error(write_raw("f3.npy", v1_file(header, "abc")),
-                      "unsupported dtype '<f3': only float16");
-}
-
-TEST_F(npy_files, string_dtype_is_an_error) {
-  const std::string header =
-      padded_v1_header("{'descr': '<U5', 'fortran_order': False, 'shape': (1,), }");
-  expect_format_error(write_raw("unicode.npy", v1_file(header, std::string(20, 'a'))),
-                      "unsupported dtype '<U5'");
-}
-
-TEST_F(npy_files, datetime_dtype_is_an_error) {
-  const std::string header =
-      padded_v1_header("{'descr': '<M8[ns]', 'fortran_order': False, 'shape': (1,), }");
-  expect_format_error(write_raw("datetime.npy", v1_file(header, std::string(8, '\0'))),
-                      "unsupported dtype '<M8[ns]': only bool, integer and float");
-}
-
-TEST_F(npy_files, native_byte_order_is_an_error) {
-  const std::string header =
-      padded_v1_header("{'descr': '=i4', 'fortran_order': False, 'shape': (1,), }");
-  expect_format_error(write_raw("native.npy", v1_file(header, std::string(4, '\0'))),
-                      "the byte order must be '<' or '>'");
-}
-
 TEST_F(npy_files, one_byte_types_take_any_byte_order) {
   const std::string header =
       padded_v1_header("{'descr': '>i1', 'fortran_order': False, 'shape': (2,), }");
   const io::npy_array array = io::read_npy(write_raw("i1.npy", v1_file(header, "\xff\x02")));
   EXPECT_EQ(array.values<std::int8_t>()[0], -1);
   EXPECT_EQ(array.values<std::int8_t>()[1], 2);
-}
-
-TEST_F(npy_files, structured_dtype_is_an_error) {
-  const std::string header = padded_v1_header(
-      "{'descr': [('x', '<f4'), ('y', '<f4')], 'fortran_order': False, 'shape': (1,), }");
-  expect_format_error(write_raw("struct.npy", v1_file(header, "abcdefgh")), "structured dtypes");
-}
-
-TEST_F(npy_files, short_data_is_an_error) {
-  const std::string header =
-      padded_v1_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }");
-  expect_format_error(write_raw("short.npy", v1_file(header, std::string(23, '\0'))),
-                      "data is truncated: shape (2, 3) of float32 needs 24 bytes, the file has 23");
-}
-
-TEST_F(npy_files, extra_data_is_an_error) {
-  const std::string header =
-      padded_v1_header("{'descr': '<i2', 'fortran_order': False, 'shape': (2,), }");
-  expect_format_error(write_raw("long.npy", v1_file(header, std::string(5, '\0'))),
-                      "1 bytes after the data");
-}
-
-TEST_F(npy_files, bool_byte_other_than_0_or_1_is_an_error) {
-  const std::string header =
-      padded_v1_header("{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }");
-  expect_format_error(write_raw("bool.npy", v1_file(header, std::string("\x01\x00\x02", 3))),
-                      "bool element 2 is 2");
 }
 
 TEST_F(npy_files, values_of_the_wrong_type_throw) {

@@ -13,6 +13,7 @@
 #include <map>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "gpuprim/core/error.hpp"
@@ -402,39 +403,33 @@ TEST_F(TuneCache, EveryKindOfBadFileIsRefusedWithAReason) {
     EXPECT_NE(at, std::string::npos) << from;
     return text.replace(at, from.size(), to);
   };
-  EXPECT_NE(problem_of("").find("not a valid cache"), std::string::npos);
-  EXPECT_NE(problem_of(good.substr(0, good.size() / 2)).find("not a valid cache"),
-            std::string::npos);
-  EXPECT_NE(problem_of("\x89PNG\r\n\x1a\n garbage").find("not a valid cache"), std::string::npos);
-  EXPECT_NE(problem_of("[1, 2, 3]").find("not a JSON object"), std::string::npos);
-  EXPECT_NE(problem_of("{}").find("version"), std::string::npos);
-  EXPECT_NE(problem_of(replaced("\"gpuprim_tune_cache\": 1", "\"gpuprim_tune_cache\": 99"))
-                .find("version 99"),
-            std::string::npos);
-  EXPECT_NE(problem_of(replaced("\"multiprocessors\": 132", "\"multiprocessors\": 114"))
-                .find("another device"),
-            std::string::npos);
-  EXPECT_NE(
-      problem_of(replaced("\"compute_capability\": \"9.0\"", "\"compute_capability\": \"8.0\""))
-          .find("another device"),
-      std::string::npos);
-  EXPECT_NE(problem_of(replaced("\"algorithm\": \"reduce\"", "\"algorithm\": \"fft\""))
-                .find("unknown algorithm"),
-            std::string::npos);
-  EXPECT_NE(
-      problem_of(replaced("\"type\": \"float32\"", "\"type\": \"complex64\"")).find("unknown type"),
-      std::string::npos);
-  EXPECT_NE(problem_of(replaced("\"blocks_per_sm\": 2", "\"blocks_per_sm\": 5"))
-                .find("not one of its candidates"),
-            std::string::npos);
-  EXPECT_NE(
-      problem_of(replaced("\"blocks_per_sm\": 2", "\"threads\": 2")).find("not a valid cache"),
-      std::string::npos);
-  EXPECT_NE(problem_of(replaced("\"blocks_per_sm\": 2", "\"blocks_per_sm\": \"two\""))
-                .find("not a valid cache"),
-            std::string::npos);
-  EXPECT_NE(problem_of(replaced("\"log2_size\": 20", "\"log2_size\": 99")).find("log2_size"),
-            std::string::npos);
+  // Whole files, then edits of the good one: each with a part of the reason.
+  const std::string half = good.substr(0, good.size() / 2);
+  const std::pair<std::string, const char*> files[] = {
+      {"", "not a valid cache"},
+      {half, "not a valid cache"},
+      {"\x89PNG\r\n\x1a\n garbage", "not a valid cache"},
+      {"[1, 2, 3]", "not a JSON object"},
+      {"{}", "version"},
+  };
+  for (const auto& [text, reason] : files) {
+    EXPECT_NE(problem_of(text).find(reason), std::string::npos) << text;
+  }
+  const std::tuple<const char*, const char*, const char*> edits[] = {
+      {"\"gpuprim_tune_cache\": 1", "\"gpuprim_tune_cache\": 99", "version 99"},
+      {"\"multiprocessors\": 132", "\"multiprocessors\": 114", "another device"},
+      {"\"compute_capability\": \"9.0\"", "\"compute_capability\": \"8.0\"", "another device"},
+      {"\"algorithm\": \"reduce\"", "\"algorithm\": \"fft\"", "unknown algorithm"},
+      {"\"type\": \"float32\"", "\"type\": \"complex64\"", "unknown type"},
+      {"\"blocks_per_sm\": 2", "\"blocks_per_sm\": 5", "not one of its candidates"},
+      {"\"blocks_per_sm\": 2", "\"threads\": 2", "not a valid cache"},
+      {"\"blocks_per_sm\": 2", "\"blocks_per_sm\": \"two\"", "not a valid cache"},
+      {"\"log2_size\": 20", "\"log2_size\": 99", "log2_size"},
+  };
+  for (const auto& [from, to, reason] : edits) {
+    EXPECT_NE(problem_of(replaced(from, to)).find(reason), std::string::npos)
+        << from << " -> " << to;
+  }
   // A directory where the file should be.
   fs::remove(path_);
   fs::create_directories(path_);

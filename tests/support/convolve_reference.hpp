@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "gpuprim/convolve.hpp"
+#include "support/named.hpp"
+#include "support/test_data.hpp"
 
 namespace gpuprim::test {
 
@@ -100,17 +102,11 @@ std::vector<double> reference_separable(const std::vector<T>& in, conv_shape s,
 // Random pixels: floats in [-1, 1), bytes over 0..255.
 template <class T>
 std::vector<T> random_pixels(std::size_t n, std::mt19937_64& rng) {
-  std::vector<T> v(n);
   if constexpr (std::is_same_v<T, std::uint8_t>) {
-    std::uniform_int_distribution<int> d(0, 255);
-    for (auto& x : v)
-      x = static_cast<T>(d(rng));
+    return draw_vector<T>(n, rng, std::uniform_int_distribution<int>(0, 255));
   } else {
-    std::uniform_real_distribution<double> d(-1.0, 1.0);
-    for (auto& x : v)
-      x = static_cast<T>(d(rng));
+    return draw_vector<T>(n, rng, std::uniform_real_distribution<double>(-1.0, 1.0));
   }
-  return v;
 }
 
 inline std::vector<double> random_weights(std::size_t n, std::mt19937_64& rng) {
@@ -170,19 +166,9 @@ inline double abs_sum(std::span<const double> w) {
 }
 
 inline const char* border_name(border b) {
-  switch (b) {
-    case border::zero:
-      return "zero";
-    case border::replicate:
-      return "replicate";
-    case border::reflect:
-      return "reflect";
-    case border::mirror:
-      return "mirror";
-    case border::wrap:
-      return "wrap";
-  }
-  return "?";
+  // In the order of the enum.
+  constexpr const char* names[] = {"zero", "replicate", "reflect", "mirror", "wrap"};
+  return name_in(names, b);
 }
 
 inline constexpr border all_borders[] = {border::zero, border::replicate, border::reflect,

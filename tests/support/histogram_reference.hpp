@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "gpuprim/histogram.hpp"
+#include "support/test_data.hpp"
 
 namespace gpuprim::test {
 
@@ -101,25 +102,15 @@ reference_histogram<Counter> reference_histogram_range(
 // (unsigned: [0, 2000]), floats in [-1, 1).
 template <class T>
 std::vector<T> random_samples(std::size_t n, std::mt19937_64& rng) {
-  std::vector<T> v(n);
   if constexpr (std::is_floating_point_v<T>) {
-    std::uniform_real_distribution<double> d(-1.0, 1.0);
-    for (auto& x : v)
-      x = static_cast<T>(d(rng));
+    return draw_vector<T>(n, rng, std::uniform_real_distribution<double>(-1.0, 1.0));
   } else if constexpr (sizeof(T) == 1) {
-    std::uniform_int_distribution<int> d(0, 255);
-    for (auto& x : v)
-      x = static_cast<T>(d(rng));
+    return draw_vector<T>(n, rng, std::uniform_int_distribution<int>(0, 255));
   } else if constexpr (std::is_signed_v<T>) {
-    std::uniform_int_distribution<int> d(-1000, 1000);
-    for (auto& x : v)
-      x = static_cast<T>(d(rng));
+    return draw_vector<T>(n, rng, std::uniform_int_distribution<int>(-1000, 1000));
   } else {
-    std::uniform_int_distribution<unsigned> d(0, 2000);
-    for (auto& x : v)
-      x = static_cast<T>(d(rng));
+    return draw_vector<T>(n, rng, std::uniform_int_distribution<unsigned>(0, 2000));
   }
-  return v;
 }
 
 // A range covering most, not all, of random_samples' values, so some are left out.

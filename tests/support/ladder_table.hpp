@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <set>
 #include <string>
+#include <type_traits>
 
 namespace gpuprim::test {
 
@@ -26,6 +28,24 @@ void expect_complete_ladder(const Rungs& rungs, std::size_t size, const std::str
   }
   EXPECT_EQ(rungs.front().name, first);
   EXPECT_EQ(rungs.back().name, last);
+}
+
+// The table check of a ladder made for each element type: rungs_of(
+// std::type_identity<T>{}) complete for float, double, int32 and int64
+// when built with CUDA; without CUDA the ladder is empty and the test
+// skips.
+template <class RungsOf>
+void expect_complete_typed_ladder(RungsOf rungs_of, std::size_t size, const std::string& first,
+                                  const std::string& last) {
+#if GPUPRIM_HAS_CUDA
+  expect_complete_ladder(rungs_of(std::type_identity<float>{}), size, first, last);
+  expect_complete_ladder(rungs_of(std::type_identity<double>{}), size, first, last);
+  expect_complete_ladder(rungs_of(std::type_identity<std::int32_t>{}), size, first, last);
+  expect_complete_ladder(rungs_of(std::type_identity<std::int64_t>{}), size, first, last);
+#else
+  EXPECT_TRUE(rungs_of(std::type_identity<float>{}).empty());
+  GTEST_SKIP() << "built without CUDA: the ladder is empty";
+#endif
 }
 
 }  // namespace gpuprim::test

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <random>
 #include <span>
@@ -95,5 +96,18 @@ struct stats_merge {
     return {x.sum + y.sum, x.count + y.count, x.max < y.max ? y.max : x.max};
   }
 };
+
+// One value as stats: its sum, a count of 1 and its max.
+struct stats_of {
+  GPUPRIM_HD stats operator()(float v) const { return {double(v), 1, v}; }
+};
+
+// 0, 1, ..., period - 1, 0, 1, ... as floats: n of them.
+inline std::vector<float> float_ramp(std::size_t n, std::size_t period) {
+  std::vector<float> x(n);
+  for (std::size_t i = 0; i < n; ++i)
+    x[i] = float(i % period);
+  return x;
+}
 
 }  // namespace gpuprim::test

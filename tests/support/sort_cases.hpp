@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "gpuprim/sort.hpp"
@@ -28,6 +29,36 @@ namespace gpuprim::test {
 template <class Side, class T>
 auto poisoned_on(std::size_t n) {
   return Side::put(std::vector<T>(n, poison<T>()));
+}
+
+// What sort_by_key(keys, values, outputs, extra...) on `Side` leaves, read
+// back to the host: the inputs (which must be as they were) and the
+// outputs (poisoned before the call).
+template <class K, class V>
+struct pairs_sorted {
+  std::vector<K> keys_in, keys_out;
+  std::vector<V> values_in, values_out;
+};
+template <class Side, class K, class V, class... Extra>
+pairs_sorted<K, V> sort_pairs_out_of_place(const std::vector<K>& keys, const std::vector<V>& values,
+                                           Extra... extra) {
+  const auto keys_in = Side::put(keys);
+  const auto values_in = Side::put(values);
+  auto keys_out = poisoned_on<Side, K>(keys.size());
+  auto values_out = poisoned_on<Side, V>(keys.size());
+  gpuprim::sort_by_key(Side::backend(), keys_in, values_in, keys_out, values_out, extra...);
+  return {Side::get(keys_in), Side::get(keys_out), Side::get(values_in), Side::get(values_out)};
+}
+
+// The keys and values after sort_by_key(keys, values, extra...) in place.
+template <class Side, class K, class V, class... Extra>
+std::pair<std::vector<K>, std::vector<V>> sort_pairs_in_place(const std::vector<K>& keys,
+                                                              const std::vector<V>& values,
+                                                              Extra... extra) {
+  auto k = Side::put(keys);
+  auto v = Side::put(values);
+  gpuprim::sort_by_key(Side::backend(), k, v, extra...);
+  return {Side::get(k), Side::get(v)};
 }
 
 // Keys only, out of place and in place, every pattern and both orders at
@@ -85,22 +116,15 @@ void check_pairs_keep_equal_keys_in_input_order(const std::vector<std::size_t>& 
         const auto perm = reference_sort_permutation(std::span<const K>(x), descending);
         const auto want = gather(std::span<const K>(x), perm);
 
-        const auto keys_in = Side::put(x);
-        const auto values_in = Side::put(pos);
-        auto keys_out = poisoned_on<Side, K>(n);
-        auto values_out = poisoned_on<Side, std::uint32_t>(n);
-        gpuprim::sort_by_key(Side::backend(), keys_in, values_in, keys_out, values_out,
-                             order_of(descending));
-        expect_same_bytes(Side::get(keys_out), want, what + " keys, out of place");
-        ASSERT_EQ(Side::get(values_out), perm) << what << " values, out of place";
-        expect_same_bytes(Side::get(keys_in), x, what + ": the key input changed");
-        ASSERT_EQ(Side::get(values_in), pos) << what << ": the value input changed";
+        const auto out = sort_pairs_out_of_place<Side>(x, pos, order_of(descending));
+        expect_same_bytes(out.keys_out, want, what + " keys, out of place");
+        ASSERT_EQ(out.values_out, perm) << what << " values, out of place";
+        expect_same_bytes(out.keys_in, x, what + ": the key input changed");
+        ASSERT_EQ(out.values_in, pos) << what << ": the value input changed";
 
-        auto k = Side::put(x);
-        auto v = Side::put(pos);
-        gpuprim::sort_by_key(Side::backend(), k, v, order_of(descending));
-        expect_same_bytes(Side::get(k), want, what + " keys, in place");
-        ASSERT_EQ(Side::get(v), perm) << what << " values, in place";
+        const auto [k, v] = sort_pairs_in_place<Side>(x, pos, order_of(descending));
+        expect_same_bytes(k, want, what + " keys, in place");
+        ASSERT_EQ(v, perm) << what << " values, in place";
         if (::testing::Test::HasFatalFailure()) return;
       }
     }
@@ -125,21 +149,14 @@ void check_value_type(std::mt19937_64& rng, ValueOf value_of) {
         const auto want_keys = gather(std::span<const K>(x), perm);
         const auto want_values = gather(std::span<const V>(values), perm);
 
-        const auto keys_in = Side::put(x);
-        const auto values_in = Side::put(values);
-        auto keys_out = poisoned_on<Side, K>(n);
-        auto values_out = poisoned_on<Side, V>(n);
-        gpuprim::sort_by_key(Side::backend(), keys_in, values_in, keys_out, values_out,
-                             order_of(descending));
-        expect_same_bytes(Side::get(keys_out), want_keys, what + " keys, out of place");
-        expect_same_bytes(Side::get(values_out), want_values, what + " values, out of place");
-        expect_same_bytes(Side::get(values_in), values, what + ": the value input changed");
+        const auto out = sort_pairs_out_of_place<Side>(x, values, order_of(descending));
+        expect_same_bytes(out.keys_out, want_keys, what + " keys, out of place");
+        expect_same_bytes(out.values_out, want_values, what + " values, out of place");
+        expect_same_bytes(out.values_in, values, what + ": the value input changed");
 
-        auto k = Side::put(x);
-        auto v = Side::put(values);
-        gpuprim::sort_by_key(Side::backend(), k, v, order_of(descending));
-        expect_same_bytes(Side::get(k), want_keys, what + " keys, in place");
-        expect_same_bytes(Side::get(v), want_values, what + " values, in place");
+        const auto [k, v] = sort_pairs_in_place<Side>(x, values, order_of(descending));
+        expect_same_bytes(k, want_keys, what + " keys, in place");
+        expect_same_bytes(v, want_values, what + " values, in place");
         if (::testing::Test::HasFatalFailure()) return;
       }
     }
@@ -175,14 +192,9 @@ void check_bit_ranges(const std::vector<std::size_t>& sizes, std::mt19937_64& rn
         const auto perm = reference_sort_permutation(std::span<const K>(x), descending, begin, end);
         const auto want = gather(std::span<const K>(x), perm);
 
-        const auto keys_in = Side::put(x);
-        const auto values_in = Side::put(pos);
-        auto keys_out = poisoned_on<Side, K>(n);
-        auto values_out = poisoned_on<Side, std::uint32_t>(n);
-        gpuprim::sort_by_key(Side::backend(), keys_in, values_in, keys_out, values_out,
-                             order_of(descending), range);
-        expect_same_bytes(Side::get(keys_out), want, what + " keys, out of place");
-        ASSERT_EQ(Side::get(values_out), perm) << what;
+        const auto out = sort_pairs_out_of_place<Side>(x, pos, order_of(descending), range);
+        expect_same_bytes(out.keys_out, want, what + " keys, out of place");
+        ASSERT_EQ(out.values_out, perm) << what;
 
         auto k = Side::put(x);
         gpuprim::sort(Side::backend(), k, order_of(descending), range);

@@ -24,6 +24,7 @@
 
 #include "gpuprim/detail/sort/radix_key.hpp"
 #include "gpuprim/sort.hpp"
+#include "support/named.hpp"
 #include "support/test_data.hpp"
 
 namespace gpuprim::test {
@@ -124,19 +125,10 @@ inline std::vector<std::size_t> sort_sizes() {
 enum class key_pattern { random_bits, sorted, reverse_sorted, all_equal, few_distinct };
 
 inline const char* pattern_name(key_pattern p) {
-  switch (p) {
-    case key_pattern::random_bits:
-      return "random bits";
-    case key_pattern::sorted:
-      return "sorted";
-    case key_pattern::reverse_sorted:
-      return "reverse sorted";
-    case key_pattern::all_equal:
-      return "all equal";
-    case key_pattern::few_distinct:
-      return "few distinct";
-  }
-  return "?";
+  // In the order of the enum.
+  constexpr const char* names[] = {"random bits", "sorted", "reverse sorted", "all equal",
+                                   "few distinct"};
+  return name_in(names, p);
 }
 
 inline const std::vector<key_pattern>& all_key_patterns() {

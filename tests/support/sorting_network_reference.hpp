@@ -19,27 +19,17 @@
 #include <vector>
 
 #include "gpuprim/detail/sort/radix_key.hpp"
+#include "support/named.hpp"
 
 namespace gpuprim::test {
 
 enum class key_pattern { random, sorted, reversed, all_equal, few_distinct, special };
 
 inline const char* name_of(key_pattern p) {
-  switch (p) {
-    case key_pattern::random:
-      return "random";
-    case key_pattern::sorted:
-      return "sorted";
-    case key_pattern::reversed:
-      return "reversed";
-    case key_pattern::all_equal:
-      return "all equal";
-    case key_pattern::few_distinct:
-      return "few distinct";
-    case key_pattern::special:
-      return "special values";
-  }
-  return "?";
+  // In the order of the enum.
+  constexpr const char* names[] = {"random",    "sorted",       "reversed",
+                                   "all equal", "few distinct", "special values"};
+  return name_in(names, p);
 }
 
 inline constexpr key_pattern all_key_patterns[] = {

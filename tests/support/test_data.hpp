@@ -63,26 +63,29 @@ inline std::mt19937_64 make_rng(std::size_t salt = 0) {
   return std::mt19937_64(seed ^ (salt * 0x9E3779B97F4A7C15ull));
 }
 
+// n values of T, each one draw of `dist` converted to T.
+template <class T, class Dist>
+std::vector<T> draw_vector(std::size_t n, std::mt19937_64& rng, Dist dist) {
+  std::vector<T> v(n);
+  for (auto& x : v)
+    x = static_cast<T>(dist(rng));
+  return v;
+}
+
 // Random values: floats in [-1, 1), integers over a range wide enough to
 // overflow sums (which then wrap identically on every backend for unsigned
 // types; signed ranges are kept small enough not to overflow).
 template <class T>
 std::vector<T> random_vector(std::size_t n, std::mt19937_64& rng) {
-  std::vector<T> v(n);
   if constexpr (std::is_floating_point_v<T>) {
-    std::uniform_real_distribution<double> d(-1.0, 1.0);
-    for (auto& x : v)
-      x = static_cast<T>(d(rng));
+    return draw_vector<T>(n, rng, std::uniform_real_distribution<double>(-1.0, 1.0));
   } else if constexpr (std::is_signed_v<T>) {
-    std::uniform_int_distribution<long long> d(-1000, 1000);
-    for (auto& x : v)
-      x = static_cast<T>(d(rng));
+    return draw_vector<T>(n, rng, std::uniform_int_distribution<long long>(-1000, 1000));
   } else {
-    std::uniform_int_distribution<unsigned long long> d(0, std::numeric_limits<T>::max());
-    for (auto& x : v)
-      x = static_cast<T>(d(rng));
+    return draw_vector<T>(
+        n, rng,
+        std::uniform_int_distribution<unsigned long long>(0, std::numeric_limits<T>::max()));
   }
-  return v;
 }
 
 // Bound on |computed - exact| for a sum of n terms of magnitude <= max_abs

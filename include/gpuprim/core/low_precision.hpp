@@ -11,24 +11,32 @@
 
 #include <bit>
 #include <cstdint>
+#include <type_traits>
 
 #include "gpuprim/core/macros.hpp"
 
 namespace gpuprim {
 
-struct bfloat16 {
+namespace detail {
+// The two bytes both types store, and making one from them.
+template <class Derived>
+struct bits16 {
   std::uint16_t bits = 0;
 
-  constexpr bfloat16() = default;
-  // Rounds to nearest, ties to even; NaN stays a (quiet) NaN.
-  explicit constexpr bfloat16(float f) : bits(from_float(f)) {}
-  explicit constexpr operator float() const {
-    return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16);
-  }
-  static constexpr bfloat16 from_bits(std::uint16_t b) {
-    bfloat16 x;
+  static constexpr Derived from_bits(std::uint16_t b) {
+    Derived x;
     x.bits = b;
     return x;
+  }
+};
+}  // namespace detail
+
+struct bfloat16 : detail::bits16<bfloat16> {
+  constexpr bfloat16() = default;
+  // Rounds to nearest, ties to even; NaN stays a (quiet) NaN.
+  explicit constexpr bfloat16(float f) : bits16{from_float(f)} {}
+  explicit constexpr operator float() const {
+    return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16);
   }
 
  private:
@@ -42,18 +50,11 @@ struct bfloat16 {
   }
 };
 
-struct half {
-  std::uint16_t bits = 0;
-
+struct half : detail::bits16<half> {
   constexpr half() = default;
   // Rounds to nearest, ties to even; overflow gives infinity, NaN stays NaN.
-  explicit constexpr half(float f) : bits(from_float(f)) {}
+  explicit constexpr half(float f) : bits16{from_float(f)} {}
   explicit constexpr operator float() const { return to_float(bits); }
-  static constexpr half from_bits(std::uint16_t b) {
-    half x;
-    x.bits = b;
-    return x;
-  }
 
  private:
   static constexpr std::uint16_t from_float(float f) {
@@ -102,5 +103,6 @@ struct half {
 };
 
 static_assert(sizeof(bfloat16) == 2 && sizeof(half) == 2);
+static_assert(std::is_standard_layout_v<bfloat16> && std::is_standard_layout_v<half>);
 
 }  // namespace gpuprim

@@ -3,8 +3,12 @@
 // by the instantiation files CMake generates (detail/instantiate.hpp).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 
 namespace gpuprim::detail {
 
@@ -47,6 +51,37 @@ template <class List, class T>
 inline constexpr bool contains = false;
 template <class... U, class T>
 inline constexpr bool contains<type_list<U...>, T> = one_of<T, U...>;
+
+// The position of T in the list; a compile error when T is not in it.
+template <class List, class T>
+struct index_of_t;
+template <class... U, class T>
+struct index_of_t<type_list<U...>, T> {
+  static_assert(one_of<T, U...>, "the type is not in the list");
+  static constexpr std::size_t value = [] {
+    constexpr bool same[] = {std::is_same_v<T, U>...};
+    std::size_t i = 0;
+    while (!same[i])
+      ++i;
+    return i;
+  }();
+};
+template <class List, class T>
+inline constexpr std::size_t index_of = index_of_t<List, T>::value;
+
+// Calls f(std::type_identity<U>{}) with the n-th type U of the list (every
+// call of f returns the same type); `n` past the list throws
+// std::logic_error(what).
+template <std::size_t I = 0, class... U, class F>
+decltype(auto) visit_nth(type_list<U...> list, std::size_t n, F&& f, const char* what) {
+  using T = std::tuple_element_t<I, std::tuple<U...>>;
+  if (n == I) return f(std::type_identity<T>{});
+  if constexpr (I + 1 < sizeof...(U)) {
+    return visit_nth<I + 1>(list, n, std::forward<F>(f), what);
+  } else {
+    throw std::logic_error(what);
+  }
+}
 
 }  // namespace gpuprim::detail
 

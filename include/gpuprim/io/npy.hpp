@@ -26,9 +26,11 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "gpuprim/core/low_precision.hpp"
+#include "gpuprim/detail/type_list.hpp"
 
 namespace gpuprim::io {
 
@@ -61,35 +63,28 @@ std::string_view dtype_name(dtype type) noexcept;
 // The descr numpy writes: "|b1", "|u1", "|i1", "<u2", ..., "<f8".
 std::string_view dtype_descr(dtype type) noexcept;
 
+// The element type of each dtype, in the order of the enum: bool, the
+// fixed-width integers, float, double, and gp::half for float16.
+using dtype_types =
+    detail::type_list<bool, std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::uint32_t,
+                      std::int32_t, std::uint64_t, std::int64_t, float, double, half>;
+
+// The dtype of T (a compile error for types without a .npy dtype).
 template <class T>
-struct dtype_of_t;  // undefined for types without a .npy dtype
-template <>
-struct dtype_of_t<bool> : std::integral_constant<dtype, dtype::bool8> {};
-template <>
-struct dtype_of_t<std::uint8_t> : std::integral_constant<dtype, dtype::uint8> {};
-template <>
-struct dtype_of_t<std::int8_t> : std::integral_constant<dtype, dtype::int8> {};
-template <>
-struct dtype_of_t<std::uint16_t> : std::integral_constant<dtype, dtype::uint16> {};
-template <>
-struct dtype_of_t<std::int16_t> : std::integral_constant<dtype, dtype::int16> {};
-template <>
-struct dtype_of_t<std::uint32_t> : std::integral_constant<dtype, dtype::uint32> {};
-template <>
-struct dtype_of_t<std::int32_t> : std::integral_constant<dtype, dtype::int32> {};
-template <>
-struct dtype_of_t<std::uint64_t> : std::integral_constant<dtype, dtype::uint64> {};
-template <>
-struct dtype_of_t<std::int64_t> : std::integral_constant<dtype, dtype::int64> {};
-template <>
-struct dtype_of_t<float> : std::integral_constant<dtype, dtype::float32> {};
-template <>
-struct dtype_of_t<double> : std::integral_constant<dtype, dtype::float64> {};
-template <>
-struct dtype_of_t<half> : std::integral_constant<dtype, dtype::float16> {};
+struct dtype_of_t
+    : std::integral_constant<dtype, static_cast<dtype>(detail::index_of<dtype_types, T>)> {};
 
 template <class T>
 inline constexpr dtype dtype_of = dtype_of_t<std::remove_cv_t<T>>::value;
+
+// Calls f(std::type_identity<T>{}) with the element type T of `type` (see
+// dtype_types). Every call of f must return the same type; a caller
+// refuses the dtypes it does not take inside f (with if constexpr on T).
+template <class F>
+decltype(auto) visit_dtype(dtype type, F&& f) {
+  return detail::visit_nth(dtype_types{}, static_cast<std::size_t>(type), std::forward<F>(f),
+                           "visit_dtype: not a dtype");
+}
 
 // An array as stored in a .npy file: element type, shape (empty for a 0-d
 // array, which holds one element) and the elements' bytes in C order.

@@ -108,6 +108,20 @@ point_set<T> array_points(const T* x, const T* y, const T* z, std::size_t n) {
   return s;
 }
 
+// The points of separate x, y (and z) arrays, given as spans of one memory
+// space, after checking that their lengths match.
+template <class Span>
+auto checked_array_points(const Span& xs, const Span& ys) {
+  check_lengths(xs.size(), ys.size(), "y");
+  return array_points(xs.data(), ys.data(), static_cast<decltype(xs.data())>(nullptr), xs.size());
+}
+template <class Span>
+auto checked_array_points(const Span& xs, const Span& ys, const Span& zs) {
+  check_lengths(xs.size(), ys.size(), "y");
+  check_lengths(xs.size(), zs.size(), "z");
+  return array_points(xs.data(), ys.data(), zs.data(), xs.size());
+}
+
 template <class T>
 closest_pair_result host_closest_pair(host_backend backend, point_set<T> s,
                                       closest_pair_algorithm algorithm,
@@ -159,6 +173,14 @@ template <class R>
 using host_coordinate_t = std::remove_cvref_t<std::ranges::range_value_t<R>>;
 template <class R>
 using device_coordinate_t = std::remove_const_t<device_range_value_t<const R>>;
+
+// Separate coordinate arrays of one supported type.
+template <class X, class... Rest>
+concept host_coordinate_arrays = closest_pair_coordinate<host_coordinate_t<X>> &&
+    (std::is_same_v<host_coordinate_t<X>, host_coordinate_t<Rest>>&&...);
+template <class X, class... Rest>
+concept device_coordinate_arrays = closest_pair_coordinate<device_coordinate_t<X>> &&
+    (std::is_same_v<device_coordinate_t<X>, device_coordinate_t<Rest>>&&...);
 
 }  // namespace detail
 }  // namespace gpuprim

@@ -84,16 +84,24 @@ inline int anchor_of(std::size_t k, bool flip) {
   return static_cast<int>(flip ? (k - 1) / 2 : k / 2);
 }
 
+// A plan without its taps: a krows x kcols filter (separable: a column
+// filter of krows taps and a row filter of kcols) and its anchor.
+inline convolve_plan plan_of_shape(bool separable, std::size_t krows, std::size_t kcols,
+                                   border mode, bool flip) {
+  convolve_plan p;
+  p.separable = separable;
+  p.krows = static_cast<int>(krows);
+  p.kcols = static_cast<int>(kcols);
+  p.ay = anchor_of(krows, flip);
+  p.ax = anchor_of(kcols, flip);
+  p.mode = mode;
+  return p;
+}
+
 inline convolve_plan make_general_plan(const char* algorithm, const filter& f, border mode,
                                        bool flip) {
   check_filter_side(algorithm, "the filter", f.empty() ? 0 : std::max(f.rows(), f.cols()));
-  convolve_plan p;
-  p.separable = false;
-  p.krows = static_cast<int>(f.rows());
-  p.kcols = static_cast<int>(f.cols());
-  p.ay = anchor_of(f.rows(), flip);
-  p.ax = anchor_of(f.cols(), flip);
-  p.mode = mode;
+  convolve_plan p = plan_of_shape(false, f.rows(), f.cols(), mode, flip);
   p.taps.resize(f.rows() * f.cols());
   for (std::size_t i = 0; i < f.rows(); ++i) {
     for (std::size_t j = 0; j < f.cols(); ++j) {
@@ -108,13 +116,7 @@ inline convolve_plan make_separable_plan(const char* algorithm, std::span<const 
                                          std::span<const double> column, border mode, bool flip) {
   check_filter_side(algorithm, "row_filter", row.size());
   check_filter_side(algorithm, "column_filter", column.size());
-  convolve_plan p;
-  p.separable = true;
-  p.krows = static_cast<int>(column.size());
-  p.kcols = static_cast<int>(row.size());
-  p.ay = anchor_of(column.size(), flip);
-  p.ax = anchor_of(row.size(), flip);
-  p.mode = mode;
+  convolve_plan p = plan_of_shape(true, column.size(), row.size(), mode, flip);
   for (std::size_t j = 0; j < row.size(); ++j)
     p.taps.push_back(effective_weight(flip ? row[row.size() - 1 - j] : row[j]));
   for (std::size_t i = 0; i < column.size(); ++i)

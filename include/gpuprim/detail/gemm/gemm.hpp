@@ -107,4 +107,14 @@ gemm_problem checked_gemm(const char* algorithm, const VA& a, const VB& b, const
                       b.ld(), c.data(), c.ld(), alpha, beta, batch, stride_a, stride_b, stride_c};
 }
 
+// A dimension as a BLAS's 32-bit int; `blas` names that BLAS in the
+// message of one too large.
+inline int checked_blas_int(std::size_t x, const char* blas) {
+  if (x > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw std::invalid_argument("gpuprim::gemm: dimension " + std::to_string(x) + " exceeds " +
+                                blas + " 32-bit integers");
+  }
+  return static_cast<int>(x);
+}
+
 }  // namespace gpuprim::detail

@@ -2,6 +2,7 @@
 // binners and the NumPy rule: the counts' concepts and the device steps.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <ranges>
 #include <stdexcept>
@@ -9,9 +10,11 @@
 
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/core/device_vector.hpp"
+#include "gpuprim/core/host_range.hpp"
 #include "gpuprim/core/memory.hpp"
 #include "gpuprim/detail/histogram/binners.hpp"
 #include "gpuprim/detail/histogram/numpy_rule.hpp"
+#include "gpuprim/host/histogram.hpp"
 
 namespace gpuprim::detail {
 
@@ -47,6 +50,40 @@ inline std::uint64_t* left_out_pointer(const char* algorithm, device_span<std::u
     throw std::invalid_argument(histogram_where(algorithm) + "left_out is an empty span");
   }
   return left_out.data();
+}
+
+// The steps every facade call takes once its binner is known: make(bins)
+// checks the binning's arguments against the number of counts and returns
+// the binner; then the samples are counted on the backend.
+template <class R, class C, class MakeBinner>
+std::uint64_t host_histogram_with(host_backend backend, const R& samples, C& counts,
+                                  MakeBinner make) {
+  const auto binner = make(std::ranges::size(counts));
+  const auto s = host_span(samples);
+  return host_detail::histogram(backend, s.data(), s.size(), std::ranges::data(counts), binner.bins,
+                                binner);
+}
+
+// On the GPU, synchronizing: returns the left-out count.
+template <class R, class C, class MakeBinner>
+std::uint64_t cuda_histogram_with(cuda_backend backend, const R& samples, C& counts,
+                                  MakeBinner make) {
+  auto c = writable_device_span(counts);
+  const auto binner = make(c.size());
+  device_span<const device_sample_t<R>> s = as_device_span(samples);
+  return cuda_histogram_to_host(backend, s, c, binner);
+}
+
+// On the GPU, asynchronous (the _into calls): the left-out count goes to
+// left_out[0] when given.
+template <class R, class C, class MakeBinner>
+void cuda_histogram_into_with(const char* algorithm, cuda_backend backend, const R& samples,
+                              C& counts, device_span<std::uint64_t> left_out, MakeBinner make) {
+  auto c = writable_device_span(counts);
+  const auto binner = make(c.size());
+  std::uint64_t* out = left_out_pointer(algorithm, left_out);
+  device_span<const device_sample_t<R>> s = as_device_span(samples);
+  cuda_histogram_checked(s, c, binner, out, backend.stream);
 }
 
 }  // namespace gpuprim::detail
