@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "gpuprim/dist/mpi_gpu.hpp"
-#include "nccl_exchange.hpp"
 
 namespace gpuprim::detail {
 namespace {
@@ -26,10 +25,18 @@ void check(ncclResult_t code, const char* call) {
 }
 
 int comm_keyval() {
-  static const int keyval = mpi_create_keyval([](MPI_Comm, int, void* value, void*) {
-    ncclCommDestroy(static_cast<ncclComm_t>(value));
-    return MPI_SUCCESS;
-  });
+  static const int keyval = [] {
+    int k = MPI_KEYVAL_INVALID;
+    mpi_check(MPI_Comm_create_keyval(
+                  MPI_COMM_NULL_COPY_FN,
+                  [](MPI_Comm, int, void* value, void*) {
+                    ncclCommDestroy(static_cast<ncclComm_t>(value));
+                    return MPI_SUCCESS;
+                  },
+                  &k, nullptr),
+              "MPI_Comm_create_keyval");
+    return k;
+  }();
   return keyval;
 }
 
@@ -100,9 +107,19 @@ void nccl_alltoallv(MPI_Comm comm, const void* send, const std::uint64_t* send_c
   ncclComm_t nccl = nccl_of(comm);
   const int p = mpi_size(comm), me = mpi_rank(comm);
   check(ncclGroupStart(), "ncclGroupStart");
-  nccl_enqueue_exchange(me, p, send, send_counts, send_offsets, recv, recv_counts, recv_offsets,
-                        element_bytes, nccl, as_cuda(stream),
-                        [](ncclResult_t code, const char* call) { check(code, call); });
+  for (int r = 0; r < p; ++r) {
+    if (r == me) continue;
+    if (send_counts[r]) {
+      check(ncclSend(static_cast<const char*>(send) + send_offsets[r] * element_bytes,
+                     send_counts[r] * element_bytes, ncclChar, r, nccl, as_cuda(stream)),
+            "ncclSend");
+    }
+    if (recv_counts[r]) {
+      check(ncclRecv(static_cast<char*>(recv) + recv_offsets[r] * element_bytes,
+                     recv_counts[r] * element_bytes, ncclChar, r, nccl, as_cuda(stream)),
+            "ncclRecv");
+    }
+  }
   check(ncclGroupEnd(), "ncclGroupEnd");
 }
 

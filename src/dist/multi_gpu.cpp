@@ -9,7 +9,6 @@
 #include <string>
 
 #include "gpuprim/core/error.hpp"
-#include "nccl_exchange.hpp"
 
 namespace gpuprim {
 namespace {
@@ -145,17 +144,31 @@ void multi_gpu::allgather(const std::vector<void*>& buffers, std::size_t bytes) 
   check(ncclGroupEnd(), "ncclGroupEnd");
 }
 
-void multi_gpu::alltoallv(const std::vector<const void*>& sends, const exchange_table& send_counts,
-                          const exchange_table& send_offsets, const std::vector<void*>& recvs,
-                          const exchange_table& recv_counts, const exchange_table& recv_offsets,
+void multi_gpu::alltoallv(const std::vector<const void*>& sends,
+                          const std::vector<std::vector<std::uint64_t>>& send_counts,
+                          const std::vector<std::vector<std::uint64_t>>& send_offsets,
+                          const std::vector<void*>& recvs,
+                          const std::vector<std::vector<std::uint64_t>>& recv_counts,
+                          const std::vector<std::vector<std::uint64_t>>& recv_offsets,
                           std::size_t element_bytes) const {
   const int p = size();
   check(ncclGroupStart(), "ncclGroupStart");
   for (int d = 0; d < p; ++d) {
-    detail::nccl_enqueue_exchange(d, p, sends[d], send_counts[d].data(), send_offsets[d].data(),
-                                  recvs[d], recv_counts[d].data(), recv_offsets[d].data(),
-                                  element_bytes, context_->comms[d], context_->streams[d],
-                                  [](ncclResult_t code, const char* call) { check(code, call); });
+    for (int e = 0; e < p; ++e) {
+      if (d == e) continue;
+      if (const std::uint64_t n = send_counts[d][e]) {
+        const char* from = static_cast<const char*>(sends[d]) + send_offsets[d][e] * element_bytes;
+        check(ncclSend(from, n * element_bytes, ncclChar, e, context_->comms[d],
+                       context_->streams[d]),
+              "ncclSend");
+      }
+      if (const std::uint64_t n = recv_counts[d][e]) {
+        char* to = static_cast<char*>(recvs[d]) + recv_offsets[d][e] * element_bytes;
+        check(
+            ncclRecv(to, n * element_bytes, ncclChar, e, context_->comms[d], context_->streams[d]),
+            "ncclRecv");
+      }
+    }
   }
   check(ncclGroupEnd(), "ncclGroupEnd");
 }

@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "gpuprim/core/device_vector.hpp"
-#include "gpuprim/dist/exchange.hpp"
 #include "gpuprim/dist/gpu_sort.hpp"
 #include "gpuprim/sort.hpp"
 #include "support/cuda_fixture.hpp"
@@ -55,9 +54,12 @@ class one_device_group {
                                             nullptr);
         }
   }
-  void alltoallv(const std::vector<const void*>& sends, const gp::exchange_table& send_counts,
-                 const gp::exchange_table& send_offsets, const std::vector<void*>& recvs,
-                 const gp::exchange_table& recv_counts, const gp::exchange_table& recv_offsets,
+  void alltoallv(const std::vector<const void*>& sends,
+                 const std::vector<std::vector<std::uint64_t>>& send_counts,
+                 const std::vector<std::vector<std::uint64_t>>& send_offsets,
+                 const std::vector<void*>& recvs,
+                 const std::vector<std::vector<std::uint64_t>>& recv_counts,
+                 const std::vector<std::vector<std::uint64_t>>& recv_offsets,
                  std::size_t element_bytes) const {
     for (int d = 0; d < p_; ++d) {
       for (int e = 0; e < p_; ++e) {

@@ -133,13 +133,13 @@ bool mpi_cuda_aware() noexcept;
 
 namespace detail {
 
-// A contiguous MPI datatype of `bytes` bytes (one element), freed at scope
-// exit: counts in elements rather than bytes keep messages up to 2^31
-// elements.
+// A contiguous MPI datatype of sizeof(T) bytes, freed at scope exit: counts
+// in elements rather than bytes keep messages up to 2^31 elements.
+template <class T>
 class mpi_bytes_type {
  public:
-  explicit mpi_bytes_type(std::size_t bytes) {
-    mpi_check(MPI_Type_contiguous(static_cast<int>(bytes), MPI_BYTE, &type_),
+  mpi_bytes_type() {
+    mpi_check(MPI_Type_contiguous(static_cast<int>(sizeof(T)), MPI_BYTE, &type_),
               "MPI_Type_contiguous");
     mpi_check(MPI_Type_commit(&type_), "MPI_Type_commit");
   }
@@ -151,15 +151,6 @@ class mpi_bytes_type {
  private:
   MPI_Datatype type_{};
 };
-
-// A new attribute key of MPI communicators, whose values `destroy` frees
-// when the communicator goes away.
-inline int mpi_create_keyval(MPI_Comm_delete_attr_function* destroy) {
-  int k = MPI_KEYVAL_INVALID;
-  mpi_check(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, destroy, &k, nullptr),
-            "MPI_Comm_create_keyval");
-  return k;
-}
 
 inline int mpi_count(std::uint64_t n, const char* what) {
   if (n > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
@@ -174,7 +165,7 @@ template <class T>
 std::vector<T> allgather(MPI_Comm comm, const T& value) {
   static_assert(std::is_trivially_copyable_v<T>);
   std::vector<T> all(mpi_size(comm));
-  const mpi_bytes_type type(sizeof(T));
+  const mpi_bytes_type<T> type;
   mpi_check(MPI_Allgather(&value, 1, type.get(), all.data(), 1, type.get(), comm), "MPI_Allgather");
   return all;
 }
@@ -191,7 +182,7 @@ std::vector<T> allgatherv(MPI_Comm comm, std::span<const T> values) {
     total += counts[r];
   }
   std::vector<T> all(total);
-  const mpi_bytes_type type(sizeof(T));
+  const mpi_bytes_type<T> type;
   mpi_check(MPI_Allgatherv(values.data(), counts[mpi_rank(comm)], type.get(), all.data(),
                            counts.data(), displs.data(), type.get(), comm),
             "MPI_Allgatherv");

@@ -37,7 +37,6 @@
 #include <vector>
 
 #include "gpuprim/core/memory.hpp"
-#include "gpuprim/dist/exchange.hpp"
 #include "gpuprim/dist/gpu_sort.hpp"
 #include "gpuprim/dist/local_partial.hpp"
 #include "gpuprim/dist/sample_sort.hpp"
@@ -92,9 +91,12 @@ class multi_gpu {
   // recv_counts[e][d], equal to the sender's). The pieces d -> d are not
   // moved. One group of ncclSend / ncclRecv for all devices, enqueued
   // without waiting. Offsets and counts in elements.
-  void alltoallv(const std::vector<const void*>& sends, const exchange_table& send_counts,
-                 const exchange_table& send_offsets, const std::vector<void*>& recvs,
-                 const exchange_table& recv_counts, const exchange_table& recv_offsets,
+  void alltoallv(const std::vector<const void*>& sends,
+                 const std::vector<std::vector<std::uint64_t>>& send_counts,
+                 const std::vector<std::vector<std::uint64_t>>& send_offsets,
+                 const std::vector<void*>& recvs,
+                 const std::vector<std::vector<std::uint64_t>>& recv_counts,
+                 const std::vector<std::vector<std::uint64_t>>& recv_offsets,
                  std::size_t element_bytes) const;
 
   struct context;

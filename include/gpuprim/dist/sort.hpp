@@ -87,7 +87,7 @@ void exchange_pieces(MPI_Comm comm, const T* send, const std::vector<std::uint64
     rd[r] = mpi_count(received, "a sort slice");
     received += recv_counts[r];
   }
-  const mpi_bytes_type type(sizeof(T));
+  const mpi_bytes_type<T> type;
   mpi_check(MPI_Alltoallv(send, sc.data(), sd.data(), type.get(), recv, rc.data(), rd.data(),
                           type.get(), comm),
             "MPI_Alltoallv");
