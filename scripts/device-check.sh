@@ -66,7 +66,8 @@ note() { echo "$*" | tee -a "$summary"; }
 # tune-scan.txt, tune-histogram.txt, tune-reduce.txt, bench.json
 # (or bench-<family>.json each), bench.md, bench.log: with benchmarks, leave
 # out the radix options. Environment: CTEST_TIMEOUT and SANITIZE_TIMEOUT
-# (seconds), CTEST_REGEX (the tests to run, a ctest -R pattern),
+# (seconds), CTEST_REGEX (the tests to run, a ctest -R pattern), CTEST_JOBS
+# (default 4), CTEST_ARGS (more ctest arguments, e.g. -LE dist),
 # SANITIZE_FILTER (a gtest filter), SANITIZE_TOOLS, SANITIZE_MAX_SIZE, SANITIZE_SHARDS
 # (sanitizer processes side by side, default 1), PROBE_TIMEOUT
 # (seconds a probe may run, default 300), PROBE_ARGS (the probe's
@@ -124,8 +125,8 @@ if [ $MAIN_BUILD -eq 1 ] || [ ${#PROBES[@]} -gt 0 ]; then
 fi
 
 if [ $RUN_TESTS -eq 1 ]; then
-  (cd "$BUILD" && ctest --output-on-failure -j 4 --timeout "${CTEST_TIMEOUT:-600}" \
-    ${CTEST_REGEX:+-R "$CTEST_REGEX"}) >"$OUT/ctest.tmp" 2>&1
+  (cd "$BUILD" && ctest --output-on-failure -j "${CTEST_JOBS:-4}" --timeout "${CTEST_TIMEOUT:-600}" \
+    ${CTEST_REGEX:+-R "$CTEST_REGEX"} ${CTEST_ARGS:-}) >"$OUT/ctest.tmp" 2>&1
   note "tests: rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.tmp" | tail -1)"
   grep -E '(Failed|Not Run|Timeout)' "$OUT/ctest.tmp" | head -20 | tee -a "$summary"
   cat "$OUT/ctest.tmp" >>"$OUT/build-tests.log" && rm "$OUT/ctest.tmp"
