@@ -8,6 +8,7 @@
 #               command must print exactly one line on stderr.
 #   STDOUT      stdout, exactly (a trailing newline ignored)
 #   STDOUT_HAS  text stdout contains;  STDERR_HAS  text stderr contains
+#   STDOUT_MATCHES  a regular expression stdout matches (CMake's syntax)
 #   OUTPUT      a file the command writes (removed first), with
 #   EXPECTED    ... exactly the bytes of this file, or
 #   NEAR        ... the values of this .npy within ATOL + RTOL * |expected|
@@ -164,6 +165,9 @@ if(DEFINED STDOUT_HAS)
 endif()
 if(DEFINED STDERR_HAS)
   expect_contains("${err}" "${STDERR_HAS}" stderr "${report}")
+endif()
+if(DEFINED STDOUT_MATCHES AND NOT out MATCHES "${STDOUT_MATCHES}")
+  message(FATAL_ERROR "expected stdout to match \"${STDOUT_MATCHES}\"\n${report}")
 endif()
 if(DEFINED OUTPUT)
   if(NOT EXISTS "${OUTPUT}")
