@@ -152,6 +152,15 @@ bool dtype_from_char(char c, std::size_t itemsize, dtype& out) {
   return false;
 }
 
+// The type character of an integer of `size` bytes ('b' / 'B' for one byte:
+// NumPy's 'q' / 'Q' family covers 2 to 8 bytes only).
+char signed_char_of_size(std::size_t size) {
+  return size == 1 ? 'b' : 'q';
+}
+char unsigned_char_of_size(std::size_t size) {
+  return size == 1 ? 'B' : 'Q';
+}
+
 // "<f4"-style type strings (__cuda_array_interface__'s typestr).
 bool dtype_from_typestr(const std::string& s, dtype& out) {
   if (s.size() < 3 || s[0] == '>') return false;
@@ -160,9 +169,9 @@ bool dtype_from_typestr(const std::string& s, dtype& out) {
     case 'b':
       return dtype_from_char('?', size, out);
     case 'i':
-      return dtype_from_char('q', size, out);
+      return dtype_from_char(signed_char_of_size(size), size, out);
     case 'u':
-      return dtype_from_char('Q', size, out);
+      return dtype_from_char(unsigned_char_of_size(size), size, out);
     case 'f':
       return dtype_from_char(size == 2 ? 'e' : size == 4 ? 'f' : 'd', size, out);
     default:
@@ -352,9 +361,9 @@ bool import_dlpack(array& a, nb::handle obj, const std::string& what) {
   const std::size_t size = d.bits / 8;
   bool ok = d.lanes == 1;
   if (d.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Int)) {
-    ok = ok && dtype_from_char('q', size, a.type);
+    ok = ok && dtype_from_char(signed_char_of_size(size), size, a.type);
   } else if (d.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::UInt)) {
-    ok = ok && dtype_from_char('Q', size, a.type);
+    ok = ok && dtype_from_char(unsigned_char_of_size(size), size, a.type);
   } else if (d.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float)) {
     ok = ok && dtype_from_char(size == 2 ? 'e' : size == 4 ? 'f' : 'd', size, a.type);
   } else if (d.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Bool)) {

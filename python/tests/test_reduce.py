@@ -105,6 +105,27 @@ def test_other_inputs():
     assert gp.sum(np.float64(2.0)) == 2.0  # 0-d
 
 
+class DLPackOnly:
+    """An array that offers only the DLPack protocol (as JAX's do)."""
+
+    def __init__(self, values):
+        self.values = values
+
+    def __dlpack__(self, **kwargs):
+        return self.values.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self.values.__dlpack_device__()
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint32, np.int64, np.float32])
+def test_dlpack_producers(dtype):
+    x = random_array(dtype, 1000, seed=5)
+    assert gp.sum(DLPackOnly(x)) == gp.sum(x)  # the same values, read the same way
+    assert gp.sum(DLPackOnly(x)) == pytest.approx(np.sum(x, dtype=np.float64), rel=1e-5)
+    assert gp.max(DLPackOnly(x)) == np.max(x)
+
+
 @pytest.mark.parametrize("name", SUMS + EXTREMES + ARGS)
 def test_bad_input(name):
     f = getattr(gp, name)
