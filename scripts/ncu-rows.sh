@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Profiles bench rows under Nsight Compute, one row a run: `gpuprim bench
-# FAMILY --only REGEX` under ncu (not --quick: it shrinks the sizes), the first NCU_COUNT kernel
-# launches of the process profiled (the row's warm-up calls of gpuprim and of
-# the vendor are among them), summarised per kernel name: time, SM and
-# memory throughput, occupancy and its limits, warp states, memory
-# workload. For the rows furthest from their roofline (the hardware-limits
-# round): what stalls and what the memory system sees, before any attempt.
+# FAMILY --only REGEX` under ncu (not --quick, which shrinks the sizes),
+# the first NCU_COUNT kernel launches of the process profiled (the row's
+# warm-up calls of gpuprim and of the vendor are among them), summarised
+# per kernel name: time, SM and memory throughput, occupancy and its
+# limits, warp states, memory workload. For the rows furthest from their
+# roofline (the hardware-limits round): what stalls and what the memory
+# system sees, before any attempt.
 # Results in $OUT: ncu-rows.txt (every row's summary, the row's name above
 # it) and summary.txt (one line a row: its exit status).
 # Usage: scripts/ncu-rows.sh [ROW ...] (names from the table below; default:
