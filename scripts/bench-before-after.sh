@@ -3,10 +3,10 @@
 # builds timed in turn on the same GPU, to show that a change left the
 # speed where it was. The "before" tree is a source tree beside this one
 # (e.g. `git archive REV | tar -x -C .devcarry/before`, carried to the
-# device); "after" is this checkout. Both build only the CLI, at the same
-# time, half the cores each; then the benches alternate before, after,
-# before, after (ROUNDS pairs), so that a drift of the machine shows as
-# noise between the rounds of one build, not as a difference.
+# device); "after" is this checkout. Both build only the CLI; then the
+# benches alternate before, after, before, after (ROUNDS pairs), so that a
+# drift of the machine shows as noise between the rounds of one build, not
+# as a difference.
 # Results in $OUT: before-N.json, after-N.json, compare.md (every row's
 # medians, after / before, and the spread between a build's own rounds).
 # Usage: scripts/bench-before-after.sh BEFORE_DIR [bench arguments ...]
@@ -20,19 +20,17 @@ ROUNDS=${ROUNDS:-2}
 after_build=${GPUPRIM_BUILD_DIR:-build/device}
 before_build=$before_src/build/device
 export PATH=/usr/local/cuda/bin:$PATH
-jobs=$(($(nproc) / 2))
-[ "$jobs" -ge 1 ] || jobs=1
 
 build() {  # build SOURCE BUILD LOG
   cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" >"$3" 2>&1 &&
-    cmake --build "$2" -j "$jobs" --target gpuprim-cli >>"$3" 2>&1
+    cmake --build "$2" -j "$(nproc)" --target gpuprim-cli >>"$3" 2>&1
 }
-build "$before_src" "$before_build" "$OUT/build-before.log" &
-before_pid=$!
+# One after the other with every core: a checkout already built (by
+# device-check.sh on the same machine) costs nothing.
 build . "$after_build" "$OUT/build-after.log"
 after_rc=$?
-wait $before_pid
+build "$before_src" "$before_build" "$OUT/build-before.log"
 before_rc=$?
 echo "build: before rc=$before_rc, after rc=$after_rc"
 if [ $before_rc -ne 0 ] || [ $after_rc -ne 0 ]; then
