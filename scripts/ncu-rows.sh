@@ -39,7 +39,7 @@ rows=(
   "spmv-rmat|spmv --only R-MAT 2\\^22 x16"
   "cg-poisson|spmv --only cg iteration Poisson 2-D 4096"
   "transpose-10007x3001|transpose --full --only 10007 x 3001 float"
-  "gemm-bf16-rungs|gemm --ladder --only bfloat16"
+  "gemm-bf16-rungs|gemm --ladder --only bf16|bfloat16"
   "closest-pair-tiled|closest_pair --only tiled float 2\\^17"
   "batched-sort-1024|sort --full --only arrays of 1024"
 )
