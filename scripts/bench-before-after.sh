@@ -19,18 +19,11 @@ mkdir -p "$OUT"
 ROUNDS=${ROUNDS:-2}
 after_build=${GPUPRIM_BUILD_DIR:-build/device}
 before_build=$before_src/build/device
-export PATH=/usr/local/cuda/bin:$PATH
-
-build() {  # build SOURCE BUILD LOG
-  cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" >"$3" 2>&1 &&
-    cmake --build "$2" -j "$(nproc)" --target gpuprim-cli >>"$3" 2>&1
-}
 # One after the other with every core: a checkout already built (by
 # device-check.sh on the same machine) costs nothing.
-build . "$after_build" "$OUT/build-after.log"
+"$(dirname "$0")/build-cli.sh" . "$after_build" "$OUT/build-after.log"
 after_rc=$?
-build "$before_src" "$before_build" "$OUT/build-before.log"
+"$(dirname "$0")/build-cli.sh" "$before_src" "$before_build" "$OUT/build-before.log"
 before_rc=$?
 echo "build: before rc=$before_rc, after rc=$after_rc"
 if [ $before_rc -ne 0 ] || [ $after_rc -ne 0 ]; then

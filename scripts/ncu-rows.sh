@@ -20,9 +20,7 @@ BUILD=${GPUPRIM_BUILD_DIR:-build/device}
 export PATH=/usr/local/cuda/bin:$PATH
 gpuprim=$BUILD/apps/gpuprim/gpuprim
 if [ ! -x "$gpuprim" ]; then
-  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" >"$OUT/build.log" 2>&1 &&
-    cmake --build "$BUILD" -j "$(nproc)" --target gpuprim-cli >>"$OUT/build.log" 2>&1 ||
+  "$(dirname "$0")/build-cli.sh" . "$BUILD" "$OUT/build.log" ||
     { echo "build failed"; tail -20 "$OUT/build.log"; exit 1; }
 fi
 
