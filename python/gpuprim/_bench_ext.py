@@ -12,7 +12,11 @@
     count is fixed), against cupyx.scipy.sparse.linalg.cg; the time is for
     all the iterations (divide by CG_ITERATIONS for one); GB/s counts the
     SpMV's minimum traffic of each iteration only.
-The small sizes (per-call overhead) are a 32^2 image and a 32^2 grid.
+  - sort_rows: float32 rows of 1024 sorted along the last axis (2^14 rows),
+    against cupy.sort(axis=-1) and torch.sort(dim=-1) (which also returns
+    indices); GB/s counts one read and one write of every key.
+The small sizes (per-call overhead) are a 32^2 image, a 32^2 grid and one
+row of 1024.
 """
 
 import inspect
@@ -78,6 +82,17 @@ def _image(fw, n):
     return (mod.rand(side, side, device="cuda", dtype=mod.float32),)
 
 
+SORT_ROW = 1024
+
+
+def _rows(fw, n):
+    """n uniform float32 values as rows of SORT_ROW, made on fw's device."""
+    name, mod = fw
+    if name == "cupy":
+        return (mod.random.random((n // SORT_ROW, SORT_ROW), dtype=mod.float32),)
+    return (mod.rand(n // SORT_ROW, SORT_ROW, device="cuda", dtype=mod.float32),)
+
+
 def _cupy_gaussian(mod, a):
     import cupyx.scipy.ndimage as cnd
 
@@ -106,6 +121,21 @@ def register_cases(register, Case):
             lambda n: 8.0 * n,
             note="float32 8192^2, sigma 2 (17 taps a side), mode reflect",
             sizes={"small": 32 * 32, "large": 8192 * 8192},
+        )
+    )
+    register(
+        Case(
+            "sort_rows",
+            _rows,
+            {
+                "gpuprim": lambda mod, a: gp.sort(a[0], axis=-1),
+                "cupy": lambda mod, a: mod.sort(a[0], axis=-1),
+                "torch": lambda mod, a: mod.sort(a[0], dim=-1),
+            },
+            lambda n: 8.0 * n,
+            note=f"float32 rows of {SORT_ROW} along the last axis, 2^14 rows; "
+            "torch.sort also returns indices",
+            sizes={"small": SORT_ROW, "large": (1 << 14) * SORT_ROW},
         )
     )
     register(

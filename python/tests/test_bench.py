@@ -29,7 +29,7 @@ def test_tiny_run(capsys):
 
 def test_ndimage_sparse_cases(tmp_path):
     names = {c.name for c in bench.CASES}
-    assert {"gaussian_filter", "spmv", "cg"} <= names
+    assert {"gaussian_filter", "spmv", "cg", "sort_rows"} <= names
     out = tmp_path / "rows.json"
     have_framework = any(importlib.util.find_spec(m) for m in ("cupy", "torch"))
     if gp.cuda_available() and have_framework:
