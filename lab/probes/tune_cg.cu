@@ -237,30 +237,43 @@ __global__ void __launch_bounds__(threads)
 // in a loop.
 constexpr int row_entries = 5;
 
-// A x of one row whose entries are at vals[k], cols[k] for k in [begin,
-// end): up to row_entries entries and their gathers of x issued before the
-// first product, then products rounded and summed in row order (as the
-// staged-rows kernel sums them, so the result is equal bit for bit).
-template <class V, class C>
-__device__ __forceinline__ T row_times(V vals, C cols, int begin, int end,
-                                       const T* __restrict__ x) {
-  T v[row_entries], xs[row_entries];
+// A x of R rows, row u's entries at vals(k), cols(k) for k in [begin[u],
+// end[u]), x[c] given by x_at(c): row_entries entries of every row, then
+// their gathers of x, issued without a branch before the first product
+// (indices past a row clamped to its last entry, or to 0 for an empty row
+// -- the matrix has an entry --, their products left out); then products
+// rounded and summed in row order (as the staged-rows kernel sums them, so
+// the result is equal bit for bit); rows longer than row_entries finish in
+// a loop.
+template <int R, class V, class C, class X>
+__device__ __forceinline__ void rows_times(V vals, C cols, const int (&begin)[R],
+                                           const int (&end)[R], X x_at, T (&sum)[R]) {
+  T v[R][row_entries], xs[R][row_entries];
+  I c[R][row_entries];
 #pragma unroll
-  for (int j = 0; j < row_entries; ++j) {
-    v[j] = 0;
-    xs[j] = 0;
-    if (begin + j < end) {
-      v[j] = vals(begin + j);
-      xs[j] = __ldg(x + cols(begin + j));
+  for (int u = 0; u < R; ++u) {
+#pragma unroll
+    for (int j = 0; j < row_entries; ++j) {
+      const int k = min(begin[u] + j, max(end[u] - 1, 0));
+      v[u][j] = vals(k);
+      c[u][j] = cols(k);
     }
   }
-  T sum = 0;
 #pragma unroll
-  for (int j = 0; j < row_entries; ++j)
-    if (begin + j < end) sum = __fadd_rn(sum, __fmul_rn(v[j], xs[j]));
-  for (int k = begin + row_entries; k < end; ++k)
-    sum = __fadd_rn(sum, __fmul_rn(vals(k), __ldg(x + cols(k))));
-  return sum;
+  for (int u = 0; u < R; ++u) {
+#pragma unroll
+    for (int j = 0; j < row_entries; ++j)
+      xs[u][j] = x_at(c[u][j]);
+  }
+#pragma unroll
+  for (int u = 0; u < R; ++u) {
+    sum[u] = 0;
+#pragma unroll
+    for (int j = 0; j < row_entries; ++j)
+      sum[u] = begin[u] + j < end[u] ? __fadd_rn(sum[u], __fmul_rn(v[u][j], xs[u][j])) : sum[u];
+    for (int k = begin[u] + row_entries; k < end[u]; ++k)
+      sum[u] = __fadd_rn(sum[u], __fmul_rn(vals(k), x_at(cols(k))));
+  }
 }
 
 // A thread per row, R rows of a thread in flight at once. Bound attacked:
@@ -287,16 +300,62 @@ __global__ void __launch_bounds__(threads)
       }
     }
     T sum[R];
-#pragma unroll
-    for (int u = 0; u < R; ++u)
-      sum[u] = row_times([&](int k) { return __ldcs(A.values + k); },
-                         [&](int k) { return __ldcs(A.cols + k); }, begin[u], end[u], p);
+    rows_times<R>([&](int k) { return __ldg(A.values + k); },
+                  [&](int k) { return __ldg(A.cols + k); }, begin, end,
+                  [&](I c) { return __ldg(p + c); }, sum);
 #pragma unroll
     for (int u = 0; u < R; ++u) {
       const std::size_t row = row0 + u * threads;
       if (row < A.rows) {
         q[row] = sum[u];
         acc.v[0] += double(p[row]) * double(sum[u]);
+      }
+    }
+  }
+  gc::reduce_and_finish<1>(acc, slots, alpha_finish{});
+}
+
+// The previous iteration's update (x += alpha p, p' = r + beta p) fused
+// into this one's q = A p' with p'.q, a thread per row: p' goes to another
+// buffer (a row's neighbours' p' are made again from r and p where they
+// are gathered), so an iteration has two kernels and 9 vector passes
+// instead of three and 10. Bound attacked: traffic, and one kernel's
+// launch and tail.
+template <int R>
+__global__ void __launch_bounds__(threads)
+    update_matvec_thread_rows(csr_op A, T* __restrict__ x, const T* __restrict__ p,
+                              const T* __restrict__ r, T* __restrict__ p_next, T* __restrict__ q,
+                              gc::reduction_slots slots, int g) {
+  if (gc::skip_block(g, slots.scalars)) return;
+  const T a = static_cast<T>(slots.scalars->alpha), b = static_cast<T>(slots.scalars->beta);
+  gc::dots<1> acc{};
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * threads;
+  for (std::size_t row0 = static_cast<std::size_t>(blockIdx.x) * threads * R + threadIdx.x;
+       row0 < A.rows; row0 += stride * R) {
+    int begin[R], end[R];
+#pragma unroll
+    for (int u = 0; u < R; ++u) {
+      const std::size_t row = row0 + u * threads;
+      begin[u] = end[u] = 0;
+      if (row < A.rows) {
+        begin[u] = __ldg(A.offsets + row);
+        end[u] = __ldg(A.offsets + row + 1);
+      }
+    }
+    T sum[R];
+    rows_times<R>([&](int k) { return __ldg(A.values + k); },
+                  [&](int k) { return __ldg(A.cols + k); }, begin, end,
+                  [&](I c) { return __ldg(r + c) + b * __ldg(p + c); }, sum);
+#pragma unroll
+    for (int u = 0; u < R; ++u) {
+      const std::size_t row = row0 + u * threads;
+      if (row < A.rows) {
+        const T pi = p[row];
+        const T pn = r[row] + b * pi;
+        x[row] += a * pi;
+        p_next[row] = pn;
+        q[row] = sum[u];
+        acc.v[0] += double(pn) * double(sum[u]);
       }
     }
   }
@@ -361,20 +420,30 @@ __global__ void __launch_bounds__(threads)
       }
     }
     __syncthreads();
+    // Rows past the tile's end: an empty row at 0 (a valid index staged or not).
+    int begin[R], end[R];
+#pragma unroll
+    for (int u = 0; u < R; ++u) {
+      const int i = static_cast<int>(threadIdx.x) + u * threads;
+      const int base = staged ? a0 : 0;
+      begin[u] = i < rows ? offsets[i] - base : 0;
+      end[u] = i < rows ? offsets[i + 1] - base : 0;
+    }
+    T sum[R];
+    if (staged) {
+      rows_times<R>([&](int k) { return vals[k]; }, [&](int k) { return cols[k]; }, begin, end,
+                    [&](I c) { return __ldg(p + c); }, sum);
+    } else {
+      rows_times<R>([&](int k) { return __ldg(A.values + k); },
+                    [&](int k) { return __ldg(A.cols + k); }, begin, end,
+                    [&](I c) { return __ldg(p + c); }, sum);
+    }
 #pragma unroll
     for (int u = 0; u < R; ++u) {
       const int i = static_cast<int>(threadIdx.x) + u * threads;
       if (i < rows) {
-        T ax;
-        if (staged) {
-          ax = row_times([&](int k) { return vals[k]; }, [&](int k) { return cols[k]; },
-                         offsets[i] - a0, offsets[i + 1] - a0, p);
-        } else {
-          ax = row_times([&](int k) { return __ldg(A.values + k); },
-                         [&](int k) { return __ldg(A.cols + k); }, offsets[i], offsets[i + 1], p);
-        }
-        q[row0 + i] = ax;
-        acc.v[0] += double(p[row0 + i]) * double(ax);
+        q[row0 + i] = sum[u];
+        acc.v[0] += double(p[row0 + i]) * double(sum[u]);
       }
     }
     __syncthreads();  // the next tile overwrites the stage
@@ -485,9 +554,9 @@ int run(int argc, char** argv) {
   std::printf("tune_cg: %s, %d SMs; Poisson 2-D %zu^2 (%zu rows, %zu entries), float, int32\n",
               prop.name, prop.multiProcessorCount, side, n, nnz);
   const csr_op A{n, view.row_offsets.data(), view.col_indices.data(), view.values.data()};
-  if (reinterpret_cast<std::uintptr_t>(A.values) % 16 != 0 ||
+  if (nnz == 0 || reinterpret_cast<std::uintptr_t>(A.values) % 16 != 0 ||
       reinterpret_cast<std::uintptr_t>(A.cols) % 16 != 0) {
-    std::printf("the matrix's arrays are not 16-byte aligned\n");
+    std::printf("the matrix is empty or its arrays are not 16-byte aligned\n");
     return 1;
   }
 
@@ -597,6 +666,10 @@ int run(int argc, char** argv) {
   const snapshot s2 = take(v, ds.scalars());
   prod_update();
   const snapshot s3 = take(v, ds.scalars());
+  prod_matvec();
+  const snapshot s4 = take(v, ds.scalars());
+  prod_reduce();
+  const snapshot s5 = take(v, ds.scalars());
   // And production's cg_iteration from s0 must give s3.
   restore(s0, v, ds.scalars());
   gc::cg_iteration(ds, x, r, p, q, static_cast<const T*>(nullptr));
@@ -700,6 +773,44 @@ int run(int argc, char** argv) {
                            update_variant(four{}, 8), update_variant(four{}, 4)})
     measure(m.name, update_bytes, s2, s3, var_scalars, m.launch, true, true);
 
+  // The update fused into the next matvec, from s2 against s4 (production's
+  // update, then its matvec); p' in p2, so a run of launches alternates
+  // p and p2 (flip).
+  gp::device_vector<T> p2(n);
+  T* pp2 = p2.data();
+  int flip = 0;
+  auto fused_variant = [&](auto rows_per_thread, unsigned per_sm) {
+    constexpr int R = decltype(rows_per_thread)::value;
+    auto kernel = update_matvec_thread_rows<R>;
+    variant out;
+    char what[80];
+    std::snprintf(what, sizeof what, "update fused into matvec, thread per row x %d", R);
+    const unsigned grid = grid_of(kernel, per_sm, what, out);
+    int* f = &flip;
+    out.launch = [=] {
+      const bool odd = (*f)++ % 2 != 0;
+      kernel<<<grid, threads>>>(A, x, odd ? pp2 : p, r, odd ? p : pp2, q, slots,
+                                gc::guard_halt_clear);
+    };
+    return out;
+  };
+  // Times `launch` from `from` (queued), then checks one launch from `from`
+  // (flip 0: p' in p2) against `want`.
+  auto measure_fused = [&](const variant& m, double bytes, const snapshot& from,
+                           const snapshot& want, bool exact) {
+    restore(from, v, var_scalars);
+    const float ms = median_queued_ms(m.launch);
+    restore(from, v, var_scalars);
+    flip = 0;
+    m.launch();
+    snapshot got = take(v, var_scalars);
+    got.p = gp::to_host(p2);
+    report(m.name.c_str(), bytes, ms, verdict(got, want, exact));
+  };
+  const double fused_bytes = a_bytes + 6.0 * n * word;  // x r/w, p, r, p' and q
+  for (const variant& m : {fused_variant(one{}, 8), fused_variant(two{}, 8)})
+    measure_fused(m, fused_bytes, s2, s4, true);
+
   // Whole iterations, queued, from s0 (CG runs on: some 200 iterations a
   // measurement); one iteration checked against s3. The variants' scalars
   // differ from production's in the last bits (the dot products summed in
@@ -720,6 +831,17 @@ int run(int argc, char** argv) {
         iteration(thread_rows(two{}, 8), reduce_variant(four{}, 8), update_variant(four{}, 8)),
         iteration(block_staged(two{}), reduce_variant(four{}, 8), update_variant(four{}, 8))})
     measure(it.name, iteration_bytes, s0, s3, var_scalars, it.launch, false);
+  // The fused iteration (update and matvec, then reduce), from s2 against
+  // s5 (production's update, matvec and reduce).
+  for (const variant& m : {fused_variant(one{}, 8), fused_variant(two{}, 8)}) {
+    const variant rd = reduce_variant(four{}, 8);
+    measure_fused(variant{m.name + " + " + rd.name,
+                          [=] {
+                            m.launch();
+                            rd.launch();
+                          }},
+                  iteration_bytes, s2, s5, false);
+  }
   CHECK_CUDA(cudaDeviceSynchronize());
   return 0;
 }
