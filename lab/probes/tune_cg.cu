@@ -535,6 +535,20 @@ std::string verdict(const snapshot& got, const snapshot& want, bool vectors_exac
   return "DIFFERS FROM PRODUCTION:" + out;
 }
 
+// beta = 0.5 in the device's scalars.
+void tame(gc::solver_scalars* scalars) {
+  const double half = 0.5;
+  CHECK_CUDA(cudaMemcpy(&scalars->beta, &half, sizeof half, cudaMemcpyHostToDevice));
+}
+
+// What to add to a timing's line when the kernels had halted by its end
+// (a breakdown or a stopping rule: the later launches did no work).
+std::string halted_note(const gc::solver_scalars* scalars) {
+  int halt = 0;
+  CHECK_CUDA(cudaMemcpy(&halt, &scalars->halt, sizeof halt, cudaMemcpyDeviceToHost));
+  return halt ? "; HALTED while timed: the time is not valid" : "";
+}
+
 // Resident blocks of `kernel` per SM times the SMs.
 template <class Kernel>
 unsigned resident_grid(Kernel kernel) {
@@ -677,20 +691,18 @@ int run(int argc, char** argv) {
 
   // Times `launch` (queued) from state `from` in the scalars `scalars`, then
   // checks one launch from `from` against `want` (bit for bit, or within
-  // 1e-5 where `exact` is false). `tame` sets beta to 0.5 for the timing,
-  // so that p = r + beta p repeated some 200 times stays finite.
+  // 1e-5 where `exact` is false). `tamed`: beta is 0.5 for the timing, so
+  // that p = r + beta p repeated some 200 times stays finite.
   auto measure = [&](const std::string& what, double bytes, const snapshot& from,
                      const snapshot& want, gc::solver_scalars* scalars,
-                     const std::function<void()>& launch, bool exact = true, bool tame = false) {
+                     const std::function<void()>& launch, bool exact = true, bool tamed = false) {
     restore(from, v, scalars);
-    if (tame) {
-      const double half = 0.5;
-      CHECK_CUDA(cudaMemcpy(&scalars->beta, &half, sizeof half, cudaMemcpyHostToDevice));
-    }
+    if (tamed) tame(scalars);
     const float ms = median_queued_ms(launch);
+    const std::string timed = halted_note(scalars);
     restore(from, v, scalars);
     launch();
-    report(what.c_str(), bytes, ms, verdict(take(v, scalars), want, exact));
+    report(what.c_str(), bytes, ms, verdict(take(v, scalars), want, exact) + timed);
   };
   const double matvec_bytes = a_bytes + 2.0 * n * word, reduce_bytes = 3.0 * n * word,
                update_bytes = 5.0 * n * word;
@@ -794,22 +806,24 @@ int run(int argc, char** argv) {
     };
     return out;
   };
-  // Times `launch` from `from` (queued), then checks one launch from `from`
-  // (flip 0: p' in p2) against `want`.
+  // As measure, for the fused launches: one launch from `from` with flip 0
+  // (p' in p2) checked against `want`.
   auto measure_fused = [&](const variant& m, double bytes, const snapshot& from,
-                           const snapshot& want, bool exact) {
+                           const snapshot& want, bool exact, bool tamed) {
     restore(from, v, var_scalars);
+    if (tamed) tame(var_scalars);
     const float ms = median_queued_ms(m.launch);
+    const std::string timed = halted_note(var_scalars);
     restore(from, v, var_scalars);
     flip = 0;
     m.launch();
     snapshot got = take(v, var_scalars);
     got.p = gp::to_host(p2);
-    report(m.name.c_str(), bytes, ms, verdict(got, want, exact));
+    report(m.name.c_str(), bytes, ms, verdict(got, want, exact) + timed);
   };
   const double fused_bytes = a_bytes + 6.0 * n * word;  // x r/w, p, r, p' and q
   for (const variant& m : {fused_variant(one{}, 8), fused_variant(two{}, 8)})
-    measure_fused(m, fused_bytes, s2, s4, true);
+    measure_fused(m, fused_bytes, s2, s4, true, true);
 
   // Whole iterations, queued, from s0 (CG runs on: some 200 iterations a
   // measurement); one iteration checked against s3. The variants' scalars
@@ -840,7 +854,7 @@ int run(int argc, char** argv) {
                             m.launch();
                             rd.launch();
                           }},
-                  iteration_bytes, s2, s5, false);
+                  iteration_bytes, s2, s5, false, false);
   }
   CHECK_CUDA(cudaDeviceSynchronize());
   return 0;
