@@ -8,10 +8,12 @@
 //    vectors' first 16-byte boundary and after their last one one at a
 //    time), U float4 of each vector loaded by a thread before it uses any,
 //    on a grid of the SMs x resident blocks;
-//  - the matvec with a thread per row, the row's entries (up to 5, then a
-//    loop) loaded together before the gathers of x; and with a block per
-//    tile of rows whose entries are staged in shared memory by 16-byte
-//    loads.
+//  - the matvec with a thread per row (R rows a thread), the rows' entries
+//    (5 each, then a loop) loaded together before the gathers of x; and
+//    with a block per tile of rows whose entries are staged in shared
+//    memory by 16-byte loads;
+//  - the update (x and p) fused into the next iteration's matvec, p' into
+//    a second buffer: two kernels and 9 vector passes an iteration.
 // The products are rounded and summed in row order as the staged-rows
 // kernel does, so q is equal bit for bit; the dot products are summed in
 // another order, so they are compared to a relative 1e-12. Also the whole
