@@ -653,6 +653,8 @@ int run(int argc, char** argv) {
     std::printf("production's CG halted during the set-up\n");
     return 1;
   }
+  std::printf("  state: after %llu iterations, ||r|| / ||b|| = %.3g, alpha %.4g, beta %.4g\n",
+              s0.s.iterations, std::sqrt(s0.s.rr / s0.s.b2), s0.s.alpha, s0.s.beta);
   const std::size_t head = head_of(v.x.data(), n);
   if (head_of(v.r.data(), n) != head || head_of(v.p.data(), n) != head ||
       head_of(v.q.data(), n) != head) {
@@ -704,6 +706,7 @@ int run(int argc, char** argv) {
     const std::string timed = halted_note(scalars);
     restore(from, v, scalars);
     launch();
+    CHECK_CUDA(cudaGetLastError());
     report(what.c_str(), bytes, ms, verdict(take(v, scalars), want, exact) + timed);
   };
   const double matvec_bytes = a_bytes + 2.0 * n * word, reduce_bytes = 3.0 * n * word,
@@ -819,6 +822,7 @@ int run(int argc, char** argv) {
     restore(from, v, var_scalars);
     flip = 0;
     m.launch();
+    CHECK_CUDA(cudaGetLastError());
     snapshot got = take(v, var_scalars);
     got.p = gp::to_host(p2);
     report(m.name.c_str(), bytes, ms, verdict(got, want, exact) + timed);
