@@ -20,6 +20,7 @@
 # Nsight Compute: ncu-gemm.txt; --probe-merge times the distributed sort's
 # merge of sorted runs against a copy and profiles one merge kernel:
 # tune-dist_merge.txt, ncu-merge.txt).
+# --probe-cg times one CG iteration's kernels against variants: tune-cg.txt.
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -37,6 +38,7 @@ RUN_TUNE_REDUCE=0
 RUN_TUNE_GEMM=0
 RUN_NCU_GEMM=0
 RUN_PROBE_MERGE=0
+RUN_PROBE_CG=0
 RUN_PYTHON=0
 for arg in "$@"; do
   case "$arg" in
@@ -54,6 +56,7 @@ for arg in "$@"; do
     --tune-gemm) RUN_TUNE_GEMM=1 ;;
     --ncu-gemm) RUN_NCU_GEMM=1 ;;
     --probe-merge) RUN_PROBE_MERGE=1 ;;
+    --probe-cg) RUN_PROBE_CG=1 ;;
     --python) RUN_PYTHON=1 ;;
   esac
 done
@@ -96,6 +99,7 @@ PROBES=()
 { [ $RUN_TUNE_REDUCE -eq 1 ] || [ $RUN_NCU_SMALL -eq 1 ]; } && PROBES+=(reduce)
 { [ $RUN_TUNE_GEMM -eq 1 ] || [ $RUN_NCU_GEMM -eq 1 ]; } && PROBES+=(gemm_mma)
 [ $RUN_PROBE_MERGE -eq 1 ] && PROBES+=(dist_merge)
+[ $RUN_PROBE_CG -eq 1 ] && PROBES+=(cg)
 
 MAIN_BUILD=0
 { [ $RUN_TESTS -eq 1 ] || [ $RUN_SANITIZE -eq 1 ] || [ $RUN_BENCH -eq 1 ]; } && MAIN_BUILD=1
@@ -266,6 +270,8 @@ if [ $RUN_PROBE_MERGE -eq 1 ]; then
     "$BUILD/tune_dist_merge" >"$OUT/ncu-merge.txt" 2>&1
   note "ncu merge: rc=$?"
 fi
+# One CG iteration's kernels against variants (lab/probes/tune_cg.cu).
+[ $RUN_PROBE_CG -eq 1 ] && probe cg
 # The reduction's block shapes against CUB (lab/probes/tune_reduce.cu).
 [ $RUN_TUNE_REDUCE -eq 1 ] && probe reduce
 if [ $RUN_TUNE_GEMM -eq 1 ]; then
