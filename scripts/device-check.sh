@@ -20,7 +20,9 @@
 # Nsight Compute: ncu-gemm.txt; --probe-merge times the distributed sort's
 # merge of sorted runs against a copy and profiles one merge kernel:
 # tune-dist_merge.txt, ncu-merge.txt).
-# --probe-cg times one CG iteration's kernels against variants: tune-cg.txt.
+# --probe-cg times one CG iteration's kernels against variants: tune-cg.txt;
+# --probe-batched-sort times the batched sort of full tiles against
+# production's shared-memory kernel: tune-batched_sort.txt.
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -39,6 +41,7 @@ RUN_TUNE_GEMM=0
 RUN_NCU_GEMM=0
 RUN_PROBE_MERGE=0
 RUN_PROBE_CG=0
+RUN_PROBE_BATCHED_SORT=0
 RUN_PYTHON=0
 for arg in "$@"; do
   case "$arg" in
@@ -57,6 +60,7 @@ for arg in "$@"; do
     --ncu-gemm) RUN_NCU_GEMM=1 ;;
     --probe-merge) RUN_PROBE_MERGE=1 ;;
     --probe-cg) RUN_PROBE_CG=1 ;;
+    --probe-batched-sort) RUN_PROBE_BATCHED_SORT=1 ;;
     --python) RUN_PYTHON=1 ;;
   esac
 done
@@ -100,6 +104,7 @@ PROBES=()
 { [ $RUN_TUNE_GEMM -eq 1 ] || [ $RUN_NCU_GEMM -eq 1 ]; } && PROBES+=(gemm_mma)
 [ $RUN_PROBE_MERGE -eq 1 ] && PROBES+=(dist_merge)
 [ $RUN_PROBE_CG -eq 1 ] && PROBES+=(cg)
+[ $RUN_PROBE_BATCHED_SORT -eq 1 ] && PROBES+=(batched_sort)
 
 MAIN_BUILD=0
 { [ $RUN_TESTS -eq 1 ] || [ $RUN_SANITIZE -eq 1 ] || [ $RUN_BENCH -eq 1 ]; } && MAIN_BUILD=1
@@ -272,6 +277,8 @@ if [ $RUN_PROBE_MERGE -eq 1 ]; then
 fi
 # One CG iteration's kernels against variants (lab/probes/tune_cg.cu).
 [ $RUN_PROBE_CG -eq 1 ] && probe cg
+# The batched sort of full tiles against production (lab/probes/tune_batched_sort.cu).
+[ $RUN_PROBE_BATCHED_SORT -eq 1 ] && probe batched_sort
 # The reduction's block shapes against CUB (lab/probes/tune_reduce.cu).
 [ $RUN_TUNE_REDUCE -eq 1 ] && probe reduce
 if [ $RUN_TUNE_GEMM -eq 1 ]; then
