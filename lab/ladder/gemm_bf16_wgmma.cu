@@ -21,7 +21,7 @@ namespace gpuprim::ladder {
 namespace {
 
 constexpr const char* algorithm = "gemm_bf16_wgmma";
-using shape = gemm_wgmma_shape;
+using shape = gemm_wgmma_shape<1>;
 
 // Writes 1 where the image the driver loaded for this device has the sm_90a
 // kernel body, 0 where it has the empty one (another architecture's code).
@@ -112,11 +112,40 @@ bool aligned(const void* p, std::uintptr_t bytes) {
   return reinterpret_cast<std::uintptr_t>(p) % bytes == 0;
 }
 
+template <class S>
+void launch(const CUtensorMap& a_map, const CUtensorMap& b_map, float* c, int m, int n, int k,
+            cudaStream_t stream) {
+  const auto kernel = gemm_bf16_wgmma_kernel<S>;
+  // Above the default 48 KiB of dynamic shared memory: asked for per device
+  // (cheap, so on every call rather than remembered per device).
+  detail::check(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, S::shared_bytes),
+      "cudaFuncSetAttribute", algorithm);
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(static_cast<unsigned>((m / S::bm) * (n / S::bn)));
+  config.blockDim = dim3(S::threads);
+  config.dynamicSmemBytes = S::shared_bytes;
+  config.stream = stream;
+  cudaLaunchAttribute attribute[1];
+  attribute[0].id = cudaLaunchAttributeClusterDimension;
+  attribute[0].val.clusterDim.x = S::cluster;
+  attribute[0].val.clusterDim.y = 1;
+  attribute[0].val.clusterDim.z = 1;
+  config.attrs = attribute;
+  config.numAttrs = 1;
+  detail::check(cudaLaunchKernelEx(&config, kernel, a_map, b_map, c, m, n, k), "cudaLaunchKernelEx",
+                algorithm);
+  detail::check_launch(algorithm, algorithm);
+}
+
 }  // namespace
 
 void gemm_bf16_wgmma(device_matrix_view<const bfloat16> a, device_matrix_view<const bfloat16> b,
-                     device_matrix_view<float> c, stream_t stream) {
+                     device_matrix_view<float> c, stream_t stream, int cluster) {
   const std::string name(algorithm);
+  if (cluster != 1 && cluster != 2) {
+    throw std::invalid_argument(name + ": cluster is " + std::to_string(cluster) + ", not 1 or 2");
+  }
   if (!a.packed() || !b.packed() || !c.packed() || a.cols() != b.rows() || c.rows() != a.rows() ||
       c.cols() != b.cols()) {
     throw std::invalid_argument(name + ": takes packed A (m x k), B (k x n) and C (m x n)");
@@ -125,8 +154,9 @@ void gemm_bf16_wgmma(device_matrix_view<const bfloat16> a, device_matrix_view<co
   if (!gemm_wgmma_takes(m, n, k)) {
     throw std::invalid_argument(
         name + ": m x n x k = " + std::to_string(m) + " x " + std::to_string(n) + " x " +
-        std::to_string(k) + ": only whole tiles (multiples of " + std::to_string(shape::bm) + ", " +
-        std::to_string(shape::bn) + " and " + std::to_string(shape::bk) + ")");
+        std::to_string(k) + ": only whole pairs of tiles (multiples of " +
+        std::to_string(gemm_wgmma_tile_pair_m) + ", " + std::to_string(shape::bn) + " and " +
+        std::to_string(shape::bk) + ")");
   }
   if (m > INT_MAX || n > INT_MAX || k > INT_MAX || (m / shape::bm) * (n / shape::bn) > INT_MAX) {
     throw std::invalid_argument(name + ": a dimension or the tile count is above 2^31 - 1");
@@ -140,16 +170,13 @@ void gemm_bf16_wgmma(device_matrix_view<const bfloat16> a, device_matrix_view<co
   require_sm90a();
   const CUtensorMap a_map = tile_map(a.data(), m, k, shape::bk, shape::bm);
   const CUtensorMap b_map = tile_map(b.data(), k, n, shape::box_cols, shape::bk);
-  const auto kernel = gemm_bf16_wgmma_kernel<shape>;
-  // Above the default 48 KiB of dynamic shared memory: asked for per device
-  // (cheap, so on every call rather than remembered per device).
-  detail::check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     shape::shared_bytes),
-                "cudaFuncSetAttribute", algorithm);
-  const unsigned blocks = static_cast<unsigned>((m / shape::bm) * (n / shape::bn));
-  kernel<<<blocks, shape::threads, shape::shared_bytes, reinterpret_cast<cudaStream_t>(stream)>>>(
-      a_map, b_map, c.data(), static_cast<int>(m), static_cast<int>(n), static_cast<int>(k));
-  detail::check_launch(algorithm, algorithm);
+  const auto s = reinterpret_cast<cudaStream_t>(stream);
+  const int mi = static_cast<int>(m), ni = static_cast<int>(n), ki = static_cast<int>(k);
+  if (cluster == 2) {
+    launch<gemm_wgmma_shape<2>>(a_map, b_map, c.data(), mi, ni, ki, s);
+  } else {
+    launch<gemm_wgmma_shape<1>>(a_map, b_map, c.data(), mi, ni, ki, s);
+  }
 }
 
 }  // namespace gpuprim::ladder

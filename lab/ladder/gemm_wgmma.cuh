@@ -14,19 +14,25 @@
 // Shape of the algorithm:
 //  1. Blocks take C's 128 x 256 tiles in groups of `group_m` tile rows (as
 //     the mma rung), so the blocks resident together share panels of A and B
-//     in L2. One block per SM (192 KiB of stages), 3 warpgroups.
+//     in L2. One block per SM (192 KiB of stages), 3 warpgroups. In clusters
+//     of 2, a cluster takes two neighbouring tile rows of one tile column.
 //  2. Warpgroup 0 is the producer: one thread fills a ring of 4 stages, each
 //     a 128 x 64 tile of A (one TMA box, 128-byte rows) and a 64 x 256 tile
 //     of B (four TMA boxes of 64 x 64), all written by TMA with the 128-byte
 //     swizzle. The stage's `full` mbarrier counts the bytes (expect_tx); the
-//     thread first waits on the stage's `empty` mbarrier.
+//     thread first waits on the stage's `empty` mbarrier. In clusters of 2,
+//     each block loads two of B's boxes, multicast into both blocks.
 //  3. Warpgroups 1 and 2 are consumers of 64 rows each. Per stage: wait on
 //     `full`, wgmma.fence, four wgmma m64n256k16 (A K-major, B N-major, both
 //     through shared-memory descriptors), commit; then wait until at most
 //     this stage's group is in flight, so the stage before is read, and
-//     release that one (each consumer warp arrives on its `empty`).
+//     release that one: each consumer warp arrives on its block's `empty`
+//     and, in a cluster, on the other block's (whose loads write this
+//     block's stage too).
 //  4. Epilogue: the 128 fp32 accumulators of each thread (rows r and r + 8,
-//     column pairs) go straight to global memory as float2.
+//     column pairs) go straight to global memory as float2. A cluster's
+//     blocks leave together (the other may still arrive on this one's
+//     barriers until then).
 #pragma once
 
 #include <cuda.h>
@@ -37,8 +43,14 @@
 
 namespace gpuprim::ladder {
 
+// Cluster: blocks per cluster along m (1 or 2). With 2, the two blocks of
+// a cluster take neighbouring tile rows of the same tile column, and each
+// loads half of the shared B tile into both blocks' shared memory (TMA
+// multicast): half of B's reads from L2.
+template <int Cluster>
 struct gemm_wgmma_shape {
   static constexpr int bm = gemm_wgmma_tile_m, bn = gemm_wgmma_tile_n, bk = gemm_wgmma_tile_k;
+  static constexpr int cluster = Cluster;
   static constexpr int stages = 4;
   static constexpr int consumers = 2;  // warpgroups, bm / consumers rows each
   static constexpr int threads = 128 * (consumers + 1);
@@ -50,8 +62,13 @@ struct gemm_wgmma_shape {
   // The 128-byte swizzle repeats every 1024 bytes: stages start there, so
   // the ring is aligned by hand inside an allocation 1024 bytes larger.
   static constexpr int shared_bytes = stages * stage_bytes + 1024;
-  static constexpr int group_m = 16;
+  static constexpr int group_m = 16;  // tile rows, a multiple of Cluster
+  // Arrivals that free a stage: every consumer warp of every block whose
+  // stage a block's loads write.
+  static constexpr int releases = consumers * 4 * Cluster;
   static_assert(bm == 64 * consumers && bk == box_cols && bn % box_cols == 0);
+  static_assert((Cluster == 1 || Cluster == 2) && group_m % Cluster == 0 &&
+                (bn / box_cols) % Cluster == 0 && gemm_wgmma_tile_pair_m == 2 * bm);
   static_assert(a_stage_bytes % 1024 == 0 && b_box_bytes % 1024 == 0);
 };
 
@@ -126,6 +143,41 @@ __device__ __forceinline__ void tma_load_2d(unsigned dst, const CUtensorMap* map
       : "memory");
 }
 
+// The same into the same offset of every block of the cluster in `mask`
+// (bit r: the block of rank r), each counted on its own barrier at `bar`.
+__device__ __forceinline__ void tma_load_2d_multicast(unsigned dst, const CUtensorMap* map,
+                                                      int inner, int outer, unsigned bar,
+                                                      std::uint16_t mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(dst),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(inner), "r"(outer), "r"(bar), "h"(mask)
+      : "memory");
+}
+
+__device__ __forceinline__ unsigned cluster_rank() {
+  unsigned rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  return rank;
+}
+
+// Every thread of every block of the cluster (release / acquire).
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
+}
+
+// One arrival on the barrier at the same offset in the block of rank `rank`.
+__device__ __forceinline__ void barrier_arrive_remote(unsigned bar, unsigned rank) {
+  asm volatile(
+      "{\n"
+      ".reg .b32 remote;\n"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n"
+      "}\n" ::"r"(bar),
+      "r"(rank)
+      : "memory");
+}
+
 // Shared-memory matrix descriptor: start address, leading and stride byte
 // offsets (all in 16-byte units), 128-byte swizzle (mode 1, bits 62-63).
 __device__ __forceinline__ std::uint64_t descriptor(unsigned address, unsigned leading,
@@ -191,9 +243,10 @@ __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], std::uint64_t 
 
 }  // namespace wgmma_detail
 
-// Grid: one block per 128 x 256 tile of C; m, n, k multiples of the tile.
-// a_map: A as k (inner) x m boxes of 64 x 128; b_map: B as n (inner) x k
-// boxes of 64 x 64; both bf16 with the 128-byte swizzle.
+// Grid: one block per 128 x 256 tile of C, in clusters of S::cluster
+// blocks; m, n, k whole tiles (gemm_wgmma_takes). a_map: A as k (inner) x m
+// boxes of 64 x 128; b_map: B as n (inner) x k boxes of 64 x 64; both bf16
+// with the 128-byte swizzle.
 template <class S>
 __global__ void __launch_bounds__(S::threads, 1)
     gemm_bf16_wgmma_kernel(const __grid_constant__ CUtensorMap a_map,
@@ -205,29 +258,41 @@ __global__ void __launch_bounds__(S::threads, 1)
   __shared__ __align__(8) std::uint64_t full[S::stages], empty[S::stages];
   const unsigned ring = (shared_address(shared_raw) + 1023u) & ~1023u;
 
-  // Step 1: this block's tile.
-  const int tiles_m = m / S::bm, tiles_n = n / S::bn;
-  const int per_group = S::group_m * tiles_n;
-  const int group = static_cast<int>(blockIdx.x) / per_group;
-  const int first_m = group * S::group_m;
-  const int rows_in_group = min(tiles_m - first_m, S::group_m);
-  const int within = static_cast<int>(blockIdx.x) % per_group;
-  const int tile_m = first_m + within % rows_in_group, tile_n = within / rows_in_group;
+  // Step 1: this block's tile. Clusters are the unit of the order: a
+  // cluster takes S::cluster neighbouring tile rows of one tile column.
+  const unsigned rank = S::cluster > 1 ? cluster_rank() : 0u;
+  const int cluster_id = static_cast<int>(blockIdx.x) / S::cluster;
+  const int rows = m / (S::bm * S::cluster), tiles_n = n / S::bn;  // rows of clusters
+  const int group_rows = S::group_m / S::cluster;
+  const int per_group = group_rows * tiles_n;
+  const int first_row = (cluster_id / per_group) * group_rows;
+  const int rows_in_group = min(rows - first_row, group_rows);
+  const int within = cluster_id % per_group;
+  const int tile_m = (first_row + within % rows_in_group) * S::cluster + static_cast<int>(rank);
+  const int tile_n = within / rows_in_group;
   const int steps = k / S::bk;
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < S::stages; ++s) {
       barrier_init(shared_address(&full[s]), 1);
-      barrier_init(shared_address(&empty[s]), S::consumers * 4);  // one per consumer warp
+      barrier_init(shared_address(&empty[s]), S::releases);
     }
     barrier_init_fence();
   }
-  __syncthreads();
+  // The barriers initialized before any block of the cluster uses them.
+  if constexpr (S::cluster > 1) {
+    cluster_sync();
+  } else {
+    __syncthreads();
+  }
 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   if (warpgroup == 0) {
     // Step 2: the producer.
-    if (threadIdx.x != 0) return;
+    if (threadIdx.x != 0) {
+      if constexpr (S::cluster > 1) cluster_sync();
+      return;
+    }
     for (int step = 0; step < steps; ++step) {
       const int s = step % S::stages;
       const unsigned round = static_cast<unsigned>(step / S::stages);
@@ -238,11 +303,24 @@ __global__ void __launch_bounds__(S::threads, 1)
       const unsigned a_tile = ring + s * S::stage_bytes;
       const unsigned b_tile = a_tile + S::a_stage_bytes;
       tma_load_2d(a_tile, &a_map, step * S::bk, tile_m * S::bm, bar);
-      for (int box = 0; box < S::bn / S::box_cols; ++box) {
-        tma_load_2d(b_tile + box * S::b_box_bytes, &b_map, tile_n * S::bn + box * S::box_cols,
-                    step * S::bk, bar);
+      if constexpr (S::cluster > 1) {
+        // This block's share of B's boxes, into every block of the cluster
+        // (each block's `full` expects the whole stage).
+        constexpr int share = S::bn / S::box_cols / S::cluster;
+        for (int box = static_cast<int>(rank) * share; box < (static_cast<int>(rank) + 1) * share;
+             ++box) {
+          tma_load_2d_multicast(b_tile + box * S::b_box_bytes, &b_map,
+                                tile_n * S::bn + box * S::box_cols, step * S::bk, bar,
+                                static_cast<std::uint16_t>((1u << S::cluster) - 1));
+        }
+      } else {
+        for (int box = 0; box < S::bn / S::box_cols; ++box) {
+          tma_load_2d(b_tile + box * S::b_box_bytes, &b_map, tile_n * S::bn + box * S::box_cols,
+                      step * S::bk, bar);
+        }
       }
     }
+    if constexpr (S::cluster > 1) cluster_sync();
     return;
   }
 
@@ -271,7 +349,13 @@ __global__ void __launch_bounds__(S::threads, 1)
     wgmma_commit();
     wgmma_wait<1>();  // the step before is done: its stage may be refilled
     if (step > 0 && lane == 0) {
-      barrier_arrive(shared_address(&empty[(step - 1) % S::stages]));
+      // The stage is free once every block that writes it has read it.
+      const unsigned bar = shared_address(&empty[(step - 1) % S::stages]);
+      barrier_arrive(bar);
+      if constexpr (S::cluster > 1) {
+        for (unsigned r = 0; r < S::cluster; ++r)
+          if (r != rank) barrier_arrive_remote(bar, r);
+      }
     }
   }
   wgmma_wait<0>();
@@ -288,6 +372,8 @@ __global__ void __launch_bounds__(S::threads, 1)
     *reinterpret_cast<float2*>(top + 8 * j) = make_float2(d[4 * j], d[4 * j + 1]);
     *reinterpret_cast<float2*>(bottom + 8 * j) = make_float2(d[4 * j + 2], d[4 * j + 3]);
   }
+  // No block leaves while another may still arrive on its barriers.
+  if constexpr (S::cluster > 1) cluster_sync();
 #else
   (void)c;
   (void)m;

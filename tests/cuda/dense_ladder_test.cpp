@@ -56,10 +56,10 @@ void check_rungs(std::span<const gp::ladder::gemm_rung<In>> rungs, std::size_t s
   cases.push_back({200, 264, 136});
   cases.push_back({264, 520, 328});
   cases.push_back({130, 8, 8});
-  // Whole tiles of the wgmma rung (128 x 256 x 64): k over several turns of
-  // its 4-stage ring; more tile rows than its group of 16.
+  // Whole pairs of tiles of the wgmma rungs (256 x 256 x 64): k over several
+  // turns of their 4-stage ring; more tile rows than their group of 16.
   cases.push_back({512, 512, 640});
-  cases.push_back({2176, 256, 64});
+  cases.push_back({4352, 256, 64});
   for (const gemm_case& g : cases) {
     const auto a = random_matrix<In>(g.m * g.k, rng);
     const auto b = random_matrix<In>(g.k * g.n, rng);
@@ -69,8 +69,10 @@ void check_rungs(std::span<const gp::ladder::gemm_rung<In>> rungs, std::size_t s
     const auto d_a = gp::to_device(a);
     const auto d_b = gp::to_device(b);
     for (const auto& rung : rungs) {
-      // The wgmma rung takes whole tiles only: every other shape is refused.
-      if (std::string(rung.name) == gp::ladder::gemm_wgmma_rung_name &&
+      // The wgmma rungs take whole tiles only: every other shape is refused.
+      const std::string name = rung.name;
+      if ((name == gp::ladder::gemm_wgmma_rung_name ||
+           name == gp::ladder::gemm_wgmma_cluster_rung_name) &&
           !gp::ladder::gemm_wgmma_takes(g.m, g.n, g.k)) {
         gp::device_vector<float> d_c(g.m * g.n);
         EXPECT_THROW(rung.run(gp::device_matrix_view<const In>(d_a.data(), g.m, g.k),
@@ -101,11 +103,12 @@ TEST_F(cuda_test, gemm_tensor_core_ladder_against_double_reference) {
   check_rungs<gp::bfloat16>(gp::ladder::gemm_tensor_core_rungs(), 423);
 }
 
-TEST_F(cuda_test, gemm_tensor_core_ladder_has_the_wgmma_rung_before_production) {
+TEST_F(cuda_test, gemm_tensor_core_ladder_has_the_wgmma_rungs_before_production) {
   const auto rungs = gp::ladder::gemm_tensor_core_rungs();
 #if GPUPRIM_HAS_CUDA
-  ASSERT_GE(rungs.size(), 2u);
-  EXPECT_EQ(std::string(rungs[rungs.size() - 2].name), gp::ladder::gemm_wgmma_rung_name);
+  ASSERT_GE(rungs.size(), 3u);
+  EXPECT_EQ(std::string(rungs[rungs.size() - 3].name), gp::ladder::gemm_wgmma_rung_name);
+  EXPECT_EQ(std::string(rungs[rungs.size() - 2].name), gp::ladder::gemm_wgmma_cluster_rung_name);
 #else
   EXPECT_TRUE(rungs.empty());
 #endif
@@ -177,37 +180,37 @@ TEST_F(cuda_test, gemm_bf16_mma_pipelined_refuses_bad_arguments) {
                std::invalid_argument);
 }
 
-// The wgmma rung's own checks, made before anything reaches the device.
+// The wgmma rungs' own checks, made before anything reaches the device.
 TEST_F(cuda_test, gemm_bf16_wgmma_refuses_bad_arguments) {
   gp::device_vector<gp::bfloat16> ab(2 * 256 * 256 + 8);
   gp::device_vector<float> c(256 * 256);
-  const gp::device_matrix_view<const gp::bfloat16> a(ab.data(), 128, 256), b(ab.data(), 256, 256);
-  const gp::device_matrix_view<float> out(c.data(), 128, 256);
+  const gp::device_matrix_view<const gp::bfloat16> a(ab.data(), 256, 256), b(ab.data(), 256, 256);
+  const gp::device_matrix_view<float> out(c.data(), 256, 256);
   const auto refused = [&](gp::device_matrix_view<const gp::bfloat16> x,
                            gp::device_matrix_view<const gp::bfloat16> y,
-                           gp::device_matrix_view<float> z) {
+                           gp::device_matrix_view<float> z, int cluster = 1) {
     try {
-      gp::ladder::gemm_bf16_wgmma(x, y, z, nullptr);
+      gp::ladder::gemm_bf16_wgmma(x, y, z, nullptr, cluster);
     } catch (const std::invalid_argument&) {
       return true;
     }
     return false;
   };
-  // k = 192 is whole (3 x 64), n = 128 is half a tile, m = 64 half a tile.
-  EXPECT_TRUE(refused(gp::device_matrix_view<const gp::bfloat16>(ab.data(), 128, 192),
-                      gp::device_matrix_view<const gp::bfloat16>(ab.data(), 192, 128),
-                      gp::device_matrix_view<float>(c.data(), 128, 128)));
-  EXPECT_TRUE(refused(gp::device_matrix_view<const gp::bfloat16>(ab.data(), 64, 256), b,
-                      gp::device_matrix_view<float>(c.data(), 64, 256)));
-  EXPECT_TRUE(refused(gp::device_matrix_view<const gp::bfloat16>(ab.data(), 128, 96),
-                      gp::device_matrix_view<const gp::bfloat16>(ab.data(), 96, 256), out));
-  EXPECT_TRUE(refused(a, a, out));  // B is 128 x 256, not 256 x n
-  // A not on 16 bytes.
-  EXPECT_TRUE(refused(gp::device_matrix_view<const gp::bfloat16>(ab.data() + 1, 128, 256), b, out));
-  // C over B's bytes.
-  EXPECT_TRUE(
-      refused(a, b, gp::device_matrix_view<float>(reinterpret_cast<float*>(ab.data()), 128, 256)));
+  using bf16_view = gp::device_matrix_view<const gp::bfloat16>;
+  using float_view = gp::device_matrix_view<float>;
+  // One thing wrong each: n = 128 (half a tile), m = 128 (one tile, not the
+  // pair), k = 96 (1.5 steps), B's rows not A's columns, A not on 16 bytes,
+  // C over B's bytes, a cluster of 3.
+  EXPECT_TRUE(refused(bf16_view(ab.data(), 256, 192), bf16_view(ab.data(), 192, 128),
+                      float_view(c.data(), 256, 128)));
+  EXPECT_TRUE(refused(bf16_view(ab.data(), 128, 256), b, float_view(c.data(), 128, 256)));
+  EXPECT_TRUE(refused(bf16_view(ab.data(), 256, 96), bf16_view(ab.data(), 96, 256), out));
+  EXPECT_TRUE(refused(a, bf16_view(ab.data(), 128, 256), out));
+  EXPECT_TRUE(refused(bf16_view(ab.data() + 1, 256, 256), b, out));
+  EXPECT_TRUE(refused(a, b, float_view(reinterpret_cast<float*>(ab.data()), 256, 256)));
+  EXPECT_TRUE(refused(a, b, out, 3));
   EXPECT_FALSE(gp::ladder::gemm_wgmma_takes(0, 256, 64));
-  EXPECT_TRUE(gp::ladder::gemm_wgmma_takes(128, 256, 64));
+  EXPECT_FALSE(gp::ladder::gemm_wgmma_takes(128, 256, 64));
+  EXPECT_TRUE(gp::ladder::gemm_wgmma_takes(256, 256, 64));
 }
 #endif
