@@ -334,6 +334,7 @@ __global__ void __launch_bounds__(S::threads, 1)
   for (int step = 0; step < steps; ++step) {
     const int s = step % S::stages;
     barrier_wait(shared_address(&full[s]), static_cast<unsigned>(step / S::stages) & 1u);
+    __syncwarp();  // the warp converged again for the .aligned wgmma instructions
     const unsigned a_tile = ring + s * S::stage_bytes + consumer * 64 * (S::bk * 2);
     const unsigned b_tile = ring + s * S::stage_bytes + S::a_stage_bytes;
     wgmma_fence();
