@@ -96,20 +96,30 @@ __device__ __forceinline__ void barrier_init_fence() {
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 }
 
-// Spins until the phase of parity `parity` of the barrier has completed.
+__device__ __forceinline__ bool barrier_try_wait(unsigned bar, unsigned parity) {
+  unsigned done;
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+      "selp.u32 %0, 1, 0, p;\n"
+      "}\n"
+      : "=r"(done)
+      : "r"(bar), "r"(parity)
+      : "memory");
+  return done != 0;
+}
+
+// Spins until the phase of parity `parity` of the barrier has completed. A
+// pipeline that can never complete (a wrong byte count or arrival) traps
+// after 2^36 cycles (about 40 s, far beyond any legitimate wait) instead of
+// hanging the process: the launch then fails with an illegal instruction.
 __device__ __forceinline__ void barrier_wait(unsigned bar, unsigned parity) {
-  unsigned done = 0;
-  do {
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-        "selp.u32 %0, 1, 0, p;\n"
-        "}\n"
-        : "=r"(done)
-        : "r"(bar), "r"(parity)
-        : "memory");
-  } while (!done);
+  if (barrier_try_wait(bar, parity)) return;
+  const long long start = clock64();
+  while (!barrier_try_wait(bar, parity)) {
+    if (clock64() - start > (1ll << 36)) __trap();
+  }
 }
 
 __device__ __forceinline__ void barrier_arrive(unsigned bar) {
