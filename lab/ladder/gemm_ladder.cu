@@ -15,6 +15,7 @@
 #include "gpuprim/gemm.hpp"
 #include "lab/ladder/dense.hpp"
 #include "lab/ladder/gemm.cuh"
+#include "lab/ladder/gemm_wgmma.hpp"
 
 namespace gpuprim::ladder {
 namespace {
@@ -94,6 +95,13 @@ void run_bf16_mma_pipelined(device_matrix_view<const bfloat16> a,
   gemm_bf16_mma_pipelined(a, b, c, 1.0f, 0.0f, stream, Depth);
 }
 
+template <int Cluster>
+void run_bf16_wgmma(device_matrix_view<const bfloat16> a, device_matrix_view<const bfloat16> b,
+                    device_matrix_view<float> c, stream_t stream) {
+  checked_dims(a, b, c);
+  gemm_bf16_wgmma(a, b, c, stream, Cluster);
+}
+
 template <class In>
 void run_production(device_matrix_view<const In> a, device_matrix_view<const In> b,
                     device_matrix_view<float> c, stream_t stream) {
@@ -127,6 +135,12 @@ constexpr gemm_rung<bfloat16> tensor_core_ladder[] = {
    run_bf16_mma_pipelined<gemm_mma_depth::k32_4_stages>},
   {"gemm_bf16_mma_pipelined_k64", "the same, 64 of k per stage in 3 stages: half the barriers",
    run_bf16_mma_pipelined<gemm_mma_depth::k64_3_stages>},
+  {gemm_wgmma_rung_name,
+   "sm_90a: wgmma m64n256k16 from 128B-swizzled shared tiles, TMA loads, mbarrier ring of 4, 1 producer + 2 consumer warpgroups; 128 x 256 x 64, whole tiles only",
+   run_bf16_wgmma<1>},
+  {gemm_wgmma_cluster_rung_name,
+   "the same in clusters of 2 blocks along m: each loads half of the shared B tile into both (TMA multicast), half of B's L2 reads",
+   run_bf16_wgmma<2>},
   {"gp::gemm (cuBLASLt bf16)", "production: cuBLASLt, bf16 in, fp32 accumulate and out",
    run_production<bfloat16>},
 };

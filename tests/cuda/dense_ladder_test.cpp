@@ -6,11 +6,14 @@
 
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "gpuprim/core/device_vector.hpp"
 #include "lab/ladder/dense.hpp"
+#include "lab/ladder/gemm_wgmma.hpp"
 #include "support/cuda_fixture.hpp"
 #include "support/dense_reference.hpp"
 #include "support/test_data.hpp"
@@ -53,6 +56,10 @@ void check_rungs(std::span<const gp::ladder::gemm_rung<In>> rungs, std::size_t s
   cases.push_back({200, 264, 136});
   cases.push_back({264, 520, 328});
   cases.push_back({130, 8, 8});
+  // Whole pairs of tiles of the wgmma rungs (256 x 256 x 64): k over several
+  // turns of their 4-stage ring; more tile rows than their group of 16.
+  cases.push_back({512, 512, 640});
+  cases.push_back({4352, 256, 64});
   for (const gemm_case& g : cases) {
     const auto a = random_matrix<In>(g.m * g.k, rng);
     const auto b = random_matrix<In>(g.k * g.n, rng);
@@ -62,13 +69,26 @@ void check_rungs(std::span<const gp::ladder::gemm_rung<In>> rungs, std::size_t s
     const auto d_a = gp::to_device(a);
     const auto d_b = gp::to_device(b);
     for (const auto& rung : rungs) {
+      // The wgmma rungs take whole tiles only: every other shape is refused.
+      const std::string name = rung.name;
+      if ((name == gp::ladder::gemm_wgmma_rung_name ||
+           name == gp::ladder::gemm_wgmma_cluster_rung_name) &&
+          !gp::ladder::gemm_wgmma_takes(g.m, g.n, g.k)) {
+        gp::device_vector<float> d_c(g.m * g.n);
+        EXPECT_THROW(rung.run(gp::device_matrix_view<const In>(d_a.data(), g.m, g.k),
+                              gp::device_matrix_view<const In>(d_b.data(), g.k, g.n),
+                              gp::device_matrix_view<float>(d_c.data(), g.m, g.n), nullptr),
+                     std::invalid_argument)
+            << g.m << " x " << g.n << " x " << g.k;
+        continue;
+      }
       gp::device_vector<float> d_c(g.m * g.n);
       d_c.fill_bytes(0xFF);  // NaN: an unwritten element fails
       rung.run(gp::device_matrix_view<const In>(d_a.data(), g.m, g.k),
                gp::device_matrix_view<const In>(d_b.data(), g.k, g.n),
                gp::device_matrix_view<float>(d_c.data(), g.m, g.n), nullptr);
       ASSERT_TRUE(gemm_close(gp::to_host(d_c), g.n, expected, g.m, g.n, g.k, double(g.k)))
-          << rung.name;
+          << rung.name << " " << g.m << " x " << g.n << " x " << g.k;
     }
   }
 }
@@ -81,6 +101,17 @@ TEST_F(cuda_test, gemm_ladder_every_rung_against_double_reference) {
 
 TEST_F(cuda_test, gemm_tensor_core_ladder_against_double_reference) {
   check_rungs<gp::bfloat16>(gp::ladder::gemm_tensor_core_rungs(), 423);
+}
+
+TEST_F(cuda_test, gemm_tensor_core_ladder_has_the_wgmma_rungs_before_production) {
+  const auto rungs = gp::ladder::gemm_tensor_core_rungs();
+#if GPUPRIM_HAS_CUDA
+  ASSERT_GE(rungs.size(), 3u);
+  EXPECT_EQ(std::string(rungs[rungs.size() - 3].name), gp::ladder::gemm_wgmma_rung_name);
+  EXPECT_EQ(std::string(rungs[rungs.size() - 2].name), gp::ladder::gemm_wgmma_cluster_rung_name);
+#else
+  EXPECT_TRUE(rungs.empty());
+#endif
 }
 
 #if GPUPRIM_HAS_CUDA
@@ -147,5 +178,39 @@ TEST_F(cuda_test, gemm_bf16_mma_pipelined_refuses_bad_arguments) {
   EXPECT_THROW(gp::ladder::gemm_bf16_mma_pipelined(a, b, gp::device_matrix_view<float>(alias, 8, 8),
                                                    1.0f, 0.0f, nullptr),
                std::invalid_argument);
+}
+
+// The wgmma rungs' own checks, made before anything reaches the device.
+TEST_F(cuda_test, gemm_bf16_wgmma_refuses_bad_arguments) {
+  gp::device_vector<gp::bfloat16> ab(2 * 256 * 256 + 8);
+  gp::device_vector<float> c(256 * 256);
+  const gp::device_matrix_view<const gp::bfloat16> a(ab.data(), 256, 256), b(ab.data(), 256, 256);
+  const gp::device_matrix_view<float> out(c.data(), 256, 256);
+  const auto refused = [&](gp::device_matrix_view<const gp::bfloat16> x,
+                           gp::device_matrix_view<const gp::bfloat16> y,
+                           gp::device_matrix_view<float> z, int cluster = 1) {
+    try {
+      gp::ladder::gemm_bf16_wgmma(x, y, z, nullptr, cluster);
+    } catch (const std::invalid_argument&) {
+      return true;
+    }
+    return false;
+  };
+  using bf16_view = gp::device_matrix_view<const gp::bfloat16>;
+  using float_view = gp::device_matrix_view<float>;
+  // One thing wrong each: n = 128 (half a tile), m = 128 (one tile, not the
+  // pair), k = 96 (1.5 steps), B's rows not A's columns, A not on 16 bytes,
+  // C over B's bytes, a cluster of 3.
+  EXPECT_TRUE(refused(bf16_view(ab.data(), 256, 192), bf16_view(ab.data(), 192, 128),
+                      float_view(c.data(), 256, 128)));
+  EXPECT_TRUE(refused(bf16_view(ab.data(), 128, 256), b, float_view(c.data(), 128, 256)));
+  EXPECT_TRUE(refused(bf16_view(ab.data(), 256, 96), bf16_view(ab.data(), 96, 256), out));
+  EXPECT_TRUE(refused(a, bf16_view(ab.data(), 128, 256), out));
+  EXPECT_TRUE(refused(bf16_view(ab.data() + 1, 256, 256), b, out));
+  EXPECT_TRUE(refused(a, b, float_view(reinterpret_cast<float*>(ab.data()), 256, 256)));
+  EXPECT_TRUE(refused(a, b, out, 3));
+  EXPECT_FALSE(gp::ladder::gemm_wgmma_takes(0, 256, 64));
+  EXPECT_FALSE(gp::ladder::gemm_wgmma_takes(128, 256, 64));
+  EXPECT_TRUE(gp::ladder::gemm_wgmma_takes(256, 256, 64));
 }
 #endif
