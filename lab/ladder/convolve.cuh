@@ -432,6 +432,9 @@ __global__ void __launch_bounds__(convolve_band_threads, K <= 17 ? 4 : 1)
     //    (u - f) mod K); output row t - (K - 1), in slot (u + 1) mod K, is
     //    then complete.
     if (c < W) {
+      // Output row o of this group's row u: grp K + u - (K - 1).
+      const int o0 = grp * K - (K - 1);
+      float* dst = out + static_cast<long long>(first) * g.out_ld + x;
 #pragma unroll
       for (int u = 0; u < K; ++u) {
         const float v = filtered[u * W + c];
@@ -441,9 +444,8 @@ __global__ void __launch_bounds__(convolve_band_threads, K <= 17 ? 4 : 1)
           acc[s] = fmaf(convolve_band_filter[convolve_band_column_taps + f], v, acc[s]);
         }
         const int done = (u + 1) % K;
-        const int o = grp * K + u - (K - 1);
-        if (o >= 0 && first + o < last && x < g.cols)
-          out[static_cast<long long>(first + o) * g.out_ld + x] = acc[done];
+        const int o = o0 + u;
+        if (o >= 0 && first + o < last && x < g.cols) dst[o * g.out_ld] = acc[done];
         acc[done] = 0.0f;
       }
     }
