@@ -1,9 +1,10 @@
 // The convolution ladder: a float image correlated with a k x k filter
 // (the outer product of a 1-D filter with itself), border replicate, oldest
-// kernel first. The two separable rungs run the library's separable kernel
+// kernel first. Rungs 5 and 6 run the library's separable kernel
 // (cuda/device/device_convolve.cuh): twice with a one-tap filter in the
-// other direction (through a temporary image), then fused. The launchers
-// and the table are in lab/ladder/convolve_ladder.cu.
+// other direction (through a temporary image), then fused; rungs 7 and 8
+// (general and separable, staging pipelined) are at the end of this file.
+// The launchers and the table are in lab/ladder/convolve_ladder.cu.
 #pragma once
 
 #include <cstddef>
@@ -129,9 +130,9 @@ __global__ void convolve_register_blocked(const float* __restrict__ in, float* _
 //
 // Shape of the algorithm (both rungs):
 //  1. A block owns a strip of 224 output columns (32 lanes x 7 consecutive
-//     columns) and walks down it, group after group of input rows; it
-//     covers `bands` groups (the host picks how many so that the grid fills
-//     whole waves of resident blocks).
+//     columns) and walks down it, group after group of input rows, for
+//     g.out_rows output rows (the host picks how many so that the grid
+//     fills whole waves of resident blocks).
 //  2. Two shared staging buffers: while the block computes on one group,
 //     the next group's rows are on their way into the other with cp.async
 //     (16 bytes straight from global to shared, no registers, nothing to

@@ -1,6 +1,7 @@
 // Host side of the convolution ladder: launchers for the rungs of
 // lab/ladder/convolve.cuh, the library's separable kernel as the
-// two-pass and the fused rungs, and the table that the tests and
+// two-pass and the fused rungs, the filter layouts and launch shapes of
+// rungs 7 and 8, and the table that the tests and
 // `gpuprim bench convolve --ladder` iterate.
 #include <cuda_runtime_api.h>
 
