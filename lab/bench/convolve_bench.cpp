@@ -3,7 +3,8 @@
 // nppiFilter_32f_C1R (general k x k) and nppiFilterRow + nppiFilterColumn
 // (separable), an 8-bit RGB 4096^2 Gaussian 5x5 against
 // nppiFilterGaussBorder_8u_C3R, the host's separable Gaussian, and the
-// ladder of rungs on 8192^2 with a 9 x 9 filter.
+// ladder of rungs on 8192^2 with a 9 x 9 filter (and its rungs from the
+// register-blocked one on with 5 x 5 and 17 x 17).
 //
 // A filter reads and writes every pixel once at least, so GB/s counts
 // pixels x (sizeof(T) read + sizeof(T) written); Gpixel/s is GB/s / 8 for
@@ -419,12 +420,64 @@ void plan_ladder(const context& ctx, plan& p) {
   }
 }
 
+// The newer rungs (the register-blocked one on; the first three take
+// milliseconds at 17 x 17) at the filter sizes of the headline rows, 5 x 5
+// and 17 x 17, beside the library's general and separable paths with the
+// same border.
+void plan_ladder_newest(const context& ctx, plan& p, int k) {
+  constexpr std::size_t first_rung = 3;
+  const std::size_t side = ctx.quick ? 4096 : 8192;
+  const std::string kk = std::to_string(k) + "x" + std::to_string(k);
+  table t = ladder_table(ctx, "convolve ladder, rungs 4 on: " + std::to_string(side) +
+                                  "^2 float, " + kk + ", border replicate (cuda)");
+  t.notes = {
+      "The filter is the outer product of " + std::to_string(k) +
+          " symmetric taps: the general rungs do k^2 FMAs per pixel, the separable ones 2k. For "
+          "reference: the library's general kernel (gp::correlate) and its fused separable kernel "
+          "(gp::correlate_separable), both border replicate.",
+      "CUDA events around each call; GB/s counts 8 bytes per pixel (Gpixel/s = GB/s / 8); check: "
+      "every row against the first, 16 pixels away from the edges.",
+  };
+  const auto inputs = std::make_shared<ladder_inputs>();
+  const stream_t stream = ctx.stream;
+  const auto taps64 = symmetric_taps(k);
+  const auto taps = std::make_shared<std::vector<float>>(taps64.begin(), taps64.end());
+  auto rows = make_ladder_rows<convolve_enqueuer>(
+      p, p.add_table(std::move(t)), make_header("", "cuda", "float", side * side, 8),
+      [ctx, inputs, side](const row& r, const convolve_enqueuer& enqueue) {
+        return measure_ladder_row(ctx, *inputs, r, side, enqueue);
+      });
+  rows.add_rungs(
+      ladder::convolve_rungs().subspan(first_rung), [stream, taps](auto run) -> convolve_enqueuer {
+        return [run, stream, taps](device_matrix_view<const float> in,
+                                   device_matrix_view<float> out) { run(in, out, *taps, stream); };
+      });
+  const auto general_filter = std::make_shared<filter>(filter::outer(taps64, taps64));
+  rows.add(
+      "gpuprim", "correlate (general kernel)", "(reference) the library's general path",
+      [general_filter, stream](device_matrix_view<const float> in, device_matrix_view<float> out) {
+        correlate(cuda.on(stream), in, *general_filter, out, border::replicate);
+      });
+  rows.add("gpuprim", "correlate_separable (fused kernel)",
+           "(reference) the library's separable path",
+           [taps64, stream](device_matrix_view<const float> in, device_matrix_view<float> out) {
+             correlate_separable(cuda.on(stream), in, taps64, taps64, out, border::replicate);
+           });
+}
+
+// --ladder: the 9 x 9 ladder, then the newer rungs at 5 x 5 and 17 x 17.
+void plan_ladders(const context& ctx, plan& p) {
+  plan_ladder(ctx, p);
+  plan_ladder_newest(ctx, p, 5);
+  plan_ladder_newest(ctx, p, 17);
+}
+
 #endif  // GPUPRIM_HAS_CUDA
 
 }  // namespace
 
 planners convolve_planners() {
-  return GPUPRIM_BENCH_PLANNERS(plan_cuda_rows, plan_host_rows, plan_ladder);
+  return GPUPRIM_BENCH_PLANNERS(plan_cuda_rows, plan_host_rows, plan_ladders);
 }
 
 }  // namespace gpuprim::bench

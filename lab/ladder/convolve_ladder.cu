@@ -1,9 +1,13 @@
 // Host side of the convolution ladder: launchers for the rungs of
 // lab/ladder/convolve.cuh, the library's separable kernel as the
-// two-pass and the fused rungs, and the table that the tests and
+// two-pass and the fused rungs, the filter layouts and launch shapes of
+// rungs 7 and 8, and the table that the tests and
 // `gpuprim bench convolve --ladder` iterate.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -14,6 +18,7 @@
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/detail/vector.cuh"
 #include "lab/ladder/convolve.cuh"
 #include "lab/ladder/convolve_ladder.hpp"
 
@@ -165,6 +170,169 @@ void run_fused(device_matrix_view<const float> in, device_matrix_view<float> out
   correlate_separable(cuda.on(stream), in, w, w, out, border::replicate);
 }
 
+// ---- rungs 7 and 8 ----------------------------------------------------------
+
+template <class Kernel>
+int resident_blocks(Kernel* kernel, unsigned shared) {
+  int n = 0;
+  GPUPRIM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                         &n, kernel, convolve_band_threads, static_cast<std::size_t>(shared)),
+                     algorithm);
+  return std::max(n, 1);
+}
+
+// Output rows per block: `unit` rows (a band or a group) times m, m up to
+// 16, for which the grid's last wave of resident blocks (slots per wave) is
+// fullest, counting the `extra` rows a block stages beyond its own outputs.
+int rows_per_block(std::size_t rows, std::size_t tiles_x, int slots, int unit, int extra) {
+  const auto units = static_cast<long long>(cuda_detail::ceil_div(rows, unit));
+  double best = -1;
+  int pick = 0;
+  for (int m = 1; m <= 16; ++m) {
+    const long long tiles_y = (units + m - 1) / m;
+    if (tiles_y > 65535) continue;
+    const double waves = static_cast<double>(tiles_y) * static_cast<double>(tiles_x) / slots;
+    const double own = static_cast<double>(m) * unit;
+    const double score = waves / std::ceil(waves) * own / (own + extra);
+    if (score > best + 1e-9) {
+      best = score;
+      pick = m;
+    }
+  }
+  if (pick == 0) throw std::invalid_argument("gpuprim::ladder: the image has too many rows");
+  return pick * unit;
+}
+
+convolve_band_geometry band_geometry(device_matrix_view<const float> in,
+                                     device_matrix_view<float> out, int krows, int ay, int ax,
+                                     int span, int sh) {
+  convolve_band_geometry g{};
+  g.rows = static_cast<int>(in.rows());
+  g.cols = static_cast<int>(in.cols());
+  g.in_ld = static_cast<long long>(in.ld());
+  g.out_ld = static_cast<long long>(out.ld());
+  g.krows = krows;
+  g.chunks = 1;
+  g.ay = ay;
+  g.ax = ax;
+  g.lead = (ax + 3) / 4 * 4 - ax;
+  g.sw = (g.lead + convolve_band_tile_w + span - 1 + 3) / 4 * 4;
+  g.sh = sh;
+  g.vector_in = cuda_detail::is_aligned(in.data(), 16) && in.ld() % 4 == 0;
+  g.vector_out = cuda_detail::is_aligned(out.data(), 16) && out.ld() % 4 == 0;
+  return g;
+}
+
+void copy_band_filter(const std::vector<float>& w, stream_t stream) {
+  GPUPRIM_CUDA_CHECK(
+      cudaMemcpyToSymbolAsync(convolve_band_filter, w.data(), w.size() * sizeof(float), 0,
+                              cudaMemcpyHostToDevice, reinterpret_cast<cudaStream_t>(stream)),
+      algorithm);
+}
+
+template <class Kernel>
+void launch_band(const char* name, Kernel* kernel, convolve_band_geometry g, unsigned shared,
+                 int unit, int extra, device_matrix_view<const float> in,
+                 device_matrix_view<float> out, stream_t stream) {
+  allow_shared_bytes(kernel, shared);
+  const auto tiles_x = cuda_detail::ceil_div(in.cols(), convolve_band_tile_w);
+  const int slots = resident_blocks(kernel, shared) * cuda_detail::current_multiprocessor_count();
+  g.out_rows = rows_per_block(in.rows(), tiles_x, slots, unit, extra);
+  cuda_detail::launch_shape shape;
+  shape.block = dim3(convolve_band_lanes, convolve_band_warps);
+  shape.grid = dim3(static_cast<unsigned>(tiles_x),
+                    static_cast<unsigned>(cuda_detail::ceil_div(in.rows(), g.out_rows)));
+  shape.shared_bytes = shared;
+  shape.stream = stream;
+  cuda_detail::launch(name, algorithm, kernel, shape, in.data(), out.data(), g);
+}
+
+// Rung 7 with the filter padded (zero taps, same centre) to K x K, K = 5 or
+// 9: the unrolled kernel.
+template <int K>
+void general_pipelined_unrolled(device_matrix_view<const float> in, device_matrix_view<float> out,
+                                std::span<const float> taps, stream_t stream) {
+  const int k = static_cast<int>(taps.size());
+  const int s = K / 2 - k / 2;
+  std::vector<float> w(K * K, 0.0f);
+  for (int i = 0; i < k; ++i) {
+    for (int j = 0; j < k; ++j)
+      w[(i + s) * K + j + s] = taps[i] * taps[j];
+  }
+  copy_band_filter(w, stream);
+  const convolve_band_geometry g =
+      band_geometry(in, out, K, K / 2, K / 2, K, convolve_band_h + K - 1);
+  const auto shared = static_cast<unsigned>(2 * g.sh * g.sw * sizeof(float));
+  launch_band("convolve_general_pipelined", convolve_general_pipelined<K, true>, g, shared,
+              convolve_band_h, convolve_band_h / 2, in, out, stream);
+}
+
+// Rung 7 for larger filters: k rows, columns padded (zero taps, same
+// centre) to chunks of 17, each chunk's taps at a pitch of 18.
+void general_pipelined_looped(device_matrix_view<const float> in, device_matrix_view<float> out,
+                              std::span<const float> taps, stream_t stream) {
+  const int k = static_cast<int>(taps.size());
+  const int chunks = (k + convolve_band_chunk - 1) / convolve_band_chunk;
+  const int span = chunks * convolve_band_chunk;
+  const int s = span / 2 - k / 2;
+  const int pitch = chunks * convolve_band_chunk_pitch;
+  std::vector<float> w(static_cast<std::size_t>(k * pitch), 0.0f);
+  for (int i = 0; i < k; ++i) {
+    for (int j = 0; j < k; ++j) {
+      const int c = (j + s) / convolve_band_chunk;
+      const int f = (j + s) % convolve_band_chunk;
+      w[i * pitch + c * convolve_band_chunk_pitch + f] = taps[i] * taps[j];
+    }
+  }
+  copy_band_filter(w, stream);
+  convolve_band_geometry g =
+      band_geometry(in, out, k, k / 2, span / 2, span, convolve_band_h + k - 1);
+  g.chunks = chunks;
+  const auto shared = static_cast<unsigned>(2 * g.sh * g.sw * sizeof(float));
+  launch_band("convolve_general_pipelined", convolve_general_pipelined<convolve_band_chunk, false>,
+              g, shared, convolve_band_h, convolve_band_h / 2, in, out, stream);
+}
+
+void run_general_pipelined(device_matrix_view<const float> in, device_matrix_view<float> out,
+                           std::span<const float> taps, stream_t stream) {
+  check_problem(in, out, taps);
+  if (in.empty()) return;
+  if (taps.size() <= 5) return general_pipelined_unrolled<5>(in, out, taps, stream);
+  if (taps.size() <= 9) return general_pipelined_unrolled<9>(in, out, taps, stream);
+  general_pipelined_looped(in, out, taps, stream);
+}
+
+// Rung 8 with the taps padded (zeros, same centre) to K.
+template <int K>
+void separable_streaming(device_matrix_view<const float> in, device_matrix_view<float> out,
+                         std::span<const float> taps, stream_t stream) {
+  const int k = static_cast<int>(taps.size());
+  const int s = K / 2 - k / 2;
+  std::vector<float> w(convolve_band_column_taps + K, 0.0f);
+  for (int j = 0; j < k; ++j) {
+    w[s + j] = taps[j];
+    w[convolve_band_column_taps + s + j] = taps[j];
+  }
+  copy_band_filter(w, stream);
+  const convolve_band_geometry g = band_geometry(in, out, K, K / 2, K / 2, K, K);
+  const auto shared =
+      static_cast<unsigned>((2 * K * g.sw + K * convolve_band_tile_w) * sizeof(float));
+  launch_band("convolve_separable_streaming", convolve_separable_streaming<K>, g, shared, K, K - 1,
+              in, out, stream);
+}
+
+void run_separable_streaming(device_matrix_view<const float> in, device_matrix_view<float> out,
+                             std::span<const float> taps, stream_t stream) {
+  check_problem(in, out, taps);
+  if (in.empty()) return;
+  const std::size_t k = taps.size();
+  if (k <= 5) return separable_streaming<5>(in, out, taps, stream);
+  if (k <= 9) return separable_streaming<9>(in, out, taps, stream);
+  if (k <= 17) return separable_streaming<17>(in, out, taps, stream);
+  if (k <= 33) return separable_streaming<33>(in, out, taps, stream);
+  separable_streaming<63>(in, out, taps, stream);
+}
+
 // clang-format off
 constexpr convolve_rung convolve_ladder[] = {
   {"convolve_naive_global", "baseline: one output per thread, window and filter from global memory",
@@ -180,6 +348,12 @@ constexpr convolve_rung convolve_ladder[] = {
    run_two_pass},
   {"convolve_separable_fused", "row pass into shared memory, column pass from it: image read once, written once",
    run_fused},
+  {"convolve_general_pipelined",
+   "general k x k: next band staged by cp.async during this band's FMAs; 17 x 17 as a loop over input rows whose body fits the instruction cache",
+   run_general_pipelined},
+  {"convolve_separable_streaming",
+   "separable: rows streamed down the strip behind cp.async, column sums in registers (1 shared load per k FMAs, no halo re-staged)",
+   run_separable_streaming},
 };
 // clang-format on
 

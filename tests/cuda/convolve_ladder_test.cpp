@@ -68,10 +68,10 @@ TEST_F(cuda_test, convolve_ladder_rejects_bad_problems) {
   }
 }
 
-TEST(convolve_ladder_table, has_six_named_rungs) {
+TEST(convolve_ladder_table, has_eight_named_rungs) {
 #if GPUPRIM_HAS_CUDA
-  gpuprim::test::expect_complete_ladder(gp::ladder::convolve_rungs(), 6, "convolve_naive_global",
-                                        "convolve_separable_fused");
+  gpuprim::test::expect_complete_ladder(gp::ladder::convolve_rungs(), 8, "convolve_naive_global",
+                                        "convolve_separable_streaming");
 #else
   GTEST_SKIP() << "built without CUDA: the ladder is empty";
 #endif
