@@ -1,10 +1,12 @@
 // The transpose ladder of the optimization text (float, 32 x 32 tiles,
 // blocks of 32 x 8 threads, each thread 4 elements), oldest first; the
-// launchers are in lab/ladder/transpose_ladder.cu. The last rung is the
-// library's own gp::transpose (cuda/device/device_transpose.cuh).
+// launchers are in lab/ladder/transpose_ladder.cu. After the text's rungs
+// comes the library's own gp::transpose (cuda/device/device_transpose.cuh),
+// then attempts beyond it.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace gpuprim::ladder {
 
@@ -85,6 +87,149 @@ __global__ void transpose_diagonal(const float* __restrict__ in, float* __restri
     bx = (id / gridDim.y + by) % gridDim.x;
   }
   transpose_through_tile<transpose_tile + 1>(in, out, rows, cols, bx, by);
+}
+
+// 6. Sector-owned tiles. Bound attacked: on rows whose starts are not 16-byte
+// aligned (odd leading dimensions) the production tiles cut every row at
+// fixed columns, so each tile row has a head and a tail shorter than a vector,
+// moved by extra divergent scalar instructions into sectors that the
+// neighbouring tile also touches: L2 sees several requests per useful sector.
+// Here the block that handles input columns [c0, c0 + 64) owns, in each
+// output row c, the band of rows that starts on a 32-byte sector boundary of
+// that output row: [band - a_c, band + Rows - a_c), a_c = the sector offset
+// (elements) of output row c's first element. Every output sector is written
+// whole, by one block, with 16-byte vectors; only the matrix's first and last
+// rows have partial sectors. Loads read aligned 16-byte vectors that cover
+// the tile's columns (the few neighbouring elements they also bring are
+// dropped), so no load has a scalar head or tail either; the price is
+// reading up to 7 rows above the band (sector_halo), which the tile above
+// also reads, mostly from L2.
+//
+// Shape of the algorithm:
+//  1. Block b takes tile (j, k) = (b / tiles_across, b % tiles_across): input
+//     columns [64 k, 64 k + 64), band = Rows j.
+//  2. Load: input rows [band - 7, band + Rows) into shared memory (pitch 65,
+//     column reads conflict-free as in the padded tile), each row as aligned
+//     16-byte vectors, transpose_sector_in_flight per thread in flight.
+//  3. Store: each output row's owned band as aligned 16-byte vectors, each
+//     vector four consecutive tile rows of one tile column; a warp writes 128
+//     contiguous bytes into each of four output rows.
+inline constexpr int transpose_sector_cols = 64;   // input columns per tile
+inline constexpr int transpose_sector_floats = 8;  // floats per 32-byte sector
+inline constexpr int transpose_sector_halo = 7;    // rows above the band that may be owned
+inline constexpr int transpose_sector_threads = 256;
+inline constexpr int transpose_sector_in_flight = 4;  // 16-byte loads per thread before storing
+inline constexpr int transpose_sector_min_blocks =
+    6;  // resident blocks per SM asked of ptxas (40 registers, no spill)
+
+// Tiles down a matrix of `rows` rows: bands of Rows owned rows, the last
+// of which may start up to 7 rows above its band.
+template <int Rows>
+constexpr long long transpose_sector_tiles_down(long long rows) {
+  return (rows + transpose_sector_halo - 1) / Rows + 1;
+}
+
+template <int Rows>
+__global__ void __launch_bounds__(transpose_sector_threads, transpose_sector_min_blocks)
+    transpose_sector_tiles(const float* __restrict__ in, float* __restrict__ out, int rows,
+                           int cols, unsigned tiles_across) {
+  static_assert(Rows % 32 == 0, "a warp stores 32 rows of four output rows at a time");
+  constexpr int C = transpose_sector_cols;
+  constexpr int held = Rows + transpose_sector_halo;  // tile rows in shared memory
+  constexpr int pitch = C + 1;
+  constexpr int slots = C / 4 + 1;  // 16-byte pieces covering 64 columns at any alignment
+  constexpr int K = transpose_sector_in_flight;
+  constexpr int T = transpose_sector_threads;
+  __shared__ float tile[held * pitch];
+
+  // 1. The tile. Offsets from 16- and 32-byte boundaries are taken from
+  // addresses in 4-byte words modulo 2^32, which keeps them exact.
+  const unsigned j = blockIdx.x / tiles_across;
+  const int c0 = static_cast<int>(blockIdx.x % tiles_across) * C;
+  const int band = static_cast<int>(j) * Rows;
+  const int top = band - transpose_sector_halo;  // input row of tile row 0
+  const int nc = cols - c0 < C ? cols - c0 : C;
+  const auto in_word = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(in) / 4);
+  const auto out_word = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(out) / 4);
+
+  // 2. Held rows into shared memory. Piece m of tile row h starts at tile
+  // column f = 4 m - s, s the row's element offset from a 16-byte boundary
+  // at column c0: a whole aligned vector, except where it would reach before
+  // the matrix's first element or after its last.
+  const auto piece = [&](int i, int& h, int& f) {
+    h = i / slots;
+    const unsigned r = static_cast<unsigned>(top + h);
+    f = i % slots * 4 - static_cast<int>((in_word + r * static_cast<unsigned>(cols) + c0) & 3);
+  };
+  for (int base = threadIdx.x; base < held * slots; base += K * T) {
+    float4 v[K];
+    unsigned loaded = 0;  // bit k: piece k holds elements of the tile
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int i = base + k * T;
+      int h, f;
+      piece(i, h, f);
+      const int r = top + h;
+      if (i < held * slots && r >= 0 && r < rows && f < nc) {
+        loaded |= 1u << k;
+        const float* p = in + (static_cast<std::size_t>(r) * cols + c0) + f;
+        const bool whole = (r > 0 || c0 + f >= 0) && (r < rows - 1 || c0 + f + 4 <= cols);
+        if (whole) {
+          v[k] = *reinterpret_cast<const float4*>(p);
+        } else {
+          float parts[4];
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            const int c = c0 + f + e;
+            parts[e] = (r > 0 || c >= 0) && (r < rows - 1 || c < cols) ? p[e] : 0.0f;
+          }
+          v[k] = make_float4(parts[0], parts[1], parts[2], parts[3]);
+        }
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      if (loaded & (1u << k)) {
+        int h, f;
+        piece(base + k * T, h, f);
+        const float parts[4] = {v[k].x, v[k].y, v[k].z, v[k].w};
+        float* row = tile + h * pitch;
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const int c = f + e;
+          if (c >= 0 && c < nc) row[c] = parts[e];
+        }
+      }
+    }
+  }
+  __syncthreads();
+
+  // 3. Owned bands out. Item i: warp-sized group q = i / 32 covers tile
+  // columns 4 (q / G) .. + 3 (a lane's column: lane / 8) and pieces
+  // 8 (q % G) .. + 7 (lane % 8) of their bands.
+  constexpr int G = Rows / 32;
+  const int items = (nc + 3) / 4 * G * 32;
+  for (int i = threadIdx.x; i < items; i += T) {
+    const int q = i / 32, lane = i % 32;
+    const int cl = q / G * 4 + lane / 8;
+    if (cl >= nc) continue;
+    const int m = q % G * 8 + lane % 8;
+    const int c = c0 + cl;
+    const int a = static_cast<int>((out_word + static_cast<unsigned>(c) * rows) &
+                                   (transpose_sector_floats - 1));
+    const int r = band - a + 4 * m;                       // first output column of the piece
+    const int h = transpose_sector_halo - a + 4 * m;      // its tile row
+    float* o = out + static_cast<std::size_t>(c) * rows;  // output row c
+    const float* col = tile + h * pitch + cl;
+    if (r >= 0 && r + 4 <= rows) {
+      *reinterpret_cast<float4*>(o + r) =
+          make_float4(col[0], col[pitch], col[2 * pitch], col[3 * pitch]);
+    } else {
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        if (r + e >= 0 && r + e < rows) o[r + e] = col[e * pitch];
+    }
+  }
 }
 
 }  // namespace gpuprim::ladder
