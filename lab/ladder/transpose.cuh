@@ -149,6 +149,7 @@ __global__ void __launch_bounds__(transpose_sector_threads, transpose_sector_min
   const int band = static_cast<int>(j) * Rows;
   const int top = band - transpose_sector_halo;  // input row of tile row 0
   const int nc = cols - c0 < C ? cols - c0 : C;
+  const long long total = static_cast<long long>(rows) * cols;
   const auto in_word = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(in) / 4);
   const auto out_word = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(out) / 4);
 
@@ -172,17 +173,16 @@ __global__ void __launch_bounds__(transpose_sector_threads, transpose_sector_min
       const int r = top + h;
       if (i < held * slots && r >= 0 && r < rows && f < nc) {
         loaded |= 1u << k;
-        const float* p = in + (static_cast<std::size_t>(r) * cols + c0) + f;
-        const bool whole = (r > 0 || c0 + f >= 0) && (r < rows - 1 || c0 + f + 4 <= cols);
+        const long long g = static_cast<long long>(r) * cols + c0 + f;  // the piece's first element
+        const float* p = in + g;
+        const bool whole = g >= 0 && g + 4 <= total;
         if (whole) {
           v[k] = *reinterpret_cast<const float4*>(p);
         } else {
           float parts[4];
 #pragma unroll
-          for (int e = 0; e < 4; ++e) {
-            const int c = c0 + f + e;
-            parts[e] = (r > 0 || c >= 0) && (r < rows - 1 || c < cols) ? p[e] : 0.0f;
-          }
+          for (int e = 0; e < 4; ++e)
+            parts[e] = g + e >= 0 && g + e < total ? p[e] : 0.0f;
           v[k] = make_float4(parts[0], parts[1], parts[2], parts[3]);
         }
       }
