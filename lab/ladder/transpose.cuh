@@ -102,52 +102,67 @@ __global__ void transpose_diagonal(const float* __restrict__ in, float* __restri
 // rows have partial sectors. Loads read aligned 16-byte vectors that cover
 // the tile's columns (the few neighbouring elements they also bring are
 // dropped), so no load has a scalar head or tail either; the price is
-// reading up to 7 rows above the band (sector_halo), which the tile above
-// also reads, mostly from L2.
+// reading the `halo` rows above the band (the largest a_c, at most 7; none
+// where every output row starts on a sector), which the tile above also
+// reads, mostly from L2.
 //
 // Shape of the algorithm:
 //  1. Block b takes tile (j, k) = (b / tiles_across, b % tiles_across): input
 //     columns [64 k, 64 k + 64), band = Rows j.
-//  2. Load: input rows [band - 7, band + Rows) into shared memory (pitch 65,
+//  2. Load: input rows [band - halo, band + Rows) into shared memory (pitch 65,
 //     column reads conflict-free as in the padded tile), each row as aligned
 //     16-byte vectors, transpose_sector_in_flight per thread in flight.
 //  3. Store: each output row's owned band as aligned 16-byte vectors, each
 //     vector four consecutive tile rows of one tile column; a warp writes 128
 //     contiguous bytes into each of four output rows.
-inline constexpr int transpose_sector_cols = 64;   // input columns per tile
-inline constexpr int transpose_sector_floats = 8;  // floats per 32-byte sector
-inline constexpr int transpose_sector_halo = 7;    // rows above the band that may be owned
+inline constexpr int transpose_sector_cols = 64;     // input columns per tile
+inline constexpr int transpose_sector_floats = 8;    // floats per 32-byte sector
+inline constexpr int transpose_sector_max_halo = 7;  // rows above the band that may be owned
 inline constexpr int transpose_sector_threads = 256;
 inline constexpr int transpose_sector_in_flight = 4;  // 16-byte loads per thread before storing
-inline constexpr int transpose_sector_min_blocks =
-    6;  // resident blocks per SM asked of ptxas (40 registers, no spill)
+// Resident blocks per SM asked of ptxas: 40 registers on sm_90, no spill.
+inline constexpr int transpose_sector_min_blocks = 6;
+
+// The halo: the largest sector offset (elements) of an output row's first
+// element, out[c * rows] for c < cols (periodic in c, period 8 at most).
+inline int transpose_sector_halo(const float* out, long long rows, long long cols) {
+  const auto word = static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(out) / 4);
+  int halo = 0;
+  for (long long c = 0; c < cols && c < transpose_sector_floats; ++c) {
+    const int a = static_cast<int>((word + static_cast<unsigned long long>(c * rows)) %
+                                   transpose_sector_floats);
+    halo = a > halo ? a : halo;
+  }
+  return halo;
+}
 
 // Tiles down a matrix of `rows` rows: bands of Rows owned rows, the last
-// of which may start up to 7 rows above its band.
+// of which may start `halo` rows above its band.
 template <int Rows>
-constexpr long long transpose_sector_tiles_down(long long rows) {
-  return (rows + transpose_sector_halo - 1) / Rows + 1;
+constexpr long long transpose_sector_tiles_down(long long rows, int halo) {
+  return (rows + halo - 1) / Rows + 1;
 }
 
 template <int Rows>
 __global__ void __launch_bounds__(transpose_sector_threads, transpose_sector_min_blocks)
     transpose_sector_tiles(const float* __restrict__ in, float* __restrict__ out, int rows,
-                           int cols, unsigned tiles_across) {
+                           int cols, unsigned tiles_across, int halo) {
   static_assert(Rows % 32 == 0, "a warp stores 32 rows of four output rows at a time");
   constexpr int C = transpose_sector_cols;
-  constexpr int held = Rows + transpose_sector_halo;  // tile rows in shared memory
+  constexpr int held_max = Rows + transpose_sector_max_halo;  // tile rows in shared memory
   constexpr int pitch = C + 1;
   constexpr int slots = C / 4 + 1;  // 16-byte pieces covering 64 columns at any alignment
   constexpr int K = transpose_sector_in_flight;
   constexpr int T = transpose_sector_threads;
-  __shared__ float tile[held * pitch];
+  __shared__ float tile[held_max * pitch];
 
   // 1. The tile. Offsets from 16- and 32-byte boundaries are taken from
   // addresses in 4-byte words modulo 2^32, which keeps them exact.
   const unsigned j = blockIdx.x / tiles_across;
   const int c0 = static_cast<int>(blockIdx.x % tiles_across) * C;
   const int band = static_cast<int>(j) * Rows;
-  const int top = band - transpose_sector_halo;  // input row of tile row 0
+  const int top = band - halo;   // input row of tile row 0
+  const int held = Rows + halo;  // tile rows loaded
   const int nc = cols - c0 < C ? cols - c0 : C;
   const long long total = static_cast<long long>(rows) * cols;
   const auto in_word = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(in) / 4);
@@ -218,7 +233,7 @@ __global__ void __launch_bounds__(transpose_sector_threads, transpose_sector_min
     const int a = static_cast<int>((out_word + static_cast<unsigned>(c) * rows) &
                                    (transpose_sector_floats - 1));
     const int r = band - a + 4 * m;                       // first output column of the piece
-    const int h = transpose_sector_halo - a + 4 * m;      // its tile row
+    const int h = halo - a + 4 * m;                       // its tile row
     float* o = out + static_cast<std::size_t>(c) * rows;  // output row c
     const float* col = tile + h * pitch + cl;
     if (r >= 0 && r + 4 <= rows) {

@@ -51,13 +51,14 @@ void run_sector_tiles(device_matrix_view<const float> in, device_matrix_view<flo
   if (in.empty()) return;
   const int rows = static_cast<int>(in.rows()), cols = static_cast<int>(in.cols());
   const long long across = (cols + transpose_sector_cols - 1) / transpose_sector_cols;
-  const long long tiles = transpose_sector_tiles_down<Rows>(rows) * across;
+  const int halo = transpose_sector_halo(out.data(), rows, cols);
+  const long long tiles = transpose_sector_tiles_down<Rows>(rows, halo) * across;
   if (tiles > INT_MAX) {
     throw std::invalid_argument("gpuprim::ladder: matrix too large for the sector-owned tiles");
   }
   transpose_sector_tiles<Rows><<<static_cast<unsigned>(tiles), transpose_sector_threads, 0,
                                  reinterpret_cast<cudaStream_t>(stream)>>>(
-      in.data(), out.data(), rows, cols, static_cast<unsigned>(across));
+      in.data(), out.data(), rows, cols, static_cast<unsigned>(across), halo);
   detail::check_launch("transpose ladder rung", "transpose ladder");
 }
 
@@ -84,7 +85,7 @@ constexpr transpose_rung transpose_ladder[] = {
    run_production},
   {"transpose_sector_tiles<64>",
    "each output row's band starts on a 32-byte sector: whole sectors from one block, every access "
-   "a 16-byte vector (no scalar heads and tails on odd rows); 7 rows above the band re-read",
+   "a 16-byte vector (no scalar heads and tails on odd rows); up to 7 rows above the band re-read",
    false, run_sector_tiles<64>},
   {"transpose_sector_tiles<128>",
    "bands of 128 output rows: half the re-read rows per byte, 512 bytes per output row per tile",
