@@ -109,8 +109,8 @@ __global__ void transpose_diagonal(const float* __restrict__ in, float* __restri
 // Shape of the algorithm:
 //  1. Block b takes tile (j, k) = (b / tiles_across, b % tiles_across): input
 //     columns [64 k, 64 k + 64), band = Rows j.
-//  2. Load: input rows [band - halo, band + Rows) into shared memory (pitch 65,
-//     column reads conflict-free as in the padded tile), each row as aligned
+//  2. Load: input rows [band - halo, band + Rows) into shared memory (pitch 65
+//     as in the padded tile, or rotated rows, below), each row as aligned
 //     16-byte vectors, transpose_sector_in_flight per thread in flight.
 //  3. Store: each output row's owned band as aligned 16-byte vectors, each
 //     vector four consecutive tile rows of one tile column; a warp writes 128
@@ -143,14 +143,24 @@ constexpr long long transpose_sector_tiles_down(long long rows, int halo) {
   return (rows + halo - 1) / Rows + 1;
 }
 
-template <int Rows>
+// Rotated: tile rows of 64 floats, row h rotated by s_h + h (s_h its
+// 16-byte offset at c0), and warps that load four rows x eight vectors:
+// lane (h, m) writes element e of its vector to bank 4 m + h + e, all 32
+// banks for any leading dimension (with pitch 65, bank h - s_h + 4 m + e
+// reaches only 8 banks when the input's leading dimension is 1 mod 4, a
+// 4-way conflict per element on this kernel's loads). The column reads
+// stay conflict-free where the input's leading dimension is odd or the
+// output's even. The 17th vector of each row (its last 1-3 elements) is
+// loaded by a lane of its own, 32 rows per warp.
+template <int Rows, bool Rotated>
 __global__ void __launch_bounds__(transpose_sector_threads, transpose_sector_min_blocks)
     transpose_sector_tiles(const float* __restrict__ in, float* __restrict__ out, int rows,
                            int cols, unsigned tiles_across, int halo) {
   static_assert(Rows % 32 == 0, "a warp stores 32 rows of four output rows at a time");
   constexpr int C = transpose_sector_cols;
   constexpr int held_max = Rows + transpose_sector_max_halo;  // tile rows in shared memory
-  constexpr int pitch = C + 1;
+  constexpr int pitch = Rotated ? C : C + 1;
+  constexpr int vectors = C / 4;    // 16-byte vectors per 64 aligned columns
   constexpr int slots = C / 4 + 1;  // 16-byte pieces covering 64 columns at any alignment
   constexpr int K = transpose_sector_in_flight;
   constexpr int T = transpose_sector_threads;
@@ -167,17 +177,46 @@ __global__ void __launch_bounds__(transpose_sector_threads, transpose_sector_min
   const long long total = static_cast<long long>(rows) * cols;
   const auto in_word = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(in) / 4);
   const auto out_word = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(out) / 4);
+  // s_h: tile row h's element offset from a 16-byte boundary at column c0.
+  const auto offset = [&](int h) {
+    return static_cast<int>(
+        (in_word + static_cast<unsigned>(top + h) * static_cast<unsigned>(cols) + c0) & 3);
+  };
+  // Where element (h, c) of the tile lies in shared memory.
+  const auto at = [&](int h, int c) {
+    if constexpr (Rotated) {
+      return h * pitch + ((c + offset(h) + h) & (C - 1));
+    } else {
+      return h * pitch + c;
+    }
+  };
 
   // 2. Held rows into shared memory. Piece m of tile row h starts at tile
-  // column f = 4 m - s, s the row's element offset from a 16-byte boundary
-  // at column c0: a whole aligned vector, except where it would reach before
-  // the matrix's first element or after its last.
+  // column f = 4 m - s_h: a whole aligned vector, except where it would
+  // reach before the matrix's first element or after its last. Item i is
+  // piece (i % slots) of row i / slots; rotated, items first cover the 16
+  // whole vectors of each row, 4 rows x 8 vectors a warp, then the 17th
+  // piece of every row.
+  const int main_items = Rotated ? (held + 3) / 4 * 4 * vectors : 0;
+  const int items_in = Rotated ? main_items + held : held * slots;
   const auto piece = [&](int i, int& h, int& f) {
-    h = i / slots;
-    const unsigned r = static_cast<unsigned>(top + h);
-    f = i % slots * 4 - static_cast<int>((in_word + r * static_cast<unsigned>(cols) + c0) & 3);
+    int m;
+    if constexpr (Rotated) {
+      if (i < main_items) {
+        const int w = i / 32, lane = i % 32;
+        h = w / (vectors / 8) * 4 + lane / 8;
+        m = w % (vectors / 8) * 8 + lane % 8;
+      } else {
+        h = i - main_items;
+        m = vectors;
+      }
+    } else {
+      h = i / slots;
+      m = i % slots;
+    }
+    f = 4 * m - offset(h);
   };
-  for (int base = threadIdx.x; base < held * slots; base += K * T) {
+  for (int base = threadIdx.x; base < items_in; base += K * T) {
     float4 v[K];
     unsigned loaded = 0;  // bit k: piece k holds elements of the tile
 #pragma unroll
@@ -186,7 +225,7 @@ __global__ void __launch_bounds__(transpose_sector_threads, transpose_sector_min
       int h, f;
       piece(i, h, f);
       const int r = top + h;
-      if (i < held * slots && r >= 0 && r < rows && f < nc) {
+      if (i < items_in && (!Rotated || h < held) && r >= 0 && r < rows && f < nc) {
         loaded |= 1u << k;
         const long long g = static_cast<long long>(r) * cols + c0 + f;  // the piece's first element
         const float* p = in + g;
@@ -208,11 +247,10 @@ __global__ void __launch_bounds__(transpose_sector_threads, transpose_sector_min
         int h, f;
         piece(base + k * T, h, f);
         const float parts[4] = {v[k].x, v[k].y, v[k].z, v[k].w};
-        float* row = tile + h * pitch;
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
           const int c = f + e;
-          if (c >= 0 && c < nc) row[c] = parts[e];
+          if (c >= 0 && c < nc) tile[at(h, c)] = parts[e];
         }
       }
     }
@@ -235,14 +273,13 @@ __global__ void __launch_bounds__(transpose_sector_threads, transpose_sector_min
     const int r = band - a + 4 * m;                       // first output column of the piece
     const int h = halo - a + 4 * m;                       // its tile row
     float* o = out + static_cast<std::size_t>(c) * rows;  // output row c
-    const float* col = tile + h * pitch + cl;
     if (r >= 0 && r + 4 <= rows) {
-      *reinterpret_cast<float4*>(o + r) =
-          make_float4(col[0], col[pitch], col[2 * pitch], col[3 * pitch]);
+      *reinterpret_cast<float4*>(o + r) = make_float4(tile[at(h, cl)], tile[at(h + 1, cl)],
+                                                      tile[at(h + 2, cl)], tile[at(h + 3, cl)]);
     } else {
 #pragma unroll
       for (int e = 0; e < 4; ++e)
-        if (r + e >= 0 && r + e < rows) o[r + e] = col[e * pitch];
+        if (r + e >= 0 && r + e < rows) o[r + e] = tile[at(h + e, cl)];
     }
   }
 }

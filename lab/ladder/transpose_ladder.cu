@@ -44,7 +44,7 @@ void run_rung(device_matrix_view<const float> in, device_matrix_view<float> out,
 
 // Sector-owned tiles with bands of Rows output rows: one block per tile,
 // row-major over the tiles.
-template <int Rows>
+template <int Rows, bool Rotated>
 void run_sector_tiles(device_matrix_view<const float> in, device_matrix_view<float> out,
                       stream_t stream) {
   check_shapes(in, out);
@@ -56,8 +56,8 @@ void run_sector_tiles(device_matrix_view<const float> in, device_matrix_view<flo
   if (tiles > INT_MAX) {
     throw std::invalid_argument("gpuprim::ladder: matrix too large for the sector-owned tiles");
   }
-  transpose_sector_tiles<Rows><<<static_cast<unsigned>(tiles), transpose_sector_threads, 0,
-                                 reinterpret_cast<cudaStream_t>(stream)>>>(
+  transpose_sector_tiles<Rows, Rotated><<<static_cast<unsigned>(tiles), transpose_sector_threads, 0,
+                                          reinterpret_cast<cudaStream_t>(stream)>>>(
       in.data(), out.data(), rows, cols, static_cast<unsigned>(across), halo);
   detail::check_launch("transpose ladder rung", "transpose ladder");
 }
@@ -86,10 +86,14 @@ constexpr transpose_rung transpose_ladder[] = {
   {"transpose_sector_tiles<64>",
    "each output row's band starts on a 32-byte sector: whole sectors from one block, every access "
    "a 16-byte vector (no scalar heads and tails on odd rows); up to 7 rows above the band re-read",
-   false, run_sector_tiles<64>},
-  {"transpose_sector_tiles<128>",
+   false, run_sector_tiles<64, false>},
+  {"transpose_sector_tiles<64, rotated>",
+   "shared rows rotated by their offset, loads 4 rows x 8 vectors a warp: no bank conflicts on the "
+   "loads at any leading dimension",
+   false, run_sector_tiles<64, true>},
+  {"transpose_sector_tiles<128, rotated>",
    "bands of 128 output rows: half the re-read rows per byte, 512 bytes per output row per tile",
-   false, run_sector_tiles<128>},
+   false, run_sector_tiles<128, true>},
 };
 // clang-format on
 
