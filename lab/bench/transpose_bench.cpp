@@ -3,7 +3,8 @@
 // odd and thin shapes (f32 16384^2, f64 8192^2, 10007 x 3001, 2^24 x 4 and 4 x 2^24),
 // gp::transpose(gp::host) against the host's copy bandwidth, and the ladder
 // (copy ceiling, naive, shared tile, padded tile, diagonal order,
-// production). A transpose must read and write every element once, so GB/s
+// production, sector-owned tiles) on f32 16384^2 (8192^2 in quick runs) and
+// 10007 x 3001. A transpose must read and write every element once, so GB/s
 // counts 2 x rows x cols x sizeof(T).
 #include <cstdio>
 #include <cstring>
@@ -140,38 +141,38 @@ void plan_cuda_rows(const context& ctx, plan& p) {
   }
 }
 
-// The ladder: f32 side x side, every rung's result compared with the
+// The ladder: f32 rows x cols, every rung's result compared with the
 // production transpose's.
 struct ladder_inputs {
-  std::size_t side = 0;
+  std::size_t rows = 0, cols = 0;
   std::unique_ptr<device_vector<float>> in, out;
   std::vector<float> reference;
   std::unique_ptr<cublas_dense> cublas;
 
   void prepare(const context& ctx) {
     if (in) return;
-    const host_array<float> values = random_host_array<float>(side * side, input_seed);
+    const host_array<float> values = random_host_array<float>(rows * cols, input_seed);
     in = std::make_unique<device_vector<float>>(to_device(values.span()));
-    out = std::make_unique<device_vector<float>>(side * side);
-    transpose(cuda.on(ctx.stream), make_matrix_view(in->span(), side, side),
-              make_matrix_view(out->span(), side, side));
+    out = std::make_unique<device_vector<float>>(rows * cols);
+    transpose(cuda.on(ctx.stream), make_matrix_view(in->span(), rows, cols),
+              make_matrix_view(out->span(), cols, rows));
     synchronize(ctx.stream);
     reference = to_host(*out);
     cublas = std::make_unique<cublas_dense>(ctx.stream);
   }
 };
 
-using transpose_enqueuer =
-    std::function<void(device_span<const float> in, device_span<float> out, std::size_t side)>;
+using transpose_enqueuer = std::function<void(device_span<const float> in, device_span<float> out,
+                                              std::size_t rows, std::size_t cols)>;
 
 row measure_ladder_row(const context& ctx, ladder_inputs& inputs, row r,
                        const transpose_enqueuer& enqueue, bool is_copy) {
   inputs.prepare(ctx);
-  const std::size_t side = inputs.side;
-  r.measured =
-      time_device(ctx.stream, [&](int) { enqueue(inputs.in->span(), inputs.out->span(), side); });
+  const std::size_t rows = inputs.rows, cols = inputs.cols;
+  r.measured = time_device(
+      ctx.stream, [&](int) { enqueue(inputs.in->span(), inputs.out->span(), rows, cols); });
   inputs.out->fill_bytes(0xA5);
-  enqueue(inputs.in->span(), inputs.out->span(), side);
+  enqueue(inputs.in->span(), inputs.out->span(), rows, cols);
   synchronize(ctx.stream);
   if (is_copy) {
     r.check = compare(to_host(*inputs.out), to_host(*inputs.in), "the input");
@@ -181,37 +182,39 @@ row measure_ladder_row(const context& ctx, ladder_inputs& inputs, row r,
   return r;
 }
 
-void plan_ladder(const context& ctx, plan& p) {
-  const std::size_t side = ctx.quick ? 8192 : 16384;
-  table t = ladder_table(ctx, "transpose ladder: float " + std::to_string(side) + " x " +
-                                  std::to_string(side) + " (cuda)");
+// One ladder table: every rung, then cuBLAS geam, on float rows x cols.
+void plan_ladder_table(const context& ctx, plan& p, std::size_t rows, std::size_t cols) {
+  table t = ladder_table(ctx, "transpose ladder: float " + std::to_string(rows) + " x " +
+                                  std::to_string(cols) + " (cuda)");
   t.notes = {
-      "The first row is a copy of the same bytes (the ceiling a transpose can reach), the last "
-      "gpuprim row the production gp::transpose; cuBLAS geam follows for reference.",
+      "The first row is a copy of the same bytes (the ceiling a transpose can reach), then the "
+      "rungs oldest first: the production gp::transpose, then attempts beyond it; cuBLAS geam "
+      "follows for reference.",
       "CUDA events around each call; GB/s counts bytes read + written.",
   };
   const auto inputs = std::make_shared<ladder_inputs>();
-  inputs->side = side;
+  inputs->rows = rows;
+  inputs->cols = cols;
   const stream_t stream = ctx.stream;
   const std::size_t index = p.add_table(std::move(t));
   for (const auto& rung : ladder::transpose_rungs()) {
-    row r = make_header("cuda", "float", side, side, 4);
+    row r = make_header("cuda", "float", rows, cols, 4);
     r.implementation = "gpuprim::ladder";
     r.variant = rung.name;
     r.fixes = rung.fixes;
     const auto run = rung.run;
     const bool is_copy = rung.is_copy;
-    p.cases.push_back(
-        {index, r, [ctx, inputs, r, run, is_copy, stream] {
-           return std::vector<row>{measure_ladder_row(
-               ctx, *inputs, r,
-               [run, stream](device_span<const float> in, device_span<float> out, std::size_t n) {
-                 run(make_matrix_view(in, n, n), make_matrix_view(out, n, n), stream);
-               },
-               is_copy)};
-         }});
+    p.cases.push_back({index, r, [ctx, inputs, r, run, is_copy, stream] {
+                         return std::vector<row>{measure_ladder_row(
+                             ctx, *inputs, r,
+                             [run, stream](device_span<const float> in, device_span<float> out,
+                                           std::size_t m, std::size_t n) {
+                               run(make_matrix_view(in, m, n), make_matrix_view(out, n, m), stream);
+                             },
+                             is_copy)};
+                       }});
   }
-  row r = make_header("cuda", "float", side, side, 4);
+  row r = make_header("cuda", "float", rows, cols, 4);
   r.implementation = "cublas";
   r.variant = "cublasSgeam";
   r.fixes = "(reference) the vendor library";
@@ -219,11 +222,18 @@ void plan_ladder(const context& ctx, plan& p) {
       {index, r, [ctx, inputs, r] {
          return std::vector<row>{measure_ladder_row(
              ctx, *inputs, r,
-             [inputs](device_span<const float> in, device_span<float> out, std::size_t n) {
-               inputs->cublas->transpose(in.data(), out.data(), n, n);
-             },
+             [inputs](device_span<const float> in, device_span<float> out, std::size_t m,
+                      std::size_t n) { inputs->cublas->transpose(in.data(), out.data(), m, n); },
              false)};
        }});
+}
+
+// The square ladder, then the odd shape whose rows start at every offset
+// within a 32-byte sector (the leading dimensions 3001 and 10007 are odd).
+void plan_ladder(const context& ctx, plan& p) {
+  const std::size_t side = ctx.quick ? 8192 : 16384;
+  plan_ladder_table(ctx, p, side, side);
+  plan_ladder_table(ctx, p, 10007, 3001);
 }
 
 #endif  // GPUPRIM_HAS_CUDA

@@ -1,6 +1,6 @@
 // Host side of the transpose ladder: launchers for the rungs of
-// lab/ladder/transpose.cuh, the production gp::transpose as the last
-// rung, and the table that the tests and `gpuprim bench transpose --ladder`
+// lab/ladder/transpose.cuh, the production gp::transpose, the attempts
+// beyond it, and the table that the tests and `gpuprim bench transpose --ladder`
 // iterate.
 #include <cuda_runtime_api.h>
 
@@ -10,9 +10,9 @@
 #include <string>
 
 #include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/transpose.hpp"
 #include "lab/ladder/dense.hpp"
 #include "lab/ladder/transpose.cuh"
-#include "gpuprim/transpose.hpp"
 
 namespace gpuprim::ladder {
 namespace {
@@ -42,6 +42,26 @@ void run_rung(device_matrix_view<const float> in, device_matrix_view<float> out,
   detail::check_launch("transpose ladder rung", "transpose ladder");
 }
 
+// Sector-owned tiles with bands of Rows output rows: one block per tile,
+// row-major over the tiles.
+template <int Rows, bool Rotated>
+void run_sector_tiles(device_matrix_view<const float> in, device_matrix_view<float> out,
+                      stream_t stream) {
+  check_shapes(in, out);
+  if (in.empty()) return;
+  const int rows = static_cast<int>(in.rows()), cols = static_cast<int>(in.cols());
+  const long long across = (cols + transpose_sector_cols - 1) / transpose_sector_cols;
+  const int halo = transpose_sector_halo(out.data(), rows, cols);
+  const long long tiles = transpose_sector_tiles_down<Rows>(rows, halo) * across;
+  if (tiles > INT_MAX) {
+    throw std::invalid_argument("gpuprim::ladder: matrix too large for the sector-owned tiles");
+  }
+  transpose_sector_tiles<Rows, Rotated><<<static_cast<unsigned>(tiles), transpose_sector_threads, 0,
+                                          reinterpret_cast<cudaStream_t>(stream)>>>(
+      in.data(), out.data(), rows, cols, static_cast<unsigned>(across), halo);
+  detail::check_launch("transpose ladder rung", "transpose ladder");
+}
+
 void run_production(device_matrix_view<const float> in, device_matrix_view<float> out,
                     stream_t stream) {
   check_shapes(in, out);
@@ -63,6 +83,17 @@ constexpr transpose_rung transpose_ladder[] = {
   {"gp::transpose (vector tiles)",
    "production: 64 x 64 tiles, 16-byte vector loads and stores, 4 loads in flight per thread", false,
    run_production},
+  {"transpose_sector_tiles<64>",
+   "each output row's band starts on a 32-byte sector: whole sectors from one block, every access "
+   "a 16-byte vector (no scalar heads and tails on odd rows); up to 7 rows above the band re-read",
+   false, run_sector_tiles<64, false>},
+  {"transpose_sector_tiles<64, rotated>",
+   "shared rows rotated by their offset, loads 4 rows x 8 vectors a warp: no bank conflicts on the "
+   "loads at any leading dimension",
+   false, run_sector_tiles<64, true>},
+  {"transpose_sector_tiles<128, rotated>",
+   "bands of 128 output rows: half the re-read rows per byte, 512 bytes per output row per tile",
+   false, run_sector_tiles<128, true>},
 };
 // clang-format on
 
