@@ -5,7 +5,9 @@
 // (production: shared atomics, 768 threads sharing one sub-histogram, the
 // byte as the bin) and into 64 even bins (production: per-lane 8-bit counters), on
 // random bytes and on runs of one value, in one process on the same
-// buffers. Checks each variant's counts against CUB's. Not part of the build
+// buffers; and, for bytes into their 256 values, per-lane 16-bit counters
+// with no atomics in the loop (lane_counters_256). Checks each variant's
+// counts against CUB's. Not part of the build
 // or the tests; built and run by scripts/device-check.sh --tune-histogram
 // (tune-histogram.txt). Medians of 20 isolated calls after 3 warm-ups, CUDA
 // events, counts zeroed inside the timed call (as the library does).
@@ -29,6 +31,98 @@ namespace gc = gpuprim::cuda_detail;
 namespace {
 
 using even_bytes = gp::detail::even_binner<std::uint8_t>;
+
+// Variant for bytes into their 256 values: per-lane 16-bit counters in
+// shared memory, no atomics in the loop. The shared atomics production
+// uses saturate the shared-memory atomic unit (L1 98 %); here a byte costs
+// a plain load and store of the lane's own counter (word (b / 2) x 32 +
+// lane: lane l always in bank l, so no conflicts), two counters a word.
+// Lane l folds rows l, l + 32, l + 64, l + 96 of its warp when a counter
+// could pass 65535, and at the end. Needs 16-byte aligned input, n a
+// multiple of 16. Threads x 128 words x 4 bytes of shared memory.
+template <int Threads, int Unroll>
+__global__ void __launch_bounds__(Threads)
+    lane_counters_256(const std::uint8_t* __restrict__ in, std::uint64_t n,
+                      unsigned* __restrict__ counts) {
+  extern __shared__ unsigned lane_words[];  // warps x 128 rows x 32 lanes
+  __shared__ unsigned block_totals[256];
+  constexpr int rows = 128;
+  const unsigned lane = threadIdx.x % 32;
+  unsigned* const mine = lane_words + (threadIdx.x / 32) * rows * 32 + lane;
+  for (int i = threadIdx.x; i < (Threads / 32) * rows * 32; i += Threads)
+    lane_words[i] = 0;
+  for (int i = threadIdx.x; i < 256; i += Threads)
+    block_totals[i] = 0;
+  __syncthreads();
+
+  // The byte b of a word adds 1 << 16 (b & 1) to word (b >> 1) of the lane.
+  const auto count_word = [&](unsigned word) {
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      const unsigned b = (word >> (8 * k)) & 0xFFu;
+      mine[(b >> 1) * 32] += 1u << ((b & 1u) * 16);
+    }
+  };
+  unsigned totals[4][2] = {};
+  const auto fold = [&] {
+    __syncwarp();
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const int row = int(lane) + 32 * j;
+      unsigned even = 0, odd = 0;
+      for (int k = 0; k < 32; ++k) {
+        // Word (row, (lane + k) % 32): bank (lane + k) % 32, no conflicts.
+        unsigned* const word = mine - lane + row * 32 + ((lane + k) & 31);
+        even += *word & 0xFFFFu;
+        odd += *word >> 16;
+        *word = 0;
+      }
+      totals[j][0] += even;
+      totals[j][1] += odd;
+    }
+    __syncwarp();
+  };
+  // A lane adds at most 16 x Unroll to a counter a round.
+  constexpr int rounds_per_fold = 65535 / (16 * Unroll);
+  const uint4* const vectors = reinterpret_cast<const uint4*>(in);
+  const std::uint64_t count = n / 16;
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * Threads;
+  // Uniform across a warp (it tests the warp's first vector): every lane
+  // reaches each fold.
+  const std::uint64_t warp_first = std::uint64_t(blockIdx.x) * Threads + (threadIdx.x / 32) * 32;
+  int rounds = 0;
+  for (std::uint64_t base = warp_first; base < count; base += Unroll * stride) {
+    uint4 r[Unroll];
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+      const std::uint64_t v = base + lane + u * stride;
+      r[u] = v < count ? vectors[v] : make_uint4(0, 0, 0, 0);
+    }
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+      if (base + lane + u * stride < count) {
+        count_word(r[u].x);
+        count_word(r[u].y);
+        count_word(r[u].z);
+        count_word(r[u].w);
+      }
+    }
+    if (++rounds == rounds_per_fold) {
+      fold();
+      rounds = 0;
+    }
+  }
+  fold();
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const int row = int(lane) + 32 * j;
+    if (totals[j][0] != 0) atomicAdd(&block_totals[2 * row], totals[j][0]);
+    if (totals[j][1] != 0) atomicAdd(&block_totals[2 * row + 1], totals[j][1]);
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < 256; i += Threads)
+    if (block_totals[i] != 0) atomicAdd(&counts[i], block_totals[i]);
+}
 
 void report(const char* name, float ms, float cub_ms, std::size_t n, const unsigned* counts,
             const std::vector<unsigned>& cub_counts) {
@@ -130,6 +224,21 @@ void compare(const std::vector<std::uint8_t>& host, int bins, const char* what) 
     shape.template operator()<768, 8, 1>("byte as bin, 768 x 8 loads, one copy");
     shape.template operator()<1024, 4, 1>("byte as bin, 1024 threads, one copy");
     shape.template operator()<1024, 4, 2>("byte as bin, 1024 threads, 2 copies");
+    // The per-lane 16-bit counters (lane_counters_256), block shapes and
+    // loads in flight.
+    const auto lanes = [&]<int Threads, int Unroll>(const char* name) {
+      const auto kernel = &lane_counters_256<Threads, Unroll>;
+      const std::size_t shared = std::size_t(Threads) * 128 * sizeof(unsigned);
+      gc::histogram_allow_shared(reinterpret_cast<const void*>(kernel), shared);
+      const unsigned grid = gc::histogram_grid(
+          gc::histogram_resident_blocks(reinterpret_cast<const void*>(kernel), Threads, shared),
+          n, std::uint64_t(Threads) * 16 * Unroll);
+      time_launch(name, [&] { kernel<<<grid, Threads, shared>>>(in, n, counts); });
+    };
+    lanes.template operator()<64, 8>("per-lane 16-bit counters, 64 x 8 loads");
+    lanes.template operator()<128, 4>("per-lane 16-bit counters, 128 x 4 loads");
+    lanes.template operator()<128, 8>("per-lane 16-bit counters, 128 x 8 loads");
+    lanes.template operator()<256, 8>("per-lane 16-bit counters, 256 x 8 loads");
   }
   free_device(in, counts);
 }
