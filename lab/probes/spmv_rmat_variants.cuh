@@ -11,6 +11,10 @@
 //     barriers (production three), a warp tile none; the value and column
 //     streams are read as 4-byte or 16-byte vectors; every load has a cache
 //     policy (cache below). Then merge_fixup adds the tiles' carried sums.
+//     merge_tiles_hot: warp tiles in persistent blocks that first copy x
+//     of the matrix's hottest columns into shared memory (the column
+//     indices recoded at setup), so that a gather of a hot column is not
+//     an L2 sector.
 //  2. row_split: a group of G lanes per row for rows of at most short_max
 //     entries; longer rows (listed once at setup, from the row offsets) go
 //     to a warp each, rows over huge_min entries to a block each, in the
@@ -142,18 +146,37 @@ __device__ __forceinline__ void tile_sync() {
   }
 }
 
+// x[c] for a column index c of the matrix: a load from x ...
+template <cache XC>
+struct gather_x {
+  const float* x;
+  __device__ __forceinline__ float operator()(int c) const { return load_float<XC>(x + c); }
+};
+
+// ... or, for a matrix whose hottest columns are recoded as hot_bit | slot,
+// x[hot_cols[slot]] from the block's shared-memory copy (merge_tiles_hot).
+inline constexpr int hot_bit = INT_MIN;
+template <cache XC>
+struct gather_hot {
+  const float* x;
+  const float* table;
+  __device__ __forceinline__ float operator()(int c) const {
+    return c < 0 ? table[c & INT_MAX] : load_float<XC>(x + c);
+  }
+};
+
 // The products values[k] * x[cols[k]] of the tile's nonzeros k0 .. k1 - 1
 // into stage[k - k0]; Vec = 4: the streams as 16-byte vectors from k0
 // rounded down to a multiple of 4 (scalar loads for a last partial vector).
-template <int TileThreads, int Vec, cache XC, cache SC>
-__device__ __forceinline__ void stage_products(const matrix_view& A, const float* x, int k0, int k1,
-                                               std::uint32_t* stage, int tid) {
+template <int TileThreads, int Vec, cache SC, class Gather>
+__device__ __forceinline__ void stage_products(const matrix_view& A, const Gather& gather, int k0,
+                                               int k1, std::uint32_t* stage, int tid) {
   if constexpr (Vec == 1) {
 #pragma unroll 4
     for (int i = tid; i < k1 - k0; i += TileThreads) {
       const int c = load_int<SC>(A.cols + k0 + i);
       const float v = load_float<SC>(A.values + k0 + i);
-      stage[i] = __float_as_uint(v * load_float<XC>(x + c));
+      stage[i] = __float_as_uint(v * gather(c));
     }
   } else {
     static_assert(Vec == 4, "16-byte vectors of 4 entries");
@@ -178,39 +201,27 @@ __device__ __forceinline__ void stage_products(const matrix_view& A, const float
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
         const int k = g + j;
-        if (k >= k0 && k < k1) stage[k - k0] = __float_as_uint(v[j] * load_float<XC>(x + c[j]));
+        if (k >= k0 && k < k1) stage[k - k0] = __float_as_uint(v[j] * gather(c[j]));
       }
     }
   }
 }
 
-// y = A x over the merge-path tiles (corners from merge_partition): a tile
-// is TileThreads threads x Items items; a block of 256 threads holds
-// 256 / TileThreads tiles. Writes every row a tile finishes and the tile's
-// carried (open row, partial sum) for merge_fixup.
-// 8 resident blocks (32 registers), as production: full occupancy keeps
-// the most gathers of x in flight.
-template <int TileThreads, int Items, int Vec, cache XC, cache SC>
-__global__ void __launch_bounds__(block_threads, 8)
-    merge_tiles(matrix_view A, const float* __restrict__ x, float* __restrict__ y,
-                const int2* __restrict__ corners, int tiles, int* __restrict__ carry_rows,
-                float* __restrict__ carry_values) {
-  constexpr int tile_items = TileThreads * Items;
-  constexpr int tiles_per_block = block_threads / TileThreads;
-  // Products of the tile's nonzeros, then its row ends (relative to k0),
-  // then a sentinel that keeps the row open at the tile's end open.
-  __shared__ std::uint32_t stage_all[tiles_per_block][tile_items + 1];
-  __shared__ int warp_keys[block_threads / 32];
-  __shared__ float warp_values[block_threads / 32];
-
-  const int sub = threadIdx.x / TileThreads, tid = threadIdx.x % TileThreads;
-  const int t = blockIdx.x * tiles_per_block + sub;
-  if (t >= tiles) return;  // a whole tile (a warp, or the block) at once
-  std::uint32_t* stage = stage_all[sub];
+// Tile t of the merge path (corners from merge_partition), TileThreads
+// threads x Items items: writes every row the tile finishes and the tile's
+// carried (open row, partial sum) for merge_fixup. stage: tile items + 1
+// words of shared memory, the products of the tile's nonzeros, then its
+// row ends (relative to k0), then a sentinel that keeps the row open at
+// the tile's end open. warp_keys, warp_values: a slot a warp (block tiles).
+template <int TileThreads, int Items, int Vec, cache SC, class Gather>
+__device__ __forceinline__ void merge_tile(const matrix_view& A, const Gather& gather, float* y,
+                                           const int2* corners, int t, int tid,
+                                           std::uint32_t* stage, int* warp_keys, float* warp_values,
+                                           int* carry_rows, float* carry_values) {
   const int2 c0 = corners[t], c1 = corners[t + 1];
   const int r0 = c0.x, k0 = c0.y;
   const int nr = c1.x - c0.x, nk = c1.y - c0.y;
-  stage_products<TileThreads, Vec, XC, SC>(A, x, k0, c1.y, stage, tid);
+  stage_products<TileThreads, Vec, SC>(A, gather, k0, c1.y, stage, tid);
   for (int i = tid; i < nr; i += TileThreads)
     stage[nk + i] = static_cast<std::uint32_t>(load_int<SC>(A.offsets + r0 + i + 1) - k0);
   if (tid == 0) stage[nk + nr] = INT_MAX;
@@ -296,6 +307,61 @@ __global__ void __launch_bounds__(block_threads, 8)
     carry_rows[t] = r0 + key;  // A.rows: no open row
     carry_values[t] = value;
   }
+}
+
+// y = A x over the merge-path tiles: a block of 256 threads holds
+// 256 / TileThreads tiles. 8 resident blocks (32 registers), as
+// production: full occupancy keeps the most gathers of x in flight.
+template <int TileThreads, int Items, int Vec, cache XC, cache SC>
+__global__ void __launch_bounds__(block_threads, 8)
+    merge_tiles(matrix_view A, const float* __restrict__ x, float* __restrict__ y,
+                const int2* __restrict__ corners, int tiles, int* __restrict__ carry_rows,
+                float* __restrict__ carry_values) {
+  constexpr int tiles_per_block = block_threads / TileThreads;
+  __shared__ std::uint32_t stage[tiles_per_block][TileThreads * Items + 1];
+  __shared__ int warp_keys[block_threads / 32];
+  __shared__ float warp_values[block_threads / 32];
+  const int sub = threadIdx.x / TileThreads, tid = threadIdx.x % TileThreads;
+  const int t = blockIdx.x * tiles_per_block + sub;
+  if (t >= tiles) return;  // a whole tile (a warp, or the block) at once
+  merge_tile<TileThreads, Items, Vec, SC>(A, gather_x<XC>{x}, y, corners, t, tid, stage[sub],
+                                          warp_keys, warp_values, carry_rows, carry_values);
+}
+
+// Warp tiles with the hottest columns' x in shared memory: A's column
+// indices recoded at setup (hot_bit | slot for the n_hot most frequent
+// columns, hot_cols[slot] their index in x). Persistent blocks of
+// hot_threads: each copies x[hot_cols] into shared memory once, then its
+// warps walk tiles blockIdx.x * warps + warp, + gridDim.x * warps, ...
+// Attacks the L2 bound itself: a gather of a hot column is a shared-memory
+// read, not a 32-byte L2 sector (R-MAT: the 2^14 - 2^15 hottest columns
+// hold about half the entries). Dynamic shared memory: n_hot floats, then
+// a staging array of 32 x Items + 1 words a warp.
+inline constexpr int hot_threads = 1024;
+template <int Items, int MinBlocks, cache XC, cache SC>
+__global__ void __launch_bounds__(hot_threads, MinBlocks)
+    merge_tiles_hot(matrix_view A, const float* __restrict__ x, float* __restrict__ y,
+                    const int2* __restrict__ corners, int tiles, int* __restrict__ carry_rows,
+                    float* __restrict__ carry_values, const int* __restrict__ hot_cols, int n_hot) {
+  extern __shared__ float hot_shared[];
+  constexpr int warps = hot_threads / 32;
+  for (int i = threadIdx.x; i < n_hot; i += hot_threads)
+    hot_shared[i] = __ldg(x + __ldg(hot_cols + i));
+  __syncthreads();
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  auto* stage = reinterpret_cast<std::uint32_t*>(hot_shared + n_hot) + warp * (32 * Items + 1);
+  const gather_hot<XC> gather{x, hot_shared};
+  for (int t = blockIdx.x * warps + warp; t < tiles; t += gridDim.x * warps) {
+    merge_tile<32, Items, 4, SC>(A, gather, y, corners, t, lane, stage, nullptr, nullptr,
+                                 carry_rows, carry_values);
+    __syncwarp();  // the next tile overwrites the stage
+  }
+}
+
+// Dynamic shared memory of merge_tiles_hot<Items>: n_hot floats and the warps' stages.
+template <int Items>
+constexpr std::size_t hot_shared_bytes(int n_hot) {
+  return (static_cast<std::size_t>(n_hot) + (hot_threads / 32) * (32 * Items + 1)) * 4;
 }
 
 // Adds the tiles' carried sums to their rows: the first tile of each run of
