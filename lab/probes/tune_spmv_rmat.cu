@@ -13,6 +13,9 @@
 //    allocation and x with L1::evict_last; the streams as 16-byte vectors;
 //    the shared-memory carveout just large enough for full occupancy (the
 //    rest is L1); tiles of a warp (no block barrier at all);
+//  - warp tiles in persistent blocks that hold x of the matrix's most
+//    frequent columns in shared memory (column indices recoded at setup):
+//    a gather of a hot column is then no L2 sector at all;
 //  - a row split (4 or 8 lanes a row; longer rows a warp, rows over 4096
 //    entries a block), for comparison.
 // Prints per kernel: the median of 20 isolated calls and the per-call time
@@ -26,7 +29,7 @@
 //   nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr --extended-lambda \
 //     -DGPUPRIM_HAS_CUDA=1 -Iinclude -I. -Ilab/probes -Xcompiler=-fopenmp \
 //     lab/probes/tune_spmv_rmat.cu src/core/timing.cpp src/core/timing_cuda.cpp \
-//     src/core/runtime_cuda.cpp -lcusparse -lcuda -lgomp -o tune_spmv_rmat
+//     src/core/runtime_cuda.cpp -lcusparse -lgomp -o tune_spmv_rmat
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
