@@ -330,23 +330,34 @@ __global__ void __launch_bounds__(block_threads, 8)
 
 // Warp tiles with the hottest columns' x in shared memory: A's column
 // indices recoded at setup (hot_bit | slot for the n_hot most frequent
-// columns, hot_cols[slot] their index in x). Persistent blocks of
-// hot_threads: each copies x[hot_cols] into shared memory once, then its
+// columns, hot_cols[slot] their index in x). gather_hot_x first packs
+// x[hot_cols] into hot_x (n_hot floats, a multiple of 4); persistent blocks
+// of hot_threads copy hot_x into shared memory once, as 16-byte vectors
+// (a block's copy is n_hot / 8 sectors, not n_hot gathers), then their
 // warps walk tiles blockIdx.x * warps + warp, + gridDim.x * warps, ...
 // Attacks the L2 bound itself: a gather of a hot column is a shared-memory
 // read, not a 32-byte L2 sector (R-MAT: the 2^14 - 2^15 hottest columns
 // hold about half the entries). Dynamic shared memory: n_hot floats, then
 // a staging array of 32 x Items + 1 words a warp.
 inline constexpr int hot_threads = 1024;
+
+__global__ void __launch_bounds__(block_threads)
+    gather_hot_x(const float* __restrict__ x, const int* __restrict__ hot_cols, int n_hot,
+                 float* __restrict__ hot_x) {
+  const int i = blockIdx.x * block_threads + threadIdx.x;
+  if (i < n_hot) hot_x[i] = __ldg(x + __ldg(hot_cols + i));
+}
+
 template <int Items, int MinBlocks, cache XC, cache SC>
 __global__ void __launch_bounds__(hot_threads, MinBlocks)
     merge_tiles_hot(matrix_view A, const float* __restrict__ x, float* __restrict__ y,
                     const int2* __restrict__ corners, int tiles, int* __restrict__ carry_rows,
-                    float* __restrict__ carry_values, const int* __restrict__ hot_cols, int n_hot) {
-  extern __shared__ float hot_shared[];
+                    float* __restrict__ carry_values, const float* __restrict__ hot_x, int n_hot) {
+  extern __shared__ float4 hot_shared4[];
+  float* hot_shared = reinterpret_cast<float*>(hot_shared4);
   constexpr int warps = hot_threads / 32;
-  for (int i = threadIdx.x; i < n_hot; i += hot_threads)
-    hot_shared[i] = __ldg(x + __ldg(hot_cols + i));
+  for (int i = threadIdx.x; i < n_hot / 4; i += hot_threads)
+    hot_shared4[i] = __ldg(reinterpret_cast<const float4*>(hot_x) + i);
   __syncthreads();
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   auto* stage = reinterpret_cast<std::uint32_t*>(hot_shared + n_hot) + warp * (32 * Items + 1);

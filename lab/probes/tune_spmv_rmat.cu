@@ -186,6 +186,7 @@ void run_split(state& s, split_lists l, int short_max) {
 struct hot_matrix {
   int* cols = nullptr;
   int* hot_cols = nullptr;
+  float* hot_x = nullptr;  // x[hot_cols], packed each call
   int n_hot = 0;
   unsigned grid = 0;
   double share = 0;  // of the entries, in hot columns
@@ -265,9 +266,11 @@ void run_hot(state& s, const hot_matrix& h) {
   view.cols = h.cols;
   sp::merge_partition<tile_items>
       <<<(tiles + 1 + threads - 1) / threads, threads, 0, s.stream>>>(tiles, view, s.corners);
+  sp::gather_hot_x<<<(h.n_hot + threads - 1) / threads, threads, 0, s.stream>>>(
+      s.x.data(), h.hot_cols, h.n_hot, h.hot_x);
   sp::merge_tiles_hot<Items, MinBlocks, XC, SC>
       <<<h.grid, sp::hot_threads, sp::hot_shared_bytes<Items>(h.n_hot), s.stream>>>(
-          view, s.x.data(), s.y.data(), s.corners, tiles, s.carry_rows, s.carry_values, h.hot_cols,
+          view, s.x.data(), s.y.data(), s.corners, tiles, s.carry_rows, s.carry_values, h.hot_x,
           h.n_hot);
   sp::merge_fixup<<<(tiles + threads - 1) / threads, threads, 0, s.stream>>>(
       tiles, s.view.rows, s.carry_rows, s.carry_values, s.y.data());
@@ -403,6 +406,7 @@ int main(int argc, char** argv) {
   hot_matrix hot;
   CHECK_CUDA(cudaMalloc(&hot.cols, host.nnz() * sizeof(int)));
   CHECK_CUDA(cudaMalloc(&hot.hot_cols, 65536 * sizeof(int)));  // above any table that fits
+  CHECK_CUDA(cudaMalloc(&hot.hot_x, 65536 * sizeof(float)));
   auto none = [] { return std::string(); };
   auto carveout = [](const void* kernel, int c) {
     return [kernel, c] { return set_carveout(kernel, c); };
@@ -502,7 +506,7 @@ int main(int argc, char** argv) {
   }
   std::printf("\nx cuSP: cuSPARSE's isolated median (%.1f us) over the kernel's\n",
               vendor_ms * 1e3);
-  free_device(s.corners, s.carry_rows, s.carry_values, s.lists, hot.cols, hot.hot_cols);
+  free_device(s.corners, s.carry_rows, s.carry_values, s.lists, hot.cols, hot.hot_cols, hot.hot_x);
   CHECK_CUDA(cudaStreamDestroy(s.stream));
   return 0;
 }
