@@ -326,6 +326,7 @@ struct variant {
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // every finished line reaches the file
   const int scale = argc > 1 ? std::atoi(argv[1]) : 22;
   int device = 0;
   CHECK_CUDA(cudaGetDevice(&device));
@@ -456,16 +457,6 @@ int main(int argc, char** argv) {
       {"warp tiles 32x16, no_allocate, evict_last",
        "half the tiles: fewer corners, carries and searches", carveout(w16_v4, -1),
        [&] { run_merge<32, 16, 4, cache::evict_last, cache::no_allocate>(s); }},
-      {"hot x in shared, 2 x 1024 threads/SM",
-       "L2 sectors: gathers of the hottest columns read shared memory",
-       [&] { return prepare_hot<8, 2, cache::ldg, cache::no_allocate>(host, hot); },
-       [&] { run_hot<8, 2, cache::ldg, cache::no_allocate>(s, hot); }},
-      {"hot x in shared, 1 x 1024 threads/SM", "the same, a table twice as large, half the warps",
-       [&] { return prepare_hot<8, 1, cache::ldg, cache::no_allocate>(host, hot); },
-       [&] { run_hot<8, 1, cache::ldg, cache::no_allocate>(s, hot); }},
-      {"  cold x L1::no_allocate", "the L1 left to the streams' and cold lines: none allocate",
-       [&] { return prepare_hot<8, 1, cache::no_allocate, cache::no_allocate>(host, hot); },
-       [&] { run_hot<8, 1, cache::no_allocate, cache::no_allocate>(s, hot); }},
       {"row split, 4 lanes a row (<= 64)",
        "no shared memory (all L1 for x), no search; idle lanes on short rows",
        [&] {
@@ -487,6 +478,16 @@ int main(int argc, char** argv) {
          return std::string();
        },
        [&] { run_split<8, cache::ldg, cache::ldg>(s, lists8, 128); }},
+      {"hot x in shared, 2 x 1024 threads/SM",
+       "L2 sectors: gathers of the hottest columns read shared memory",
+       [&] { return prepare_hot<8, 2, cache::ldg, cache::no_allocate>(host, hot); },
+       [&] { run_hot<8, 2, cache::ldg, cache::no_allocate>(s, hot); }},
+      {"hot x in shared, 1 x 1024 threads/SM", "the same, a table twice as large, half the warps",
+       [&] { return prepare_hot<8, 1, cache::ldg, cache::no_allocate>(host, hot); },
+       [&] { run_hot<8, 1, cache::ldg, cache::no_allocate>(s, hot); }},
+      {"  cold x L1::no_allocate", "the little L1 left: cold gathers take no line either",
+       [&] { return prepare_hot<8, 1, cache::no_allocate, cache::no_allocate>(host, hot); },
+       [&] { run_hot<8, 1, cache::no_allocate, cache::no_allocate>(s, hot); }},
   };
 
   std::printf("%-44s %9s %9s %7s %8s  %s\n", "kernel", "us", "queued", "GB/s", "x cuSP", "check");
