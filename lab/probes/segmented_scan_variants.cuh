@@ -26,6 +26,8 @@
 //     (a, fa) o (b, true) = (b, true)), and looks back only when some of its
 //     elements come before its first head.
 //  5. Results go back through the same shared slots to 16-byte stores.
+// Direct: values go straight between global memory and registers (each
+// thread's own 16-byte vectors), without the shared-memory round trip.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -52,7 +54,8 @@ using lookback_t = gc::tile_lookback<pair_t>;
 using pair_op = gp::segmented<gp::plus>;
 
 // A variant's compile-time shape.
-template <int Threads, int Items, int FlagBytes, int MinBlocks, bool OneBarrier, bool Shortcut>
+template <int Threads, int Items, int FlagBytes, int MinBlocks, bool OneBarrier, bool Shortcut,
+          bool Direct = false>
 struct shape {
   static_assert(Threads % 32 == 0 && Threads <= 1024);
   static_assert(Items % 4 == 0 && Items <= 64, "16-byte value vectors, a 64-bit head mask");
@@ -64,6 +67,7 @@ struct shape {
   static constexpr int min_blocks = MinBlocks;
   static constexpr bool one_barrier = OneBarrier;
   static constexpr bool shortcut = Shortcut;
+  static constexpr bool direct = Direct;
   static constexpr int tile = Threads * Items;
 };
 
@@ -134,20 +138,40 @@ __global__ void __launch_bounds__(S::threads, S::min_blocks)
     gc::prefetch_block_to_l2(flags + begin, count);
   }
 
-  // 1. Values through shared memory (striped 16-byte loads, blocked reads);
-  // flags straight into a bit mask.
-  const exchange stage{stage_storage[warp]};
-  stage.load(in + warp_begin, warp_valid, lane);
+  // 1. Flags straight into a bit mask (issued first: both streams in
+  // flight at once); values through shared memory (striped 16-byte loads,
+  // blocked reads), or with Direct straight into registers (each thread's
+  // own 16-byte vectors: no shared-memory round trip, but each load
+  // instruction covers half of each 32-byte sector it touches).
   const std::uint64_t heads =
       (thread_valid > 0 ? flag_mask<items, S::flag_bytes>(flags + first, thread_valid) : 0) |
       (first == 0 ? 1u : 0u);
+  const exchange stage{stage_storage[warp]};
+  float v[items];
+  if constexpr (S::direct) {
+    if (thread_valid == items) {
+#pragma unroll
+      for (int j = 0; j < items / 4; ++j) {
+        const float4 q = reinterpret_cast<const float4*>(in + first)[j];
+        v[4 * j] = q.x;
+        v[4 * j + 1] = q.y;
+        v[4 * j + 2] = q.z;
+        v[4 * j + 3] = q.w;
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < items; ++k)
+        v[k] = k < thread_valid ? in[first + k] : 0.0f;
+    }
+  } else {
+    stage.load(in + warp_begin, warp_valid, lane);
+#pragma unroll
+    for (int k = 0; k < items; ++k)
+      v[k] = k < thread_valid ? stage.blocked(lane, k) : 0.0f;
+  }
 
   // 2. The thread's scan: values restart at set bits. Elements past n are
   // zeros without heads (never stored; they only follow the real ones).
-  float v[items];
-#pragma unroll
-  for (int k = 0; k < items; ++k)
-    v[k] = k < thread_valid ? stage.blocked(lane, k) : 0.0f;
 #pragma unroll
   for (int k = 1; k < items; ++k)
     v[k] = ((heads >> k) & 1) ? v[k] : v[k - 1] + v[k];
@@ -245,13 +269,30 @@ __global__ void __launch_bounds__(S::threads, S::min_blocks)
     before = block_before_valid ? tile_prefix + block_before : tile_prefix;
     has_before = true;
   }
-  __syncwarp();  // every lane has read its inputs from the shared buffer
 #pragma unroll
   for (int k = 0; k < items; ++k) {
-    if (k < thread_valid)
-      stage.set_blocked(lane, k, has_before && k < first_head ? before + v[k] : v[k]);
+    if (has_before && k < first_head) v[k] = before + v[k];
   }
-  stage.store(out + warp_begin, warp_valid, lane);
+  if constexpr (S::direct) {
+    if (thread_valid == items) {
+#pragma unroll
+      for (int j = 0; j < items / 4; ++j)
+        reinterpret_cast<float4*>(out + first)[j] =
+            make_float4(v[4 * j], v[4 * j + 1], v[4 * j + 2], v[4 * j + 3]);
+    } else {
+#pragma unroll
+      for (int k = 0; k < items; ++k) {
+        if (k < thread_valid) out[first + k] = v[k];
+      }
+    }
+  } else {
+    __syncwarp();  // every lane has read its inputs from the shared buffer
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      if (k < thread_valid) stage.set_blocked(lane, k, v[k]);
+    }
+    stage.store(out + warp_begin, warp_valid, lane);
+  }
 }
 
 // Launches variant S on `stream`: n floats at `in` (16-byte aligned),
