@@ -26,8 +26,10 @@
 //     (a, fa) o (b, true) = (b, true)), and looks back only when some of its
 //     elements come before its first head.
 //  5. Results go back through the same shared slots to 16-byte stores.
-// Direct: values go straight between global memory and registers (each
-// thread's own 16-byte vectors), without the shared-memory round trip.
+// The values' path between global memory and a thread's registers
+// (`staging`): production's padded shared buffer (one 4-byte shared access
+// an element each way), a swizzled one (one 16-byte shared access per 4
+// elements each way, still free of bank conflicts), or none.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -54,8 +56,10 @@ using lookback_t = gc::tile_lookback<pair_t>;
 using pair_op = gp::segmented<gp::plus>;
 
 // A variant's compile-time shape.
+enum class staging { padded, swizzled, direct };
+
 template <int Threads, int Items, int FlagBytes, int MinBlocks, bool OneBarrier, bool Shortcut,
-          bool Direct = false>
+          staging Staging = staging::padded>
 struct shape {
   static_assert(Threads % 32 == 0 && Threads <= 1024);
   static_assert(Items % 4 == 0 && Items <= 64, "16-byte value vectors, a 64-bit head mask");
@@ -67,7 +71,7 @@ struct shape {
   static constexpr int min_blocks = MinBlocks;
   static constexpr bool one_barrier = OneBarrier;
   static constexpr bool shortcut = Shortcut;
-  static constexpr bool direct = Direct;
+  static constexpr staging values = Staging;
   static constexpr int tile = Threads * Items;
 };
 
@@ -101,6 +105,157 @@ __device__ __forceinline__ std::uint64_t flag_mask(const std::uint8_t* p, int va
   return bits;
 }
 
+// ---- value paths: load(...) fills a thread's Items values (zeros past
+// `thread_valid`), store(...) writes its first thread_valid results. A
+// warp's elements start at `src`/`dst`, 16-byte aligned; `valid` of them
+// are real.
+
+// Production's: lane-striped 16-byte global accesses, one 4-byte shared
+// access an element, one pad slot per 32 (cuda/device/device_scan.cuh).
+template <int Items>
+struct padded_values {
+  using exchange = gc::warp_exchange<Items, 4, float>;
+  static constexpr int floats = exchange::slots;
+  exchange stage;
+
+  __device__ void load(const float* src, int valid, int lane, int thread_valid,
+                       float (&v)[Items]) const {
+    stage.load(src, valid, lane);
+#pragma unroll
+    for (int k = 0; k < Items; ++k)
+      v[k] = k < thread_valid ? stage.blocked(lane, k) : 0.0f;
+  }
+  __device__ void store(float* dst, int valid, int lane, int thread_valid,
+                        const float (&v)[Items]) const {
+    __syncwarp();  // every lane has read its inputs from the shared buffer
+#pragma unroll
+    for (int k = 0; k < Items; ++k) {
+      if (k < thread_valid) stage.set_blocked(lane, k, v[k]);
+    }
+    stage.store(dst, valid, lane);
+  }
+};
+
+// 16-byte shared accesses: the warp's 8 Items chunks of 4 floats, chunk q
+// in slot q ^ ((q / C) & 7) (C = Items / 4 chunks a lane). A phase of 8
+// lanes then touches 8 different 16-byte bank groups both when lanes write
+// consecutive chunks and when each reads its own C (for even C).
+template <int Items>
+struct swizzled_values {
+  static_assert(Items % 8 == 0, "an even number of 4-float chunks a lane");
+  static constexpr int chunks = Items / 4;  // a lane's
+  static constexpr int floats = 32 * Items;
+  float* buffer;
+
+  static __host__ __device__ constexpr int slot(int q) { return q ^ ((q / chunks) & 7); }
+  // The slots of the warp's 8 * Items chunks are a permutation of them.
+  static constexpr bool slots_permute() {
+    bool seen[8 * Items] = {};
+    for (int q = 0; q < 8 * Items; ++q) {
+      if (slot(q) >= 8 * Items || seen[slot(q)]) return false;
+      seen[slot(q)] = true;
+    }
+    return true;
+  }
+  static_assert(slots_permute());
+  __device__ float4& chunk(int q) const { return reinterpret_cast<float4*>(buffer)[slot(q)]; }
+
+  __device__ void load(const float* src, int valid, int lane, int thread_valid,
+                       float (&v)[Items]) const {
+    if (valid == 32 * Items) {
+#pragma unroll
+      for (int j = 0; j < chunks; ++j)
+        chunk(j * 32 + lane) = reinterpret_cast<const float4*>(src)[j * 32 + lane];
+    } else {
+#pragma unroll
+      for (int j = 0; j < Items; ++j) {
+        const int e = j * 32 + lane;
+        if (e < valid) buffer[4 * slot(e / 4) + e % 4] = src[e];
+      }
+    }
+    __syncwarp();
+#pragma unroll
+    for (int c = 0; c < chunks; ++c) {
+      const float4 x = chunk(lane * chunks + c);
+      v[4 * c] = 4 * c < thread_valid ? x.x : 0.0f;
+      v[4 * c + 1] = 4 * c + 1 < thread_valid ? x.y : 0.0f;
+      v[4 * c + 2] = 4 * c + 2 < thread_valid ? x.z : 0.0f;
+      v[4 * c + 3] = 4 * c + 3 < thread_valid ? x.w : 0.0f;
+    }
+  }
+  __device__ void store(float* dst, int valid, int lane, int, const float (&v)[Items]) const {
+    __syncwarp();  // every lane has read its inputs from the shared buffer
+#pragma unroll
+    for (int c = 0; c < chunks; ++c)
+      chunk(lane * chunks + c) = make_float4(v[4 * c], v[4 * c + 1], v[4 * c + 2], v[4 * c + 3]);
+    __syncwarp();
+    if (valid == 32 * Items) {
+#pragma unroll
+      for (int j = 0; j < chunks; ++j)
+        reinterpret_cast<float4*>(dst)[j * 32 + lane] = chunk(j * 32 + lane);
+    } else {
+#pragma unroll
+      for (int j = 0; j < Items; ++j) {
+        const int e = j * 32 + lane;
+        if (e < valid) dst[e] = buffer[4 * slot(e / 4) + e % 4];
+      }
+    }
+  }
+};
+
+// No staging: each thread's own 16-byte vectors (a load instruction covers
+// half of each 32-byte sector it touches; L1 serves the other half).
+template <int Items>
+struct direct_values {
+  static constexpr int floats = 4;
+  float* buffer;  // unused: the kernel's interface is the same for every path
+  __device__ void load(const float* src, int, int lane, int thread_valid, float (&v)[Items]) const {
+    const float* p = src + lane * Items;
+    if (thread_valid == Items) {
+#pragma unroll
+      for (int j = 0; j < Items / 4; ++j) {
+        const float4 q = reinterpret_cast<const float4*>(p)[j];
+        v[4 * j] = q.x;
+        v[4 * j + 1] = q.y;
+        v[4 * j + 2] = q.z;
+        v[4 * j + 3] = q.w;
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < Items; ++k)
+        v[k] = k < thread_valid ? p[k] : 0.0f;
+    }
+  }
+  __device__ void store(float* dst, int, int lane, int thread_valid,
+                        const float (&v)[Items]) const {
+    float* p = dst + lane * Items;
+    if (thread_valid == Items) {
+#pragma unroll
+      for (int j = 0; j < Items / 4; ++j)
+        reinterpret_cast<float4*>(p)[j] =
+            make_float4(v[4 * j], v[4 * j + 1], v[4 * j + 2], v[4 * j + 3]);
+    } else {
+#pragma unroll
+      for (int k = 0; k < Items; ++k) {
+        if (k < thread_valid) p[k] = v[k];
+      }
+    }
+  }
+};
+
+template <staging Staging, int Items>
+struct values_path_of {
+  using type = padded_values<Items>;
+};
+template <int Items>
+struct values_path_of<staging::swizzled, Items> {
+  using type = swizzled_values<Items>;
+};
+template <int Items>
+struct values_path_of<staging::direct, Items> {
+  using type = direct_values<Items>;
+};
+
 // Waits at hardware barrier 1 with `count` threads (whole warps).
 __device__ __forceinline__ void named_barrier(unsigned count) {
   asm volatile("bar.sync 1, %0;" ::"r"(count) : "memory");
@@ -113,8 +268,8 @@ __global__ void __launch_bounds__(S::threads, S::min_blocks)
   constexpr int warps = S::threads / 32;
   constexpr int items = S::items;
   constexpr int warp_elements = 32 * items;
-  using exchange = gc::warp_exchange<items, 4, float>;
-  __shared__ alignas(16) float stage_storage[warps][exchange::slots];
+  using values_path = typename values_path_of<S::values, items>::type;
+  __shared__ alignas(16) float stage_storage[warps][values_path::floats];
   __shared__ float warp_value[warps];
   __shared__ unsigned warp_bits[warps];  // bit 0: holds a head; bit 1: starts with one
   __shared__ float tile_prefix;
@@ -139,36 +294,13 @@ __global__ void __launch_bounds__(S::threads, S::min_blocks)
   }
 
   // 1. Flags straight into a bit mask (issued first: both streams in
-  // flight at once); values through shared memory (striped 16-byte loads,
-  // blocked reads), or with Direct straight into registers (each thread's
-  // own 16-byte vectors: no shared-memory round trip, but each load
-  // instruction covers half of each 32-byte sector it touches).
+  // flight at once); values along the variant's path.
   const std::uint64_t heads =
       (thread_valid > 0 ? flag_mask<items, S::flag_bytes>(flags + first, thread_valid) : 0) |
       (first == 0 ? 1u : 0u);
-  const exchange stage{stage_storage[warp]};
+  const values_path path{stage_storage[warp]};
   float v[items];
-  if constexpr (S::direct) {
-    if (thread_valid == items) {
-#pragma unroll
-      for (int j = 0; j < items / 4; ++j) {
-        const float4 q = reinterpret_cast<const float4*>(in + first)[j];
-        v[4 * j] = q.x;
-        v[4 * j + 1] = q.y;
-        v[4 * j + 2] = q.z;
-        v[4 * j + 3] = q.w;
-      }
-    } else {
-#pragma unroll
-      for (int k = 0; k < items; ++k)
-        v[k] = k < thread_valid ? in[first + k] : 0.0f;
-    }
-  } else {
-    stage.load(in + warp_begin, warp_valid, lane);
-#pragma unroll
-    for (int k = 0; k < items; ++k)
-      v[k] = k < thread_valid ? stage.blocked(lane, k) : 0.0f;
-  }
+  path.load(in + warp_begin, warp_valid, lane, thread_valid, v);
 
   // 2. The thread's scan: values restart at set bits. Elements past n are
   // zeros without heads (never stored; they only follow the real ones).
@@ -273,26 +405,7 @@ __global__ void __launch_bounds__(S::threads, S::min_blocks)
   for (int k = 0; k < items; ++k) {
     if (has_before && k < first_head) v[k] = before + v[k];
   }
-  if constexpr (S::direct) {
-    if (thread_valid == items) {
-#pragma unroll
-      for (int j = 0; j < items / 4; ++j)
-        reinterpret_cast<float4*>(out + first)[j] =
-            make_float4(v[4 * j], v[4 * j + 1], v[4 * j + 2], v[4 * j + 3]);
-    } else {
-#pragma unroll
-      for (int k = 0; k < items; ++k) {
-        if (k < thread_valid) out[first + k] = v[k];
-      }
-    }
-  } else {
-    __syncwarp();  // every lane has read its inputs from the shared buffer
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-      if (k < thread_valid) stage.set_blocked(lane, k, v[k]);
-    }
-    stage.store(out + warp_begin, warp_valid, lane);
-  }
+  path.store(out + warp_begin, warp_valid, lane, thread_valid, v);
 }
 
 // Launches variant S on `stream`: n floats at `in` (16-byte aligned),

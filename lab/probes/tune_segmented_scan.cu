@@ -214,13 +214,16 @@ void run_variant(const char* attack, buffers& b, const timings& t) {
   char label[120];
   std::snprintf(label, sizeof label, "%dx%d flags %2dB %s%s%s %db/SM (%s)", S::threads, S::items,
                 S::flag_bytes, S::one_barrier ? "1bar" : "2bar", S::shortcut ? " short" : "",
-                S::direct ? " direct" : "", S::min_blocks, attack);
+                S::values == segscan::staging::direct     ? " direct"
+                : S::values == segscan::staging::swizzled ? " swizzled"
+                                                          : "",
+                S::min_blocks, attack);
   print_line(label, segscan::registers_of<S>(), ms, queued_ms, b.n, t, checks.c_str());
 }
 
 template <int Threads, int Items, int FlagBytes, int MinBlocks, bool OneBarrier, bool Shortcut,
-          bool Direct = false>
-using v = segscan::shape<Threads, Items, FlagBytes, MinBlocks, OneBarrier, Shortcut, Direct>;
+          segscan::staging Staging = segscan::staging::padded>
+using v = segscan::shape<Threads, Items, FlagBytes, MinBlocks, OneBarrier, Shortcut, Staging>;
 
 // (Called from a plain function, one instantiation a line: nvcc's front
 // end has crashed on such kernels instantiated inside variadic folds.)
@@ -242,10 +245,17 @@ void run_variants(buffers& b, const timings& t) {
   run_variant<v<256, 40, 8, 3, true, true>>("40 items (production's tile)", b, t);
   run_variant<v<512, 16, 16, 2, true, true>>("512 threads", b, t);
   // Latency: more resident warps (42 registers) at the short tile.
-  run_variant<v<256, 16, 16, 6, true, true>>("6 blocks/SM", b, t);
-  // Shared-memory traffic (L1 53 %): values straight to and from registers.
-  run_variant<v<256, 16, 16, 4, true, true, true>>("values direct, no staging", b, t);
-  run_variant<v<256, 32, 16, 4, true, true, true>>("values direct, 32 items", b, t);
+  run_variant<v<256, 16, 16, 6, true, true>>("6 blocks/SM (spills 4 B)", b, t);
+  // Shared-memory instructions (L1 53 %): 16-byte swizzled staging, or
+  // none (values straight to and from registers).
+  constexpr auto swizzled = segscan::staging::swizzled;
+  constexpr auto direct = segscan::staging::direct;
+  run_variant<v<256, 16, 16, 4, true, true, swizzled>>("16-byte swizzled staging", b, t);
+  run_variant<v<256, 32, 16, 4, true, true, swizzled>>("swizzled, 32 items (spills 8 B)", b, t);
+  run_variant<v<256, 32, 16, 3, true, true, swizzled>>("swizzled, 32 items, 3 blocks", b, t);
+  run_variant<v<256, 24, 8, 4, true, true, swizzled>>("swizzled, 24 items", b, t);
+  run_variant<v<256, 16, 16, 4, true, true, direct>>("values direct, no staging", b, t);
+  run_variant<v<256, 32, 16, 4, true, true, direct>>("values direct, 32 items", b, t);
 }
 
 void compare_shape(buffers& b, const segment_shape& shape) {
