@@ -408,11 +408,17 @@ __global__ void __launch_bounds__(S::threads, S::min_blocks)
   path.store(out + warp_begin, warp_valid, lane, thread_valid, v);
 }
 
+// Tiles ahead whose input a tile prefetches, by default: as many bytes
+// ahead as production's 64 tiles of 256 x 40 elements.
+template <class S>
+inline constexpr int default_prefetch_tiles = gc::scan_prefetch_tiles * 256 * 40 / S::tile;
+
 // Launches variant S on `stream`: n floats at `in` (16-byte aligned),
-// their head flags at `flags` (aligned to S::flag_bytes), results to `out`.
+// their head flags at `flags` (aligned to S::flag_bytes), results to `out`;
+// prefetch_tiles < 0: default_prefetch_tiles<S>.
 template <class S>
 void launch_segmented_sum(const float* in, const std::uint8_t* flags, float* out, std::uint64_t n,
-                          cudaStream_t stream) {
+                          cudaStream_t stream, int prefetch_tiles = -1) {
   if (n == 0) return;
   if (reinterpret_cast<std::uintptr_t>(in) % 16 || reinterpret_cast<std::uintptr_t>(out) % 16 ||
       reinterpret_cast<std::uintptr_t>(flags) % S::flag_bytes)
@@ -428,7 +434,9 @@ void launch_segmented_sum(const float* in, const std::uint8_t* flags, float* out
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     return static_cast<unsigned>(blocks * sms);
   }();
-  const unsigned prefetch = tiles > resident ? unsigned(gc::scan_prefetch_tiles) : 0u;
+  const unsigned distance =
+      static_cast<unsigned>(prefetch_tiles >= 0 ? prefetch_tiles : default_prefetch_tiles<S>);
+  const unsigned prefetch = tiles > resident ? distance : 0u;
   segmented_sum<S><<<static_cast<unsigned>(tiles), S::threads, 0, stream>>>(in, flags, out, n,
                                                                             lookback, prefetch);
 }

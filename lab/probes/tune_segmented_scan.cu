@@ -203,21 +203,23 @@ std::string check_against_production(const Scan& scan, buffers& b) {
 }
 
 template <class S>
-void run_variant(const char* attack, buffers& b, const timings& t) {
+void run_variant(const char* attack, buffers& b, const timings& t, int prefetch_tiles = -1) {
   const auto scan = [&](const float* in, float* out) {
-    segscan::launch_segmented_sum<S>(in, b.flags, out, b.n, nullptr);
+    segscan::launch_segmented_sum<S>(in, b.flags, out, b.n, nullptr, prefetch_tiles);
   };
   const float ms = median_ms([&] { scan(b.values, b.out); });
   const float queued_ms = median_queued_ms([&] { scan(b.values, b.out); });
   CHECK_CUDA(cudaGetLastError());
   const std::string checks = check_against_production(scan, b);
-  char label[120];
-  std::snprintf(label, sizeof label, "%dx%d flags %2dB %s%s%s %db/SM (%s)", S::threads, S::items,
-                S::flag_bytes, S::one_barrier ? "1bar" : "2bar", S::shortcut ? " short" : "",
+  char label[160];
+  std::snprintf(label, sizeof label, "%dx%d flags %2dB %s%s%s %db/SM pf %d (%s)", S::threads,
+                S::items, S::flag_bytes, S::one_barrier ? "1bar" : "2bar",
+                S::shortcut ? " short" : "",
                 S::values == segscan::staging::direct     ? " direct"
                 : S::values == segscan::staging::swizzled ? " swizzled"
                                                           : "",
-                S::min_blocks, attack);
+                S::min_blocks,
+                prefetch_tiles >= 0 ? prefetch_tiles : segscan::default_prefetch_tiles<S>, attack);
   print_line(label, segscan::registers_of<S>(), ms, queued_ms, b.n, t, checks.c_str());
 }
 
@@ -233,6 +235,10 @@ void run_variants(buffers& b, const timings& t) {
   run_variant<v<256, 16, 16, 4, false, false>>("mask scan, 16-byte flag words", b, t);
   run_variant<v<256, 16, 8, 4, false, false>>("mask scan, 8-byte flag words", b, t);
   run_variant<v<256, 16, 4, 4, false, false>>("mask scan, 4-byte flag words", b, t);
+  // The L2 prefetch distance: production's 64 tiles (fewer bytes ahead at
+  // this tile than its own) and none.
+  run_variant<v<256, 16, 16, 4, false, false>>("prefetch 64 tiles ahead", b, t, 64);
+  run_variant<v<256, 16, 16, 4, false, false>>("no prefetch", b, t, 0);
   // Barriers: only the warps before the first head wait for the prefix.
   run_variant<v<256, 16, 16, 4, true, false>>("named barrier for the look-back", b, t);
   // Look-back latency: a tile with a head publishes its prefix at once.
