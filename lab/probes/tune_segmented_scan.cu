@@ -15,7 +15,9 @@
 //    must equal production's bit for bit.
 // Segment shapes: segments of 1024 (the bench row), lengths 1-2048 drawn at
 // random (the bench's other row), segments of 8. 2^28 elements unless
-// given: tune_segmented_scan [LOG2N].
+// given: tune_segmented_scan [LOG2N]; --profile [LOG2N]: production and
+// each variant once, segments of 1024, 2^24 unless given, for Nsight
+// Compute.
 //
 // Built by CMake (gpuprim_lab_probe_segmented_scan) and run by
 // scripts/device-check.sh --probe-segmented-scan (tune-segmented_scan.txt).
@@ -48,7 +50,8 @@
 
 namespace {
 
-bool any_failed = false;  // a check failed: the probe exits with 1
+bool any_failed = false;    // a check failed: the probe exits with 1
+bool profile_only = false;  // --profile: each kernel once, no timing
 
 namespace gp = gpuprim;
 namespace gc = gpuprim::cuda_detail;
@@ -207,6 +210,11 @@ void run_variant(const char* attack, buffers& b, const timings& t, int prefetch_
   const auto scan = [&](const float* in, float* out) {
     segscan::launch_segmented_sum<S>(in, b.flags, out, b.n, nullptr, prefetch_tiles);
   };
+  if (profile_only) {
+    scan(b.values, b.out);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    return;
+  }
   const float ms = median_ms([&] { scan(b.values, b.out); });
   const float queued_ms = median_queued_ms([&] { scan(b.values, b.out); });
   CHECK_CUDA(cudaGetLastError());
@@ -270,6 +278,10 @@ void compare_shape(buffers& b, const segment_shape& shape) {
   production(b.values, b.flags, b.reference, n, nullptr);
   production(b.integers, b.flags, b.integer_reference, n, nullptr);
   CHECK_CUDA(cudaDeviceSynchronize());
+  if (profile_only) {
+    run_variants(b, timings{});
+    return;
+  }
 
   timings t{};
   t.copy_ms = median_ms([&] {
@@ -329,12 +341,21 @@ void compare_shape(buffers& b, const segment_shape& shape) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int log2n = argc > 1 ? std::atoi(argv[1]) : 28;
+  // --profile [LOG2N]: production's kernel on each input, then each
+  // variant once, segments of 1024, 2^24 unless given (for Nsight Compute).
+  profile_only = argc > 1 && std::strcmp(argv[1], "--profile") == 0;
+  const char* size = argc > (profile_only ? 2 : 1) ? argv[profile_only ? 2 : 1] : nullptr;
+  const int log2n = size ? std::atoi(size) : (profile_only ? 24 : 28);
   if (log2n < 10 || log2n > 30) {
     std::printf("tune_segmented_scan: LOG2N must be 10 to 30\n");
     return 2;
   }
   buffers b(std::size_t{1} << log2n);
+  if (profile_only) {
+    compare_shape(b, segment_shape{"segments of 1024", 1024});
+    std::printf("profiled production and each variant once, n = 2^%d, segments of 1024\n", log2n);
+    return 0;
+  }
   for (const segment_shape& shape :
        {segment_shape{"segments of 1024", 1024}, segment_shape{"segments of 1-2048", 0},
         segment_shape{"segments of 8", 8}})
