@@ -58,8 +58,11 @@ using pair_op = gp::segmented<gp::plus>;
 // A variant's compile-time shape.
 enum class staging { padded, swizzled, direct };
 
+// FirstDelayNs: the look-back's sleep before its first poll (production's
+// 1 us gives the tiles behind time to publish; with Shortcut they mostly
+// have already).
 template <int Threads, int Items, int FlagBytes, int MinBlocks, bool OneBarrier, bool Shortcut,
-          staging Staging = staging::padded>
+          staging Staging = staging::padded, int FirstDelayNs = gc::scan_first_poll_delay_ns>
 struct shape {
   static_assert(Threads % 32 == 0 && Threads <= 1024);
   static_assert(Items % 4 == 0 && Items <= 64, "16-byte value vectors, a 64-bit head mask");
@@ -72,6 +75,7 @@ struct shape {
   static constexpr bool one_barrier = OneBarrier;
   static constexpr bool shortcut = Shortcut;
   static constexpr staging values = Staging;
+  static constexpr int first_delay_ns = FirstDelayNs;
   static constexpr int tile = Threads * Items;
 };
 
@@ -375,9 +379,8 @@ __global__ void __launch_bounds__(S::threads, S::min_blocks)
                        pair_t{total, total_head});
     if (warp == 0 && looks_back) {
       const pair_t prefix =
-          lookback
-              .template exclusive_prefix<gc::scan_lookback_words, gc::scan_first_poll_delay_ns, 0>(
-                  tile, pair_op{});
+          lookback.template exclusive_prefix<gc::scan_lookback_words, S::first_delay_ns, 0>(
+              tile, pair_op{});
       if (lane == 0) {
         tile_prefix = prefix.value;
         if (!early)

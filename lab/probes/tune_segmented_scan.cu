@@ -220,20 +220,22 @@ void run_variant(const char* attack, buffers& b, const timings& t, int prefetch_
   CHECK_CUDA(cudaGetLastError());
   const std::string checks = check_against_production(scan, b);
   char label[160];
-  std::snprintf(label, sizeof label, "%dx%d flags %2dB %s%s%s %db/SM pf %d (%s)", S::threads,
-                S::items, S::flag_bytes, S::one_barrier ? "1bar" : "2bar",
-                S::shortcut ? " short" : "",
-                S::values == segscan::staging::direct     ? " direct"
-                : S::values == segscan::staging::swizzled ? " swizzled"
-                                                          : "",
-                S::min_blocks,
-                prefetch_tiles >= 0 ? prefetch_tiles : segscan::default_prefetch_tiles<S>, attack);
+  std::snprintf(
+      label, sizeof label, "%dx%d flags %2dB %s%s%s %db/SM pf %d%s (%s)", S::threads, S::items,
+      S::flag_bytes, S::one_barrier ? "1bar" : "2bar", S::shortcut ? " short" : "",
+      S::values == segscan::staging::direct     ? " direct"
+      : S::values == segscan::staging::swizzled ? " swizzled"
+                                                : "",
+      S::min_blocks, prefetch_tiles >= 0 ? prefetch_tiles : segscan::default_prefetch_tiles<S>,
+      S::first_delay_ns == gc::scan_first_poll_delay_ns ? "" : " sleep0", attack);
   print_line(label, segscan::registers_of<S>(), ms, queued_ms, b.n, t, checks.c_str());
 }
 
 template <int Threads, int Items, int FlagBytes, int MinBlocks, bool OneBarrier, bool Shortcut,
-          segscan::staging Staging = segscan::staging::padded>
-using v = segscan::shape<Threads, Items, FlagBytes, MinBlocks, OneBarrier, Shortcut, Staging>;
+          segscan::staging Staging = segscan::staging::padded,
+          int FirstDelayNs = gc::scan_first_poll_delay_ns>
+using v = segscan::shape<Threads, Items, FlagBytes, MinBlocks, OneBarrier, Shortcut, Staging,
+                         FirstDelayNs>;
 
 // (Called from a plain function, one instantiation a line: nvcc's front
 // end has crashed on such kernels instantiated inside variadic folds.)
@@ -252,6 +254,8 @@ void run_variants(buffers& b, const timings& t) {
   // Look-back latency: a tile with a head publishes its prefix at once.
   run_variant<v<256, 16, 16, 4, true, true>>("+ prefix at once, look back if needed", b, t);
   run_variant<v<256, 16, 16, 4, false, true>>("prefix at once, two barriers", b, t);
+  // Look-back latency of the warps that wait: no sleep before the first poll.
+  run_variant<v<256, 16, 16, 4, true, true, segscan::staging::padded, 0>>("no first sleep", b, t);
   // Fixed cost a tile shared by more items.
   run_variant<v<256, 24, 8, 4, true, true>>("24 items", b, t);
   run_variant<v<256, 32, 16, 4, true, true>>("32 items", b, t);
