@@ -181,11 +181,12 @@ void print_line(const char* label, int registers, float ms, float queued_ms, std
                 const timings& t, const char* checks) {
   const double gbs = 9.0 * n / (ms * 1e6);
   const double copy_gbs = 8.0 * n / (t.copy_ms * 1e6);
+  char regs[16] = "-";  // not known for the library's kernels here
+  if (registers > 0) std::snprintf(regs, sizeof regs, "%d", registers);
   std::printf(
-      "  %-72s %3d regs %8.1f us, queued %8.1f us  %5.0f GB/s  %5.1f%% of copy  %.3fx CUB"
+      "  %-72s %3s regs %8.1f us, queued %8.1f us  %5.0f GB/s  %5.1f%% of copy  %.3fx CUB"
       "%s\n",
-      label, registers, ms * 1e3, queued_ms * 1e3, gbs, 100.0 * gbs / copy_gbs, t.cub_ms / ms,
-      checks);
+      label, regs, ms * 1e3, queued_ms * 1e3, gbs, 100.0 * gbs / copy_gbs, t.cub_ms / ms, checks);
 }
 
 // The checks of one scan (`scan(in, out)`) against production's results.
