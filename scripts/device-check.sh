@@ -24,7 +24,9 @@
 # --probe-batched-sort times the batched sort of full tiles against
 # production's shared-memory kernel: tune-batched_sort.txt;
 # --probe-spmv-rmat times SpMV on the R-MAT matrix (production's merge path,
-# cuSPARSE, variants): tune-spmv_rmat.txt.
+# cuSPARSE, variants): tune-spmv_rmat.txt;
+# --probe-segmented-scan times the segmented float sum's variants against
+# production and CUB: tune-segmented_scan.txt.
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -45,6 +47,7 @@ RUN_PROBE_MERGE=0
 RUN_PROBE_CG=0
 RUN_PROBE_BATCHED_SORT=0
 RUN_PROBE_SPMV_RMAT=0
+RUN_PROBE_SEGMENTED_SCAN=0
 RUN_PYTHON=0
 for arg in "$@"; do
   case "$arg" in
@@ -65,6 +68,7 @@ for arg in "$@"; do
     --probe-cg) RUN_PROBE_CG=1 ;;
     --probe-batched-sort) RUN_PROBE_BATCHED_SORT=1 ;;
     --probe-spmv-rmat) RUN_PROBE_SPMV_RMAT=1 ;;
+    --probe-segmented-scan) RUN_PROBE_SEGMENTED_SCAN=1 ;;
     --python) RUN_PYTHON=1 ;;
   esac
 done
@@ -110,6 +114,7 @@ PROBES=()
 [ $RUN_PROBE_CG -eq 1 ] && PROBES+=(cg)
 [ $RUN_PROBE_BATCHED_SORT -eq 1 ] && PROBES+=(batched_sort)
 [ $RUN_PROBE_SPMV_RMAT -eq 1 ] && PROBES+=(spmv_rmat)
+[ $RUN_PROBE_SEGMENTED_SCAN -eq 1 ] && PROBES+=(segmented_scan)
 
 MAIN_BUILD=0
 { [ $RUN_TESTS -eq 1 ] || [ $RUN_SANITIZE -eq 1 ] || [ $RUN_BENCH -eq 1 ]; } && MAIN_BUILD=1
@@ -286,6 +291,9 @@ fi
 [ $RUN_PROBE_BATCHED_SORT -eq 1 ] && probe batched_sort
 # SpMV on the R-MAT matrix against cuSPARSE and variants (lab/probes/tune_spmv_rmat.cu).
 [ $RUN_PROBE_SPMV_RMAT -eq 1 ] && probe spmv_rmat
+# The segmented float sum's variants against production and CUB
+# (lab/probes/tune_segmented_scan.cu).
+[ $RUN_PROBE_SEGMENTED_SCAN -eq 1 ] && probe segmented_scan
 # The reduction's block shapes against CUB (lab/probes/tune_reduce.cu).
 [ $RUN_TUNE_REDUCE -eq 1 ] && probe reduce
 if [ $RUN_TUNE_GEMM -eq 1 ]; then
