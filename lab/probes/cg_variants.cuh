@@ -244,6 +244,26 @@ __device__ __forceinline__ void rows_times(V vals, C cols, const int (&begin)[R]
   }
 }
 
+// The R rows row0, row0 + threads, ... of a thread times x (x[c] =
+// x_at(c)), A's offsets and entries through the read-only path; rows past
+// the last are empty.
+template <int R, class X>
+__device__ __forceinline__ void thread_rows_times(const csr_op& A, std::size_t row0, X x_at,
+                                                  T (&sum)[R]) {
+  int begin[R], end[R];
+#pragma unroll
+  for (int u = 0; u < R; ++u) {
+    const std::size_t row = row0 + u * threads;
+    begin[u] = end[u] = 0;
+    if (row < A.rows) {
+      begin[u] = __ldg(A.offsets + row);
+      end[u] = __ldg(A.offsets + row + 1);
+    }
+  }
+  rows_times<R>([&](int k) { return __ldg(A.values + k); },
+                [&](int k) { return __ldg(A.cols + k); }, begin, end, x_at, sum);
+}
+
 // A thread per row, R rows of a thread in flight at once. Bound attacked:
 // latency (the staged-rows kernel: 64 registers, 48% occupancy, DRAM
 // 45-49%): every thread issues its rows' offsets, entries and gathers
@@ -257,20 +277,9 @@ __global__ void __launch_bounds__(threads)
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * threads;
   for (std::size_t row0 = static_cast<std::size_t>(blockIdx.x) * threads * R + threadIdx.x;
        row0 < A.rows; row0 += stride * R) {
-    int begin[R], end[R];
-#pragma unroll
-    for (int u = 0; u < R; ++u) {
-      const std::size_t row = row0 + u * threads;
-      begin[u] = end[u] = 0;
-      if (row < A.rows) {
-        begin[u] = __ldg(A.offsets + row);
-        end[u] = __ldg(A.offsets + row + 1);
-      }
-    }
     T sum[R];
-    rows_times<R>([&](int k) { return __ldg(A.values + k); },
-                  [&](int k) { return __ldg(A.cols + k); }, begin, end,
-                  [&](I c) { return __ldg(p + c); }, sum);
+    thread_rows_times<R>(
+        A, row0, [&](I c) { return __ldg(p + c); }, sum);
 #pragma unroll
     for (int u = 0; u < R; ++u) {
       const std::size_t row = row0 + u * threads;
@@ -300,20 +309,9 @@ __global__ void __launch_bounds__(threads)
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * threads;
   for (std::size_t row0 = static_cast<std::size_t>(blockIdx.x) * threads * R + threadIdx.x;
        row0 < A.rows; row0 += stride * R) {
-    int begin[R], end[R];
-#pragma unroll
-    for (int u = 0; u < R; ++u) {
-      const std::size_t row = row0 + u * threads;
-      begin[u] = end[u] = 0;
-      if (row < A.rows) {
-        begin[u] = __ldg(A.offsets + row);
-        end[u] = __ldg(A.offsets + row + 1);
-      }
-    }
     T sum[R];
-    rows_times<R>([&](int k) { return __ldg(A.values + k); },
-                  [&](int k) { return __ldg(A.cols + k); }, begin, end,
-                  [&](I c) { return __ldg(r + c) + b * __ldg(p + c); }, sum);
+    thread_rows_times<R>(
+        A, row0, [&](I c) { return __ldg(r + c) + b * __ldg(p + c); }, sum);
 #pragma unroll
     for (int u = 0; u < R; ++u) {
       const std::size_t row = row0 + u * threads;

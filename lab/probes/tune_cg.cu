@@ -317,55 +317,40 @@ int run(int argc, char** argv) {
     std::string name;
     std::function<void()> launch;
   };
-  // Blocks of `kernel`: `per_sm` per SM, or as many as are resident.
-  auto grid_of = [&](auto kernel, unsigned per_sm, const char* what, variant& out) {
-    const unsigned grid = std::min(resident_grid(kernel), per_sm * sms);
-    char text[120];
-    std::snprintf(text, sizeof text, "%s, %u blocks/SM", what, grid / sms);
-    out.name = text;
-    return grid;
+  // Blocks of `kernel`: `per_sm` per SM, or as many as are resident; and a
+  // variant's name with the blocks per SM it runs.
+  auto grid_of = [&](auto kernel, unsigned per_sm) {
+    return std::min(resident_grid(kernel), per_sm * sms);
+  };
+  auto name_of = [&](const std::string& what, unsigned grid) {
+    return what + ", " + std::to_string(grid / sms) + " blocks/SM";
+  };
+  // A variant that launches `kernel` with `args`.
+  auto variant_of = [&](auto kernel, unsigned per_sm, const std::string& what, auto... args) {
+    const unsigned grid = grid_of(kernel, per_sm);
+    return variant{name_of(what, grid), [=] { kernel<<<grid, threads>>>(args...); }};
   };
   auto thread_rows = [&](auto rows_per_thread, unsigned per_sm) {
     constexpr int R = decltype(rows_per_thread)::value;
-    auto kernel = matvec_thread_rows<R>;
-    variant out;
-    char what[64];
-    std::snprintf(what, sizeof what, "matvec, thread per row x %d", R);
-    const unsigned grid = grid_of(kernel, per_sm, what, out);
-    out.launch = [=] { kernel<<<grid, threads>>>(A, p, q, slots, gc::guard_halt_clear); };
-    return out;
+    return variant_of(matvec_thread_rows<R>, per_sm,
+                      "matvec, thread per row x " + std::to_string(R), A, p, q, slots,
+                      gc::guard_halt_clear);
   };
   auto block_staged = [&](auto rows_per_thread) {
     constexpr int R = decltype(rows_per_thread)::value;
-    auto kernel = matvec_block_staged<R>;
-    variant out;
-    char what[64];
-    std::snprintf(what, sizeof what, "matvec, tile of 256 x %d rows staged", R);
-    const unsigned grid = grid_of(kernel, 32, what, out);
-    out.launch = [=] { kernel<<<grid, threads>>>(A, p, q, slots, gc::guard_halt_clear); };
-    return out;
+    return variant_of(matvec_block_staged<R>, 32,
+                      "matvec, tile of 256 x " + std::to_string(R) + " rows staged", A, p, q, slots,
+                      gc::guard_halt_clear);
   };
   auto reduce_variant = [&](auto unroll, unsigned per_sm) {
     constexpr int U = decltype(unroll)::value;
-    auto kernel = reduce_quads<U>;
-    variant out;
-    char what[64];
-    std::snprintf(what, sizeof what, "reduce, float4 x %d", U);
-    const unsigned grid = grid_of(kernel, per_sm, what, out);
-    out.launch = [=] { kernel<<<grid, threads>>>(n, head, r, q, slots, var_fin, gc::guard_halt); };
-    return out;
+    return variant_of(reduce_quads<U>, per_sm, "reduce, float4 x " + std::to_string(U), n, head, r,
+                      q, slots, var_fin, gc::guard_halt);
   };
   auto update_variant = [&](auto unroll, unsigned per_sm) {
     constexpr int U = decltype(unroll)::value;
-    auto kernel = update_quads<U>;
-    variant out;
-    char what[64];
-    std::snprintf(what, sizeof what, "update, float4 x %d", U);
-    const unsigned grid = grid_of(kernel, per_sm, what, out);
-    out.launch = [=] {
-      kernel<<<grid, threads>>>(n, head, x, p, r, var_scalars, gc::guard_update);
-    };
-    return out;
+    return variant_of(update_quads<U>, per_sm, "update, float4 x " + std::to_string(U), n, head, x,
+                      p, r, var_scalars, gc::guard_update);
   };
   using one = std::integral_constant<int, 1>;
   using two = std::integral_constant<int, 2>;
@@ -395,17 +380,14 @@ int run(int argc, char** argv) {
   auto fused_variant = [&](auto rows_per_thread, unsigned per_sm) {
     constexpr int R = decltype(rows_per_thread)::value;
     auto kernel = update_matvec_thread_rows<R>;
-    variant out;
-    char what[80];
-    std::snprintf(what, sizeof what, "update fused into matvec, thread per row x %d", R);
-    const unsigned grid = grid_of(kernel, per_sm, what, out);
+    const unsigned grid = grid_of(kernel, per_sm);
     int* f = &flip;
-    out.launch = [=] {
-      const bool odd = (*f)++ % 2 != 0;
-      kernel<<<grid, threads>>>(A, x, odd ? pp2 : p, r, odd ? p : pp2, q, slots,
-                                gc::guard_halt_clear);
-    };
-    return out;
+    return variant{name_of("update fused into matvec, thread per row x " + std::to_string(R), grid),
+                   [=] {
+                     const bool odd = (*f)++ % 2 != 0;
+                     kernel<<<grid, threads>>>(A, x, odd ? pp2 : p, r, odd ? p : pp2, q, slots,
+                                               gc::guard_halt_clear);
+                   }};
   };
   // As measure, for the fused launches: one launch from `from` with flip 0
   // (p' in p2) checked against `want`.
