@@ -367,77 +367,20 @@ row measure_ladder_row(const context& ctx, ladder_inputs& inputs, row r, std::si
   return r;
 }
 
-void plan_ladder(const context& ctx, plan& p) {
-  constexpr int k = 9;
-  const std::size_t side = ctx.quick ? 4096 : 8192;
-  table t = ladder_table(
-      ctx, "convolve ladder: " + std::to_string(side) + "^2 float, 9x9, border replicate (cuda)");
-  t.notes = {
-      "The filter is the outer product of 9 symmetric taps, so the separable rungs compute the "
-      "same image. Rungs 5 and 6 run the library's separable kernel (5: a row pass and a column "
-      "pass through a temporary image; 6: fused). For reference: the library's general kernel "
-      "(gp::correlate: tile + halo, 7 x 4 register-blocked outputs per thread, 16-byte loads) and "
-      "NPP's nppiFilter_32f_C1R (9x9).",
-      "CUDA events around each call; GB/s counts 8 bytes per pixel (Gpixel/s = GB/s / 8); check: "
-      "every row against the first rung, 16 pixels away from the edges.",
-  };
-  const auto inputs = std::make_shared<ladder_inputs>();
-  const stream_t stream = ctx.stream;
-  const auto taps64 = symmetric_taps(k);
-  const auto taps = std::make_shared<std::vector<float>>(taps64.begin(), taps64.end());
-  auto rows = make_ladder_rows<convolve_enqueuer>(
-      p, p.add_table(std::move(t)), make_header("", "cuda", "float", side * side, 8),
-      [ctx, inputs, side](const row& r, const convolve_enqueuer& enqueue) {
-        return measure_ladder_row(ctx, *inputs, r, side, enqueue);
-      });
-  rows.add_rungs(ladder::convolve_rungs(), [stream, taps](auto run) -> convolve_enqueuer {
-    return [run, stream, taps](device_matrix_view<const float> in, device_matrix_view<float> out) {
-      run(in, out, *taps, stream);
-    };
-  });
-  const auto general_filter = std::make_shared<filter>(filter::outer(taps64, taps64));
-  rows.add(
-      "gpuprim", "correlate (general kernel)", "(reference) the library's general path",
-      [general_filter, stream](device_matrix_view<const float> in, device_matrix_view<float> out) {
-        correlate(cuda.on(stream), in, *general_filter, out, border::replicate);
-      });
-  if (npp_available()) {
-    const auto d_filter = std::make_shared<std::unique_ptr<device_vector<float>>>();
-    rows.add("npp", npp_convolve::general_name(), "(reference) the vendor library",
-             [d_filter, taps, stream, inputs](device_matrix_view<const float> in,
-                                              device_matrix_view<float> out) {
-               if (!*d_filter) {
-                 std::vector<float> w(taps->size() * taps->size());
-                 for (std::size_t i = 0; i < taps->size(); ++i)
-                   for (std::size_t j = 0; j < taps->size(); ++j)
-                     w[i * taps->size() + j] = (*taps)[i] * (*taps)[j];
-                 *d_filter = std::make_unique<device_vector<float>>(to_device(w));
-               }
-               const int step = static_cast<int>(in.ld() * sizeof(float));
-               npp_convolve(stream).general(in.data(), step, out.data(), step, int(in.rows()),
-                                            int(in.cols()), (*d_filter)->data(), k);
-             });
-  }
-}
-
-// The newer rungs (the register-blocked one on; the first three take
-// milliseconds at 17 x 17) at the filter sizes of the headline rows, 5 x 5
-// and 17 x 17, beside the library's general and separable paths with the
-// same border.
-void plan_ladder_newest(const context& ctx, plan& p, int k) {
-  constexpr std::size_t first_rung = 3;
+// A ladder table at k x k on a side^2 image (side 8192, 4096 with --quick),
+// border replicate, the filter the outer product of k symmetric taps: the
+// rungs from `first_rung` on, the library's general kernel for reference,
+// then the rows `add_references(rows, taps)` adds. `which` follows
+// "convolve ladder" in the title.
+template <class AddReferences>
+void plan_ladder_table(const context& ctx, plan& p, int k, std::size_t first_rung,
+                       const std::string& which, std::vector<std::string> notes,
+                       AddReferences add_references) {
   const std::size_t side = ctx.quick ? 4096 : 8192;
   const std::string kk = std::to_string(k) + "x" + std::to_string(k);
-  table t = ladder_table(ctx, "convolve ladder, rungs 4 on: " + std::to_string(side) +
+  table t = ladder_table(ctx, "convolve ladder" + which + ": " + std::to_string(side) +
                                   "^2 float, " + kk + ", border replicate (cuda)");
-  t.notes = {
-      "The filter is the outer product of " + std::to_string(k) +
-          " symmetric taps: the general rungs do k^2 FMAs per pixel, the separable ones 2k. For "
-          "reference: the library's general kernel (gp::correlate) and its fused separable kernel "
-          "(gp::correlate_separable), both border replicate.",
-      "CUDA events around each call; GB/s counts 8 bytes per pixel (Gpixel/s = GB/s / 8); check: "
-      "every row against the first, 16 pixels away from the edges.",
-  };
+  t.notes = std::move(notes);
   const auto inputs = std::make_shared<ladder_inputs>();
   const stream_t stream = ctx.stream;
   const auto taps64 = symmetric_taps(k);
@@ -458,11 +401,67 @@ void plan_ladder_newest(const context& ctx, plan& p, int k) {
       [general_filter, stream](device_matrix_view<const float> in, device_matrix_view<float> out) {
         correlate(cuda.on(stream), in, *general_filter, out, border::replicate);
       });
-  rows.add("gpuprim", "correlate_separable (fused kernel)",
-           "(reference) the library's separable path",
-           [taps64, stream](device_matrix_view<const float> in, device_matrix_view<float> out) {
-             correlate_separable(cuda.on(stream), in, taps64, taps64, out, border::replicate);
-           });
+  add_references(rows, taps64);
+}
+
+// The whole ladder at 9 x 9, with NPP's general filter for reference.
+void plan_ladder(const context& ctx, plan& p) {
+  constexpr int k = 9;
+  const stream_t stream = ctx.stream;
+  const std::vector<std::string> notes = {
+      "The filter is the outer product of 9 symmetric taps, so the separable rungs compute the "
+      "same image. Rungs 5 and 6 run the library's separable kernel (5: a row pass and a column "
+      "pass through a temporary image; 6: fused). For reference: the library's general kernel "
+      "(gp::correlate: tile + halo, 7 x 4 register-blocked outputs per thread, 16-byte loads) and "
+      "NPP's nppiFilter_32f_C1R (9x9).",
+      "CUDA events around each call; GB/s counts 8 bytes per pixel (Gpixel/s = GB/s / 8); check: "
+      "every row against the first rung, 16 pixels away from the edges.",
+  };
+  plan_ladder_table(ctx, p, k, 0, "", notes, [stream](auto& rows, const std::vector<double>& taps) {
+    if (!npp_available()) return;
+    const auto d_filter = std::make_shared<std::unique_ptr<device_vector<float>>>();
+    std::vector<float> w(taps.size() * taps.size());
+    for (std::size_t i = 0; i < taps.size(); ++i)
+      for (std::size_t j = 0; j < taps.size(); ++j)
+        w[i * taps.size() + j] = float(taps[i]) * float(taps[j]);
+    const auto weights = std::make_shared<std::vector<float>>(std::move(w));
+    rows.add("npp", npp_convolve::general_name(), "(reference) the vendor library",
+             [d_filter, weights, stream](device_matrix_view<const float> in,
+                                         device_matrix_view<float> out) {
+               if (!*d_filter)
+                 *d_filter = std::make_unique<device_vector<float>>(to_device(*weights));
+               const int step = static_cast<int>(in.ld() * sizeof(float));
+               npp_convolve(stream).general(in.data(), step, out.data(), step, int(in.rows()),
+                                            int(in.cols()), (*d_filter)->data(), k);
+             });
+  });
+}
+
+// The newer rungs (the register-blocked one on; the first three take
+// milliseconds at 17 x 17) at the filter sizes of the headline rows, 5 x 5
+// and 17 x 17, beside the library's general and separable paths with the
+// same border.
+void plan_ladder_newest(const context& ctx, plan& p, int k) {
+  constexpr std::size_t first_rung = 3;
+  const stream_t stream = ctx.stream;
+  const std::vector<std::string> notes = {
+      "The filter is the outer product of " + std::to_string(k) +
+          " symmetric taps: the general rungs do k^2 FMAs per pixel, the separable ones 2k. For "
+          "reference: the library's general kernel (gp::correlate) and its fused separable kernel "
+          "(gp::correlate_separable), both border replicate.",
+      "CUDA events around each call; GB/s counts 8 bytes per pixel (Gpixel/s = GB/s / 8); check: "
+      "every row against the first, 16 pixels away from the edges.",
+  };
+  plan_ladder_table(
+      ctx, p, k, first_rung, ", rungs 4 on", notes,
+      [stream](auto& rows, const std::vector<double>& taps64) {
+        rows.add(
+            "gpuprim", "correlate_separable (fused kernel)",
+            "(reference) the library's separable path",
+            [taps64, stream](device_matrix_view<const float> in, device_matrix_view<float> out) {
+              correlate_separable(cuda.on(stream), in, taps64, taps64, out, border::replicate);
+            });
+      });
 }
 
 // --ladder: the 9 x 9 ladder, then the newer rungs at 5 x 5 and 17 x 17.
