@@ -384,6 +384,9 @@ void swap_bytes(std::vector<std::byte>& bytes, std::size_t element_size) {
 std::vector<std::byte> fortran_to_c_order(std::vector<std::byte> data,
                                           const std::vector<std::uint64_t>& shape,
                                           std::size_t element_size) {
+  // An empty array (some axis 0) has nothing to move, and the product of
+  // its other axes need not fit in memory.
+  if (data.empty()) return data;
   std::vector<std::uint64_t> current(shape.rbegin(), shape.rend());  // row-major shape of data
   std::vector<std::byte> scratch(data.size());
   std::size_t batch = 1;

@@ -347,6 +347,18 @@ TEST_F(npy_files, fortran_order_is_accepted_for_one_long_axis) {
   EXPECT_EQ(io::read_npy(path).values<std::uint16_t>()[2], 9);
 }
 
+TEST_F(npy_files, empty_fortran_order_with_huge_other_axes_reads_as_empty) {
+  // numpy.load gives an empty array of this shape: one axis is 0, so the
+  // others' product (past 2^64) is never a size.
+  const std::string header = padded_v1_header(
+      "{'descr': '>u4', 'fortran_order': True, 'shape': (0, 111, 4444445, 5, 3334445, 5, 333, "
+      "330), }");
+  const fs::path path = write_raw("empty_f.npy", v1_file(header, ""));
+  const io::npy_array back = io::read_npy(path);
+  EXPECT_EQ(back.shape, (std::vector<std::uint64_t>{0, 111, 4444445, 5, 3334445, 5, 333, 330}));
+  EXPECT_EQ(back.size(), 0u);
+}
+
 // ---- Fortran order and big-endian data: read as numpy.load reads them ----
 
 // Files numpy.save wrote (tests/data/npy/make_fixtures.py): each NAME.npy,
