@@ -217,8 +217,9 @@ template <unsigned Tile>
 void compare(unsigned arrays, bool special) {
   const std::size_t n = std::size_t(arrays) * Tile;
   const std::vector<float> input = random_keys(n, special);
-  float *in, *production, *variant;
+  float *in, *production, *variant, *library;
   CHECK_CUDA(cudaMalloc(&in, n * sizeof(float)));
+  CHECK_CUDA(cudaMalloc(&library, n * sizeof(float)));
   CHECK_CUDA(cudaMalloc(&production, n * sizeof(float)));
   CHECK_CUDA(cudaMalloc(&variant, n * sizeof(float)));
   CHECK_CUDA(cudaMemcpy(in, input.data(), n * sizeof(float), cudaMemcpyHostToDevice));
@@ -236,6 +237,12 @@ void compare(unsigned arrays, bool special) {
                                                   false, codec{gp::sort_less{}});
     CHECK_CUDA(cudaGetLastError());
   };
+  // The library's dispatch (gp::sort_batched's kernels): the full-tile
+  // kernel where it applies.
+  const auto run_library = [&] {
+    gc::sort_arrays(library, gc::uniform_arrays{Tile}, arrays, Tile, true, codec{gp::sort_less{}},
+                    nullptr);
+  };
   const auto run_variant = [&] {
     sort_full_tiles<Tile><<<arrays, Tile / items>>>(variant);
     CHECK_CUDA(cudaGetLastError());
@@ -250,16 +257,25 @@ void compare(unsigned arrays, bool special) {
                              run_variant();
                            }) -
                            copy_ms;
+  const float library_ms = median_ms([&] {
+                             copy(library);
+                             run_library();
+                           }) -
+                           copy_ms;
 
   copy(production);
   run_production();
   copy(variant);
   run_variant();
+  copy(library);
+  run_library();
   CHECK_CUDA(cudaDeviceSynchronize());
-  std::vector<float> got_production(n), got_variant(n);
+  std::vector<float> got_production(n), got_variant(n), got_library(n);
   CHECK_CUDA(cudaMemcpy(got_production.data(), production, bytes, cudaMemcpyDeviceToHost));
   CHECK_CUDA(cudaMemcpy(got_variant.data(), variant, bytes, cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(got_library.data(), library, bytes, cudaMemcpyDeviceToHost));
   const bool same = std::memcmp(got_production.data(), got_variant.data(), bytes) == 0;
+  const bool library_same = std::memcmp(got_production.data(), got_library.data(), bytes) == 0;
   std::size_t wrong_arrays = 0;
   std::vector<float> expected(Tile);
   for (unsigned a = 0; a < arrays; ++a) {
@@ -281,7 +297,11 @@ void compare(unsigned arrays, bool special) {
               same ? "same as production" : "DIFFERS FROM PRODUCTION",
               wrong_arrays == 0 ? "every array sorted"
                                 : (std::to_string(wrong_arrays) + " ARRAYS WRONG").c_str());
-  free_device(in, production, variant);
+  std::printf("  %-44s %9.1f us  %5.1f%% of copy  %.2fx production  %s\n",
+              "library (gc::sort_arrays of full arrays)", library_ms * 1e3,
+              100.0 * copy_ms / library_ms, production_ms / library_ms,
+              library_same ? "same as production" : "DIFFERS FROM PRODUCTION");
+  free_device(in, production, variant, library);
 }
 
 }  // namespace

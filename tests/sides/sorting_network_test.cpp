@@ -62,12 +62,15 @@ SIDE_TYPED_TEST(sorting_network, odd_even_merge_sort_every_size_and_pattern) {
 }
 
 // 5000 keys: on the GPU a tile for 4-byte keys, past one for 8-byte keys
-// (global steps).
+// (global steps). The powers of two from 128 to 4096 are the GPU's full
+// tiles (one chunk of a warp's keys up to the largest that fits twice in
+// shared memory).
 SIDE_TYPED_TEST(sorting_network, batched_every_array_size) {
   using T = TypeParam;
   auto rng = make_rng(73);
   const std::size_t many_arrays = on_cuda ? 300 : 40;
-  for (std::size_t array_size : {1u, 2u, 3u, 31u, 32u, 33u, 64u, 65u, 1000u, 1024u, 5000u}) {
+  for (std::size_t array_size :
+       {1u, 2u, 3u, 31u, 32u, 33u, 64u, 65u, 128u, 256u, 512u, 1000u, 1024u, 2048u, 4096u, 5000u}) {
     for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{7}, many_arrays}) {
       for (key_pattern pattern : {key_pattern::special, key_pattern::reversed}) {
         const auto input = make_keys<T>(array_size * count, pattern, rng);
@@ -80,7 +83,39 @@ SIDE_TYPED_TEST(sorting_network, batched_every_array_size) {
   }
 }
 
+// Full arrays of powers of two, descending, every pattern: on the GPU the
+// full-tile kernel's sizes, and one array of each (a single block).
+SIDE_TYPED_TEST(sorting_network, batched_full_arrays_descending) {
+  using T = TypeParam;
+  auto rng = make_rng(77);
+  for (std::size_t array_size : {256u, 1024u, 4096u}) {
+    for (std::size_t count : {std::size_t{1}, std::size_t{33}}) {
+      for (key_pattern pattern : all_key_patterns) {
+        const auto input = make_keys<T>(array_size * count, pattern, rng);
+        auto keys = side::put(input);
+        gp::sort_batched(side::backend(), keys, array_size, gp::sort_greater{});
+        EXPECT_TRUE(is_batched_sort_of<T>(side::get(keys), input, array_size, gp::sort_greater{}))
+            << "array_size=" << array_size << " count=" << count << ", " << name_of(pattern);
+      }
+    }
+  }
+}
+
 #if GPUPRIM_TEST_ON_CUDA
+// Arrays of a full tile that are not 16-byte aligned take the shared-memory
+// tiles with their guards.
+SIDE_TYPED_TEST(sorting_network, batched_unaligned_full_tiles) {
+  using T = TypeParam;
+  auto rng = make_rng(78);
+  const auto input = make_keys<T>(1024 * 40 + 1, key_pattern::random, rng);
+  auto keys = side::put(input);
+  gp::sort_batched(side::backend(), side::span(keys).subspan(1, 1024 * 40), 1024);
+  const auto got = side::get(keys);
+  EXPECT_EQ(got[0], input[0]);
+  EXPECT_TRUE(is_batched_sort_of<T>(std::span<const T>(got).subspan(1),
+                                    std::span<const T>(input).subspan(1), 1024, gp::sort_less{}));
+}
+
 // Unaligned data takes the guarded loads of full arrays.
 SIDE_TYPED_TEST(sorting_network, batched_unaligned_subspan) {
   using T = TypeParam;

@@ -9,7 +9,10 @@
 //    consecutive keys per lane (vector loads when every array is full and
 //    aligned), and run the whole network with shuffles. One launch.
 //  - P * sizeof(key) <= 32 KiB: one block per array, in shared memory
-//    (cuda/block/block_bitonic_sort.cuh). One launch.
+//    (cuda/block/block_bitonic_sort.cuh). One launch. Arrays of exactly P
+//    keys, aligned, whose two copies fit 48 KiB take the full-tile kernel
+//    instead: lanes hold consecutive keys, no guards, each step across
+//    warps one pass through shared memory.
 //  - larger: the array is cut into tiles of 32 KiB; a block sorts each tile,
 //    then every stage above the tile runs its wide steps as one launch each
 //    (global memory) and its steps within a tile as one launch of block
@@ -243,6 +246,86 @@ __global__ void __launch_bounds__(network_threads)
     tile_data[i] = codec.decode(keys[i]);
 }
 
+// Full-tile path, one step whose partners lie in other chunks of the tile:
+// key (first + i) meets (first + i) ^ mask, mask >= chunk. The warp writes
+// its chunk to `buffer` and, after the barrier, reads the partners: the
+// same places of chunk first ^ mask's chunk bits, or (Mirror: mask = 2^m - 1,
+// the first step of a stage) their mirror image, lane 31 - lane's keys in
+// reverse. The lower chunk keeps the smaller keys.
+template <bool Mirror, class Layout, int Items, class K, class Less>
+__device__ __forceinline__ void full_tile_step(K (&v)[Items], K* buffer, unsigned first,
+                                               unsigned lane, unsigned mask, unsigned top,
+                                               Less less) {
+  constexpr unsigned chunk = Layout::elements;
+  using keys_of_lane = vector_of<K, Items>;
+  keys_of_lane mine;
+#pragma unroll
+  for (int r = 0; r < Items; ++r)
+    mine.items[r] = v[r];
+  *reinterpret_cast<keys_of_lane*>(buffer + first + Layout::offset(lane, 0)) = mine;
+  __syncthreads();
+  const unsigned partner_chunk = first ^ (mask & ~(chunk - 1));
+  const keys_of_lane other = *reinterpret_cast<const keys_of_lane*>(
+      buffer + partner_chunk + Layout::offset(Mirror ? 31 - lane : lane, 0));
+  const bool lower = (first & top) == 0;
+#pragma unroll
+  for (int r = 0; r < Items; ++r) {
+    const K& o = other.items[Mirror ? Items - 1 - r : r];
+    const bool take = lower ? less(o, v[r]) : less(v[r], o);
+    if (take) v[r] = o;
+  }
+}
+
+// Full-tile path: block b sorts array b of exactly `tile` keys (a power of
+// two of at least one chunk); the data is 16-byte aligned. Each warp holds a
+// chunk of 32 * Items keys blocked (lane l: Items consecutive keys, loaded
+// as vectors straight from global memory), so that the steps with partners
+// less than Items apart are register moves and the rest of a chunk's steps
+// shuffles; no step needs a guard. The steps across chunks go through two
+// tiles of shared memory taken in turn, one barrier a step.
+//   1. the chunk's whole network in registers;
+//   2. each stage above the chunk: its steps across chunks through shared
+//      memory (the mirror step, then the steps down to one chunk apart),
+//      then its steps inside the chunk in registers;
+//   3. the sorted chunk back to global memory as vectors.
+template <int Items, class Codec, class T>
+__global__ void __launch_bounds__(1024)
+    sort_full_tiles(T* __restrict__ data, unsigned tile, Codec codec) {
+  using K = typename Codec::key;
+  using layout = blocked_layout<Items, 32>;
+  constexpr unsigned chunk = layout::elements;
+  extern __shared__ __align__(16) unsigned char network_shared[];
+  K* const buffers = reinterpret_cast<K*>(network_shared);
+  const unsigned lane = threadIdx.x % 32;
+  const unsigned first = (threadIdx.x / 32) * chunk;
+  T* const keys = data + std::uint64_t(blockIdx.x) * tile + first + layout::offset(lane, 0);
+  const key_less<Codec> less{codec};
+  K v[Items];
+  const vector_of<T, Items> in = load_vector<Items>(keys);
+#pragma unroll
+  for (int r = 0; r < Items; ++r)
+    v[r] = codec.encode(in.items[r]);
+  // 1.
+  bitonic_sort_registers<layout, false>(v, 0, lane, chunk, less);
+  // 2.
+  unsigned buffer = 0;
+  for (unsigned k = 2 * chunk; k <= tile; k *= 2) {
+    full_tile_step<true, layout>(v, buffers + buffer * tile, first, lane, k - 1, k / 2, less);
+    buffer ^= 1;
+    for (unsigned j = k / 4; j >= chunk; j /= 2) {
+      full_tile_step<false, layout>(v, buffers + buffer * tile, first, lane, j, j, less);
+      buffer ^= 1;
+    }
+    bitonic_merge_registers<layout, false>(v, 0, lane, chunk, less);
+  }
+  // 3.
+  vector_of<T, Items> out;
+#pragma unroll
+  for (int r = 0; r < Items; ++r)
+    out.items[r] = codec.decode(v[r]);
+  *reinterpret_cast<vector_of<T, Items>*>(keys) = out;
+}
+
 // One global compare-exchange step of the bitonic network over `count`
 // arrays padded to 2^log2_half * 2: pair t of an array is (lo, lo ^ mask),
 // lo = t with a zero bit at `top`.
@@ -383,6 +466,30 @@ void launch_shared_tiles(T* data, Arrays arrays, std::uint64_t count, std::uint6
          arrays, tiles_per_array, tile, merge_only, codec);
 }
 
+// Whether arrays of exactly `tile` keys take the full-tile path: at least
+// a chunk, two tiles of keys in the default 48 KiB of shared memory, keys
+// that load as whole vectors, and no more than 1024 threads.
+template <class Codec, class T>
+constexpr bool full_tile_path(std::uint64_t tile) {
+  using K = typename Codec::key;
+  constexpr int items = network_items<K>;
+  constexpr unsigned chunk = 32u * items;
+  return sizeof(vector_of<T, items>) == sizeof(T) * items && tile >= chunk &&
+         2 * tile * sizeof(K) <= 48 * 1024 && tile / items <= 1024;
+}
+
+template <class Codec, class T>
+void launch_full_tiles(T* data, std::uint64_t count, unsigned tile, Codec codec, stream_t stream) {
+  using K = typename Codec::key;
+  constexpr int items = network_items<K>;
+  const unsigned threads = tile / unsigned(items);
+  const unsigned shared = unsigned(2 * tile * sizeof(K));
+  report_launch_to_tuner(sort_full_tiles<items, Codec, T>, int(threads), shared,
+                         network_grid(count));
+  launch("sort_full_tiles", network_algorithm, sort_full_tiles<items, Codec, T>,
+         {network_grid(count), threads, shared, stream}, data, tile, codec);
+}
+
 // The run-time launch parameters of arrays longer than the register path
 // (the tuner's "sorting_network" space, src/tune/config.cpp): the shared
 // tile's bytes (its keys: the largest power of two that fits, at least one
@@ -436,6 +543,10 @@ void sort_arrays(T* data, Arrays arrays, std::uint64_t count, std::uint64_t padd
       unsigned(std::bit_floor(std::min<std::size_t>(config.tile_bytes, 48 * 1024) / sizeof(K))));
   if (padded <= max_tile) {
     const unsigned tile = std::max(unsigned(padded), chunk);
+    if constexpr (std::is_same_v<Arrays, uniform_arrays>) {
+      if (full && full_tile_path<Codec, T>(padded))
+        return launch_full_tiles(data, count, tile, codec, stream);
+    }
     return launch_shared_tiles(data, arrays, count, 1, tile, false, codec, stream);
   }
   // Longer than a tile: sort the tiles, then merge stage by stage.
