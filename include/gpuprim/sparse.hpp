@@ -25,6 +25,12 @@
 //    argument. The statistics are computed once when a matrix is
 //    transferred (device_csr_matrix keeps them); a device_csr_view without
 //    them costs one pass over the offsets and a synchronization per call.
+//  - device_csr_matrix::prepare_spmv analyses the columns once (as
+//    cusparseSpMV_preprocess does for cuSPARSE): which are hottest, so that
+//    spmv can keep their x in shared memory (spmv_kernel::hot_columns,
+//    chosen automatically where choose_spmv_kernel's rule says it pays).
+//    It costs a copy of the column indices in device memory. Matrices and
+//    views without it behave as before.
 #pragma once
 
 #include <algorithm>
@@ -41,6 +47,7 @@
 #include <vector>
 
 #include "gpuprim/core/backend.hpp"
+#include "gpuprim/core/device_info.hpp"
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/core/macros.hpp"
 #include "gpuprim/detail/sparse/csr.hpp"
@@ -128,8 +135,43 @@ class device_csr_matrix {
   const csr_row_stats& stats() const { return stats_; }
   device_span<T> mutable_values() { return values_.span(); }
 
+  // The column analysis for spmv, made once (cf. cusparseSpMV_preprocess):
+  // the columns with the most entries, as many as the current device's
+  // shared memory holds x of in spmv's hot-columns kernel (49888
+  // floats or 20832 doubles on an H100 / H200), each with enough entries
+  // to pay for its copy into every SM's table. Keeps them and a copy of
+  // the column indices with theirs recoded (nnz more indices of device
+  // memory); stats().hot_columns and hot_entries say what was found.
+  // Counts the columns on the host (a counter a column; the column indices
+  // are copied back once). Structure changes are not possible afterwards
+  // (only values change), so the analysis stays valid; calling it again
+  // redoes it for the current device. Throws gp::cuda_error without a device.
+  void prepare_spmv() {
+    const device_info info = get_device_info();
+    const std::size_t shared =
+        std::min(info.shared_memory_per_block_optin, info.shared_memory_per_multiprocessor - 1024);
+    // A hot column's table slot is copied into every SM's table
+    // (sizeof(T) bytes each); it pays when its gathers (a 32-byte sector
+    // each) outweigh that.
+    const std::size_t min_count = std::max<std::size_t>(
+        2, static_cast<std::size_t>(info.multiprocessor_count) * sizeof(T) / 32 + 1);
+    const std::vector<I> cols = gpuprim::to_host(col_indices_);
+    sparse_detail::hot_column_analysis<I> a = sparse_detail::analyse_hot_columns<I>(
+        cols_, cols, sparse_detail::hot_table_capacity<T>(shared), min_count);
+    hot_columns_ = to_device(a.columns);
+    hot_col_indices_ = to_device(a.recoded);
+    stats_.hot_columns = a.columns.size();
+    stats_.hot_entries = a.entries;
+  }
+
   device_csr_view<T, I> view() const {
-    return {rows_, cols_, offsets_.span(), col_indices_.span(), values_.span(), stats_};
+    return {rows_,
+            cols_,
+            offsets_.span(),
+            col_indices_.span(),
+            values_.span(),
+            stats_,
+            {hot_columns_.span(), hot_col_indices_.span()}};
   }
   operator device_csr_view<T, I>() const { return view(); }
 
@@ -145,6 +187,8 @@ class device_csr_matrix {
   device_vector<I> col_indices_;
   device_vector<T> values_;
   csr_row_stats stats_;
+  device_vector<I> hot_columns_;      // prepare_spmv: the hot columns
+  device_vector<I> hot_col_indices_;  // and the column indices, hot ones recoded
 };
 
 template <class T, class I>
@@ -312,6 +356,10 @@ void spmv(cuda_backend backend, std::type_identity_t<T> alpha, const device_csr_
   }
   stats.rows = A.rows;
   stats.nnz = A.nnz();
+  if (A.hot.columns.empty() || A.hot.col_indices.size() != A.nnz()) {
+    stats.hot_columns = 0;  // no analysis, or a view without its arrays
+    stats.hot_entries = 0;
+  }
   const spmv_choice choice = choose_spmv_kernel(stats, kernel);
 #if !defined(__CUDACC__)
   static_assert(detail::precompiled_spmv<T, I>,

@@ -184,7 +184,11 @@ struct device_case {
         vendor(std::make_unique<cusparse_spmv>(host.rows(), host.cols(), host.nnz(),
                                                A.view().row_offsets.data(),
                                                A.view().col_indices.data(), A.view().values.data(),
-                                               x.data(), y_vendor.data(), stream)) {}
+                                               x.data(), y_vendor.data(), stream)) {
+    // The column analysis, once (as a cuSPARSE user calls
+    // cusparseSpMV_preprocess): the choice below may then take hot_columns.
+    A.prepare_spmv();
+  }
 
   void ours(spmv_choice choice, stream_t stream) {
     detail::cuda_spmv<float, std::int32_t>(1.0f, A.view(), x.data(), 0.0f, y.data(), choice,
@@ -222,6 +226,8 @@ std::string choice_name(spmv_choice c) {
       return "merge path";
     case spmv_kernel::staged_rows:
       return "staged rows";
+    case spmv_kernel::hot_columns:
+      return "hot columns";
     default:
       return c.lanes == 32 ? "warp per row" : std::to_string(c.lanes) + " lanes per row";
   }
@@ -232,8 +238,9 @@ void plan_cuda_spmv(const context& ctx, plan& p, const std::shared_ptr<device_ca
   t.count = "nnz";
   t.notes = {
       "gpuprim::spmv(gp::cuda.on(stream), 1, A, x, 0, y) with the kernel chosen from the row "
-      "statistics (named in the variant) against cusparseSpMV (CSR, ALG_DEFAULT; buffer allocated "
-      "once), float values, int32 indices, isolated and queued calls interleaved.",
+      "statistics and the column analysis of A.prepare_spmv(), made once (named in the variant), "
+      "against cusparseSpMV (CSR, ALG_DEFAULT; buffer allocated once), float values, int32 "
+      "indices, isolated and queued calls interleaved.",
       "GB/s counts the minimum traffic: nnz x 8 bytes, (rows + 1) x 4 offsets, x read and y "
       "written once; both matrices are far larger than L2.",
       "check: every element of y against cuSPARSE's (relative to the largest, 1e-5).",
@@ -246,7 +253,7 @@ void plan_cuda_spmv(const context& ctx, plan& p, const std::shared_ptr<device_ca
         {index, header, [cases, header, power_law, stream] {
            device_case& c = cases->get(power_law, stream);
            const matrix& A = cases->mats->get(power_law);
-           const spmv_choice choice = choose_spmv_kernel(A.stats());
+           const spmv_choice choice = choose_spmv_kernel(c.A.stats());
            row r = spmv_header("cuda", header.variant + ", " + choice_name(choice), A);
            r.vendor = cusparse_spmv::name();
            time_device_pair(
@@ -343,8 +350,9 @@ void plan_cuda_spmv_ladder(const context& ctx, plan& p,
     t.notes = {
         "Every kernel of gpuprim::spmv on the same matrix, oldest idea first: a thread per row "
         "(scalar CSR), a warp per row (vector CSR), sub-warps sized to the mean row length, the "
-        "merge-path split; then the automatic choice and cusparseSpMV for reference. GB/s of the "
-        "minimum traffic."};
+        "merge-path split; the merge path with the hottest columns' x in shared memory (the matrix "
+        "analysed once by prepare_spmv); then the automatic choice and cusparseSpMV for "
+        "reference. GB/s of the minimum traffic."};
     const std::size_t index = p.add_table(std::move(t));
     struct rung {
       const char* name;
@@ -365,6 +373,10 @@ void plan_cuda_spmv_ladder(const context& ctx, plan& p,
         {"staged_rows",
          "a warp per 32 rows, their entries read as one run and staged: every lane busy",
          spmv_choice{spmv_kernel::staged_rows, 0}},
+        {"hot_columns",
+         "merge path over warp tiles, hot columns' x in shared memory: their gathers are no L2 "
+         "sectors (the merge path where no column is hot)",
+         spmv_choice{spmv_kernel::hot_columns, 0}},
         {"automatic", "(production) the kernel choose_spmv_kernel picks", std::nullopt},
     };
     for (const rung& g : rungs) {
@@ -375,7 +387,7 @@ void plan_cuda_spmv_ladder(const context& ctx, plan& p,
           {index, header, [cases, header, g, power_law, stream] {
              device_case& c = cases->get(power_law, stream);
              const matrix& A = cases->mats->get(power_law);
-             const spmv_choice choice = g.choice ? *g.choice : choose_spmv_kernel(A.stats());
+             const spmv_choice choice = g.choice ? *g.choice : choose_spmv_kernel(c.A.stats());
              row r = spmv_header("cuda", header.variant, A);
              r.implementation = header.implementation;
              r.fixes = g.choice ? header.fixes : std::string(g.fixes) + ": " + choice_name(choice);

@@ -11,10 +11,9 @@
 //     barriers (production three), a warp tile none; the value and column
 //     streams are read as 4-byte or 16-byte vectors; every load has a cache
 //     policy (cache below). Then merge_fixup adds the tiles' carried sums.
-//     merge_tiles_hot: warp tiles in persistent blocks that first copy x
-//     of the matrix's hottest columns into shared memory (the column
-//     indices recoded at setup), so that a gather of a hot column is not
-//     an L2 sector.
+//     (The winner, warp tiles with the hottest columns' x in shared
+//     memory, is production's spmv_kernel::hot_columns now; the probe
+//     times that.)
 //  2. row_split: a group of G lanes per row for rows of at most short_max
 //     entries; longer rows (listed once at setup, from the row offsets) go
 //     to a warp each, rows over huge_min entries to a block each, in the
@@ -151,18 +150,6 @@ template <cache XC>
 struct gather_x {
   const float* x;
   __device__ __forceinline__ float operator()(int c) const { return load_float<XC>(x + c); }
-};
-
-// ... or, for a matrix whose hottest columns are recoded as hot_bit | slot,
-// x[hot_cols[slot]] from the block's shared-memory copy (merge_tiles_hot).
-inline constexpr int hot_bit = INT_MIN;
-template <cache XC>
-struct gather_hot {
-  const float* x;
-  const float* table;
-  __device__ __forceinline__ float operator()(int c) const {
-    return c < 0 ? table[c & INT_MAX] : load_float<XC>(x + c);
-  }
 };
 
 // The products values[k] * x[cols[k]] of the tile's nonzeros k0 .. k1 - 1
@@ -326,53 +313,6 @@ __global__ void __launch_bounds__(block_threads, 8)
   if (t >= tiles) return;  // a whole tile (a warp, or the block) at once
   merge_tile<TileThreads, Items, Vec, SC>(A, gather_x<XC>{x}, y, corners, t, tid, stage[sub],
                                           warp_keys, warp_values, carry_rows, carry_values);
-}
-
-// Warp tiles with the hottest columns' x in shared memory: A's column
-// indices recoded at setup (hot_bit | slot for the n_hot most frequent
-// columns, hot_cols[slot] their index in x). gather_hot_x first packs
-// x[hot_cols] into hot_x (n_hot floats, a multiple of 4); persistent blocks
-// of hot_threads copy hot_x into shared memory once, as 16-byte vectors
-// (a block's copy is n_hot / 8 sectors, not n_hot gathers), then their
-// warps walk tiles blockIdx.x * warps + warp, + gridDim.x * warps, ...
-// Attacks the L2 bound itself: a gather of a hot column is a shared-memory
-// read, not a 32-byte L2 sector (R-MAT: the 2^14 - 2^15 hottest columns
-// hold about half the entries). Dynamic shared memory: n_hot floats, then
-// a staging array of 32 x Items + 1 words a warp.
-inline constexpr int hot_threads = 1024;
-
-__global__ void __launch_bounds__(block_threads)
-    gather_hot_x(const float* __restrict__ x, const int* __restrict__ hot_cols, int n_hot,
-                 float* __restrict__ hot_x) {
-  const int i = blockIdx.x * block_threads + threadIdx.x;
-  if (i < n_hot) hot_x[i] = __ldg(x + __ldg(hot_cols + i));
-}
-
-template <int Items, int MinBlocks, cache XC, cache SC>
-__global__ void __launch_bounds__(hot_threads, MinBlocks)
-    merge_tiles_hot(matrix_view A, const float* __restrict__ x, float* __restrict__ y,
-                    const int2* __restrict__ corners, int tiles, int* __restrict__ carry_rows,
-                    float* __restrict__ carry_values, const float* __restrict__ hot_x, int n_hot) {
-  extern __shared__ float4 hot_shared4[];
-  float* hot_shared = reinterpret_cast<float*>(hot_shared4);
-  constexpr int warps = hot_threads / 32;
-  for (int i = threadIdx.x; i < n_hot / 4; i += hot_threads)
-    hot_shared4[i] = __ldg(reinterpret_cast<const float4*>(hot_x) + i);
-  __syncthreads();
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  auto* stage = reinterpret_cast<std::uint32_t*>(hot_shared + n_hot) + warp * (32 * Items + 1);
-  const gather_hot<XC> gather{x, hot_shared};
-  for (int t = blockIdx.x * warps + warp; t < tiles; t += gridDim.x * warps) {
-    merge_tile<32, Items, 4, SC>(A, gather, y, corners, t, lane, stage, nullptr, nullptr,
-                                 carry_rows, carry_values);
-    __syncwarp();  // the next tile overwrites the stage
-  }
-}
-
-// Dynamic shared memory of merge_tiles_hot<Items>: n_hot floats and the warps' stages.
-template <int Items>
-constexpr std::size_t hot_shared_bytes(int n_hot) {
-  return (static_cast<std::size_t>(n_hot) + (hot_threads / 32) * (32 * Items + 1)) * 4;
 }
 
 // Adds the tiles' carried sums to their rows: the first tile of each run of

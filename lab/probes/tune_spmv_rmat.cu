@@ -13,9 +13,11 @@
 //    allocation and x with L1::evict_last; the streams as 16-byte vectors;
 //    the shared-memory carveout just large enough for full occupancy (the
 //    rest is L1); tiles of a warp (no block barrier at all);
-//  - warp tiles in persistent blocks that hold x of the matrix's most
-//    frequent columns in shared memory (column indices recoded at setup):
-//    a gather of a hot column is then no L2 sector at all;
+//  - production's hot-columns kernel (spmv_kernel::hot_columns, launched as
+//    gp::spmv launches it on the matrix analysed once by prepare_spmv, the
+//    analysis's time and gp::spmv's choice printed): warp tiles in
+//    persistent blocks that hold x of the matrix's most frequent columns in
+//    shared memory, so that a gather of a hot column is no L2 sector;
 //  - a row split (4 or 8 lanes a row; longer rows a warp, rows over 4096
 //    entries a block), for comparison.
 // Prints per kernel: the median of 20 isolated calls and the per-call time
@@ -34,6 +36,7 @@
 #include <cusparse.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -179,103 +182,6 @@ void run_split(state& s, split_lists l, int short_max) {
          s.stream>>>(s.view, s.x.data(), s.y.data(), lists);
 }
 
-// ---- the hottest columns in shared memory -----------------------------------------
-
-// A's column indices with the n_hot most frequent columns recoded as
-// hot_bit | slot (hot_cols[slot]: the column), on the device.
-struct hot_matrix {
-  int* cols = nullptr;
-  int* hot_cols = nullptr;
-  float* hot_x = nullptr;  // x[hot_cols], packed each call
-  int n_hot = 0;
-  unsigned grid = 0;
-  double share = 0;  // of the entries, in hot columns
-};
-
-void recode_hot(const gp::csr_matrix<float, std::int32_t>& host, hot_matrix& h) {
-  std::vector<int> count(host.cols(), 0);
-  for (const std::int32_t c : host.col_indices())
-    ++count[c];
-  std::vector<int> order(host.cols());
-  for (std::size_t i = 0; i < order.size(); ++i)
-    order[i] = static_cast<int>(i);
-  const int n = std::min<int>(h.n_hot, static_cast<int>(order.size()));
-  std::partial_sort(order.begin(), order.begin() + n, order.end(), [&](int a, int b) {
-    return count[a] > count[b] || (count[a] == count[b] && a < b);
-  });
-  // Slots in column order: the table's copy of x reads neighbouring hot
-  // columns from one sector.
-  std::sort(order.begin(), order.begin() + n);
-  std::vector<int> slot(host.cols(), -1);
-  long long hot_entries = 0;
-  for (int i = 0; i < n; ++i) {
-    slot[order[i]] = i;
-    hot_entries += count[order[i]];
-  }
-  std::vector<int> recoded(host.nnz());
-  for (std::size_t k = 0; k < recoded.size(); ++k) {
-    const int c = host.col_indices()[k];
-    recoded[k] = slot[c] >= 0 ? (sp::hot_bit | slot[c]) : c;
-  }
-  CHECK_CUDA(
-      cudaMemcpy(h.cols, recoded.data(), recoded.size() * sizeof(int), cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(h.hot_cols, order.data(), n * sizeof(int), cudaMemcpyHostToDevice));
-  h.n_hot = n;
-  h.share = double(hot_entries) / double(std::max<std::size_t>(1, host.nnz()));
-}
-
-// Sizes the hot table to what MinBlocks resident blocks a SM leave of the
-// SM's shared memory, recodes the matrix, sets the kernel's attributes.
-template <int Items, int MinBlocks, cache XC, cache SC>
-std::string prepare_hot(const gp::csr_matrix<float, std::int32_t>& host, hot_matrix& h) {
-  auto kernel = sp::merge_tiles_hot<Items, MinBlocks, XC, SC>;
-  int device = 0;
-  CHECK_CUDA(cudaGetDevice(&device));
-  cudaDeviceProp p{};
-  CHECK_CUDA(cudaGetDeviceProperties(&p, device));
-  const std::size_t per_block =
-      std::min(p.sharedMemPerBlockOptin,
-               p.sharedMemPerMultiprocessor / MinBlocks - p.reservedSharedMemPerBlock);
-  const std::size_t stage = sp::hot_shared_bytes<Items>(0);
-  h.n_hot = static_cast<int>((per_block - stage) / 4) / 32 * 32;
-  recode_hot(host, h);
-  const std::size_t bytes = sp::hot_shared_bytes<Items>(h.n_hot);
-  CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  static_cast<int>(bytes)));
-  CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                  cudaSharedmemCarveoutMaxShared));
-  int blocks = 0;
-  CHECK_CUDA(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, sp::hot_threads, bytes));
-  h.grid = static_cast<unsigned>(std::max(1, blocks) * p.multiProcessorCount);
-  cudaFuncAttributes a{};
-  CHECK_CUDA(cudaFuncGetAttributes(&a, kernel));
-  char text[200];
-  std::snprintf(text, sizeof text,
-                "%d hot columns (%.1f %% of the entries), %zu B shared, %d regs, %d blocks/SM",
-                h.n_hot, 100 * h.share, bytes, a.numRegs, blocks);
-  return text;
-}
-
-template <int Items, int MinBlocks, cache XC, cache SC>
-void run_hot(state& s, const hot_matrix& h) {
-  constexpr int tile_items = 32 * Items;
-  const int tiles = tiles_of<tile_items>(s.view);
-  const unsigned threads = sp::block_threads;
-  sp::matrix_view view = s.view;
-  view.cols = h.cols;
-  sp::merge_partition<tile_items>
-      <<<(tiles + 1 + threads - 1) / threads, threads, 0, s.stream>>>(tiles, view, s.corners);
-  sp::gather_hot_x<<<(h.n_hot + threads - 1) / threads, threads, 0, s.stream>>>(
-      s.x.data(), h.hot_cols, h.n_hot, h.hot_x);
-  sp::merge_tiles_hot<Items, MinBlocks, XC, SC>
-      <<<h.grid, sp::hot_threads, sp::hot_shared_bytes<Items>(h.n_hot), s.stream>>>(
-          view, s.x.data(), s.y.data(), s.corners, tiles, s.carry_rows, s.carry_values, h.hot_x,
-          h.n_hot);
-  sp::merge_fixup<<<(tiles + threads - 1) / threads, threads, 0, s.stream>>>(
-      tiles, s.view.rows, s.carry_rows, s.carry_values, s.y.data());
-}
-
 // ---- cuSPARSE -----------------------------------------------------------------------
 
 struct cusparse_spmv {
@@ -404,10 +310,33 @@ int main(int argc, char** argv) {
   const float vendor_ms = median_ms([&] { vendor(); }, s.stream);
 
   split_lists lists4{}, lists8{};
-  hot_matrix hot;
-  CHECK_CUDA(cudaMalloc(&hot.cols, host.nnz() * sizeof(int)));
-  CHECK_CUDA(cudaMalloc(&hot.hot_cols, 65536 * sizeof(int)));  // above any table that fits
-  CHECK_CUDA(cudaMalloc(&hot.hot_x, 65536 * sizeof(float)));
+  // The same matrix with prepare_spmv's column analysis, for production's
+  // hot-columns kernel (a second device copy: the first stays unanalysed).
+  gp::device_csr_matrix<float, std::int32_t> prepared(host);
+  const auto analysis_start = std::chrono::steady_clock::now();
+  prepared.prepare_spmv();
+  const double analysis_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - analysis_start)
+          .count();
+  const auto pv = prepared.view();
+  auto hot_about = [&] {
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "%zu hot columns (%.1f %% of the entries); analysis (prepare_spmv) %.0f ms once",
+                  pv.stats.hot_columns, 100.0 * pv.stats.hot_entries / double(host.nnz()),
+                  analysis_ms);
+    return std::string(text);
+  };
+  // Production's hot-columns path as gp::spmv launches it for the analysed
+  // matrix (false: it fell back, nothing enqueued).
+  auto hot_columns = [&] {
+    if (!gp::cuda_detail::launch_merge_path_hot<float, std::int32_t>(1.0f, pv, s.x.data(), 0.0f,
+                                                                     s.y.data(), s.stream)) {
+      std::printf(
+          "the hot-columns kernel did not run (no hot column, or the table does not fit)\n");
+      std::exit(1);
+    }
+  };
   auto none = [] { return std::string(); };
   auto carveout = [](const void* kernel, int c) {
     return [kernel, c] { return set_carveout(kernel, c); };
@@ -478,16 +407,15 @@ int main(int argc, char** argv) {
          return std::string();
        },
        [&] { run_split<8, cache::ldg, cache::ldg>(s, lists8, 128); }},
-      {"hot x in shared, 2 x 1024 threads/SM",
+      {"production hot columns (prepare_spmv)",
        "L2 sectors: gathers of the hottest columns read shared memory",
-       [&] { return prepare_hot<8, 2, cache::ldg, cache::no_allocate>(host, hot); },
-       [&] { run_hot<8, 2, cache::ldg, cache::no_allocate>(s, hot); }},
-      {"hot x in shared, 1 x 1024 threads/SM", "the same, a table twice as large, half the warps",
-       [&] { return prepare_hot<8, 1, cache::ldg, cache::no_allocate>(host, hot); },
-       [&] { run_hot<8, 1, cache::ldg, cache::no_allocate>(s, hot); }},
-      {"  cold x L1::no_allocate", "the little L1 left: cold gathers take no line either",
-       [&] { return prepare_hot<8, 1, cache::no_allocate, cache::no_allocate>(host, hot); },
-       [&] { run_hot<8, 1, cache::no_allocate, cache::no_allocate>(s, hot); }},
+       [&] {
+         return hot_about() + "; gp::spmv chooses " +
+                (gp::choose_spmv_kernel(pv.stats).kernel == gp::spmv_kernel::hot_columns
+                     ? "it"
+                     : "another kernel");
+       },
+       hot_columns},
   };
 
   std::printf("%-44s %9s %9s %7s %8s  %s\n", "kernel", "us", "queued", "GB/s", "x cuSP", "check");
@@ -507,7 +435,7 @@ int main(int argc, char** argv) {
   }
   std::printf("\nx cuSP: cuSPARSE's isolated median (%.1f us) over the kernel's\n",
               vendor_ms * 1e3);
-  free_device(s.corners, s.carry_rows, s.carry_values, s.lists, hot.cols, hot.hot_cols, hot.hot_x);
+  free_device(s.corners, s.carry_rows, s.carry_values, s.lists);
   CHECK_CUDA(cudaStreamDestroy(s.stream));
   return 0;
 }

@@ -42,3 +42,36 @@ TEST_F(cuda_test, spmv_is_deterministic_and_checks_sizes) {
   EXPECT_EQ(s.empty_rows, A.stats().empty_rows);
   EXPECT_EQ(s.nnz, A.nnz());
 }
+
+// A large power-law matrix with its column analysis: the automatic choice
+// takes the hot-columns kernel (by choose_spmv_kernel's rule), which is
+// deterministic and agrees with the merge path up to summation order;
+// y = alpha A x + beta y with beta != 0 too.
+TEST_F(cuda_test, spmv_hot_columns_chosen_for_large_power_law) {
+  auto rng = make_rng(505);
+  const auto A = gp::rmat<float, int>(19, 16, 6);
+  ASSERT_GE(A.nnz(), gp::spmv_hot_min_nnz);
+  gp::device_csr_matrix<float, int> dA(A);
+  EXPECT_EQ(gp::choose_spmv_kernel(dA.stats()).kernel, gp::spmv_kernel::merge_path);
+  dA.prepare_spmv();
+  const auto& s = dA.stats();
+  ASSERT_GT(s.hot_columns, 0u);
+  EXPECT_GE(static_cast<double>(s.hot_entries), gp::spmv_hot_min_share * double(A.nnz()));
+  EXPECT_EQ(gp::choose_spmv_kernel(s).kernel, gp::spmv_kernel::hot_columns);
+  const auto x = random_vector<float>(A.cols(), rng);
+  const auto y0 = random_vector<float>(A.rows(), rng);
+  const auto dx = gp::to_device(x);
+  gp::device_vector<float> y1 = gp::to_device(y0), y2 = gp::to_device(y0), y3 = gp::to_device(y0);
+  gp::spmv(gp::cuda, 1.5f, dA, dx, -1.0f, y1);
+  gp::spmv(gp::cuda, 1.5f, dA, dx, -1.0f, y2, gp::spmv_kernel::hot_columns);
+  gp::spmv(gp::cuda, 1.5f, dA, dx, -1.0f, y3, gp::spmv_kernel::merge_path);
+  const auto h1 = gp::to_host(y1), h3 = gp::to_host(y3);
+  EXPECT_EQ(h1, gp::to_host(y2));
+  const auto expected = reference_spmv(1.5, A, x, -1.0, y0);
+  const auto scale = spmv_error_scale(A, x);
+  for (std::size_t r = 0; r < A.rows(); ++r) {
+    const double tol = 64 * std::numeric_limits<float>::epsilon() * (1.5 * scale[r] + 2) + 1e-30;
+    ASSERT_NEAR(h1[r], expected[r], tol) << "row " << r;
+    ASSERT_NEAR(h3[r], expected[r], tol) << "row " << r;
+  }
+}

@@ -143,3 +143,75 @@ TEST(sparse_generate, rmat_is_power_law) {
   EXPECT_EQ(gp::choose_spmv_kernel(gp::random_spd<float, int>(512, 24, 1).stats()).kernel,
             gp::spmv_kernel::subwarp);
 }
+
+// The column analysis behind prepare_spmv: the most frequent columns with
+// at least min_count entries, at most `capacity`, ties to the lower
+// column; the recoded indices decode to the original ones.
+TEST(sparse_hot_columns, analysis_picks_and_recodes) {
+  // Column counts: 0 -> 1, 1 -> 5, 2 -> 3, 3 -> 5, 4 -> 2, 5 -> 0, 6 -> 3.
+  const std::vector<int> cols = {1, 3, 2, 1, 6, 3, 0, 1, 3, 2, 6, 4, 1, 3, 2, 6, 4, 1, 3};
+  auto a = gp::sparse_detail::analyse_hot_columns<int>(7, cols, 3, 2);
+  EXPECT_EQ(a.columns, (std::vector<int>{1, 2, 3}));  // 1 and 3 (5 each), then 2 before 6
+  EXPECT_EQ(a.entries, 13u);
+  ASSERT_EQ(a.recoded.size(), cols.size());
+  for (std::size_t k = 0; k < cols.size(); ++k) {
+    const int c = a.recoded[k];
+    if (c < 0) {
+      const int slot = c & std::numeric_limits<int>::max();
+      ASSERT_LT(slot, 3);
+      EXPECT_EQ(a.columns[slot], cols[k]) << k;
+    } else {
+      EXPECT_EQ(c, cols[k]) << k;
+      EXPECT_TRUE(c == 0 || c == 4 || c == 6) << k;
+    }
+  }
+  // min_count excludes the rare columns; a large capacity takes the rest.
+  a = gp::sparse_detail::analyse_hot_columns<int>(7, cols, 100, 4);
+  EXPECT_EQ(a.columns, (std::vector<int>{1, 3}));
+  EXPECT_EQ(a.entries, 10u);
+  // Nothing hot: no recoded copy.
+  a = gp::sparse_detail::analyse_hot_columns<int>(7, cols, 100, 6);
+  EXPECT_TRUE(a.columns.empty());
+  EXPECT_TRUE(a.recoded.empty());
+  EXPECT_EQ(a.entries, 0u);
+  EXPECT_TRUE((gp::sparse_detail::analyse_hot_columns<std::int64_t>(0, {}, 10, 1).columns.empty()));
+  // int64: the flag is the sign bit of 64 bits.
+  const std::vector<std::int64_t> wide = {5, 5, 9, 5};
+  const auto b = gp::sparse_detail::analyse_hot_columns<std::int64_t>(10, wide, 1, 2);
+  EXPECT_EQ(b.columns, (std::vector<std::int64_t>{5}));
+  EXPECT_EQ(b.recoded, (std::vector<std::int64_t>{gp::hot_column_flag<std::int64_t>,
+                                                  gp::hot_column_flag<std::int64_t>, 9,
+                                                  gp::hot_column_flag<std::int64_t>}));
+}
+
+// choose_spmv_kernel takes hot_columns only where it would take the merge
+// path, the matrix is large and its hot columns hold enough of it.
+TEST(sparse_hot_columns, choice_rule) {
+  gp::csr_row_stats s;
+  s.known = true;
+  s.rows = 1 << 22;
+  s.nnz = 16 * s.rows;
+  s.max_row = 100000;
+  EXPECT_EQ(gp::choose_spmv_kernel(s).kernel, gp::spmv_kernel::merge_path);
+  s.hot_columns = 50000;
+  s.hot_entries = s.nnz / 2;
+  EXPECT_EQ(gp::choose_spmv_kernel(s).kernel, gp::spmv_kernel::hot_columns);
+  s.hot_entries = s.nnz / 3;  // too few of the entries
+  EXPECT_EQ(gp::choose_spmv_kernel(s).kernel, gp::spmv_kernel::merge_path);
+  s.hot_entries = s.nnz / 2;
+  s.max_row = 64;  // even rows: the other kernels, unmeasured with hot columns
+  EXPECT_EQ(gp::choose_spmv_kernel(s).kernel, gp::spmv_kernel::subwarp);
+  s.max_row = 100000;
+  s.rows = 1 << 16;  // too small
+  s.nnz = 16 * s.rows;
+  s.hot_entries = s.nnz / 2;
+  EXPECT_EQ(gp::choose_spmv_kernel(s).kernel, gp::spmv_kernel::merge_path);
+  EXPECT_EQ(gp::choose_spmv_kernel(s, gp::spmv_kernel::hot_columns).kernel,
+            gp::spmv_kernel::hot_columns);
+  // The table: what a block's shared memory holds beside 32 warp stages.
+  EXPECT_EQ(gp::sparse_detail::hot_table_capacity<float>(232448), 49888u);
+  EXPECT_EQ(gp::sparse_detail::hot_shared_bytes<float>(49888), 232448u);
+  EXPECT_EQ(gp::sparse_detail::hot_table_capacity<double>(232448), 20832u);
+  EXPECT_LE(gp::sparse_detail::hot_shared_bytes<double>(20832), 232448u);
+  EXPECT_EQ(gp::sparse_detail::hot_table_capacity<float>(1000), 0u);
+}

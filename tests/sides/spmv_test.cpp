@@ -1,5 +1,6 @@
 // SpMV on each backend (support/side_test.hpp; on the GPU every kernel: row
-// per thread, sub-warps, merge path, staged rows, and the automatic choice)
+// per thread, sub-warps, merge path, staged rows, hot columns on a matrix
+// analysed by prepare_spmv, and the automatic choice with and without it)
 // against the double reference of support/sparse_reference.hpp. The
 // backends' own cases are in tests/host/sparse_test.cpp and
 // tests/cuda/spmv_test.cpp.
@@ -64,11 +65,65 @@ void check_spmv(const gp::csr_matrix<T, I>& A, T alpha, T beta, std::mt19937_64&
       gp::spmv(side::backend(), alpha, view, dx, beta, dy, kernel);
       check(side::get(dy), static_cast<int>(kernel));
     }
+    // The same matrix with its column analysis: the hot-columns kernel
+    // (the merge path when no column is hot), forced and chosen.
+    gp::device_csr_matrix<T, I> prepared(A);
+    prepared.prepare_spmv();
+    EXPECT_LE(prepared.stats().hot_entries, A.nnz());
+    EXPECT_LE(prepared.stats().hot_columns, A.cols());
+    for (const gp::spmv_kernel kernel :
+         {gp::spmv_kernel::automatic, gp::spmv_kernel::hot_columns}) {
+      auto dy = y_start();
+      auto view = prepared.view();
+      if (drop_stats) view.stats = {};
+      gp::spmv(side::backend(), alpha, view, dx, beta, dy, kernel);
+      check(side::get(dy), 100 + static_cast<int>(kernel));
+    }
+    // Forced on a matrix without the analysis: the merge path.
+    auto dy = y_start();
+    gp::spmv(side::backend(), alpha, dA, dx, beta, dy, gp::spmv_kernel::hot_columns);
+    check(side::get(dy), 200);
   } else {
     auto y = y_start();
     gp::spmv(side::backend(), alpha, A, dx, beta, y);
     check(y, 0);
   }
+}
+
+// rows x cols where every column has per_column entries (row r: columns
+// r, r + stride, ... mod cols, so rows * per_row = cols * per_column), each
+// other row empty when `gaps`, and row `huge` (when below rows) also
+// holding every column once: a column analysis finds every column hot,
+// more than a GPU table holds when cols is large.
+template <class T, class I>
+gp::csr_matrix<T, I> every_column_hot(std::size_t cols, std::size_t per_row, bool gaps,
+                                      std::size_t huge, std::mt19937_64& rng) {
+  const std::size_t filled = cols;  // rows with entries
+  const std::size_t rows = gaps ? 2 * filled : filled;
+  const std::size_t stride = cols / per_row;
+  std::vector<I> offsets(rows + 1, 0), c;
+  std::vector<T> v;
+  std::uniform_real_distribution<double> val(-1.0, 1.0);
+  for (std::size_t r = 0; r < rows; ++r) {
+    std::vector<I> row;
+    if (!gaps || r % 2 == 1) {
+      const std::size_t f = gaps ? r / 2 : r;
+      for (std::size_t j = 0; j < per_row; ++j)
+        row.push_back(static_cast<I>((f + j * stride) % cols));
+    }
+    if (r == huge) {
+      row.clear();
+      for (std::size_t j = 0; j < cols; ++j)
+        row.push_back(static_cast<I>(j));
+    }
+    std::sort(row.begin(), row.end());
+    for (const I col : row) {
+      c.push_back(col);
+      v.push_back(static_cast<T>(val(rng)));
+    }
+    offsets[r + 1] = static_cast<I>(c.size());
+  }
+  return gp::csr_matrix<T, I>(rows, cols, std::move(offsets), std::move(c), std::move(v));
 }
 
 }  // namespace
@@ -98,4 +153,35 @@ SIDE_TYPED_TEST(spmv, uneven_rows_and_rectangular) {
   check_spmv<T, I>(random_csr<T, I>(10000, 7, 0, rng), T(1), T(1), rng);  // all rows empty
   check_spmv<T, I>(gp::rmat<T, I>(14, 16, 9), T(1), T(0), rng);
   check_spmv<T, I>(gp::poisson2d<T, I>(100), T(1), T(0), rng);
+}
+
+// The hot-columns kernel's cases (check_spmv runs it on the GPU): more hot
+// columns than the table holds, empty rows between them, one row with
+// every column, few columns (all hot, a small table), and a column
+// analysis that finds no hot column (uniform random columns).
+SIDE_TYPED_TEST(spmv, hot_columns_cases) {
+  using T = typename TypeParam::value;
+  using I = typename TypeParam::index;
+  auto rng = make_rng(504);
+  const auto wide = every_column_hot<T, I>(60000, 40, false, 5, rng);
+  check_spmv<T, I>(wide, T(1), T(0), rng);
+  check_spmv<T, I>(every_column_hot<T, I>(60000, 40, true, 7, rng), T(-0.5), T(2), rng);
+  check_spmv<T, I>(every_column_hot<T, I>(500, 50, true, 3, rng), T(1), T(1), rng, true);
+  check_spmv<T, I>(every_column_hot<T, I>(37, 37, false, 1000, rng), T(2), T(0), rng);
+  check_spmv<T, I>(random_csr<T, I>(50000, 50000, 4, rng, 501, 20000), T(1), T(0), rng);
+  check_spmv<T, I>(gp::rmat<T, I>(16, 16, 5), T(1), T(0.5), rng);
+  if constexpr (on_cuda) {
+    // More hot columns than one SM's table: the hottest that fit, all
+    // with 41 entries (40, and the huge row's; the huge row replaced 40
+    // columns' entry of row 5); none in the uniform matrix.
+    gp::device_csr_matrix<T, I> dA(wide);
+    dA.prepare_spmv();
+    EXPECT_GT(dA.stats().hot_columns, std::size_t{1000});
+    EXPECT_LT(dA.stats().hot_columns, wide.cols());
+    EXPECT_EQ(dA.stats().hot_entries, 41 * dA.stats().hot_columns);
+    gp::device_csr_matrix<T, I> uniform(random_csr<T, I>(50000, 50000, 2, rng));
+    uniform.prepare_spmv();
+    EXPECT_EQ(uniform.stats().hot_columns, 0u);
+    EXPECT_EQ(uniform.stats().hot_entries, 0u);
+  }
 }

@@ -446,9 +446,13 @@ solve_result cuda_solve(solve_method method, const Op& A, const T* b, T* x, std:
     const cuda_detail::csr_device_operator<T, typename Op::index_type> op{
         A.rows, A.row_offsets.data(), A.col_indices.data(), A.values.data()};
     // The solvers fuse their updates into a row-group kernel's epilogue;
-    // merge_path has none, so very uneven rows take a warp per row here.
+    // merge_path and hot_columns have none, so very uneven rows take a
+    // warp per row here.
     const spmv_choice choice = choose_spmv_kernel(A.stats);
-    const int lanes = choice.kernel == spmv_kernel::merge_path ? 32 : choice.lanes;
+    const int lanes =
+        choice.kernel == spmv_kernel::merge_path || choice.kernel == spmv_kernel::hot_columns
+            ? 32
+            : choice.lanes;
     return cuda_solve_operator<T>(method, op, lanes, b, x, n, opts, max_iterations, stream);
   }
 }

@@ -1,5 +1,5 @@
 // Device-wide sparse matrix-vector product y = alpha A x + beta y (CSR),
-// three kernels chosen per matrix (choose_spmv_kernel in gpuprim/sparse.hpp).
+// four kernels chosen per matrix (choose_spmv_kernel in gpuprim/sparse.hpp).
 //
 // Shape of the algorithm:
 //  1. row_groups (row_per_thread and subwarp): a group of G lanes (G = 1,
@@ -20,15 +20,30 @@
 //     that began in an earlier tile gets its earlier part from
 //     merge_path_fixup, which adds the tiles' carried sums in tile order
 //     (no floating-point atomics: the result is run-to-run deterministic).
-//  3. x is read through the read-only cache (__ldg); values and column
+//  3. hot_columns (a matrix analysed by prepare_spmv, large, uneven and with
+//     skewed columns): the merge path again, over tiles of one warp (32 x 8
+//     items, no block barrier), walked by the warps of persistent blocks
+//     of 1024 threads, one a SM. Each block first copies x of the matrix's
+//     hottest columns (packed by spmv_hot_gather, in 16-byte vectors) into
+//     shared memory, all that the SM has beside the warps' stages; the
+//     analysis recoded those columns' indices as flag | slot, so their
+//     gathers read shared memory. The bound it attacks: each 4-byte gather
+//     of x that misses L1 is a 32-byte L2 sector (the merge path is
+//     L2-bound on R-MAT, not DRAM-bound); the values and column indices
+//     are read with L1::no_allocate so that the little L1 left keeps x.
+//     Carried sums and their fixup as in 2.
+//  4. x is read through the read-only cache (__ldg); values and column
 //     indices are streamed once.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -302,14 +317,14 @@ __device__ __forceinline__ void merge_path_search(std::int64_t d, const I* offse
 // diagonals t * merge_tile, t = 0 .. tiles, a thread per search. Searched
 // up front so that a tile's block does not wait on a ~22-step chain of
 // dependent loads before its first useful one.
-template <class I>
+template <class I, int TileItems = merge_tile>
 __global__ void __launch_bounds__(spmv_threads)
     spmv_merge_path_partition(std::int64_t tiles, const I* __restrict__ offsets, std::int64_t rows,
                               std::int64_t nnz, std::int64_t* __restrict__ tile_corners) {
   const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * spmv_threads + threadIdx.x;
   if (t > tiles) return;
   std::int64_t r, k;
-  merge_path_search(std::min<std::int64_t>(rows + nnz, t * merge_tile), offsets, rows, nnz, r, k);
+  merge_path_search(std::min<std::int64_t>(rows + nnz, t * TileItems), offsets, rows, nnz, r, k);
   tile_corners[2 * t] = r;
   tile_corners[2 * t + 1] = k;
 }
@@ -464,6 +479,204 @@ void launch_merge_path(T alpha, const device_csr_view<T, I>& A, const T* x, T be
          tiles, rows, carry_rows, carry_values, alpha, y);
 }
 
+// ---- 3. merge path, hot columns' x in shared memory -----------------------------------
+
+inline constexpr int hot_tile = 32 * spmv_hot_items;
+
+// A load of a stream read once (values, column indices, row ends): no L1
+// line, so it does not evict x's lines.
+template <class U>
+__device__ __forceinline__ U load_stream(const U* p) {
+  static_assert(sizeof(U) == 4 || sizeof(U) == 8, "4- or 8-byte elements");
+  const std::size_t a = __cvta_generic_to_global(p);
+  U out;
+  if constexpr (sizeof(U) == 4) {
+    std::uint32_t v;
+    asm("ld.global.nc.L1::no_allocate.b32 %0, [%1];" : "=r"(v) : "l"(a));
+    memcpy(&out, &v, 4);
+  } else {
+    unsigned long long v;
+    asm("ld.global.nc.L1::no_allocate.b64 %0, [%1];" : "=l"(v) : "l"(a));
+    memcpy(&out, &v, 8);
+  }
+  return out;
+}
+
+// hot_x[s] = x[columns[s]] for the table's slots (0 in the padding).
+template <class T, class I>
+__global__ void __launch_bounds__(spmv_threads)
+    spmv_hot_gather(const T* __restrict__ x, const I* __restrict__ columns, std::int64_t n_hot,
+                    std::int64_t slots, T* __restrict__ hot_x) {
+  const std::int64_t s = static_cast<std::int64_t>(blockIdx.x) * spmv_threads + threadIdx.x;
+  if (s < slots) hot_x[s] = s < n_hot ? __ldg(x + __ldg(columns + s)) : T(0);
+}
+
+// y = alpha A x + beta y over warp tiles of hot_tile merge-path items
+// (corners from spmv_merge_path_partition<I, hot_tile>). Dynamic shared
+// memory (hot_shared_bytes): the table of `slots` values of x, then a
+// stage of hot_tile + 1 values a warp, which holds the tile's products,
+// then its row ends (ints relative to the tile's first nonzero; an int
+// takes no more room than a T) and a sentinel that keeps the row open at
+// the tile's end open. cols: the recoded column indices (hot ones are
+// negative: hot_column_flag | slot).
+template <class T, class I>
+__global__ void __launch_bounds__(spmv_hot_threads, 1)
+    spmv_merge_path_hot(std::int64_t rows, std::int64_t tiles, const I* __restrict__ offsets,
+                        const I* __restrict__ cols, const T* __restrict__ values,
+                        const T* __restrict__ x, T alpha, T beta, T* __restrict__ y,
+                        const std::int64_t* __restrict__ tile_corners,
+                        std::int64_t* __restrict__ carry_rows, T* __restrict__ carry_values,
+                        const T* __restrict__ hot_x, int slots) {
+  extern __shared__ float4 hot_shared[];
+  T* table = reinterpret_cast<T*>(hot_shared);
+  constexpr int warps = spmv_hot_threads / 32;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  // The table, once a block: slots x sizeof(T) bytes in 16-byte vectors.
+  const int vectors = static_cast<int>(slots * sizeof(T) / sizeof(float4));
+  for (int i = threadIdx.x; i < vectors; i += spmv_hot_threads)
+    hot_shared[i] = __ldg(reinterpret_cast<const float4*>(hot_x) + i);
+  __syncthreads();
+  T* stage = table + slots + warp * (hot_tile + 1);
+  constexpr I slot_mask = std::numeric_limits<I>::max();
+
+  for (std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * warps + warp; t < tiles;
+       t += static_cast<std::int64_t>(gridDim.x) * warps) {
+    const std::int64_t r0 = tile_corners[2 * t], k0 = tile_corners[2 * t + 1];
+    const int nr = static_cast<int>(tile_corners[2 * t + 2] - r0);
+    const int nk = static_cast<int>(tile_corners[2 * t + 3] - k0);
+    // Stage the tile: products (the gathers of hot columns from the
+    // table), then row ends and the sentinel.
+#pragma unroll 4
+    for (int i = lane; i < nk; i += 32) {
+      const I c = load_stream(cols + k0 + i);
+      const T xc = c < 0 ? table[c & slot_mask] : __ldg(x + c);
+      stage[i] = load_stream(values + k0 + i) * xc;
+    }
+    int* ends = reinterpret_cast<int*>(stage + nk);
+    for (int i = lane; i < nr; i += 32)
+      ends[i] = static_cast<int>(static_cast<std::int64_t>(load_stream(offsets + r0 + i + 1)) - k0);
+    if (lane == 0) ends[nr] = INT_MAX;
+    __syncwarp();
+
+    // The lane's start: its row by a binary search of the staged row ends.
+    const int start = min(lane * spmv_hot_items, nr + nk);
+    const int stop = min(start + spmv_hot_items, nr + nk);
+    int lo = max(0, start - nk), hi = min(nr, start);
+    while (lo < hi) {
+      const int mid = (lo + hi) / 2;
+      if (ends[mid] <= start - mid - 1) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    int row = lo, k = start - lo;
+
+    // Walk the items; the first row finished waits for the earlier lanes' sums.
+    int first_row = -1;
+    T first_sum = 0, sum = 0;
+    int row_end = ends[row];
+#pragma unroll
+    for (int i = 0; i < spmv_hot_items; ++i) {
+      if (start + i < stop) {
+        if (row_end <= k) {
+          if (first_row < 0) {
+            first_row = row;
+            first_sum = sum;
+          } else {
+            T* out = y + r0 + row;
+            *out = beta == T(0) ? alpha * sum : alpha * sum + beta * *out;
+          }
+          sum = 0;
+          ++row;
+          row_end = ends[row];
+        } else {
+          sum += stage[k];
+          ++k;
+        }
+      }
+    }
+
+    // Inclusive segmented scan of (open row, sum) over the warp.
+    int key = row;
+    T value = sum;
+#pragma unroll
+    for (int offset = 1; offset < 32; offset *= 2) {
+      const int other_key = __shfl_up_sync(0xffffffffu, key, offset);
+      const T other_value = __shfl_up_sync(0xffffffffu, value, offset);
+      if (lane >= offset && other_key == key) value = other_value + value;
+    }
+    const int prev_key = __shfl_up_sync(0xffffffffu, key, 1);
+    const T prev_value = __shfl_up_sync(0xffffffffu, value, 1);
+    if (first_row >= 0) {
+      if (lane > 0 && prev_key == first_row) first_sum = prev_value + first_sum;
+      T* out = y + r0 + first_row;
+      *out = beta == T(0) ? alpha * first_sum : alpha * first_sum + beta * *out;
+    }
+    if (lane == 31) {
+      carry_rows[t] = r0 + key;  // rows: no open row
+      carry_values[t] = value;
+    }
+    __syncwarp();  // the next tile overwrites the stage
+  }
+}
+
+// The hot-columns SpMV; false (nothing enqueued) when the view has no hot
+// columns or their table does not fit this device's shared memory (a
+// matrix analysed on a larger GPU).
+template <class T, class I>
+bool launch_merge_path_hot(T alpha, const device_csr_view<T, I>& A, const T* x, T beta, T* y,
+                           stream_t stream) {
+  const std::int64_t rows = static_cast<std::int64_t>(A.rows);
+  const std::int64_t nnz = static_cast<std::int64_t>(A.nnz());
+  const std::int64_t n_hot = static_cast<std::int64_t>(A.hot.columns.size());
+  if (n_hot == 0 || A.hot.col_indices.size() != A.nnz()) return false;
+  const std::int64_t slots = (n_hot + 3) / 4 * 4;
+  const std::size_t shared = sparse_detail::hot_shared_bytes<T>(static_cast<std::size_t>(slots));
+  int device = 0, optin = 0;
+  GPUPRIM_CUDA_CHECK(cudaGetDevice(&device), "spmv");
+  GPUPRIM_CUDA_CHECK(
+      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "spmv");
+  if (shared > static_cast<std::size_t>(optin)) return false;
+  auto kernel = spmv_merge_path_hot<T, I>;
+  // Always the device's whole opt-in (the attribute is a maximum): calls
+  // with smaller tables, from any thread, never lower what another needs.
+  GPUPRIM_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin), "spmv");
+  const std::int64_t tiles = (rows + nnz + hot_tile - 1) / hot_tile;
+  // Scratch: the packed table (first: 16-byte aligned), the tiles'
+  // corners and carried rows (8-byte slots), then their carried sums.
+  const std::size_t table_bytes = (static_cast<std::size_t>(slots) * sizeof(T) + 15) / 16 * 16;
+  const detail::scratch_buffer scratch(
+      table_bytes + (2 * (tiles + 1) + tiles) * sizeof(std::int64_t) + tiles * sizeof(T), stream);
+  auto* hot_x = scratch.get<T>();
+  auto* tile_corners = reinterpret_cast<std::int64_t*>(scratch.get<unsigned char>() + table_bytes);
+  auto* carry_rows = tile_corners + 2 * (tiles + 1);
+  auto* carry_values = reinterpret_cast<T*>(carry_rows + tiles);
+  const auto blocks = [](std::int64_t n) {
+    return dim3(
+        static_cast<unsigned>(std::max<std::int64_t>(1, (n + spmv_threads - 1) / spmv_threads)));
+  };
+  launch("spmv_merge_path_partition", "spmv", spmv_merge_path_partition<I, hot_tile>,
+         {blocks(tiles + 1), dim3(spmv_threads), 0, stream}, tiles, A.row_offsets.data(), rows, nnz,
+         tile_corners);
+  launch("spmv_hot_gather", "spmv", spmv_hot_gather<T, I>,
+         {blocks(slots), dim3(spmv_threads), 0, stream}, x, A.hot.columns.data(), n_hot, slots,
+         hot_x);
+  // A persistent grid: one block a SM (the table takes the SM's shared memory).
+  const unsigned grid = static_cast<unsigned>(
+      std::min<std::int64_t>(current_multiprocessor_count(),
+                             (tiles + spmv_hot_threads / 32 - 1) / (spmv_hot_threads / 32)));
+  launch("spmv_merge_path_hot", "spmv", kernel,
+         {dim3(grid), dim3(spmv_hot_threads), static_cast<unsigned>(shared), stream}, rows, tiles,
+         A.row_offsets.data(), A.hot.col_indices.data(), A.values.data(), x, alpha, beta, y,
+         tile_corners, carry_rows, carry_values, hot_x, static_cast<int>(slots));
+  launch("spmv_merge_path_fixup", "spmv", spmv_merge_path_fixup<T>,
+         {blocks(tiles), dim3(spmv_threads), 0, stream}, tiles, rows, carry_rows, carry_values,
+         alpha, y);
+  return true;
+}
+
 // ---- row statistics of a device matrix -------------------------------------------
 
 template <class I>
@@ -520,7 +733,11 @@ template <class T, class I>
 void cuda_spmv(T alpha, const device_csr_view<T, I>& A, const T* x, T beta, T* y,
                spmv_choice choice, stream_t stream) {
   if (A.rows == 0) return;
-  if (choice.kernel == spmv_kernel::merge_path) {
+  if (choice.kernel == spmv_kernel::hot_columns &&
+      cuda_detail::launch_merge_path_hot(alpha, A, x, beta, y, stream)) {
+    return;
+  }
+  if (choice.kernel == spmv_kernel::merge_path || choice.kernel == spmv_kernel::hot_columns) {
     cuda_detail::launch_merge_path(alpha, A, x, beta, y, stream);
     return;
   }

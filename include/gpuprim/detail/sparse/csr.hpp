@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "gpuprim/core/device_span.hpp"
 
@@ -29,6 +31,11 @@ struct csr_row_stats {
   std::size_t nnz = 0;
   std::size_t max_row = 0;  // the longest row's entries
   std::size_t empty_rows = 0;
+  // The column analysis of device_csr_matrix::prepare_spmv (0 without it):
+  // the hottest columns, whose x the GPU kernel keeps in shared memory, and
+  // the entries in them.
+  std::size_t hot_columns = 0;
+  std::size_t hot_entries = 0;
 
   double mean_row() const {
     return rows ? static_cast<double>(nnz) / static_cast<double>(rows) : 0;
@@ -47,8 +54,22 @@ struct csr_view {
   std::size_t nnz() const { return values.size(); }
 };
 
+// The hottest columns of a device matrix (device_csr_matrix::prepare_spmv):
+// slot s of the table holds x[columns[s]]; col_indices is a copy of the
+// matrix's column indices with each hot column's index recoded as
+// hot_column_flag<I> | slot. Empty when the matrix was not analysed.
+template <class I>
+inline constexpr I hot_column_flag = std::numeric_limits<I>::min();
+
+template <class I>
+struct csr_hot_columns {
+  device_span<const I> columns;      // the hot columns, ascending
+  device_span<const I> col_indices;  // nnz, hot columns recoded
+};
+
 // A CSR matrix in device memory (unchecked view); stats.known when the
-// statistics came with it.
+// statistics came with it; hot (and stats.hot_columns) when the columns
+// were analysed.
 template <class T, class I>
 struct device_csr_view {
   using value_type = T;
@@ -59,6 +80,7 @@ struct device_csr_view {
   device_span<const I> col_indices;
   device_span<const T> values;
   csr_row_stats stats;
+  csr_hot_columns<I> hot;
 
   std::size_t nnz() const { return values.size(); }
 };
@@ -151,6 +173,57 @@ csr_row_stats row_stats(std::size_t rows, std::span<const I> offsets) {
   s.max_row = max_row;
   s.empty_rows = empty;
   return s;
+}
+
+// The column analysis behind device_csr_matrix::prepare_spmv: the columns
+// with at least min_count entries, at most `capacity` of them, most
+// entries first (ties: the lower column); `columns` ascending, `recoded`
+// the column indices with column columns[s] written as
+// hot_column_flag<I> | s. One pass to count (a counter a column), one to
+// recode.
+template <class I>
+struct hot_column_analysis {
+  std::vector<I> columns;
+  std::vector<I> recoded;
+  std::size_t entries = 0;
+};
+
+template <class I>
+hot_column_analysis<I> analyse_hot_columns(std::size_t cols, std::span<const I> col_indices,
+                                           std::size_t capacity, std::size_t min_count) {
+  using counter = std::make_unsigned_t<I>;
+  hot_column_analysis<I> out;
+  if (cols == 0 || col_indices.empty() || capacity == 0) return out;
+  std::vector<counter> count(cols, 0);
+  for (const I c : col_indices)
+    ++count[static_cast<std::size_t>(c)];
+  std::vector<I> hot;
+  for (std::size_t c = 0; c < cols; ++c)
+    if (count[c] >= min_count) hot.push_back(static_cast<I>(c));
+  auto hotter = [&](I a, I b) { return count[a] > count[b] || (count[a] == count[b] && a < b); };
+  if (hot.size() > capacity) {
+    std::nth_element(hot.begin(), hot.begin() + static_cast<std::ptrdiff_t>(capacity), hot.end(),
+                     hotter);
+    hot.resize(capacity);
+  }
+  std::sort(hot.begin(), hot.end());
+  if (hot.empty()) return out;
+  // The counters become slots + 1 (0: a cold column).
+  for (const I c : hot)
+    out.entries += count[static_cast<std::size_t>(c)];
+  std::fill(count.begin(), count.end(), counter(0));
+  for (std::size_t s = 0; s < hot.size(); ++s)
+    count[static_cast<std::size_t>(hot[s])] = static_cast<counter>(s + 1);
+  out.recoded.resize(col_indices.size());
+  const std::int64_t n = static_cast<std::int64_t>(col_indices.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t k = 0; k < n; ++k) {
+    const I c = col_indices[k];
+    const counter slot = count[static_cast<std::size_t>(c)];
+    out.recoded[k] = slot ? static_cast<I>(hot_column_flag<I> | static_cast<I>(slot - 1)) : c;
+  }
+  out.columns = std::move(hot);
+  return out;
 }
 
 }  // namespace sparse_detail

@@ -22,17 +22,38 @@ enum class spmv_kernel {
   subwarp,         // 2..32 lanes per row (sized to the mean row length)
   merge_path,      // equal shares of rows + nonzeros per thread (uneven rows)
   staged_rows,     // a warp per 32 rows, their entries staged in shared memory (short rows)
+  hot_columns,     // merge path over warp tiles, x of the hottest columns in shared memory
+                   // (device_csr_matrix::prepare_spmv's analysis; without one, or with no
+                   // hot column, or a table too large for this GPU: merge_path)
 };
 
 struct spmv_choice {
   spmv_kernel kernel = spmv_kernel::subwarp;
-  int lanes = 32;  // lanes per row (1 for row_per_thread; 0 for merge_path and staged_rows)
+  int lanes = 32;  // lanes per row (1 for row_per_thread; 0 for the others)
 };
+
+// The hot-columns kernel's shape (gpuprim/cuda/device/device_spmv.cuh):
+// blocks of 1024 threads, one a SM, a warp a tile of 32 x 8 merge-path
+// items, each warp staging its tile in shared memory beside the table.
+inline constexpr int spmv_hot_threads = 1024;
+inline constexpr int spmv_hot_items = 8;
+
+// Automatic use of the hot-columns kernel (choose_spmv_kernel): at least
+// this many entries, and this share of them in the hot columns.
+inline constexpr std::size_t spmv_hot_min_nnz = std::size_t{1} << 22;
+inline constexpr double spmv_hot_min_share = 0.4;
 
 // The documented rule (docs/design.md, "Sparse"):
 //  - merge_path when rows are very uneven: the longest row has at least 256
 //    entries and at least 32 times the mean (power-law graphs); a warp per
 //    row would leave most warps idle while a few walk the long rows;
+//    hot_columns instead when the matrix was analysed (prepare_spmv), has
+//    at least 2^22 entries and its hot columns hold at least 40 % of them:
+//    there the gathers of x, each a 32-byte L2 sector, are the bound, and
+//    the hot ones become shared-memory reads (R-MAT 2^22 x 16 on an H200,
+//    58.8 % hot: 440 us instead of the merge path's 602; with 44 % hot and
+//    half the table, 489 us). Not measured on the other kernels' matrices,
+//    so they keep theirs;
 //  - staged_rows when the mean row length is at most 8: a warp takes 32
 //    rows, reads their entries (about 32 x mean) as one contiguous run with
 //    every lane busy, and stages the products in shared memory;
@@ -56,10 +77,16 @@ inline spmv_choice choose_spmv_kernel(const csr_row_stats& s,
       return {spmv_kernel::merge_path, 0};
     case spmv_kernel::staged_rows:
       return {spmv_kernel::staged_rows, 0};
+    case spmv_kernel::hot_columns:
+      return {spmv_kernel::hot_columns, 0};
     case spmv_kernel::automatic:
       break;
   }
   if (s.max_row >= 256 && static_cast<double>(s.max_row) >= 32.0 * std::max(mean, 1.0)) {
+    if (s.hot_columns > 0 && s.nnz >= spmv_hot_min_nnz &&
+        static_cast<double>(s.hot_entries) >= spmv_hot_min_share * static_cast<double>(s.nnz)) {
+      return {spmv_kernel::hot_columns, 0};
+    }
     return {spmv_kernel::merge_path, 0};
   }
   if (mean <= 8.0) return {spmv_kernel::staged_rows, 0};
@@ -81,6 +108,24 @@ csr_row_stats cuda_row_stats(std::size_t rows, const I* offsets, stream_t stream
 }  // namespace detail
 
 namespace sparse_detail {
+
+// Slots of x the hot-columns kernel's table holds for values T in a block
+// that may have `shared_bytes` of shared memory (what is left beside the
+// warps' stages), a multiple of 4 (the table is copied in 16-byte vectors).
+template <class T>
+constexpr std::size_t hot_table_capacity(std::size_t shared_bytes) {
+  const std::size_t stage =
+      static_cast<std::size_t>(spmv_hot_threads / 32) * (32 * spmv_hot_items + 1) * sizeof(T);
+  return shared_bytes > stage ? (shared_bytes - stage) / sizeof(T) / 4 * 4 : 0;
+}
+
+// Shared memory of a hot-columns block with a table of `slots` (padded to 4).
+template <class T>
+constexpr std::size_t hot_shared_bytes(std::size_t slots) {
+  return ((slots + 3) / 4 * 4 +
+          static_cast<std::size_t>(spmv_hot_threads / 32) * (32 * spmv_hot_items + 1)) *
+         sizeof(T);
+}
 
 inline void check_spmv_sizes(std::size_t rows, std::size_t cols, std::size_t x_size,
                              std::size_t y_size) {
