@@ -25,6 +25,8 @@
 #include <climits>
 #include <cstdint>
 
+#include "gpuprim/cuda/device/device_spmv.cuh"
+
 namespace spmv_probe {
 
 // How a load goes through the caches.
@@ -214,46 +216,16 @@ __device__ __forceinline__ void merge_tile(const matrix_view& A, const Gather& g
   if (tid == 0) stage[nk + nr] = INT_MAX;
   tile_sync<TileThreads>();
 
-  // The thread's start on the tile's path: its row by a binary search of
-  // the staged row ends.
+  // The thread's items (production's walk, device_spmv.cuh): rows
+  // finished, the first held back for the earlier threads' sums.
   const int* ends = reinterpret_cast<const int*>(stage + nk);
   const float* products = reinterpret_cast<const float*>(stage);
-  const int s = min(tid * Items, nr + nk);
-  int lo = max(0, s - nk), hi = min(nr, s);
-  while (lo < hi) {
-    const int mid = (lo + hi) / 2;
-    if (ends[mid] <= s - mid - 1) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  int row = lo, k = s - lo;
-
-  // Walk the items; the first row finished waits for the earlier threads' sums.
-  int first_row = -1;
-  float first_sum = 0, sum = 0;
-  int row_end = ends[row];
-  const int stop = min(s + Items, nr + nk);
-#pragma unroll
-  for (int i = 0; i < Items; ++i) {
-    if (s + i < stop) {
-      if (row_end <= k) {
-        if (first_row < 0) {
-          first_row = row;
-          first_sum = sum;
-        } else {
-          y[r0 + row] = sum;
-        }
-        sum = 0;
-        ++row;
-        row_end = ends[row];
-      } else {
-        sum += products[k];
-        ++k;
-      }
-    }
-  }
+  const auto w = gpuprim::cuda_detail::walk_staged_tile<Items>(
+      products, ends, nr, nk, tid, [&](int row, float sum) { y[r0 + row] = sum; });
+  const int first_row = w.first_row;
+  float first_sum = w.first_sum;
+  const int row = w.row;
+  const float sum = w.sum;
 
   // Inclusive segmented scan of (open row, sum) over the tile's threads.
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;

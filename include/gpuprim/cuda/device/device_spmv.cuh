@@ -502,6 +502,61 @@ __device__ __forceinline__ U load_stream(const U* p) {
   return out;
 }
 
+// A thread's part of a merge-path tile staged in shared memory: products
+// (nk of them) and ends (nr row ends relative to the tile's first nonzero,
+// then a sentinel that is never reached). The thread takes Items items
+// from item thread * Items: it finds its row by a binary search of the
+// ends, then walks, calling finish(row, sum) for each row it finishes
+// except the first, which it holds back (its sum still lacks the earlier
+// threads' part). Rows are relative to the tile's first row.
+template <class T>
+struct staged_walk {
+  int first_row;  // -1: the thread finished no row
+  T first_sum;
+  int row;  // the row open at the thread's end
+  T sum;
+};
+
+template <int Items, class T, class Finish>
+__device__ __forceinline__ staged_walk<T> walk_staged_tile(const T* products, const int* ends,
+                                                           int nr, int nk, int thread,
+                                                           Finish finish) {
+  const int start = min(thread * Items, nr + nk);
+  const int stop = min(start + Items, nr + nk);
+  int lo = max(0, start - nk), hi = min(nr, start);
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (ends[mid] <= start - mid - 1) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  staged_walk<T> w{-1, T(0), lo, T(0)};
+  int k = start - lo;
+  int row_end = ends[w.row];
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    if (start + i < stop) {
+      if (row_end <= k) {
+        if (w.first_row < 0) {
+          w.first_row = w.row;
+          w.first_sum = w.sum;
+        } else {
+          finish(w.row, w.sum);
+        }
+        w.sum = 0;
+        ++w.row;
+        row_end = ends[w.row];
+      } else {
+        w.sum += products[k];
+        ++k;
+      }
+    }
+  }
+  return w;
+}
+
 // hot_x[s] = x[columns[s]] for the table's slots (0 in the padding).
 template <class T, class I>
 __global__ void __launch_bounds__(spmv_threads)
@@ -558,48 +613,16 @@ __global__ void __launch_bounds__(spmv_hot_threads, 1)
     if (lane == 0) ends[nr] = INT_MAX;
     __syncwarp();
 
-    // The lane's start: its row by a binary search of the staged row ends.
-    const int start = min(lane * spmv_hot_items, nr + nk);
-    const int stop = min(start + spmv_hot_items, nr + nk);
-    int lo = max(0, start - nk), hi = min(nr, start);
-    while (lo < hi) {
-      const int mid = (lo + hi) / 2;
-      if (ends[mid] <= start - mid - 1) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    int row = lo, k = start - lo;
-
-    // Walk the items; the first row finished waits for the earlier lanes' sums.
-    int first_row = -1;
-    T first_sum = 0, sum = 0;
-    int row_end = ends[row];
-#pragma unroll
-    for (int i = 0; i < spmv_hot_items; ++i) {
-      if (start + i < stop) {
-        if (row_end <= k) {
-          if (first_row < 0) {
-            first_row = row;
-            first_sum = sum;
-          } else {
-            T* out = y + r0 + row;
-            *out = beta == T(0) ? alpha * sum : alpha * sum + beta * *out;
-          }
-          sum = 0;
-          ++row;
-          row_end = ends[row];
-        } else {
-          sum += stage[k];
-          ++k;
-        }
-      }
-    }
+    // The lane's items: rows finished (the first held back), the open row's sum.
+    staged_walk<T> w =
+        walk_staged_tile<spmv_hot_items>(stage, ends, nr, nk, lane, [&](int row, T sum) {
+          T* out = y + r0 + row;
+          *out = beta == T(0) ? alpha * sum : alpha * sum + beta * *out;
+        });
 
     // Inclusive segmented scan of (open row, sum) over the warp.
-    int key = row;
-    T value = sum;
+    const int key = w.row;
+    T value = w.sum;
 #pragma unroll
     for (int offset = 1; offset < 32; offset *= 2) {
       const int other_key = __shfl_up_sync(0xffffffffu, key, offset);
@@ -608,10 +631,10 @@ __global__ void __launch_bounds__(spmv_hot_threads, 1)
     }
     const int prev_key = __shfl_up_sync(0xffffffffu, key, 1);
     const T prev_value = __shfl_up_sync(0xffffffffu, value, 1);
-    if (first_row >= 0) {
-      if (lane > 0 && prev_key == first_row) first_sum = prev_value + first_sum;
-      T* out = y + r0 + first_row;
-      *out = beta == T(0) ? alpha * first_sum : alpha * first_sum + beta * *out;
+    if (w.first_row >= 0) {
+      if (lane > 0 && prev_key == w.first_row) w.first_sum = prev_value + w.first_sum;
+      T* out = y + r0 + w.first_row;
+      *out = beta == T(0) ? alpha * w.first_sum : alpha * w.first_sum + beta * *out;
     }
     if (lane == 31) {
       carry_rows[t] = r0 + key;  // rows: no open row
