@@ -45,6 +45,7 @@ using even_bytes = gp::detail::even_binner<std::uint8_t>;
 // `bins` counts the left out. Data-independent, but a table read and a
 // load-add-store a byte (two shared-memory accesses) where the byte entries
 // take one atomic.
+//
 // histogram_lane_bytes: 8 warps, 4 loads of 16 bytes in flight per lane, and
 // a fold of the 8-bit counters every 3 rounds (<= 192 increments per lane;
 // the scalar head and tail add at most 2 more before the last fold).
