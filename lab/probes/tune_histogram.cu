@@ -34,6 +34,42 @@ namespace {
 
 using even_bytes = gp::detail::even_binner<std::uint8_t>;
 
+// The per-lane counter kernels' loop: count_word(w) for every 32-bit word
+// of vectors[0, count) (16-byte vectors, grid-strided, Unroll loads in
+// flight per lane) and fold() after every rounds_per_fold rounds. The loop
+// is uniform across a warp (it tests the warp's first vector), so every
+// lane reaches each fold.
+template <int Threads, int Unroll, class CountWord, class Fold>
+__device__ __forceinline__ void count_words_by_warp_rounds(const uint4* vectors,
+                                                           std::uint64_t count, int rounds_per_fold,
+                                                           CountWord& count_word, Fold& fold) {
+  const unsigned lane = threadIdx.x % 32;
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * Threads;
+  const std::uint64_t warp_first = std::uint64_t(blockIdx.x) * Threads + (threadIdx.x / 32) * 32;
+  int rounds = 0;
+  for (std::uint64_t base = warp_first; base < count; base += Unroll * stride) {
+    uint4 r[Unroll];
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+      const std::uint64_t v = base + lane + u * stride;
+      r[u] = v < count ? vectors[v] : make_uint4(0, 0, 0, 0);
+    }
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+      if (base + lane + u * stride < count) {
+        count_word(r[u].x);
+        count_word(r[u].y);
+        count_word(r[u].z);
+        count_word(r[u].w);
+      }
+    }
+    if (++rounds == rounds_per_fold) {
+      fold();
+      rounds = 0;
+    }
+  }
+}
+
 // Variant for bytes into fewer bins (production before byte entries with
 // a fold): every lane of a warp owns a private row of 8-bit counters, laid
 // out so that lane l's counters all sit in shared-memory bank l (word =
@@ -123,32 +159,8 @@ __global__ void __launch_bounds__(lane_bytes_threads)
   head = head < n ? head : n;
   const std::uint64_t vectors = (n - head) / 16;
   const uint4* body = reinterpret_cast<const uint4*>(bytes + head);
-  const std::uint64_t stride = std::uint64_t(gridDim.x) * lane_bytes_threads;
-  // The loop is uniform across a warp (it tests the warp's first vector),
-  // so every lane reaches each fold.
-  const std::uint64_t warp_first = std::uint64_t(blockIdx.x) * lane_bytes_threads + warp * 32;
-  int rounds = 0;
-  for (std::uint64_t base = warp_first; base < vectors; base += lane_bytes_unroll * stride) {
-    uint4 r[lane_bytes_unroll];
-#pragma unroll
-    for (int u = 0; u < lane_bytes_unroll; ++u) {
-      const std::uint64_t v = base + lane + u * stride;
-      r[u] = v < vectors ? body[v] : make_uint4(0, 0, 0, 0);
-    }
-#pragma unroll
-    for (int u = 0; u < lane_bytes_unroll; ++u) {
-      if (base + lane + u * stride < vectors) {
-        count_word(r[u].x);
-        count_word(r[u].y);
-        count_word(r[u].z);
-        count_word(r[u].w);
-      }
-    }
-    if (++rounds == lane_bytes_rounds_per_fold) {
-      fold();
-      rounds = 0;
-    }
-  }
+  count_words_by_warp_rounds<lane_bytes_threads, lane_bytes_unroll>(
+      body, vectors, lane_bytes_rounds_per_fold, count_word, fold);
   const std::uint64_t thread = std::uint64_t(blockIdx.x) * lane_bytes_threads + threadIdx.x;
   const std::uint64_t tail = head + vectors * 16;
   if (thread < head) count(bytes[thread]);
@@ -229,33 +241,7 @@ __global__ void __launch_bounds__(Threads)
   // A lane adds at most 16 x Unroll to a counter a round.
   constexpr int rounds_per_fold = 65535 / (16 * Unroll);
   const uint4* const vectors = reinterpret_cast<const uint4*>(in);
-  const std::uint64_t count = n / 16;
-  const std::uint64_t stride = std::uint64_t(gridDim.x) * Threads;
-  // Uniform across a warp (it tests the warp's first vector): every lane
-  // reaches each fold.
-  const std::uint64_t warp_first = std::uint64_t(blockIdx.x) * Threads + (threadIdx.x / 32) * 32;
-  int rounds = 0;
-  for (std::uint64_t base = warp_first; base < count; base += Unroll * stride) {
-    uint4 r[Unroll];
-#pragma unroll
-    for (int u = 0; u < Unroll; ++u) {
-      const std::uint64_t v = base + lane + u * stride;
-      r[u] = v < count ? vectors[v] : make_uint4(0, 0, 0, 0);
-    }
-#pragma unroll
-    for (int u = 0; u < Unroll; ++u) {
-      if (base + lane + u * stride < count) {
-        count_word(r[u].x);
-        count_word(r[u].y);
-        count_word(r[u].z);
-        count_word(r[u].w);
-      }
-    }
-    if (++rounds == rounds_per_fold) {
-      fold();
-      rounds = 0;
-    }
-  }
+  count_words_by_warp_rounds<Threads, Unroll>(vectors, n / 16, rounds_per_fold, count_word, fold);
   fold();
 #pragma unroll
   for (int j = 0; j < 4; ++j) {
