@@ -397,11 +397,11 @@ void histogram_launch(const Sample* in, std::uint64_t n, Counter* counts, int bi
     // byte_histogram_threads). Into their own 256 values the entries are
     // the bins (byte_value_bin: no fold, no range test); any other bins and
     // binning fold the block's 256 per-byte counts at the end. Measured on
-    // an H200 at 2^28, 64 even bins: the per-lane 8-bit counters this
-    // replaced took 214 us on random bytes and 202 us on runs of one value
-    // where the byte entries take 128 us and 76 us (a per-sample binner or
-    // byte -> bin table read costs a second shared-memory access per byte
-    // on a kernel bound by them: 666 us and 193 us).
+    // an H200 at 2^28 (random bytes / runs of one value): the per-lane
+    // 8-bit counters this replaced for 64 even bins took 214 us / 202 us,
+    // the byte entries' loop (256 bins) 128 us / 76 us; the bin by the
+    // binner per sample took 666 us, a byte -> bin table read per sample
+    // (a second shared-memory access a byte) 193 us / 202 us.
     if (bins_are_bytes(binner, bins)) {
       launch_shared_atomics<byte_binning::binner, byte_histogram_threads, histogram_unroll,
                             byte_histogram_copies>(in, n, counts, bins, byte_value_bin{}, left_out,
