@@ -635,7 +635,9 @@ void cuda_transpose_sized(const void* in, void* out, const transpose_shape& s, s
   // 101.6 us at f32 10007 x 3001, the speed of a copy of the same bytes).
   // Thinner matrices keep the peeled tiles, whose thin tiles move a full
   // tile's bytes (sector tiles are 64 columns wide and 64 rows deep).
-  // 16-byte elements are one vector each and stay element by element.
+  // 16-byte elements are one vector each and stay element by element. The
+  // tuner's tile shape and grid above are the vector and peeled tiles'; the
+  // sector-owned tiles are 64 x 64 with a block per tile (as measured).
   if constexpr (Bytes < 16) {
     if (!(t.vector_loads && t.vector_stores)) {
       if (s.rows >= cuda_detail::transpose_sector_rows &&
