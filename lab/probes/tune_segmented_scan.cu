@@ -1,13 +1,18 @@
 // Probe of the inclusive segmented float sum with one-byte head flags
-// (gp::inclusive_segmented_scan): times production (its kernel through
-// launch_scan, and the public API unless built standalone), CUB's
+// (gp::inclusive_segmented_scan): times production (the segmented kernel,
+// segmented_scan_lookback in cuda/device/device_segmented_scan.cuh, through
+// the public API unless built standalone, and at its own and other tile
+// shapes through launch_segmented_scan_tiles), the scan over (value, head)
+// pairs that production used before (launch_scan, 256 x 40 rescan), CUB's
 // InclusiveSumByKey (int32 keys: the segment's index) and the variants of
-// segmented_scan_variants.cuh on the same buffers, and a device-to-device
-// copy of the values. Each line: median of 20 isolated calls after 3
-// warm-ups (CUDA events) and per call of batches of 10 queued back to back,
-// GB/s counting 9 bytes an element (a float read, a flag read, a float
-// written, as the bench), % of the copy's GB/s (8 bytes an element), the
-// ratio to CUB, registers a thread, and the checks against production:
+// segmented_scan_variants.cuh (the mechanisms production does not take:
+// two barriers, no early prefix, other flag words and value staging) on the
+// same buffers, and a device-to-device copy of the values. Each line:
+// median of 20 isolated calls after 3 warm-ups (CUDA events) and per call
+// of batches of 10 queued back to back, GB/s counting 9 bytes an element (a
+// float read, a flag read, a float written, as the bench), % of the copy's
+// GB/s (8 bytes an element), the ratio to CUB, registers a thread, and the
+// checks against production's launch_segmented_scan:
 //  - random floats in [-1, 1): largest difference relative to max(1,
 //    |production|) (must be <= 1e-3, as the bench), and how many results
 //    differ from production's in any bit (association may differ);
@@ -16,7 +21,7 @@
 // Segment shapes: segments of 1024 (the bench row), lengths 1-2048 drawn at
 // random (the bench's other row), segments of 8. 2^28 elements unless
 // given: tune_segmented_scan [LOG2N]; --profile [LOG2N]: production and
-// each variant once, segments of 1024, 2^24 unless given, for Nsight
+// each other kernel once, segments of 1024, 2^24 unless given, for Nsight
 // Compute.
 //
 // Built by CMake (gpuprim_lab_probe_segmented_scan) and run by
@@ -163,11 +168,18 @@ struct buffers {
   }
 };
 
-// Production's kernel, as the public API launches it (launch_scan's
-// defaults: 256 x 40 tiles, rescan staging, flags as vectors, the L2
-// prefetch 64 tiles ahead).
+// Production's kernel, as the public API launches it (launch_segmented_scan:
+// its tile, flags as vectors, the L2 prefetch at its default distance).
 void production(const float* in, const std::uint8_t* flags, float* out, std::size_t n,
                 cudaStream_t stream) {
+  gc::launch_segmented_scan<false>(in, flags, out, n, 0.0f, gp::plus{}, stream, -1);
+}
+
+// The scan over (value, head) pairs that production used before: the
+// single-pass scan's kernel (launch_scan's defaults: 256 x 40 tiles, rescan
+// staging, two barriers, every tile waiting for its look-back).
+void pair_scan(const float* in, const std::uint8_t* flags, float* out, std::size_t n,
+               cudaStream_t stream) {
   gc::launch_scan<false>(in, out, n, gp::flagged<float>{}, gp::segmented<gp::plus>{},
                          gp::detail::head_flag_fetch<float, std::uint8_t>{flags}, stream);
 }
@@ -232,6 +244,33 @@ void run_variant(const char* attack, buffers& b, const timings& t, int prefetch_
   print_line(label, segscan::registers_of<S>(), ms, queued_ms, b.n, t, checks.c_str());
 }
 
+// Production's kernel on another tile (flag words: 16 bytes where Items is
+// a multiple of 16, else 8).
+template <int Threads, int Items, int MinBlocks>
+void run_production_shape(const char* attack, buffers& b, const timings& t) {
+  const auto scan = [&](const float* in, float* out) {
+    gc::launch_segmented_scan_tiles<false, Threads, Items, MinBlocks>(in, b.flags, out, b.n, 0.0f,
+                                                                      gp::plus{}, nullptr, -1);
+  };
+  if (profile_only) {
+    scan(b.values, b.out);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    return;
+  }
+  const float ms = median_ms([&] { scan(b.values, b.out); });
+  const float queued_ms = median_queued_ms([&] { scan(b.values, b.out); });
+  CHECK_CUDA(cudaGetLastError());
+  const std::string checks = check_against_production(scan, b);
+  cudaFuncAttributes a{};
+  CHECK_CUDA(
+      cudaFuncGetAttributes(&a, gc::segmented_scan_lookback<Threads, Items, 4, MinBlocks, false,
+                                                            float, std::uint8_t, gp::plus>));
+  char label[160];
+  std::snprintf(label, sizeof label, "production kernel %dx%d %db/SM (%s)", Threads, Items,
+                MinBlocks, attack);
+  print_line(label, a.numRegs, ms, queued_ms, b.n, t, checks.c_str());
+}
+
 template <int Threads, int Items, int FlagBytes, int MinBlocks, bool OneBarrier, bool Shortcut,
           segscan::staging Staging = segscan::staging::padded,
           int FirstDelayNs = gc::scan_first_poll_delay_ns>
@@ -241,8 +280,18 @@ using v = segscan::shape<Threads, Items, FlagBytes, MinBlocks, OneBarrier, Short
 // (Called from a plain function, one instantiation a line: nvcc's front
 // end has crashed on such kernels instantiated inside variadic folds.)
 void run_variants(buffers& b, const timings& t) {
-  // Instructions: flags as one mask, the thread's scan on it, one float a
-  // shuffle step; each flag word width.
+  // Production's kernel at other tiles: the fixed cost a tile shared by
+  // more items, more resident warps, 512 threads.
+  run_production_shape<256, 16, 4>("16 items", b, t);
+  run_production_shape<256, 32, 4>("32 items", b, t);
+  run_production_shape<256, 32, 3>("32 items, 3 blocks", b, t);
+  run_production_shape<256, 40, 3>("40 items, the pair scan's tile", b, t);
+  run_production_shape<512, 16, 2>("512 threads", b, t);
+  run_production_shape<256, 16, 6>("6 blocks/SM", b, t);
+  // What production's mechanisms are worth, on the variants' kernel at
+  // 256 x 16. Instructions alone: flags as one mask, the thread's scan on
+  // it, one float a shuffle step, each flag word width; no early prefix,
+  // two barriers (every warp waits for the look-back).
   run_variant<v<256, 16, 16, 4, false, false>>("mask scan, 16-byte flag words", b, t);
   run_variant<v<256, 16, 8, 4, false, false>>("mask scan, 8-byte flag words", b, t);
   run_variant<v<256, 16, 4, 4, false, false>>("mask scan, 4-byte flag words", b, t);
@@ -252,21 +301,13 @@ void run_variants(buffers& b, const timings& t) {
   run_variant<v<256, 16, 16, 4, false, false>>("no prefetch", b, t, 0);
   // Barriers: only the warps before the first head wait for the prefix.
   run_variant<v<256, 16, 16, 4, true, false>>("named barrier for the look-back", b, t);
-  // Look-back latency: a tile with a head publishes its prefix at once.
-  run_variant<v<256, 16, 16, 4, true, true>>("+ prefix at once, look back if needed", b, t);
+  // Look-back latency: a tile with a head publishes its prefix at once
+  // (production's 256 x 16 line has both).
   run_variant<v<256, 16, 16, 4, false, true>>("prefix at once, two barriers", b, t);
   // Look-back latency of the warps that wait: no sleep before the first poll.
   run_variant<v<256, 16, 16, 4, true, true, segscan::staging::padded, 0>>("no first sleep", b, t);
-  // Fixed cost a tile shared by more items.
-  run_variant<v<256, 24, 8, 4, true, true>>("24 items", b, t);
-  run_variant<v<256, 32, 16, 4, true, true>>("32 items", b, t);
-  run_variant<v<256, 32, 16, 3, true, true>>("32 items, 3 blocks", b, t);
-  run_variant<v<256, 40, 8, 3, true, true>>("40 items (production's tile)", b, t);
-  run_variant<v<512, 16, 16, 2, true, true>>("512 threads", b, t);
-  // Latency: more resident warps (42 registers) at the short tile.
-  run_variant<v<256, 16, 16, 6, true, true>>("6 blocks/SM (spills 4 B)", b, t);
-  // Shared-memory instructions (L1 53 %): 16-byte swizzled staging, or
-  // none (values straight to and from registers).
+  // Shared-memory instructions: 16-byte swizzled staging, or none (values
+  // straight to and from registers).
   constexpr auto swizzled = segscan::staging::swizzled;
   constexpr auto direct = segscan::staging::direct;
   run_variant<v<256, 16, 16, 4, true, true, swizzled>>("16-byte swizzled staging", b, t);
@@ -284,6 +325,8 @@ void compare_shape(buffers& b, const segment_shape& shape) {
   production(b.integers, b.flags, b.integer_reference, n, nullptr);
   CHECK_CUDA(cudaDeviceSynchronize());
   if (profile_only) {
+    pair_scan(b.values, b.flags, b.out, n, nullptr);
+    CHECK_CUDA(cudaDeviceSynchronize());
     run_variants(b, timings{});
     return;
   }
@@ -325,7 +368,16 @@ void compare_shape(buffers& b, const segment_shape& shape) {
     const float ms = median_ms([&] { scan(b.values, b.out); });
     const float queued_ms = median_queued_ms([&] { scan(b.values, b.out); });
     const std::string checks = check_against_production(scan, b);
-    print_line("production (launch_scan, 256x40 rescan)", 0, ms, queued_ms, n, t, checks.c_str());
+    print_line("production (launch_segmented_scan, 256x24 4b/SM)", 0, ms, queued_ms, n, t,
+               checks.c_str());
+  }
+  {
+    const auto scan = [&](const float* in, float* out) { pair_scan(in, b.flags, out, n, nullptr); };
+    const float ms = median_ms([&] { scan(b.values, b.out); });
+    const float queued_ms = median_queued_ms([&] { scan(b.values, b.out); });
+    const std::string checks = check_against_production(scan, b);
+    print_line("pair scan (launch_scan, 256x40 rescan; production before)", 0, ms, queued_ms, n, t,
+               checks.c_str());
   }
 #ifndef SEGSCAN_STANDALONE
   {

@@ -17,6 +17,7 @@
 #include "gpuprim/core/operators.hpp"
 #include "gpuprim/core/value_index.hpp"
 #include "gpuprim/cuda/device/device_scan.cuh"
+#include "gpuprim/cuda/device/device_segmented_scan.cuh"
 #include "support/cuda_fixture.hpp"
 #include "support/reduce_reference.hpp"
 #include "support/scan_reference.hpp"
@@ -77,6 +78,23 @@ std::vector<std::uint32_t> segmented_sum(const std::vector<std::uint32_t>& x,
   } else {
     scan(gp::detail::head_flag_fetch<std::uint32_t, std::uint8_t>{f});
   }
+  return gp::to_host(out);
+}
+
+// The same on the segmented kernel (device_segmented_scan.cuh), as the
+// library launches it for 4-byte values.
+template <bool Exclusive>
+std::vector<std::uint32_t> segmented_kernel_sum(const std::vector<std::uint32_t>& x,
+                                                const std::vector<std::uint8_t>& flags,
+                                                std::size_t flag_offset, std::uint32_t init) {
+  std::vector<std::uint8_t> padded(flag_offset, 0xEE);
+  padded.insert(padded.end(), flags.begin(), flags.end());
+  const gp::device_vector<std::uint32_t> in = gp::to_device(x);
+  const gp::device_vector<std::uint8_t> d_flags = gp::to_device(padded);
+  gp::device_vector<std::uint32_t> out(x.size());
+  out.fill_bytes(0xA5);
+  gc::launch_segmented_scan<Exclusive>(in.data(), d_flags.data() + flag_offset, out.data(),
+                                       x.size(), init, gp::plus{}, nullptr, -1);
   return gp::to_host(out);
 }
 
@@ -218,7 +236,8 @@ TEST(scan_head_flags, nonzero_byte_bits_matches_a_loop) {
 }
 
 // Segmented sums with head flags loaded as vectors into a bit mask, on the
-// default tile (rescan staging for the (value, head) pairs) and others,
+// segmented kernel and on the pair scan's default tile (rescan staging for
+// the (value, head) pairs) and others,
 // with the flags aligned and not, and flag bytes other than 0 and 1.
 TEST_F(cuda_test, segmented_scan_tiles_and_flag_alignments_sum_like_a_loop) {
   auto rng = make_rng(62);
@@ -241,6 +260,10 @@ TEST_F(cuda_test, segmented_scan_tiles_and_flag_alignments_sum_like_a_loop) {
       const std::string where = what + ", flags at +" + std::to_string(offset);
       EXPECT_EQ(segmented_sum<false>(x, flags, offset, 0), inclusive) << where << " inclusive";
       EXPECT_EQ(segmented_sum<true>(x, flags, offset, 7), exclusive) << where << " exclusive";
+      EXPECT_EQ(segmented_kernel_sum<false>(x, flags, offset, 0), inclusive)
+          << where << " segmented kernel, inclusive";
+      EXPECT_EQ(segmented_kernel_sum<true>(x, flags, offset, 7), exclusive)
+          << where << " segmented kernel, exclusive";
     }
     constexpr auto rescan = gc::scan_staging::rescan;
     constexpr auto registers = gc::scan_staging::registers;
