@@ -19,8 +19,10 @@
 //  - integer-valued floats in [-8, 8] (every partial sum exact): results
 //    must equal production's bit for bit.
 // Segment shapes: segments of 1024 (the bench row), lengths 1-2048 drawn at
-// random (the bench's other row), segments of 8. 2^28 elements unless
-// given: tune_segmented_scan [LOG2N]; --profile [LOG2N]: production and
+// random (the bench's other row), segments of 8, 2^28 elements unless
+// given (tune_segmented_scan [LOG2N]); then 2^20 + 12345 elements, and
+// double sums at half the count (production's 8-byte tile against the pair
+// scan); --profile [LOG2N]: production and
 // each other kernel once, segments of 1024, 2^24 unless given, for Nsight
 // Compute.
 //
@@ -218,11 +220,10 @@ std::string check_against_production(const Scan& scan, buffers& b) {
   return text;
 }
 
-template <class S>
-void run_variant(const char* attack, buffers& b, const timings& t, int prefetch_tiles = -1) {
-  const auto scan = [&](const float* in, float* out) {
-    segscan::launch_segmented_sum<S>(in, b.flags, out, b.n, nullptr, prefetch_tiles);
-  };
+// Times `scan(in, out)` on b's values and prints its line, with its checks
+// against production (--profile: runs it once).
+template <class Scan>
+void time_line(const Scan& scan, const char* label, int registers, buffers& b, const timings& t) {
   if (profile_only) {
     scan(b.values, b.out);
     CHECK_CUDA(cudaDeviceSynchronize());
@@ -232,6 +233,14 @@ void run_variant(const char* attack, buffers& b, const timings& t, int prefetch_
   const float queued_ms = median_queued_ms([&] { scan(b.values, b.out); });
   CHECK_CUDA(cudaGetLastError());
   const std::string checks = check_against_production(scan, b);
+  print_line(label, registers, ms, queued_ms, b.n, t, checks.c_str());
+}
+
+template <class S>
+void run_variant(const char* attack, buffers& b, const timings& t, int prefetch_tiles = -1) {
+  const auto scan = [&](const float* in, float* out) {
+    segscan::launch_segmented_sum<S>(in, b.flags, out, b.n, nullptr, prefetch_tiles);
+  };
   char label[160];
   std::snprintf(
       label, sizeof label, "%dx%d flags %2dB %s%s%s %db/SM pf %d%s (%s)", S::threads, S::items,
@@ -241,7 +250,17 @@ void run_variant(const char* attack, buffers& b, const timings& t, int prefetch_
                                                 : "",
       S::min_blocks, prefetch_tiles >= 0 ? prefetch_tiles : segscan::default_prefetch_tiles<S>,
       S::first_delay_ns == gc::scan_first_poll_delay_ns ? "" : " sleep0", attack);
-  print_line(label, segscan::registers_of<S>(), ms, queued_ms, b.n, t, checks.c_str());
+  time_line(scan, label, segscan::registers_of<S>(), b, t);
+}
+
+// Registers a thread of production's kernel on a tile (float sums, vector path).
+template <int Threads, int Items, int MinBlocks>
+int production_registers() {
+  cudaFuncAttributes a{};
+  CHECK_CUDA(
+      cudaFuncGetAttributes(&a, gc::segmented_scan_lookback<Threads, Items, 4, MinBlocks, false,
+                                                            float, std::uint8_t, gp::plus>));
+  return a.numRegs;
 }
 
 // Production's kernel on another tile (flag words: 16 bytes where Items is
@@ -252,23 +271,10 @@ void run_production_shape(const char* attack, buffers& b, const timings& t) {
     gc::launch_segmented_scan_tiles<false, Threads, Items, MinBlocks>(in, b.flags, out, b.n, 0.0f,
                                                                       gp::plus{}, nullptr, -1);
   };
-  if (profile_only) {
-    scan(b.values, b.out);
-    CHECK_CUDA(cudaDeviceSynchronize());
-    return;
-  }
-  const float ms = median_ms([&] { scan(b.values, b.out); });
-  const float queued_ms = median_queued_ms([&] { scan(b.values, b.out); });
-  CHECK_CUDA(cudaGetLastError());
-  const std::string checks = check_against_production(scan, b);
-  cudaFuncAttributes a{};
-  CHECK_CUDA(
-      cudaFuncGetAttributes(&a, gc::segmented_scan_lookback<Threads, Items, 4, MinBlocks, false,
-                                                            float, std::uint8_t, gp::plus>));
   char label[160];
   std::snprintf(label, sizeof label, "production kernel %dx%d %db/SM (%s)", Threads, Items,
                 MinBlocks, attack);
-  print_line(label, a.numRegs, ms, queued_ms, b.n, t, checks.c_str());
+  time_line(scan, label, production_registers<Threads, Items, MinBlocks>(), b, t);
 }
 
 template <int Threads, int Items, int FlagBytes, int MinBlocks, bool OneBarrier, bool Shortcut,
@@ -361,38 +367,90 @@ void compare_shape(buffers& b, const segment_shape& shape) {
                   double(r.worst), exact.differing, ok ? "ok" : "FAILED");
     print_line("CUB InclusiveSumByKey (int32 keys)", 0, t.cub_ms, cub_queued_ms, n, t, checks);
   }
-  {
-    const auto scan = [&](const float* in, float* out) {
-      production(in, b.flags, out, n, nullptr);
-    };
-    const float ms = median_ms([&] { scan(b.values, b.out); });
-    const float queued_ms = median_queued_ms([&] { scan(b.values, b.out); });
-    const std::string checks = check_against_production(scan, b);
-    print_line("production (launch_segmented_scan, 256x24 4b/SM)", 0, ms, queued_ms, n, t,
-               checks.c_str());
-  }
-  {
-    const auto scan = [&](const float* in, float* out) { pair_scan(in, b.flags, out, n, nullptr); };
-    const float ms = median_ms([&] { scan(b.values, b.out); });
-    const float queued_ms = median_queued_ms([&] { scan(b.values, b.out); });
-    const std::string checks = check_against_production(scan, b);
-    print_line("pair scan (launch_scan, 256x40 rescan; production before)", 0, ms, queued_ms, n, t,
-               checks.c_str());
-  }
+  time_line(
+      [&](const float* in, float* out) { production(in, b.flags, out, n, nullptr); },
+      "production (launch_segmented_scan, 256x24 4b/SM)",
+      production_registers<gc::segmented_scan_tile<4>::threads, gc::segmented_scan_tile<4>::items,
+                           gc::segmented_scan_tile<4>::min_blocks>(),
+      b, t);
+  time_line([&](const float* in, float* out) { pair_scan(in, b.flags, out, n, nullptr); },
+            "pair scan (launch_scan, 256x40 rescan; production before)", 0, b, t);
 #ifndef SEGSCAN_STANDALONE
-  {
-    const auto scan = [&](const float* in, float* out) {
-      gp::inclusive_segmented_scan(gp::cuda.on(nullptr), gp::device_span<const float>(in, n),
-                                   gp::device_span<const std::uint8_t>(b.flags, n),
-                                   gp::device_span<float>(out, n));
-    };
-    const float ms = median_ms([&] { scan(b.values, b.out); });
-    const float queued_ms = median_queued_ms([&] { scan(b.values, b.out); });
-    const std::string checks = check_against_production(scan, b);
-    print_line("production (public API)", 0, ms, queued_ms, n, t, checks.c_str());
-  }
+  time_line(
+      [&](const float* in, float* out) {
+        gp::inclusive_segmented_scan(gp::cuda.on(nullptr), gp::device_span<const float>(in, n),
+                                     gp::device_span<const std::uint8_t>(b.flags, n),
+                                     gp::device_span<float>(out, n));
+      },
+      "production (public API)", 0, b, t);
 #endif
   run_variants(b, t);
+}
+
+// 8-byte values (double sums, segments of 1024, as many bytes as the float
+// rows: n / 2 elements): production's 256 x 8 tile, not measured when it
+// was chosen, against the pair scan it replaced (512 x 4 pairs in
+// registers) and a copy. Integer-valued doubles: both must agree bit for
+// bit.
+__global__ void count_differences(const double* a, const double* b, std::uint64_t n,
+                                  unsigned long long* count) {
+  unsigned long long c = 0;
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x)
+    c += __double_as_longlong(a[i]) != __double_as_longlong(b[i]);
+  if (c) atomicAdd(count, c);
+}
+
+void compare_doubles(std::size_t n) {
+  double *values, *out, *reference;
+  std::uint8_t* flags;
+  unsigned long long* count;
+  CHECK_CUDA(cudaMalloc(&values, n * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&out, n * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&reference, n * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&flags, n));
+  CHECK_CUDA(cudaMalloc(&count, sizeof *count));
+  std::vector<double> host(n);
+  std::vector<std::uint8_t> host_flags(n);
+  std::mt19937_64 g(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    host[i] = double(int(g() % 17) - 8);
+    host_flags[i] = i % 1024 == 0;
+  }
+  CHECK_CUDA(cudaMemcpy(values, host.data(), n * sizeof(double), cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(flags, host_flags.data(), n, cudaMemcpyHostToDevice));
+  const auto pair = [&](double* o) {
+    gc::launch_scan<false>(values, o, n, gp::flagged<double>{}, gp::segmented<gp::plus>{},
+                           gp::detail::head_flag_fetch<double, std::uint8_t>{flags}, nullptr);
+  };
+  const auto mine = [&](double* o) {
+    gc::launch_segmented_scan<false>(values, flags, o, n, 0.0, gp::plus{}, nullptr, -1);
+  };
+  pair(reference);
+  mine(out);
+  CHECK_CUDA(cudaMemset(count, 0, sizeof *count));
+  count_differences<<<1024, 256>>>(out, reference, n, count);
+  unsigned long long differing = 0;
+  CHECK_CUDA(cudaMemcpy(&differing, count, sizeof differing, cudaMemcpyDeviceToHost));
+  const bool ok = differing == 0;
+  any_failed = any_failed || !ok;
+  const float copy_ms = median_ms([&] {
+    CHECK_CUDA(cudaMemcpyAsync(out, values, n * sizeof(double), cudaMemcpyDeviceToDevice));
+  });
+  const double copy_gbs = 16.0 * n / (copy_ms * 1e6);
+  std::printf("segmented double sum, segments of 1024, n = %zu: copy %.1f us (%.0f GB/s)\n", n,
+              copy_ms * 1e3, copy_gbs);
+  const auto line = [&](const char* label, const auto& scan) {
+    const float ms = median_ms([&] { scan(out); });
+    const float queued_ms = median_queued_ms([&] { scan(out); });
+    const double gbs = 17.0 * n / (ms * 1e6);
+    std::printf("  %-72s %8.1f us, queued %8.1f us  %5.0f GB/s  %5.1f%% of copy\n", label, ms * 1e3,
+                queued_ms * 1e3, gbs, 100.0 * gbs / copy_gbs);
+  };
+  line("pair scan (launch_scan, 512x4 pairs in registers; production before)", pair);
+  line("production (launch_segmented_scan, 256x8 4b/SM)", mine);
+  std::printf("  integer-valued: %llu results differ  %s\n", differing, ok ? "ok" : "FAILED");
+  free_device(values, out, reference, flags, count);
 }
 
 }  // namespace
@@ -420,6 +478,7 @@ int main(int argc, char** argv) {
   // An odd length: partial last tiles and warps, flags past the last full word.
   buffers odd((std::size_t{1} << 20) + 12345);
   compare_shape(odd, segment_shape{"segments of 1-2048 (odd n)", 0});
+  compare_doubles(std::size_t{1} << (log2n - 1));
   if (any_failed) std::printf("tune_segmented_scan: a variant FAILED its checks\n");
   return any_failed ? 1 : 0;
 }

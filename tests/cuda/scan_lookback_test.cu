@@ -53,49 +53,56 @@ std::vector<T> scan_with_window(const std::vector<T>& x, T init, Op op) {
 
 // A segmented sum of 32-bit values (wrapping, so exact) with one-byte head
 // flags that start `flag_offset` bytes into their buffer (an odd offset
-// leaves them unaligned for the vector loads), on the given tile.
+// leaves them unaligned for the vector loads): `launch(in, flags, out, n)`.
+template <class Launch>
+std::vector<std::uint32_t> segmented_sum_with(const std::vector<std::uint32_t>& x,
+                                              const std::vector<std::uint8_t>& flags,
+                                              std::size_t flag_offset, const Launch& launch) {
+  std::vector<std::uint8_t> padded(flag_offset, 0xEE);
+  padded.insert(padded.end(), flags.begin(), flags.end());
+  const gp::device_vector<std::uint32_t> in = gp::to_device(x);
+  const gp::device_vector<std::uint8_t> d_flags = gp::to_device(padded);
+  gp::device_vector<std::uint32_t> out(x.size());
+  out.fill_bytes(0xA5);
+  launch(in.data(), d_flags.data() + flag_offset, out.data(), x.size());
+  return gp::to_host(out);
+}
+
+// On the scan over (value, head) pairs, on the given tile.
 template <bool Exclusive, int Threads = 0, int Items = 0, int MinBlocks = 0,
           gc::scan_staging Staging = gc::scan_staging::automatic>
 std::vector<std::uint32_t> segmented_sum(const std::vector<std::uint32_t>& x,
                                          const std::vector<std::uint8_t>& flags,
                                          std::size_t flag_offset, std::uint32_t init) {
-  std::vector<std::uint8_t> padded(flag_offset, 0xEE);
-  padded.insert(padded.end(), flags.begin(), flags.end());
-  const gp::device_vector<std::uint32_t> in = gp::to_device(x);
-  const gp::device_vector<std::uint8_t> d_flags = gp::to_device(padded);
-  const std::uint8_t* f = d_flags.data() + flag_offset;
-  gp::device_vector<std::uint32_t> out(x.size());
-  out.fill_bytes(0xA5);
-  using pair = gp::flagged<std::uint32_t>;
-  const auto scan = [&](auto fetch) {
-    gc::launch_scan<false, Threads, gc::scan_lookback_words, Items, MinBlocks, 0, 0,
-                    gc::scan_prefetch_tiles, Staging>(in.data(), out.data(), x.size(), pair{},
-                                                      gp::segmented<gp::plus>{}, fetch, nullptr);
-  };
-  if constexpr (Exclusive) {
-    scan(gp::detail::exclusive_head_flag_fetch<std::uint32_t, std::uint32_t, std::uint8_t>{
-        in.data(), f, init});
-  } else {
-    scan(gp::detail::head_flag_fetch<std::uint32_t, std::uint8_t>{f});
-  }
-  return gp::to_host(out);
+  return segmented_sum_with(
+      x, flags, flag_offset,
+      [&](const std::uint32_t* in, const std::uint8_t* f, std::uint32_t* out, std::size_t n) {
+        using pair = gp::flagged<std::uint32_t>;
+        const auto scan = [&](auto fetch) {
+          gc::launch_scan<false, Threads, gc::scan_lookback_words, Items, MinBlocks, 0, 0,
+                          gc::scan_prefetch_tiles, Staging>(
+              in, out, n, pair{}, gp::segmented<gp::plus>{}, fetch, nullptr);
+        };
+        if constexpr (Exclusive) {
+          scan(gp::detail::exclusive_head_flag_fetch<std::uint32_t, std::uint32_t, std::uint8_t>{
+              in, f, init});
+        } else {
+          scan(gp::detail::head_flag_fetch<std::uint32_t, std::uint8_t>{f});
+        }
+      });
 }
 
-// The same on the segmented kernel (device_segmented_scan.cuh), as the
-// library launches it for 4-byte values.
+// On the segmented kernel (device_segmented_scan.cuh), as the library
+// launches it for 4-byte values.
 template <bool Exclusive>
 std::vector<std::uint32_t> segmented_kernel_sum(const std::vector<std::uint32_t>& x,
                                                 const std::vector<std::uint8_t>& flags,
                                                 std::size_t flag_offset, std::uint32_t init) {
-  std::vector<std::uint8_t> padded(flag_offset, 0xEE);
-  padded.insert(padded.end(), flags.begin(), flags.end());
-  const gp::device_vector<std::uint32_t> in = gp::to_device(x);
-  const gp::device_vector<std::uint8_t> d_flags = gp::to_device(padded);
-  gp::device_vector<std::uint32_t> out(x.size());
-  out.fill_bytes(0xA5);
-  gc::launch_segmented_scan<Exclusive>(in.data(), d_flags.data() + flag_offset, out.data(),
-                                       x.size(), init, gp::plus{}, nullptr, -1);
-  return gp::to_host(out);
+  return segmented_sum_with(
+      x, flags, flag_offset,
+      [&](const std::uint32_t* in, const std::uint8_t* f, std::uint32_t* out, std::size_t n) {
+        gc::launch_segmented_scan<Exclusive>(in, f, out, n, init, gp::plus{}, nullptr, -1);
+      });
 }
 
 // Sizes with one tile, a few, and hundreds (walks over several windows).
