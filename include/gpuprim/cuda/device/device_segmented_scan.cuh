@@ -24,13 +24,14 @@
 //  2. Each thread scans its values in registers, restarting at set bits.
 //  3. Each warp scans its thread totals (Kogge-Stone over shuffles; lane l
 //     adds lane l - d only while no head lies in (l - d, l], read from one
-//     ballot of the lanes holding heads). Lane 31 (the warp's last valid
-//     lane) writes the warp's total and head bits to shared memory; after
+//     ballot of the lanes holding heads). The warp's last valid lane (31
+//     but in the last tile) writes the warp's total and head bits to shared memory; after
 //     one __syncthreads each thread folds the warp totals before its own
 //     (the tile's total, and how many leading warps have elements before
 //     the tile's first head: only those need the tile's prefix).
-//  4. The tile's prefix by decoupled look-back (decoupled_lookback.cuh,
-//     packed (value, head) status words for values of up to 4 bytes). A
+//  4. The tile's prefix by decoupled look-back (decoupled_lookback.cuh;
+//     (value, head) pairs of 4-byte values ride in the status words, of
+//     8-byte ones in its side array). A
 //     tile holding a head publishes its inclusive prefix at once (it equals
 //     its aggregate, bit for bit: (a, fa) o (b, true) = (b, true)) and
 //     looks back only if it has elements before its first head; then only
