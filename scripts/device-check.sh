@@ -26,7 +26,9 @@
 # --probe-spmv-rmat times SpMV on the R-MAT matrix (production's merge path,
 # cuSPARSE, variants): tune-spmv_rmat.txt;
 # --probe-segmented-scan times the segmented float sum's variants against
-# production and CUB: tune-segmented_scan.txt.
+# production and CUB: tune-segmented_scan.txt;
+# --probe-transpose times the transpose's kernels at every element size on
+# unaligned shapes against a copy: tune-transpose.txt.
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -48,6 +50,7 @@ RUN_PROBE_CG=0
 RUN_PROBE_BATCHED_SORT=0
 RUN_PROBE_SPMV_RMAT=0
 RUN_PROBE_SEGMENTED_SCAN=0
+RUN_PROBE_TRANSPOSE=0
 RUN_PYTHON=0
 for arg in "$@"; do
   case "$arg" in
@@ -69,6 +72,7 @@ for arg in "$@"; do
     --probe-batched-sort) RUN_PROBE_BATCHED_SORT=1 ;;
     --probe-spmv-rmat) RUN_PROBE_SPMV_RMAT=1 ;;
     --probe-segmented-scan) RUN_PROBE_SEGMENTED_SCAN=1 ;;
+    --probe-transpose) RUN_PROBE_TRANSPOSE=1 ;;
     --python) RUN_PYTHON=1 ;;
   esac
 done
@@ -115,6 +119,7 @@ PROBES=()
 [ $RUN_PROBE_BATCHED_SORT -eq 1 ] && PROBES+=(batched_sort)
 [ $RUN_PROBE_SPMV_RMAT -eq 1 ] && PROBES+=(spmv_rmat)
 [ $RUN_PROBE_SEGMENTED_SCAN -eq 1 ] && PROBES+=(segmented_scan)
+[ $RUN_PROBE_TRANSPOSE -eq 1 ] && PROBES+=(transpose)
 
 MAIN_BUILD=0
 { [ $RUN_TESTS -eq 1 ] || [ $RUN_SANITIZE -eq 1 ] || [ $RUN_BENCH -eq 1 ]; } && MAIN_BUILD=1
@@ -294,6 +299,9 @@ fi
 # The segmented float sum's variants against production and CUB
 # (lab/probes/tune_segmented_scan.cu).
 [ $RUN_PROBE_SEGMENTED_SCAN -eq 1 ] && probe segmented_scan
+# The transpose's kernels at every element size on unaligned shapes
+# (lab/probes/tune_transpose.cu).
+[ $RUN_PROBE_TRANSPOSE -eq 1 ] && probe transpose
 # The reduction's block shapes against CUB (lab/probes/tune_reduce.cu).
 [ $RUN_TUNE_REDUCE -eq 1 ] && probe reduce
 if [ $RUN_TUNE_GEMM -eq 1 ]; then
