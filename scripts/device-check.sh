@@ -212,10 +212,11 @@ if [ $RUN_BENCH -eq 1 ] && [ -x "$BUILD/lab/bench/gpuprim-bench" ]; then
 fi
 if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
   # The SASS of the default keys-only uint32 pass (32 keys per thread,
-  # window 4, 2 blocks per SM; sass-radix.txt): what a tile's work compiles
-  # to, instruction by instruction.
+  # window 4, 2 blocks per SM) and of the probe's match-rank variants of
+  # it (sass-radix.txt): what a tile's work compiles to, instruction by
+  # instruction.
   cuobjdump -sass "$BUILD/tune_radix_tile" 2>/dev/null |
-    awk '/Function : /{keep = /radix_onesweep_passIjNS[0-9]_9no_valuesELi32ELi4ELi2E/} keep' \
+    awk '/Function : /{keep = /radix_(onesweep|match)_passIL?.*jNS[0-9]_9no_valuesELi32ELi4ELi2E/} keep' \
       >"$OUT/sass-radix.txt"
   if [ $RUN_TUNE_RADIX -eq 1 ]; then
     "$BUILD/tune_radix_tile" >>"$OUT/tune-radix.txt" 2>&1
@@ -224,7 +225,7 @@ if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
   if [ $RUN_NCU_RADIX -eq 1 ]; then
     # Our onesweep passes and CUB's, side by side: time, issue, stalls,
     # occupancy, memory (ncu-radix.txt).
-    ncu --kernel-name regex:'[Oo]nesweep|radix_digit_histograms|Histogram' \
+    ncu --kernel-name regex:'[Oo]nesweep|radix_match_pass|radix_digit_histograms|Histogram' \
       --section SpeedOfLight --section Occupancy --section LaunchStats \
       --section WarpStateStats --section InstructionStats --section ComputeWorkloadAnalysis \
       --section MemoryWorkloadAnalysis --section SchedulerStats --section SourceCounters \
@@ -232,7 +233,7 @@ if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
     note "ncu radix: rc=$?"
     # Where the passes' warps wait, reason by reason (cycles per issued
     # instruction), in a file of its own: ncu-stalls.txt.
-    ncu --kernel-name regex:'[Oo]nesweep' \
+    ncu --kernel-name regex:'[Oo]nesweep|radix_match_pass' \
       --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
       "$BUILD/tune_radix_tile" --profile >"$OUT/ncu-stalls.txt" 2>&1
     note "ncu stalls: rc=$?"
