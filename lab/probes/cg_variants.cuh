@@ -1,6 +1,9 @@
 // The kernels of the CG probe (tune_cg.cu): production's finishers and
 // bodies of one CG iteration, launched one at a time, and the variants
 // it times against them (see tune_cg.cu for what each attacks).
+// Production's kernels are a thread per row (R = 1) and 16-byte slices of
+// one piece a thread (U = 1); the variants here are the other R and U,
+// the tile staged in shared memory and the update fused into the matvec.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -61,20 +64,22 @@ struct matvec_body {
 struct reduce_body {
   T* r;
   const T* q;
-  __device__ gc::dots<2> operator()(std::size_t i, const gc::solver_scalars& sc) const {
-    const T ri = r[i] - static_cast<T>(sc.alpha) * q[i];
-    r[i] = ri;
-    return gc::dots<2>{{double(ri) * double(ri), double(ri) * double(ri)}};
+  template <class Slice>
+  __device__ gc::dots<2> operator()(Slice at, const gc::solver_scalars& sc) const {
+    const auto ri = at.load(r) - static_cast<T>(sc.alpha) * at.load(q);
+    at.store(r, ri);
+    return gc::dots<2>{{gc::dot(ri, ri), gc::dot(ri, ri)}};
   }
 };
 struct update_body {
   T* x;
   T* p;
   const T* r;
-  __device__ void operator()(std::size_t i, const gc::solver_scalars& sc) const {
-    const T pi = p[i];
-    x[i] += static_cast<T>(sc.alpha) * pi;
-    p[i] = r[i] + static_cast<T>(sc.beta) * pi;
+  template <class Slice>
+  __device__ void operator()(Slice at, const gc::solver_scalars& sc) const {
+    const auto pi = at.load(p);
+    at.store(x, at.load(x) + static_cast<T>(sc.alpha) * pi);
+    at.store(p, at.load(r) + static_cast<T>(sc.beta) * pi);
   }
 };
 

@@ -453,19 +453,11 @@ solve_result cuda_solve(solve_method method, const Op& A, const T* b, T* x, std:
   } else {
     const cuda_detail::csr_device_operator<T, typename Op::index_type> op{
         A.rows, A.row_offsets.data(), A.col_indices.data(), A.values.data()};
-    // The solvers fuse their updates into a row-group kernel's epilogue;
-    // merge_path has none, so very uneven rows take a warp per row here.
-    // Short rows (staged_rows' mean of at most 8) whose longest row has at
-    // most thread_row_entries entries (known from the matrix's statistics,
-    // at least one entry in the matrix) take a thread per row: on Poisson
-    // 2-D (5 a row) it ran at 94% of the copy's bandwidth against 60% for
-    // the staged rows. Longer or unknown rows keep the staged rows, which
-    // do not leave one thread walking a long row.
+    // The row strategy: solve_thread_per_row (detail/solve/solve.hpp).
     const spmv_choice choice = choose_spmv_kernel(A.stats);
-    int lanes = choice.kernel == spmv_kernel::merge_path ? 32 : choice.lanes;
-    if (choice.kernel == spmv_kernel::staged_rows && A.stats.known && A.stats.nnz > 0 &&
-        A.stats.max_row <= static_cast<std::size_t>(cuda_detail::thread_row_entries))
-      lanes = cuda_detail::thread_row_group;
+    const int lanes = solve_thread_per_row(A.stats)              ? cuda_detail::thread_row_group
+                      : choice.kernel == spmv_kernel::merge_path ? 32
+                                                                 : choice.lanes;
     return cuda_solve_operator<T>(method, op, lanes, b, x, n, opts, max_iterations, stream);
   }
 }

@@ -127,9 +127,9 @@ __device__ __forceinline__ void reduce_and_finish(dots<N> mine, const reduction_
 
 // The solvers' G (lanes per row, device_spmv.cuh's with_lanes) of a thread
 // per row, for CSR matrices whose rows have at most thread_row_entries
-// entries (the rule: cuda_solve, docs/design.md "Solvers").
+// entries (the rule: solve_thread_per_row in gpuprim/detail/solve/solve.hpp).
 inline constexpr int thread_row_group = -1;
-inline constexpr int thread_row_entries = 5;
+inline constexpr int thread_row_entries = static_cast<int>(detail::solve_thread_row_entries);
 
 __device__ __forceinline__ float mul_rn(float a, float b) {
   return __fmul_rn(a, b);
