@@ -4,8 +4,10 @@
 // Shape of the algorithm:
 //  1. Three kinds of kernel, all grid-stride over a grid of resident blocks:
 //     matvec_reduce (A times a vector with an epilogue per row, from
-//     device_spmv.cuh's row groups), vector_reduce (an update per element)
-//     and vector_update (no dot product). The reducing kinds return up to
+//     device_spmv.cuh's row groups, or a thread per row on rows of at most
+//     5 entries: solve_thread_per_row), vector_reduce (an update per
+//     element, in 16-byte slices of every vector) and vector_update (no
+//     dot product, the same slices). The reducing kinds return up to
 //     two dot products: each block folds its threads' values (warp
 //     shuffles, then shared memory) into one partial per block; the last
 //     block to finish (a ticket counter) folds the partials in block order
