@@ -151,9 +151,10 @@ __device__ __forceinline__ double add_rn(double a, double b) {
 // its row's first thread_row_entries entries (indices past the row's end
 // clamped to its last entry, or to entry 0 for an empty row: the matrix
 // must have an entry; their products left out) and then their gathers of
-// x before it waits, without a branch and at high occupancy. Products are rounded
-// and summed in row order, as the staged rows sum them, so A x is the same
-// bit for bit; rows longer than thread_row_entries finish in a loop.
+// x before it waits, without a branch and at high occupancy. Products are
+// rounded and summed in row order, as the staged rows sum them, so A x is
+// the same bit for bit; rows longer than thread_row_entries finish in a
+// loop.
 template <class T, class I, class RowDone>
 __device__ __forceinline__ void for_each_thread_row(const csr_device_operator<T, I>& A, const T* x,
                                                     RowDone row_done) {
