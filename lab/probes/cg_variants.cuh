@@ -206,48 +206,9 @@ __global__ void __launch_bounds__(threads)
 
 // ---- the matvec q = A p with p.q ----------------------------------------------------
 
-// Entries of a row loaded together before its gathers; longer rows finish
-// in a loop.
-constexpr int row_entries = 5;
-
-// A x of R rows, row u's entries at vals(k), cols(k) for k in [begin[u],
-// end[u]), x[c] given by x_at(c): row_entries entries of every row, then
-// their gathers of x, issued without a branch before the first product
-// (indices past a row clamped to its last entry, or to 0 for an empty row
-// -- the matrix has an entry --, their products left out); then products
-// rounded and summed in row order (as the staged-rows kernel sums them, so
-// the result is equal bit for bit); rows longer than row_entries finish in
-// a loop.
-template <int R, class V, class C, class X>
-__device__ __forceinline__ void rows_times(V vals, C cols, const int (&begin)[R],
-                                           const int (&end)[R], X x_at, T (&sum)[R]) {
-  T v[R][row_entries], xs[R][row_entries];
-  I c[R][row_entries];
-#pragma unroll
-  for (int u = 0; u < R; ++u) {
-#pragma unroll
-    for (int j = 0; j < row_entries; ++j) {
-      const int k = min(begin[u] + j, max(end[u] - 1, 0));
-      v[u][j] = vals(k);
-      c[u][j] = cols(k);
-    }
-  }
-#pragma unroll
-  for (int u = 0; u < R; ++u) {
-#pragma unroll
-    for (int j = 0; j < row_entries; ++j)
-      xs[u][j] = x_at(c[u][j]);
-  }
-#pragma unroll
-  for (int u = 0; u < R; ++u) {
-    sum[u] = 0;
-#pragma unroll
-    for (int j = 0; j < row_entries; ++j)
-      sum[u] = begin[u] + j < end[u] ? __fadd_rn(sum[u], __fmul_rn(v[u][j], xs[u][j])) : sum[u];
-    for (int k = begin[u] + row_entries; k < end[u]; ++k)
-      sum[u] = __fadd_rn(sum[u], __fmul_rn(vals(k), x_at(cols(k))));
-  }
-}
+// The rows' products: production's rows_times (solve/kernels.cuh), R rows
+// at a time.
+using gc::rows_times;
 
 // The R rows row0, row0 + threads, ... of a thread times x (x[c] =
 // x_at(c)), A's offsets and entries through the read-only path; rows past

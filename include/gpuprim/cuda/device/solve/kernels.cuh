@@ -144,51 +144,72 @@ __device__ __forceinline__ double add_rn(double a, double b) {
   return __dadd_rn(a, b);
 }
 
+// A x of R rows, row u's entries at vals(k), cols(k) for k in [begin[u],
+// end[u]), x[c] given by x_at(c): thread_row_entries entries of every row
+// (indices past a row's end clamped to its last entry, or to entry 0 for
+// an empty row: the matrix must have an entry; their products left out),
+// then their gathers of x, all issued without a branch before the first
+// product; then the products rounded and summed in row order, as the
+// staged rows sum them, so A x is the same bit for bit; rows longer than
+// thread_row_entries finish in a loop.
+template <int R, class T, class I, class V, class C, class X>
+__device__ __forceinline__ void rows_times(V vals, C cols, const I (&begin)[R], const I (&end)[R],
+                                           X x_at, T (&sum)[R]) {
+  constexpr int E = thread_row_entries;
+  T v[R][E], xs[R][E];
+  I c[R][E];
+#pragma unroll
+  for (int u = 0; u < R; ++u) {
+    const I last = end[u] > 0 ? end[u] - 1 : I(0);
+#pragma unroll
+    for (int j = 0; j < E; ++j) {
+      const I k = begin[u] + j < last ? begin[u] + j : last;
+      v[u][j] = vals(k);
+      c[u][j] = cols(k);
+    }
+  }
+#pragma unroll
+  for (int u = 0; u < R; ++u) {
+#pragma unroll
+    for (int j = 0; j < E; ++j)
+      xs[u][j] = x_at(c[u][j]);
+  }
+#pragma unroll
+  for (int u = 0; u < R; ++u) {
+    sum[u] = 0;
+#pragma unroll
+    for (int j = 0; j < E; ++j)
+      sum[u] = begin[u] + j < end[u] ? add_rn(sum[u], mul_rn(v[u][j], xs[u][j])) : sum[u];
+    for (I k = begin[u] + E; k < end[u]; ++k)
+      sum[u] = add_rn(sum[u], mul_rn(vals(k), x_at(cols(k))));
+  }
+}
+
 // Calls row_done(row, A x of the row) for every row, a thread per row in a
-// grid-stride loop. Bound attacked: latency. The staged-rows strategy
-// (64 registers, half occupancy, shared-memory stages and their syncs)
-// reached 45-49% of DRAM bandwidth on 5-entry rows; here a thread issues
-// its row's first thread_row_entries entries (indices past the row's end
-// clamped to its last entry, or to entry 0 for an empty row: the matrix
-// must have an entry; their products left out) and then their gathers of
-// x before it waits, without a branch and at high occupancy. Products are
-// rounded and summed in row order, as the staged rows sum them, so A x is
-// the same bit for bit; rows longer than thread_row_entries finish in a
-// loop.
+// grid-stride loop (rows_times). Bound attacked: latency. The staged-rows
+// strategy (64 registers, half occupancy, shared-memory stages and their
+// syncs) reached 45-49% of DRAM bandwidth on 5-entry rows; here a thread
+// issues all its row's loads, then its gathers, before it waits, without
+// a branch and at full occupancy.
 template <class T, class I, class RowDone>
 __device__ __forceinline__ void for_each_thread_row(const csr_device_operator<T, I>& A, const T* x,
                                                     RowDone row_done) {
-  constexpr int E = thread_row_entries;
   for (std::size_t row = static_cast<std::size_t>(blockIdx.x) * spmv_threads + threadIdx.x;
        row < A.rows; row += static_cast<std::size_t>(gridDim.x) * spmv_threads) {
-    const I begin = __ldg(A.offsets + row);
-    const I end = __ldg(A.offsets + row + 1);
-    const I last = end > 0 ? end - 1 : I(0);
-    T v[E], xs[E];
-    I c[E];
-#pragma unroll
-    for (int j = 0; j < E; ++j) {
-      const I k = begin + j < last ? begin + j : last;
-      v[j] = __ldg(A.values + k);
-      c[j] = __ldg(A.cols + k);
-    }
-#pragma unroll
-    for (int j = 0; j < E; ++j)
-      xs[j] = __ldg(x + c[j]);
-    T sum = 0;
-#pragma unroll
-    for (int j = 0; j < E; ++j)
-      sum = begin + j < end ? add_rn(sum, mul_rn(v[j], xs[j])) : sum;
-    for (I k = begin + E; k < end; ++k)
-      sum = add_rn(sum, mul_rn(__ldg(A.values + k), __ldg(x + __ldg(A.cols + k))));
-    row_done(row, sum);
+    const I begin[1] = {__ldg(A.offsets + row)};
+    const I end[1] = {__ldg(A.offsets + row + 1)};
+    T sum[1];
+    rows_times<1>([&](I k) { return __ldg(A.values + k); }, [&](I k) { return __ldg(A.cols + k); },
+                  begin, end, [&](I c) { return __ldg(x + c); }, sum);
+    row_done(row, sum[0]);
   }
 }
 
 // No minimum of blocks here: at 48 registers (5 blocks/SM) the solvers'
 // epilogues spill on the staged rows, and one CG iteration took 628 us
-// against 610 us at 62 registers; a thread per row takes 40 registers (6
-// blocks/SM), and at 32 (8 blocks/SM) spills 56-92 bytes.
+// against 610 us at 62 registers. A thread per row takes 32 registers (8
+// blocks/SM) as rows_times is written: the same code on scalars instead
+// of one-row arrays took 40.
 template <int G, int N, class Op, class T, class Epilogue, class Finish>
 __global__ void __launch_bounds__(spmv_threads)
     matvec_reduce(Op A, const T* __restrict__ x, Epilogue epilogue, Finish finish,
