@@ -26,7 +26,9 @@
 # --probe-spmv-rmat times SpMV on the R-MAT matrix (production's merge path,
 # cuSPARSE, variants): tune-spmv_rmat.txt;
 # --probe-segmented-scan times the segmented float sum's variants against
-# production and CUB: tune-segmented_scan.txt.
+# production and CUB: tune-segmented_scan.txt;
+# --probe-transpose times the transpose's kernels at every element size on
+# unaligned shapes against a copy: tune-transpose.txt.
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -48,6 +50,7 @@ RUN_PROBE_CG=0
 RUN_PROBE_BATCHED_SORT=0
 RUN_PROBE_SPMV_RMAT=0
 RUN_PROBE_SEGMENTED_SCAN=0
+RUN_PROBE_TRANSPOSE=0
 RUN_PYTHON=0
 for arg in "$@"; do
   case "$arg" in
@@ -69,6 +72,7 @@ for arg in "$@"; do
     --probe-batched-sort) RUN_PROBE_BATCHED_SORT=1 ;;
     --probe-spmv-rmat) RUN_PROBE_SPMV_RMAT=1 ;;
     --probe-segmented-scan) RUN_PROBE_SEGMENTED_SCAN=1 ;;
+    --probe-transpose) RUN_PROBE_TRANSPOSE=1 ;;
     --python) RUN_PYTHON=1 ;;
   esac
 done
@@ -115,6 +119,7 @@ PROBES=()
 [ $RUN_PROBE_BATCHED_SORT -eq 1 ] && PROBES+=(batched_sort)
 [ $RUN_PROBE_SPMV_RMAT -eq 1 ] && PROBES+=(spmv_rmat)
 [ $RUN_PROBE_SEGMENTED_SCAN -eq 1 ] && PROBES+=(segmented_scan)
+[ $RUN_PROBE_TRANSPOSE -eq 1 ] && PROBES+=(transpose)
 
 MAIN_BUILD=0
 { [ $RUN_TESTS -eq 1 ] || [ $RUN_SANITIZE -eq 1 ] || [ $RUN_BENCH -eq 1 ]; } && MAIN_BUILD=1
@@ -207,10 +212,11 @@ if [ $RUN_BENCH -eq 1 ] && [ -x "$BUILD/lab/bench/gpuprim-bench" ]; then
 fi
 if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
   # The SASS of the default keys-only uint32 pass (32 keys per thread,
-  # window 4, 2 blocks per SM; sass-radix.txt): what a tile's work compiles
-  # to, instruction by instruction.
+  # window 4, 2 blocks per SM) and of the probe's match-rank variants of
+  # it (sass-radix.txt): what a tile's work compiles to, instruction by
+  # instruction.
   cuobjdump -sass "$BUILD/tune_radix_tile" 2>/dev/null |
-    awk '/Function : /{keep = /radix_onesweep_passIjNS[0-9]_9no_valuesELi32ELi4ELi2E/} keep' \
+    awk '/Function : /{keep = /radix_(onesweep|match)_passIL?.*jNS[0-9]_9no_valuesELi32ELi4ELi2E/} keep' \
       >"$OUT/sass-radix.txt"
   if [ $RUN_TUNE_RADIX -eq 1 ]; then
     "$BUILD/tune_radix_tile" >>"$OUT/tune-radix.txt" 2>&1
@@ -219,7 +225,7 @@ if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
   if [ $RUN_NCU_RADIX -eq 1 ]; then
     # Our onesweep passes and CUB's, side by side: time, issue, stalls,
     # occupancy, memory (ncu-radix.txt).
-    ncu --kernel-name regex:'[Oo]nesweep|radix_digit_histograms|Histogram' \
+    ncu --kernel-name regex:'[Oo]nesweep|radix_match_pass|radix_digit_histograms|Histogram' \
       --section SpeedOfLight --section Occupancy --section LaunchStats \
       --section WarpStateStats --section InstructionStats --section ComputeWorkloadAnalysis \
       --section MemoryWorkloadAnalysis --section SchedulerStats --section SourceCounters \
@@ -227,7 +233,7 @@ if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
     note "ncu radix: rc=$?"
     # Where the passes' warps wait, reason by reason (cycles per issued
     # instruction), in a file of its own: ncu-stalls.txt.
-    ncu --kernel-name regex:'[Oo]nesweep' \
+    ncu --kernel-name regex:'[Oo]nesweep|radix_match_pass' \
       --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
       "$BUILD/tune_radix_tile" --profile >"$OUT/ncu-stalls.txt" 2>&1
     note "ncu stalls: rc=$?"
@@ -294,6 +300,9 @@ fi
 # The segmented float sum's variants against production and CUB
 # (lab/probes/tune_segmented_scan.cu).
 [ $RUN_PROBE_SEGMENTED_SCAN -eq 1 ] && probe segmented_scan
+# The transpose's kernels at every element size on unaligned shapes
+# (lab/probes/tune_transpose.cu).
+[ $RUN_PROBE_TRANSPOSE -eq 1 ] && probe transpose
 # The reduction's block shapes against CUB (lab/probes/tune_reduce.cu).
 [ $RUN_TUNE_REDUCE -eq 1 ] && probe reduce
 if [ $RUN_TUNE_GEMM -eq 1 ]; then

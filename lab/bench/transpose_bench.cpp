@@ -3,7 +3,7 @@
 // odd and thin shapes (f32 16384^2, f64 8192^2, 10007 x 3001, 2^24 x 4 and 4 x 2^24),
 // gp::transpose(gp::host) against the host's copy bandwidth, and the ladder
 // (copy ceiling, naive, shared tile, padded tile, diagonal order,
-// production, sector-owned tiles) on f32 16384^2 (8192^2 in quick runs) and
+// production, rotated sector-owned tiles) on f32 16384^2 (8192^2 in quick runs) and
 // 10007 x 3001. A transpose must read and write every element once, so GB/s
 // counts 2 x rows x cols x sizeof(T).
 #include <cstdio>

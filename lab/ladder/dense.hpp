@@ -32,7 +32,7 @@ using gemm_rung = rung<void(device_matrix_view<const In> a, device_matrix_view<c
                             device_matrix_view<float> c, stream_t stream)>;
 
 // Oldest first: copy (the ceiling), naive, shared tile, padded tile,
-// diagonal block order, the library's gp::transpose, sector-owned tiles.
+// diagonal block order, the library's gp::transpose, its sector-owned tiles rotated.
 GPUPRIM_LADDER_TABLE(transpose_rung, transpose_rungs);
 // fp32 on CUDA cores: naive, shared tiles, 1-D and 2-D register blocking,
 // vector loads + transposed A + double buffering, warp tiling.

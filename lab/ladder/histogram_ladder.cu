@@ -78,8 +78,8 @@ constexpr histogram_rung histogram_ladder[] = {
   {"histogram_thread_byte_counters",
    "per-thread byte counters, permuted thread index: no atomics, no bank conflicts",
    run_rung<histogram_thread_byte_counters, histogram_byte_counter_threads, 4 * histogram_words_per_fold>},
-  {"histogram_even (lane byte counters)",
-   "production: per-lane byte counters in own bank, 16-byte loads, persistent grid",
+  {"histogram_even (byte entries, fold)",
+   "production: one shared atomic per byte on its own value, folded into the bins per block",
    run_production},
 };
 // clang-format on

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/device/device_transpose.cuh"
 #include "gpuprim/transpose.hpp"
 #include "lab/ladder/dense.hpp"
 #include "lab/ladder/transpose.cuh"
@@ -42,24 +43,15 @@ void run_rung(device_matrix_view<const float> in, device_matrix_view<float> out,
   detail::check_launch("transpose ladder rung", "transpose ladder");
 }
 
-// Sector-owned tiles with bands of Rows output rows: one block per tile,
-// row-major over the tiles.
-template <int Rows, bool Rotated>
-void run_sector_tiles(device_matrix_view<const float> in, device_matrix_view<float> out,
-                      stream_t stream) {
+// Production's sector-owned tiles with bands of Rows output rows and
+// rotated shared rows (the rungs that lost to its padded rows).
+template <int Rows>
+void run_rotated_sectors(device_matrix_view<const float> in, device_matrix_view<float> out,
+                         stream_t stream) {
   check_shapes(in, out);
-  if (in.empty()) return;
-  const int rows = static_cast<int>(in.rows()), cols = static_cast<int>(in.cols());
-  const long long across = (cols + transpose_sector_cols - 1) / transpose_sector_cols;
-  const int halo = transpose_sector_halo(out.data(), rows, cols);
-  const long long tiles = transpose_sector_tiles_down<Rows>(rows, halo) * across;
-  if (tiles > INT_MAX) {
-    throw std::invalid_argument("gpuprim::ladder: matrix too large for the sector-owned tiles");
-  }
-  transpose_sector_tiles<Rows, Rotated><<<static_cast<unsigned>(tiles), transpose_sector_threads, 0,
-                                          reinterpret_cast<cudaStream_t>(stream)>>>(
-      in.data(), out.data(), rows, cols, static_cast<unsigned>(across), halo);
-  detail::check_launch("transpose ladder rung", "transpose ladder");
+  const detail::transpose_shape s{
+      .rows = in.rows(), .cols = in.cols(), .ld_in = in.ld(), .ld_out = out.ld()};
+  cuda_detail::launch_transpose_sectors<4, Rows, true>(in.data(), out.data(), s, stream);
 }
 
 void run_production(device_matrix_view<const float> in, device_matrix_view<float> out,
@@ -80,20 +72,18 @@ constexpr transpose_rung transpose_ladder[] = {
    run_rung<transpose_padded_tile>},
   {"transpose_diagonal", "diagonal block order: the partition-camping fix of the text", false,
    run_rung<transpose_diagonal>},
-  {"gp::transpose (vector tiles)",
-   "production: 64 x 64 tiles, 16-byte vector loads and stores, 4 loads in flight per thread", false,
-   run_production},
-  {"transpose_sector_tiles<64>",
+  {"gp::transpose",
+   "production: 64 x 64 tiles of 16-byte vectors where rows start on 16-byte boundaries; elsewhere "
    "each output row's band starts on a 32-byte sector: whole sectors from one block, every access "
    "a 16-byte vector (no scalar heads and tails on odd rows); up to 7 rows above the band re-read",
-   false, run_sector_tiles<64, false>},
+   false, run_production},
   {"transpose_sector_tiles<64, rotated>",
    "shared rows rotated by their offset, loads 4 rows x 8 vectors a warp: no bank conflicts on the "
    "loads at any leading dimension",
-   false, run_sector_tiles<64, true>},
+   false, run_rotated_sectors<64>},
   {"transpose_sector_tiles<128, rotated>",
    "bands of 128 output rows: half the re-read rows per byte, 512 bytes per output row per tile",
-   false, run_sector_tiles<128, true>},
+   false, run_rotated_sectors<128>},
 };
 // clang-format on
 

@@ -1,6 +1,9 @@
 // The kernels of the CG probe (tune_cg.cu): production's finishers and
 // bodies of one CG iteration, launched one at a time, and the variants
 // it times against them (see tune_cg.cu for what each attacks).
+// Production's kernels are a thread per row (R = 1) and 16-byte slices of
+// one piece a thread (U = 1); the variants here are the other R and U,
+// the tile staged in shared memory and the update fused into the matvec.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -61,20 +64,22 @@ struct matvec_body {
 struct reduce_body {
   T* r;
   const T* q;
-  __device__ gc::dots<2> operator()(std::size_t i, const gc::solver_scalars& sc) const {
-    const T ri = r[i] - static_cast<T>(sc.alpha) * q[i];
-    r[i] = ri;
-    return gc::dots<2>{{double(ri) * double(ri), double(ri) * double(ri)}};
+  template <class Slice>
+  __device__ gc::dots<2> operator()(Slice at, const gc::solver_scalars& sc) const {
+    const auto ri = at.load(r) - static_cast<T>(sc.alpha) * at.load(q);
+    at.store(r, ri);
+    return gc::dots<2>{{gc::dot(ri, ri), gc::dot(ri, ri)}};
   }
 };
 struct update_body {
   T* x;
   T* p;
   const T* r;
-  __device__ void operator()(std::size_t i, const gc::solver_scalars& sc) const {
-    const T pi = p[i];
-    x[i] += static_cast<T>(sc.alpha) * pi;
-    p[i] = r[i] + static_cast<T>(sc.beta) * pi;
+  template <class Slice>
+  __device__ void operator()(Slice at, const gc::solver_scalars& sc) const {
+    const auto pi = at.load(p);
+    at.store(x, at.load(x) + static_cast<T>(sc.alpha) * pi);
+    at.store(p, at.load(r) + static_cast<T>(sc.beta) * pi);
   }
 };
 
@@ -201,48 +206,9 @@ __global__ void __launch_bounds__(threads)
 
 // ---- the matvec q = A p with p.q ----------------------------------------------------
 
-// Entries of a row loaded together before its gathers; longer rows finish
-// in a loop.
-constexpr int row_entries = 5;
-
-// A x of R rows, row u's entries at vals(k), cols(k) for k in [begin[u],
-// end[u]), x[c] given by x_at(c): row_entries entries of every row, then
-// their gathers of x, issued without a branch before the first product
-// (indices past a row clamped to its last entry, or to 0 for an empty row
-// -- the matrix has an entry --, their products left out); then products
-// rounded and summed in row order (as the staged-rows kernel sums them, so
-// the result is equal bit for bit); rows longer than row_entries finish in
-// a loop.
-template <int R, class V, class C, class X>
-__device__ __forceinline__ void rows_times(V vals, C cols, const int (&begin)[R],
-                                           const int (&end)[R], X x_at, T (&sum)[R]) {
-  T v[R][row_entries], xs[R][row_entries];
-  I c[R][row_entries];
-#pragma unroll
-  for (int u = 0; u < R; ++u) {
-#pragma unroll
-    for (int j = 0; j < row_entries; ++j) {
-      const int k = min(begin[u] + j, max(end[u] - 1, 0));
-      v[u][j] = vals(k);
-      c[u][j] = cols(k);
-    }
-  }
-#pragma unroll
-  for (int u = 0; u < R; ++u) {
-#pragma unroll
-    for (int j = 0; j < row_entries; ++j)
-      xs[u][j] = x_at(c[u][j]);
-  }
-#pragma unroll
-  for (int u = 0; u < R; ++u) {
-    sum[u] = 0;
-#pragma unroll
-    for (int j = 0; j < row_entries; ++j)
-      sum[u] = begin[u] + j < end[u] ? __fadd_rn(sum[u], __fmul_rn(v[u][j], xs[u][j])) : sum[u];
-    for (int k = begin[u] + row_entries; k < end[u]; ++k)
-      sum[u] = __fadd_rn(sum[u], __fmul_rn(vals(k), x_at(cols(k))));
-  }
-}
+// The rows' products: production's rows_times (solve/kernels.cuh), R rows
+// at a time.
+using gc::rows_times;
 
 // The R rows row0, row0 + threads, ... of a thread times x (x[c] =
 // x_at(c)), A's offsets and entries through the read-only path; rows past

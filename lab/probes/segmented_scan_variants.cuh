@@ -1,15 +1,20 @@
 // Variants of the inclusive segmented float sum with one-byte head flags
 // (lab/probes/tune_segmented_scan.cu times them against production's
-// scan_decoupled_lookback over (value, head) pairs).
+// segmented_scan_lookback, cuda/device/device_segmented_scan.cuh, and the
+// scan over (value, head) pairs it replaced).
 //
-// Production is instruction- and barrier-bound (SM 60 %, DRAM 46 %, stalls
-// at barriers 5.4 of 12.9 cycles an issue): every element goes through the
-// (value, head) operator, which doubles the scan's work, and every warp
-// waits twice a tile at __syncthreads, the second time for the look-back.
-// The variants keep production's tile layout, its staging of the values
-// through shared memory, its L2 prefetch 64 tiles ahead and its look-back
-// (gc::tile_lookback over packed (value, head) status words), and change
-// what a thread does with its elements:
+// The pair scan is instruction- and barrier-bound (SM 60 %, DRAM 46 %,
+// stalls at barriers 5.4 of 12.9 cycles an issue): every element goes
+// through the (value, head) operator, which doubles the scan's work, and
+// every warp waits twice a tile at __syncthreads, the second time for the
+// look-back. Production's kernel is this file's padded staging with one
+// barrier and the early prefix (OneBarrier, Shortcut), generalized to any
+// operator, 4- and 8-byte values and exclusive scans. The variants keep
+// its steps and switch its mechanisms off or swap them, to show what each
+// is worth: two barriers, no early prefix, 4- or 16-byte flag words, a
+// sleep before the first poll or none, swizzled or no value staging. Their
+// tile layout, L2 prefetch and look-back (gc::tile_lookback over packed
+// (value, head) status words) are production's:
 //  1. The thread's Items flags come as FlagBytes-wide words (4, 8 or 16
 //     bytes) and become one bit mask: segment starts are bits, not bytes.
 //  2. The thread scans its floats in registers, each value restarting at a
@@ -45,6 +50,7 @@
 #include "gpuprim/cuda/detail/workspace.cuh"
 #include "gpuprim/cuda/device/decoupled_lookback.cuh"
 #include "gpuprim/cuda/device/device_scan.cuh"
+#include "gpuprim/cuda/device/device_segmented_scan.cuh"
 
 namespace segscan {
 
@@ -260,11 +266,6 @@ struct values_path_of<staging::direct, Items> {
   using type = direct_values<Items>;
 };
 
-// Waits at hardware barrier 1 with `count` threads (whole warps).
-__device__ __forceinline__ void named_barrier(unsigned count) {
-  asm volatile("bar.sync 1, %0;" ::"r"(count) : "memory");
-}
-
 template <class S>
 __global__ void __launch_bounds__(S::threads, S::min_blocks)
     segmented_sum(const float* in, const std::uint8_t* flags, float* out, std::uint64_t n,
@@ -391,7 +392,7 @@ __global__ void __launch_bounds__(S::threads, S::min_blocks)
   }
   if constexpr (S::one_barrier) {
     const int waiting = looks_back ? std::max(needy, 1) : 0;
-    if (warp < waiting) named_barrier(32u * waiting);
+    if (warp < waiting) gc::named_barrier_1(32u * waiting);
   } else {
     __syncthreads();
   }

@@ -1,17 +1,17 @@
 // Probe of one CG iteration on the 2-D Poisson matrix 4096^2 (float
 // values, int32 indices), as the bench's "cg iteration" row: production's
-// three kernels (device_solve.cuh: matvec_reduce on the staged-rows
-// strategy, vector_reduce, vector_update) against variants that keep more
-// bytes in flight per thread, each timed on the same vectors and checked
-// against production's output from the same state:
-//  - vector passes with 16-byte loads (float4; the elements before the
-//    vectors' first 16-byte boundary and after their last one one at a
-//    time), U float4 of each vector loaded by a thread before it uses any,
-//    on a grid of the SMs x resident blocks;
-//  - the matvec with a thread per row (R rows a thread), the rows' entries
-//    (5 each, then a loop) loaded together before the gathers of x; and
-//    with a block per tile of rows whose entries are staged in shared
-//    memory by 16-byte loads;
+// three kernels (device_solve.cuh: matvec_reduce with a thread per row,
+// the strategy of rows of at most 5 entries, and the staged rows of
+// longer rows; vector_reduce and vector_update in 16-byte slices) against
+// variants, each timed on the same vectors and checked against
+// production's output from the same state:
+//  - vector passes with U float4 of each vector loaded by a thread before
+//    it uses any (production: U = 1), on a grid of the SMs x resident
+//    blocks;
+//  - the matvec with R rows a thread (production: R = 1), the rows'
+//    entries (5 each, then a loop) loaded together before the gathers of
+//    x; and with a block per tile of rows whose entries are staged in
+//    shared memory by 16-byte loads;
 //  - the update (x and p) fused into the next iteration's matvec, p' into
 //    a second buffer: two kernels and 9 vector passes an iteration.
 // The products are rounded and summed in row order as the staged-rows
@@ -235,8 +235,11 @@ int run(int argc, char** argv) {
   // Production's solver state after a restart and 3 iterations, so x, r, p
   // and the scalars are those of a running CG.
   vectors v(n);
-  solver ds(A, gc::staged_group, b.data(), v.x.data(), opts, 1000000, nullptr);
-  solver vs(A, gc::staged_group, b.data(), v.x.data(), opts, 1000000, nullptr);  // the variants'
+  // Production's choice for this matrix (a thread per row), the staged
+  // rows (production's for longer rows) and the variants' scalars.
+  solver ds(A, gc::thread_row_group, b.data(), v.x.data(), opts, 1000000, nullptr);
+  solver staged(A, gc::staged_group, b.data(), v.x.data(), opts, 1000000, nullptr);
+  solver vs(A, gc::thread_row_group, b.data(), v.x.data(), opts, 1000000, nullptr);
   CHECK_CUDA(cudaMemset(v.x.data(), 0, n * sizeof(T)));
   gc::start(ds, b.data(), v.x.data(), v.r.data(), opts);
   gc::cg_restart(ds, v.r.data(), v.p.data(), static_cast<const T*>(nullptr));
@@ -266,11 +269,14 @@ int run(int argc, char** argv) {
   auto prod_matvec = [&] {
     ds.template matvec<1>(p, matvec_body{p, q}, alpha_finish{}, gc::guard_halt_clear);
   };
+  auto staged_matvec = [&] {
+    staged.template matvec<1>(p, matvec_body{p, q}, alpha_finish{}, gc::guard_halt_clear);
+  };
   auto prod_reduce = [&] {
-    ds.template reduce<2>(reduce_body{r, q}, beta_finish{ds.history(), ds.check_every()},
+    ds.template reduce<2>({r, q}, reduce_body{r, q}, beta_finish{ds.history(), ds.check_every()},
                           gc::guard_halt);
   };
-  auto prod_update = [&] { ds.update(update_body{x, p, r}, gc::guard_update); };
+  auto prod_update = [&] { ds.update({x, p, r}, update_body{x, p, r}, gc::guard_update); };
   // Production's states after each kernel from s0: s1 (matvec), s2
   // (reduce), s3 (update).
   restore(s0, v, ds.scalars());
@@ -357,18 +363,21 @@ int run(int argc, char** argv) {
   using four = std::integral_constant<int, 4>;
 
   std::printf("\n  one kernel from the same state, checked against production's\n");
-  measure("production matvec_reduce (staged rows)", matvec_bytes, s0, s1, ds.scalars(),
+  measure("production matvec_reduce (thread per row)", matvec_bytes, s0, s1, ds.scalars(),
           prod_matvec);
-  for (const variant& m : {thread_rows(one{}, 8), thread_rows(two{}, 8), thread_rows(two{}, 4),
-                           thread_rows(four{}, 8), block_staged(one{}), block_staged(two{})})
+  measure("production matvec_reduce (staged rows)", matvec_bytes, s0, s1, staged.scalars(),
+          staged_matvec);
+  for (const variant& m : {thread_rows(two{}, 8), thread_rows(two{}, 4), thread_rows(four{}, 8),
+                           block_staged(one{}), block_staged(two{})})
     measure(m.name, matvec_bytes, s0, s1, var_scalars, m.launch);
-  measure("production vector_reduce", reduce_bytes, s1, s2, ds.scalars(), prod_reduce);
-  for (const variant& m : {reduce_variant(one{}, 8), reduce_variant(two{}, 8),
-                           reduce_variant(four{}, 8), reduce_variant(four{}, 4)})
+  measure("production vector_reduce (float4)", reduce_bytes, s1, s2, ds.scalars(), prod_reduce);
+  for (const variant& m :
+       {reduce_variant(two{}, 8), reduce_variant(four{}, 8), reduce_variant(four{}, 4)})
     measure(m.name, reduce_bytes, s1, s2, var_scalars, m.launch);
-  measure("production vector_update", update_bytes, s2, s3, ds.scalars(), prod_update, true, true);
-  for (const variant& m : {update_variant(one{}, 8), update_variant(two{}, 8),
-                           update_variant(four{}, 8), update_variant(four{}, 4)})
+  measure("production vector_update (float4)", update_bytes, s2, s3, ds.scalars(), prod_update,
+          true, true);
+  for (const variant& m :
+       {update_variant(two{}, 8), update_variant(four{}, 8), update_variant(four{}, 4)})
     measure(m.name, update_bytes, s2, s3, var_scalars, m.launch, true, true);
 
   // The update fused into the next matvec, from s2 against s4 (production's
@@ -424,9 +433,11 @@ int run(int argc, char** argv) {
                      up.launch();
                    }};
   };
+  measure(
+      "production cg_iteration on the staged rows", iteration_bytes, s0, s3, staged.scalars(),
+      [&] { gc::cg_iteration(staged, x, r, p, q, static_cast<const T*>(nullptr)); }, false);
   for (const variant& it :
-       {iteration(thread_rows(one{}, 8), reduce_variant(two{}, 8), update_variant(two{}, 8)),
-        iteration(thread_rows(two{}, 8), reduce_variant(four{}, 8), update_variant(four{}, 8)),
+       {iteration(thread_rows(two{}, 8), reduce_variant(four{}, 8), update_variant(four{}, 8)),
         iteration(block_staged(two{}), reduce_variant(four{}, 8), update_variant(four{}, 8))})
     measure(it.name, iteration_bytes, s0, s3, var_scalars, it.launch, false);
   // The fused iteration (update and matvec, then reduce), from s2 against

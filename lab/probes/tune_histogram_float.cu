@@ -69,7 +69,8 @@ int main() {
   const auto time = [&](const char* name, auto binner) {
     const float ms = median_ms([&] {
       gc::histogram_zero<<<1, 256>>>(counts, bins, nullptr);
-      gc::launch_shared_atomics<false>(in, n, counts, bins, binner, nullptr, nullptr);
+      gc::launch_shared_atomics<gc::byte_binning::binner>(in, n, counts, bins, binner, nullptr,
+                                                          nullptr);
     });
     std::vector<unsigned> got(bins);
     CHECK_CUDA(cudaMemcpy(got.data(), counts, bins * sizeof(unsigned), cudaMemcpyDeviceToHost));

@@ -1,17 +1,20 @@
-// Tuning probe for the GPU radix sort's tile: times the onesweep sort at
-// several keys per thread (Items: tile = 256 x Items) and look-back windows
-// (status words loaded at once per digit) against
+// Tuning probe for the GPU radix sort's tile: times the onesweep sort
+// (production's tile shapes: keys per thread, look-back window, blocks per
+// SM, L2 prefetch) and a variant of its pass whose ranking finds a warp's
+// lanes of equal digit in registers (radix_match_rank.cuh: one shared-memory
+// access a key in the ranking's last step instead of five) against
 // cub::DeviceRadixSort in one process on the same buffers, and checks that
-// every variant's output equals CUB's bit for bit (both sorts are stable).
+// every variant's output equals CUB's bit for bit (both sorts are stable,
+// so equal to CUB is equal to production).
 // Not part of the default build or the tests; on the GPU machine:
 // cmake --build build/cuda --target gpuprim_lab_probe_radix_tile, or
 // scripts/device-check.sh --tune-radix.
 //
-// Prints one line per (keys, size): CUB's time and each variant's time and
-// ratio (CUB / variant: above 1 is faster than CUB). Medians of 20 calls
-// after 3 warm-ups, CUDA events, isolated calls. With --profile it sorts
-// 2^26 keys once each way instead, for Nsight Compute (device-check.sh
-// --ncu-radix).
+// Prints one line per (keys, size): CUB's time, then one line per variant:
+// its time and ratio (CUB / variant: above 1 is faster than CUB). Medians
+// of 20 calls after 3 warm-ups, CUDA events, isolated calls. With --profile
+// it sorts 2^26 keys once each way instead (production, then the match
+// ranking, then CUB), for Nsight Compute (device-check.sh --ncu-radix).
 #include <cuda_runtime.h>
 #include <cub/device/device_radix_sort.cuh>
 
@@ -26,6 +29,7 @@
 #include "gpuprim/cuda/device/device_radix_sort.cuh"
 #include "gpuprim/sort.hpp"
 #include "probe_timing.cuh"
+#include "radix_match_rank.cuh"
 
 namespace gp = gpuprim;
 namespace gc = gpuprim::cuda_detail;
@@ -41,26 +45,69 @@ K random_key(std::mt19937_64& g) {
 
 // A tile configuration: keys per thread, look-back window, the blocks per
 // SM the pass is compiled for (0: the library's default), and the tiles
-// ahead whose keys and values a tile asks L2 for.
+// ahead whose keys a tile asks L2 for (-1: the library's default).
 template <int Items, int Window, int MinBlocks = 0, int Prefetch = -1>
-struct tile_config {};
+struct tile_config {
+  static constexpr int items = Items, window = Window;
+  template <class K>
+  static constexpr int blocks = MinBlocks > 0 ? MinBlocks : gc::radix_pass_min_blocks<K, Items>;
+  template <class V>
+  static constexpr int prefetch = Prefetch >= 0 ? Prefetch : gc::radix_prefetch_tiles<V>;
+};
 
-template <class K, class V, int Items, int Window, int MinBlocks, int PrefetchOrDefault>
-void run_variant(tile_config<Items, Window, MinBlocks, PrefetchOrDefault>, const K* keys,
-                 K* keys_out, const V* values, V* values_out, std::size_t n,
-                 const std::vector<K>& cub_keys, const std::vector<V>& cub_values, float cub_ms) {
+// Production's sort at a tile configuration.
+template <class Tile>
+struct production {
+  using tile = Tile;
+  static constexpr const char* name = "production";
+  template <class K, class V>
+  static void sort(const K* keys, K* keys_out, const V* values, V* values_out,
+                   const gp::detail::radix_sort_plan& plan) {
+    gc::radix_sort<K, V, Tile::items, Tile::window, Tile::template blocks<K>,
+                   Tile::template prefetch<V>>(keys, keys_out, values, values_out, plan, nullptr);
+  }
+};
+
+// Production's sort with the pass's ranking replaced (radix_match_rank.cuh).
+template <gc::radix_peer_find Find, class Tile>
+struct match_rank {
+  using tile = Tile;
+  static constexpr const char* name =
+      Find == gc::radix_peer_find::match_any ? "match rank (match_any)" : "match rank (ballots)";
+  template <class K, class V>
+  static void sort(const K* keys, K* keys_out, const V* values, V* values_out,
+                   const gp::detail::radix_sort_plan& plan) {
+    gc::radix_sort_match<Find, K, V, Tile::items, Tile::window, Tile::template blocks<K>,
+                         Tile::template prefetch<V>>(keys, keys_out, values, values_out, plan,
+                                                     nullptr);
+  }
+};
+using match_any_rank = match_rank<gc::radix_peer_find::match_any, tile_config<32, 4>>;
+using ballot_rank = match_rank<gc::radix_peer_find::ballots, tile_config<32, 4>>;
+
+gp::detail::radix_sort_plan full_plan(std::size_t n, int key_bytes, int value_bytes) {
   gp::detail::radix_sort_plan plan{};
   plan.n = n;
   plan.begin_bit = 0;
-  plan.end_bit = int(8 * sizeof(K));
+  plan.end_bit = 8 * key_bytes;
   plan.descending = false;
-  plan.value_bytes = std::is_same_v<V, gc::no_values> ? 0 : int(sizeof(V));
-  constexpr int Prefetch = PrefetchOrDefault >= 0 ? PrefetchOrDefault : gc::radix_prefetch_tiles<V>;
-  const float ms = median_ms([&] {
-    constexpr int blocks = MinBlocks > 0 ? MinBlocks : gc::radix_pass_min_blocks<K, Items>;
-    gc::radix_sort<K, V, Items, Window, blocks, Prefetch>(keys, keys_out, values, values_out, plan,
-                                                          nullptr);
-  });
+  plan.value_bytes = value_bytes;
+  return plan;
+}
+
+template <class K, class V, class Variant>
+void run_variant(Variant, const K* keys, K* keys_out, const V* values, V* values_out, std::size_t n,
+                 const std::vector<K>& cub_keys, const std::vector<V>& cub_values, float cub_ms) {
+  using tile = typename Variant::tile;
+  const auto plan =
+      full_plan(n, int(sizeof(K)), std::is_same_v<V, gc::no_values> ? 0 : int(sizeof(V)));
+  // Cleared first: a variant that wrote nothing must not find CUB's output.
+  CHECK_CUDA(cudaMemset(keys_out, 0, n * sizeof(K)));
+  if constexpr (!std::is_same_v<V, gc::no_values>) {
+    CHECK_CUDA(cudaMemset(values_out, 0, n * sizeof(V)));
+  }
+  const float ms =
+      median_ms([&] { Variant::template sort<K, V>(keys, keys_out, values, values_out, plan); });
   CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<K> got(n);
   CHECK_CUDA(cudaMemcpy(got.data(), keys_out, n * sizeof(K), cudaMemcpyDeviceToHost));
@@ -71,10 +118,11 @@ void run_variant(tile_config<Items, Window, MinBlocks, PrefetchOrDefault>, const
     same = same && std::memcmp(got_values.data(), cub_values.data(), n * sizeof(V)) == 0;
   }
   std::printf(
-      "  items %2d, look-back window %d, %d blocks/SM, prefetch %3d tiles ahead: %9.1f us"
+      "  %-24s items %2d, look-back window %d, %d blocks/SM, prefetch %3d tiles ahead: %9.1f us"
       "  %.2fx CUB  %s\n",
-      Items, Window, MinBlocks > 0 ? MinBlocks : gc::radix_pass_min_blocks<K, Items>, Prefetch,
-      ms * 1e3, cub_ms / ms, same ? "same as CUB" : "DIFFERENT FROM CUB");
+      Variant::name, tile::items, tile::window, tile::template blocks<K>,
+      tile::template prefetch<V>, ms * 1e3, cub_ms / ms,
+      same ? "same as CUB" : "DIFFERENT FROM CUB");
 }
 
 template <class K, bool Pairs, class... Configs>
@@ -112,19 +160,20 @@ void compare(std::size_t n) {
   if constexpr (Pairs) {
     CHECK_CUDA(cudaMemcpy(cub_values.data(), values_out, n * 4, cudaMemcpyDeviceToHost));
   }
-  std::printf("%s%s keys, n = 2^%d: CUB %.1f us\n",
+  std::printf("%s%s keys, n = %zu (2^%.2f): CUB %.1f us\n",
               std::is_floating_point_v<K> ? "float"
               : sizeof(K) == 8            ? "uint64"
                                           : "uint32",
-              Pairs ? " + uint32 value" : "", int(std::log2(double(n))), cub_ms * 1e3);
+              Pairs ? " + uint32 value" : "", n, std::log2(double(n)), cub_ms * 1e3);
   V* v_in = reinterpret_cast<V*>(Pairs ? values : nullptr);
   V* v_out = reinterpret_cast<V*>(Pairs ? values_out : nullptr);
   (run_variant<K, V>(Configs{}, keys, keys_out, v_in, v_out, n, cub_keys, cub_values, cub_ms), ...);
   free_device(keys, keys_out, values, values_out);
 }
 
-// --profile: one default-tile sort and one CUB sort of 2^26 uint32 keys,
-// nothing else, for Nsight Compute to compare the two passes' kernels.
+// --profile: one sort of 2^26 uint32 keys each by production (default
+// tile), by the match ranking and by CUB, nothing else, for Nsight Compute
+// to compare the passes' kernels.
 void profile_once() {
   const std::size_t n = std::size_t{1} << 26;
   std::mt19937_64 g(1);
@@ -135,16 +184,15 @@ void profile_once() {
   CHECK_CUDA(cudaMalloc(&keys, n * 4));
   CHECK_CUDA(cudaMalloc(&keys_out, n * 4));
   CHECK_CUDA(cudaMemcpy(keys, host_keys.data(), n * 4, cudaMemcpyHostToDevice));
-  gp::detail::radix_sort_plan plan{};
-  plan.n = n;
-  plan.end_bit = 32;
+  const auto plan = full_plan(n, 4, 0);
   gc::radix_sort<std::uint32_t, gc::no_values>(keys, keys_out, nullptr, nullptr, plan, nullptr);
+  match_any_rank::sort<std::uint32_t, gc::no_values>(keys, keys_out, nullptr, nullptr, plan);
   const cub_call cub_sort([&](void* temp, std::size_t& temp_bytes) {
     return cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys, keys_out, n);
   });
   cub_sort();
   CHECK_CUDA(cudaDeviceSynchronize());
-  std::printf("profiled one gpuprim and one CUB sort of 2^26 uint32 keys\n");
+  std::printf("profiled one gpuprim, one match-rank and one CUB sort of 2^26 uint32 keys\n");
 }
 
 int main(int argc, char** argv) {
@@ -152,20 +200,22 @@ int main(int argc, char** argv) {
     profile_once();
     return 0;
   }
-  using c32w4 = tile_config<32, 4>;  // the default up to 4-byte keys and values
-  using c32w4p0 = tile_config<32, 4, 0, 0>;
-  using c32w4p64 = tile_config<32, 4, 0, 64>;
-  using c16w4 = tile_config<16, 4>;  // the default for 8-byte keys or values
-  using c16w4p0 = tile_config<16, 4, 0, 0>;
-  // The L2 prefetch of later tiles' keys (default for keys only: 64 tiles,
-  // 2 MB ahead, where 396 tiles are resident) against none. Earlier runs
-  // compared keys per thread and look-back windows (32 x window 4 won) and
-  // prefetching values too (slower for pairs):
-  // see bench/results/ (radix prefetch).
-  for (std::size_t n : {std::size_t{1} << 24, std::size_t{1} << 28}) {
-    compare<std::uint32_t, false, c32w4, c32w4p0>(n);
-    compare<float, false, c32w4, c32w4p0>(n);
-    compare<std::uint32_t, true, c32w4, c32w4p64>(n);
-    compare<std::uint64_t, false, c16w4, c16w4p0>(n);
+  // Production at its defaults (32 keys a thread up to 4-byte keys and
+  // values, 16 beyond; look-back window 4; L2 prefetch 64 tiles ahead for
+  // keys only) beside the match ranking at the same tile; uint32 keys also
+  // with the ballot peer search. Earlier runs compared keys per thread,
+  // look-back windows and prefetch distances (see bench/results/, radix
+  // tiles and radix prefetch).
+  using c32 = tile_config<32, 4>;
+  using c16 = tile_config<16, 4>;
+  using match16 = match_rank<gc::radix_peer_find::match_any, c16>;
+  // The first size ends in a partial tile (and a partial warp chunk): the
+  // ranking's bounds checks, checked against CUB, not timed for a figure.
+  for (std::size_t n :
+       {(std::size_t{1} << 20) + 4321, std::size_t{1} << 24, std::size_t{1} << 28}) {
+    compare<std::uint32_t, false, production<c32>, match_any_rank, ballot_rank>(n);
+    compare<float, false, production<c32>, match_any_rank>(n);
+    compare<std::uint32_t, true, production<c32>, match_any_rank>(n);
+    compare<std::uint64_t, false, production<c16>, match16>(n);
   }
 }

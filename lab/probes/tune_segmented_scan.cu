@@ -1,22 +1,29 @@
 // Probe of the inclusive segmented float sum with one-byte head flags
-// (gp::inclusive_segmented_scan): times production (its kernel through
-// launch_scan, and the public API unless built standalone), CUB's
+// (gp::inclusive_segmented_scan): times production (the segmented kernel,
+// segmented_scan_lookback in cuda/device/device_segmented_scan.cuh, through
+// the public API unless built standalone, and at its own and other tile
+// shapes through launch_segmented_scan_tiles), the scan over (value, head)
+// pairs that production used before (launch_scan, 256 x 40 rescan), CUB's
 // InclusiveSumByKey (int32 keys: the segment's index) and the variants of
-// segmented_scan_variants.cuh on the same buffers, and a device-to-device
-// copy of the values. Each line: median of 20 isolated calls after 3
-// warm-ups (CUDA events) and per call of batches of 10 queued back to back,
-// GB/s counting 9 bytes an element (a float read, a flag read, a float
-// written, as the bench), % of the copy's GB/s (8 bytes an element), the
-// ratio to CUB, registers a thread, and the checks against production:
+// segmented_scan_variants.cuh (the mechanisms production does not take:
+// two barriers, no early prefix, other flag words and value staging) on the
+// same buffers, and a device-to-device copy of the values. Each line:
+// median of 20 isolated calls after 3 warm-ups (CUDA events) and per call
+// of batches of 10 queued back to back, GB/s counting 9 bytes an element (a
+// float read, a flag read, a float written, as the bench), % of the copy's
+// GB/s (8 bytes an element), the ratio to CUB, registers a thread, and the
+// checks against production's launch_segmented_scan:
 //  - random floats in [-1, 1): largest difference relative to max(1,
 //    |production|) (must be <= 1e-3, as the bench), and how many results
 //    differ from production's in any bit (association may differ);
 //  - integer-valued floats in [-8, 8] (every partial sum exact): results
 //    must equal production's bit for bit.
 // Segment shapes: segments of 1024 (the bench row), lengths 1-2048 drawn at
-// random (the bench's other row), segments of 8. 2^28 elements unless
-// given: tune_segmented_scan [LOG2N]; --profile [LOG2N]: production and
-// each variant once, segments of 1024, 2^24 unless given, for Nsight
+// random (the bench's other row), segments of 8, 2^28 elements unless
+// given (tune_segmented_scan [LOG2N]); then 2^20 + 12345 elements, and
+// double sums at half the count (production's 8-byte tile against the pair
+// scan); --profile [LOG2N]: production and
+// each other kernel once, segments of 1024, 2^24 unless given, for Nsight
 // Compute.
 //
 // Built by CMake (gpuprim_lab_probe_segmented_scan) and run by
@@ -163,11 +170,18 @@ struct buffers {
   }
 };
 
-// Production's kernel, as the public API launches it (launch_scan's
-// defaults: 256 x 40 tiles, rescan staging, flags as vectors, the L2
-// prefetch 64 tiles ahead).
+// Production's kernel, as the public API launches it (launch_segmented_scan:
+// its tile, flags as vectors, the L2 prefetch at its default distance).
 void production(const float* in, const std::uint8_t* flags, float* out, std::size_t n,
                 cudaStream_t stream) {
+  gc::launch_segmented_scan<false>(in, flags, out, n, 0.0f, gp::plus{}, stream, -1);
+}
+
+// The scan over (value, head) pairs that production used before: the
+// single-pass scan's kernel (launch_scan's defaults: 256 x 40 tiles, rescan
+// staging, two barriers, every tile waiting for its look-back).
+void pair_scan(const float* in, const std::uint8_t* flags, float* out, std::size_t n,
+               cudaStream_t stream) {
   gc::launch_scan<false>(in, out, n, gp::flagged<float>{}, gp::segmented<gp::plus>{},
                          gp::detail::head_flag_fetch<float, std::uint8_t>{flags}, stream);
 }
@@ -206,11 +220,10 @@ std::string check_against_production(const Scan& scan, buffers& b) {
   return text;
 }
 
-template <class S>
-void run_variant(const char* attack, buffers& b, const timings& t, int prefetch_tiles = -1) {
-  const auto scan = [&](const float* in, float* out) {
-    segscan::launch_segmented_sum<S>(in, b.flags, out, b.n, nullptr, prefetch_tiles);
-  };
+// Times `scan(in, out)` on b's values and prints its line, with its checks
+// against production (--profile: runs it once).
+template <class Scan>
+void time_line(const Scan& scan, const char* label, int registers, buffers& b, const timings& t) {
   if (profile_only) {
     scan(b.values, b.out);
     CHECK_CUDA(cudaDeviceSynchronize());
@@ -220,6 +233,14 @@ void run_variant(const char* attack, buffers& b, const timings& t, int prefetch_
   const float queued_ms = median_queued_ms([&] { scan(b.values, b.out); });
   CHECK_CUDA(cudaGetLastError());
   const std::string checks = check_against_production(scan, b);
+  print_line(label, registers, ms, queued_ms, b.n, t, checks.c_str());
+}
+
+template <class S>
+void run_variant(const char* attack, buffers& b, const timings& t, int prefetch_tiles = -1) {
+  const auto scan = [&](const float* in, float* out) {
+    segscan::launch_segmented_sum<S>(in, b.flags, out, b.n, nullptr, prefetch_tiles);
+  };
   char label[160];
   std::snprintf(
       label, sizeof label, "%dx%d flags %2dB %s%s%s %db/SM pf %d%s (%s)", S::threads, S::items,
@@ -229,7 +250,31 @@ void run_variant(const char* attack, buffers& b, const timings& t, int prefetch_
                                                 : "",
       S::min_blocks, prefetch_tiles >= 0 ? prefetch_tiles : segscan::default_prefetch_tiles<S>,
       S::first_delay_ns == gc::scan_first_poll_delay_ns ? "" : " sleep0", attack);
-  print_line(label, segscan::registers_of<S>(), ms, queued_ms, b.n, t, checks.c_str());
+  time_line(scan, label, segscan::registers_of<S>(), b, t);
+}
+
+// Registers a thread of production's kernel on a tile (float sums, vector path).
+template <int Threads, int Items, int MinBlocks>
+int production_registers() {
+  cudaFuncAttributes a{};
+  CHECK_CUDA(
+      cudaFuncGetAttributes(&a, gc::segmented_scan_lookback<Threads, Items, 4, MinBlocks, false,
+                                                            float, std::uint8_t, gp::plus>));
+  return a.numRegs;
+}
+
+// Production's kernel on another tile (flag words: 16 bytes where Items is
+// a multiple of 16, else 8).
+template <int Threads, int Items, int MinBlocks>
+void run_production_shape(const char* attack, buffers& b, const timings& t) {
+  const auto scan = [&](const float* in, float* out) {
+    gc::launch_segmented_scan_tiles<false, Threads, Items, MinBlocks>(in, b.flags, out, b.n, 0.0f,
+                                                                      gp::plus{}, nullptr, -1);
+  };
+  char label[160];
+  std::snprintf(label, sizeof label, "production kernel %dx%d %db/SM (%s)", Threads, Items,
+                MinBlocks, attack);
+  time_line(scan, label, production_registers<Threads, Items, MinBlocks>(), b, t);
 }
 
 template <int Threads, int Items, int FlagBytes, int MinBlocks, bool OneBarrier, bool Shortcut,
@@ -241,8 +286,18 @@ using v = segscan::shape<Threads, Items, FlagBytes, MinBlocks, OneBarrier, Short
 // (Called from a plain function, one instantiation a line: nvcc's front
 // end has crashed on such kernels instantiated inside variadic folds.)
 void run_variants(buffers& b, const timings& t) {
-  // Instructions: flags as one mask, the thread's scan on it, one float a
-  // shuffle step; each flag word width.
+  // Production's kernel at other tiles: the fixed cost a tile shared by
+  // more items, more resident warps, 512 threads.
+  run_production_shape<256, 16, 4>("16 items", b, t);
+  run_production_shape<256, 32, 4>("32 items", b, t);
+  run_production_shape<256, 32, 3>("32 items, 3 blocks", b, t);
+  run_production_shape<256, 40, 3>("40 items, the pair scan's tile", b, t);
+  run_production_shape<512, 16, 2>("512 threads", b, t);
+  run_production_shape<256, 16, 6>("6 blocks/SM", b, t);
+  // What production's mechanisms are worth, on the variants' kernel at
+  // 256 x 16. Instructions alone: flags as one mask, the thread's scan on
+  // it, one float a shuffle step, each flag word width; no early prefix,
+  // two barriers (every warp waits for the look-back).
   run_variant<v<256, 16, 16, 4, false, false>>("mask scan, 16-byte flag words", b, t);
   run_variant<v<256, 16, 8, 4, false, false>>("mask scan, 8-byte flag words", b, t);
   run_variant<v<256, 16, 4, 4, false, false>>("mask scan, 4-byte flag words", b, t);
@@ -252,21 +307,13 @@ void run_variants(buffers& b, const timings& t) {
   run_variant<v<256, 16, 16, 4, false, false>>("no prefetch", b, t, 0);
   // Barriers: only the warps before the first head wait for the prefix.
   run_variant<v<256, 16, 16, 4, true, false>>("named barrier for the look-back", b, t);
-  // Look-back latency: a tile with a head publishes its prefix at once.
-  run_variant<v<256, 16, 16, 4, true, true>>("+ prefix at once, look back if needed", b, t);
+  // Look-back latency: a tile with a head publishes its prefix at once
+  // (production's 256 x 16 line has both).
   run_variant<v<256, 16, 16, 4, false, true>>("prefix at once, two barriers", b, t);
   // Look-back latency of the warps that wait: no sleep before the first poll.
   run_variant<v<256, 16, 16, 4, true, true, segscan::staging::padded, 0>>("no first sleep", b, t);
-  // Fixed cost a tile shared by more items.
-  run_variant<v<256, 24, 8, 4, true, true>>("24 items", b, t);
-  run_variant<v<256, 32, 16, 4, true, true>>("32 items", b, t);
-  run_variant<v<256, 32, 16, 3, true, true>>("32 items, 3 blocks", b, t);
-  run_variant<v<256, 40, 8, 3, true, true>>("40 items (production's tile)", b, t);
-  run_variant<v<512, 16, 16, 2, true, true>>("512 threads", b, t);
-  // Latency: more resident warps (42 registers) at the short tile.
-  run_variant<v<256, 16, 16, 6, true, true>>("6 blocks/SM (spills 4 B)", b, t);
-  // Shared-memory instructions (L1 53 %): 16-byte swizzled staging, or
-  // none (values straight to and from registers).
+  // Shared-memory instructions: 16-byte swizzled staging, or none (values
+  // straight to and from registers).
   constexpr auto swizzled = segscan::staging::swizzled;
   constexpr auto direct = segscan::staging::direct;
   run_variant<v<256, 16, 16, 4, true, true, swizzled>>("16-byte swizzled staging", b, t);
@@ -284,6 +331,8 @@ void compare_shape(buffers& b, const segment_shape& shape) {
   production(b.integers, b.flags, b.integer_reference, n, nullptr);
   CHECK_CUDA(cudaDeviceSynchronize());
   if (profile_only) {
+    pair_scan(b.values, b.flags, b.out, n, nullptr);
+    CHECK_CUDA(cudaDeviceSynchronize());
     run_variants(b, timings{});
     return;
   }
@@ -318,29 +367,90 @@ void compare_shape(buffers& b, const segment_shape& shape) {
                   double(r.worst), exact.differing, ok ? "ok" : "FAILED");
     print_line("CUB InclusiveSumByKey (int32 keys)", 0, t.cub_ms, cub_queued_ms, n, t, checks);
   }
-  {
-    const auto scan = [&](const float* in, float* out) {
-      production(in, b.flags, out, n, nullptr);
-    };
-    const float ms = median_ms([&] { scan(b.values, b.out); });
-    const float queued_ms = median_queued_ms([&] { scan(b.values, b.out); });
-    const std::string checks = check_against_production(scan, b);
-    print_line("production (launch_scan, 256x40 rescan)", 0, ms, queued_ms, n, t, checks.c_str());
-  }
+  time_line(
+      [&](const float* in, float* out) { production(in, b.flags, out, n, nullptr); },
+      "production (launch_segmented_scan, 256x24 4b/SM)",
+      production_registers<gc::segmented_scan_tile<4>::threads, gc::segmented_scan_tile<4>::items,
+                           gc::segmented_scan_tile<4>::min_blocks>(),
+      b, t);
+  time_line([&](const float* in, float* out) { pair_scan(in, b.flags, out, n, nullptr); },
+            "pair scan (launch_scan, 256x40 rescan; production before)", 0, b, t);
 #ifndef SEGSCAN_STANDALONE
-  {
-    const auto scan = [&](const float* in, float* out) {
-      gp::inclusive_segmented_scan(gp::cuda.on(nullptr), gp::device_span<const float>(in, n),
-                                   gp::device_span<const std::uint8_t>(b.flags, n),
-                                   gp::device_span<float>(out, n));
-    };
-    const float ms = median_ms([&] { scan(b.values, b.out); });
-    const float queued_ms = median_queued_ms([&] { scan(b.values, b.out); });
-    const std::string checks = check_against_production(scan, b);
-    print_line("production (public API)", 0, ms, queued_ms, n, t, checks.c_str());
-  }
+  time_line(
+      [&](const float* in, float* out) {
+        gp::inclusive_segmented_scan(gp::cuda.on(nullptr), gp::device_span<const float>(in, n),
+                                     gp::device_span<const std::uint8_t>(b.flags, n),
+                                     gp::device_span<float>(out, n));
+      },
+      "production (public API)", 0, b, t);
 #endif
   run_variants(b, t);
+}
+
+// 8-byte values (double sums, segments of 1024, as many bytes as the float
+// rows: n / 2 elements): production's 256 x 8 tile, not measured when it
+// was chosen, against the pair scan it replaced (512 x 4 pairs in
+// registers) and a copy. Integer-valued doubles: both must agree bit for
+// bit.
+__global__ void count_differences(const double* a, const double* b, std::uint64_t n,
+                                  unsigned long long* count) {
+  unsigned long long c = 0;
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x)
+    c += __double_as_longlong(a[i]) != __double_as_longlong(b[i]);
+  if (c) atomicAdd(count, c);
+}
+
+void compare_doubles(std::size_t n) {
+  double *values, *out, *reference;
+  std::uint8_t* flags;
+  unsigned long long* count;
+  CHECK_CUDA(cudaMalloc(&values, n * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&out, n * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&reference, n * sizeof(double)));
+  CHECK_CUDA(cudaMalloc(&flags, n));
+  CHECK_CUDA(cudaMalloc(&count, sizeof *count));
+  std::vector<double> host(n);
+  std::vector<std::uint8_t> host_flags(n);
+  std::mt19937_64 g(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    host[i] = double(int(g() % 17) - 8);
+    host_flags[i] = i % 1024 == 0;
+  }
+  CHECK_CUDA(cudaMemcpy(values, host.data(), n * sizeof(double), cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(flags, host_flags.data(), n, cudaMemcpyHostToDevice));
+  const auto pair = [&](double* o) {
+    gc::launch_scan<false>(values, o, n, gp::flagged<double>{}, gp::segmented<gp::plus>{},
+                           gp::detail::head_flag_fetch<double, std::uint8_t>{flags}, nullptr);
+  };
+  const auto mine = [&](double* o) {
+    gc::launch_segmented_scan<false>(values, flags, o, n, 0.0, gp::plus{}, nullptr, -1);
+  };
+  pair(reference);
+  mine(out);
+  CHECK_CUDA(cudaMemset(count, 0, sizeof *count));
+  count_differences<<<1024, 256>>>(out, reference, n, count);
+  unsigned long long differing = 0;
+  CHECK_CUDA(cudaMemcpy(&differing, count, sizeof differing, cudaMemcpyDeviceToHost));
+  const bool ok = differing == 0;
+  any_failed = any_failed || !ok;
+  const float copy_ms = median_ms([&] {
+    CHECK_CUDA(cudaMemcpyAsync(out, values, n * sizeof(double), cudaMemcpyDeviceToDevice));
+  });
+  const double copy_gbs = 16.0 * n / (copy_ms * 1e6);
+  std::printf("segmented double sum, segments of 1024, n = %zu: copy %.1f us (%.0f GB/s)\n", n,
+              copy_ms * 1e3, copy_gbs);
+  const auto line = [&](const char* label, const auto& scan) {
+    const float ms = median_ms([&] { scan(out); });
+    const float queued_ms = median_queued_ms([&] { scan(out); });
+    const double gbs = 17.0 * n / (ms * 1e6);
+    std::printf("  %-72s %8.1f us, queued %8.1f us  %5.0f GB/s  %5.1f%% of copy\n", label, ms * 1e3,
+                queued_ms * 1e3, gbs, 100.0 * gbs / copy_gbs);
+  };
+  line("pair scan (launch_scan, 512x4 pairs in registers; production before)", pair);
+  line("production (launch_segmented_scan, 256x8 4b/SM)", mine);
+  std::printf("  integer-valued: %llu results differ  %s\n", differing, ok ? "ok" : "FAILED");
+  free_device(values, out, reference, flags, count);
 }
 
 }  // namespace
@@ -368,6 +478,7 @@ int main(int argc, char** argv) {
   // An odd length: partial last tiles and warps, flags past the last full word.
   buffers odd((std::size_t{1} << 20) + 12345);
   compare_shape(odd, segment_shape{"segments of 1-2048 (odd n)", 0});
+  compare_doubles(std::size_t{1} << (log2n - 1));
   if (any_failed) std::printf("tune_segmented_scan: a variant FAILED its checks\n");
   return any_failed ? 1 : 0;
 }

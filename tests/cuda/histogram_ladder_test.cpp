@@ -78,7 +78,7 @@ TEST(histogram_ladder_table, has_five_named_rungs) {
 #if GPUPRIM_HAS_CUDA
   const auto rungs = gp::ladder::histogram_rungs();
   gpuprim::test::expect_complete_ladder(rungs, 5, "histogram_global_atomics",
-                                        "histogram_even (lane byte counters)");
+                                        "histogram_even (byte entries, fold)");
   EXPECT_EQ(std::string(rungs[3].name), "histogram_thread_byte_counters");
 #else
   EXPECT_TRUE(gp::ladder::histogram_rungs().empty());

@@ -20,8 +20,9 @@ namespace gp = gpuprim;
 using namespace gpuprim::test;
 
 TEST_F(cuda_test, histogram_bytes_every_value_and_runs) {
-  // The identity byte path (256 bins over [0, 256)) with long runs of one
-  // value: every lane's 8-bit counter of one bin fills up between folds.
+  // The identity byte path (256 bins over [0, 256)) and the fold into 64
+  // and 255 bins, with long runs of one value (every lane of a warp on one
+  // entry).
   std::vector<std::uint8_t> x((1u << 22) + 13);
   for (std::size_t i = 0; i < x.size(); ++i)
     x[i] = static_cast<std::uint8_t>(i < x.size() / 2 ? 200 : (i * 7) >> 3);
@@ -36,17 +37,100 @@ TEST_F(cuda_test, histogram_bytes_every_value_and_runs) {
   }
 }
 
-// Bin counts at the shared-memory edges: bytes with 184-191 bins (the byte
-// counters' static plus dynamic shared memory just past 48 KiB), floats
-// with 12288 bins (one 48 KiB sub-histogram plus the kernel's static
-// shared memory), and a large byte launch after a smaller one of the same
-// kernel (the opt-in size must not shrink).
+// One-byte samples are counted by the byte and each block's 256 per-byte
+// counts folded into the bins at its end: every bin count and binning
+// gives the host backend's counts and left-out count. Random bytes and runs
+// of 4096 equal bytes (every lane of a warp on one entry), odd sizes, empty,
+// a start off a 16-byte boundary; even bins over ranges that leave byte
+// values out (or over more than the bytes), uneven boundaries, the NumPy
+// rule; more bins than bytes, up to the most whose sums fit in shared
+// memory (12288) and past it (the fold straight to the global counters).
+TEST_F(cuda_test, histogram_bytes_folded_into_every_binning_like_the_host) {
+  auto rng = make_rng(75);
+  const std::size_t longest = (1u << 22) + 13;
+  const auto random = random_samples<std::uint8_t>(longest, rng);
+  const std::vector<std::uint8_t> runs = [&] {
+    std::vector<std::uint8_t> r(longest);
+    for (std::size_t i = 0; i < r.size(); ++i)
+      r[i] = static_cast<std::uint8_t>((i / 4096) * 37);
+    return r;
+  }();
+  struct even_bins {
+    std::size_t bins;
+    std::int64_t lower, upper;
+  };
+  const std::vector<even_bins> evens = {
+      {64, 0, 256},   {100, 0, 256},   {1, 0, 256},         {255, 0, 256}, {256, 0, 256},
+      {256, 10, 250}, {64, 10, 250},   {100, -20, 300},     {1, 100, 101}, {255, 1, 256},
+      {300, 0, 256},  {12288, 0, 256}, {20000, -5000, 5000}};
+  std::vector<std::int64_t> uneven(101);  // bytes 0-4 and 255 left out
+  for (std::size_t i = 0; i < uneven.size(); ++i)
+    uneven[i] = 5 + 2 * std::int64_t(i) + (i > 50 ? std::int64_t(i) - 50 : 0);
+  const std::vector<std::vector<std::int64_t>> boundary_sets = {
+      uneven, {3, 5, 40, 41, 100, 200, 201, 250}, {0, 256}};
+  const auto numpy = gp::numpy_bins::with_range<std::uint8_t>(7.5, 250.25);
+
+  for (const auto* data : {&random, &runs}) {
+    const auto d = gp::to_device(*data);
+    for (std::size_t n : test_sizes({0, 1, 15, 4097, (1u << 20) + 7, longest - 3})) {
+      for (std::size_t offset : {std::size_t{0}, std::size_t{3}}) {
+        if (offset + n > longest) continue;
+        const auto host = std::span<const std::uint8_t>(*data).subspan(offset, n);
+        const auto part = d.span().subspan(offset, n);
+        const std::string what = std::string(data == &random ? "random" : "runs") +
+                                 " n=" + std::to_string(n) + " offset=" + std::to_string(offset);
+        // The GPU's counts of `bins` bins and its left-out count against
+        // the host's (made by `host_call` into host counts).
+        const auto expect_like_host = [&](std::size_t bins, auto gpu_call, auto host_call,
+                                          const std::string& binning) {
+          auto counts = poisoned_counts_on<cuda_side, std::uint32_t>(bins);
+          const std::uint64_t left = gpu_call(counts);
+          std::vector<std::uint32_t> want(bins, 7);
+          const std::uint64_t want_left = host_call(want);
+          ASSERT_EQ(gp::to_host(counts), want) << what << ", " << binning;
+          ASSERT_EQ(left, want_left) << what << ", " << binning;
+        };
+        for (const auto& e : evens) {
+          expect_like_host(
+              e.bins,
+              [&](auto& c) { return gp::histogram_even(gp::cuda, part, c, e.lower, e.upper); },
+              [&](auto& c) { return gp::histogram_even(gp::host, host, c, e.lower, e.upper); },
+              std::to_string(e.bins) + " even bins over [" + std::to_string(e.lower) + ", " +
+                  std::to_string(e.upper) + ")");
+          if (HasFatalFailure()) return;
+        }
+        for (const auto& b : boundary_sets) {
+          expect_like_host(
+              b.size() - 1, [&](auto& c) { return gp::histogram_range(gp::cuda, part, c, b); },
+              [&](auto& c) { return gp::histogram_range(gp::host, host, c, b); },
+              std::to_string(b.size() - 1) + " bins between boundaries");
+          if (HasFatalFailure()) return;
+        }
+        for (std::size_t bins : {10, 64, 256}) {
+          expect_like_host(
+              bins, [&](auto& c) { return gp::histogram_even(gp::cuda, part, c, numpy); },
+              [&](auto& c) { return gp::histogram_even(gp::host, host, c, numpy); },
+              std::to_string(bins) + " bins, NumPy's rule");
+          if (HasFatalFailure()) return;
+        }
+      }
+    }
+  }
+}
+
+// Bin counts at the shared-memory edges: bytes with about 12030 bins (the
+// fold's per-bin sums and the sub-histogram of the bytes just past 48 KiB of
+// static plus dynamic shared memory), 12288 (the most folded in shared
+// memory) and 12289 (folded into the global counters), floats with 12288
+// bins (one 48 KiB sub-histogram plus the kernel's static shared memory),
+// and a large launch after a smaller one of the same kernel (the opt-in
+// size must not shrink).
 TEST_F(cuda_test, histogram_bin_counts_at_the_shared_memory_limit) {
   auto rng = make_rng(73);
   const std::size_t n = (1u << 20) + 3;
   const auto bytes = random_samples<std::uint8_t>(n, rng);
   const auto d_bytes = gp::to_device(bytes);
-  for (std::size_t bins : {184, 188, 191, 256, 200, 256}) {
+  for (std::size_t bins : {12000, 12028, 12032, 12040, 12288, 12289, 12100, 12288}) {
     auto counts = poisoned_counts_on<cuda_side, std::uint32_t>(bins);
     const std::uint64_t left = gp::histogram_even(gp::cuda, d_bytes, counts, 10, 250);
     expect_histogram(gp::to_host(counts), left,

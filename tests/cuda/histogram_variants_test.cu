@@ -1,9 +1,11 @@
-// The shared-atomics histogram of bytes through a byte -> bin table in
-// shared memory (histogram_shared_atomics' ByteTable variant; see
-// lab/probes/tune_histogram.cu), instantiated here so that the variant the
-// tuning probe may pick is tested like the default: the counts and the
-// left-out count equal the sequential reference, at sizes around the rounds
-// of a grid and from unaligned starts.
+// The shared-atomics histogram of bytes by its two byte entries, launched
+// directly: through a byte -> bin table in shared memory
+// (byte_binning::table, the variant lab/probes/tune_histogram.cu times, so
+// that a variant the tuning probe may pick is tested like the default), and
+// by the byte itself with a fold into the bins at each block's end
+// (byte_binning::fold, production's). The counts and the left-out count
+// equal the sequential reference, at sizes around the rounds of a grid and
+// from unaligned starts.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -30,9 +32,9 @@ std::vector<std::size_t> variant_sizes() {
   return test_sizes({1, 15, 4097, 1000003, 20000017});
 }
 
-// Counts of samples[offset, offset + n) into `bins` bins by launch_shared_atomics
-// (through the byte table or not), against the reference.
-template <bool ByteTable, class T, class Binner>
+// Counts of samples[offset, offset + n) into `bins` bins by
+// launch_shared_atomics with the given entries, against the reference.
+template <gc::byte_binning Entries, int Threads, int MaxCopies, class T, class Binner>
 void expect_counts(const std::vector<T>& x, std::size_t offset, int bins, Binner binner,
                    const reference_histogram<std::uint32_t>& want, const std::string& what) {
   const gp::device_vector<T> d = gp::to_device(x);
@@ -40,15 +42,15 @@ void expect_counts(const std::vector<T>& x, std::size_t offset, int bins, Binner
   gp::device_vector<std::uint64_t> left(1);
   counts.fill_bytes(0xA5);
   gc::histogram_zero<<<1, 256>>>(counts.data(), bins, left.data());
-  gc::launch_shared_atomics<ByteTable>(d.data() + offset, x.size() - offset, counts.data(), bins,
-                                       binner, left.data(), nullptr);
+  gc::launch_shared_atomics<Entries, Threads, gc::histogram_unroll, MaxCopies>(
+      d.data() + offset, x.size() - offset, counts.data(), bins, binner, left.data(), nullptr);
   ASSERT_EQ(gp::to_host(counts), want.counts) << what;
   ASSERT_EQ(gp::to_host(left)[0], want.left_out) << what;
 }
 
 }  // namespace
 
-TEST_F(cuda_test, histogram_byte_table_counts_bytes_like_the_reference) {
+TEST_F(cuda_test, histogram_byte_table_and_fold_count_bytes_like_the_reference) {
   auto rng = make_rng(93);
   for (std::size_t n : variant_sizes()) {
     const auto x = random_samples<std::uint8_t>(n, rng);
@@ -62,7 +64,17 @@ TEST_F(cuda_test, histogram_byte_table_counts_bytes_like_the_reference) {
         const auto want = reference_histogram_even<std::uint32_t>(part, bins, lower, upper);
         const std::string what = "n=" + std::to_string(n) + " offset=" + std::to_string(offset) +
                                  " bins=" + std::to_string(bins);
-        expect_counts<true>(x, offset, bins, binner, want, what + ", byte table");
+        expect_counts<gc::byte_binning::table, 256, 8>(x, offset, bins, binner, want,
+                                                       what + ", byte table");
+        if (::testing::Test::HasFatalFailure()) return;
+        // The fold with one sub-histogram per warp (256 threads, 8 copies
+        // summed before the fold) and with production's block shape.
+        expect_counts<gc::byte_binning::fold, 256, 8>(x, offset, bins, binner, want,
+                                                      what + ", fold of 8 copies");
+        if (::testing::Test::HasFatalFailure()) return;
+        expect_counts<gc::byte_binning::fold, gc::byte_histogram_threads,
+                      gc::byte_histogram_copies>(x, offset, bins, binner, want,
+                                                 what + ", fold of one copy");
         if (::testing::Test::HasFatalFailure()) return;
       }
     }

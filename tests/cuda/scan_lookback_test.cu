@@ -17,6 +17,7 @@
 #include "gpuprim/core/operators.hpp"
 #include "gpuprim/core/value_index.hpp"
 #include "gpuprim/cuda/device/device_scan.cuh"
+#include "gpuprim/cuda/device/device_segmented_scan.cuh"
 #include "support/cuda_fixture.hpp"
 #include "support/reduce_reference.hpp"
 #include "support/scan_reference.hpp"
@@ -52,32 +53,56 @@ std::vector<T> scan_with_window(const std::vector<T>& x, T init, Op op) {
 
 // A segmented sum of 32-bit values (wrapping, so exact) with one-byte head
 // flags that start `flag_offset` bytes into their buffer (an odd offset
-// leaves them unaligned for the vector loads), on the given tile.
+// leaves them unaligned for the vector loads): `launch(in, flags, out, n)`.
+template <class Launch>
+std::vector<std::uint32_t> segmented_sum_with(const std::vector<std::uint32_t>& x,
+                                              const std::vector<std::uint8_t>& flags,
+                                              std::size_t flag_offset, const Launch& launch) {
+  std::vector<std::uint8_t> padded(flag_offset, 0xEE);
+  padded.insert(padded.end(), flags.begin(), flags.end());
+  const gp::device_vector<std::uint32_t> in = gp::to_device(x);
+  const gp::device_vector<std::uint8_t> d_flags = gp::to_device(padded);
+  gp::device_vector<std::uint32_t> out(x.size());
+  out.fill_bytes(0xA5);
+  launch(in.data(), d_flags.data() + flag_offset, out.data(), x.size());
+  return gp::to_host(out);
+}
+
+// On the scan over (value, head) pairs, on the given tile.
 template <bool Exclusive, int Threads = 0, int Items = 0, int MinBlocks = 0,
           gc::scan_staging Staging = gc::scan_staging::automatic>
 std::vector<std::uint32_t> segmented_sum(const std::vector<std::uint32_t>& x,
                                          const std::vector<std::uint8_t>& flags,
                                          std::size_t flag_offset, std::uint32_t init) {
-  std::vector<std::uint8_t> padded(flag_offset, 0xEE);
-  padded.insert(padded.end(), flags.begin(), flags.end());
-  const gp::device_vector<std::uint32_t> in = gp::to_device(x);
-  const gp::device_vector<std::uint8_t> d_flags = gp::to_device(padded);
-  const std::uint8_t* f = d_flags.data() + flag_offset;
-  gp::device_vector<std::uint32_t> out(x.size());
-  out.fill_bytes(0xA5);
-  using pair = gp::flagged<std::uint32_t>;
-  const auto scan = [&](auto fetch) {
-    gc::launch_scan<false, Threads, gc::scan_lookback_words, Items, MinBlocks, 0, 0,
-                    gc::scan_prefetch_tiles, Staging>(in.data(), out.data(), x.size(), pair{},
-                                                      gp::segmented<gp::plus>{}, fetch, nullptr);
-  };
-  if constexpr (Exclusive) {
-    scan(gp::detail::exclusive_head_flag_fetch<std::uint32_t, std::uint32_t, std::uint8_t>{
-        in.data(), f, init});
-  } else {
-    scan(gp::detail::head_flag_fetch<std::uint32_t, std::uint8_t>{f});
-  }
-  return gp::to_host(out);
+  return segmented_sum_with(
+      x, flags, flag_offset,
+      [&](const std::uint32_t* in, const std::uint8_t* f, std::uint32_t* out, std::size_t n) {
+        using pair = gp::flagged<std::uint32_t>;
+        const auto scan = [&](auto fetch) {
+          gc::launch_scan<false, Threads, gc::scan_lookback_words, Items, MinBlocks, 0, 0,
+                          gc::scan_prefetch_tiles, Staging>(
+              in, out, n, pair{}, gp::segmented<gp::plus>{}, fetch, nullptr);
+        };
+        if constexpr (Exclusive) {
+          scan(gp::detail::exclusive_head_flag_fetch<std::uint32_t, std::uint32_t, std::uint8_t>{
+              in, f, init});
+        } else {
+          scan(gp::detail::head_flag_fetch<std::uint32_t, std::uint8_t>{f});
+        }
+      });
+}
+
+// On the segmented kernel (device_segmented_scan.cuh), as the library
+// launches it for 4-byte values.
+template <bool Exclusive>
+std::vector<std::uint32_t> segmented_kernel_sum(const std::vector<std::uint32_t>& x,
+                                                const std::vector<std::uint8_t>& flags,
+                                                std::size_t flag_offset, std::uint32_t init) {
+  return segmented_sum_with(
+      x, flags, flag_offset,
+      [&](const std::uint32_t* in, const std::uint8_t* f, std::uint32_t* out, std::size_t n) {
+        gc::launch_segmented_scan<Exclusive>(in, f, out, n, init, gp::plus{}, nullptr, -1);
+      });
 }
 
 // Sizes with one tile, a few, and hundreds (walks over several windows).
@@ -218,7 +243,8 @@ TEST(scan_head_flags, nonzero_byte_bits_matches_a_loop) {
 }
 
 // Segmented sums with head flags loaded as vectors into a bit mask, on the
-// default tile (rescan staging for the (value, head) pairs) and others,
+// segmented kernel and on the pair scan's default tile (rescan staging for
+// the (value, head) pairs) and others,
 // with the flags aligned and not, and flag bytes other than 0 and 1.
 TEST_F(cuda_test, segmented_scan_tiles_and_flag_alignments_sum_like_a_loop) {
   auto rng = make_rng(62);
@@ -241,6 +267,10 @@ TEST_F(cuda_test, segmented_scan_tiles_and_flag_alignments_sum_like_a_loop) {
       const std::string where = what + ", flags at +" + std::to_string(offset);
       EXPECT_EQ(segmented_sum<false>(x, flags, offset, 0), inclusive) << where << " inclusive";
       EXPECT_EQ(segmented_sum<true>(x, flags, offset, 7), exclusive) << where << " exclusive";
+      EXPECT_EQ(segmented_kernel_sum<false>(x, flags, offset, 0), inclusive)
+          << where << " segmented kernel, inclusive";
+      EXPECT_EQ(segmented_kernel_sum<true>(x, flags, offset, 7), exclusive)
+          << where << " segmented kernel, exclusive";
     }
     constexpr auto rescan = gc::scan_staging::rescan;
     constexpr auto registers = gc::scan_staging::registers;

@@ -1,5 +1,6 @@
 // gp::transpose: the cases of the GPU alone, called from plain C++: a tall
-// matrix, over 2^31 bytes, the byte-generic entry and the refusals. The
+// matrix, over 2^31 bytes, the byte-generic entry, shapes that take each
+// kernel for every element size, stacks, and the refusals. The
 // cases of both backends are in tests/sides/transpose_test.cpp.
 #include <gtest/gtest.h>
 
@@ -59,6 +60,78 @@ TEST_F(cuda_test, transpose_bytes_matches_host) {
     gp::transpose_bytes(gp::cuda, size, d_in.data(), rows, cols, cols, d_out.data(), rows);
     ASSERT_EQ(gp::to_host(d_out), expected) << "size " << size;
   }
+}
+
+// One shape of the byte-generic check below: rows x cols with leading
+// dimensions ld_in / ld_out, `in_at` / `out_at` elements into the buffers.
+struct strided_case {
+  std::size_t rows, cols, ld_in, ld_out, in_at, out_at;
+};
+
+// Shapes that take each of the CUDA kernels (device_transpose.cuh):
+// vector tiles (rows on 16-byte boundaries), sector-owned tiles (other
+// alignments, both dimensions at least 64: odd sizes, sizes just over a
+// tile, aligned input with odd output rows and the reverse, output rows
+// starting at every sector offset) and the peeled thin tiles (a dimension
+// under 64). Every element size; the host transpose is the reference, and
+// the padding of the output must keep its bytes.
+TEST_F(cuda_test, transpose_every_kernel_every_element_size) {
+  auto rng = make_rng(406);
+  const strided_case cases[] = {
+      {128, 192, 192, 128, 0, 0}, {64, 64, 64, 64, 0, 0},   {1031, 777, 777, 1031, 0, 0},
+      {65, 129, 129, 65, 0, 0},   {129, 65, 65, 129, 0, 0}, {193, 257, 257, 193, 0, 0},
+      {64, 64, 67, 71, 0, 5},     {97, 256, 256, 97, 0, 0}, {256, 97, 97, 256, 0, 0},
+      {300, 200, 203, 307, 1, 3}, {640, 64, 64, 641, 0, 7}, {64, 1000, 1003, 64, 2, 0},
+      {1, 1000, 1000, 1, 0, 0},   {1000, 1, 1, 1000, 0, 0}, {63, 1001, 1001, 63, 0, 0},
+      {1001, 63, 63, 1001, 0, 0}, {1, 1, 1, 1, 0, 0},       {2, 3, 5, 7, 1, 1},
+  };
+  for (const std::size_t size : {1u, 2u, 4u, 8u, 16u}) {
+    for (const auto& k : cases) {
+      const auto in = distinct_elements<unsigned char>((k.in_at + k.rows * k.ld_in) * size, rng);
+      const auto poison =
+          distinct_elements<unsigned char>((k.out_at + k.cols * k.ld_out) * size, rng);
+      std::vector<unsigned char> expected = poison;
+      gp::transpose_bytes(gp::host, size, in.data() + k.in_at * size, k.rows, k.cols, k.ld_in,
+                          expected.data() + k.out_at * size, k.ld_out);
+      const auto d_in = gp::to_device(in);
+      auto d_out = gp::to_device(poison);
+      gp::transpose_bytes(gp::cuda, size, d_in.data() + k.in_at * size, k.rows, k.cols, k.ld_in,
+                          d_out.data() + k.out_at * size, k.ld_out);
+      ASSERT_EQ(gp::to_host(d_out), expected)
+          << "size " << size << ", " << k.rows << " x " << k.cols << " ld " << k.ld_in << "/"
+          << k.ld_out << " at " << k.in_at << "/" << k.out_at;
+    }
+  }
+}
+
+// Stacks (the last two axes of a 3-D array): each matrix of an odd size
+// starts at another offset within a sector, so the sector-owned tiles'
+// halo and ownership change from matrix to matrix.
+TEST_F(cuda_test, transpose_batched_every_kernel_every_element_size) {
+  auto rng = make_rng(407);
+  const dense_shape shapes[] = {{64, 64}, {65, 67}, {97, 130}, {128, 64}, {70, 3}, {1, 9}};
+  for (const std::size_t size : {1u, 2u, 4u, 8u, 16u}) {
+    for (const auto [rows, cols] : shapes) {
+      for (const std::size_t batch : {3, 5}) {
+        const auto in = distinct_elements<unsigned char>(batch * rows * cols * size, rng);
+        std::vector<unsigned char> expected(in.size());
+        gp::transpose_bytes_batched(gp::host, size, in.data(), expected.data(), batch, rows, cols);
+        const auto d_in = gp::to_device(in);
+        gp::device_vector<unsigned char> d_out(in.size());
+        d_out.fill_bytes(0xA5);
+        gp::transpose_bytes_batched(gp::cuda, size, d_in.data(), d_out.data(), batch, rows, cols);
+        ASSERT_EQ(gp::to_host(d_out), expected)
+            << "size " << size << ", " << batch << " x " << rows << " x " << cols;
+      }
+    }
+  }
+}
+
+// The bench's odd row: 10007 x 3001 floats (sector-owned tiles, every
+// output row at another offset within its sector).
+TEST_F(cuda_test, transpose_odd_bench_shape) {
+  auto rng = make_rng(408);
+  check_transpose<cuda_side, float>(rng, 10007, 3001, 3001, 10007);
 }
 
 TEST_F(cuda_test, transpose_refuses_bad_arguments) {

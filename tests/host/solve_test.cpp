@@ -49,3 +49,18 @@ TEST(host_solve, is_symmetric) {
   EXPECT_TRUE(gp::is_symmetric(gp::matrix_view<const double>(s.data(), 2, 2)));
   EXPECT_FALSE(gp::is_symmetric(gp::matrix_view<const double>(ns.data(), 2, 2)));
 }
+
+TEST(host_solve, gpu_row_strategy_rule) {
+  // A thread per row on the GPU exactly for known short rows of at most
+  // solve_thread_row_entries entries in a matrix with an entry.
+  const auto poisson = gp::poisson2d<float, std::int32_t>(9);
+  EXPECT_TRUE(gp::detail::solve_thread_per_row(poisson.stats()));
+  const auto spd = gp::random_spd<float, std::int32_t>(501, 6, 5);
+  ASSERT_GT(spd.stats().max_row, gp::detail::solve_thread_row_entries);
+  EXPECT_FALSE(gp::detail::solve_thread_per_row(spd.stats()));
+  gp::csr_row_stats unknown = poisson.stats();
+  unknown.known = false;
+  EXPECT_FALSE(gp::detail::solve_thread_per_row(unknown));
+  const gp::csr_matrix<float, std::int32_t> empty(7, 7);
+  EXPECT_FALSE(gp::detail::solve_thread_per_row(empty.stats()));
+}

@@ -1,25 +1,22 @@
 // Device-wide histogram: privatized counts in shared memory, merged into the
 // output with one global atomic per (block, non-empty bin).
 //
-// Three kernels, chosen on the host from the sample size and the bin count:
-//  - histogram_lane_bytes (one-byte samples into at most 256 bins other
-//    than the byte values themselves): every lane of a warp owns a private
-//    row of 8-bit counters, laid out so that lane l's counters all sit in
-//    shared-memory bank l (word = slot / 4 * 32 + l, byte slot % 4). An
-//    increment is a plain load-add-store with no atomics and no bank
-//    conflicts whatever the data. Before any counter can pass 255 the warp
-//    folds its rows into 32-bit register totals (each lane sums one row of
-//    32 words, reading them in a rotated order that is again
-//    conflict-free). A 256-entry table maps bytes to bins; slot `bins`
-//    counts the left out.
-//  - histogram_shared_atomics (bins * 4 bytes fit in 48 KiB, and bytes into
-//    their 256 values): 32-bit sub-histograms in shared memory, one per warp
-//    when they fit in 32 KiB (fewer, shared by several warps, otherwise),
-//    incremented with shared atomics, summed per block at the end. For
-//    bytes into their own values it measured faster than the lane counters (see
-//    histogram_launch).
-//  - histogram_global_atomics (more bins): global atomics on the output.
-// All read the samples with 16-byte vector loads from the first 16-byte
+// Two kernels, chosen on the host from the sample size and the bin count:
+//  - histogram_shared_atomics: 32-bit sub-histograms in shared memory,
+//    incremented with shared atomics, summed per block at the end. Its
+//    entries (byte_binning):
+//     - one-byte samples, every bin count and binning: the byte itself
+//       (256 entries, one sub-histogram shared by a block of 768 threads),
+//       and at the end the block folds its 256 per-byte counts into the
+//       bins through the binner (256 binner calls a block instead of one a
+//       sample). The bound is the shared-memory atomic unit (one atomic a
+//       byte, whatever the bins), so no per-sample work is added to it.
+//     - other samples, bins * 4 bytes fit in 48 KiB: the binner's bin, one
+//       sub-histogram per warp when they fit in 32 KiB (fewer, shared by
+//       several warps, otherwise).
+//  - histogram_global_atomics (more bins, samples wider than a byte):
+//    global atomics on the output.
+// Both read the samples with 16-byte vector loads from the first 16-byte
 // boundary on (the few samples before and after one by one), several loads
 // in flight per thread, over a persistent grid (as many blocks as are
 // resident at once). Counts start from a zeroing kernel on the same stream.
@@ -58,15 +55,6 @@ inline constexpr std::size_t histogram_shared_limit = 48 * 1024;
 // Samples per launch: every 32-bit count a block or a thread keeps stays
 // exact (arrays longer than this take several launches).
 inline constexpr std::uint64_t histogram_launch_samples = std::uint64_t{1} << 31;
-
-// histogram_lane_bytes: 8 warps, 4 loads of 16 bytes in flight per lane, and
-// a fold of the 8-bit counters every 3 rounds (<= 192 increments per lane;
-// the scalar head and tail add at most 2 more before the last fold).
-inline constexpr int lane_bytes_threads = 256;
-inline constexpr int lane_bytes_unroll = 4;
-inline constexpr int lane_bytes_rounds_per_fold = 3;
-inline constexpr int lane_bytes_max_slots = 257;  // 256 bins + "left out"
-inline constexpr int lane_bytes_max_rows = (lane_bytes_max_slots + 3) / 4;
 
 template <class Counter>
 __device__ __forceinline__ void add_to_counter(Counter* counter, unsigned value) {
@@ -140,32 +128,65 @@ __global__ void histogram_zero(Counter* __restrict__ counts, int bins,
   if (left_out != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *left_out = 0;
 }
 
-// ByteTable (one-byte samples; a tuning variant, see
-// lab/probes/tune_histogram.cu and tests/cuda/histogram_variants_test.cu):
-// the block first maps all 256 byte values through the binner into a table
-// in shared memory, and each sample then costs one table read instead of
-// the binner's arithmetic.
-// Blocks of 256 threads that must stay resident per SM for a binner: the
-// NumPy rule's inline near-edge arithmetic would otherwise take the kernel
-// past 64 registers (3 blocks instead of 4).
+// What a sample of histogram_shared_atomics counts into.
+enum class byte_binning {
+  // The binner's bin (any sample type): `bins` entries a sub-histogram.
+  binner,
+  // One-byte samples, a tuning variant (see lab/probes/tune_histogram.cu and
+  // tests/cuda/histogram_variants_test.cu): the block first maps all 256
+  // byte values through the binner into a table in shared memory, and each
+  // sample then costs one table read instead of the binner's arithmetic.
+  table,
+  // One-byte samples: the byte itself (256 entries a sub-histogram); the
+  // block folds its per-byte counts into the bins at the end, so a sample
+  // costs one shared atomic and nothing else.
+  fold,
+};
+
+// The fold's per-bin sums of a block sit in shared memory (beside the
+// sub-histograms) when they fit in histogram_shared_limit; otherwise each
+// byte's count goes to its bin's global counter directly.
+GPUPRIM_HD constexpr bool fold_in_shared(int bins) {
+  return std::size_t(bins) * sizeof(unsigned) <= histogram_shared_limit;
+}
+
+// Blocks that must stay resident per SM for a binner and an entry rule:
+// the NumPy rule's inline near-edge arithmetic would otherwise take a
+// kernel of 256 threads past 64 registers (3 blocks instead of 4), and the
+// binner a fold calls once a block must not take the kernel's registers
+// past what keeps every thread slot of an SM filled (40 at 768 threads: two
+// blocks).
 template <class Binner>
 constexpr int min_resident_blocks = 1;
 template <class T>
 constexpr int min_resident_blocks<detail::numpy_binner<T>> = 4;
+template <int Threads, byte_binning Entries, class Binner>
+constexpr int shared_atomics_min_blocks = Entries == byte_binning::fold
+                                              ? 2048 / Threads
+                                              : (Threads == 256 ? min_resident_blocks<Binner> : 1);
 
 template <int Threads, int Unroll, class Sample, class Counter, class Binner,
-          bool ByteTable = false>
-__global__ void __launch_bounds__(Threads, Threads == 256 ? min_resident_blocks<Binner> : 1)
+          byte_binning Entries = byte_binning::binner>
+__global__ void __launch_bounds__(Threads, shared_atomics_min_blocks<Threads, Entries, Binner>)
     histogram_shared_atomics(const Sample* __restrict__ in, std::uint64_t n, Binner binner,
                              int bins, int copies, Counter* __restrict__ counts,
                              std::uint64_t* __restrict__ left_out) {
-  static_assert(!ByteTable || sizeof(Sample) == 1, "a byte table needs one-byte samples");
-  extern __shared__ unsigned sub_histograms[];  // copies x bins
+  constexpr bool table = Entries == byte_binning::table;
+  constexpr bool fold = Entries == byte_binning::fold;
+  static_assert(Entries == byte_binning::binner || sizeof(Sample) == 1,
+                "a byte table or a fold needs one-byte samples");
+  // 1. Zero the sub-histograms (copies x entries) and, for a fold, the
+  //    block's per-bin sums after them; fill the byte -> bin table.
+  extern __shared__ unsigned sub_histograms[];
   __shared__ unsigned block_left_out;
-  __shared__ short bin_of_byte[ByteTable ? 256 : 1];  // -1: left out
-  for (int i = threadIdx.x; i < copies * bins; i += Threads)
+  __shared__ short bin_of_byte[table ? 256 : 1];  // -1: left out
+  const int entries = fold ? 256 : bins;
+  const bool folded_in_shared = fold && fold_in_shared(bins);
+  unsigned* const folded = sub_histograms + copies * entries;  // bins, when folded_in_shared
+  const int words = copies * entries + (folded_in_shared ? bins : 0);
+  for (int i = threadIdx.x; i < words; i += Threads)
     sub_histograms[i] = 0;
-  if constexpr (ByteTable) {
+  if constexpr (table) {
     for (int v = threadIdx.x; v < 256; v += Threads) {
       const int b = binner(static_cast<Sample>(static_cast<std::uint8_t>(v)));
       bin_of_byte[v] = static_cast<short>(b >= 0 ? b : -1);
@@ -174,31 +195,59 @@ __global__ void __launch_bounds__(Threads, Threads == 256 ? min_resident_blocks<
   if (threadIdx.x == 0) block_left_out = 0;
   __syncthreads();
 
-  // Warp w counts into copy w % copies.
-  unsigned* mine = sub_histograms + (threadIdx.x / 32 % copies) * bins;
+  // 2. Count: warp w into copy w % copies, one shared atomic a sample.
+  unsigned* mine = sub_histograms + (threadIdx.x / 32 % copies) * entries;
   unsigned left = 0;
   auto count = [&](Sample x) {
-    int b;
-    if constexpr (ByteTable) {
-      b = bin_of_byte[static_cast<std::uint8_t>(x)];
+    if constexpr (fold) {
+      atomicAdd(mine + static_cast<std::uint8_t>(x), 1u);
     } else {
-      b = binner(x);
-    }
-    if (b >= 0) {
-      atomicAdd(mine + b, 1u);
-    } else {
-      ++left;
+      int b;
+      if constexpr (table) {
+        b = bin_of_byte[static_cast<std::uint8_t>(x)];
+      } else {
+        b = binner(x);
+      }
+      if (b >= 0) {
+        atomicAdd(mine + b, 1u);
+      } else {
+        ++left;
+      }
     }
   };
   for_each_sample<Threads, Unroll>(in, n, count);
-  add_block_left_out(left, &block_left_out);
+  if constexpr (!fold) add_block_left_out(left, &block_left_out);
   __syncthreads();
 
-  for (int b = threadIdx.x; b < bins; b += Threads) {
+  // 3. Merge: each entry's sum over the copies. A fold maps byte v to its
+  //    bin (or to the left out) and adds the byte's count there: into the
+  //    block's per-bin sums, then one global atomic per non-empty bin; or,
+  //    for more bins than fit in shared memory, straight to the bin's
+  //    global counter.
+  for (int e = threadIdx.x; e < entries; e += Threads) {
     unsigned sum = 0;
     for (int c = 0; c < copies; ++c)
-      sum += sub_histograms[c * bins + b];
-    if (sum != 0) add_to_counter(counts + b, sum);
+      sum += sub_histograms[c * entries + e];
+    if (sum == 0) continue;
+    if constexpr (fold) {
+      const int b = binner(static_cast<Sample>(static_cast<std::uint8_t>(e)));
+      if (b < 0) {
+        atomicAdd(&block_left_out, sum);
+      } else if (folded_in_shared) {
+        atomicAdd(folded + b, sum);
+      } else {
+        add_to_counter(counts + b, sum);
+      }
+    } else {
+      add_to_counter(counts + e, sum);
+    }
+  }
+  if constexpr (fold) {
+    __syncthreads();
+    if (folded_in_shared) {
+      for (int b = threadIdx.x; b < bins; b += Threads)
+        if (folded[b] != 0) add_to_counter(counts + b, folded[b]);
+    }
   }
   publish_left_out(left_out, block_left_out);
 }
@@ -223,128 +272,6 @@ __global__ void __launch_bounds__(Threads)
   add_block_left_out(left, &block_left_out);
   __syncthreads();
   publish_left_out(left_out, block_left_out);
-}
-
-// Rows of 32 words (4 slots per word) a warp of histogram_lane_bytes keeps.
-GPUPRIM_HD constexpr int lane_bytes_rows(int slots) {
-  return (slots + 3) / 4;
-}
-
-// A table maps bytes to slots: the bin, or `bins` meaning "left out".
-template <class Sample, class Counter, class Binner>
-__global__ void __launch_bounds__(lane_bytes_threads)
-    histogram_lane_bytes(const Sample* __restrict__ in, std::uint64_t n, Binner binner, int bins,
-                         Counter* __restrict__ counts, std::uint64_t* __restrict__ left_out) {
-  static_assert(sizeof(Sample) == 1);
-  extern __shared__ unsigned lane_counters[];  // warps x rows x 32 words
-  __shared__ unsigned short slot_of[256];
-  __shared__ unsigned block_totals[lane_bytes_max_slots];
-  const int slots = bins + 1;
-  const int rows = lane_bytes_rows(slots);
-  const int lane = threadIdx.x % 32;
-  const int warp = threadIdx.x / 32;
-  unsigned* mine = lane_counters + warp * rows * 32;
-  for (int i = threadIdx.x; i < (lane_bytes_threads / 32) * rows * 32; i += lane_bytes_threads)
-    lane_counters[i] = 0;
-  for (int i = threadIdx.x; i < lane_bytes_max_slots; i += lane_bytes_threads)
-    block_totals[i] = 0;
-  for (int v = threadIdx.x; v < 256; v += lane_bytes_threads) {
-    const int b = binner(static_cast<Sample>(static_cast<std::uint8_t>(v)));
-    slot_of[v] = static_cast<unsigned short>(b >= 0 ? b : bins);
-  }
-  __syncthreads();
-
-  const auto count = [&](unsigned byte) {
-    const unsigned slot = slot_of[byte];
-    mine[(slot >> 2) * 32 + lane] += 1u << ((slot & 3) * 8);
-  };
-  const auto count_word = [&](unsigned word) {
-#pragma unroll
-    for (int k = 0; k < 4; ++k)
-      count((word >> (8 * k)) & 0xFFu);
-  };
-  // Lane l owns the 32-bit totals of rows l, l + 32 and l + 64.
-  unsigned totals[3][4] = {};
-  const auto fold = [&] {
-    __syncwarp();
-#pragma unroll
-    for (int j = 0; j < 3; ++j) {
-      const int row = lane + 32 * j;
-      if (row < rows) {
-        unsigned even = 0, odd = 0;  // 16-bit fields: at most 32 x 255
-        for (int k = 0; k < 32; ++k) {
-          const int index = row * 32 + ((lane + k) & 31);  // bank (lane + k) % 32
-          const unsigned word = mine[index];
-          mine[index] = 0;
-          even += word & 0x00FF00FFu;
-          odd += (word >> 8) & 0x00FF00FFu;
-        }
-        totals[j][0] += even & 0xFFFFu;
-        totals[j][1] += odd & 0xFFFFu;
-        totals[j][2] += even >> 16;
-        totals[j][3] += odd >> 16;
-      }
-    }
-    __syncwarp();
-  };
-
-  const auto* bytes = reinterpret_cast<const std::uint8_t*>(in);
-  const auto misalignment = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(in) % 16);
-  std::uint64_t head = misalignment != 0 ? 16 - misalignment : 0;
-  head = head < n ? head : n;
-  const std::uint64_t vectors = (n - head) / 16;
-  const uint4* body = reinterpret_cast<const uint4*>(bytes + head);
-  const std::uint64_t stride = std::uint64_t(gridDim.x) * lane_bytes_threads;
-  // The loop is uniform across a warp (it tests the warp's first vector),
-  // so every lane reaches each fold.
-  const std::uint64_t warp_first = std::uint64_t(blockIdx.x) * lane_bytes_threads + warp * 32;
-  int rounds = 0;
-  for (std::uint64_t base = warp_first; base < vectors; base += lane_bytes_unroll * stride) {
-    uint4 r[lane_bytes_unroll];
-#pragma unroll
-    for (int u = 0; u < lane_bytes_unroll; ++u) {
-      const std::uint64_t v = base + lane + u * stride;
-      r[u] = v < vectors ? body[v] : make_uint4(0, 0, 0, 0);
-    }
-#pragma unroll
-    for (int u = 0; u < lane_bytes_unroll; ++u) {
-      if (base + lane + u * stride < vectors) {
-        count_word(r[u].x);
-        count_word(r[u].y);
-        count_word(r[u].z);
-        count_word(r[u].w);
-      }
-    }
-    if (++rounds == lane_bytes_rounds_per_fold) {
-      fold();
-      rounds = 0;
-    }
-  }
-  const std::uint64_t thread = std::uint64_t(blockIdx.x) * lane_bytes_threads + threadIdx.x;
-  const std::uint64_t tail = head + vectors * 16;
-  if (thread < head) count(bytes[thread]);
-  if (thread < n - tail) count(bytes[tail + thread]);
-  fold();
-
-#pragma unroll
-  for (int j = 0; j < 3; ++j) {
-#pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      const int slot = (lane + 32 * j) * 4 + q;
-      if (slot < slots && totals[j][q] != 0) atomicAdd(&block_totals[slot], totals[j][q]);
-    }
-  }
-  __syncthreads();
-  for (int s = threadIdx.x; s < slots; s += lane_bytes_threads) {
-    const unsigned total = block_totals[s];
-    if (total == 0) continue;
-    if (s < bins) {
-      add_to_counter(counts + s, total);
-    } else if (left_out != nullptr) {
-      atomicAdd(reinterpret_cast<unsigned long long*>(left_out),
-                static_cast<unsigned long long>(total));
-    }
-  }
 }
 
 // Resident blocks per SM of `kernel` with `shared_bytes` of dynamic shared
@@ -423,20 +350,23 @@ struct byte_value_bin {
 // histogram_shared_atomics of Threads threads, Unroll 16-byte loads in
 // flight per thread, with as many sub-histograms per block (up to
 // MaxCopies, at most one per warp) as fit in histogram_copies_budget
-// (ByteTable: see the kernel).
-template <bool ByteTable = false, int Threads = histogram_threads, int Unroll = histogram_unroll,
-          int MaxCopies = Threads / 32, class Sample, class Counter, class Binner>
+// (Entries: see byte_binning).
+template <byte_binning Entries = byte_binning::binner, int Threads = histogram_threads,
+          int Unroll = histogram_unroll, int MaxCopies = Threads / 32, class Sample, class Counter,
+          class Binner>
 void launch_shared_atomics(const Sample* in, std::uint64_t n, Counter* counts, int bins,
                            Binner binner, std::uint64_t* left_out, cudaStream_t s,
                            int blocks_per_sm = 0) {
   static_assert(MaxCopies >= 1 && MaxCopies <= Threads / 32, "one to one copy per warp");
-  const std::size_t copy_bytes = std::size_t(bins) * sizeof(unsigned);
+  constexpr bool fold = Entries == byte_binning::fold;
+  const std::size_t copy_bytes = std::size_t(fold ? 256 : bins) * sizeof(unsigned);
   int copies = 1;
   while (copies * 2 <= MaxCopies && copy_bytes * copies * 2 <= histogram_copies_budget)
     copies *= 2;
-  const std::size_t shared = copy_bytes * copies;
-  const auto kernel =
-      &histogram_shared_atomics<Threads, Unroll, Sample, Counter, Binner, ByteTable>;
+  const std::size_t folded_bytes =
+      fold && fold_in_shared(bins) ? std::size_t(bins) * sizeof(unsigned) : 0;
+  const std::size_t shared = copy_bytes * copies + folded_bytes;
+  const auto kernel = &histogram_shared_atomics<Threads, Unroll, Sample, Counter, Binner, Entries>;
   const void* key = reinterpret_cast<const void*>(kernel);
   histogram_allow_shared(key, shared);
   const unsigned grid =
@@ -447,8 +377,8 @@ void launch_shared_atomics(const Sample* in, std::uint64_t n, Counter* counts, i
          n, binner, bins, copies, counts, left_out);
 }
 
-// Bytes into their own 256 values: 768 threads sharing one sub-histogram
-// per block, 4 loads in flight per thread. Measured
+// One-byte samples: 768 threads sharing one sub-histogram of the 256 byte
+// values per block, 4 loads in flight per thread. Measured
 // (lab/probes/tune_histogram.cu, CUB = 1, random bytes at 2^22 / 2^24 / 2^28):
 // 1.16x / 1.10x / 1.08x, where 256 threads with one copy per warp gave
 // 1.11x / 0.84x / 1.11x: at 2^24 (one round of loads per thread) zeroing
@@ -461,50 +391,40 @@ inline constexpr int byte_histogram_copies = 1;
 template <class Sample, class Counter, class Binner>
 void histogram_launch(const Sample* in, std::uint64_t n, Counter* counts, int bins, Binner binner,
                       std::uint64_t* left_out, stream_t stream, int blocks_per_sm = 0) {
-  constexpr const char* algorithm = "histogram";
   const cudaStream_t s = reinterpret_cast<cudaStream_t>(stream);
   if constexpr (sizeof(Sample) == 1) {
-    // Bytes into their own 256 values: shared atomics with the byte as the
-    // bin (see byte_histogram_threads). The per-lane byte counters below
-    // measured 0.59x / 0.55x CUB on random bytes at 2^24 / 2^28 and 0.50x /
-    // 0.45x on runs of one value (a warp's lanes on one bin cost the
-    // counters a fold per 192 increments, the atomics nothing extra).
+    // Bytes: shared atomics with the byte as the entry (see
+    // byte_histogram_threads). Into their own 256 values the entries are
+    // the bins (byte_value_bin: no fold, no range test); any other bins and
+    // binning fold the block's 256 per-byte counts at the end. Measured on
+    // an H200 at 2^28 (random bytes / runs of one value): the per-lane
+    // 8-bit counters this replaced for 64 even bins took 214 us / 202 us,
+    // the byte entries' loop (256 bins) 128 us / 76 us; the bin by the
+    // binner per sample took 666 us, a byte -> bin table read per sample
+    // (a second shared-memory access a byte) 193 us / 202 us.
     if (bins_are_bytes(binner, bins)) {
-      launch_shared_atomics<false, byte_histogram_threads, histogram_unroll, byte_histogram_copies>(
-          in, n, counts, bins, byte_value_bin{}, left_out, s, blocks_per_sm);
-      return;
+      launch_shared_atomics<byte_binning::binner, byte_histogram_threads, histogram_unroll,
+                            byte_histogram_copies>(in, n, counts, bins, byte_value_bin{}, left_out,
+                                                   s, blocks_per_sm);
+    } else {
+      launch_shared_atomics<byte_binning::fold, byte_histogram_threads, histogram_unroll,
+                            byte_histogram_copies>(in, n, counts, bins, binner, left_out, s,
+                                                   blocks_per_sm);
     }
-    // Other byte binnings (a table from byte to bin, and a left-out slot).
-    if (bins <= 256) {
-      const int slots = bins + 1;
-      const std::size_t shared =
-          std::size_t(lane_bytes_threads / 32) * lane_bytes_rows(slots) * 32 * sizeof(unsigned);
-      const auto kernel = &histogram_lane_bytes<Sample, Counter, Binner>;
-      const void* key = reinterpret_cast<const void*>(kernel);
-      histogram_allow_shared(key, shared);
-      const unsigned grid =
-          histogram_grid(histogram_resident_blocks(key, lane_bytes_threads, shared), n,
-                         std::uint64_t(lane_bytes_threads) * 16 * lane_bytes_unroll, blocks_per_sm);
-      report_launch_to_tuner(kernel, lane_bytes_threads, shared, grid);
-      launch("histogram_lane_bytes", algorithm, kernel,
-             {grid, lane_bytes_threads, unsigned(shared), s}, in, n, binner, bins, counts,
-             left_out);
-      return;
-    }
-  }
-  if (std::size_t(bins) * sizeof(unsigned) <= histogram_shared_limit) {
+  } else if (std::size_t(bins) * sizeof(unsigned) <= histogram_shared_limit) {
     launch_shared_atomics(in, n, counts, bins, binner, left_out, s, blocks_per_sm);
-    return;
+  } else {
+    constexpr int threads = histogram_threads;
+    const auto kernel =
+        &histogram_global_atomics<threads, histogram_unroll, Sample, Counter, Binner>;
+    const void* key = reinterpret_cast<const void*>(kernel);
+    const unsigned grid = histogram_grid(
+        histogram_resident_blocks(key, threads, 0), n,
+        std::uint64_t(threads) * vector_items<Sample> * histogram_unroll, blocks_per_sm);
+    report_launch_to_tuner(kernel, threads, 0, grid);
+    launch("histogram_global_atomics", "histogram", kernel, {grid, threads, 0, s}, in, n, binner,
+           counts, left_out);
   }
-  constexpr int threads = histogram_threads;
-  const auto kernel = &histogram_global_atomics<threads, histogram_unroll, Sample, Counter, Binner>;
-  const void* key = reinterpret_cast<const void*>(kernel);
-  const unsigned grid = histogram_grid(
-      histogram_resident_blocks(key, threads, 0), n,
-      std::uint64_t(threads) * vector_items<Sample> * histogram_unroll, blocks_per_sm);
-  report_launch_to_tuner(kernel, threads, 0, grid);
-  launch("histogram_global_atomics", algorithm, kernel, {grid, threads, 0, s}, in, n, binner,
-         counts, left_out);
 }
 
 }  // namespace gpuprim::cuda_detail

@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "gpuprim/core/device_span.hpp"
 #include "gpuprim/core/segmented_operator.hpp"
@@ -313,7 +314,9 @@ inline constexpr int scan_prefetch_tiles = 64;
 //    fits 64 registers without spills. Float sums with segments of 1024
 //    measured 1.33x CUB's InclusiveSumByKey at 2^28 and 1.19x at 2^24,
 //    where 512 x 16 at 2 blocks per SM in registers gave 0.99x and 1.02x
-//    (lab/probes/tune_scan.cu --segmented).
+//    (lab/probes/tune_scan.cu --segmented). The library's segmented scans
+//    of 4- and 8-byte values now take their own kernel (head_flag_scan
+//    below); this entry stays for the probes and the pair scan's tests.
 //  - otherwise 512 threads x scan_items_per_thread elements at
 //    scan_min_blocks blocks per SM (the earlier default for every type;
 //    not measured with the larger tile for 8-byte types).
@@ -391,6 +394,51 @@ void launch_scan(const In* in, Out* out, std::uint64_t n, T init, Op op, Fetch f
   }
 }
 
+// A segmented scan over one-byte head flags (the pairs, operator and
+// fetches of gpuprim/core/segmented_operator.hpp) with values of 4 or 8
+// bytes runs on its own kernel, segmented_scan_lookback
+// (device_segmented_scan.cuh, which defines launch_segmented_scan; a file
+// that instantiates such a scan includes it): cuda_scan_into below sends it
+// there. Other values (1, 2 or more than 8 bytes, only from a .cu file)
+// stay on scan_decoupled_lookback over (value, head) pairs.
+template <class V, class Flag>
+inline constexpr bool segmented_scan_kernel_fits =
+    (sizeof(V) == 4 || sizeof(V) == 8) && sizeof(Flag) == 1 && std::is_trivially_copyable_v<V>;
+
+template <bool Exclusive, class V, class Flag, class Op>
+void launch_segmented_scan(const V* values, const Flag* flags, V* out, std::uint64_t n, V init,
+                           Op op, stream_t stream, int prefetch_distance);
+
+// What launch_segmented_scan needs from a scan's types and fetch, where it
+// applies (`fits`).
+template <class In, class Out, class T, class Op, class Fetch>
+struct head_flag_scan {
+  static constexpr bool fits = false;
+};
+
+template <class V, class Op, class Flag>
+struct head_flag_scan<V, V, flagged<V>, segmented<Op>, detail::head_flag_fetch<V, Flag>> {
+  static constexpr bool fits = segmented_scan_kernel_fits<V, Flag>;
+  static void launch(const V* in, V* out, std::uint64_t n, const segmented<Op>& op,
+                     const detail::head_flag_fetch<V, Flag>& fetch, stream_t stream,
+                     int prefetch_distance) {
+    launch_segmented_scan<false>(in, fetch.flags, out, n, V{}, op.op, stream, prefetch_distance);
+  }
+};
+
+// The exclusive fetch reads the values it shifts from its own pointer.
+template <class V, class Op, class Flag>
+struct head_flag_scan<V, V, flagged<V>, segmented<Op>,
+                      detail::exclusive_head_flag_fetch<V, V, Flag>> {
+  static constexpr bool fits = segmented_scan_kernel_fits<V, Flag>;
+  static void launch(const V*, V* out, std::uint64_t n, const segmented<Op>& op,
+                     const detail::exclusive_head_flag_fetch<V, V, Flag>& fetch, stream_t stream,
+                     int prefetch_distance) {
+    launch_segmented_scan<true>(fetch.values, fetch.flags, out, n, fetch.init, op.op, stream,
+                                prefetch_distance);
+  }
+};
+
 }  // namespace gpuprim::cuda_detail
 
 namespace gpuprim::detail {
@@ -409,6 +457,13 @@ void cuda_scan_into(const In* in, Out* out, std::size_t n, scan_kind kind, T ini
   constexpr tuning::algorithm space =
       is_flagged_scan<T> ? tuning::algorithm::segmented_scan : tuning::algorithm::scan;
   const int prefetch = tuning::choose(space, tuning::element_type_of<In>(), n).choice[0];
+  using head_flags = cuda_detail::head_flag_scan<In, Out, T, Op, Fetch>;
+  if constexpr (head_flags::fits) {
+    if (kind == scan_kind::inclusive) {
+      head_flags::launch(in, out, n, op, fetch, stream, prefetch);
+      return;
+    }
+  }
   if (kind == scan_kind::exclusive) {
     cuda_detail::launch_scan<true>(in, out, n, init, op, fetch, stream, prefetch);
   } else {

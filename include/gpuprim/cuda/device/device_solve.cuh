@@ -4,8 +4,10 @@
 // Shape of the algorithm:
 //  1. Three kinds of kernel, all grid-stride over a grid of resident blocks:
 //     matvec_reduce (A times a vector with an epilogue per row, from
-//     device_spmv.cuh's row groups), vector_reduce (an update per element)
-//     and vector_update (no dot product). The reducing kinds return up to
+//     device_spmv.cuh's row groups, or a thread per row on rows of at most
+//     5 entries: solve_thread_per_row), vector_reduce (an update per
+//     element, in 16-byte slices of every vector) and vector_update (no
+//     dot product, the same slices). The reducing kinds return up to
 //     two dot products: each block folds its threads' values (warp
 //     shuffles, then shared memory) into one partial per block; the last
 //     block to finish (a ticket counter) folds the partials in block order
@@ -63,10 +65,12 @@ __device__ __forceinline__ void break_down(solver_scalars& s, double value) {
 template <class T, class Op>
 void cg_restart(device_solver<T, Op>& ds, const T* r, T* p, const T* dinv) {
   ds.template reduce<2>(
-      [=] __device__(std::size_t i, const solver_scalars&) {
-        const T z = dinv ? dinv[i] * r[i] : r[i];
-        p[i] = z;
-        return dots<2>{{double(r[i]) * double(r[i]), double(r[i]) * double(z)}};
+      {r, p, dinv},
+      [=] __device__(auto at, const solver_scalars&) {
+        const auto ri = at.load(r);
+        const auto z = dinv ? at.load(dinv) * ri : ri;
+        at.store(p, z);
+        return dots<2>{{dot(ri, ri), dot(ri, z)}};
       },
       [=] __device__(const dots<2>& t, solver_scalars& s) {
         s.rr = t.v[0];
@@ -99,11 +103,12 @@ void cg_iteration(device_solver<T, Op>& ds, T* x, T* r, T* p, T* q, const T* din
       },
       guard_halt_clear);
   ds.template reduce<2>(
-      [=] __device__(std::size_t i, const solver_scalars& sc) {
-        const T ri = r[i] - static_cast<T>(sc.alpha) * q[i];
-        r[i] = ri;
-        const T z = dinv ? dinv[i] * ri : ri;
-        return dots<2>{{double(ri) * double(ri), double(ri) * double(z)}};
+      {r, q, dinv},
+      [=] __device__(auto at, const solver_scalars& sc) {
+        const auto ri = at.load(r) - static_cast<T>(sc.alpha) * at.load(q);
+        at.store(r, ri);
+        const auto z = dinv ? at.load(dinv) * ri : ri;
+        return dots<2>{{dot(ri, ri), dot(ri, z)}};
       },
       [=] __device__(const dots<2>& t, solver_scalars& sc) {
         sc.rr = t.v[0];
@@ -115,11 +120,13 @@ void cg_iteration(device_solver<T, Op>& ds, T* x, T* r, T* p, T* q, const T* din
       },
       guard_halt);
   ds.update(
-      [=] __device__(std::size_t i, const solver_scalars& sc) {
-        const T pi = p[i];
-        x[i] += static_cast<T>(sc.alpha) * pi;
-        const T z = dinv ? dinv[i] * r[i] : r[i];
-        p[i] = z + static_cast<T>(sc.beta) * pi;
+      {x, r, p, dinv},
+      [=] __device__(auto at, const solver_scalars& sc) {
+        const auto pi = at.load(p);
+        at.store(x, at.load(x) + static_cast<T>(sc.alpha) * pi);
+        const auto ri = at.load(r);
+        const auto z = dinv ? at.load(dinv) * ri : ri;
+        at.store(p, z + static_cast<T>(sc.beta) * pi);
       },
       guard_update);
 }
@@ -127,11 +134,10 @@ void cg_iteration(device_solver<T, Op>& ds, T* x, T* r, T* p, T* q, const T* din
 template <class T, class Op>
 void conjugate_gradients(device_solver<T, Op>& ds, const T* b, T* x, const T* dinv,
                          const solve_options& opts, solve_result& res) {
-  const std::size_t n = ds.n();
-  const detail::scratch_buffer work(3 * n * sizeof(T), ds.stream());
-  T* r = work.get<T>();
-  T* p = r + n;
-  T* q = p + n;
+  const typename device_solver<T, Op>::vectors_like work(ds, 3);
+  T* r = work.vector(0);
+  T* p = work.vector(1);
+  T* q = work.vector(2);
   run_krylov(
       ds, b, x, r, opts, res, [&] { cg_restart(ds, r, p, dinv); },
       [&] { cg_iteration(ds, x, r, p, q, dinv); },
@@ -147,12 +153,13 @@ void conjugate_gradients(device_solver<T, Op>& ds, const T* b, T* x, const T* di
 template <class T, class Op>
 void bicgstab_restart(device_solver<T, Op>& ds, const T* r, T* rhat, T* p, T* ph, const T* dinv) {
   ds.template reduce<1>(
-      [=] __device__(std::size_t i, const solver_scalars&) {
-        const T ri = r[i];
-        rhat[i] = ri;
-        p[i] = ri;
-        if (dinv) ph[i] = dinv[i] * ri;
-        return dots<1>{{double(ri) * double(ri)}};
+      {r, rhat, p, ph, dinv},
+      [=] __device__(auto at, const solver_scalars&) {
+        const auto ri = at.load(r);
+        at.store(rhat, ri);
+        at.store(p, ri);
+        if (dinv) at.store(ph, at.load(dinv) * ri);
+        return dots<1>{{dot(ri, ri)}};
       },
       [=] __device__(const dots<1>& d, solver_scalars& s) {
         s.rr = d.v[0];
@@ -207,11 +214,12 @@ void bicgstab_iteration(device_solver<T, Op>& ds, T* x, const bicgstab_vectors<T
       guard_halt_clear);
   // s = r - alpha v
   ds.template reduce<1>(
-      [=] __device__(std::size_t i, const solver_scalars& sc) {
-        const T si = r[i] - static_cast<T>(sc.alpha) * v[i];
-        sv[i] = si;
-        if (pre) sh[i] = dinv[i] * si;
-        return dots<1>{{double(si) * double(si)}};
+      {r, v, sv, sh, dinv},
+      [=] __device__(auto at, const solver_scalars& sc) {
+        const auto si = at.load(r) - static_cast<T>(sc.alpha) * at.load(v);
+        at.store(sv, si);
+        if (pre) at.store(sh, at.load(dinv) * si);
+        return dots<1>{{dot(si, si)}};
       },
       [=] __device__(const dots<1>& d, solver_scalars& sc) {
         if (d.v[0] <= sc.tol2b2) {
@@ -237,19 +245,20 @@ void bicgstab_iteration(device_solver<T, Op>& ds, T* x, const bicgstab_vectors<T
       guard_halt);
   // x += alpha p^ + omega s^, r = s - omega t; r.r and rhat.r
   ds.template reduce<2>(
-      [=] __device__(std::size_t i, const solver_scalars& sc) {
+      {x, ph, sv, sh, t, r, rhat},
+      [=] __device__(auto at, const solver_scalars& sc) {
         const T a = static_cast<T>(sc.alpha);
-        T ri;
+        decltype(at.load(r)) ri;
         if (sc.s_converged) {
-          x[i] += a * ph[i];
-          ri = sv[i];
+          at.store(x, at.load(x) + a * at.load(ph));
+          ri = at.load(sv);
         } else {
           const T w = static_cast<T>(sc.omega);
-          x[i] += a * ph[i] + w * sh[i];
-          ri = sv[i] - w * t[i];
+          at.store(x, at.load(x) + (a * at.load(ph) + w * at.load(sh)));
+          ri = at.load(sv) - w * at.load(t);
         }
-        r[i] = ri;
-        return dots<2>{{double(ri) * double(ri), double(rhat[i]) * double(ri)}};
+        at.store(r, ri);
+        return dots<2>{{dot(ri, ri), dot(at.load(rhat), ri)}};
       },
       [=] __device__(const dots<2>& d, solver_scalars& sc) {
         sc.rr = d.v[0];
@@ -272,10 +281,12 @@ void bicgstab_iteration(device_solver<T, Op>& ds, T* x, const bicgstab_vectors<T
       guard_update);
   // p = r + beta (p - omega v); p^ = D^-1 p
   ds.update(
-      [=] __device__(std::size_t i, const solver_scalars& sc) {
-        const T pi = r[i] + static_cast<T>(sc.beta) * (p[i] - static_cast<T>(sc.omega) * v[i]);
-        p[i] = pi;
-        if (pre) ph[i] = dinv[i] * pi;
+      {r, p, v, ph, dinv},
+      [=] __device__(auto at, const solver_scalars& sc) {
+        const auto pi = at.load(r) + static_cast<T>(sc.beta) *
+                                         (at.load(p) - static_cast<T>(sc.omega) * at.load(v));
+        at.store(p, pi);
+        if (pre) at.store(ph, at.load(dinv) * pi);
       },
       guard_halt);
 }
@@ -283,18 +294,17 @@ void bicgstab_iteration(device_solver<T, Op>& ds, T* x, const bicgstab_vectors<T
 template <class T, class Op>
 void bicgstab(device_solver<T, Op>& ds, const T* b, T* x, const T* dinv, const solve_options& opts,
               solve_result& res) {
-  const std::size_t n = ds.n();
   const bool pre = dinv != nullptr;
-  const detail::scratch_buffer work((pre ? 8 : 6) * n * sizeof(T), ds.stream());
+  const typename device_solver<T, Op>::vectors_like work(ds, pre ? 8 : 6);
   bicgstab_vectors<T> w;
-  w.r = work.get<T>();
-  w.rhat = w.r + n;
-  w.p = w.rhat + n;
-  w.v = w.p + n;
-  w.sv = w.v + n;
-  w.t = w.sv + n;
-  w.ph = pre ? w.t + n : w.p;
-  w.sh = pre ? w.ph + n : w.sv;
+  w.r = work.vector(0);
+  w.rhat = work.vector(1);
+  w.p = work.vector(2);
+  w.v = work.vector(3);
+  w.sv = work.vector(4);
+  w.t = work.vector(5);
+  w.ph = pre ? work.vector(6) : w.p;
+  w.sh = pre ? work.vector(7) : w.sv;
   run_krylov(
       ds, b, x, w.r, opts, res, [&] { bicgstab_restart(ds, w.r, w.rhat, w.p, w.ph, dinv); },
       [&] { bicgstab_iteration(ds, x, w, dinv); },
@@ -388,8 +398,8 @@ solve_result cuda_solve_operator(solve_method method, const DeviceOp& op, int la
   }
   device_solver<T, DeviceOp> ds(op, lanes, b, x, opts, max_iterations, stream);
   const bool diagonal = solve_detail::needs_diagonal(method, opts);
-  const scratch_buffer inverse(diagonal ? n * sizeof(T) : 0, stream);
-  T* dinv = diagonal ? inverse.get<T>() : nullptr;
+  const typename device_solver<T, DeviceOp>::vectors_like inverse(ds, diagonal ? 1 : 0);
+  T* dinv = diagonal ? inverse.vector(0) : nullptr;
   const T omega = static_cast<T>(opts.omega);
   if (diagonal) {
     // Richardson and Jacobi fold omega into the scaled inverse diagonal.
@@ -445,14 +455,14 @@ solve_result cuda_solve(solve_method method, const Op& A, const T* b, T* x, std:
   } else {
     const cuda_detail::csr_device_operator<T, typename Op::index_type> op{
         A.rows, A.row_offsets.data(), A.col_indices.data(), A.values.data()};
-    // The solvers fuse their updates into a row-group kernel's epilogue;
-    // merge_path and hot_columns have none, so very uneven rows take a
-    // warp per row here.
+    // The row strategy: solve_thread_per_row (detail/solve/solve.hpp);
+    // merge_path and hot_columns (no per-row epilogue) take a warp per row.
     const spmv_choice choice = choose_spmv_kernel(A.stats);
-    const int lanes =
-        choice.kernel == spmv_kernel::merge_path || choice.kernel == spmv_kernel::hot_columns
-            ? 32
-            : choice.lanes;
+    const bool merge =
+        choice.kernel == spmv_kernel::merge_path || choice.kernel == spmv_kernel::hot_columns;
+    const int lanes = solve_thread_per_row(A.stats) ? cuda_detail::thread_row_group
+                      : merge                       ? 32
+                                                    : choice.lanes;
     return cuda_solve_operator<T>(method, op, lanes, b, x, n, opts, max_iterations, stream);
   }
 }

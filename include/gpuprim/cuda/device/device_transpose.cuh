@@ -1,7 +1,10 @@
 // Device-wide transpose: out[b][c][r] = in[b][r][c], one kernel per element
-// size (elements are moved as bits).
+// size (elements are moved as bits). Two kernels: the tiles below, for rows
+// that all start on 16-byte boundaries and for thin matrices, and the
+// sector-owned tiles further down, for other alignments (the rule is in
+// cuda_transpose_sized).
 //
-// Shape of the algorithm:
+// Shape of the algorithm (tiles):
 //  1. The matrix is cut into tiles of tile_rows x tile_cols elements (64 x
 //     64 for elements up to 8 bytes, 32 x 32 for 16 bytes; a thin matrix
 //     gets tiles as thin as it is and as long as the same budget allows, so
@@ -10,9 +13,9 @@
 //  2. Load: the block reads its tile row by row, coalesced, with 16-byte
 //     vector loads. Where every row starts on a 16-byte boundary (aligned
 //     base, leading dimension a multiple of the vector) four vectors per
-//     thread are in flight before any is stored. Otherwise (odd leading
-//     dimensions such as 10007 x 3001, unaligned views, edges of odd width)
-//     each row is cut at the 16-byte boundaries of memory: whole pieces are
+//     thread are in flight before any is stored. Otherwise (thin matrices
+//     of odd leading dimension or unaligned views, edges of odd width) each
+//     row is cut at the 16-byte boundaries of memory: whole pieces are
 //     vector loads, the row's head and tail go element by element, five
 //     pieces per thread in flight, and the (row, piece) of each thread is
 //     stepped without a division. Only 16-byte elements with 8-byte
@@ -337,6 +340,251 @@ transpose_tiling transpose_tiling_for(const detail::transpose_shape& s, const vo
   return t;
 }
 
+// Sector-owned tiles, for rows of any alignment (the dispatch is in
+// cuda_transpose_sized). Bound attacked: L1 and L2 requests per useful
+// byte. Tiles cut at fixed columns leave, on rows that start inside a
+// 16-byte vector, a head and a tail of 1 to V - 1 elements per tile row,
+// moved by extra divergent scalar instructions into sectors that the
+// neighbouring tile also writes, so L2 receives each end sector of a row
+// segment in several pieces. Here the block that handles input columns
+// [c0, c0 + 64) owns, in each output row c, the band of Rows output
+// columns that starts on a 32-byte sector of that row: [band - a_c, band +
+// Rows - a_c), a_c the sector offset (elements) of output row c's first
+// element. Every output sector is written whole, by one block, with
+// 16-byte vectors; only the first and last element of an output row may
+// lie in a partial sector. Loads read the aligned vectors that cover the
+// tile's columns (the neighbouring elements they bring are dropped, and no
+// load reaches outside the matrix's first and last element), so no load
+// has a scalar head or tail either; the price is reading the `halo` rows
+// above the band (the largest a_c: at most 32 / Bytes - 1, none where
+// every output row starts on a sector), which the tile above also reads,
+// mostly from L2.
+//
+// Shape of the algorithm (sector-owned tiles):
+//  1. Tile `id` of the stack (grid-stride): matrix b, input columns
+//     [c0, c0 + 64), band of Rows input rows; tile row 0 is input row
+//     band - halo.
+//  2. Load: Rows + halo input rows into shared memory (rows padded by 4
+//     bytes as in the tiles above, or rotated, below), each row as the
+//     aligned 16-byte vectors covering its 64 columns, 4 per thread in
+//     flight.
+//  3. Store: each output row's owned band as aligned 16-byte vectors, each
+//     gathered from V consecutive tile rows of one tile column; a warp
+//     writes 128 contiguous bytes into each of four output rows (64 bytes
+//     into each of eight for 1-byte elements).
+inline constexpr unsigned transpose_sector_cols = 64;  // input columns per tile
+inline constexpr unsigned transpose_sector_rows = 64;  // owned output columns per tile
+inline constexpr unsigned transpose_sector_threads = 256;
+inline constexpr unsigned transpose_sector_in_flight =
+    4;  // 16-byte loads per thread before storing
+// Resident blocks per SM asked of ptxas: 6 (40 registers on sm_90, no
+// spill for 2-, 4- and 8-byte elements); 1-byte elements, whose vectors are
+// 16 elements, spill 124 bytes at 40 registers and get 4 (64 registers).
+template <std::size_t Bytes>
+inline constexpr unsigned transpose_sector_min_blocks = Bytes == 1 ? 4 : 6;
+
+// The halo: the largest sector offset (elements) of an output row's first
+// element over the stack (periodic in the row and in the matrix, period 32
+// / Bytes at most).
+template <std::size_t Bytes>
+unsigned transpose_sector_halo(const void* out, const detail::transpose_shape& s) {
+  constexpr std::uint64_t S = 32 / Bytes;
+  const auto first = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(out) / Bytes);
+  std::uint64_t halo = 0;
+  for (std::uint64_t b = 0; b < std::min<std::uint64_t>(s.batch, S); ++b)
+    for (std::uint64_t c = 0; c < std::min<std::uint64_t>(s.cols, S); ++c)
+      halo = std::max(halo, (first + b * s.stride_out + c * s.ld_out) % S);
+  return static_cast<unsigned>(halo);
+}
+
+// Rotated (4-byte elements only; a ladder rung, it loses to the padded
+// rows): tile rows of 64 elements, row h rotated by s_h + h (s_h its
+// 16-byte offset at c0), and warps that load four rows x eight vectors:
+// lane (h, m) writes element e of its vector to bank 4 m + h + e, all 32
+// banks for any leading dimension (with padded rows, bank h - s_h + 4 m + e
+// reaches only 8 banks when the input's leading dimension is 1 mod 4). The
+// 17th vector of each row (its last 1-3 elements) is loaded by a lane of
+// its own, 32 rows per warp.
+template <std::size_t Bytes, unsigned Rows, bool Rotated>
+__global__ void __launch_bounds__(transpose_sector_threads, transpose_sector_min_blocks<Bytes>)
+    transpose_sectors(const typename transpose_element<Bytes>::type* __restrict__ in,
+                      typename transpose_element<Bytes>::type* __restrict__ out,
+                      detail::transpose_shape s, std::uint64_t tiles_across, unsigned halo) {
+  static_assert(Bytes <= 8, "16-byte elements are one vector each: no heads or tails to remove");
+  static_assert(!Rotated || Bytes == 4, "the rotated layout is for 4-byte elements");
+  using E = typename transpose_element<Bytes>::type;
+  constexpr unsigned V = 16 / Bytes;  // elements per 16-byte vector
+  constexpr unsigned S = 32 / Bytes;  // elements per 32-byte sector
+  constexpr unsigned C = transpose_sector_cols;
+  constexpr unsigned P = Rows / V;       // vectors per owned band of an output row
+  constexpr unsigned L = P < 8 ? P : 8;  // lanes of a warp on one output row
+  constexpr unsigned W = 32 / L;         // output rows per warp
+  constexpr unsigned G = P / L;          // warps per W output rows
+  static_assert(Rows % S == 0 && P % L == 0, "bands start on sectors, warps cover them");
+  constexpr unsigned padding = Rotated ? 0 : (Bytes < 4 ? 4 / Bytes : 1);
+  constexpr unsigned pitch = C + padding;      // elements per row of the shared tile
+  constexpr unsigned held_max = Rows + S - 1;  // tile rows in shared memory
+  constexpr unsigned vectors = C / V;          // 16-byte vectors per 64 aligned columns
+  constexpr unsigned slots = vectors + 1;      // pieces covering 64 columns at any alignment
+  constexpr unsigned K = transpose_sector_in_flight;
+  constexpr unsigned T = transpose_sector_threads;
+  __shared__ E tile[held_max * pitch];
+
+  // Offsets from 16- and 32-byte boundaries are taken from addresses in
+  // elements modulo 2^32, which keeps them exact.
+  const auto in_first = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(in) / Bytes);
+  const auto out_first = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(out) / Bytes);
+  const auto rows = static_cast<long long>(s.rows);
+  const auto ld_in = static_cast<long long>(s.ld_in);
+  const long long extent = (rows - 1) * ld_in + static_cast<long long>(s.cols);  // of a matrix
+  const unsigned held = Rows + halo;                                             // tile rows loaded
+  const std::uint64_t per_matrix = ((s.rows + halo - 1) / Rows + 1) * tiles_across;
+  const std::uint64_t total = per_matrix * s.batch;
+  for (std::uint64_t id = blockIdx.x; id < total; id += gridDim.x) {
+    // 1. The tile.
+    const std::uint64_t b = id / per_matrix;
+    const std::uint64_t rest = id % per_matrix;
+    const std::uint64_t c0 = rest % tiles_across * C;
+    const auto band = static_cast<long long>(rest / tiles_across * Rows);
+    const long long top = band - halo;  // input row of tile row 0
+    const unsigned nc = s.cols - c0 < C ? static_cast<unsigned>(s.cols - c0) : C;
+    const E* matrix_in = in + b * s.stride_in;
+    E* matrix_out = out + b * s.stride_out;
+    const unsigned in_at = in_first + static_cast<unsigned>(b * s.stride_in + c0);
+    const unsigned out_at = out_first + static_cast<unsigned>(b * s.stride_out);
+    // s_h: tile row h's element offset from a 16-byte boundary at column c0.
+    const auto offset = [&](unsigned h) {
+      return (in_at + static_cast<unsigned>(top + h) * static_cast<unsigned>(s.ld_in)) & (V - 1);
+    };
+    // Where element (h, c) of the tile lies in shared memory.
+    const auto at = [&](unsigned h, unsigned c) {
+      if constexpr (Rotated) {
+        return h * pitch + ((c + offset(h) + h) & (C - 1));
+      } else {
+        return h * pitch + c;
+      }
+    };
+
+    // 2. Held rows into shared memory. Piece m of tile row h starts at tile
+    // column f = V m - s_h: a whole aligned vector, except where it would
+    // reach before the matrix's first element or after its last. Item i is
+    // piece (i % slots) of row i / slots; rotated, items first cover the 16
+    // whole vectors of each row, 4 rows x 8 vectors a warp, then the 17th
+    // piece of every row.
+    const unsigned main_items = Rotated ? (held + 3) / 4 * 4 * vectors : 0;
+    const unsigned items_in = Rotated ? main_items + held : held * slots;
+    const auto piece = [&](unsigned i, unsigned& h, int& f) {
+      unsigned m;
+      if constexpr (Rotated) {
+        if (i < main_items) {
+          const unsigned w = i / 32, lane = i % 32;
+          h = w / (vectors / 8) * 4 + lane / 8;
+          m = w % (vectors / 8) * 8 + lane % 8;
+        } else {
+          h = i - main_items;
+          m = vectors;
+        }
+      } else {
+        h = i / slots;
+        m = i % slots;
+      }
+      f = static_cast<int>(V * m) - static_cast<int>(offset(h));
+    };
+    for (unsigned base = threadIdx.x; base < items_in; base += K * T) {
+      uint4 v[K];
+      unsigned loaded = 0;  // bit k: piece k holds elements of the tile
+#pragma unroll
+      for (unsigned k = 0; k < K; ++k) {
+        const unsigned i = base + k * T;
+        unsigned h;
+        int f;
+        piece(i, h, f);
+        const long long r = top + h;
+        if (i < items_in && h < held && r >= 0 && r < rows && f < static_cast<int>(nc)) {
+          loaded |= 1u << k;
+          const long long g = r * ld_in + static_cast<long long>(c0) + f;  // the piece's first
+          if (g >= 0 && g + V <= extent) {
+            v[k] = *reinterpret_cast<const uint4*>(matrix_in + g);
+          } else {
+            E parts[V];
+#pragma unroll
+            for (unsigned e = 0; e < V; ++e)
+              parts[e] = g + e >= 0 && g + e < extent ? matrix_in[g + e] : E{};
+            memcpy(&v[k], parts, 16);
+          }
+        }
+      }
+#pragma unroll
+      for (unsigned k = 0; k < K; ++k) {
+        if (loaded & (1u << k)) {
+          unsigned h;
+          int f;
+          piece(base + k * T, h, f);
+          E parts[V];
+          memcpy(parts, &v[k], 16);
+#pragma unroll
+          for (unsigned e = 0; e < V; ++e) {
+            const int c = f + static_cast<int>(e);
+            if (c >= 0 && c < static_cast<int>(nc)) tile[at(h, c)] = parts[e];
+          }
+        }
+      }
+    }
+    __syncthreads();
+
+    // 3. Owned bands out. Item i: warp-sized group q = i / 32 covers tile
+    // columns W (q / G) .. + W - 1 (a lane's column: lane / L) and vectors
+    // L (q % G) .. + L - 1 (lane % L) of their bands.
+    const unsigned items = (nc + W - 1) / W * G * 32;
+    for (unsigned i = threadIdx.x; i < items; i += T) {
+      const unsigned q = i / 32, lane = i % 32;
+      const unsigned cl = q / G * W + lane / L;
+      if (cl >= nc) continue;
+      const unsigned m = q % G * L + lane % L;
+      const std::uint64_t c = c0 + cl;
+      const unsigned a =
+          (out_at + static_cast<unsigned>(c) * static_cast<unsigned>(s.ld_out)) & (S - 1);
+      const long long r = band - a + V * m;  // the vector's first output column
+      const unsigned h = halo - a + V * m;   // its tile row
+      E* o = matrix_out + c * s.ld_out;      // output row c
+      if (r >= 0 && r + V <= rows) {
+        E parts[V];
+#pragma unroll
+        for (unsigned e = 0; e < V; ++e)
+          parts[e] = tile[at(h + e, cl)];
+        uint4 v;
+        memcpy(&v, parts, 16);
+        *reinterpret_cast<uint4*>(o + r) = v;
+      } else {
+#pragma unroll
+        for (unsigned e = 0; e < V; ++e)
+          if (r + e >= 0 && r + e < rows) o[r + e] = tile[at(h + e, cl)];
+      }
+    }
+    __syncthreads();  // the tile is reused by the next iteration
+  }
+}
+
+// Enqueues the sector-owned tiles for `s` (rows and columns of any
+// alignment; elements of up to 8 bytes).
+template <std::size_t Bytes, unsigned Rows, bool Rotated>
+void launch_transpose_sectors(const void* in, void* out, const detail::transpose_shape& s,
+                              stream_t stream) {
+  using E = typename transpose_element<Bytes>::type;
+  if (s.rows == 0 || s.cols == 0 || s.batch == 0) return;
+  const unsigned halo = transpose_sector_halo<Bytes>(out, s);
+  const std::uint64_t across = ceil_div(s.cols, transpose_sector_cols);
+  const std::uint64_t tiles = ((s.rows + halo - 1) / Rows + 1) * across * s.batch;
+  const auto grid = static_cast<unsigned>(std::min<std::uint64_t>(tiles, 1u << 20));
+  launch_shape shape;
+  shape.grid = dim3(grid);
+  shape.block = dim3(transpose_sector_threads);
+  shape.stream = stream;
+  const auto kernel = transpose_sectors<Bytes, Rows, Rotated>;
+  report_launch_to_tuner(kernel, transpose_sector_threads, 0, grid);
+  launch("transpose_sectors", "transpose", kernel, shape, static_cast<const E*>(in),
+         static_cast<E*>(out), s, across, halo);
+}
 }  // namespace gpuprim::cuda_detail
 
 namespace gpuprim::detail {
@@ -380,8 +628,25 @@ void cuda_transpose_sized(const void* in, void* out, const transpose_shape& s, s
     cuda_detail::launch("transpose_tiles", "transpose", kernel, shape, static_cast<const E*>(in),
                         static_cast<E*>(out), s, t);
   };
+  // Which kernel: rows that all start on 16-byte boundaries (in and out)
+  // keep the vector tiles, which beat the sector-owned tiles there (535.6
+  // against 544.7 us at f32 16384^2 on an H200). Any other alignment with
+  // both dimensions at least 64 goes to the sector-owned tiles (72.2 against
+  // 101.6 us at f32 10007 x 3001, the speed of a copy of the same bytes).
+  // Thinner matrices keep the peeled tiles, whose thin tiles move a full
+  // tile's bytes (sector tiles are 64 columns wide and 64 rows deep).
+  // 16-byte elements are one vector each and stay element by element. The
+  // tuner's tile shape and grid above are the vector and peeled tiles'; the
+  // sector-owned tiles are 64 x 64 with a block per tile (as measured).
   if constexpr (Bytes < 16) {
-    if (!(t.vector_loads && t.vector_stores)) return run(cuda_detail::transpose_tiles<Bytes, true>);
+    if (!(t.vector_loads && t.vector_stores)) {
+      if (s.rows >= cuda_detail::transpose_sector_rows &&
+          s.cols >= cuda_detail::transpose_sector_cols) {
+        return cuda_detail::launch_transpose_sectors<Bytes, cuda_detail::transpose_sector_rows,
+                                                     false>(in, out, s, stream);
+      }
+      return run(cuda_detail::transpose_tiles<Bytes, true>);
+    }
   }
   run(cuda_detail::transpose_tiles<Bytes, false>);
 }

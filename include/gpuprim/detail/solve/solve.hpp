@@ -16,6 +16,7 @@
 #include "gpuprim/detail/cuda_dispatch.hpp"
 #include "gpuprim/detail/solve/precompiled.hpp"
 #include "gpuprim/detail/sparse/csr.hpp"
+#include "gpuprim/detail/sparse/spmv.hpp"
 #include "gpuprim/host/solve.hpp"
 #include "gpuprim/solve_types.hpp"
 
@@ -30,6 +31,22 @@ namespace detail {
 template <class T, class Op>
 solve_result cuda_solve(solve_method method, const Op& A, const T* b, T* x, std::size_t n,
                         const solve_options& opts, std::size_t max_iterations, stream_t stream);
+
+// The GPU solvers' row strategy for a CSR matrix (docs/design.md,
+// "Solvers"). choose_spmv_kernel's strategy, except that merge_path and
+// hot_columns (no per-row epilogue) become a warp per row, and that short rows
+// (staged_rows) of at most solve_thread_row_entries entries each, in a
+// matrix with an entry, take a thread per row: its loads of a row's
+// entries and their gathers are all issued before it waits, which beat
+// the staged rows on 5-entry rows (94% against 60% of the copy's
+// bandwidth on Poisson 2-D). A longer row would leave one thread walking
+// it, so those matrices (and those whose statistics are not known) keep
+// the staged rows.
+inline constexpr std::size_t solve_thread_row_entries = 5;
+inline bool solve_thread_per_row(const csr_row_stats& s) {
+  return choose_spmv_kernel(s).kernel == spmv_kernel::staged_rows && s.known && s.nnz > 0 &&
+         s.max_row <= solve_thread_row_entries;
+}
 
 // The one-method names (gp::solve_cg, ...): gp::solve with the method
 // fixed (found by argument-dependent lookup through the backend tag).

@@ -64,6 +64,15 @@ class device_solver {
 
   template <int N, class Epilogue, class Finish>
   void matvec(const T* x, Epilogue epilogue, Finish finish, int g) {
+    if constexpr (is_csr_operator<Op>) {
+      if (lanes_ == thread_row_group) {
+        auto kernel = matvec_reduce<thread_row_group, N, Op, T, Epilogue, Finish>;
+        launch("matvec_reduce", "solve", kernel,
+               {dim3(reduce_grid(kernel, n_)), dim3(spmv_threads), 0, stream_}, A_, x, epilogue,
+               finish, slots(), g);
+        return;
+      }
+    }
     with_lanes(lanes_, [&](auto lanes) {
       constexpr int G = decltype(lanes)::value;
       auto kernel = matvec_reduce<G, N, Op, T, Epilogue, Finish>;
@@ -72,19 +81,53 @@ class device_solver {
              epilogue, finish, slots(), g);
     });
   }
+  // The vector kinds: `vectors` lists every vector the body reads or
+  // writes (null ones are skipped), which decides the slices' width
+  // (layout_of); the body takes a slice and the scalars.
   template <int N, class Body, class Finish>
-  void reduce(Body body, Finish finish, int g) {
-    auto kernel = vector_reduce<N, Body, Finish>;
-    launch("vector_reduce", "solve", kernel,
-           {dim3(reduce_grid(kernel, n_)), dim3(spmv_threads), 0, stream_}, n_, body, finish,
-           slots(), g);
+  void reduce(std::initializer_list<const T*> vectors, Body body, Finish finish, int g) {
+    const vector_layout layout = layout_of<T>(n_, vectors);
+    with_width<T>(layout, [&](auto width) {
+      constexpr int W = decltype(width)::value;
+      auto kernel = vector_reduce<W, N, Body, Finish>;
+      launch("vector_reduce", "solve", kernel,
+             {dim3(reduce_grid(kernel, (n_ + W - 1) / W)), dim3(spmv_threads), 0, stream_}, n_,
+             layout.head, body, finish, slots(), g);
+    });
   }
   template <class Body>
-  void update(Body body, int g) {
-    auto kernel = vector_update<Body>;
-    launch("vector_update", "solve", kernel,
-           {dim3(grid_for(kernel, n_)), dim3(spmv_threads), 0, stream_}, n_, body, scalars_, g);
+  void update(std::initializer_list<const T*> vectors, Body body, int g) {
+    const vector_layout layout = layout_of<T>(n_, vectors);
+    with_width<T>(layout, [&](auto width) {
+      constexpr int W = decltype(width)::value;
+      auto kernel = vector_update<W, Body>;
+      launch("vector_update", "solve", kernel,
+             {dim3(grid_for(kernel, (n_ + W - 1) / W)), dim3(spmv_threads), 0, stream_}, n_,
+             layout.head, body, scalars_, g);
+    });
   }
+
+  // Scratch for `count` vectors of n elements that lie at x's address
+  // modulo 16 (so the vector kinds take them with x in 16-byte slices);
+  // vector(j) is the j-th.
+  class vectors_like {
+   public:
+    vectors_like(const device_solver& ds, std::size_t count)
+        : stride_(align_up(ds.n_, static_cast<std::size_t>(vector_width<T>))),
+          buffer_(count * stride_ * sizeof(T) + 16, ds.stream_) {
+      const auto want = reinterpret_cast<std::uintptr_t>(ds.x_) % 16;
+      const auto have = reinterpret_cast<std::uintptr_t>(buffer_.get()) % 16;
+      const std::uintptr_t shift = (want + 16 - have) % 16;
+      base_ =
+          reinterpret_cast<T*>(buffer_.template get<char>() + (shift % sizeof(T) == 0 ? shift : 0));
+    }
+    T* vector(std::size_t j) const { return base_ + j * stride_; }
+
+   private:
+    std::size_t stride_;
+    detail::scratch_buffer buffer_;
+    T* base_ = nullptr;
+  };
 
   // dinv = scale / diag(A), or a std::invalid_argument naming the first row
   // with a zero (or non-finite) diagonal entry.
@@ -217,8 +260,10 @@ void start(device_solver<T, Op>& ds, const T* b, T* x, T* r, const solve_options
   const auto window = static_cast<unsigned long long>(opts.stagnation_window);
   const double improvement = opts.stagnation_improvement;
   ds.template reduce<1>(
-      [=] __device__(std::size_t i, const solver_scalars&) {
-        return dots<1>{{double(b[i]) * double(b[i])}};
+      {b},
+      [=] __device__(auto at, const solver_scalars&) {
+        const auto bi = at.load(b);
+        return dots<1>{{dot(bi, bi)}};
       },
       [=] __device__(const dots<1>& t, solver_scalars& s) {
         s.b2 = t.v[0];
@@ -235,7 +280,7 @@ void record_start(device_solver<T, Op>& ds) {
   double* history = ds.history();
   const int ring = ds.check_every();
   ds.template reduce<1>(
-      [=] __device__(std::size_t, const solver_scalars&) { return dots<1>{{0.0}}; },
+      {}, [=] __device__(auto, const solver_scalars&) { return dots<1>{{0.0}}; },
       [=] __device__(const dots<1>&, solver_scalars& s) { record(s, history, ring, s.rr); },
       guard_none);
 }
