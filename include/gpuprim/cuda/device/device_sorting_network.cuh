@@ -107,6 +107,7 @@ struct radix_sort_codec {
     }
   }
   __device__ static bool less(key a, key b) { return a < b; }
+  static constexpr bool integer_order = true;  // less is the keys' own `<`
 };
 
 template <class T>
@@ -120,8 +121,11 @@ struct sort_codec<T, sort_greater> : radix_sort_codec<T, true> {
   constexpr explicit sort_codec(sort_greater) {}
 };
 
+// The codec's order of its keys; integer_order when the codec compares
+// built-in integers with `<` (compare_exchange_keep: min and max).
 template <class Codec>
 struct key_less {
+  static constexpr bool integer_order = requires { requires Codec::integer_order; };
   Codec codec;
   __device__ bool operator()(const typename Codec::key& a, const typename Codec::key& b) const {
     return codec.less(a, b);
@@ -269,11 +273,8 @@ __device__ __forceinline__ void full_tile_step(K (&v)[Items], K* buffer, unsigne
       buffer + partner_chunk + Layout::offset(Mirror ? 31 - lane : lane, 0));
   const bool lower = (first & top) == 0;
 #pragma unroll
-  for (int r = 0; r < Items; ++r) {
-    const K& o = other.items[Mirror ? Items - 1 - r : r];
-    const bool take = lower ? less(o, v[r]) : less(v[r], o);
-    if (take) v[r] = o;
-  }
+  for (int r = 0; r < Items; ++r)
+    v[r] = compare_exchange_keep(v[r], other.items[Mirror ? Items - 1 - r : r], lower, less);
 }
 
 // Full-tile path: block b sorts array b of exactly `tile` keys (a power of
