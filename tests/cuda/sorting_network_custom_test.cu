@@ -106,3 +106,26 @@ TEST_F(cuda_test, sorting_networks_custom_float_comparator) {
     EXPECT_TRUE(is_network_sort_of<float>(gp::to_host(d), input, by_magnitude{})) << "n=" << n;
   }
 }
+
+// Full aligned arrays under user comparators: the full-tile kernel with the
+// comparator's own compare-exchange (records up to 1024 a tile, floats up
+// to 4096), and the sizes past it (2048 records, 8192 floats).
+TEST_F(cuda_test, sorting_networks_full_tiles_with_custom_comparators) {
+  auto rng = make_rng(84);
+  for (std::size_t array_size : {64u, 128u, 1024u, 2048u}) {
+    const auto input = make_records(array_size * 37, rng);
+    gp::device_vector<record> d = gp::to_device(input);
+    gp::sort_batched(gp::cuda, d, array_size, by_key_then_weight{});
+    const auto got = gp::to_host(d);
+    EXPECT_TRUE(is_batched_sort_of<record>(got, input, array_size, by_key_then_weight{}))
+        << "array_size=" << array_size;
+    EXPECT_TRUE(keeps_every_record(got));
+  }
+  for (std::size_t array_size : {256u, 1024u, 4096u, 8192u}) {
+    const auto input = make_keys<float>(array_size * 37, key_pattern::random, rng);
+    gp::device_vector<float> d = gp::to_device(input);
+    gp::sort_batched(gp::cuda, d, array_size, by_magnitude{});
+    EXPECT_TRUE(is_batched_sort_of<float>(gp::to_host(d), input, array_size, by_magnitude{}))
+        << "array_size=" << array_size;
+  }
+}

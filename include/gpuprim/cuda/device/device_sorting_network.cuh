@@ -125,7 +125,7 @@ struct sort_codec<T, sort_greater> : radix_sort_codec<T, true> {
 // built-in integers with `<` (compare_exchange_keep: min and max).
 template <class Codec>
 struct key_less {
-  static constexpr bool integer_order = requires { requires Codec::integer_order; };
+  static constexpr bool integer_order = declares_integer_order<Codec>;
   Codec codec;
   __device__ bool operator()(const typename Codec::key& a, const typename Codec::key& b) const {
     return codec.less(a, b);
@@ -284,6 +284,10 @@ __device__ __forceinline__ void full_tile_step(K (&v)[Items], K* buffer, unsigne
 // less than Items apart are register moves and the rest of a chunk's steps
 // shuffles; no step needs a guard. The steps across chunks go through two
 // tiles of shared memory taken in turn, one barrier a step.
+// The kernel is bound by instruction issue (each key crosses DRAM once, and
+// a tile of 1024 floats takes 55 steps): a step costs a key a shuffle or
+// nothing to fetch its partner and, for the radix keys, one min or max
+// (compare_exchange_keep) in a direction tested once a step.
 //   1. the chunk's whole network in registers;
 //   2. each stage above the chunk: its steps across chunks through shared
 //      memory (the mirror step, then the steps down to one chunk apart),

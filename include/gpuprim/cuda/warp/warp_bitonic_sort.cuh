@@ -27,8 +27,8 @@
 // max where the comparator allows (compare_exchange_keep).
 #pragma once
 
+#include <concepts>
 #include <cstdint>
-#include <type_traits>
 
 #include "gpuprim/cuda/detail/shuffle.cuh"
 
@@ -71,18 +71,20 @@ struct striped_layout {
 // A comparator whose keys are built-in integers ordered by their own `<`
 // says so with `static constexpr bool integer_order = true`: equal keys are
 // then the same bits, so a compare-exchange may take a min or a max.
+template <class Less>
+concept declares_integer_order = Less::integer_order;
+
 template <class Less, class K>
-inline constexpr bool integer_order_v = std::is_integral_v<K>&& requires {
-  requires Less::integer_order;
-};
+concept integer_ordered = std::integral<K> && declares_integer_order<Less>;
 
 // The key a compare-exchange leaves at one end of a pair, `mine` and
 // `other` its two keys: the smaller at the lower end, the larger at the
-// higher; ties keep `mine`. Integer orders: one min or max, no branch.
+// higher; ties keep `mine`. Integer orders: a min or a max, no comparison
+// per direction and no branch.
 template <class K, class Less>
 __device__ __forceinline__ K compare_exchange_keep(const K& mine, const K& other, bool lower,
                                                    Less less) {
-  if constexpr (integer_order_v<Less, K>) {
+  if constexpr (integer_ordered<Less, K>) {
     const K smaller = other < mine ? other : mine;
     const K larger = mine < other ? other : mine;
     return lower ? smaller : larger;
