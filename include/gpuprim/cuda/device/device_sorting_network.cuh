@@ -219,11 +219,20 @@ __global__ void __launch_bounds__(network_threads)
   }
 }
 
+// Blocks of sort_tiles_in_shared an SM must hold (__launch_bounds__): for
+// the radix keys, 5 blocks of 256 threads, i.e. at most 48 registers, which
+// they fit without spilling (left alone, the min/max form takes 64 for
+// 4-byte keys and would lose occupancy); otherwise (0) the compiler's
+// choice.
+template <class Codec>
+inline constexpr int shared_tiles_min_blocks =
+    integer_ordered<key_less<Codec>, typename Codec::key> ? 5 : 0;
+
 // Shared-memory path: block b sorts tile (b % tiles_per_array) of array
 // (b / tiles_per_array), `tile` keys (dynamic shared memory), or with
 // merge_only runs the in-tile steps of a stage spanning several tiles.
 template <int Items, class Codec, class T, class Arrays>
-__global__ void __launch_bounds__(network_threads)
+__global__ void __launch_bounds__(network_threads, shared_tiles_min_blocks<Codec>)
     sort_tiles_in_shared(T* __restrict__ data, Arrays arrays, std::uint64_t tiles_per_array,
                          unsigned tile, bool merge_only, Codec codec) {
   using K = typename Codec::key;
