@@ -21,8 +21,8 @@
 # merge of sorted runs against a copy and profiles one merge kernel:
 # tune-dist_merge.txt, ncu-merge.txt).
 # --probe-cg times one CG iteration's kernels against variants: tune-cg.txt;
-# --probe-batched-sort times the batched sort of full tiles against
-# production's shared-memory kernel: tune-batched_sort.txt;
+# --probe-batched-sort times the batched sort of full tiles (the library's
+# dispatch) against the guarded kernel of partial arrays: tune-batched_sort.txt;
 # --probe-spmv-rmat times SpMV on the R-MAT matrix (production's merge path,
 # cuSPARSE, variants): tune-spmv_rmat.txt;
 # --probe-segmented-scan times the segmented float sum's variants against
@@ -293,7 +293,7 @@ if [ $RUN_PROBE_MERGE -eq 1 ]; then
 fi
 # One CG iteration's kernels against variants (lab/probes/tune_cg.cu).
 [ $RUN_PROBE_CG -eq 1 ] && probe cg
-# The batched sort of full tiles against production (lab/probes/tune_batched_sort.cu).
+# The batched sort of full tiles against the partial arrays' kernel (lab/probes/tune_batched_sort.cu).
 [ $RUN_PROBE_BATCHED_SORT -eq 1 ] && probe batched_sort
 # SpMV on the R-MAT matrix against cuSPARSE and variants (lab/probes/tune_spmv_rmat.cu).
 [ $RUN_PROBE_SPMV_RMAT -eq 1 ] && probe spmv_rmat

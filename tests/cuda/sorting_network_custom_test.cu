@@ -70,10 +70,12 @@ TEST_F(cuda_test, sorting_networks_sort_a_struct_with_a_custom_comparator) {
   }
 }
 
-// Arrays of 5000 records are past a shared-memory tile: the global path.
+// Full arrays of 64 to 1024 records take the full-tile kernel with the
+// comparator's own compare-exchange, 2048 the shared tiles; arrays of 5000
+// records are past a shared-memory tile: the global path.
 TEST_F(cuda_test, sorting_networks_batched_and_segmented_structs) {
   auto rng = make_rng(82);
-  for (std::size_t array_size : {3u, 32u, 100u, 5000u}) {
+  for (std::size_t array_size : {3u, 32u, 64u, 100u, 128u, 1024u, 2048u, 5000u}) {
     const auto input = make_records(array_size * 37, rng);
     gp::device_vector<record> d = gp::to_device(input);
     gp::sort_batched(gp::cuda, d, array_size, by_key_then_weight{});
@@ -104,5 +106,19 @@ TEST_F(cuda_test, sorting_networks_custom_float_comparator) {
     d = gp::to_device(input);
     gp::sort_batched(gp::cuda, d, n, by_magnitude{});
     EXPECT_TRUE(is_network_sort_of<float>(gp::to_host(d), input, by_magnitude{})) << "n=" << n;
+  }
+}
+
+// Full aligned arrays of floats under a user comparator: the full-tile
+// kernel with the comparator's own compare-exchange up to 4096, the shared
+// tiles at 8192.
+TEST_F(cuda_test, sorting_networks_full_tiles_with_a_custom_float_comparator) {
+  auto rng = make_rng(84);
+  for (std::size_t array_size : {256u, 1024u, 4096u, 8192u}) {
+    const auto input = make_keys<float>(array_size * 37, key_pattern::random, rng);
+    gp::device_vector<float> d = gp::to_device(input);
+    gp::sort_batched(gp::cuda, d, array_size, by_magnitude{});
+    EXPECT_TRUE(is_batched_sort_of<float>(gp::to_host(d), input, array_size, by_magnitude{}))
+        << "array_size=" << array_size;
   }
 }

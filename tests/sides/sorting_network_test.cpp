@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "gpuprim/sorting_network.hpp"
@@ -84,11 +86,13 @@ SIDE_TYPED_TEST(sorting_network, batched_every_array_size) {
 }
 
 // Full arrays of powers of two, descending, every pattern: on the GPU the
-// full-tile kernel's sizes, and one array of each (a single block).
+// full-tile kernel's sizes (from one warp's chunk, 128 keys of 8 bytes or
+// 256 of 4, to 2048 or 4096), the sizes past it that take the shared tiles
+// (4096 keys of 8 bytes, 8192 of 4), and one array of each (a single block).
 SIDE_TYPED_TEST(sorting_network, batched_full_arrays_descending) {
   using T = TypeParam;
   auto rng = make_rng(77);
-  for (std::size_t array_size : {256u, 1024u, 4096u}) {
+  for (std::size_t array_size : {128u, 256u, 512u, 1024u, 2048u, 4096u, 8192u}) {
     for (std::size_t count : {std::size_t{1}, std::size_t{33}}) {
       for (key_pattern pattern : all_key_patterns) {
         const auto input = make_keys<T>(array_size * count, pattern, rng);
@@ -102,6 +106,44 @@ SIDE_TYPED_TEST(sorting_network, batched_full_arrays_descending) {
 }
 
 #if GPUPRIM_TEST_ON_CUDA
+// Full aligned arrays (the full-tile kernel up to 2048 keys of 8 bytes or
+// 4096 of 4) give the same bits as the same arrays one key off alignment
+// (the guarded shared-memory kernel), NaN payloads and signed zeros
+// included, in both orders; and both are sorted.
+SIDE_TYPED_TEST(sorting_network, batched_full_tiles_same_bits_as_unaligned) {
+  using T = TypeParam;
+  auto rng = make_rng(79);
+  for (std::size_t array_size : {128u, 256u, 512u, 1024u, 2048u, 4096u, 8192u}) {
+    const std::size_t n = array_size * 37;
+    for (bool descending : {false, true}) {
+      const auto input = make_keys<T>(n + 1, key_pattern::special, rng);
+      auto aligned = side::put(std::vector<T>(input.begin() + 1, input.end()));
+      auto shifted = side::put(input);
+      const auto sort = [&](auto data) {
+        if (descending) {
+          gp::sort_batched(side::backend(), data, array_size, gp::sort_greater{});
+        } else {
+          gp::sort_batched(side::backend(), data, array_size, gp::sort_less{});
+        }
+      };
+      sort(side::span(aligned));
+      sort(side::span(shifted).subspan(1, n));
+      const auto got = side::get(aligned);
+      const auto got_shifted = side::get(shifted);
+      const std::span<const T> rest = std::span<const T>(input).subspan(1);
+      const std::string what = "array_size=" + std::to_string(array_size) +
+                               (descending ? ", descending" : ", ascending");
+      EXPECT_EQ(std::memcmp(got.data(), got_shifted.data() + 1, n * sizeof(T)), 0) << what;
+      EXPECT_EQ(std::memcmp(got_shifted.data(), input.data(), sizeof(T)), 0) << what;
+      if (descending) {
+        EXPECT_TRUE(is_batched_sort_of<T>(got, rest, array_size, gp::sort_greater{})) << what;
+      } else {
+        EXPECT_TRUE(is_batched_sort_of<T>(got, rest, array_size, gp::sort_less{})) << what;
+      }
+    }
+  }
+}
+
 // Arrays of a full tile that are not 16-byte aligned take the shared-memory
 // tiles with their guards.
 SIDE_TYPED_TEST(sorting_network, batched_unaligned_full_tiles) {

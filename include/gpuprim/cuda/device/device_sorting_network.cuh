@@ -107,6 +107,7 @@ struct radix_sort_codec {
     }
   }
   __device__ static bool less(key a, key b) { return a < b; }
+  static constexpr bool integer_order = true;  // less is the keys' own `<`
 };
 
 template <class T>
@@ -120,8 +121,11 @@ struct sort_codec<T, sort_greater> : radix_sort_codec<T, true> {
   constexpr explicit sort_codec(sort_greater) {}
 };
 
+// The codec's order of its keys; integer_order when the codec compares
+// built-in integers with `<` (compare_exchange_keep: min and max).
 template <class Codec>
 struct key_less {
+  static constexpr bool integer_order = declares_integer_order<Codec>;
   Codec codec;
   __device__ bool operator()(const typename Codec::key& a, const typename Codec::key& b) const {
     return codec.less(a, b);
@@ -215,11 +219,20 @@ __global__ void __launch_bounds__(network_threads)
   }
 }
 
+// Blocks of sort_tiles_in_shared an SM must hold (__launch_bounds__): for
+// the radix keys, 5 blocks of 256 threads, i.e. at most 48 registers, which
+// they fit without spilling (left alone, the min/max form takes 64 for
+// 4-byte keys and would lose occupancy); otherwise (0) the compiler's
+// choice.
+template <class Codec>
+inline constexpr int shared_tiles_min_blocks =
+    integer_ordered<key_less<Codec>, typename Codec::key> ? 5 : 0;
+
 // Shared-memory path: block b sorts tile (b % tiles_per_array) of array
 // (b / tiles_per_array), `tile` keys (dynamic shared memory), or with
 // merge_only runs the in-tile steps of a stage spanning several tiles.
 template <int Items, class Codec, class T, class Arrays>
-__global__ void __launch_bounds__(network_threads)
+__global__ void __launch_bounds__(network_threads, shared_tiles_min_blocks<Codec>)
     sort_tiles_in_shared(T* __restrict__ data, Arrays arrays, std::uint64_t tiles_per_array,
                          unsigned tile, bool merge_only, Codec codec) {
   using K = typename Codec::key;
@@ -269,11 +282,8 @@ __device__ __forceinline__ void full_tile_step(K (&v)[Items], K* buffer, unsigne
       buffer + partner_chunk + Layout::offset(Mirror ? 31 - lane : lane, 0));
   const bool lower = (first & top) == 0;
 #pragma unroll
-  for (int r = 0; r < Items; ++r) {
-    const K& o = other.items[Mirror ? Items - 1 - r : r];
-    const bool take = lower ? less(o, v[r]) : less(v[r], o);
-    if (take) v[r] = o;
-  }
+  for (int r = 0; r < Items; ++r)
+    v[r] = compare_exchange_keep(v[r], other.items[Mirror ? Items - 1 - r : r], lower, less);
 }
 
 // Full-tile path: block b sorts array b of exactly `tile` keys (a power of
@@ -283,6 +293,10 @@ __device__ __forceinline__ void full_tile_step(K (&v)[Items], K* buffer, unsigne
 // less than Items apart are register moves and the rest of a chunk's steps
 // shuffles; no step needs a guard. The steps across chunks go through two
 // tiles of shared memory taken in turn, one barrier a step.
+// The kernel is bound by instruction issue (each key crosses DRAM once, and
+// a tile of 1024 floats takes 55 steps): a step costs a key a shuffle or
+// nothing to fetch its partner and, for the radix keys, one min or max
+// (compare_exchange_keep) in a direction tested once a step.
 //   1. the chunk's whole network in registers;
 //   2. each stage above the chunk: its steps across chunks through shared
 //      memory (the mirror step, then the steps down to one chunk apart),
