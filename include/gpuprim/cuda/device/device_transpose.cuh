@@ -422,10 +422,11 @@ std::uint64_t transpose_sector_tiles(const detail::transpose_shape& s, unsigned 
   return ((s.rows + halo - 1) / Rows + 1) * ceil_div(s.cols, transpose_sector_cols);
 }
 
-// Whether the sector-owned tiles index `s` in their 32-bit arithmetic: every
-// matrix that fits in a device's memory with both dimensions at least 64
-// does (2^31 rows of 64 columns are 128 GiB of 1-byte elements, and as much
-// again for the output); larger shapes go to the peeled tiles.
+// Whether the sector-owned tiles index `s` in their 32-bit arithmetic.
+// Rows and columns past the limit do not fit in a device's memory with
+// both dimensions at least 64 (2^31 rows of 64 columns are 128 GiB of
+// 1-byte elements, and as much again for the output); leading dimensions
+// past it (rows over 2 GiB apart) can, and go to the peeled tiles.
 template <unsigned Rows>
 bool transpose_sectors_fit(const detail::transpose_shape& s) {
   constexpr std::uint64_t max_halo = 31;
@@ -709,8 +710,8 @@ void cuda_transpose_sized(const void* in, void* out, const transpose_shape& s, s
   // 388.8 at 8191 x 8193; the 32-bit version is not measured at 8 bytes).
   // Thinner matrices keep the peeled tiles, whose thin tiles move a full
   // tile's bytes (sector tiles are 64 columns wide and 64 rows deep), as do
-  // shapes beyond the sector tiles' 32-bit indexing (transpose_sectors_fit;
-  // none fits in a device's memory). 16-byte elements are one vector each
+  // shapes beyond the sector tiles' 32-bit indexing (transpose_sectors_fit:
+  // leading dimensions of 2^31 - 256 or more). 16-byte elements are one vector each
   // and stay element by element. The tuner's tile shape and grid above are
   // the vector and peeled tiles'; the sector-owned tiles are 64 x 64 with a
   // block per tile (as measured).
