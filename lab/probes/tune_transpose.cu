@@ -1,8 +1,10 @@
 // Probe of the transpose's kernels at every element size (1, 2, 4, 8 bytes)
 // on shapes whose rows do not start on 16-byte boundaries, where production
-// (gp::detail::cuda_transpose_sized) takes the sector-owned tiles: times
+// (gp::detail::cuda_transpose_sized) takes the sector-owned tiles for 1-,
+// 2- and 4-byte elements and the peeled tiles for 8-byte ones: times
 // production's dispatch, the sector-owned tiles and the peeled vector tiles
-// (the kernel those shapes took before) launched directly, and a
+// launched directly (at 8 bytes, the row that says whether the sector
+// tiles should take those elements too), and a
 // device-to-device copy of the same bytes, the ceiling a transpose can
 // reach. Checks: each kernel's output equals the host transpose of the
 // input. Built and run by scripts/device-check.sh --probe-transpose

@@ -70,11 +70,12 @@ struct strided_case {
 
 // Shapes that take each of the CUDA kernels (device_transpose.cuh):
 // vector tiles (rows on 16-byte boundaries), sector-owned tiles (other
-// alignments, both dimensions at least 64: odd sizes, sizes just over a
-// tile, aligned input with odd output rows and the reverse, output rows
-// starting at every sector offset) and the peeled thin tiles (a dimension
-// under 64). Every element size; the host transpose is the reference, and
-// the padding of the output must keep its bytes.
+// alignments, both dimensions at least 64, elements of 1, 2 and 4 bytes:
+// odd sizes, sizes just over a tile, aligned input with odd output rows and
+// the reverse, output rows starting at every sector offset) and the peeled
+// tiles (a dimension under 64; 8-byte elements at every other alignment).
+// Every element size; the host transpose is the reference, and the padding
+// of the output must keep its bytes.
 TEST_F(cuda_test, transpose_every_kernel_every_element_size) {
   auto rng = make_rng(406);
   const strided_case cases[] = {
@@ -125,6 +126,23 @@ TEST_F(cuda_test, transpose_batched_every_kernel_every_element_size) {
       }
     }
   }
+}
+
+// A stack longer than a launch's 65535 matrices: the sector-owned tiles'
+// blocks step on to matrix y + 65535 and reuse their shared tile (64 x 65
+// bytes, odd rows: sector-owned tiles).
+TEST_F(cuda_test, transpose_batched_past_the_grid_limit) {
+  const std::size_t batch = 65535 + 3, rows = 64, cols = 65;
+  std::vector<unsigned char> in(batch * rows * cols);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<unsigned char>((i * 2654435761u) >> 13);
+  std::vector<unsigned char> expected(in.size());
+  gp::transpose_bytes_batched(gp::host, 1, in.data(), expected.data(), batch, rows, cols);
+  const auto d_in = gp::to_device(in);
+  gp::device_vector<unsigned char> d_out(in.size());
+  d_out.fill_bytes(0xA5);
+  gp::transpose_bytes_batched(gp::cuda, 1, d_in.data(), d_out.data(), batch, rows, cols);
+  ASSERT_EQ(gp::to_host(d_out), expected);
 }
 
 // The bench's odd row: 10007 x 3001 floats (sector-owned tiles, every

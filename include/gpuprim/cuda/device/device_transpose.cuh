@@ -361,9 +361,9 @@ transpose_tiling transpose_tiling_for(const detail::transpose_shape& s, const vo
 // mostly from L2.
 //
 // Shape of the algorithm (sector-owned tiles):
-//  1. Tile `id` of the stack (grid-stride): matrix b, input columns
-//     [c0, c0 + 64), band of Rows input rows; tile row 0 is input row
-//     band - halo.
+//  1. A block per tile: block x of matrix y (the matrices stepped by
+//     65535 past that), input columns [c0, c0 + 64), band of Rows input
+//     rows; tile row 0 is input row band - halo.
 //  2. Load: Rows + halo input rows into shared memory (rows padded by 4
 //     bytes as in the tiles above, or rotated, below), each row as the
 //     aligned 16-byte vectors covering its 64 columns, 4 per thread in
@@ -397,6 +397,53 @@ unsigned transpose_sector_halo(const void* out, const detail::transpose_shape& s
   return static_cast<unsigned>(halo);
 }
 
+// The shape as the sector-owned tiles index it: everything inside one
+// matrix in 32-bit integers (rows, columns and leading dimensions below
+// transpose_sector_limit, checked by transpose_sectors_fit), products of a
+// row and a leading dimension widened to 64 bits, and the stack in 64 bits.
+struct transpose_sector_shape {
+  int rows, cols, ld_in, ld_out;
+  unsigned tiles_across;  // tiles per band of Rows input rows
+  unsigned halo;          // tile rows above the band
+  std::uint64_t batch, stride_in, stride_out;
+};
+// The largest rows, columns and leading dimensions taken: bands, tile rows
+// (up to 2 x 128 past the last row) and column indices stay ints.
+inline constexpr std::uint64_t transpose_sector_limit = (1ull << 31) - 1 - 256;
+// Blocks per launch along each axis (grid.x: the tiles of one matrix;
+// grid.y: matrices, the kernel steps through larger stacks).
+inline constexpr std::uint64_t transpose_sector_max_tiles = (1ull << 31) - 1;
+inline constexpr std::uint64_t transpose_sector_max_matrices = 65535;
+
+// Tiles per matrix: bands of Rows owned rows, the last of which may start
+// `halo` rows above its band, times 64-column strips.
+template <unsigned Rows>
+std::uint64_t transpose_sector_tiles(const detail::transpose_shape& s, unsigned halo) {
+  return ((s.rows + halo - 1) / Rows + 1) * ceil_div(s.cols, transpose_sector_cols);
+}
+
+// Whether the sector-owned tiles index `s` in their 32-bit arithmetic.
+// Rows and columns past the limit do not fit in a device's memory with
+// both dimensions at least 64 (2^31 rows of 64 columns are 128 GiB of
+// 1-byte elements, and as much again for the output); leading dimensions
+// past it (rows over 2 GiB apart) can, and go to the peeled tiles.
+template <unsigned Rows>
+bool transpose_sectors_fit(const detail::transpose_shape& s) {
+  constexpr std::uint64_t max_halo = 31;
+  return s.rows <= transpose_sector_limit && s.cols <= transpose_sector_limit &&
+         s.ld_in <= transpose_sector_limit && s.ld_out <= transpose_sector_limit &&
+         transpose_sector_tiles<Rows>(s, max_halo) <= transpose_sector_max_tiles;
+}
+
+// a * b in 64 bits as one widening multiply (IMAD.WIDE): written in C++, the
+// compiler may hoist the widening of a loop-invariant factor and multiply
+// in 64 bits, four instructions.
+__device__ __forceinline__ long long wide_product(int a, int b) {
+  long long p;
+  asm("mul.wide.s32 %0, %1, %2;" : "=l"(p) : "r"(a), "r"(b));
+  return p;
+}
+
 // Rotated (4-byte elements only; a ladder rung, it loses to the padded
 // rows): tile rows of 64 elements, row h rotated by s_h + h (s_h its
 // 16-byte offset at c0), and warps that load four rows x eight vectors:
@@ -405,59 +452,66 @@ unsigned transpose_sector_halo(const void* out, const detail::transpose_shape& s
 // reaches only 8 banks when the input's leading dimension is 1 mod 4). The
 // 17th vector of each row (its last 1-3 elements) is loaded by a lane of
 // its own, 32 rows per warp.
+//
+// Bound once the traffic is a copy's: instructions per element. One tile
+// per block and 32-bit arithmetic inside a matrix (one 32-bit division to
+// find the tile, offsets as ints, rows times leading dimensions as one
+// widening multiply, 64 bits only for the matrix's base) keep the work per
+// element at that of the ladder rung that ran at a copy's speed (f32 10007
+// x 3001 on an H200: 72.2 us; sm_90 f32: 544 SASS instructions against its
+// 496). 64-bit tile numbers in a grid-stride loop (64-bit divisions per
+// tile, 64-bit offsets and compares throughout) took 808 and 98.8 us.
 template <std::size_t Bytes, unsigned Rows, bool Rotated>
 __global__ void __launch_bounds__(transpose_sector_threads, transpose_sector_min_blocks<Bytes>)
     transpose_sectors(const typename transpose_element<Bytes>::type* __restrict__ in,
                       typename transpose_element<Bytes>::type* __restrict__ out,
-                      detail::transpose_shape s, std::uint64_t tiles_across, unsigned halo) {
+                      transpose_sector_shape s) {
   static_assert(Bytes <= 8, "16-byte elements are one vector each: no heads or tails to remove");
   static_assert(!Rotated || Bytes == 4, "the rotated layout is for 4-byte elements");
   using E = typename transpose_element<Bytes>::type;
-  constexpr unsigned V = 16 / Bytes;  // elements per 16-byte vector
-  constexpr unsigned S = 32 / Bytes;  // elements per 32-byte sector
-  constexpr unsigned C = transpose_sector_cols;
-  constexpr unsigned P = Rows / V;       // vectors per owned band of an output row
-  constexpr unsigned L = P < 8 ? P : 8;  // lanes of a warp on one output row
-  constexpr unsigned W = 32 / L;         // output rows per warp
-  constexpr unsigned G = P / L;          // warps per W output rows
+  constexpr int V = 16 / Bytes;  // elements per 16-byte vector
+  constexpr int S = 32 / Bytes;  // elements per 32-byte sector
+  constexpr int C = transpose_sector_cols;
+  constexpr int P = Rows / V;       // vectors per owned band of an output row
+  constexpr int L = P < 8 ? P : 8;  // lanes of a warp on one output row
+  constexpr int W = 32 / L;         // output rows per warp
+  constexpr int G = P / L;          // warps per W output rows
   static_assert(Rows % S == 0 && P % L == 0, "bands start on sectors, warps cover them");
-  constexpr unsigned padding = Rotated ? 0 : (Bytes < 4 ? 4 / Bytes : 1);
-  constexpr unsigned pitch = C + padding;      // elements per row of the shared tile
-  constexpr unsigned held_max = Rows + S - 1;  // tile rows in shared memory
-  constexpr unsigned vectors = C / V;          // 16-byte vectors per 64 aligned columns
-  constexpr unsigned slots = vectors + 1;      // pieces covering 64 columns at any alignment
-  constexpr unsigned K = transpose_sector_in_flight;
-  constexpr unsigned T = transpose_sector_threads;
+  constexpr int padding = Rotated ? 0 : (Bytes < 4 ? 4 / Bytes : 1);
+  constexpr int pitch = C + padding;      // elements per row of the shared tile
+  constexpr int held_max = Rows + S - 1;  // tile rows in shared memory
+  constexpr int vectors = C / V;          // 16-byte vectors per 64 aligned columns
+  constexpr int slots = vectors + 1;      // pieces covering 64 columns at any alignment
+  constexpr int K = transpose_sector_in_flight;
+  constexpr int T = transpose_sector_threads;
   __shared__ E tile[held_max * pitch];
 
-  // Offsets from 16- and 32-byte boundaries are taken from addresses in
-  // elements modulo 2^32, which keeps them exact.
+  // 1. The tile: band j and columns [c0, c0 + 64) of matrices blockIdx.y,
+  // blockIdx.y + gridDim.y, ... Offsets from 16- and 32-byte boundaries are
+  // taken from addresses in elements modulo 2^32, which keeps them exact.
+  const unsigned j = blockIdx.x / s.tiles_across;
+  const int c0 = static_cast<int>(blockIdx.x - j * s.tiles_across) * C;
+  const int band = static_cast<int>(j) * Rows;
+  const int halo = static_cast<int>(s.halo);
+  const int top = band - halo;   // input row of tile row 0
+  const int held = Rows + halo;  // tile rows loaded
+  const int rows = s.rows;
+  const int nc = s.cols - c0 < C ? s.cols - c0 : C;
+  const long long extent = wide_product(rows - 1, s.ld_in) + s.cols;  // of a matrix
   const auto in_first = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(in) / Bytes);
   const auto out_first = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(out) / Bytes);
-  const auto rows = static_cast<long long>(s.rows);
-  const auto ld_in = static_cast<long long>(s.ld_in);
-  const long long extent = (rows - 1) * ld_in + static_cast<long long>(s.cols);  // of a matrix
-  const unsigned held = Rows + halo;                                             // tile rows loaded
-  const std::uint64_t per_matrix = ((s.rows + halo - 1) / Rows + 1) * tiles_across;
-  const std::uint64_t total = per_matrix * s.batch;
-  for (std::uint64_t id = blockIdx.x; id < total; id += gridDim.x) {
-    // 1. The tile.
-    const std::uint64_t b = id / per_matrix;
-    const std::uint64_t rest = id % per_matrix;
-    const std::uint64_t c0 = rest % tiles_across * C;
-    const auto band = static_cast<long long>(rest / tiles_across * Rows);
-    const long long top = band - halo;  // input row of tile row 0
-    const unsigned nc = s.cols - c0 < C ? static_cast<unsigned>(s.cols - c0) : C;
+  for (std::uint64_t b = blockIdx.y; b < s.batch; b += gridDim.y) {
     const E* matrix_in = in + b * s.stride_in;
     E* matrix_out = out + b * s.stride_out;
-    const unsigned in_at = in_first + static_cast<unsigned>(b * s.stride_in + c0);
+    const unsigned in_at = in_first + static_cast<unsigned>(b * s.stride_in) + c0;
     const unsigned out_at = out_first + static_cast<unsigned>(b * s.stride_out);
     // s_h: tile row h's element offset from a 16-byte boundary at column c0.
-    const auto offset = [&](unsigned h) {
-      return (in_at + static_cast<unsigned>(top + h) * static_cast<unsigned>(s.ld_in)) & (V - 1);
+    const auto offset = [&](int h) {
+      return static_cast<int>(
+          (in_at + static_cast<unsigned>(top + h) * static_cast<unsigned>(s.ld_in)) & (V - 1));
     };
     // Where element (h, c) of the tile lies in shared memory.
-    const auto at = [&](unsigned h, unsigned c) {
+    const auto at = [&](int h, int c) {
       if constexpr (Rotated) {
         return h * pitch + ((c + offset(h) + h) & (C - 1));
       } else {
@@ -471,13 +525,13 @@ __global__ void __launch_bounds__(transpose_sector_threads, transpose_sector_min
     // piece (i % slots) of row i / slots; rotated, items first cover the 16
     // whole vectors of each row, 4 rows x 8 vectors a warp, then the 17th
     // piece of every row.
-    const unsigned main_items = Rotated ? (held + 3) / 4 * 4 * vectors : 0;
-    const unsigned items_in = Rotated ? main_items + held : held * slots;
-    const auto piece = [&](unsigned i, unsigned& h, int& f) {
-      unsigned m;
+    const int main_items = Rotated ? (held + 3) / 4 * 4 * vectors : 0;
+    const int items_in = Rotated ? main_items + held : held * slots;
+    const auto piece = [&](int i, int& h, int& f) {
+      int m;
       if constexpr (Rotated) {
         if (i < main_items) {
-          const unsigned w = i / 32, lane = i % 32;
+          const int w = i / 32, lane = i % 32;
           h = w / (vectors / 8) * 4 + lane / 8;
           m = w % (vectors / 8) * 8 + lane % 8;
         } else {
@@ -488,44 +542,43 @@ __global__ void __launch_bounds__(transpose_sector_threads, transpose_sector_min
         h = i / slots;
         m = i % slots;
       }
-      f = static_cast<int>(V * m) - static_cast<int>(offset(h));
+      f = V * m - offset(h);
     };
-    for (unsigned base = threadIdx.x; base < items_in; base += K * T) {
+    for (int base = threadIdx.x; base < items_in; base += K * T) {
       uint4 v[K];
       unsigned loaded = 0;  // bit k: piece k holds elements of the tile
 #pragma unroll
-      for (unsigned k = 0; k < K; ++k) {
-        const unsigned i = base + k * T;
-        unsigned h;
-        int f;
+      for (int k = 0; k < K; ++k) {
+        const int i = base + k * T;
+        int h, f;
         piece(i, h, f);
-        const long long r = top + h;
-        if (i < items_in && h < held && r >= 0 && r < rows && f < static_cast<int>(nc)) {
+        const int r = top + h;
+        if (i < items_in && (!Rotated || h < held) && r >= 0 && r < rows && f < nc) {
           loaded |= 1u << k;
-          const long long g = r * ld_in + static_cast<long long>(c0) + f;  // the piece's first
+          // The piece's first element.
+          const long long g = wide_product(r, s.ld_in) + (c0 + f);
           if (g >= 0 && g + V <= extent) {
             v[k] = *reinterpret_cast<const uint4*>(matrix_in + g);
           } else {
             E parts[V];
 #pragma unroll
-            for (unsigned e = 0; e < V; ++e)
+            for (int e = 0; e < V; ++e)
               parts[e] = g + e >= 0 && g + e < extent ? matrix_in[g + e] : E{};
             memcpy(&v[k], parts, 16);
           }
         }
       }
 #pragma unroll
-      for (unsigned k = 0; k < K; ++k) {
+      for (int k = 0; k < K; ++k) {
         if (loaded & (1u << k)) {
-          unsigned h;
-          int f;
+          int h, f;
           piece(base + k * T, h, f);
           E parts[V];
           memcpy(parts, &v[k], 16);
 #pragma unroll
-          for (unsigned e = 0; e < V; ++e) {
-            const int c = f + static_cast<int>(e);
-            if (c >= 0 && c < static_cast<int>(nc)) tile[at(h, c)] = parts[e];
+          for (int e = 0; e < V; ++e) {
+            const int c = f + e;
+            if (c >= 0 && c < nc) tile[at(h, c)] = parts[e];
           }
         }
       }
@@ -535,55 +588,71 @@ __global__ void __launch_bounds__(transpose_sector_threads, transpose_sector_min
     // 3. Owned bands out. Item i: warp-sized group q = i / 32 covers tile
     // columns W (q / G) .. + W - 1 (a lane's column: lane / L) and vectors
     // L (q % G) .. + L - 1 (lane % L) of their bands.
-    const unsigned items = (nc + W - 1) / W * G * 32;
-    for (unsigned i = threadIdx.x; i < items; i += T) {
-      const unsigned q = i / 32, lane = i % 32;
-      const unsigned cl = q / G * W + lane / L;
+    const int items = (nc + W - 1) / W * G * 32;
+    for (int i = threadIdx.x; i < items; i += T) {
+      const int q = i / 32, lane = i % 32;
+      const int cl = q / G * W + lane / L;
       if (cl >= nc) continue;
-      const unsigned m = q % G * L + lane % L;
-      const std::uint64_t c = c0 + cl;
-      const unsigned a =
-          (out_at + static_cast<unsigned>(c) * static_cast<unsigned>(s.ld_out)) & (S - 1);
-      const long long r = band - a + V * m;  // the vector's first output column
-      const unsigned h = halo - a + V * m;   // its tile row
-      E* o = matrix_out + c * s.ld_out;      // output row c
+      const int m = q % G * L + lane % L;
+      const int c = c0 + cl;
+      const int a = static_cast<int>(
+          (out_at + static_cast<unsigned>(c) * static_cast<unsigned>(s.ld_out)) & (S - 1));
+      const int r = band - a + V * m;                 // the vector's first output column
+      const int h = halo - a + V * m;                 // its tile row
+      E* o = matrix_out + wide_product(c, s.ld_out);  // output row c
       if (r >= 0 && r + V <= rows) {
         E parts[V];
 #pragma unroll
-        for (unsigned e = 0; e < V; ++e)
+        for (int e = 0; e < V; ++e)
           parts[e] = tile[at(h + e, cl)];
         uint4 v;
         memcpy(&v, parts, 16);
         *reinterpret_cast<uint4*>(o + r) = v;
       } else {
 #pragma unroll
-        for (unsigned e = 0; e < V; ++e)
+        for (int e = 0; e < V; ++e)
           if (r + e >= 0 && r + e < rows) o[r + e] = tile[at(h + e, cl)];
       }
     }
-    __syncthreads();  // the tile is reused by the next iteration
+    if (b + gridDim.y < s.batch) __syncthreads();  // the tile is reused for the next matrix
   }
 }
 
 // Enqueues the sector-owned tiles for `s` (rows and columns of any
-// alignment; elements of up to 8 bytes).
+// alignment; elements of up to 8 bytes; transpose_sectors_fit<Rows>(s)).
 template <std::size_t Bytes, unsigned Rows, bool Rotated>
 void launch_transpose_sectors(const void* in, void* out, const detail::transpose_shape& s,
                               stream_t stream) {
   using E = typename transpose_element<Bytes>::type;
   if (s.rows == 0 || s.cols == 0 || s.batch == 0) return;
+  if (!transpose_sectors_fit<Rows>(s)) {
+    throw std::invalid_argument(
+        "gpuprim::transpose: matrix too large for the sector-owned tiles (rows, columns and "
+        "leading dimensions must be below 2^31 - 257)");
+  }
   const unsigned halo = transpose_sector_halo<Bytes>(out, s);
-  const std::uint64_t across = ceil_div(s.cols, transpose_sector_cols);
-  const std::uint64_t tiles = ((s.rows + halo - 1) / Rows + 1) * across * s.batch;
-  const auto grid = static_cast<unsigned>(std::min<std::uint64_t>(tiles, 1u << 20));
+  transpose_sector_shape k;
+  k.rows = static_cast<int>(s.rows);
+  k.cols = static_cast<int>(s.cols);
+  k.ld_in = static_cast<int>(s.ld_in);
+  k.ld_out = static_cast<int>(s.ld_out);
+  k.tiles_across = static_cast<unsigned>(ceil_div(s.cols, transpose_sector_cols));
+  k.halo = halo;
+  k.batch = s.batch;
+  k.stride_in = s.stride_in;
+  k.stride_out = s.stride_out;
+  const std::uint64_t tiles = transpose_sector_tiles<Rows>(s, halo);
+  const auto matrices =
+      static_cast<unsigned>(std::min<std::uint64_t>(s.batch, transpose_sector_max_matrices));
   launch_shape shape;
-  shape.grid = dim3(grid);
+  shape.grid = dim3(static_cast<unsigned>(tiles), matrices);
   shape.block = dim3(transpose_sector_threads);
   shape.stream = stream;
   const auto kernel = transpose_sectors<Bytes, Rows, Rotated>;
-  report_launch_to_tuner(kernel, transpose_sector_threads, 0, grid);
+  report_launch_to_tuner(kernel, transpose_sector_threads, 0,
+                         static_cast<unsigned>(std::min<std::uint64_t>(tiles * matrices, ~0u)));
   launch("transpose_sectors", "transpose", kernel, shape, static_cast<const E*>(in),
-         static_cast<E*>(out), s, across, halo);
+         static_cast<E*>(out), k);
 }
 }  // namespace gpuprim::cuda_detail
 
@@ -631,19 +700,29 @@ void cuda_transpose_sized(const void* in, void* out, const transpose_shape& s, s
   // Which kernel: rows that all start on 16-byte boundaries (in and out)
   // keep the vector tiles, which beat the sector-owned tiles there (535.6
   // against 544.7 us at f32 16384^2 on an H200). Any other alignment with
-  // both dimensions at least 64 goes to the sector-owned tiles (72.2 against
-  // 101.6 us at f32 10007 x 3001, the speed of a copy of the same bytes).
+  // both dimensions at least 64 goes, for elements of 1, 2 and 4 bytes, to
+  // the sector-owned tiles (H200, 10007 x 3001, before their 32-bit
+  // indexing: 1 byte 49.0 against 116.5 us for the peeled tiles, 2 bytes
+  // 89.4 against 119.2, 4 bytes 98.8 against 102.1; the ladder's rung with
+  // this indexing, f32: 72.2 against 101.6, a copy's speed). 8-byte
+  // elements keep the peeled tiles, which beat the 64-bit-indexed sector
+  // tiles there (150.9 against 189.9 us at 10007 x 3001, 333.9 against
+  // 388.8 at 8191 x 8193; the 32-bit version is not measured at 8 bytes).
   // Thinner matrices keep the peeled tiles, whose thin tiles move a full
-  // tile's bytes (sector tiles are 64 columns wide and 64 rows deep).
-  // 16-byte elements are one vector each and stay element by element. The
-  // tuner's tile shape and grid above are the vector and peeled tiles'; the
-  // sector-owned tiles are 64 x 64 with a block per tile (as measured).
+  // tile's bytes (sector tiles are 64 columns wide and 64 rows deep), as do
+  // shapes beyond the sector tiles' 32-bit indexing (transpose_sectors_fit:
+  // leading dimensions of 2^31 - 256 or more). 16-byte elements are one vector each
+  // and stay element by element. The tuner's tile shape and grid above are
+  // the vector and peeled tiles'; the sector-owned tiles are 64 x 64 with a
+  // block per tile (as measured).
   if constexpr (Bytes < 16) {
     if (!(t.vector_loads && t.vector_stores)) {
-      if (s.rows >= cuda_detail::transpose_sector_rows &&
-          s.cols >= cuda_detail::transpose_sector_cols) {
-        return cuda_detail::launch_transpose_sectors<Bytes, cuda_detail::transpose_sector_rows,
-                                                     false>(in, out, s, stream);
+      if constexpr (Bytes <= 4) {
+        constexpr unsigned band = cuda_detail::transpose_sector_rows;
+        if (s.rows >= band && s.cols >= cuda_detail::transpose_sector_cols &&
+            cuda_detail::transpose_sectors_fit<band>(s)) {
+          return cuda_detail::launch_transpose_sectors<Bytes, band, false>(in, out, s, stream);
+        }
       }
       return run(cuda_detail::transpose_tiles<Bytes, true>);
     }
