@@ -235,15 +235,22 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   }
   // Only the warps before the tile's first head wait for warp 0 (always
   // among them when it looks back).
+  // They read the prefix right after the barrier, inside the branch: a read
+  // outside it (which the compiler may hoist to every thread, the value
+  // unused) would race with warp 0's write.
   const int waiting = looks_back ? needy : 0;
-  if (warp < waiting) named_barrier_1(32u * waiting);
+  V prefix{};
+  if (warp < waiting) {
+    named_barrier_1(32u * waiting);
+    prefix = tile_prefix;
+  }
 
   // 5. Combine and store. Only a thread with no head before it in the tile
-  // reads the tile's prefix (its warp is among the waiting ones).
+  // takes the tile's prefix (its warp is among the waiting ones).
   V before = block_before;
   bool has_before = block_before_valid;
   if (!block_before_head && tile > 0 && first_head > 0 && thread_valid > 0) {
-    before = block_before_valid ? op(tile_prefix, block_before) : tile_prefix;
+    before = block_before_valid ? op(prefix, block_before) : prefix;
     has_before = true;
   }
   __syncwarp();  // every lane has read its inputs from the shared buffer
