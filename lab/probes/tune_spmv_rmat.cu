@@ -18,6 +18,8 @@
 //    analysis's time and gp::spmv's choice printed): warp tiles in
 //    persistent blocks that hold x of the matrix's most frequent columns in
 //    shared memory, so that a gather of a hot column is no L2 sector;
+//    beside it the probe kernel it was promoted from, "variant as measured
+//    at 78fa916" (spmv_probe::merge_tiles_hot, on the same recoding);
 //  - a row split (4 or 8 lanes a row; longer rows a warp, rows over 4096
 //    entries a block), for comparison.
 // Prints per kernel: the median of 20 isolated calls and the per-call time
