@@ -13,7 +13,8 @@
 //     policy (cache below). Then merge_fixup adds the tiles' carried sums.
 //     (The winner, warp tiles with the hottest columns' x in shared
 //     memory, is production's spmv_kernel::hot_columns now; the probe
-//     times that.)
+//     times that, and beside it merge_tiles_hot, the kernel as measured
+//     at 78fa916.)
 //  2. row_split: a group of G lanes per row for rows of at most short_max
 //     entries; longer rows (listed once at setup, from the row offsets) go
 //     to a warp each, rows over huge_min entries to a block each, in the
@@ -285,6 +286,58 @@ __global__ void __launch_bounds__(block_threads, 8)
   if (t >= tiles) return;  // a whole tile (a warp, or the block) at once
   merge_tile<TileThreads, Items, Vec, SC>(A, gather_x<XC>{x}, y, corners, t, tid, stage[sub],
                                           warp_keys, warp_values, carry_rows, carry_values);
+}
+
+// The hot-columns variant as measured at 78fa916 (H200 R-MAT 2^22: 440 us),
+// kept beside production's spmv_merge_path_hot (512.8 us there) until the
+// device says which difference costs the time: warp tiles of 32 x Items
+// (int2 corners, 32-bit positions), 16-byte streams (stage_products<Vec 4>),
+// persistent blocks of hot_variant_threads that first copy hot_x (x of the
+// hottest columns, packed by gather_hot_x; n_hot a multiple of 4) into
+// shared memory. Column indices recoded as INT_MIN | slot (the same
+// recoding as prepare_spmv's). Dynamic shared memory: hot_variant_bytes.
+inline constexpr int hot_variant_threads = 1024;
+
+template <cache XC>
+struct gather_hot {
+  const float* x;
+  const float* table;
+  __device__ __forceinline__ float operator()(int c) const {
+    return c < 0 ? table[c & INT_MAX] : load_float<XC>(x + c);
+  }
+};
+
+__global__ void __launch_bounds__(block_threads)
+    gather_hot_x(const float* __restrict__ x, const int* __restrict__ hot_cols, int n_hot,
+                 float* __restrict__ hot_x) {
+  const int i = blockIdx.x * block_threads + threadIdx.x;
+  if (i < n_hot) hot_x[i] = __ldg(x + __ldg(hot_cols + i));
+}
+
+template <int Items, int MinBlocks, cache XC, cache SC>
+__global__ void __launch_bounds__(hot_variant_threads, MinBlocks)
+    merge_tiles_hot(matrix_view A, const float* __restrict__ x, float* __restrict__ y,
+                    const int2* __restrict__ corners, int tiles, int* __restrict__ carry_rows,
+                    float* __restrict__ carry_values, const float* __restrict__ hot_x, int n_hot) {
+  extern __shared__ float4 hot_shared4[];
+  float* hot_shared = reinterpret_cast<float*>(hot_shared4);
+  constexpr int warps = hot_variant_threads / 32;
+  for (int i = threadIdx.x; i < n_hot / 4; i += hot_variant_threads)
+    hot_shared4[i] = __ldg(reinterpret_cast<const float4*>(hot_x) + i);
+  __syncthreads();
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  auto* stage = reinterpret_cast<std::uint32_t*>(hot_shared + n_hot) + warp * (32 * Items + 1);
+  const gather_hot<XC> gather{x, hot_shared};
+  for (int t = blockIdx.x * warps + warp; t < tiles; t += gridDim.x * warps) {
+    merge_tile<32, Items, 4, SC>(A, gather, y, corners, t, lane, stage, nullptr, nullptr,
+                                 carry_rows, carry_values);
+    __syncwarp();  // the next tile overwrites the stage
+  }
+}
+
+template <int Items>
+constexpr std::size_t hot_variant_bytes(int n_hot) {
+  return (static_cast<std::size_t>(n_hot) + (hot_variant_threads / 32) * (32 * Items + 1)) * 4;
 }
 
 // Adds the tiles' carried sums to their rows: the first tile of each run of

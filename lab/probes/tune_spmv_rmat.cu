@@ -18,6 +18,8 @@
 //    analysis's time and gp::spmv's choice printed): warp tiles in
 //    persistent blocks that hold x of the matrix's most frequent columns in
 //    shared memory, so that a gather of a hot column is no L2 sector;
+//    beside it the probe kernel it was promoted from, "variant as measured
+//    at 78fa916" (spmv_probe::merge_tiles_hot, on the same recoding);
 //  - a row split (4 or 8 lanes a row; longer rows a warp, rows over 4096
 //    entries a block), for comparison.
 // Prints per kernel: the median of 20 isolated calls and the per-call time
@@ -337,6 +339,51 @@ int main(int argc, char** argv) {
       std::exit(1);
     }
   };
+  // The hot-columns kernel as the probe measured it at 78fa916
+  // (sp::merge_tiles_hot: 1 x 1024 threads a SM, 16-byte streams, int2
+  // corners), fed with the same recoded column indices and table columns.
+  const int n_hot = static_cast<int>(pv.hot.columns.size());
+  float* variant_hot_x = nullptr;
+  CHECK_CUDA(cudaMalloc(&variant_hot_x, std::max(1, n_hot) * sizeof(float)));
+  unsigned variant_grid = 0;
+  auto variant_kernel = sp::merge_tiles_hot<8, 1, cache::ldg, cache::no_allocate>;
+  auto hot_variant_prepare = [&] {
+    if (n_hot == 0 || n_hot % 4 != 0) {
+      std::printf("the 78fa916 variant needs a table of a multiple of 4 columns (%d)\n", n_hot);
+      std::exit(1);
+    }
+    const std::size_t bytes = sp::hot_variant_bytes<8>(n_hot);
+    CHECK_CUDA(cudaFuncSetAttribute(variant_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(bytes)));
+    CHECK_CUDA(cudaFuncSetAttribute(variant_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                    cudaSharedmemCarveoutMaxShared));
+    int blocks = 0;
+    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, variant_kernel,
+                                                             sp::hot_variant_threads, bytes));
+    variant_grid = static_cast<unsigned>(std::max(1, blocks) * prop.multiProcessorCount);
+    cudaFuncAttributes a{};
+    CHECK_CUDA(cudaFuncGetAttributes(&a, variant_kernel));
+    char text[160];
+    std::snprintf(text, sizeof text, "%d hot columns, %zu B shared, %d regs, %d blocks/SM", n_hot,
+                  bytes, a.numRegs, blocks);
+    return std::string(text);
+  };
+  auto hot_variant_run = [&] {
+    constexpr int tile_items = 32 * 8;
+    const int tiles = tiles_of<tile_items>(s.view);
+    const unsigned threads = sp::block_threads;
+    sp::matrix_view view = s.view;
+    view.cols = pv.hot.col_indices.data();
+    sp::merge_partition<tile_items>
+        <<<(tiles + 1 + threads - 1) / threads, threads, 0, s.stream>>>(tiles, view, s.corners);
+    sp::gather_hot_x<<<(n_hot + threads - 1) / threads, threads, 0, s.stream>>>(
+        s.x.data(), pv.hot.columns.data(), n_hot, variant_hot_x);
+    variant_kernel<<<variant_grid, sp::hot_variant_threads, sp::hot_variant_bytes<8>(n_hot),
+                     s.stream>>>(view, s.x.data(), s.y.data(), s.corners, tiles, s.carry_rows,
+                                 s.carry_values, variant_hot_x, n_hot);
+    sp::merge_fixup<<<(tiles + threads - 1) / threads, threads, 0, s.stream>>>(
+        tiles, s.view.rows, s.carry_rows, s.carry_values, s.y.data());
+  };
   auto none = [] { return std::string(); };
   auto carveout = [](const void* kernel, int c) {
     return [kernel, c] { return set_carveout(kernel, c); };
@@ -416,6 +463,10 @@ int main(int argc, char** argv) {
                      : "another kernel");
        },
        hot_columns},
+      {"variant as measured at 78fa916",
+       "the hot-columns probe kernel (440 us on H200 at 78fa916) beside production, on "
+       "prepare_spmv's recoding",
+       hot_variant_prepare, hot_variant_run},
   };
 
   std::printf("%-44s %9s %9s %7s %8s  %s\n", "kernel", "us", "queued", "GB/s", "x cuSP", "check");
@@ -435,7 +486,7 @@ int main(int argc, char** argv) {
   }
   std::printf("\nx cuSP: cuSPARSE's isolated median (%.1f us) over the kernel's\n",
               vendor_ms * 1e3);
-  free_device(s.corners, s.carry_rows, s.carry_values, s.lists);
+  free_device(s.corners, s.carry_rows, s.carry_values, s.lists, variant_hot_x);
   CHECK_CUDA(cudaStreamDestroy(s.stream));
   return 0;
 }

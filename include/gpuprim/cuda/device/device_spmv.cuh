@@ -30,8 +30,11 @@
 //     gathers read shared memory. The bound it attacks: each 4-byte gather
 //     of x that misses L1 is a 32-byte L2 sector (the merge path is
 //     L2-bound on R-MAT, not DRAM-bound); the values and column indices
-//     are read with L1::no_allocate so that the little L1 left keeps x.
-//     Carried sums and their fixup as in 2.
+//     are read with L1::no_allocate so that the little L1 left keeps x,
+//     in 16-byte groups of 4 entries where both arrays start 16-byte
+//     aligned (one block a SM is half the warps of full occupancy: each
+//     lane needs all its tile's loads in flight at once; scalar loads
+//     otherwise). Carried sums and their fixup as in 2.
 //  4. x is read through the read-only cache (__ldg); values and column
 //     indices are streamed once.
 #pragma once
@@ -502,6 +505,28 @@ __device__ __forceinline__ U load_stream(const U* p) {
   return out;
 }
 
+// Four consecutive elements of a stream from a 16-byte aligned address
+// (one 16-byte load of 4-byte elements, two of 8-byte ones), no L1 line.
+template <class U>
+__device__ __forceinline__ void load_stream4(const U* p, U (&out)[4]) {
+  static_assert(sizeof(U) == 4 || sizeof(U) == 8, "4- or 8-byte elements");
+  const std::size_t a = __cvta_generic_to_global(p);
+  if constexpr (sizeof(U) == 4) {
+    std::uint32_t v[4];
+    asm("ld.global.nc.L1::no_allocate.v4.b32 {%0, %1, %2, %3}, [%4];"
+        : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3])
+        : "l"(a));
+    memcpy(out, v, 16);
+  } else {
+    unsigned long long v[4];
+    asm("ld.global.nc.L1::no_allocate.v2.b64 {%0, %1}, [%2];" : "=l"(v[0]), "=l"(v[1]) : "l"(a));
+    asm("ld.global.nc.L1::no_allocate.v2.b64 {%0, %1}, [%2];"
+        : "=l"(v[2]), "=l"(v[3])
+        : "l"(a + 16));
+    memcpy(out, v, 32);
+  }
+}
+
 // A thread's part of a merge-path tile staged in shared memory: products
 // (nk of them) and ends (nr row ends relative to the tile's first nonzero,
 // then a sentinel that is never reached). The thread takes Items items
@@ -566,6 +591,52 @@ __global__ void __launch_bounds__(spmv_threads)
   if (s < slots) hot_x[s] = s < n_hot ? __ldg(x + __ldg(columns + s)) : T(0);
 }
 
+// Stages the products values[k] * x[cols[k]] of a tile's nonzeros k0 ..
+// k0 + nk - 1 into stage[k - k0] (gathers of hot columns, negative
+// recoded indices, from the shared table). Vec: the streams in groups of 4
+// entries from k0 rounded down to a multiple of 4, each group one or two
+// 16-byte loads a stream (cols and values 16-byte aligned; scalar loads
+// for a last partial group of the matrix): a lane has all its 8 entries'
+// loads, then their gathers, in flight at once, which one block a SM (half
+// the warps of full occupancy) needs to cover the latency. Otherwise
+// scalar loads.
+template <bool Vec, class T, class I>
+__device__ __forceinline__ void stage_hot_products(const I* cols, const T* values, const T* x,
+                                                   const T* table, std::int64_t nnz,
+                                                   std::int64_t k0, int nk, int lane, T* stage) {
+  constexpr I slot_mask = std::numeric_limits<I>::max();
+  const auto gather = [&](I c) { return c < 0 ? table[c & slot_mask] : __ldg(x + c); };
+  if constexpr (!Vec) {
+#pragma unroll 4
+    for (int i = lane; i < nk; i += 32)
+      stage[i] = load_stream(values + k0 + i) * gather(load_stream(cols + k0 + i));
+  } else {
+    const std::int64_t base = k0 & ~std::int64_t{3};
+    const int lead = static_cast<int>(k0 - base);
+#pragma unroll 2
+    for (int i = 4 * lane; i < nk + lead; i += 4 * 32) {
+      const std::int64_t g = base + i;
+      I c[4];
+      T v[4];
+      if (g + 3 < nnz) {
+        load_stream4(cols + g, c);
+        load_stream4(values + g, v);
+      } else {
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          c[j] = g + j < nnz ? load_stream(cols + g + j) : I(0);
+          v[j] = g + j < nnz ? load_stream(values + g + j) : T(0);
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const int s = i + j - lead;
+        if (s >= 0 && s < nk) stage[s] = v[j] * gather(c[j]);
+      }
+    }
+  }
+}
+
 // y = alpha A x + beta y over warp tiles of hot_tile merge-path items
 // (corners from spmv_merge_path_partition<I, hot_tile>). Dynamic shared
 // memory (hot_shared_bytes): the table of `slots` values of x, then a
@@ -573,10 +644,11 @@ __global__ void __launch_bounds__(spmv_threads)
 // then its row ends (ints relative to the tile's first nonzero; an int
 // takes no more room than a T) and a sentinel that keeps the row open at
 // the tile's end open. cols: the recoded column indices (hot ones are
-// negative: hot_column_flag | slot).
-template <class T, class I>
+// negative: hot_column_flag | slot). Vec: cols and values are 16-byte
+// aligned (stage_hot_products).
+template <bool Vec, class T, class I>
 __global__ void __launch_bounds__(spmv_hot_threads, 1)
-    spmv_merge_path_hot(std::int64_t rows, std::int64_t tiles, const I* __restrict__ offsets,
+    spmv_merge_path_hot(std::int64_t nnz, std::int64_t tiles, const I* __restrict__ offsets,
                         const I* __restrict__ cols, const T* __restrict__ values,
                         const T* __restrict__ x, T alpha, T beta, T* __restrict__ y,
                         const std::int64_t* __restrict__ tile_corners,
@@ -592,7 +664,6 @@ __global__ void __launch_bounds__(spmv_hot_threads, 1)
     hot_shared[i] = __ldg(reinterpret_cast<const float4*>(hot_x) + i);
   __syncthreads();
   T* stage = table + slots + warp * (hot_tile + 1);
-  constexpr I slot_mask = std::numeric_limits<I>::max();
 
   for (std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * warps + warp; t < tiles;
        t += static_cast<std::int64_t>(gridDim.x) * warps) {
@@ -601,12 +672,7 @@ __global__ void __launch_bounds__(spmv_hot_threads, 1)
     const int nk = static_cast<int>(tile_corners[2 * t + 3] - k0);
     // Stage the tile: products (the gathers of hot columns from the
     // table), then row ends and the sentinel.
-#pragma unroll 4
-    for (int i = lane; i < nk; i += 32) {
-      const I c = load_stream(cols + k0 + i);
-      const T xc = c < 0 ? table[c & slot_mask] : __ldg(x + c);
-      stage[i] = load_stream(values + k0 + i) * xc;
-    }
+    stage_hot_products<Vec>(cols, values, x, table, nnz, k0, nk, lane, stage);
     int* ends = reinterpret_cast<int*>(stage + nk);
     for (int i = lane; i < nr; i += 32)
       ends[i] = static_cast<int>(static_cast<std::int64_t>(load_stream(offsets + r0 + i + 1)) - k0);
@@ -661,7 +727,11 @@ bool launch_merge_path_hot(T alpha, const device_csr_view<T, I>& A, const T* x, 
   GPUPRIM_CUDA_CHECK(
       cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "spmv");
   if (shared > static_cast<std::size_t>(optin)) return false;
-  auto kernel = spmv_merge_path_hot<T, I>;
+  // 16-byte loads of the streams where both start 16-byte aligned
+  // (device allocations do; a view into the middle of an array may not).
+  const bool aligned = reinterpret_cast<std::uintptr_t>(A.hot.col_indices.data()) % 16 == 0 &&
+                       reinterpret_cast<std::uintptr_t>(A.values.data()) % 16 == 0;
+  auto kernel = aligned ? spmv_merge_path_hot<true, T, I> : spmv_merge_path_hot<false, T, I>;
   // Always the device's whole opt-in (the attribute is a maximum): calls
   // with smaller tables, from any thread, never lower what another needs.
   GPUPRIM_CUDA_CHECK(
@@ -691,7 +761,7 @@ bool launch_merge_path_hot(T alpha, const device_csr_view<T, I>& A, const T* x, 
       std::min<std::int64_t>(current_multiprocessor_count(),
                              (tiles + spmv_hot_threads / 32 - 1) / (spmv_hot_threads / 32)));
   launch("spmv_merge_path_hot", "spmv", kernel,
-         {dim3(grid), dim3(spmv_hot_threads), static_cast<unsigned>(shared), stream}, rows, tiles,
+         {dim3(grid), dim3(spmv_hot_threads), static_cast<unsigned>(shared), stream}, nnz, tiles,
          A.row_offsets.data(), A.hot.col_indices.data(), A.values.data(), x, alpha, beta, y,
          tile_corners, carry_rows, carry_values, hot_x, static_cast<int>(slots));
   launch("spmv_merge_path_fixup", "spmv", spmv_merge_path_fixup<T>,
