@@ -19,7 +19,6 @@
 
 #include "gpuprim/cuda/device/device_transpose.cuh"
 #include "probe_timing.cuh"
-#include "transpose_sector_rung.cuh"
 
 namespace gd = gpuprim::detail;
 namespace gc = gpuprim::cuda_detail;
@@ -79,19 +78,6 @@ void compare(std::size_t rows, std::size_t cols) {
     gc::launch_transpose_sectors<Bytes, gc::transpose_sector_rows, false>(in, out, s, nullptr);
   });
   row("peeled vector tiles", [&] { launch_peeled<Bytes>(in, out, s); });
-  if constexpr (Bytes == 4) {
-    // The ladder rung of 78fa916 (f32 only), one block a tile.
-    namespace tr = transpose_rung;
-    const int halo = tr::transpose_sector_halo(static_cast<const float*>(out), rows, cols);
-    const long long across = (cols + tr::transpose_sector_cols - 1) / tr::transpose_sector_cols;
-    const long long tiles = tr::transpose_sector_tiles_down<64>(rows, halo) * across;
-    row("sector tiles, ladder rung (78fa916)", [&] {
-      tr::transpose_sector_tiles<64, false>
-          <<<static_cast<unsigned>(tiles), tr::transpose_sector_threads>>>(
-              static_cast<const float*>(in), static_cast<float*>(out), int(rows), int(cols),
-              static_cast<unsigned>(across), halo);
-    });
-  }
   free_device(in, out);
 }
 
