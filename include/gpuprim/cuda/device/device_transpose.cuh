@@ -445,23 +445,6 @@ __device__ __forceinline__ long long wide_product(int a, int b) {
   return p;
 }
 
-// Rotated (4-byte elements only; a ladder rung, it loses to the padded
-// rows): tile rows of 64 elements, row h rotated by s_h + h (s_h its
-// 16-byte offset at c0), and warps that load four rows x eight vectors:
-// lane (h, m) writes element e of its vector to bank 4 m + h + e, all 32
-// banks for any leading dimension (with padded rows, bank h - s_h + 4 m + e
-// reaches only 8 banks when the input's leading dimension is 1 mod 4). The
-// 17th vector of each row (its last 1-3 elements) is loaded by a lane of
-// its own, 32 rows per warp.
-//
-// Bound once the traffic is a copy's: instructions per element. One tile
-// per block and 32-bit arithmetic inside a matrix (one 32-bit division to
-// find the tile, offsets as ints, rows times leading dimensions as one
-// widening multiply, 64 bits only for the matrix's base) keep the work per
-// element at that of the ladder rung that ran at a copy's speed (f32 10007
-// x 3001 on an H200: 72.2 us; sm_90 f32: 544 SASS instructions against its
-// 496). 64-bit tile numbers in a grid-stride loop (64-bit divisions per
-// tile, 64-bit offsets and compares throughout) took 808 and 98.8 us.
 // Stores the 16 bytes of `parts` at `p` (global memory, 16-byte aligned)
 // with one vector store. Written as a uint4 store, the compiler turns it
 // into a 16-byte copy of 4-byte alignment, four 4-byte stores, which costs
@@ -477,6 +460,20 @@ __device__ __forceinline__ void store_vector16(E* p, const E (&parts)[V]) {
                "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]));
 }
 
+// Rotated (4-byte elements only; a ladder rung, it loses to the padded
+// rows): tile rows of 64 elements, row h rotated by s_h + h (s_h its
+// 16-byte offset at c0), and warps that load four rows x eight vectors:
+// lane (h, m) writes element e of its vector to bank 4 m + h + e, all 32
+// banks for any leading dimension (with padded rows, bank h - s_h + 4 m + e
+// reaches only 8 banks when the input's leading dimension is 1 mod 4). The
+// 17th vector of each row (its last 1-3 elements) is loaded by a lane of
+// its own, 32 rows per warp.
+//
+// One tile per block and 32-bit arithmetic inside a matrix (one 32-bit
+// division to find the tile, offsets as ints, rows times leading
+// dimensions as one widening multiply, 64 bits only for the matrix's
+// base) keep the instructions per element few once the traffic is a
+// copy's.
 template <std::size_t Bytes, unsigned Rows, bool Rotated>
 __global__ void __launch_bounds__(transpose_sector_threads, transpose_sector_min_blocks<Bytes>)
     transpose_sectors(const typename transpose_element<Bytes>::type* __restrict__ in,
@@ -717,13 +714,10 @@ void cuda_transpose_sized(const void* in, void* out, const transpose_shape& s, s
   // keep the vector tiles, which beat the sector-owned tiles there (535.6
   // against 544.7 us at f32 16384^2 on an H200). Any other alignment with
   // both dimensions at least 64 goes, for elements of 1, 2 and 4 bytes, to
-  // the sector-owned tiles (H200, 10007 x 3001, before their 32-bit
-  // indexing: 1 byte 49.0 against 116.5 us for the peeled tiles, 2 bytes
-  // 89.4 against 119.2, 4 bytes 98.8 against 102.1; the ladder's rung with
-  // this indexing, f32: 72.2 against 101.6, a copy's speed). 8-byte
-  // elements keep the peeled tiles, which beat the 64-bit-indexed sector
-  // tiles there (150.9 against 189.9 us at 10007 x 3001, 333.9 against
-  // 388.8 at 8191 x 8193; the 32-bit version is not measured at 8 bytes).
+  // the sector-owned tiles (H200, 10007 x 3001: 51.5 against 118.9 us for
+  // the peeled tiles, 52.8 against 121.4, 77.2 against 104.4). 8-byte
+  // elements keep the peeled tiles: the two tie there (152.6 against 155.5
+  // us at 10007 x 3001, 332.1 against 333.0 at 8191 x 8193).
   // Thinner matrices keep the peeled tiles, whose thin tiles move a full
   // tile's bytes (sector tiles are 64 columns wide and 64 rows deep), as do
   // shapes beyond the sector tiles' 32-bit indexing (transpose_sectors_fit:
