@@ -113,7 +113,7 @@ class device_solver {
   class vectors_like {
    public:
     vectors_like(const device_solver& ds, std::size_t count)
-        : stride_(align_up(ds.n_, static_cast<std::size_t>(vector_width<T>))),
+        : stride_(align_up(ds.n_, static_cast<std::size_t>(vector_items<T>))),
           buffer_(count * stride_ * sizeof(T) + 16, ds.stream_) {
       const auto want = reinterpret_cast<std::uintptr_t>(ds.x_) % 16;
       const auto have = reinterpret_cast<std::uintptr_t>(buffer_.get()) % 16;

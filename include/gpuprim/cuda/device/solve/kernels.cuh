@@ -17,6 +17,7 @@
 #include <initializer_list>
 #include <type_traits>
 
+#include "gpuprim/cuda/detail/vector.cuh"
 #include "gpuprim/cuda/device/device_spmv.cuh"
 #include "gpuprim/detail/solve/solve.hpp"
 
@@ -233,48 +234,36 @@ __global__ void __launch_bounds__(spmv_threads)
 
 // ---- vectors in 16-byte slices ---------------------------------------------------
 
-// Elements of T in 16 bytes (1 where T does not divide 16).
-template <class T>
-inline constexpr int vector_width = 16 % sizeof(T) == 0 && sizeof(T) < 16 ? 16 / sizeof(T) : 1;
-
-// W elements of T, aligned so that a load or a store of one is a single
-// W * sizeof(T)-byte access (16 bytes: float x 4, double x 2).
+// W elements of T as one access of W * sizeof(T) bytes (16 bytes: float x
+// 4, double x 2; W = vector_items<T>, or 1): the library's vector_of, with
+// the arithmetic the solvers' bodies use.
 template <class T, int W>
-struct alignas(sizeof(T) * W) pack {
-  T v[W];
-};
+using pack = vector_of<T, W>;
 
-template <class T, int W>
-__device__ __forceinline__ pack<T, W> operator+(const pack<T, W>& a, const pack<T, W>& b) {
+// The pack of f(a[j], b[j]).
+template <class T, int W, class F>
+__device__ __forceinline__ pack<T, W> elementwise(const pack<T, W>& a, const pack<T, W>& b, F f) {
   pack<T, W> o;
 #pragma unroll
   for (int j = 0; j < W; ++j)
-    o.v[j] = a.v[j] + b.v[j];
+    o.items[j] = f(a.items[j], b.items[j]);
   return o;
+}
+template <class T, int W>
+__device__ __forceinline__ pack<T, W> operator+(const pack<T, W>& a, const pack<T, W>& b) {
+  return elementwise(a, b, [](T x, T y) { return x + y; });
 }
 template <class T, int W>
 __device__ __forceinline__ pack<T, W> operator-(const pack<T, W>& a, const pack<T, W>& b) {
-  pack<T, W> o;
-#pragma unroll
-  for (int j = 0; j < W; ++j)
-    o.v[j] = a.v[j] - b.v[j];
-  return o;
+  return elementwise(a, b, [](T x, T y) { return x - y; });
 }
 template <class T, int W>
 __device__ __forceinline__ pack<T, W> operator*(const pack<T, W>& a, const pack<T, W>& b) {
-  pack<T, W> o;
-#pragma unroll
-  for (int j = 0; j < W; ++j)
-    o.v[j] = a.v[j] * b.v[j];
-  return o;
+  return elementwise(a, b, [](T x, T y) { return x * y; });
 }
 template <class T, int W>
 __device__ __forceinline__ pack<T, W> operator*(T a, const pack<T, W>& b) {
-  pack<T, W> o;
-#pragma unroll
-  for (int j = 0; j < W; ++j)
-    o.v[j] = a * b.v[j];
-  return o;
+  return elementwise(b, b, [a](T y, T) { return a * y; });
 }
 // The sum of the products in double.
 template <class T, int W>
@@ -282,7 +271,7 @@ __device__ __forceinline__ double dot(const pack<T, W>& a, const pack<T, W>& b) 
   double s = 0;
 #pragma unroll
   for (int j = 0; j < W; ++j)
-    s += double(a.v[j]) * double(b.v[j]);
+    s += double(a.items[j]) * double(b.items[j]);
   return s;
 }
 
@@ -314,7 +303,7 @@ struct vector_layout {
 // own vectors so: device_solver::vectors_like); else one element at a time.
 template <class T>
 vector_layout layout_of(std::size_t n, std::initializer_list<const T*> vectors) {
-  constexpr int W = vector_width<T>;
+  constexpr int W = vector_items<T>;
   if constexpr (W == 1) {
     return {};
   } else {
@@ -349,7 +338,7 @@ __device__ __forceinline__ void for_each_slice(std::size_t n, std::size_t head, 
 // Calls f(std::integral_constant<int, W>{}) for the layout's width.
 template <class T, class F>
 void with_width(const vector_layout& layout, F&& f) {
-  if (layout.width == vector_width<T>) return f(std::integral_constant<int, vector_width<T>>{});
+  if (layout.width == vector_items<T>) return f(std::integral_constant<int, vector_items<T>>{});
   return f(std::integral_constant<int, 1>{});
 }
 
