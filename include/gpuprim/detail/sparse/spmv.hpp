@@ -109,22 +109,25 @@ csr_row_stats cuda_row_stats(std::size_t rows, const I* offsets, stream_t stream
 
 namespace sparse_detail {
 
+// Shared memory of a hot-columns block beside its table: the warps'
+// stages, 32 x spmv_hot_items + 1 values each.
+template <class T>
+inline constexpr std::size_t hot_stage_bytes = static_cast<std::size_t>(spmv_hot_threads / 32) *
+                                               (32 * spmv_hot_items + 1) * sizeof(T);
+
 // Slots of x the hot-columns kernel's table holds for values T in a block
 // that may have `shared_bytes` of shared memory (what is left beside the
 // warps' stages), a multiple of 4 (the table is copied in 16-byte vectors).
 template <class T>
 constexpr std::size_t hot_table_capacity(std::size_t shared_bytes) {
-  const std::size_t stage =
-      static_cast<std::size_t>(spmv_hot_threads / 32) * (32 * spmv_hot_items + 1) * sizeof(T);
-  return shared_bytes > stage ? (shared_bytes - stage) / sizeof(T) / 4 * 4 : 0;
+  return shared_bytes > hot_stage_bytes<T> ? (shared_bytes - hot_stage_bytes<T>) / sizeof(T) / 4 * 4
+                                           : 0;
 }
 
 // Shared memory of a hot-columns block with a table of `slots` (padded to 4).
 template <class T>
 constexpr std::size_t hot_shared_bytes(std::size_t slots) {
-  return ((slots + 3) / 4 * 4 +
-          static_cast<std::size_t>(spmv_hot_threads / 32) * (32 * spmv_hot_items + 1)) *
-         sizeof(T);
+  return (slots + 3) / 4 * 4 * sizeof(T) + hot_stage_bytes<T>;
 }
 
 inline void check_spmv_sizes(std::size_t rows, std::size_t cols, std::size_t x_size,
