@@ -37,7 +37,7 @@ for row in "uint8 std::uint8_t" "int32 std::int32_t" "uint32 std::uint32_t" "int
 done
 sources=(src/core/runtime_cuda.cpp src/core/timing.cpp src/core/timing_cuda.cpp
   lab/ladder/select_ladder.cu tests/sides/select_test.cpp tests/cuda/select_test.cpp
-  tests/cuda/select_custom_test.cu lab/probes/tune_select.cu "$B"/gen/select_*.cu)
+  tests/cuda/select_custom_test.cu tests/cuda/select_ladder_test.cpp lab/probes/tune_select.cu "$B"/gen/select_*.cu)
 obj() { case "$1" in /*) echo "$1.o" ;; *) echo "$B/$(echo "$1" | tr '/' '_').o" ;; esac; }
 compile() {
   local src=$1 obj
@@ -67,6 +67,7 @@ lib=("$B"/gen/select_*.cu.o "$(obj src/core/runtime_cuda.cpp)" "$(obj src/core/t
   "$(obj src/core/timing_cuda.cpp)")
 nvcc -arch=sm_90 -Xcompiler=-fopenmp -o "$B/select_tests" "$(obj tests/sides/select_test.cpp)" \
   "$(obj tests/cuda/select_test.cpp)" "$(obj tests/cuda/select_custom_test.cu)" \
+  "$(obj tests/cuda/select_ladder_test.cpp)" \
   "$(obj lab/ladder/select_ladder.cu)" "${lib[@]}" "${GTEST_LIBS[@]}" -lgtest_main -lgtest >>"$OUT/build.log" 2>&1 ||
   { stamp "link of the tests failed"; tail -30 "$OUT/build.log" >>"$summary"; }
 nvcc -arch=sm_90 -Xcompiler=-fopenmp -o "$B/tune_select" "$(obj lab/probes/tune_select.cu)" \
