@@ -139,10 +139,7 @@ auto copy_if_selection(Backend backend, const R& in, O& out, Pred pred, const ch
   static_assert(std::is_same_v<T, std::remove_const_t<typename decltype(o)::element_type>>,
                 "gpuprim::copy_if: input and output must have one element type");
   check_in_out(algorithm, i, o);
-  select_if<T, Pred> s;
-  s.input = i.data();
-  s.out = o.data();
-  s.pred = pred;
+  const select_if<T, Pred> s{{i.data()}, o.data(), pred};
   return std::pair{s, o.size() >= i.size()};
 }
 
@@ -157,10 +154,7 @@ auto copy_flagged_selection(Backend backend, const R& in, const F& flags, O& out
   check_same_length(algorithm, "the input", i.size(), "the flags", f.size());
   check_in_out(algorithm, i, o);
   check_disjoint(algorithm, "flags", f.data(), f.size_bytes(), "output", o.data(), o.size_bytes());
-  select_flagged<T, Flag> s;
-  s.input = i.data();
-  s.flags = f.data();
-  s.out = o.data();
+  const select_flagged<T, Flag> s{{i.data()}, f.data(), o.data()};
   return std::pair{s, o.size() >= i.size()};
 }
 
@@ -172,28 +166,28 @@ auto partition_selection(Backend backend, const R& in, O& out, Pred pred, partit
   using T = typename decltype(i)::value_type;
   check_same_length(algorithm, "the input", i.size(), "the output", o.size());
   check_in_out(algorithm, i, o);
-  partition_if<T, Pred> s;
-  s.input = i.data();
-  s.out = o.data();
-  s.pred = pred;
-  s.rest = layout == partition_layout::stable ? rest_layout::after_selected : rest_layout::reversed;
+  const partition_if<T, Pred> s{
+      {i.data()},
+      o.data(),
+      pred,
+      layout == partition_layout::stable ? rest_layout::after_selected : rest_layout::reversed,
+      nullptr};
   return s;
 }
 
 template <class Backend, class R, class O, class Eq>
-auto unique_selection(Backend backend, const R& in, O& out, Eq) {
+auto unique_selection(Backend backend, const R& in, O& out, Eq eq) {
   const auto i = select_input(backend, in);
   const auto o = select_output(backend, out);
   using K = typename decltype(i)::value_type;
   check_in_out("unique", i, o);
-  unique_runs<K, no_values, plain_equality_t<K, Eq>> s;
-  s.input = i.data();
-  s.keys_out = o.data();
+  const unique_runs<K, no_values, plain_equality_t<K, Eq>> s{
+      {i.data()}, nullptr, o.data(), nullptr, plain_equality<K>(eq)};
   return std::pair{s, o.size() >= i.size()};
 }
 
 template <class Backend, class R, class O, class C, class Eq>
-auto run_length_selection(Backend backend, const R& in, O& unique_out, C& counts_out, Eq) {
+auto run_length_selection(Backend backend, const R& in, O& unique_out, C& counts_out, Eq eq) {
   const char* algorithm = "run_length_encode";
   const auto i = select_input(backend, in);
   const auto u = select_output(backend, unique_out);
@@ -206,10 +200,8 @@ auto run_length_selection(Backend backend, const R& in, O& unique_out, C& counts
                  c.size_bytes());
   check_disjoint(algorithm, "unique output", u.data(), u.size_bytes(), "counts output", c.data(),
                  c.size_bytes());
-  reduce_runs<K, unit_values<Count>, plus, plain_equality_t<K, Eq>> s;
-  s.input = i.data();
-  s.keys_out = u.data();
-  s.values_out = c.data();
+  const reduce_runs<K, unit_values<Count>, plus, plain_equality_t<K, Eq>> s{
+      {i.data()}, {}, u.data(), c.data(), plus{}, plain_equality<K>(eq)};
   return std::tuple{s, std::min(u.size(), c.size()) >= i.size(), std::min(u.size(), c.size())};
 }
 
@@ -253,10 +245,7 @@ template <class Backend, class R, class Pred>
 std::size_t count_if(Backend backend, const R& in, Pred pred) {
   const auto i = detail::select_input(backend, in);
   using T = typename decltype(i)::value_type;
-  detail::select_if<T, Pred> s;
-  s.input = i.data();
-  s.pred = pred;
-  s.emits = false;
+  const detail::select_if<T, Pred> s{{i.data(), false}, nullptr, pred};
   return detail::run_select(backend, s, i.size())[0];
 }
 
@@ -269,10 +258,7 @@ std::size_t copy_index_if(Backend backend, const R& in, O&& out, Pred pred) {
   using T = typename decltype(i)::value_type;
   using Index = std::remove_const_t<typename decltype(o)::element_type>;
   detail::check_in_out("copy_index_if", i, o);
-  detail::select_index_if<T, Pred, Index> s;
-  s.input = i.data();
-  s.out = o.data();
-  s.pred = pred;
+  const detail::select_index_if<T, Pred, Index> s{{i.data()}, o.data(), pred};
   return detail::select_with_room(backend, s, i.size(), o.size() >= i.size(), [&](auto counts) {
     detail::check_room("copy_index_if", "the output", o.size(), counts[0]);
   })[0];
@@ -315,13 +301,8 @@ three_way_counts partition_three_way(Backend backend, const R& in, O1&& first, O
                          c.data(), c.size_bytes());
   detail::check_disjoint(algorithm, "second output", b.data(), b.size_bytes(), "third output",
                          c.data(), c.size_bytes());
-  detail::partition_three<T, P1, P2> s;
-  s.input = i.data();
-  s.first = a.data();
-  s.second = b.data();
-  s.third = c.data();
-  s.first_pred = first_pred;
-  s.second_pred = second_pred;
+  const detail::partition_three<T, P1, P2> s{
+      {i.data()}, a.data(), b.data(), c.data(), first_pred, second_pred};
   const std::size_t n = i.size();
   const bool room = std::min({a.size(), b.size(), c.size()}) >= n;
   const auto counts = detail::select_with_room(backend, s, n, room, [&](auto t) {
@@ -352,7 +333,7 @@ void unique(cuda_backend backend, const R& in, O&& out, device_span<std::uint64_
 
 template <class Backend, class RK, class RV, class OK, class OV, class Eq = equal_to>
 std::size_t unique_by_key(Backend backend, const RK& keys, const RV& values, OK&& keys_out,
-                          OV&& values_out, Eq = {}) {
+                          OV&& values_out, Eq eq = {}) {
   const char* algorithm = "unique_by_key";
   const auto k = detail::select_input(backend, keys);
   const auto v = detail::select_input(backend, values);
@@ -367,11 +348,8 @@ std::size_t unique_by_key(Backend backend, const RK& keys, const RV& values, OK&
                          vo.size_bytes());
   detail::check_disjoint(algorithm, "keys output", ko.data(), ko.size_bytes(), "values output",
                          vo.data(), vo.size_bytes());
-  detail::unique_runs<K, V, detail::plain_equality_t<K, Eq>> s;
-  s.input = k.data();
-  s.values = v.data();
-  s.keys_out = ko.data();
-  s.values_out = vo.data();
+  const detail::unique_runs<K, V, detail::plain_equality_t<K, Eq>> s{
+      {k.data()}, v.data(), ko.data(), vo.data(), detail::plain_equality<K>(eq)};
   const std::size_t room = std::min(ko.size(), vo.size());
   return detail::select_with_room(backend, s, k.size(), room >= k.size(), [&](auto counts) {
     detail::check_room(algorithm, "the keys or values output", room, counts[0]);
@@ -400,7 +378,7 @@ namespace detail {
 
 template <class Backend, class RK, class RV, class OK, class OV, class Op, class Eq>
 auto reduce_by_key_selection(Backend backend, const RK& keys, const RV& values, OK& keys_out,
-                             OV& values_out, Op op, Eq) {
+                             OV& values_out, Op op, Eq eq) {
   const char* algorithm = "reduce_by_key";
   const auto k = select_input(backend, keys);
   const auto v = select_input(backend, values);
@@ -417,12 +395,8 @@ auto reduce_by_key_selection(Backend backend, const RK& keys, const RV& values, 
                  vo.size_bytes());
   check_disjoint(algorithm, "keys output", ko.data(), ko.size_bytes(), "values output", vo.data(),
                  vo.size_bytes());
-  reduce_runs<K, array_values<V>, Op, plain_equality_t<K, Eq>> s;
-  s.input = k.data();
-  s.values.data = v.data();
-  s.keys_out = ko.data();
-  s.values_out = vo.data();
-  s.op = op;
+  const reduce_runs<K, array_values<V>, Op, plain_equality_t<K, Eq>> s{
+      {k.data()}, {v.data()}, ko.data(), vo.data(), op, plain_equality<K>(eq)};
   return std::tuple{s, k.size(), std::min(ko.size(), vo.size())};
 }
 

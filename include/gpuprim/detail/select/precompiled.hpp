@@ -27,6 +27,14 @@ struct select_instance {};
 template <class K, class Eq>
 using plain_equality_t =
     std::conditional_t<!std::is_floating_point_v<K> && std::is_same_v<Eq, same_value>, equal_to, Eq>;
+template <class K, class Eq>
+constexpr plain_equality_t<K, Eq> plain_equality(const Eq& eq) {
+  if constexpr (std::is_same_v<plain_equality_t<K, Eq>, Eq>) {
+    return eq;
+  } else {
+    return {};
+  }
+}
 
 // Per element type T: copy_if / count_if / partition with nonzero and
 // compare_with<T>; the indices of nonzero elements (numpy.nonzero); copy_flagged
