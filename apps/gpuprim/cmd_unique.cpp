@@ -106,9 +106,8 @@ int run_unique(const unique_options& opts) {
         "would need its neighbours' edge keys and the ranks' counts gathered; sort with "
         "`gpuprim sort --distributed`, then run unique on the sorted file");
   }
-  if (!opts.counts.empty() &&
-      std::filesystem::path(opts.counts).lexically_normal() ==
-          std::filesystem::path(opts.output).lexically_normal()) {
+  if (!opts.counts.empty() && std::filesystem::path(opts.counts).lexically_normal() ==
+                                  std::filesystem::path(opts.output).lexically_normal()) {
     throw usage_error("--counts " + opts.counts +
                       " is the unique output's path; give the counts their own file");
   }

@@ -301,8 +301,8 @@ three_way_counts partition_three_way(Backend backend, const R& in, O1&& first, O
                          c.data(), c.size_bytes());
   detail::check_disjoint(algorithm, "second output", b.data(), b.size_bytes(), "third output",
                          c.data(), c.size_bytes());
-  const detail::partition_three<T, P1, P2> s{
-      {i.data()}, a.data(), b.data(), c.data(), first_pred, second_pred};
+  const detail::partition_three<T, P1, P2> s{{i.data()}, a.data(),   b.data(),
+                                             c.data(),   first_pred, second_pred};
   const std::size_t n = i.size();
   const bool room = std::min({a.size(), b.size(), c.size()}) >= n;
   const auto counts = detail::select_with_room(backend, s, n, room, [&](auto t) {

@@ -38,12 +38,18 @@ struct compare_with {
 
   GPUPRIM_HD constexpr bool operator()(const T& x) const {
     switch (relation) {
-      case comparison::less: return x < value;
-      case comparison::less_equal: return x <= value;
-      case comparison::greater: return x > value;
-      case comparison::greater_equal: return x >= value;
-      case comparison::equal: return x == value;
-      default: return x != value;
+      case comparison::less:
+        return x < value;
+      case comparison::less_equal:
+        return x <= value;
+      case comparison::greater:
+        return x > value;
+      case comparison::greater_equal:
+        return x >= value;
+      case comparison::equal:
+        return x == value;
+      default:
+        return x != value;
     }
   }
 };

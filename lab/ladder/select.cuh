@@ -11,8 +11,8 @@ namespace gpuprim::ladder {
 // counter. One read and one write per element, but the slots go in the
 // order the atomics happen to land: the output order changes from run to
 // run, and every selected element queues at one address.
-__global__ void select_atomic_counter(const float* in, float* out, std::uint64_t n,
-                                      float threshold, unsigned long long* counter) {
+__global__ void select_atomic_counter(const float* in, float* out, std::uint64_t n, float threshold,
+                                      unsigned long long* counter) {
   for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
        i += std::uint64_t(gridDim.x) * blockDim.x) {
     const float x = in[i];

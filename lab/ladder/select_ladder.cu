@@ -50,8 +50,7 @@ std::size_t run_atomic_counter(device_span<const float> in, device_span<float> o
   if (!in.empty()) {
     cuda_detail::launch("select_atomic_counter", algorithm, select_atomic_counter,
                         {strided_grid(in.size()), threads, 0, stream}, in.data(), out.data(),
-                        std::uint64_t(in.size()), threshold,
-                        counter.get<unsigned long long>());
+                        std::uint64_t(in.size()), threshold, counter.get<unsigned long long>());
   }
   return count_from(counter.get<unsigned long long>(), stream);
 }

@@ -188,8 +188,8 @@ int main(int argc, char** argv) {
               count_at(ours_count) == count_at(cub_count));
   }
   {  // unique
-    const float ours = median_ms(
-        [&] { gp::unique(b, ks, gp::device_span<std::int32_t>(keys_a, n), count); });
+    const float ours =
+        median_ms([&] { gp::unique(b, ks, gp::device_span<std::int32_t>(keys_a, n), count); });
     cub_call cub([&](void* t, std::size_t& bytes) {
       return cub::DeviceSelect::Unique(t, bytes, d_keys, keys_b, cub_count, items);
     });
@@ -209,8 +209,7 @@ int main(int argc, char** argv) {
     });
     const float theirs = median_ms([&] { cub(); });
     const std::uint64_t k = count_at(ours_count);
-    print_row("run_length_encode (DeviceRunLengthEncode::Encode)", n * 4.0 + k * 8.0, ours,
-              theirs,
+    print_row("run_length_encode (DeviceRunLengthEncode::Encode)", n * 4.0 + k * 8.0, ours, theirs,
               k == count_at(cub_count) && same_prefix(keys_a, keys_b, k) &&
                   same_prefix(counts_a, counts_b, k));
   }
@@ -237,12 +236,12 @@ int main(int argc, char** argv) {
   float first = 0, previous = 0;
   for (const auto& rung : gp::ladder::select_rungs()) {
     std::size_t k = 0;
-    const float ms = median_ms(
-        [&] { k = rung.run(in, gp::device_span<float>(out_a, n), 0.5f, nullptr); });
+    const float ms =
+        median_ms([&] { k = rung.run(in, gp::device_span<float>(out_a, n), 0.5f, nullptr); });
     if (first == 0) first = previous = ms;
     const double gbs = (n * 4.0 + k * 4.0) / (ms * 1e-3) / 1e9;
-    std::printf("| %s | %s | %.1f | %.0f | %.2fx | %.2fx | %.0f%% | %zu |\n", rung.name,
-                rung.fixes, ms * 1e3, gbs, previous / ms, first / ms, 100.0 * gbs / copy_gbs, k);
+    std::printf("| %s | %s | %.1f | %.0f | %.2fx | %.2fx | %.0f%% | %zu |\n", rung.name, rung.fixes,
+                ms * 1e3, gbs, previous / ms, first / ms, 100.0 * gbs / copy_gbs, k);
     previous = ms;
   }
   free_device(d_x, d_values, d_flags, d_keys, out_a, out_b, keys_a, keys_b, counts_a, counts_b,

@@ -38,15 +38,27 @@ void visit_select_type(const char* fn, const array& a, bool on_device, F&& f) {
     return;
   }
   switch (a.type) {
-    case dtype::float32: f(type_tag<float>{}); return;
-    case dtype::float64: f(type_tag<double>{}); return;
-    default: break;
+    case dtype::float32:
+      f(type_tag<float>{});
+      return;
+    case dtype::float64:
+      f(type_tag<double>{});
+      return;
+    default:
+      break;
   }
   switch (dtype_size(a.type)) {
-    case 1: f(type_tag<std::uint8_t>{}); return;
-    case 4: f(type_tag<std::uint32_t>{}); return;
-    case 8: f(type_tag<std::uint64_t>{}); return;
-    default: unsupported_dtype(fn, a, "on the GPU, 2-byte integers are not taken");
+    case 1:
+      f(type_tag<std::uint8_t>{});
+      return;
+    case 4:
+      f(type_tag<std::uint32_t>{});
+      return;
+    case 8:
+      f(type_tag<std::uint64_t>{});
+      return;
+    default:
+      unsupported_dtype(fn, a, "on the GPU, 2-byte integers are not taken");
   }
 }
 

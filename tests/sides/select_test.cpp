@@ -42,9 +42,8 @@ std::vector<std::size_t> select_sizes() {
   return test_sizes(sizes);
 }
 
-using select_types =
-    ::testing::Types<std::uint8_t, std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float,
-                     double>;
+using select_types = ::testing::Types<std::uint8_t, std::int32_t, std::uint32_t, std::int64_t,
+                                      std::uint64_t, float, double>;
 
 }  // namespace
 
@@ -104,9 +103,9 @@ SIDE_TYPED_TEST(select, partition_stable_and_reversed_and_three_way) {
     const auto pred = gp::less_than(middle);
     for (bool reversed : {false, true}) {
       auto out = side::filled_bytes<T>(n, 0xA5);
-      const std::size_t k =
-          gp::partition(side::backend(), d, out, pred,
-                        reversed ? gp::partition_layout::rest_reversed : gp::partition_layout::stable);
+      const std::size_t k = gp::partition(
+          side::backend(), d, out, pred,
+          reversed ? gp::partition_layout::rest_reversed : gp::partition_layout::stable);
       EXPECT_EQ(k, reference_copy_if(x, pred).size());
       EXPECT_EQ(side::get(out), reference_partition(x, pred, reversed)) << "n " << n;
     }
@@ -166,7 +165,8 @@ SIDE_TYPED_TEST(select, unique_run_length_encode_and_reduce_by_key) {
     const auto values = random_vector<T>(n, rng);
     out = side::filled_bytes<T>(n, 0xA5);
     auto sums = side::filled_bytes<T>(n, 0xA5);
-    ASSERT_EQ(gp::reduce_by_key(side::backend(), d, side::put(values), out, sums, gp::plus{}), runs);
+    ASSERT_EQ(gp::reduce_by_key(side::backend(), d, side::put(values), out, sums, gp::plus{}),
+              runs);
     EXPECT_EQ(written<T>(out, runs, 0xA5), want_keys);
     const auto got = written<T>(sums, runs, 0xA5);
     for (std::size_t r = 0; r < runs; ++r) {
@@ -240,8 +240,8 @@ SIDE_TEST(select, short_outputs_mismatched_lengths_and_overlaps_refused) {
   expect_invalid_argument([&] { gp::unique(side::backend(), d, small); }, "the output holds");
   EXPECT_EQ(side::get(small), poison);
   auto small_counts = side::filled_bytes<std::int64_t>(k - 1, 0x11);
-  expect_invalid_argument(
-      [&] { gp::run_length_encode(side::backend(), d, small, small_counts); }, "holds");
+  expect_invalid_argument([&] { gp::run_length_encode(side::backend(), d, small, small_counts); },
+                          "holds");
   EXPECT_EQ(side::get(small), poison);
   const auto short_flags = side::put(std::vector<std::uint8_t>(19999, 1));
   auto out = side::filled_bytes<int>(20000, 0x11);
@@ -252,9 +252,8 @@ SIDE_TEST(select, short_outputs_mismatched_lengths_and_overlaps_refused) {
       [&] { gp::partition(side::backend(), d, out_short, gp::greater_than(5)); },
       "the input and the output differ in length (20000 and 19999 elements)");
   const auto values = side::put(std::vector<int>(19999, 1));
-  expect_invalid_argument(
-      [&] { gp::reduce_by_key(side::backend(), d, values, out, out_short); },
-      "the keys and the values differ in length (20000 and 19999 elements)");
+  expect_invalid_argument([&] { gp::reduce_by_key(side::backend(), d, values, out, out_short); },
+                          "the keys and the values differ in length (20000 and 19999 elements)");
   auto t1 = side::filled_bytes<int>(20000, 0x11);
   auto t2 = side::filled_bytes<int>(100, 0x11);
   expect_invalid_argument(

@@ -38,7 +38,9 @@ select_totals select(host_backend backend, const S& s, std::size_t n) {
     alignas(64) std::uint64_t c[2] = {0, 0};
   };
   std::vector<chunk_counts> counts(static_cast<std::size_t>(threads) + 1);
-  const auto chunk_begin = [&](int t) { return n / threads * t + std::min<std::size_t>(t, n % threads); };
+  const auto chunk_begin = [&](int t) {
+    return n / threads * t + std::min<std::size_t>(t, n % threads);
+  };
   const auto class_at = [&](std::size_t i) {
     const T* previous = nullptr;
     if constexpr (S::needs_previous) previous = i > 0 ? &s.input[i - 1] : nullptr;
@@ -84,9 +86,10 @@ select_totals select(host_backend backend, const S& s, std::size_t n) {
         } else {
           const std::uint64_t r = rest_rank++;
           const detail::rest_layout layout = detail::rest_of(s);
-          const std::uint64_t dest = layout == detail::rest_layout::after_selected ? selected_total + r
-                                     : layout == detail::rest_layout::reversed   ? n - 1 - r
-                                                                                  : r;
+          const std::uint64_t dest = layout == detail::rest_layout::after_selected
+                                         ? selected_total + r
+                                     : layout == detail::rest_layout::reversed ? n - 1 - r
+                                                                               : r;
           s.write(cls, dest, s.input[i], i);
         }
       }

@@ -101,7 +101,9 @@ struct select_accumulator {
       t.c[j] = cls == j ? 1 : 0;
     return t;
   }
-  static __device__ Count count(const type& t, int j) { return t.c[j]; }
+  static __device__ Count count(const type& t, int j) {
+    return t.c[j];
+  }
 };
 
 template <class S, class Count>
@@ -121,8 +123,11 @@ struct select_accumulator<S, Count, true> {
 // (6144 a tile, 25 KB staged plus 12 KB of slots), about the scan's 64 to
 // 96 bytes a thread, a whole number of 16-byte vectors each.
 template <std::size_t Bytes>
-inline constexpr int select_items_per_thread =
-    Bytes == 1 ? 32 : Bytes == 2 ? 24 : Bytes == 4 ? 24 : Bytes == 8 ? 12 : (Bytes <= 16 ? 6 : 1);
+inline constexpr int select_items_per_thread = Bytes == 1   ? 32
+                                               : Bytes == 2 ? 24
+                                               : Bytes == 4 ? 24
+                                               : Bytes == 8 ? 12
+                                                            : (Bytes <= 16 ? 6 : 1);
 inline constexpr int select_threads = 256;
 inline constexpr int select_min_blocks = 3;
 
@@ -168,7 +173,8 @@ __global__ void __launch_bounds__(Threads, select_min_blocks)
   const int lane = threadIdx.x % 32;
   const std::uint64_t warp_begin = tile_begin + std::uint64_t(warp) * warp_elements;
   const int warp_valid =
-      warp_begin >= n ? 0 : static_cast<int>(std::min<std::uint64_t>(warp_elements, n - warp_begin));
+      warp_begin >= n ? 0
+                      : static_cast<int>(std::min<std::uint64_t>(warp_elements, n - warp_begin));
   const int tile_valid = static_cast<int>(std::min<std::uint64_t>(tile_elements, n - tile_begin));
   const auto staged_at = [&](int e) -> const K& {
     return exchange_storage[e / warp_elements].slots[padded_index(e % warp_elements)];
@@ -218,8 +224,9 @@ __global__ void __launch_bounds__(Threads, select_min_blocks)
     if (threadIdx.x == 0)
       lookback.publish(tile, tile_lookback<T>::aggregate, block.block_total.value);
     if (warp == 0) {
-      const T prefix = lookback.template exclusive_prefix<scan_lookback_words,
-                                                          scan_first_poll_delay_ns, 0>(tile, op);
+      const T prefix =
+          lookback.template exclusive_prefix<scan_lookback_words, scan_first_poll_delay_ns, 0>(tile,
+                                                                                               op);
       if (lane == 0) {
         tile_prefix = {prefix, true};
         lookback.publish(tile, tile_lookback<T>::inclusive_prefix,
@@ -267,7 +274,8 @@ __global__ void __launch_bounds__(Threads, select_min_blocks)
         taken += static_cast<int>(local[j]);
         if (c == j) ++local[j];
       }
-      if (c >= counted) slot = section_start[counted < sections ? counted : 0] + (first + k - taken);
+      if (c >= counted)
+        slot = section_start[counted < sections ? counted : 0] + (first + k - taken);
       slots[slot] = static_cast<slot_t>(first + k);
     }
     if constexpr (S::reduces) {

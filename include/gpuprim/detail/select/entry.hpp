@@ -66,8 +66,9 @@ inline void check_same_length(const char* algorithm, const char* a, std::size_t 
 }
 
 // Inputs and outputs of a selection may not share memory.
-inline void check_disjoint(const char* algorithm, const char* a, const void* pa, std::size_t bytes_a,
-                           const char* b, const void* pb, std::size_t bytes_b) {
+inline void check_disjoint(const char* algorithm, const char* a, const void* pa,
+                           std::size_t bytes_a, const char* b, const void* pb,
+                           std::size_t bytes_b) {
   const auto x = reinterpret_cast<std::uintptr_t>(pa);
   const auto y = reinterpret_cast<std::uintptr_t>(pb);
   if (bytes_a > 0 && bytes_b > 0 && x < y + bytes_b && y < x + bytes_a) {

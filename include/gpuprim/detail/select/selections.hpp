@@ -37,7 +37,7 @@ enum class rest_layout : std::uint8_t {
 // The parts every selection has.
 template <class T>
 struct selection_base {
-  using staged = T;                        // the element classify sees
+  using staged = T;                              // the element classify sees
   static constexpr bool needs_previous = false;  // classify looks at input[i - 1]
   static constexpr bool reduces = false;
   const T* input = nullptr;
@@ -173,9 +173,7 @@ struct reduce_runs : selection_base<K> {
   GPUPRIM_HD void write(int, std::uint64_t dest, const K& x, std::uint64_t) const {
     keys_out[dest] = x;
   }
-  GPUPRIM_HD void write_value(std::uint64_t run, const value_type& v) const {
-    values_out[run] = v;
-  }
+  GPUPRIM_HD void write_value(std::uint64_t run, const value_type& v) const { values_out[run] = v; }
 };
 
 // The rest layout of a selection (a member of partition_if, a constant of
