@@ -102,7 +102,7 @@ void unique_array(B b, const io::npy_array& array, const unique_options& opts) {
 int run_unique(const unique_options& opts) {
   if (opts.distributed) {
     throw usage_error(
-        "unique: --distributed is not offered: each rank's runs at the edges of its slice "
+        "--distributed is not offered: each rank's runs at the edges of its slice "
         "would need its neighbours' edge keys and the ranks' counts gathered; sort with "
         "`gpuprim sort --distributed`, then run unique on the sorted file");
   }

@@ -164,7 +164,7 @@ def compress(condition, a, axis=None, out=None, *, stream=None):
     numpy.compress with axis=None: a condition shorter than a selects from
     its first elements; a longer one may only be False past a's end
     (else IndexError, as NumPy). On the GPU: one synchronization (for the
-    count)."""
+    count), two for a condition longer than a (its tail is counted first)."""
     _check_axis_none("compress", axis)
     if out is not None:
         raise ValueError("compress: out= is not supported")
