@@ -83,6 +83,15 @@ def _head_flags(s, heads):
     return np.concatenate([np.ones(1, dtype=np.bool_), heads])
 
 
+def _run_numbers(s, equal_nan, stream):
+    """Each element's run of equal consecutive elements, 0, 1, ... (int64),
+    for a non-empty 1-D s: a cumulative sum of the runs' head flags."""
+    heads = s[1:] != s[:-1]
+    if equal_nan and _is_float(s):
+        heads = heads & ~(_isnan(s[1:]) & _isnan(s[:-1]))
+    return _core.cumsum(_head_flags(s, heads), stream=stream) - 1
+
+
 def _isnan(a):
     if _framework(a) == "torch":
         import torch
@@ -222,11 +231,7 @@ def unique(
         # Each sorted element's run, sent back to its place in ar: a stable
         # sort of the positions carries the run numbers with them.
         if n:
-            heads = s[1:] != s[:-1]
-            if equal_nan and _is_float(s):
-                heads = heads & ~(_isnan(s[1:]) & _isnan(s[:-1]))
-            ones = _head_flags(s, heads)
-            runs = core.cumsum(ones, stream=stream) - 1
+            runs = _run_numbers(s, equal_nan, stream)
             _, inverse = core.sort_by_key(perm, runs, stream=stream)
         else:
             inverse = _arange(flat, 0)
@@ -253,13 +258,7 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, dim=None, *
     )
     result = [u]
     if return_inverse:
-        n = flat.shape[0]
-        if n:
-            heads = flat[1:] != flat[:-1]
-            ones = _head_flags(flat, heads)
-            inverse = core.cumsum(ones, stream=stream) - 1
-        else:
-            inverse = _arange(flat, 0)
+        inverse = _run_numbers(flat, False, stream) if flat.shape[0] else _arange(flat, 0)
         result.append(inverse.reshape(x.shape))
     if return_counts:
         result.append(counts)

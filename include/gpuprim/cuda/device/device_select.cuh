@@ -92,6 +92,7 @@ template <class S, class Count, bool Reduces = S::reduces>
 struct select_accumulator {
   using type = class_counts<Count, S::counted>;
   using item_value = no_item_value;
+  static constexpr bool constant_values = true;
   static __device__ class_counts_sum<Count, S::counted> op(const S&) { return {}; }
   static __device__ item_value load(const S&, std::uint64_t) { return {}; }
   static __device__ type item(int cls, item_value) {
@@ -111,6 +112,7 @@ struct select_accumulator<S, Count, true> {
   using V = typename S::value_type;
   using type = run_total<Count, V>;
   using item_value = V;
+  static constexpr bool constant_values = decltype(S::values)::constant;
   static __device__ run_total_op<Count, V, decltype(S::op)> op(const S& s) { return {s.op}; }
   static __device__ item_value load(const S& s, std::uint64_t i) { return s.values.at(i); }
   static __device__ type item(int cls, const V& v) { return {static_cast<Count>(cls == 0), v}; }
@@ -189,7 +191,12 @@ __global__ void __launch_bounds__(Threads, select_min_blocks)
 
   // 2. Classify, count, scan.
   signed char cls[Items];
-  typename acc::item_value values[S::reduces ? Items : 1];
+  // A reduction's values stay in registers from step 2 to step 4 where they
+  // are few bytes a thread; otherwise (byte keys, 32 a thread, with 8-byte
+  // values spilled) step 4 reads them again, from L1 or L2.
+  constexpr bool keep_values = S::reduces && !acc::constant_values &&
+                               Items * sizeof(typename acc::item_value) <= 96;
+  typename acc::item_value values[keep_values ? Items : 1];
   partial<T> thread_total{T{}, thread_valid > 0};
 #pragma unroll
   for (int k = 0; k < Items; ++k) {
@@ -207,7 +214,8 @@ __global__ void __launch_bounds__(Threads, select_min_blocks)
       }
       cls[k] = static_cast<signed char>(s.classify(x, previous, i));
       typename acc::item_value v{};
-      if constexpr (S::reduces) values[k] = v = acc::load(s, i);
+      if constexpr (S::reduces) v = acc::load(s, i);
+      if constexpr (keep_values) values[k] = v;
       const T t = acc::item(cls[k], v);
       thread_total.value = k == 0 ? t : op(thread_total.value, t);
     }
@@ -282,7 +290,13 @@ __global__ void __launch_bounds__(Threads, select_min_blocks)
       if (k < thread_valid) {
         // A head ends the run before it (whose value `run` holds).
         if (c == 0 && run.valid) s.write_value(acc::count(run.value, 0) - 1, run.value.value);
-        run = combine(run, partial<T>{acc::item(c, values[k]), true}, op);
+        typename acc::item_value v;
+        if constexpr (keep_values) {
+          v = values[k];
+        } else {
+          v = acc::load(s, tile_begin + first + k);
+        }
+        run = combine(run, partial<T>{acc::item(c, v), true}, op);
       }
     }
   }

@@ -144,12 +144,14 @@ struct unique_runs : selection_base<K> {
 template <class V>
 struct array_values {
   using value_type = V;
+  static constexpr bool constant = false;
   const V* data = nullptr;
   GPUPRIM_HD V at(std::uint64_t i) const { return data[i]; }
 };
 template <class C>
 struct unit_values {
   using value_type = C;
+  static constexpr bool constant = true;
   GPUPRIM_HD C at(std::uint64_t) const { return C(1); }
 };
 
