@@ -192,10 +192,11 @@ __global__ void __launch_bounds__(Threads, select_min_blocks)
   // 2. Classify, count, scan.
   signed char cls[Items];
   // A reduction's values stay in registers from step 2 to step 4 where they
-  // are few bytes a thread; otherwise (byte keys, 32 a thread, with 8-byte
-  // values spilled) step 4 reads them again, from L1 or L2.
-  constexpr bool keep_values = S::reduces && !acc::constant_values &&
-                               Items * sizeof(typename acc::item_value) <= 96;
+  // take few registers a thread (each at least one); otherwise (byte keys,
+  // 32 a thread, whose values spilled) step 4 reads them again, from L1 or L2.
+  constexpr bool keep_values =
+      S::reduces && !acc::constant_values &&
+      Items * std::max<std::size_t>(4, sizeof(typename acc::item_value)) <= 96;
   typename acc::item_value values[keep_values ? Items : 1];
   partial<T> thread_total{T{}, thread_valid > 0};
 #pragma unroll
