@@ -1,12 +1,9 @@
 // gpuprim.sparse.spmv and gpuprim.sparse.linalg's solvers on a CSR matrix
-// given as its three arrays (data, indices, indptr) and its shape;
-// python/gpuprim/sparse reads them from SciPy / cupyx matrices and turns the
-// solver's result into SciPy's (x, info).
-//
-// The structure is checked before use (the library's views are unchecked):
-// on the host all of it; on the GPU the row offsets for every call and the
-// column indices too for the solvers (spmv trusts a device matrix's column
-// indices, as cupyx does: checking them would cost a third of the product).
+// given as its three arrays (data, indices, indptr), its shape and the row
+// statistics of its structure check; python/gpuprim/sparse reads them from
+// SciPy / cupyx matrices, checks the structure once per matrix
+// (_csr_check: the library's gp::check_csr on either backend, cached on
+// the matrix object) and turns the solver's result into SciPy's (x, info).
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 
@@ -19,7 +16,6 @@
 
 #include "arrays.hpp"
 #include "bind.hpp"
-#include "gpu_sparse.hpp"
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/solve.hpp"
 #include "gpuprim/sparse.hpp"
@@ -90,58 +86,6 @@ csr_args import_csr(const char* fn, nb::handle data, nb::handle indices, nb::han
   return A;
 }
 
-template <class I>
-csr_row_stats check_host(const char* fn, const csr_args& A) {
-  try {
-    sparse_detail::check_csr<I>(
-        fn, A.rows, A.cols, std::span<const I>(A.indptr.ptr<const I>(), A.rows + 1),
-        std::span<const I>(A.indices.ptr<const I>(), A.indices.size()), A.data.size());
-  } catch (const std::invalid_argument& e) {
-    std::string m = e.what();
-    const std::string prefix = std::string("gpuprim::") + fn + ": ";
-    if (m.rfind(prefix, 0) == 0) m = m.substr(prefix.size());
-    value_error(std::string(fn) + ": A is not a valid CSR matrix: " + m);
-  }
-  return {};
-}
-
-// The device check; returns the statistics (for the SpMV kernel choice).
-csr_row_stats check_device(const char* fn, const csr_args& A, bool check_columns, stream_t stream) {
-  csr_row_stats s;
-  s.known = true;
-  s.rows = A.rows;
-  s.nnz = A.data.size();
-  if (A.rows == 0) return s;
-  const gpu::csr_check_result r =
-      gpu::check_csr(A.indices.type, A.indptr.data, A.indices.data, A.rows, A.cols, A.data.size(),
-                     check_columns, stream);
-  if (r.defect != gpu::csr_defect::none) {
-    const char* what = "";
-    switch (r.defect) {
-      case gpu::csr_defect::first_offset:
-        what = "indptr[0] is not 0";
-        break;
-      case gpu::csr_defect::decreasing:
-        what = "its row offsets decrease";
-        break;
-      case gpu::csr_defect::past_end:
-        what = "its end offset is past the entries (nnz)";
-        break;
-      case gpu::csr_defect::last_offset:
-        what = "the last row offset is not nnz";
-        break;
-      default:
-        what = "a column index is outside [0, cols)";
-        break;
-    }
-    value_error(std::string(fn) + ": A is not a valid CSR matrix: row " + std::to_string(r.row) +
-                ": " + what);
-  }
-  s.max_row = r.max_row;
-  s.empty_rows = r.empty_rows;
-  return s;
-}
-
 template <class F>
 void visit_csr(const csr_args& A, F&& f) {
   auto with_index = [&]<class T>(type_tag<T>) {
@@ -155,6 +99,43 @@ void visit_csr(const csr_args& A, F&& f) {
     with_index(type_tag<float>{});
   } else {
     with_index(type_tag<double>{});
+  }
+}
+
+// gp::check_csr on the arrays' backend: the row statistics, or ValueError
+// "fn: A is not a valid CSR matrix: <what the library found>".
+csr_row_stats check_call(const std::string& fn, nb::handle data, nb::handle indices,
+                         nb::handle indptr, std::int64_t rows, std::int64_t cols,
+                         nb::handle stream) {
+  csr_args A = import_csr(fn.c_str(), data, indices, indptr, rows, cols);
+  const context ctx = make_context(fn.c_str(), {&A.data, &A.indices, &A.indptr}, stream);
+  csr_row_stats stats;
+  try {
+    visit_csr(A, [&]<class T, class I>(type_tag<T>, type_tag<I>) {
+      if (ctx.on_device) {
+        device_guard guard(ctx);
+        const auto v = A.device_view<T, I>(csr_row_stats{});
+        nb::gil_scoped_release release;
+        stats = check_csr(cuda.on(ctx.stream), v);
+      } else {
+        const auto v = A.host_view<T, I>();
+        nb::gil_scoped_release release;
+        stats = check_csr(host, v);
+      }
+    });
+  } catch (const std::invalid_argument& e) {
+    std::string m = e.what();
+    const std::string prefix = "gpuprim::check_csr: ";
+    if (m.rfind(prefix, 0) == 0) m = m.substr(prefix.size());
+    value_error(fn + ": A is not a valid CSR matrix: " + m);
+  }
+  return stats;
+}
+
+// The statistics a call was given must be those of this matrix's check.
+void require_checked(const char* fn, const csr_args& A, const csr_row_stats& stats) {
+  if (!stats.known || stats.rows != A.rows || stats.nnz != A.data.size()) {
+    value_error(std::string(fn) + ": the matrix's structure check does not match it");
   }
 }
 
@@ -177,46 +158,31 @@ void check_vector(const char* fn, const array& v, const char* name, const csr_ar
 }
 
 nb::object spmv_call(nb::handle data, nb::handle indices, nb::handle indptr, std::int64_t rows,
-                     std::int64_t cols, nb::handle x_obj, nb::handle stream) {
+                     std::int64_t cols, const csr_row_stats& stats, nb::handle x_obj,
+                     nb::handle stream) {
   const char* fn = "spmv";
   csr_args A = import_csr(fn, data, indices, indptr, rows, cols);
+  require_checked(fn, A, stats);
   array x = import_array(x_obj, "spmv: x");
   check_vector(fn, x, "x", A, A.cols, "columns", false);
   const context ctx = make_context(fn, {&A.data, &A.indices, &A.indptr, &x}, stream);
   array y = empty_array(ctx, {static_cast<std::int64_t>(A.rows)}, A.data.type);
   if (A.rows == 0) return y.obj;
-  if (ctx.on_device) {
-    device_guard guard(ctx);
-    csr_row_stats stats;
-    {
-      nb::gil_scoped_release release;
-      stats = check_device(fn, A, false, ctx.stream);
-    }
-    visit_csr(A, [&]<class T, class I>(type_tag<T>, type_tag<I>) {
+  visit_csr(A, [&]<class T, class I>(type_tag<T>, type_tag<I>) {
+    if (ctx.on_device) {
+      device_guard guard(ctx);
       const auto v = A.device_view<T, I>(stats);
       nb::gil_scoped_release release;
       spmv(cuda.on(ctx.stream), T(1), v, device_span<const T>(x.ptr<const T>(), A.cols), T(0),
            device_span<T>(y.ptr<T>(), A.rows));
-    });
-    return y.obj;
-  }
-  visit_csr(A, [&]<class T, class I>(type_tag<T>, type_tag<I>) {
-    nb::gil_scoped_release release;
-    check_host<I>(fn, A);
-    const auto v = A.host_view<T, I>();
-    spmv(host, T(1), v, std::span<const T>(x.ptr<const T>(), A.cols), T(0),
-         std::span<T>(y.ptr<T>(), A.rows));
+    } else {
+      const auto v = A.host_view<T, I>();
+      nb::gil_scoped_release release;
+      spmv(host, T(1), v, std::span<const T>(x.ptr<const T>(), A.cols), T(0),
+           std::span<T>(y.ptr<T>(), A.rows));
+    }
   });
   return y.obj;
-}
-
-// SciPy's solvers run until they converge, break down or reach maxiter;
-// the library's stagnation stop is switched off to match (its divergence
-// stop, a non-finite residual or one 1e8 times the initial, has no switch:
-// see scipy_info).
-template <class Options>
-void no_stagnation_stop(Options& o) {
-  if constexpr (requires { o.stagnation_window; }) o.stagnation_window = 0;
 }
 
 solve_method method_of(const std::string& name) {
@@ -227,42 +193,35 @@ solve_method method_of(const std::string& name) {
   value_error("unknown solver " + name);
 }
 
-// SciPy's `info` for how the solve stopped: 0 converged; a breakdown (a
-// division by zero in CG or BiCGStab) -10, SciPy's BiCGStab's value (its
-// negative values are breakdowns and illegal input; illegal input raises
-// here); otherwise the iterations run, positive as SciPy's "not converged":
-// maxiter when the limit came first, fewer when the residual diverged (SciPy
-// iterates on to maxiter there and returns maxiter; x is then the last
-// finite iterate instead of NaN) or stagnated (never, with the stagnation
-// stop off).
-constexpr std::int64_t breakdown_info = -10;
-
-std::int64_t scipy_info(const solve_result& r) {
-  switch (r.status) {
-    case solve_status::converged:
-      return 0;
-    case solve_status::breakdown:
-      return breakdown_info;
-    case solve_status::max_iterations:
-    case solve_status::diverged:
-    case solve_status::stagnated:
+const char* cause_name(solve_breakdown c) {
+  switch (c) {
+    case solve_breakdown::curvature:
+      return "curvature";
+    case solve_breakdown::rho:
+      return "rho";
+    case solve_breakdown::omega:
+      return "omega";
+    case solve_breakdown::none:
       break;
   }
-  return static_cast<std::int64_t>(r.iterations);
+  return "none";
 }
 
-// Solves A x = b; returns (x, info, status, iterations, residual, message)
-// with info as SciPy's (scipy_info) and status the library's solve_status
-// by name. The stop is SciPy's ||b - A x|| <= max(rtol ||b||, atol) (the
-// library's tolerance and atol).
+// Solves A x = b with SciPy's stopping rules (the library's tolerance and
+// atol; no stagnation or growth stop: SciPy runs on to maxiter; a
+// non-finite residual still stops); returns (x, status, iterations,
+// residual, half_step, breakdown cause, message): python/gpuprim/sparse/
+// linalg.py turns them into SciPy's info.
 nb::tuple solve_call(const std::string& method_name, nb::handle data, nb::handle indices,
-                     nb::handle indptr, std::int64_t rows, std::int64_t cols, nb::handle b_obj,
-                     nb::handle x0_obj, double rtol, double atol, std::int64_t maxiter,
-                     bool jacobi_preconditioner, double omega, nb::handle stream) {
+                     nb::handle indptr, std::int64_t rows, std::int64_t cols,
+                     const csr_row_stats& stats, nb::handle b_obj, nb::handle x0_obj, double rtol,
+                     double atol, std::int64_t maxiter, bool jacobi_preconditioner, double omega,
+                     nb::handle stream) {
   const solve_method method = method_of(method_name);
   const char* fn = name_of(method);
   const std::string f(fn);
   csr_args A = import_csr(fn, data, indices, indptr, rows, cols);
+  require_checked(fn, A, stats);
   if (A.rows != A.cols) {
     value_error(f + ": A is " + std::to_string(A.rows) + " x " + std::to_string(A.cols) +
                 "; it must be square");
@@ -278,7 +237,7 @@ nb::tuple solve_call(const std::string& method_name, nb::handle data, nb::handle
     value_error(f + ": rtol and atol must be >= 0 (got " + std::to_string(rtol) + ", " +
                 std::to_string(atol) + ")");
   }
-  if (maxiter < 1) value_error(f + ": maxiter must be >= 1 (got " + std::to_string(maxiter) + ")");
+  if (maxiter < 0) value_error(f + ": maxiter must be >= 0 (got " + std::to_string(maxiter) + ")");
   const context ctx = x0 ? make_context(fn, {&A.data, &A.indices, &A.indptr, &b, &*x0}, stream)
                          : make_context(fn, {&A.data, &A.indices, &A.indptr, &b}, stream);
   array x = empty_array(ctx, {static_cast<std::int64_t>(A.rows)}, A.data.type);
@@ -290,45 +249,53 @@ nb::tuple solve_call(const std::string& method_name, nb::handle data, nb::handle
   opts.use_initial_guess = x0.has_value();
   opts.precond = jacobi_preconditioner ? preconditioner::jacobi : preconditioner::none;
   opts.omega = omega;
-  no_stagnation_stop(opts);
+  opts.stagnation_window = 0;
+  opts.divergence_growth = 0;
   solve_result res;
   const std::size_t n = A.rows;
-  if (ctx.on_device) {
-    device_guard guard(ctx);
-    visit_csr(A, [&]<class T, class I>(type_tag<T>, type_tag<I>) {
-      nb::gil_scoped_release release;
-      const csr_row_stats stats = check_device(fn, A, true, ctx.stream);
-      if (x0 && n) detail::copy_device_to_device(x.data, x0->data, n * sizeof(T), ctx.stream);
+  visit_csr(A, [&]<class T, class I>(type_tag<T>, type_tag<I>) {
+    if (ctx.on_device) {
+      device_guard guard(ctx);
       const auto v = A.device_view<T, I>(stats);
+      nb::gil_scoped_release release;
+      if (x0 && n) detail::copy_device_to_device(x.data, x0->data, n * sizeof(T), ctx.stream);
       res = solve(cuda.on(ctx.stream), method, v, device_span<const T>(b.ptr<const T>(), n),
                   device_span<T>(x.ptr<T>(), n), opts);
-    });
-  } else {
-    visit_csr(A, [&]<class T, class I>(type_tag<T>, type_tag<I>) {
-      nb::gil_scoped_release release;
-      check_host<I>(fn, A);
-      if (x0 && n) std::memcpy(x.data, x0->data, n * sizeof(T));
+    } else {
       const auto v = A.host_view<T, I>();
+      nb::gil_scoped_release release;
+      if (x0 && n) std::memcpy(x.data, x0->data, n * sizeof(T));
       res = solve(host, method, v, std::span<const T>(b.ptr<const T>(), n),
                   std::span<T>(x.ptr<T>(), n), opts);
-    });
-  }
-  return nb::make_tuple(x.obj, scipy_info(res), std::string(name_of(res.status)), res.iterations,
-                        res.residual, res.message);
+    }
+  });
+  return nb::make_tuple(x.obj, std::string(name_of(res.status)), res.iterations, res.residual,
+                        res.half_step, std::string(cause_name(res.breakdown_cause)), res.message);
 }
 
 }  // namespace
 
 void bind_sparse(nb::module_& m) {
+  nb::class_<csr_row_stats>(m, "_CsrStats",
+                            "The row statistics of a checked CSR matrix (gpuprim.sparse).")
+      .def_ro("rows", &csr_row_stats::rows)
+      .def_ro("nnz", &csr_row_stats::nnz)
+      .def_ro("max_row", &csr_row_stats::max_row)
+      .def_ro("empty_rows", &csr_row_stats::empty_rows);
+  m.def("_csr_check", &check_call, nb::arg("fn"), nb::arg("data"), nb::arg("indices"),
+        nb::arg("indptr"), nb::arg("rows"), nb::arg("cols"), nb::arg("stream") = nb::none(),
+        "Checks a CSR matrix's structure on its arrays' backend (use gpuprim.sparse); returns "
+        "its row statistics.");
   m.def("_spmv", &spmv_call, nb::arg("data"), nb::arg("indices"), nb::arg("indptr"),
-        nb::arg("rows"), nb::arg("cols"), nb::arg("x"), nb::arg("stream") = nb::none(),
-        "y = A x for a CSR matrix given as its arrays (use gpuprim.sparse.spmv).");
-  m.def("_solve", &solve_call, nb::arg("method"), nb::arg("data"), nb::arg("indices"),
-        nb::arg("indptr"), nb::arg("rows"), nb::arg("cols"), nb::arg("b"), nb::arg("x0").none(),
-        nb::arg("rtol"), nb::arg("atol"), nb::arg("maxiter"), nb::arg("jacobi"), nb::arg("omega"),
+        nb::arg("rows"), nb::arg("cols"), nb::arg("stats"), nb::arg("x"),
         nb::arg("stream") = nb::none(),
-        "Solves A x = b (use gpuprim.sparse.linalg); returns (x, info, status, iterations, "
-        "residual, message), info as SciPy's.");
+        "y = A x for a checked CSR matrix given as its arrays (use gpuprim.sparse.spmv).");
+  m.def("_solve", &solve_call, nb::arg("method"), nb::arg("data"), nb::arg("indices"),
+        nb::arg("indptr"), nb::arg("rows"), nb::arg("cols"), nb::arg("stats"), nb::arg("b"),
+        nb::arg("x0").none(), nb::arg("rtol"), nb::arg("atol"), nb::arg("maxiter"),
+        nb::arg("jacobi"), nb::arg("omega"), nb::arg("stream") = nb::none(),
+        "Solves A x = b (use gpuprim.sparse.linalg); returns (x, status, iterations, "
+        "residual, half_step, breakdown cause, message).");
 }
 
 }  // namespace gpuprim::python

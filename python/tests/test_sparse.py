@@ -124,24 +124,130 @@ def test_column_vector_rhs():
     np.testing.assert_allclose(x, xs, rtol=1e-8, atol=1e-10)
 
 
-def test_diverged_is_iteration_count():
+def test_diverged_runs_to_maxiter():
     # Richardson with omega = 1 on the Poisson matrix (eigenvalues up to ~8)
-    # grows the residual about 7x per step: the solver stops once it is 1e8
-    # times the initial one; info is the (positive) count run, below maxiter.
+    # grows the residual about 7x per step; as SciPy, there is no growth
+    # stop: info is maxiter, and once the residual overflows x is NaN.
     A = poisson_2d(4)
     x, info = gp.sparse.linalg.richardson(A, np.ones(16), omega=1.0, maxiter=1000)
-    assert 0 < info < 1000
-    assert np.all(np.isfinite(x))
-    x2, info2 = gp.sparse.linalg.richardson(A, np.ones(16), omega=1.0, maxiter=info - 1)
-    assert info2 == info - 1  # the limit came first
+    assert info == 1000
+    assert np.all(np.isnan(x))
+    x, info = gp.sparse.linalg.richardson(A, np.ones(16), omega=1.0, maxiter=50)
+    assert info == 50
+    assert np.all(np.isfinite(x)) and np.abs(x).max() > 1e8
 
 
-def test_breakdown_is_negative():
-    # b orthogonal to A b makes CG's first p.Ap = 0 for this A (A = [[0, 1], [1, 0]]).
+def test_breakdowns():
+    # A = [[0, 1], [1, 0]], b = e0: CG's first p.Ap = 0; SciPy's cg has no
+    # breakdown info (it goes on with NaN): info maxiter, x the last iterate.
     A = sp.csr_matrix(np.array([[0.0, 1.0], [1.0, 0.0]]))
-    x, info = gp.sparse.linalg.cg(A, np.array([1.0, 0.0]))
-    assert info < 0
+    b = np.array([1.0, 0.0])
+    x, info = gp.sparse.linalg.cg(A, b)
+    assert info == 20
     assert np.all(np.isfinite(x))
+    # BiCGStab: rhat.A p = 0, SciPy's -11.
+    x, info = gp.sparse.linalg.bicgstab(A, b)
+    xs, info_s = spl.bicgstab(A, b)
+    assert info == info_s == -11
+    np.testing.assert_array_equal(x, xs)
+
+
+def _tridiagonal():
+    return sp.csr_matrix(np.array([[4.0, 1, 0], [1, 4, 1], [0, 1, 4]]))
+
+
+@pytest.mark.parametrize("name", ["cg", "bicgstab"])
+@pytest.mark.parametrize("where", ["b nan", "b inf", "x0 nan", "A nan", "A inf"])
+def test_non_finite_data_as_scipy(name, where):
+    """NaN or inf in b, x0 or A.data: SciPy's (all-NaN x, maxiter), never info 0."""
+    A, b, x0 = _tridiagonal(), np.array([1.0, 2.0, 3.0]), None
+    bad = np.nan if "nan" in where else np.inf
+    if where.startswith("b"):
+        b = np.array([1.0, bad, 1.0])
+    elif where.startswith("x0"):
+        x0 = np.array([bad, 0.0, 0.0])
+    else:
+        A = A.copy()
+        A.data[0] = bad
+    with np.errstate(all="ignore"):
+        xs, info_s = getattr(spl, name)(A, b, x0=x0)
+    x, info = getattr(gp.sparse.linalg, name)(A, b, x0=x0)
+    assert info == info_s == 30
+    np.testing.assert_array_equal(x, xs)  # all NaN
+    if x0 is not None:
+        assert np.isnan(x0[0]) or np.isinf(x0[0])  # x0 untouched
+
+
+@pytest.mark.parametrize("name", ["jacobi", "richardson"])
+def test_non_finite_data_stationary(name):
+    A = _tridiagonal()
+    x, info = getattr(gp.sparse.linalg, name)(A, np.array([1.0, np.nan, 1.0]), omega=0.2)
+    assert info == 30 and np.all(np.isnan(x))
+    B = A.copy()
+    B.data[1] = np.inf  # off the diagonal
+    x, info = getattr(gp.sparse.linalg, name)(B, np.ones(3), omega=0.2)
+    assert info == 30 and np.all(np.isnan(x))
+
+
+def test_cg_indefinite_as_scipy():
+    """SciPy's rand-diag case: CG goes on through p.Ap < 0 and converges."""
+    d = np.array([6, -5, 2, 7, -1, 10, 4, -3, -8, 9], dtype=float)
+    A = sp.diags(d).tocsr()
+    b = np.arange(10.0)
+    for rtol in (1e-5, 1e-8):
+        x, info = gp.sparse.linalg.cg(A, b, rtol=rtol)
+        xs, info_s = spl.cg(A, b, rtol=rtol)
+        assert info == info_s == 0
+        assert np.linalg.norm(A @ x - b) <= rtol * np.linalg.norm(b)
+        np.testing.assert_allclose(x, xs, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", SOLVERS)
+def test_maxiter_zero_returns_x0(name):
+    A = _tridiagonal()
+    b = np.array([1.0, 2.0, 3.0])
+    x0 = np.array([1.0, 1.0, 1.0])
+    x, info = getattr(gp.sparse.linalg, name)(A, b, x0=x0, maxiter=0)
+    assert info == 0
+    np.testing.assert_array_equal(x, x0)
+    assert x is not x0
+    x, info = getattr(gp.sparse.linalg, name)(A, np.array([1.0, np.nan, 1.0]), maxiter=0)
+    assert info == 0
+    np.testing.assert_array_equal(x, np.zeros(3))
+    if name in ("cg", "bicgstab"):
+        xs, info_s = getattr(spl, name)(A, b, x0=x0, maxiter=0)
+        assert info_s == 0
+        np.testing.assert_array_equal(xs, x0)
+
+
+@pytest.mark.parametrize("name", ["cg", "bicgstab"])
+def test_last_iteration_rule_as_scipy(name):
+    """info = maxiter when the residual first meets the tolerance after the last
+    allowed iteration (SciPy tests before each one); BiCGStab's half step counts."""
+    A = _tridiagonal()
+    b = np.array([1.0, 2.0, 3.0])
+    for maxiter in range(1, 6):
+        x, info = getattr(gp.sparse.linalg, name)(A, b, maxiter=maxiter, rtol=1e-10)
+        xs, info_s = getattr(spl, name)(A, b, maxiter=maxiter, rtol=1e-10)
+        assert info == info_s, (maxiter, info, info_s)
+        np.testing.assert_allclose(x, xs, rtol=1e-9, atol=1e-12)
+
+
+def test_structure_check_cached_on_the_matrix():
+    A = poisson_2d(4)
+    b = np.ones(16)
+    y = gp.sparse.spmv(A, b)
+    np.testing.assert_allclose(y, A @ b)
+    kept = A._gpuprim_csr_checked
+    assert kept[1] is A.indices and kept[4].nnz == A.nnz and kept[4].max_row == 5
+    gp.sparse.linalg.cg(A, b)
+    assert A._gpuprim_csr_checked is kept  # not checked again
+    # New arrays are checked again.
+    bad = A.indices.copy()
+    bad[5] = 99
+    A.indices = bad
+    with pytest.raises(ValueError, match="row 1: column index 99 is outside"):
+        gp.sparse.spmv(A, b)
 
 
 def test_bad_input():
@@ -190,7 +296,12 @@ def test_bad_input():
     with pytest.raises(ValueError):
         gp.sparse.linalg.cg(A, b, rtol=-1.0)
     with pytest.raises(ValueError):
-        gp.sparse.linalg.cg(A, b, maxiter=0)
+        gp.sparse.linalg.cg(A, b, maxiter=-1)
+    with pytest.raises(TypeError):
+        gp.sparse.linalg.cg(A, b, maxiter=2.5)
+    for atol in ("legacy", None, -1):  # SciPy's test_invalid_atol
+        with pytest.raises(ValueError):
+            gp.sparse.linalg.cg(A, b, atol=atol)
     with pytest.raises(ValueError):  # zero diagonal
         gp.sparse.linalg.jacobi(sp.csr_matrix(np.array([[0.0, 1.0], [1.0, 1.0]])), np.ones(2))
 
