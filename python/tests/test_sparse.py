@@ -265,8 +265,6 @@ def test_bad_input():
         gp.sparse.linalg.cg(A, b, x0=np.ones(3))
     with pytest.raises(TypeError):  # dtype mismatch
         gp.sparse.spmv(A, np.ones(16, np.float32))
-    with pytest.raises(TypeError):
-        gp.sparse.linalg.cg(A, b.astype(np.float32))
     with pytest.raises(TypeError):  # integer matrix
         gp.sparse.spmv(A.astype(np.int64), np.ones(16, np.int64))
     with pytest.raises(TypeError):  # object vector
@@ -345,3 +343,53 @@ def test_gpu(dtype):
     badi[7] = n + 5
     with pytest.raises(ValueError, match="column index"):
         gp.sparse.linalg.cg((dA.data, badi, dA.indptr, dA.shape), db)
+
+
+def test_mixed_dtypes_upcast_as_scipy():
+    """float32 A with float64 b: solved in float64, as SciPy's make_system."""
+    A = poisson_2d(6, np.float32)
+    b = np.arange(36, dtype=np.float64)
+    for name in SOLVERS[:2]:
+        x, info = getattr(gp.sparse.linalg, name)(A, b, rtol=1e-10)
+        xs, info_s = getattr(spl, name)(A, b, rtol=1e-10)
+        assert x.dtype == xs.dtype == np.float64 and info == info_s == 0
+        np.testing.assert_allclose(x, xs, rtol=1e-8)
+    x, info = gp.sparse.linalg.cg(A, np.arange(36))  # integer b: float64
+    assert x.dtype == np.float64 and info == 0
+    assert A.dtype == np.float32  # A untouched
+
+
+@pytest.mark.parametrize("name", ["cg", "bicgstab"])
+def test_operator_path_as_scipy(name):
+    """Dense A, LinearOperator A and M, callback=, x0='Mb': SciPy's iteration."""
+    rng = np.random.default_rng(7)
+    D = rng.random((9, 9))
+    D = D @ D.T + 9 * np.eye(9)
+    b = rng.random(9)
+    ours, theirs = getattr(gp.sparse.linalg, name), getattr(spl, name)
+    for kwargs in [
+        {},
+        {"x0": "Mb"},
+        {"M": np.diag(1 / np.diag(D))},
+        {"M": spl.LinearOperator((9, 9), matvec=lambda v: v / np.diag(D))},
+        {"maxiter": 2},
+    ]:
+        x, info = ours(D, b, rtol=1e-10, **kwargs)
+        xs, info_s = theirs(D, b, rtol=1e-10, **kwargs)
+        assert info == info_s, kwargs
+        np.testing.assert_allclose(x, xs, rtol=1e-12, atol=1e-14)
+    seen, seen_s = [], []
+    op = spl.LinearOperator((9, 9), matvec=lambda v: D @ v, dtype=np.float64)
+    x, info = ours(op, b, rtol=1e-10, callback=lambda xk: seen.append(xk.copy()))
+    xs, info_s = theirs(op, b, rtol=1e-10, callback=lambda xk: seen_s.append(xk.copy()))
+    assert info == info_s == 0 and len(seen) == len(seen_s) > 1
+    np.testing.assert_allclose(np.array(seen), np.array(seen_s), rtol=1e-12, atol=1e-14)
+    # A CSR matrix with a callback: the product by gpuprim.sparse.spmv.
+    A = poisson_2d(5)
+    calls = []
+    x, info = ours(A, np.ones(25), maxiter=1, callback=calls.append)
+    assert info == 1 and len(calls) == 1
+    with pytest.raises(ValueError):
+        ours(op, b, stream=object())
+    with pytest.raises(TypeError):
+        ours(D.astype(complex), b)

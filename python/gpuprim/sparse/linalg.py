@@ -20,23 +20,37 @@ returns ``(x, info)`` with SciPy's info:
   (``p.A p = 0``) stops gpuprim's CG with info ``maxiter`` and x the last
   iterate (SciPy would go on with NaN).
 
-``A`` is a CSR matrix as ``gpuprim.sparse.spmv`` takes it; ``b`` and ``x0``
-are vectors of A's dtype on A's device (1-D or n x 1); ``x`` is 1-D, of
-b's kind. Defaults are SciPy's: ``rtol=1e-5``, ``atol=0``, ``maxiter=10 *
-n``, ``M=None``; ``M='jacobi'`` is the diagonal preconditioner (the only
-other M; a zero or non-finite diagonal entry raises ValueError).
+``A`` is a CSR matrix as ``gpuprim.sparse.spmv`` takes it, a dense 2-D
+array or a ``scipy.sparse.linalg.LinearOperator``; ``M`` is None,
+``'jacobi'`` (the diagonal preconditioner), a matrix or a LinearOperator;
+``b`` and ``x0`` are vectors on A's device (1-D or n x 1; ``x0='Mb'`` starts
+from M b); ``x`` is 1-D, of b's kind. Dtypes as SciPy's: the system is
+solved in A's and b's promoted dtype (integer b as float64), A's values, b
+and x0 converted to it (a copy where they differ). Defaults are SciPy's:
+``rtol=1e-5``, ``atol=0``, ``maxiter=10 * n``, ``M=None``, ``callback=None``
+(called as ``callback(xk)`` after each iteration).
 
-Differences from SciPy: where the recurrence's residual meets the
-tolerance, CG and BiCGStab confirm it with ``b - A x`` and go on from x when
-it falls short (SciPy trusts the recurrence); an exactly zero residual
-meets ``rtol=atol=0`` (SciPy would divide 0 by 0); ``M`` takes None or
-'jacobi' only; no ``callback``, dense or ``LinearOperator`` ``A``.
+Two paths. A CSR ``A`` with ``M`` None or 'jacobi' and no callback runs on
+the library's solvers (both backends, every iteration in C++ or on the
+device); anything else runs the operator path (``_operator_solve.py``):
+SciPy's loop in Python over ``matvec`` calls on NumPy or CuPy vectors, a
+CSR ``A`` multiplied by ``gpuprim.sparse.spmv``, so LinearOperators see the
+input's kind of array; ``stream=`` is refused there.
+
+Differences from SciPy on the library path: where the recurrence's
+residual meets the tolerance, CG and BiCGStab confirm it with ``b - A x``
+and go on from x when it falls short (SciPy trusts the recurrence); an
+exactly zero residual meets ``rtol=atol=0`` (SciPy would divide 0 by 0).
+Complex systems are refused (TypeError).
 """
 
 import numbers
 
+import numpy as np
+
 from .. import _core
-from . import _checked_csr
+from . import _checked_csr, spmv
+from ._operator_solve import is_operator_case, solve_with_operators
 
 __all__ = ["cg", "bicgstab", "jacobi", "richardson"]
 
@@ -72,8 +86,47 @@ def _tolerance(method, name, value):
     return value
 
 
-def _solve(method, A, b, x0, rtol, atol, maxiter, M, omega, stream):
+def _system_dtype(data, b):
+    """SciPy's dtype for A's values and b (NumPy and CuPy arrays; None for
+    others, which must match A as they are)."""
+    try:
+        a_type, b_type = np.dtype(data.dtype), np.dtype(b.dtype)
+    except (TypeError, AttributeError):
+        return None
+    if b_type.kind in "biu":
+        b_type = np.dtype(np.float64)
+    t = np.result_type(a_type, b_type)
+    return t if t.kind == "f" and t.itemsize >= 4 else None
+
+
+def _upcast(v, dtype):
+    """v as the system's dtype (a converted copy where it differs)."""
+    if not hasattr(v, "astype") or np.dtype(v.dtype) == dtype:
+        return v
+    return v.astype(dtype)
+
+
+def _solve(method, A, b, x0, rtol, atol, maxiter, M, omega, callback, stream):
+    rtol = _tolerance(method, "rtol", rtol)
+    atol = _tolerance(method, "atol", atol)
+    if is_operator_case(A, M, x0, callback):
+        if stream is not None:
+            raise ValueError(
+                f"{method}: stream= is for CSR solves by the library; the operator path "
+                "(LinearOperator, dense A or M, callback, x0='Mb') runs on the arrays' "
+                "current stream"
+            )
+        limit = None if maxiter is None else _iteration_limit(method, maxiter, 0)
+        return solve_with_operators(
+            method, A, b, x0, rtol, atol, limit, M, omega, callback, spmv
+        )
     data, indices, indptr, rows, cols, stats = _checked_csr(method, A, stream)
+    # Mixed dtypes as SciPy's make_system: the system's dtype is A's and b's
+    # promoted (integer b as float64); A's values, b and x0 are converted.
+    dtype = _system_dtype(data, b)
+    if dtype is not None:
+        data, b = _upcast(data, dtype), _upcast(b, dtype)
+        x0 = None if x0 is None else _upcast(x0, dtype)
     if M is None:
         jacobi_m = False
     elif isinstance(M, str) and M == "jacobi":
@@ -85,8 +138,6 @@ def _solve(method, A, b, x0, rtol, atol, maxiter, M, omega, stream):
             f"{method}: M is a {type(M).__name__}; gpuprim takes M=None or M='jacobi' "
             "(the diagonal preconditioner)"
         )
-    rtol = _tolerance(method, "rtol", rtol)
-    atol = _tolerance(method, "atol", atol)
     limit = _iteration_limit(method, maxiter, rows)
     x, status, iterations, residual, half_step, cause, _message = _core._solve(
         method,
@@ -111,24 +162,38 @@ def _solve(method, A, b, x0, rtol, atol, maxiter, M, omega, stream):
     return x, _scipy_info(method, limit, status, iterations, half_step, cause)
 
 
-def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, stream=None):
+def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None, stream=None):
     """Conjugate gradients, as scipy.sparse.linalg.cg: returns (x, info)."""
-    return _solve("cg", A, b, x0, rtol, atol, maxiter, M, 1.0, stream)
+    return _solve("cg", A, b, x0, rtol, atol, maxiter, M, 1.0, callback, stream)
 
 
-def bicgstab(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, stream=None):
+def bicgstab(
+    A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None, stream=None
+):
     """BiCGStab, as scipy.sparse.linalg.bicgstab: returns (x, info)."""
-    return _solve("bicgstab", A, b, x0, rtol, atol, maxiter, M, 1.0, stream)
+    return _solve("bicgstab", A, b, x0, rtol, atol, maxiter, M, 1.0, callback, stream)
 
 
-def jacobi(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, omega=1.0, stream=None):
+def jacobi(
+    A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, omega=1.0, callback=None, stream=None
+):
     """The (weighted) Jacobi iteration x += omega D^-1 (b - A x): returns (x, info)."""
-    return _solve("jacobi", A, b, x0, rtol, atol, maxiter, None, omega, stream)
+    return _solve("jacobi", A, b, x0, rtol, atol, maxiter, None, omega, callback, stream)
 
 
 def richardson(
-    A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, omega=1.0, stream=None
+    A,
+    b,
+    x0=None,
+    *,
+    rtol=1e-5,
+    atol=0.0,
+    maxiter=None,
+    M=None,
+    omega=1.0,
+    callback=None,
+    stream=None,
 ):
-    """Richardson's iteration x += omega M (b - A x) (M = I, or D^-1 with M='jacobi'):
-    returns (x, info)."""
-    return _solve("richardson", A, b, x0, rtol, atol, maxiter, M, omega, stream)
+    """Richardson's iteration x += omega M (b - A x) (M = I, D^-1 with M='jacobi', or a
+    matrix / LinearOperator): returns (x, info)."""
+    return _solve("richardson", A, b, x0, rtol, atol, maxiter, M, omega, callback, stream)
