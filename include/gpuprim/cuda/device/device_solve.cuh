@@ -169,7 +169,9 @@ void bicgstab_restart(device_solver<T, Op>& ds, const T* r, T* rhat, T* p, T* ph
         s.rho = d.v[0];
         s.halt = solve_tolerance_met(s.rr, s.tol2b2) ? 1 : 0;
         s.s_converged = 0;
-        if (!s.halt && !(fabs(s.rho) >= below)) break_down(s, solve_breakdown::rho, s.rho);
+        // (A non-finite r is the divergence record() reports next.)
+        if (!s.halt && isfinite(s.rr) && !(fabs(s.rho) >= below))
+          break_down(s, solve_breakdown::rho, s.rho);
       },
       guard_none);
 }
