@@ -2,7 +2,8 @@
 ``matvec`` calls, for what the library's solvers cannot take (a dense or
 ``LinearOperator`` ``A``, an ``M`` that is a matrix or a ``LinearOperator``,
 a ``callback``). The vectors stay NumPy or CuPy arrays (the input's kind);
-a CSR ``A`` multiplies through ``gpuprim.sparse.spmv``. The loops follow
+a real CSR ``A`` multiplies through ``gpuprim.sparse.spmv`` (a complex one,
+which the library's kernels do not take, by its own ``@``). The loops follow
 ``scipy.sparse.linalg.cg`` / ``bicgstab`` step for step (the test before
 each iteration, the breakdown thresholds, the info values), so they give
 SciPy's answers; jacobi and richardson use the same test and info rules.
@@ -43,6 +44,10 @@ def _times(fn, what, op, xp, spmv, dtype):
             data, indices, indptr, shape = op
         else:
             data, indices, indptr, shape = op.data, op.indices, op.indptr, op.shape
+        if xp.dtype(dtype).kind == "c":
+            if isinstance(op, tuple):
+                raise TypeError("a complex system needs a matrix object, not a tuple")
+            return lambda v: op @ v  # gpuprim's kernels are real: the matrix's own product
         if data.dtype != dtype:
             op = (data.astype(dtype), indices, indptr, shape)
         return lambda v: spmv(op, v)
@@ -73,10 +78,8 @@ def _value_type(xp, op, b):
     if dtype is None:
         dtype = xp.asarray(op.matvec(b)).dtype
     t = xp.result_type(dtype, b.dtype)
-    if t.kind == "c":
-        raise TypeError("gpuprim's solvers take real systems (complex is not supported)")
-    if t.kind != "f" or t.itemsize < 4:
-        t = xp.dtype(xp.float64)
+    if t.kind not in "fc" or t.itemsize < 4:
+        t = xp.result_type(t, xp.float64)
     return t
 
 
@@ -149,20 +152,26 @@ def _met(xp, r, bound):
     return float(xp.linalg.norm(r)) < bound
 
 
+def _dot(xp, dtype):
+    """SciPy's dot product: vdot (conjugating) for complex systems."""
+    return xp.vdot if xp.dtype(dtype).kind == "c" else xp.dot
+
+
 def _cg(xp, matvec, psolve, b, x, bound, maxiter, callback, dtype, omega):
+    dot = _dot(xp, dtype)
     r = b - matvec(x) if bool(x.any()) else b.copy()
     rho_prev, p = None, None
     for iteration in range(maxiter):
         if _met(xp, r, bound):
             return x, 0
         z = psolve(r)
-        rho = xp.dot(r, z)
+        rho = dot(r, z)
         if iteration > 0:
             p = z + (rho / rho_prev) * p
         else:
             p = xp.array(z, dtype=dtype)
         q = matvec(p)
-        alpha = rho / xp.dot(p, q)
+        alpha = rho / dot(p, q)
         x += alpha * p
         r -= alpha * q
         rho_prev = rho
@@ -173,25 +182,26 @@ def _cg(xp, matvec, psolve, b, x, bound, maxiter, callback, dtype, omega):
 
 def _bicgstab(xp, matvec, psolve, b, x, bound, maxiter, callback, dtype, omega_unused):
     below = float(xp.finfo(dtype).eps) ** 2
+    dot = _dot(xp, dtype)
     r = b - matvec(x) if bool(x.any()) else b.copy()
     rtilde = r.copy()
     rho_prev = omega = alpha = p = v = None
     for iteration in range(maxiter):
         if _met(xp, r, bound):
             return x, 0
-        rho = xp.dot(rtilde, r)
-        if abs(float(rho)) < below:
+        rho = dot(rtilde, r)
+        if abs(complex(rho)) < below:
             return x, -10
         if iteration > 0:
-            if abs(float(omega)) < below:
+            if abs(complex(omega)) < below:
                 return x, -11
             p = r + (rho / rho_prev) * (alpha / omega) * (p - omega * v)
         else:
             p = r.copy()
         phat = psolve(p)
         v = matvec(phat)
-        rv = xp.dot(rtilde, v)
-        if float(rv) == 0:
+        rv = dot(rtilde, v)
+        if complex(rv) == 0:
             return x, -11
         alpha = rho / rv
         r = r - alpha * v
@@ -200,7 +210,7 @@ def _bicgstab(xp, matvec, psolve, b, x, bound, maxiter, callback, dtype, omega_u
             return x, 0
         shat = psolve(r)
         t = matvec(shat)
-        omega = xp.dot(t, r) / xp.dot(t, t)
+        omega = dot(t, r) / dot(t, t)
         x += alpha * phat
         x += omega * shat
         r = r - omega * t
@@ -221,9 +231,13 @@ def _stationary(xp, matvec, psolve, b, x, bound, maxiter, callback, dtype, omega
     return x, maxiter
 
 
-def is_operator_case(A, M, x0, callback):
+def is_operator_case(A, b, M, x0, callback):
     """Whether a call needs the operator path."""
     csr = getattr(A, "format", None) == "csr" or isinstance(A, tuple)
     m_ok = M is None or (isinstance(M, str))
-    return not csr or not m_ok or callback is not None or isinstance(x0, str)
+    data = A[0] if isinstance(A, tuple) else getattr(A, "data", None)
+    complex_system = any(
+        getattr(getattr(v, "dtype", None), "kind", "") == "c" for v in (data, b)
+    )
+    return not csr or not m_ok or callback is not None or isinstance(x0, str) or complex_system
 

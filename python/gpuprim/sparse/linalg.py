@@ -41,7 +41,7 @@ Differences from SciPy on the library path: where the recurrence's
 residual meets the tolerance, CG and BiCGStab confirm it with ``b - A x``
 and go on from x when it falls short (SciPy trusts the recurrence); an
 exactly zero residual meets ``rtol=atol=0`` (SciPy would divide 0 by 0).
-Complex systems are refused (TypeError).
+Complex systems run the operator path (the matrix's own product).
 """
 
 import numbers
@@ -109,7 +109,7 @@ def _upcast(v, dtype):
 def _solve(method, A, b, x0, rtol, atol, maxiter, M, omega, callback, stream):
     rtol = _tolerance(method, "rtol", rtol)
     atol = _tolerance(method, "atol", atol)
-    if is_operator_case(A, M, x0, callback):
+    if is_operator_case(A, b, M, x0, callback):
         if stream is not None:
             raise ValueError(
                 f"{method}: stream= is for CSR solves by the library; the operator path "
