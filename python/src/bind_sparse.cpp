@@ -13,6 +13,8 @@
 #include <span>
 #include <string>
 #include <tuple>
+#include <type_traits>
+#include <vector>
 
 #include "arrays.hpp"
 #include "bind.hpp"
@@ -141,15 +143,15 @@ void require_checked(const char* fn, const csr_args& A, const csr_row_stats& sta
 
 // A vector argument: 1-D, or n x 1 where `column_ok` (SciPy's solvers take
 // b and x0 so and return a 1-D x).
-void check_vector(const char* fn, const array& v, const char* name, const csr_args& A,
-                  std::size_t n, const char* against, bool column_ok) {
+void check_vector(const char* fn, const array& v, const char* name, dtype a_type, std::size_t n,
+                  const char* against, bool column_ok) {
   if (v.ndim != 1 && !(column_ok && v.ndim == 2 && v.shape[1] == 1)) {
     value_error(std::string(fn) + ": " + name +
                 (column_ok ? " must be 1-D (or n x 1)" : " must be 1-D"));
   }
-  if (v.type != A.data.type) {
+  if (v.type != a_type) {
     type_error(std::string(fn) + ": " + name + " is " + dtype_name(v.type) + " but A is " +
-               dtype_name(A.data.type) + "; gpuprim computes in one dtype (convert with astype)");
+               dtype_name(a_type) + "; gpuprim computes in one dtype (convert with astype)");
   }
   if (v.size() != n) {
     value_error(std::string(fn) + ": " + name + " has " + std::to_string(v.size()) +
@@ -164,7 +166,7 @@ nb::object spmv_call(nb::handle data, nb::handle indices, nb::handle indptr, std
   csr_args A = import_csr(fn, data, indices, indptr, rows, cols);
   require_checked(fn, A, stats);
   array x = import_array(x_obj, "spmv: x");
-  check_vector(fn, x, "x", A, A.cols, "columns", false);
+  check_vector(fn, x, "x", A.data.type, A.cols, "columns", false);
   const context ctx = make_context(fn, {&A.data, &A.indices, &A.indptr, &x}, stream);
   array y = empty_array(ctx, {static_cast<std::int64_t>(A.rows)}, A.data.type);
   if (A.rows == 0) return y.obj;
@@ -207,11 +209,94 @@ const char* cause_name(solve_breakdown c) {
   return "none";
 }
 
-// Solves A x = b with SciPy's stopping rules (the library's tolerance and
-// atol; no stagnation or growth stop: SciPy runs on to maxiter; a
-// non-finite residual still stops); returns (x, status, iterations,
-// residual, half_step, breakdown cause, message): python/gpuprim/sparse/
-// linalg.py turns them into SciPy's info.
+// The right-hand side and initial guess of a solve, checked against A's
+// dtype and n, and the result array of their kind.
+struct solve_vectors {
+  array b;
+  std::optional<array> x0;
+  context ctx;
+  array x;
+};
+
+// make_context over the matrix's arrays and the vectors (2 to 5 of them).
+context context_of(const char* fn, const std::vector<const array*>& a, nb::handle stream) {
+  switch (a.size()) {
+    case 2:
+      return make_context(fn, {a[0], a[1]}, stream);
+    case 3:
+      return make_context(fn, {a[0], a[1], a[2]}, stream);
+    case 4:
+      return make_context(fn, {a[0], a[1], a[2], a[3]}, stream);
+    default:
+      return make_context(fn, {a[0], a[1], a[2], a[3], a[4]}, stream);
+  }
+}
+
+solve_vectors import_solve_vectors(const char* fn, std::initializer_list<const array*> matrix,
+                                   dtype a_type, std::size_t n, nb::handle b_obj, nb::handle x0_obj,
+                                   nb::handle stream) {
+  const std::string f(fn);
+  solve_vectors v{import_array(b_obj, f + ": b")};
+  check_vector(fn, v.b, "b", a_type, n, "rows", true);
+  if (!x0_obj.is_none()) {
+    v.x0.emplace(import_array(x0_obj, f + ": x0"));
+    check_vector(fn, *v.x0, "x0", a_type, n, "rows", true);
+  }
+  std::vector<const array*> all(matrix);
+  all.push_back(&v.b);
+  if (v.x0) all.push_back(&*v.x0);
+  v.ctx = context_of(fn, all, stream);
+  v.x = empty_array(v.ctx, {static_cast<std::int64_t>(n)}, a_type);
+  return v;
+}
+
+// SciPy's stopping rules: the library's tolerance and atol; no stagnation
+// or growth stop (SciPy runs on to maxiter; a non-finite residual still
+// stops).
+solve_options scipy_options(const char* fn, double rtol, double atol, std::int64_t maxiter,
+                            bool initial_guess, bool jacobi_preconditioner, double omega) {
+  const std::string f(fn);
+  if (!(rtol >= 0) || !(atol >= 0)) {
+    value_error(f + ": rtol and atol must be >= 0 (got " + std::to_string(rtol) + ", " +
+                std::to_string(atol) + ")");
+  }
+  if (maxiter < 0) value_error(f + ": maxiter must be >= 0 (got " + std::to_string(maxiter) + ")");
+  solve_options opts;
+  opts.tolerance = rtol;
+  opts.atol = atol;
+  opts.max_iterations = static_cast<std::size_t>(maxiter);
+  opts.use_initial_guess = initial_guess;
+  opts.precond = jacobi_preconditioner ? preconditioner::jacobi : preconditioner::none;
+  opts.omega = omega;
+  opts.stagnation_window = 0;
+  opts.divergence_growth = 0;
+  return opts;
+}
+
+// x = x0 (when given), then the library's solve on x's backend:
+// run(backend, b, x) with spans of the vectors' memory.
+template <class T, class Run>
+solve_result run_solve(const solve_vectors& v, std::size_t n, Run run) {
+  if (v.ctx.on_device) {
+    device_guard guard(v.ctx);
+    nb::gil_scoped_release release;
+    if (v.x0 && n) detail::copy_device_to_device(v.x.data, v.x0->data, n * sizeof(T), v.ctx.stream);
+    return run(cuda.on(v.ctx.stream), device_span<const T>(v.b.ptr<const T>(), n),
+               device_span<T>(v.x.ptr<T>(), n));
+  }
+  nb::gil_scoped_release release;
+  if (v.x0 && n) std::memcpy(v.x.data, v.x0->data, n * sizeof(T));
+  return run(host, std::span<const T>(v.b.ptr<const T>(), n), std::span<T>(v.x.ptr<T>(), n));
+}
+
+nb::tuple solve_tuple(const array& x, const solve_result& res) {
+  return nb::make_tuple(x.obj, std::string(name_of(res.status)), res.iterations, res.residual,
+                        res.half_step, std::string(cause_name(res.breakdown_cause)), res.message);
+}
+
+// Solves A x = b for a checked CSR A with SciPy's stopping rules; returns
+// (x, status, iterations, residual, half_step, breakdown cause, message):
+// python/gpuprim/sparse/linalg.py turns them into SciPy's info.
 nb::tuple solve_call(const std::string& method_name, nb::handle data, nb::handle indices,
                      nb::handle indptr, std::int64_t rows, std::int64_t cols,
                      const csr_row_stats& stats, nb::handle b_obj, nb::handle x0_obj, double rtol,
@@ -219,58 +304,64 @@ nb::tuple solve_call(const std::string& method_name, nb::handle data, nb::handle
                      nb::handle stream) {
   const solve_method method = method_of(method_name);
   const char* fn = name_of(method);
-  const std::string f(fn);
   csr_args A = import_csr(fn, data, indices, indptr, rows, cols);
   require_checked(fn, A, stats);
   if (A.rows != A.cols) {
-    value_error(f + ": A is " + std::to_string(A.rows) + " x " + std::to_string(A.cols) +
-                "; it must be square");
+    value_error(std::string(fn) + ": A is " + std::to_string(A.rows) + " x " +
+                std::to_string(A.cols) + "; it must be square");
   }
-  array b = import_array(b_obj, f + ": b");
-  check_vector(fn, b, "b", A, A.rows, "rows", true);
-  std::optional<array> x0;
-  if (!x0_obj.is_none()) {
-    x0.emplace(import_array(x0_obj, f + ": x0"));
-    check_vector(fn, *x0, "x0", A, A.rows, "rows", true);
-  }
-  if (!(rtol >= 0) || !(atol >= 0)) {
-    value_error(f + ": rtol and atol must be >= 0 (got " + std::to_string(rtol) + ", " +
-                std::to_string(atol) + ")");
-  }
-  if (maxiter < 0) value_error(f + ": maxiter must be >= 0 (got " + std::to_string(maxiter) + ")");
-  const context ctx = x0 ? make_context(fn, {&A.data, &A.indices, &A.indptr, &b, &*x0}, stream)
-                         : make_context(fn, {&A.data, &A.indices, &A.indptr, &b}, stream);
-  array x = empty_array(ctx, {static_cast<std::int64_t>(A.rows)}, A.data.type);
-
-  solve_options opts;
-  opts.tolerance = rtol;
-  opts.atol = atol;
-  opts.max_iterations = static_cast<std::size_t>(maxiter);
-  opts.use_initial_guess = x0.has_value();
-  opts.precond = jacobi_preconditioner ? preconditioner::jacobi : preconditioner::none;
-  opts.omega = omega;
-  opts.stagnation_window = 0;
-  opts.divergence_growth = 0;
-  solve_result res;
   const std::size_t n = A.rows;
+  const solve_vectors v = import_solve_vectors(fn, {&A.data, &A.indices, &A.indptr}, A.data.type, n,
+                                               b_obj, x0_obj, stream);
+  const solve_options opts =
+      scipy_options(fn, rtol, atol, maxiter, v.x0.has_value(), jacobi_preconditioner, omega);
+  solve_result res;
   visit_csr(A, [&]<class T, class I>(type_tag<T>, type_tag<I>) {
-    if (ctx.on_device) {
-      device_guard guard(ctx);
-      const auto v = A.device_view<T, I>(stats);
-      nb::gil_scoped_release release;
-      if (x0 && n) detail::copy_device_to_device(x.data, x0->data, n * sizeof(T), ctx.stream);
-      res = solve(cuda.on(ctx.stream), method, v, device_span<const T>(b.ptr<const T>(), n),
-                  device_span<T>(x.ptr<T>(), n), opts);
-    } else {
-      const auto v = A.host_view<T, I>();
-      nb::gil_scoped_release release;
-      if (x0 && n) std::memcpy(x.data, x0->data, n * sizeof(T));
-      res = solve(host, method, v, std::span<const T>(b.ptr<const T>(), n),
-                  std::span<T>(x.ptr<T>(), n), opts);
-    }
+    res = run_solve<T>(v, n, [&](auto backend, auto b, auto x) {
+      if constexpr (std::is_same_v<decltype(backend), host_backend>) {
+        return solve(backend, method, A.host_view<T, I>(), b, x, opts);
+      } else {
+        return solve(backend, method, A.device_view<T, I>(stats), b, x, opts);
+      }
+    });
   });
-  return nb::make_tuple(x.obj, std::string(name_of(res.status)), res.iterations, res.residual,
-                        res.half_step, std::string(cause_name(res.breakdown_cause)), res.message);
+  return solve_tuple(v.x, res);
+}
+
+// The same for a dense, C-contiguous n x n A (the library's dense solvers).
+nb::tuple solve_dense_call(const std::string& method_name, nb::handle a_obj, nb::handle b_obj,
+                           nb::handle x0_obj, double rtol, double atol, std::int64_t maxiter,
+                           bool jacobi_preconditioner, double omega, nb::handle stream) {
+  const solve_method method = method_of(method_name);
+  const char* fn = name_of(method);
+  const array a = import_array(a_obj, std::string(fn) + ": A");
+  if (a.ndim != 2 || a.shape[0] != a.shape[1]) {
+    value_error(std::string(fn) + ": a dense A must be a square 2-D array");
+  }
+  if (a.type != dtype::float32 && a.type != dtype::float64) {
+    unsupported_dtype(fn, a, "the matrix is float32 or float64");
+  }
+  const auto n = static_cast<std::size_t>(a.shape[0]);
+  const solve_vectors v = import_solve_vectors(fn, {&a}, a.type, n, b_obj, x0_obj, stream);
+  const solve_options opts =
+      scipy_options(fn, rtol, atol, maxiter, v.x0.has_value(), jacobi_preconditioner, omega);
+  solve_result res;
+  auto with = [&]<class T>(type_tag<T>) {
+    res = run_solve<T>(v, n, [&](auto backend, auto b, auto x) {
+      if constexpr (std::is_same_v<decltype(backend), host_backend>) {
+        return solve(backend, method, matrix_view<const T>(a.ptr<const T>(), n, n), b, x, opts);
+      } else {
+        return solve(backend, method, device_matrix_view<const T>(a.ptr<const T>(), n, n), b, x,
+                     opts);
+      }
+    });
+  };
+  if (a.type == dtype::float32) {
+    with(type_tag<float>{});
+  } else {
+    with(type_tag<double>{});
+  }
+  return solve_tuple(v.x, res);
 }
 
 }  // namespace
@@ -296,6 +387,11 @@ void bind_sparse(nb::module_& m) {
         nb::arg("jacobi"), nb::arg("omega"), nb::arg("stream") = nb::none(),
         "Solves A x = b (use gpuprim.sparse.linalg); returns (x, status, iterations, "
         "residual, half_step, breakdown cause, message).");
+  m.def("_solve_dense", &solve_dense_call, nb::arg("method"), nb::arg("a"), nb::arg("b"),
+        nb::arg("x0").none(), nb::arg("rtol"), nb::arg("atol"), nb::arg("maxiter"),
+        nb::arg("jacobi"), nb::arg("omega"), nb::arg("stream") = nb::none(),
+        "Solves A x = b for a dense C-contiguous A (use gpuprim.sparse.linalg); returns as "
+        "_solve.");
 }
 
 }  // namespace gpuprim::python

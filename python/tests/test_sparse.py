@@ -370,17 +370,28 @@ def test_operator_path_as_scipy(name):
     D = D @ D.T + 9 * np.eye(9)
     b = rng.random(9)
     ours, theirs = getattr(gp.sparse.linalg, name), getattr(spl, name)
+    # The library's dense solvers (x near SciPy's: dot products in double).
+    for kwargs in [{}, {"maxiter": 2}, {"M": "jacobi"}]:
+        x, info = ours(D, b, rtol=1e-10, **kwargs)
+        if kwargs.get("M") == "jacobi":
+            kwargs = {"M": np.diag(1 / np.diag(D))}
+        xs, info_s = theirs(D, b, rtol=1e-10, **kwargs)
+        assert info == info_s, kwargs
+        np.testing.assert_allclose(x, xs, rtol=1e-9, atol=1e-12)
+    # The operator path: SciPy's loop, the same numbers.
     for kwargs in [
-        {},
         {"x0": "Mb"},
         {"M": np.diag(1 / np.diag(D))},
         {"M": spl.LinearOperator((9, 9), matvec=lambda v: v / np.diag(D))},
-        {"maxiter": 2},
     ]:
         x, info = ours(D, b, rtol=1e-10, **kwargs)
         xs, info_s = theirs(D, b, rtol=1e-10, **kwargs)
         assert info == info_s, kwargs
         np.testing.assert_allclose(x, xs, rtol=1e-12, atol=1e-14)
+    x, info = ours(np.asfortranarray(D), b, rtol=1e-10)  # not C-contiguous: operator path
+    xs, info_s = theirs(D, b, rtol=1e-10)
+    assert info == info_s == 0
+    np.testing.assert_allclose(x, xs, rtol=1e-12, atol=1e-14)
     seen, seen_s = [], []
     op = spl.LinearOperator((9, 9), matvec=lambda v: D @ v, dtype=np.float64)
     x, info = ours(op, b, rtol=1e-10, callback=lambda xk: seen.append(xk.copy()))

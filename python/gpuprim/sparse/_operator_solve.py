@@ -9,7 +9,7 @@ each iteration, the breakdown thresholds, the info values), so they give
 SciPy's answers; jacobi and richardson use the same test and info rules.
 """
 
-__all__ = ["solve_with_operators"]
+__all__ = ["solve_with_operators", "is_operator_case", "library_dense"]
 
 
 def _array_module(v):
@@ -231,9 +231,24 @@ def _stationary(xp, matvec, psolve, b, x, bound, maxiter, callback, dtype, omega
     return x, maxiter
 
 
+def library_dense(A):
+    """Whether A is a dense matrix the library's dense solvers take: a real
+    float32/float64, C-contiguous 2-D NumPy or CuPy array."""
+    if getattr(A, "ndim", None) != 2 or _has_matvec(A) or getattr(A, "format", None):
+        return False
+    if type(A).__module__.split(".")[0] not in ("numpy", "cupy"):
+        return False
+    flags = getattr(A, "flags", None)
+    return (
+        str(A.dtype) in ("float32", "float64")
+        and flags is not None
+        and bool(flags.c_contiguous)
+    )
+
+
 def is_operator_case(A, b, M, x0, callback):
     """Whether a call needs the operator path."""
-    csr = getattr(A, "format", None) == "csr" or isinstance(A, tuple)
+    csr = getattr(A, "format", None) == "csr" or isinstance(A, tuple) or library_dense(A)
     m_ok = M is None or (isinstance(M, str))
     data = A[0] if isinstance(A, tuple) else getattr(A, "data", None)
     complex_system = any(

@@ -30,9 +30,10 @@ and x0 converted to it (a copy where they differ). Defaults are SciPy's:
 ``rtol=1e-5``, ``atol=0``, ``maxiter=10 * n``, ``M=None``, ``callback=None``
 (called as ``callback(xk)`` after each iteration).
 
-Two paths. A CSR ``A`` with ``M`` None or 'jacobi' and no callback runs on
-the library's solvers (both backends, every iteration in C++ or on the
-device); anything else runs the operator path (``_operator_solve.py``):
+Two paths. A CSR ``A``, or a dense real C-contiguous NumPy / CuPy one, with
+``M`` None or 'jacobi' and no callback runs on the library's solvers (both
+backends, every iteration in C++ or on the device); anything else runs the
+operator path (``_operator_solve.py``):
 SciPy's loop in Python over ``matvec`` calls on NumPy or CuPy vectors, a
 CSR ``A`` multiplied by ``gpuprim.sparse.spmv``, so LinearOperators see the
 input's kind of array; ``stream=`` is refused there.
@@ -50,7 +51,7 @@ import numpy as np
 
 from .. import _core
 from . import _checked_csr, spmv
-from ._operator_solve import is_operator_case, solve_with_operators
+from ._operator_solve import is_operator_case, library_dense, solve_with_operators
 
 __all__ = ["cg", "bicgstab", "jacobi", "richardson"]
 
@@ -120,7 +121,11 @@ def _solve(method, A, b, x0, rtol, atol, maxiter, M, omega, callback, stream):
         return solve_with_operators(
             method, A, b, x0, rtol, atol, limit, M, omega, callback, spmv
         )
-    data, indices, indptr, rows, cols, stats = _checked_csr(method, A, stream)
+    dense = library_dense(A)
+    if dense:
+        data, rows = A, A.shape[0]
+    else:
+        data, indices, indptr, rows, cols, stats = _checked_csr(method, A, stream)
     # Mixed dtypes as SciPy's make_system: the system's dtype is A's and b's
     # promoted (integer b as float64); A's values, b and x0 are converted.
     dtype = _system_dtype(data, b)
@@ -139,23 +144,16 @@ def _solve(method, A, b, x0, rtol, atol, maxiter, M, omega, callback, stream):
             "(the diagonal preconditioner)"
         )
     limit = _iteration_limit(method, maxiter, rows)
-    x, status, iterations, residual, half_step, cause, _message = _core._solve(
-        method,
-        data,
-        indices,
-        indptr,
-        rows,
-        cols,
-        stats,
-        b,
-        x0,
-        rtol,
-        atol,
-        limit,
-        jacobi_m,
-        float(omega),
-        stream,
-    )
+    if dense:
+        solved = _core._solve_dense(
+            method, data, b, x0, rtol, atol, limit, jacobi_m, float(omega), stream
+        )
+    else:
+        solved = _core._solve(
+            method, data, indices, indptr, rows, cols, stats, b, x0, rtol, atol, limit,
+            jacobi_m, float(omega), stream,
+        )
+    x, status, iterations, residual, half_step, cause, _message = solved
     if status == "diverged" and iterations < limit:
         # A NaN or inf residual: SciPy iterates on to maxiter, and its x is NaN.
         x[...] = float("nan")
