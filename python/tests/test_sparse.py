@@ -346,6 +346,22 @@ def test_gpu(dtype):
     badi[7] = n + 5
     with pytest.raises(ValueError, match="column index"):
         gp.sparse.linalg.cg((dA.data, badi, dA.indptr, dA.shape), db)
+    with pytest.raises(ValueError, match="column index"):  # spmv checks them too now
+        gp.sparse.spmv((dA.data, badi, dA.indptr, dA.shape), db)
+    # The check is kept on the cupyx matrix.
+    assert dA._gpuprim_csr_checked[4].nnz == A.nnz
+    # SciPy's rules on the device: NaN in b, maxiter=0, a dense CuPy A.
+    nan_b = db.copy()
+    nan_b[3] = float("nan")
+    x, info = gp.sparse.linalg.cg(dA, nan_b)
+    assert info == 10 * n and bool(cupy.isnan(x).all())
+    x, info = gp.sparse.linalg.bicgstab(dA, db, x0=db, maxiter=0)
+    assert info == 0 and bool((x == db).all())
+    dense = cupy.asarray(A.toarray())
+    x, info = gp.sparse.linalg.cg(dense, db, rtol=1e-4)
+    assert isinstance(x, cupy.ndarray) and info == 0
+    x, info = gp.sparse.linalg.cg(dA, db, rtol=1e-4, callback=lambda xk: None)
+    assert isinstance(x, cupy.ndarray) and info == 0
 
 
 def test_mixed_dtypes_upcast_as_scipy():
