@@ -205,8 +205,9 @@ void expect_constant_digit_sorts(std::size_t n, unsigned constant_digits, gp::ke
 }  // namespace
 
 // Every set of constant digits of 32-bit keys (all bits and a 3-pass bit
-// range, so that an in-place sort has an odd number of passes), over many
-// tiles and in the one-block sort.
+// range, so that an in-place sort has an odd number of passes), in the
+// one-block sort and over many tiles of 8 keys a thread; some sets over
+// tiles of the default shape (2^21 keys and more).
 TEST_F(cuda_radix_sort_api, constant_digits_of_uint32_keys_at_every_position) {
   auto rng = make_rng(210);
   for (std::size_t n : test_sizes({3000, 100003})) {
@@ -215,6 +216,34 @@ TEST_F(cuda_radix_sort_api, constant_digits_of_uint32_keys_at_every_position) {
       expect_constant_digit_sorts<std::uint32_t>(n, digits, {0, 24}, rng);
       expect_constant_digit_sorts<std::uint32_t>(n, digits, {5, 29}, rng);
       if (HasFatalFailure()) return;
+    }
+  }
+  for (std::size_t n : test_sizes({(std::size_t{1} << 21) + 5})) {
+    for (unsigned digits : {0x0u, 0x1u, 0x6u, 0x8u, 0xeu, 0xfu}) {
+      expect_constant_digit_sorts<std::uint32_t>(n, digits, {}, rng);
+      expect_constant_digit_sorts<std::uint32_t>(n, digits, {0, 24}, rng);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+// Either side of each cut-over of the GPU sort's shapes: the one-block
+// sort's 4, 16 and 32 keys a thread (1024, 4096, 8192 keys), the passes'
+// tiles of 8 keys a thread (up to 2^21 keys) and of 32 beyond; random
+// keys, sorted ones and ones of few distinct values (runs of equal digits
+// in a warp), keys and pairs.
+TEST_F(cuda_radix_sort_api, sizes_around_the_cut_overs) {
+  auto rng = make_rng(213);
+  for (std::size_t n : test_sizes({1023, 1024, 1025, 4095, 4096, 4097, 8191, 8192, 8193,
+                                   (std::size_t{1} << 21) - 1, std::size_t{1} << 21})) {
+    for (key_pattern pattern :
+         {key_pattern::random_bits, key_pattern::sorted, key_pattern::few_distinct}) {
+      const std::vector<std::uint32_t> x = pattern_keys<std::uint32_t>(pattern, n, rng);
+      const auto perm = reference_sort_permutation(std::span<const std::uint32_t>(x), false);
+      const std::string what = describe(n, pattern_name(pattern), false);
+      const auto out = sort_pairs_out_of_place<cuda_side>(x, positions(n));
+      expect_same_bytes(out.keys_out, gather(std::span<const std::uint32_t>(x), perm), what);
+      ASSERT_EQ(out.values_out, perm) << what;
     }
   }
 }

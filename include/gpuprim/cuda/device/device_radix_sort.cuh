@@ -66,6 +66,16 @@ void launch_radix_small_sort(const auto* keys_in, auto* keys_out, const auto* va
   }
 }
 
+// The sort of more than one tile (steps 1-3 above), at the given tile
+// shape (defined below).
+template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles>
+void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
+                         const detail::radix_sort_plan& plan, stream_t stream,
+                         const radix_launch_config& config);
+
+// One sort at one tile shape (the tuning probes and tests name shapes
+// other than the default): the one-block sort up to one tile, else the
+// onesweep passes.
 template <
     class K, class V, int Items = radix_items<K, V>, int LookbackWindow = radix_lookback_window,
     int MinBlocks = radix_pass_min_blocks<K, Items>, int PrefetchTiles = radix_prefetch_tiles<V>>
@@ -73,7 +83,6 @@ void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out
                 const detail::radix_sort_plan& plan, stream_t stream,
                 const radix_launch_config& config = {}) {
   constexpr bool has_values = !std::is_same_v<V, no_values>;
-  constexpr int threads = block_radix_rank::threads;
   constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
   const std::uint64_t n = plan.n;
   const int passes = plan.passes();
@@ -93,12 +102,48 @@ void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out
     }
     return;
   }
-  const radix_digit<K> first{plan.begin_bit, plan.mask(0), plan.descending};
   if (n <= std::uint64_t(tile_size)) {
+    const radix_digit<K> first{plan.begin_bit, plan.mask(0), plan.descending};
     launch_radix_small_sort<Items>(keys_in, keys_out, values_in, values_out,
                                    static_cast<unsigned>(n), first, passes, plan.end_bit, stream);
     return;
   }
+  radix_onesweep_sort<K, V, Items, LookbackWindow, MinBlocks, PrefetchTiles>(
+      keys_in, keys_out, values_in, values_out, plan, stream, config);
+}
+
+// Keys per thread of the passes of inputs of more than one default tile
+// and fewer than radix_mid_limit keys: few enough tiles that they all run
+// at once, so a pass lasts about as long as one tile does, and a tile of 8
+// keys a thread ranks in a quarter of the steps of one of 32.
+inline constexpr int radix_mid_items = 8;
+inline constexpr std::uint64_t radix_mid_limit = std::uint64_t{1} << 21;
+
+// The library's sort: the default tile shape, except between one tile and
+// radix_mid_limit keys (radix_mid_items).
+template <class K, class V>
+void radix_sort_by_size(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
+                        const detail::radix_sort_plan& plan, stream_t stream,
+                        const radix_launch_config& config = {}) {
+  constexpr int default_tile = radix_tile_storage<K, V, radix_items<K, V>>::tile;
+  if (plan.n > std::uint64_t(default_tile) && plan.n < radix_mid_limit && plan.passes() > 0) {
+    radix_onesweep_sort<K, V, radix_mid_items, radix_lookback_window,
+                        radix_pass_min_blocks<K, radix_mid_items>, radix_prefetch_tiles<V>>(
+        keys_in, keys_out, values_in, values_out, plan, stream, config);
+  } else {
+    radix_sort<K, V>(keys_in, keys_out, values_in, values_out, plan, stream, config);
+  }
+}
+
+template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles>
+void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
+                         const detail::radix_sort_plan& plan, stream_t stream,
+                         const radix_launch_config& config) {
+  constexpr bool has_values = !std::is_same_v<V, no_values>;
+  constexpr int threads = block_radix_rank::threads;
+  constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
+  const std::uint64_t n = plan.n;
+  const int passes = plan.passes();
 
   // 1. Every pass's digit counts (the histogram kernel masks every pass
   // but the last to 8 bits, so it takes the last pass's mask), and room
@@ -155,22 +200,22 @@ namespace gpuprim::detail {
 template <class K>
 void cuda_radix_sort(const K* keys_in, K* keys_out, const void* values_in, void* values_out,
                      const radix_sort_plan& plan, stream_t stream) {
-  using cuda_detail::radix_sort;
+  using cuda_detail::radix_sort_by_size;
   switch (plan.value_bytes) {
     case 4:
-      radix_sort(keys_in, keys_out, static_cast<const std::uint32_t*>(values_in),
-                 static_cast<std::uint32_t*>(values_out), plan, stream);
+      radix_sort_by_size(keys_in, keys_out, static_cast<const std::uint32_t*>(values_in),
+                         static_cast<std::uint32_t*>(values_out), plan, stream);
       break;
     case 8:
-      radix_sort(keys_in, keys_out, static_cast<const std::uint64_t*>(values_in),
-                 static_cast<std::uint64_t*>(values_out), plan, stream);
+      radix_sort_by_size(keys_in, keys_out, static_cast<const std::uint64_t*>(values_in),
+                         static_cast<std::uint64_t*>(values_out), plan, stream);
       break;
     default: {
       const tuning::config c =
           tuning::choose(tuning::algorithm::radix_sort, tuning::element_type_of<K>(), plan.n)
               .choice;
-      radix_sort<K, cuda_detail::no_values>(keys_in, keys_out, nullptr, nullptr, plan, stream,
-                                            {c[0], c[1]});
+      radix_sort_by_size<K, cuda_detail::no_values>(keys_in, keys_out, nullptr, nullptr, plan,
+                                                    stream, {c[0], c[1]});
     }
   }
 }
