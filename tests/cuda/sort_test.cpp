@@ -206,11 +206,11 @@ void expect_constant_digit_sorts(std::size_t n, unsigned constant_digits, gp::ke
 
 // Every set of constant digits of 32-bit keys (all bits and a 3-pass bit
 // range, so that an in-place sort has an odd number of passes), in the
-// one-block sort and over many tiles of 8 keys a thread; some sets over
-// tiles of the default shape (2^21 keys and more).
+// one-block sort and over tiles of 8 keys a thread (up to 2^17 keys) and
+// of the default shape (above).
 TEST_F(cuda_radix_sort_api, constant_digits_of_uint32_keys_at_every_position) {
   auto rng = make_rng(210);
-  for (std::size_t n : test_sizes({3000, 100003})) {
+  for (std::size_t n : test_sizes({3000, 100003, 400009})) {
     for (unsigned digits = 0; digits < 16; ++digits) {
       expect_constant_digit_sorts<std::uint32_t>(n, digits, {}, rng);
       expect_constant_digit_sorts<std::uint32_t>(n, digits, {0, 24}, rng);
@@ -229,13 +229,12 @@ TEST_F(cuda_radix_sort_api, constant_digits_of_uint32_keys_at_every_position) {
 
 // Either side of each cut-over of the GPU sort's shapes: the one-block
 // sort's 4, 16 and 32 keys a thread (1024, 4096, 8192 keys), the passes'
-// tiles of 8 keys a thread (up to 2^21 keys) and of 32 beyond; random
-// keys, sorted ones and ones of few distinct values (runs of equal digits
-// in a warp), keys and pairs.
+// tiles of 8 keys a thread (up to 2^17 keys) and of 32 beyond; random
+// keys, sorted ones and ones of few distinct values, keys and pairs.
 TEST_F(cuda_radix_sort_api, sizes_around_the_cut_overs) {
   auto rng = make_rng(213);
   for (std::size_t n : test_sizes({1023, 1024, 1025, 4095, 4096, 4097, 8191, 8192, 8193,
-                                   (std::size_t{1} << 21) - 1, std::size_t{1} << 21})) {
+                                   std::size_t{1} << 17, (std::size_t{1} << 17) + 1})) {
     for (key_pattern pattern :
          {key_pattern::random_bits, key_pattern::sorted, key_pattern::few_distinct}) {
       const std::vector<std::uint32_t> x = pattern_keys<std::uint32_t>(pattern, n, rng);

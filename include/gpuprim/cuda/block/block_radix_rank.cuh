@@ -29,15 +29,6 @@
 //    issue-bound on sm_90. __match_any_sync does it in one instruction,
 //    but a slow one.) Counting first, as CUB's onesweep does, means a rank
 //    is final when the warp's step ends: no pass over the items after.
-//
-// Runs. When a full warp's item holds few distinct digits in lane order
-// that never goes down (or never goes up) across the lanes, as in sorted
-// or reversed keys, all equal keys and the high digits of narrow ones, each
-// digit is one run of consecutive lanes, and each run's first lane counts
-// (step 1) and takes places (step 3) for the whole run: one shared access a
-// run instead of one a lane, which on such keys were up to 32 accesses to
-// one address, serialized. (Step 1 finds these items with one shuffle and
-// one vote; step 3 redoes that for them only.)
 #pragma once
 
 #include <cstdint>
@@ -92,33 +83,6 @@ struct block_radix_rank {
     return Full || ((valid_lanes<Full>(i, warp_valid) >> (threadIdx.x % 32)) & 1u);
   }
 
-  // This lane's run of equal digits in one item of a warp: the run's first
-  // lane and its length, usable when the item is full (every lane real),
-  // its digits never go down or never go up across the lanes (so no digit
-  // has two runs) and it has at most 16 runs (else one access a lane is as
-  // good). Every lane of the warp calls it.
-  struct digit_runs {
-    bool usable;
-    int head;
-    unsigned length;
-  };
-  template <bool Full>
-  static __device__ digit_runs find_runs(unsigned digit, unsigned valid) {
-    const int lane = threadIdx.x % 32;
-    const unsigned left = __shfl_up_sync(full_warp_mask, digit, 1);
-    const unsigned heads = __ballot_sync(full_warp_mask, lane == 0 || digit != left);
-    digit_runs r{false, lane, 1u};
-    if ((!Full && valid != full_warp_mask) || __popc(heads) > 16) return r;
-    const bool up = __all_sync(full_warp_mask, lane == 0 || digit >= left);
-    const bool down = __all_sync(full_warp_mask, lane == 0 || digit <= left);
-    if (!up && !down) return r;
-    r.usable = true;
-    r.head = 31 - __clz(heads & ((2u << lane) - 1u));  // (2u << 31 is 0: every lane)
-    const unsigned later = heads & ~((2u << lane) - 1u);
-    r.length = unsigned((later ? __ffs(later) - 1 : 32) - lane);  // used at heads only
-    return r;
-  }
-
   // Ranks the keys of the tile by digit_of(key). Only the first warp_valid
   // items of each warp's chunk are real (see valid_lanes); the others get
   // no rank and count nowhere. Digits are recomputed from the keys where
@@ -141,19 +105,11 @@ struct block_radix_rank {
     __syncthreads();
 
     // 1. Each warp counts its digits (shared-memory atomics on the warp's
-    //    own counters; a run's first lane for the run).
+    //    own counters).
     unsigned* counts = s.warp_counts[warp];
-    unsigned run_items = 0;  // bit i: item i is counted and ranked by runs
 #pragma unroll
     for (int i = 0; i < Items; ++i) {
-      const unsigned digit = digit_of(keys[i]);
-      const digit_runs r = find_runs<Full>(digit, valid_lanes<Full>(i, warp_valid));
-      if (r.usable) {
-        run_items |= 1u << i;
-        if (r.head == lane) atomicAdd(&counts[digit], r.length);
-      } else if (is_valid<Full>(i, warp_valid)) {
-        atomicAdd(&counts[digit], 1u);
-      }
+      if (is_valid<Full>(i, warp_valid)) atomicAdd(&counts[digit_of(keys[i])], 1u);
     }
     __syncthreads();
 
@@ -180,18 +136,6 @@ struct block_radix_rank {
     unsigned* match = s.warp_match[warp];
 #pragma unroll
     for (int i = 0; i < Items; ++i) {
-      if ((run_items >> i) & 1u) {  // the same for the whole warp
-        const unsigned digit = digit_of(keys[i]);
-        const digit_runs r = find_runs<Full>(digit, full_warp_mask);
-        unsigned before = 0;
-        if (r.head == lane) {
-          before = counts[digit];
-          counts[digit] = before + r.length;
-        }
-        ranks[i] = __shfl_sync(full_warp_mask, before, r.head) + unsigned(lane - r.head);
-        __syncwarp();  // the counter write is seen by the next step
-        continue;
-      }
       const bool valid = is_valid<Full>(i, warp_valid);
       const unsigned digit = valid ? digit_of(keys[i]) : 0u;
       if (valid) atomicOr(&match[digit], lane_bit);

@@ -113,20 +113,23 @@ void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out
 }
 
 // Keys per thread of the passes of inputs of more than one default tile
-// and fewer than radix_mid_limit keys: few enough tiles that they all run
-// at once, so a pass lasts about as long as one tile does, and a tile of 8
-// keys a thread ranks in a quarter of the steps of one of 32.
+// and at most radix_mid_max keys: so few tiles that they all run at once,
+// so a pass lasts about as long as one tile does, and a tile of 8 keys a
+// thread ranks in a quarter of the steps of one of 32. Measured at 2^16
+// uint32 keys (H200): 45 us a sort against 55 at 32 keys a thread
+// (bench/results/h200-2026-12-01-sortgpu.md); at 2^20 not established, so
+// the default shape keeps it.
 inline constexpr int radix_mid_items = 8;
-inline constexpr std::uint64_t radix_mid_limit = std::uint64_t{1} << 21;
+inline constexpr std::uint64_t radix_mid_max = std::uint64_t{1} << 17;
 
 // The library's sort: the default tile shape, except between one tile and
-// radix_mid_limit keys (radix_mid_items).
+// radix_mid_max keys (radix_mid_items).
 template <class K, class V>
 void radix_sort_by_size(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
                         const detail::radix_sort_plan& plan, stream_t stream,
                         const radix_launch_config& config = {}) {
   constexpr int default_tile = radix_tile_storage<K, V, radix_items<K, V>>::tile;
-  if (plan.n > std::uint64_t(default_tile) && plan.n < radix_mid_limit && plan.passes() > 0) {
+  if (plan.n > std::uint64_t(default_tile) && plan.n <= radix_mid_max && plan.passes() > 0) {
     radix_onesweep_sort<K, V, radix_mid_items, radix_lookback_window,
                         radix_pass_min_blocks<K, radix_mid_items>, radix_prefetch_tiles<V>>(
         keys_in, keys_out, values_in, values_out, plan, stream, config);

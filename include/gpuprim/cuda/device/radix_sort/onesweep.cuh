@@ -41,7 +41,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 #include "gpuprim/cuda/block/block_radix_rank.cuh"
@@ -378,12 +377,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
                         unsigned prefetch_tiles, const radix_route* route) {
   __shared__ radix_tile_storage<K, V, Items> s;
   constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
-  // Through the read-only cache (the route was written by an earlier
-  // launch): after the first block on a multiprocessor, an L1 hit, so the
-  // key loads that depend on it start about as early as with fixed buffers.
-  const unsigned word = __ldg(reinterpret_cast<const unsigned*>(route));
-  radix_route r;
-  memcpy(&r, &word, sizeof r);
+  const radix_route r = *route;
   if (r.move == radix_skip) return;
   if (r.move == radix_copy_tiles) {
     radix_copy_tile<K, V, tile_size>(buffers.keys(r.from), buffers.keys_to(r.to),
