@@ -14,8 +14,8 @@ namespace {
 
 template <class K, class V>
 cudaError_t call_cub(void* temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out,
-                     const V* values_in, V* values_out, std::size_t n, int begin_bit,
-                     int end_bit, cudaStream_t stream) {
+                     const V* values_in, V* values_out, std::size_t n, int begin_bit, int end_bit,
+                     cudaStream_t stream) {
   if (end_bit < 0) end_bit = int(8 * sizeof(K));
   if constexpr (std::is_void_v<V>) {
     return cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys_in, keys_out, n, begin_bit,

@@ -95,9 +95,9 @@ void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out
     }
     if constexpr (has_values) {
       if (values_out != values_in) {
-        GPUPRIM_CUDA_CHECK(cudaMemcpyAsync(values_out, values_in, n * sizeof(V),
-                                           cudaMemcpyDeviceToDevice, stream),
-                           "sort");
+        GPUPRIM_CUDA_CHECK(
+            cudaMemcpyAsync(values_out, values_in, n * sizeof(V), cudaMemcpyDeviceToDevice, stream),
+            "sort");
       }
     }
     return;

@@ -91,9 +91,7 @@ struct radix_buffers {
   __device__ const V* values(unsigned b) const {
     return b == radix_input ? values_in : b == radix_output ? values_out : values_temp;
   }
-  __device__ V* values_to(unsigned b) const {
-    return b == radix_output ? values_out : values_temp;
-  }
+  __device__ V* values_to(unsigned b) const { return b == radix_output ? values_out : values_temp; }
 };
 
 // Keys per thread: 32 when keys and values are at most 4 bytes (8192 keys a
