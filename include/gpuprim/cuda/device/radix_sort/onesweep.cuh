@@ -205,13 +205,20 @@ __global__ void __launch_bounds__(radix_digits)
                        radix_route* routes) {
   __shared__ unsigned warp_sums[radix_digits / 32];
   __shared__ bool trivial[radix_max_passes];
-  for (int p = 0; p < passes; ++p) {
-    unsigned* pass = hist + p * radix_digits;
-    const unsigned count = pass[threadIdx.x];
-    pass[threadIdx.x] = block_exclusive_digit_scan(count, warp_sums);
-    // (Also the barrier before the next pass's scan writes warp_sums.)
-    const int all_in_one = __syncthreads_or(count == n);
-    if (threadIdx.x == 0) trivial[p] = all_in_one != 0;
+  // Every pass's count of digit d loaded at once: one L2 round trip, not
+  // one a pass between the scans' barriers.
+  unsigned counts[radix_max_passes];
+#pragma unroll
+  for (int p = 0; p < radix_max_passes; ++p)
+    counts[p] = p < passes ? hist[p * radix_digits + threadIdx.x] : 0u;
+#pragma unroll
+  for (int p = 0; p < radix_max_passes; ++p) {
+    if (p < passes) {
+      hist[p * radix_digits + threadIdx.x] = block_exclusive_digit_scan(counts[p], warp_sums);
+      // (Also the barrier before the next pass's scan writes warp_sums.)
+      const int all_in_one = __syncthreads_or(counts[p] == n);
+      if (threadIdx.x == 0) trivial[p] = all_in_one != 0;
+    }
   }
   __syncthreads();
   if (threadIdx.x == 0) detail::radix_plan_routes(trivial, passes, in_place, routes);
