@@ -13,6 +13,9 @@
 //   3. radix_onesweep_pass once per pass (a skipped pass returns at once),
 //      and once more after the last pass of an in-place sort with an odd
 //      number of passes (the final copy, when no trivial pass could do it).
+// The tile shape goes by size (radix_sort_by_size): one block up to one
+// default tile, tiles of radix_mid_items keys a thread up to radix_mid_max
+// keys, the default tile (radix_items) beyond.
 #pragma once
 
 #include <cuda_runtime_api.h>
