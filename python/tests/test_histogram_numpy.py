@@ -121,7 +121,36 @@ def test_unsupported_features_are_refused():
     x = np.arange(5.0)
     with pytest.raises(TypeError, match="weights"):
         gp.histogram(x, weights=np.ones(5))
-    with pytest.raises(TypeError, match="density"):
-        gp.histogram(x, density=True)
     with pytest.raises(TypeError, match="float16"):
         gp.histogram(x.astype(np.float16))
+
+
+ESTIMATORS = ["auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt"]
+
+
+@pytest.mark.parametrize("name", ESTIMATORS)
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.float32, np.float64])
+def test_bin_estimators_as_numpy(name, dtype):
+    rng = np.random.default_rng(46)
+    x = (rng.standard_normal(5000) * 30).astype(dtype)
+    for rng_arg in (None, (-10, 20)):
+        want_counts, want_edges = np.histogram(x, bins=name, range=rng_arg)
+        counts, edges = gp.histogram(x, bins=name, range=rng_arg)
+        np.testing.assert_array_equal(counts, want_counts)
+        np.testing.assert_array_equal(edges, want_edges)
+
+
+def test_density_as_numpy():
+    x = np.random.default_rng(3).random(1000)
+    for bins in (10, [0, 0.1, 0.5, 1.0]):
+        want, want_edges = np.histogram(x, bins=bins, density=True)
+        got, edges = gp.histogram(x, bins=bins, density=True)
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(edges, want_edges)
+        assert got.dtype == want.dtype
+
+
+def test_big_endian_input_as_numpy():
+    x = np.arange(20.0).astype(">f8")
+    np.testing.assert_array_equal(gp.histogram(x, bins=4)[0], np.histogram(x, bins=4)[0])
+    np.testing.assert_array_equal(x, np.arange(20.0))  # the caller's data untouched
