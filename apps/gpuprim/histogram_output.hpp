@@ -49,9 +49,9 @@ using histogram_sample_t = std::conditional_t<
 // D is binned as it is: every number type on the host, the precompiled
 // sample types on the GPU.
 template <class B, class D>
-inline constexpr bool bins_as_is = std::is_same_v<B, host_backend>
-                                       ? numpy_histogram_sample<D>
-                                       : std::is_same_v<histogram_sample_t<D>, D>;
+inline constexpr bool bins_as_is =
+    std::is_same_v<B, host_backend> ? numpy_histogram_sample<D>
+                                    : std::is_same_v<histogram_sample_t<D>, D>;
 
 template <class D>
 std::vector<histogram_sample_t<D>> histogram_samples(std::span<const D> values) {

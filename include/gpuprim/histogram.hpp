@@ -330,9 +330,9 @@ using numpy_sample_t = std::remove_const_t<std::ranges::range_value_t<R>>;
 // number type but bool, or gp::half for float16 data.
 template <host_range R>
 requires numpy_histogram_sample<detail::numpy_sample_t<R>> ||
-    std::is_same_v<detail::numpy_sample_t<R>, half> numpy_bins
-    numpy_histogram_bins(host_backend backend, const R& samples,
-                         const std::optional<numpy_range>& range = {}) {
+    std::is_same_v<detail::numpy_sample_t<R>, half>
+        numpy_bins numpy_histogram_bins(host_backend backend, const R& samples,
+                                        const std::optional<numpy_range>& range = {}) {
   using T = detail::numpy_sample_t<R>;
   const auto s = detail::host_span(samples);
   return detail::numpy_bins_for<T>(range, s.size(), [&] {
@@ -350,9 +350,8 @@ requires numpy_histogram_sample<detail::numpy_sample_t<R>> ||
 // On the GPU the min and max are reduced on the device and read back: the
 // call waits for them (not when `range` is given).
 template <device_range R>
-requires histogram_sample<detail::device_sample_t<R>> numpy_bins
-numpy_histogram_bins(cuda_backend backend, const R& samples,
-                     const std::optional<numpy_range>& range = {}) {
+requires histogram_sample<detail::device_sample_t<R>> numpy_bins numpy_histogram_bins(
+    cuda_backend backend, const R& samples, const std::optional<numpy_range>& range = {}) {
   using T = detail::device_sample_t<R>;
   device_span<const T> s = as_device_span(samples);
   return detail::numpy_bins_for<T>(range, s.size(), [&] {
@@ -387,8 +386,8 @@ requires numpy_histogram_sample<detail::host_sample_t<R>> std::uint64_t numpy_hi
   for (int b = 0; b <= binner.bins; ++b)
     e[b] = static_cast<Edge>(binner.edge(b));
   const auto s = detail::host_span(samples);
-  return host_detail::histogram(backend, s.data(), s.size(), std::ranges::data(counts),
-                                binner.bins, binner);
+  return host_detail::histogram(backend, s.data(), s.size(), std::ranges::data(counts), binner.bins,
+                                binner);
 }
 
 // On the GPU, asynchronous once the bins are known (with no `range`, the
@@ -437,9 +436,9 @@ requires histogram_sample<detail::device_sample_t<R>> std::uint64_t numpy_histog
 // left_out[0] when given.
 template <host_range R, detail::histogram_host_counts C, host_range B>
 requires numpy_histogram_sample<detail::host_sample_t<R>> &&
-    std::is_same_v<std::remove_const_t<std::ranges::range_value_t<B>>, double>
-        std::uint64_t numpy_histogram_of_edges(host_backend backend, const R& samples, C&& counts,
-                                               const B& edges) {
+    std::is_same_v < std::remove_const_t<std::ranges::range_value_t<B>>,
+double > std::uint64_t numpy_histogram_of_edges(host_backend backend, const R& samples, C&& counts,
+                                                const B& edges) {
   return detail::host_histogram_with(backend, samples, counts, [&](std::size_t n) {
     const std::span<const double> b = detail::host_span(edges);
     const int bins = detail::checked_numpy_edges_array("numpy_histogram_of_edges", n, b);
@@ -449,9 +448,10 @@ requires numpy_histogram_sample<detail::host_sample_t<R>> &&
 
 template <device_range R, detail::histogram_device_counts C, device_range B>
 requires histogram_sample<detail::device_sample_t<R>> &&
-    std::is_same_v<std::remove_const_t<device_range_value_t<const B>>, double>
-void numpy_histogram_of_edges_into(cuda_backend backend, const R& samples, C&& counts,
-                                   const B& edges, device_span<std::uint64_t> left_out = {}) {
+    std::is_same_v < std::remove_const_t<device_range_value_t<const B>>,
+double > void numpy_histogram_of_edges_into(cuda_backend backend, const R& samples, C&& counts,
+                                            const B& edges,
+                                            device_span<std::uint64_t> left_out = {}) {
   using T = detail::device_sample_t<R>;
   detail::cuda_histogram_into_with(
       "numpy_histogram_of_edges_into", backend, samples, counts, left_out, [&](std::size_t n) {

@@ -26,11 +26,10 @@ namespace {
 template <class T>
 constexpr bool host_sample = numpy_histogram_sample<T>;
 template <class T>
-constexpr bool gpu_sample = histogram_sample<T> && (std::is_same_v<T, std::uint8_t> ||
-                                                    std::is_same_v<T, std::int32_t> ||
-                                                    std::is_same_v<T, std::uint32_t> ||
-                                                    std::is_same_v<T, float> ||
-                                                    std::is_same_v<T, double>);
+constexpr bool gpu_sample = histogram_sample<T> &&
+                            (std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::int32_t> ||
+                             std::is_same_v<T, std::uint32_t> || std::is_same_v<T, float> ||
+                             std::is_same_v<T, double>);
 
 constexpr const char* host_dtypes = "samples are int8-64, uint8-64, float32, float64";
 constexpr const char* gpu_dtypes = "on the GPU samples are uint8, int32, uint32, float32, float64";
@@ -87,9 +86,9 @@ nb::object histogram_even(nb::handle x_obj, int bins, std::optional<std::pair<do
         if constexpr (gpu_sample<T>) {
           const device_guard guard(ctx);
           const nb::gil_scoped_release release;
-          numpy_histogram_into(cuda.on(ctx.stream), device_span<const T>(x.ptr<const T>(), x.size()),
-                               device_counts(counts),
-                               device_span<Edge>(edges.ptr<Edge>(), edges.size()), range);
+          numpy_histogram_into(
+              cuda.on(ctx.stream), device_span<const T>(x.ptr<const T>(), x.size()),
+              device_counts(counts), device_span<Edge>(edges.ptr<Edge>(), edges.size()), range);
         }
       } else {
         const nb::gil_scoped_release release;
@@ -120,7 +119,8 @@ nb::object histogram_of_edges(nb::handle x_obj, nb::handle edges_obj, nb::handle
           const nb::gil_scoped_release release;
           numpy_histogram_of_edges_into(
               cuda.on(ctx.stream), device_span<const T>(x.ptr<const T>(), x.size()),
-              device_counts(counts), device_span<const double>(edges.ptr<const double>(), edges.size()));
+              device_counts(counts),
+              device_span<const double>(edges.ptr<const double>(), edges.size()));
         }
       } else {
         const nb::gil_scoped_release release;
@@ -136,8 +136,8 @@ nb::object histogram_of_edges(nb::handle x_obj, nb::handle edges_obj, nb::handle
 }  // namespace
 
 void bind_histogram(nb::module_& m) {
-  m.def("_histogram_even", &histogram_even, nb::arg("a"), nb::arg("bins"),
-        nb::arg("range").none(), nb::arg("stream").none(),
+  m.def("_histogram_even", &histogram_even, nb::arg("a"), nb::arg("bins"), nb::arg("range").none(),
+        nb::arg("stream").none(),
         "(counts, edges) of numpy.histogram(a, bins, range) for an int `bins` in [1, 2^31 - 1] "
         "and range None or a (min, max) pair of floats; see gpuprim.histogram.");
   m.def("_histogram_of_edges", &histogram_of_edges, nb::arg("a"), nb::arg("edges"),

@@ -61,7 +61,9 @@ constexpr const char* too_many = "Too many bins for data range. Cannot create ";
 // Issue 41's reproducers: numpy raises ValueError "Too many bins for data
 // range" in each (edges that overflow to inf / NaN, or collapse).
 SIDE_TEST(histogram_numpy, too_many_bins_for_the_data_range) {
-  EXPECT_EQ(numpy_error(std::vector<double>{-1e308, 1e308}, 4).rfind(std::string(too_many) + "4 ", 0), 0u);
+  EXPECT_EQ(
+      numpy_error(std::vector<double>{-1e308, 1e308}, 4).rfind(std::string(too_many) + "4 ", 0),
+      0u);
   std::vector<std::int32_t> seven(7);
   for (int i = 0; i < 7; ++i)
     seven[i] = i;
@@ -77,9 +79,9 @@ SIDE_TEST(histogram_numpy, too_many_bins_for_the_data_range) {
   EXPECT_EQ(numpy_error(std::vector<double>{1e16, 1e16 + 2}, 4).rfind(too_many, 0), 0u);
   EXPECT_EQ(numpy_error(std::vector<double>{1e16}, 10).rfind(too_many, 0), 0u);
   EXPECT_EQ(numpy_error(std::vector<float>{-3e38f, 3e38f}, 10).rfind(too_many, 0), 0u);
-  EXPECT_EQ(numpy_error(std::vector<double>{1.0}, 10, gp::numpy_range{1e308, 1e308})
-                .rfind(too_many, 0),
-            0u);
+  EXPECT_EQ(
+      numpy_error(std::vector<double>{1.0}, 10, gp::numpy_range{1e308, 1e308}).rfind(too_many, 0),
+      0u);
 }
 
 // The counts and edges stay as they were when the call throws.
@@ -105,7 +107,8 @@ SIDE_TEST(histogram_numpy, nothing_is_written_when_it_throws) {
 SIDE_TEST(histogram_numpy, numpy_errors_in_numpy_words) {
   const std::vector<double> x = {0.5, 1.5};
   EXPECT_EQ(numpy_error(x, 3, gp::numpy_range{3, 1}).rfind("max must be larger than min", 0), 0u);
-  EXPECT_EQ(numpy_error(x, 3, gp::numpy_range{0, HUGE_VAL}), "supplied range of [0, inf] is not finite");
+  EXPECT_EQ(numpy_error(x, 3, gp::numpy_range{0, HUGE_VAL}),
+            "supplied range of [0, inf] is not finite");
   const double nan = std::numeric_limits<double>::quiet_NaN();
   EXPECT_EQ(numpy_error(std::vector<double>{1.0, nan}, 3),
             "autodetected range of [nan, nan] is not finite");
@@ -146,7 +149,8 @@ SIDE_TEST(histogram_numpy, counts_and_edges_agree_with_the_rule) {
     v = u(rng);
   x[17] = std::numeric_limits<float>::quiet_NaN();
   for (std::size_t bins : {1u, 10u, 1000u, 20000u}) {
-    for (const auto range : {std::optional<gp::numpy_range>{}, std::optional{gp::numpy_range{-1, 5}}}) {
+    for (const auto range :
+         {std::optional<gp::numpy_range>{}, std::optional{gp::numpy_range{-1, 5}}}) {
       if (!range) {
         x[17] = 0.5f;  // the data's own range needs finite data
       }

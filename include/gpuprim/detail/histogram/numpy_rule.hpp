@@ -390,12 +390,12 @@ inline int checked_numpy_edges_array(const char* algorithm, std::size_t num_bins
   }
   for (std::size_t i = 1; i < edges.size(); ++i) {
     if (edges[i] < edges[i - 1]) {
-      throw histogram_argument_error(algorithm, "`bins` must increase monotonically, when an "
-                                                "array (edge " +
-                                                    std::to_string(i - 1) + " = " +
-                                                    number_text(edges[i - 1]) + ", edge " +
-                                                    std::to_string(i) + " = " +
-                                                    number_text(edges[i]) + ")");
+      throw histogram_argument_error(algorithm,
+                                     "`bins` must increase monotonically, when an "
+                                     "array (edge " +
+                                         std::to_string(i - 1) + " = " + number_text(edges[i - 1]) +
+                                         ", edge " + std::to_string(i) + " = " +
+                                         number_text(edges[i]) + ")");
     }
   }
   return bins;
