@@ -9,6 +9,8 @@
 //   gp::histogram_even_into(gp::cuda.on(s), d_x, d_counts, 0.0f, 1.0f, d_left_out);  // async
 //   // numpy.histogram(x, 1024, range=(0, 1)): float32 edges, the last bin closed
 //   gp::histogram_even(gp::cuda, d_x, d_counts, gp::numpy_bins::with_range<float>(0, 1));
+//   // numpy.histogram(x, 1024): the data's range, the counts and the edges
+//   gp::numpy_histogram(gp::cuda, d_x, d_counts, d_edges);
 //
 // Semantics, for every backend:
 //  - The number of bins is counts.size() (at least 1). `counts` is overwritten
@@ -30,6 +32,12 @@
 //    compared in that type, goes to bin b when edge(b) <= x < edge(b + 1),
 //    and the last bin also holds x == hi. Also histogram_even_into and
 //    gp::mpi; every precompiled sample type.
+//  - numpy_histogram(backend, samples, counts, edges, range): all of
+//    numpy.histogram(a, bins, range) for even bins: the range (given, or
+//    the samples' [min, max] by the backend's reduction; the GPU waits for
+//    those two values), the counts under NumPy's rule and the bins + 1
+//    edges (computed on the device for the GPU); numpy_histogram_of_edges
+//    for an array of edges. See the end of this file.
 //  - histogram_range: boundaries has bins + 1 strictly increasing entries;
 //    bin i holds [boundaries[i], boundaries[i + 1]).
 //  - histogram: classify(x) returns a bin index (any integer type); a negative
@@ -38,8 +46,9 @@
 //    not counted; how many there were is returned ("left out").
 //  - Bad arguments (no bins, lower >= upper, NaN or infinite levels,
 //    boundaries of the wrong size or not increasing; for NumPy's rule also
-//    edges that do not increase, numpy's "too many bins") throw
-//    std::invalid_argument before anything is written.
+//    edges that do not increase, numpy's "Too many bins for data range")
+//    throw std::invalid_argument (histogram_argument_error for NumPy's
+//    rule, with NumPy's words in reason()) before anything is written.
 // Synchronization, like gp::reduce / gp::reduce_into: the value-returning GPU
 // forms wait for the result (they return the left-out count); the *_into
 // forms only enqueue, writing the left-out count to a device std::uint64_t
