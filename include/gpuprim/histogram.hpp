@@ -201,7 +201,8 @@ void histogram_even_into(cuda_backend backend, const R& samples, C&& counts,
 }
 
 // The NumPy rule (numpy_bins): numpy.histogram's edges and bins, the last
-// bin closed. On the host also 64-bit integers (compared as float64).
+// bin closed. On the host also 64-bit integers (compared as float64) and
+// gp::half samples (float16 data, float16 edges).
 template <host_range R, detail::histogram_host_counts C>
 requires numpy_histogram_sample<detail::host_sample_t<R>> std::uint64_t histogram_even(
     host_backend backend, const R& samples, C&& counts, const numpy_bins& bins) {
@@ -338,8 +339,7 @@ using numpy_sample_t = std::remove_const_t<std::ranges::range_value_t<R>>;
 // throws "autodetected range of [nan, nan] is not finite"). Samples of any
 // number type but bool, or gp::half for float16 data.
 template <host_range R>
-requires numpy_histogram_sample<detail::numpy_sample_t<R>> ||
-    std::is_same_v<detail::numpy_sample_t<R>, half>
+requires numpy_histogram_sample<detail::numpy_sample_t<R>>
         numpy_bins numpy_histogram_bins(host_backend backend, const R& samples,
                                         const std::optional<numpy_range>& range = {}) {
   using T = detail::numpy_sample_t<R>;

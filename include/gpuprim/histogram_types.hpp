@@ -25,10 +25,12 @@ concept histogram_sample = std::is_arithmetic_v<T> && !std::is_same_v<T, bool> &
                            (std::is_floating_point_v<T> || sizeof(T) <= 4);
 
 // The samples NumPy's rule takes on the host: every number type but bool
-// (64-bit integers are compared as float64, as numpy compares them). The
-// GPU takes the precompiled ones from plain C++ (histogram_sample types).
+// (64-bit integers are compared as float64, as numpy compares them), and
+// gp::half for float16 data. The GPU takes the precompiled ones from plain
+// C++ (histogram_sample types).
 template <class T>
-concept numpy_histogram_sample = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
+concept numpy_histogram_sample =
+    (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) || std::is_same_v<T, half>;
 
 template <class C>
 concept histogram_counter = std::is_same_v<C, std::uint32_t> || std::is_same_v<C, std::uint64_t>;

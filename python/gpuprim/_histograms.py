@@ -158,8 +158,8 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     samples outside and NaN are not counted. counts are int64; the edges of
     even bins are float32 for float32 data, else float64 (array edges come
     back as given), each equal to NumPy's. Samples: int8-64, uint8-64,
-    float32, float64 and bool (counted as uint8, with NumPy's warning) on the
-    CPU; uint8, int32, uint32, float32, float64 on the GPU.
+    float16, float32, float64 and bool (counted as uint8, with NumPy's
+    warning) on the CPU; uint8, int32, uint32, float32, float64 on the GPU.
 
     NumPy's errors, with its exception types: TypeError for a ``bins`` that
     is not an integer, a string or an array; ValueError for bins < 1, a
@@ -175,7 +175,8 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     only), and ``density=True`` gives NumPy's density (float64). Data of
     non-native byte order is read through a native copy.
 
-    Not supported (raising TypeError): ``weights=``, float16 data. On the GPU, a call without ``range`` waits for the data's min and
+    Not supported (raising TypeError): ``weights=``, float16 data on the
+    GPU. On the GPU, a call without ``range`` waits for the data's min and
     max (NumPy's checks need them); with ``range`` nothing waits.
     """
     if weights is not None:
@@ -211,7 +212,10 @@ def _counts_and_edges(a, bins, range, stream):
         if n > _MAX_BINS:
             raise ValueError(f"histogram: too many bins ({n}); at most 2**31 - 1 are supported")
         pair = None if range is None else _range_pair(range)
-        return _core._histogram_even(a, n, pair, stream)
+        counts, edges = _core._histogram_even(a, n, pair, stream)
+        if str(getattr(a, "dtype", "")) == "float16":
+            edges = edges.astype(np.float16)  # float16 values, exactly
+        return counts, edges
     if np.ndim(bins) != 1:
         raise ValueError("`bins` must be 1d, when an array")
     edges = bins if _on_device(bins) else np.asarray(bins)

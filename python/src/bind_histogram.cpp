@@ -31,14 +31,19 @@ constexpr bool gpu_sample = histogram_sample<T> &&
                              std::is_same_v<T, std::uint32_t> || std::is_same_v<T, float> ||
                              std::is_same_v<T, double>);
 
-constexpr const char* host_dtypes = "samples are int8-64, uint8-64, float32, float64";
+constexpr const char* host_dtypes = "samples are int8-64, uint8-64, float16, float32, float64";
 constexpr const char* gpu_dtypes = "on the GPU samples are uint8, int32, uint32, float32, float64";
 
-// Runs f(type_tag<T>) for x's sample type, or raises TypeError.
+// Runs f(type_tag<T>) for x's sample type (gp::half for float16), or
+// raises TypeError.
 template <class F>
 void visit_sample(const char* fn, const array& x, bool on_device, F&& f) {
-  if (x.type == dtype::bool_ || x.type == dtype::float16) {
+  if (x.type == dtype::bool_ || (on_device && x.type == dtype::float16)) {
     unsupported_dtype(fn, x, on_device ? gpu_dtypes : host_dtypes);
+  }
+  if (x.type == dtype::float16) {
+    f(type_tag<half>{});
+    return;
   }
   visit_dtype(x.type, [&]<class T>(type_tag<T>) {
     if constexpr (gpu_sample<T>) {
@@ -67,7 +72,8 @@ device_span<std::uint64_t> device_counts(const array& counts) {
   return {counts.ptr<std::uint64_t>(), counts.size()};
 }
 
-// (counts, edges) of numpy.histogram(x, bins, range) for an int `bins`.
+// (counts, edges) of numpy.histogram(x, bins, range) for an int `bins`; the
+// edges of float16 data come as float32 (holding float16 values exactly).
 nb::object histogram_even(nb::handle x_obj, int bins, std::optional<std::pair<double, double>> r,
                           nb::handle stream) {
   const char* fn = "histogram";
@@ -76,11 +82,12 @@ nb::object histogram_even(nb::handle x_obj, int bins, std::optional<std::pair<do
   const std::optional<numpy_range> range =
       r ? std::optional{numpy_range{r->first, r->second}} : std::nullopt;
   const array counts = empty_array(ctx, {bins}, dtype::int64);
-  const bool float_edges = x.type == dtype::float32;
+  const bool float_edges = x.type == dtype::float32 || x.type == dtype::float16;
   const array edges =
       empty_array(ctx, {std::int64_t(bins) + 1}, float_edges ? dtype::float32 : dtype::float64);
   visit_sample(fn, x, ctx.on_device, [&]<class T>(type_tag<T>) {
-    using Edge = std::conditional_t<std::is_same_v<T, float>, float, double>;
+    using Edge =
+        std::conditional_t<std::is_same_v<T, float> || std::is_same_v<T, half>, float, double>;
     numpy_errors_as_value_error([&] {
       if (ctx.on_device) {
         if constexpr (gpu_sample<T>) {

@@ -121,8 +121,24 @@ def test_unsupported_features_are_refused():
     x = np.arange(5.0)
     with pytest.raises(TypeError, match="weights"):
         gp.histogram(x, weights=np.ones(5))
-    with pytest.raises(TypeError, match="float16"):
-        gp.histogram(x.astype(np.float16))
+    with pytest.raises(TypeError, match="a is not an array of numbers"):
+        gp.histogram(np.array(["2020-01-01"], dtype="datetime64[D]"))
+
+
+@pytest.mark.parametrize("bins", [1, 7, 37, 1000, 5000])
+def test_float16_as_numpy(bins):
+    x = (np.random.default_rng(16).standard_normal(3001) * 4).astype(np.float16)
+    for rng in (None, (-1.0, 1.5), (1000.0, 1018.0)):
+        try:
+            want_counts, want_edges = np.histogram(x, bins=bins, range=rng)
+        except ValueError as numpy_error:
+            with pytest.raises(ValueError, match=str(numpy_error)[:40]):
+                gp.histogram(x, bins=bins, range=rng)
+            continue
+        counts, edges = gp.histogram(x, bins=bins, range=rng)
+        np.testing.assert_array_equal(counts, want_counts)
+        np.testing.assert_array_equal(edges, want_edges)
+        assert edges.dtype == np.float16
 
 
 ESTIMATORS = ["auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt"]

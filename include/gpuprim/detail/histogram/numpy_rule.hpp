@@ -137,8 +137,18 @@ struct numpy_binner {
   bool float_arithmetic = false;
   numpy_edge_rule edge;
 
+  // A sample as it is compared with the edges (float16 through float,
+  // exactly: its edges are float16 values too).
+  static GPUPRIM_HD K compared(T sample) {
+    if constexpr (std::is_same_v<T, half>) {
+      return static_cast<K>(static_cast<float>(sample));
+    } else {
+      return static_cast<K>(sample);
+    }
+  }
+
   GPUPRIM_HD int operator()(T sample) const {
-    const K x = static_cast<K>(sample);
+    const K x = compared(sample);
     if (!(x >= first && x <= last)) return -1;  // NaN fails both
     // t < 2^31: below bins + 1 unless scale is 0 (the margin bounds bins).
     const K t = (x - first) * scale;
@@ -208,7 +218,7 @@ struct numpy_edges_binner {
   int bins;
 
   GPUPRIM_HD int operator()(T sample) const {
-    const double x = static_cast<double>(sample);
+    const double x = static_cast<double>(numpy_binner<T>::compared(sample));
     if (!(x >= edges[0] && x <= edges[bins])) return -1;  // NaN fails both
     int lo = 0, hi = bins;  // edges[lo] <= x; x < edges[hi] unless hi == bins
     while (hi - lo > 1) {
@@ -277,6 +287,12 @@ numpy_binner<T> checked_numpy_binner(const char* algorithm, std::size_t num_bins
       throw histogram_argument_error(algorithm,
                                      "float samples cannot be compared with float64 edges (numpy "
                                      "compares in the edges' type: pass the samples as double)");
+    }
+  } else if constexpr (std::is_same_v<T, half>) {
+    if (spec.edges != numpy_float::float16) {
+      throw histogram_argument_error(algorithm, std::string("float16 samples have float16 edges "
+                                                            "in numpy (got ") +
+                                                    numpy_float_name(spec.edges) + ")");
     }
   } else if constexpr (std::is_integral_v<T>) {
     if (spec.edges != numpy_float::float64) {
