@@ -25,7 +25,6 @@ from ._core import (
     cummin,
     cumsum,
     exclusive_scan,
-    histogram,
     info,
     matmul,
     max,
@@ -73,4 +72,5 @@ __all__ = [
     "tune",
 ]
 
+from ._histograms import histogram  # noqa: E402
 from . import ndimage, sparse, spatial  # noqa: E402
