@@ -15,7 +15,15 @@ the input framework's current stream, and never synchronize: reductions
 return 0-d device arrays.
 """
 
-from ._core import (
+import os as _os
+
+# OpenMP threads that wait sleep instead of spinning, unless the user chose:
+# on a machine whose other cores are busy a spinning thread takes the core
+# its partner needs. The OpenMP runtime reads this once, as it loads, which
+# is when the extension below is imported.
+_os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
+from ._core import (  # noqa: E402
     __version__,
     argmax,
     argmin,
