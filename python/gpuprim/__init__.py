@@ -82,3 +82,7 @@ __all__ = [
 
 from ._histograms import histogram  # noqa: E402
 from . import ndimage, sparse, spatial  # noqa: E402
+from .select import *  # noqa: E402,F401,F403
+from .select import __all__ as _select_all  # noqa: E402
+
+__all__ += _select_all
