@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The selection family alone on the GPU machine, in one call and a few
-# minutes: builds only what it needs with nvcc (the runtime, the select
+# The selection family alone on the GPU machine, in one call (not yet run
+# on one): builds only what it needs with nvcc (the runtime, the select
 # instantiations for every precompiled type, the select tests, the ladder
 # and the probe) instead of the whole library, then runs the GPU tests,
 # the same tests under compute-sanitizer memcheck and racecheck (sizes
