@@ -69,9 +69,9 @@ std::size_t run_scan_then_scatter(device_span<const float> in, device_span<float
   const unsigned grid = strided_grid(n);
   cuda_detail::launch("select_flags", algorithm, select_flags, {grid, threads, 0, stream},
                       in.data(), flags.get<std::uint32_t>(), std::uint64_t(n), threshold);
-  detail::cuda_scan_into(flags.get<const std::uint32_t>(), positions.get<std::uint32_t>(), n,
-                         scan_kind::exclusive, std::uint32_t{0}, plus{},
-                         detail::unary_fetch<identity>{}, stream);
+  cuda_detail::launch_scan<true>(flags.get<const std::uint32_t>(), positions.get<std::uint32_t>(),
+                                 std::uint64_t(n), std::uint32_t{0}, plus{},
+                                 detail::unary_fetch<identity>{}, stream);
   cuda_detail::launch("select_scatter", algorithm, select_scatter, {grid, threads, 0, stream},
                       in.data(), flags.get<const std::uint32_t>(),
                       positions.get<const std::uint32_t>(), out.data(), std::uint64_t(n),

@@ -35,7 +35,7 @@ for row in "uint8 std::uint8_t" "int32 std::int32_t" "uint32 std::uint32_t" "int
   printf '#define GPUPRIM_INSTANTIATING 1\n#include "%s/src/select/instantiate.cuh"\nnamespace gpuprim::detail {\ntemplate struct instantiation<select_instances_of<%s>>;\n}\n' \
     "$PWD" "$2" >"$B/gen/select_$1.cu"
 done
-sources=(src/core/runtime_cuda.cpp src/core/timing.cpp src/core/timing_cuda.cpp
+sources=(src/core/runtime_cuda.cpp src/core/timing.cpp src/core/timing_cuda.cpp src/tune/tuner_common.cpp
   lab/ladder/select_ladder.cu tests/sides/select_test.cpp tests/cuda/select_test.cpp
   tests/cuda/select_custom_test.cu tests/cuda/select_ladder_test.cpp lab/probes/tune_select.cu "$B"/gen/select_*.cu)
 obj() { case "$1" in /*) echo "$1.o" ;; *) echo "$B/$(echo "$1" | tr '/' '_').o" ;; esac; }
@@ -64,7 +64,7 @@ for p in "${pids[@]}"; do wait "$p" || failed=1; done
 stamp "compiled (failed=$failed)"
 [ "$failed" = 0 ] || { tail -50 "$OUT/build.log" >>"$summary"; exit 1; }
 lib=("$B"/gen/select_*.cu.o "$(obj src/core/runtime_cuda.cpp)" "$(obj src/core/timing.cpp)"
-  "$(obj src/core/timing_cuda.cpp)")
+  "$(obj src/core/timing_cuda.cpp)" "$(obj src/tune/tuner_common.cpp)")
 nvcc -arch=sm_90 -Xcompiler=-fopenmp -o "$B/select_tests" "$(obj tests/sides/select_test.cpp)" \
   "$(obj tests/cuda/select_test.cpp)" "$(obj tests/cuda/select_custom_test.cu)" \
   "$(obj tests/cuda/select_ladder_test.cpp)" \
