@@ -49,6 +49,7 @@
 #include "gpuprim/io/npy.hpp"
 #include "gpuprim/scan.hpp"
 #include "gpuprim/segmented.hpp"
+#include "input_file.hpp"
 #include "options.hpp"
 
 namespace gpuprim::cli {
@@ -195,7 +196,7 @@ void check_offsets(const std::vector<Offset>& offsets, std::uint64_t num_values,
 // Reads --segments: bool / uint8 head flags, one per value, or integer
 // offsets (as int64 when signed, uint64 when not).
 segment_list read_segments(const std::string& file, std::uint64_t num_values) {
-  const io::npy_array array = io::read_npy(file);
+  const io::npy_array array = read_array(file);
   if (array.shape.size() != 1) {
     throw usage_error(file + ": segments must be a 1-D array, not " +
                       std::to_string(array.shape.size()) + "-D");
@@ -228,7 +229,7 @@ int run_scan(const scan_options& opts) {
   if (segmented && opts.op != scan_op::sum && opts.backend != backend_request::host) {
     throw usage_error("segmented min/max scans are only on the host backend (add --backend host)");
   }
-  const io::npy_array array = io::read_npy(opts.file);
+  const io::npy_array array = read_array(opts.file);
   const segment_list segments =
       segmented ? read_segments(opts.segments, array.size()) : segment_list{};
   std::visit([&](auto b) { scan_array(b, array, segments, opts); }, be);

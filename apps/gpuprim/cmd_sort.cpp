@@ -31,7 +31,9 @@
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/io/npy.hpp"
 #include "gpuprim/sort.hpp"
+#include "input_file.hpp"
 #include "options.hpp"
+#include "progress.hpp"
 
 namespace gpuprim::cli {
 namespace {
@@ -47,6 +49,7 @@ std::span<const std::byte> bytes_of(const std::vector<T>& values) {
 
 void write_1d(const std::string& path, io::dtype type, std::span<const std::byte> bytes,
               std::uint64_t length) {
+  const progress_stage writing("writing " + path);
   io::write_npy(path, type, bytes, std::span<const std::uint64_t>(&length, 1));
 }
 
@@ -79,7 +82,11 @@ void sort_array(B b, const io::npy_array& array, value_words& values,
     } else {
       // bool: 0 and 1, sorted as bytes.
       std::vector<stored_t<T>> keys = stored_values<T>(array.bytes);
-      sort_keys(b, keys, values, opts.descending ? sort_order::descending : sort_order::ascending);
+      {
+        const progress_stage working("sorting " + std::to_string(keys.size()) + " keys");
+        sort_keys(b, keys, values,
+                  opts.descending ? sort_order::descending : sort_order::ascending);
+      }
       write_1d(opts.output, array.type, bytes_of(keys), keys.size());
       std::visit(
           [&]<class List>(const List& list) {
@@ -126,11 +133,11 @@ int run_sort(const sort_options& opts) {
     throw usage_error("--values-out " + opts.values_output +
                       " is the key output's path; give the sorted values their own file");
   }
-  const io::npy_array array = io::read_npy(opts.file);
+  const io::npy_array array = read_array(opts.file);
   io::npy_array values_array;
   value_words values;
   if (with_values) {
-    values_array = io::read_npy(opts.values);
+    values_array = read_array(opts.values);
     values = read_values(values_array, opts, array.size());
   }
   std::visit(
