@@ -337,7 +337,7 @@ void plan_api(const context& ctx, plan& p) {
       p.cases.back().headline = alg == closest_pair_algorithm::tiled && n == std::size_t{1} << 17;
       if (alg == closest_pair_algorithm::divide_and_conquer) {
         // Beside it, the divide and conquer on the sorting networks (the
-        // ladder's rung; docs/design.md says why it is not the production one).
+        // ladder's rung; docs/families/closest_pair.md says why it is not the production one).
         row net = make_header("uniform, divide_and_conquer (sorting networks)", "cuda", n);
         net.implementation = "gpuprim::ladder";
         p.cases.push_back({algorithms, net, [ctx, net, n]() mutable {

@@ -10,7 +10,7 @@
 // slowest rank (load imbalance, or a loaded machine) from the messages' own time; the comm share is
 // comm / (local + wait + comm). The sort's exchange time includes its waits (sort_report). A
 // separate driver, not a row of the bench harness's family table: that harness times one process
-// with CUDA events, these rows need MPI around every step (docs/design.md).
+// with CUDA events, these rows need MPI around every step (docs/families/dist.md).
 #include <mpi.h>
 #include <omp.h>
 

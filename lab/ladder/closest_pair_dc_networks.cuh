@@ -28,7 +28,7 @@ using namespace cuda_detail;
 // Each level's strip check reads y from the key (no gather for the break
 // test). More passes over memory than the merge path (one stage per
 // level of log2(k / 2048) + 1 global steps), so it is the ladder's rung and
-// the merge path stays in gp::closest_pair (docs/design.md).
+// the merge path stays in gp::closest_pair (docs/families/closest_pair.md).
 
 // A point's y and its position in x order; 16 bytes (vector loads).
 struct alignas(16) dc_y_key {

@@ -8,7 +8,7 @@
 //     fold switched in one at a time, and the library's kernel itself,
 //     queued (GPU time per call): how much each piece adds.
 // This is what showed the finish's time growing with the size of the code
-// that runs after the data arrives (docs/design.md, "the finish of a small
+// that runs after the data arrives (docs/families/reduce.md, "the finish of a small
 // reduction"). On the GPU machine:
 // cmake --build build/cuda --target gpuprim_lab_probe_reduce_finish
 // (cuobjdump -sass on the binary gives each kernel's instruction count.)

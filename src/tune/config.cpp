@@ -66,7 +66,7 @@ std::vector<space> make_spaces() {
   // for its successor's input (0: no prefetch), a kernel argument. The
   // default (64) is scan_prefetch_tiles, measured on the H100 (2^28 floats:
   // 64 and 128 ahead 0.94x CUB against 0.89x without). The tile shape is
-  // compile-time and stays the measured one (docs/design.md).
+  // compile-time and stays the measured one (docs/families/scan.md).
   all.push_back(product_space(algorithm::scan, "scan", "scan", {"prefetch_tiles"},
                               {{0, 32, 64, 128}}, {64}, {et::f32, et::f64}, {20, 24, 28}));
   // segmented_scan (the same kernel over (value, head) pairs): the same
@@ -78,7 +78,7 @@ std::vector<space> make_spaces() {
   // onesweep pass's L2 prefetch distance in tiles (default 64,
   // radix_prefetch_tiles) and the digit-histogram kernel's grid in blocks
   // per SM (default 8). Both kernel arguments or grid sizes. Sorts with
-  // values keep their defaults (prefetching hurt them, docs/design.md).
+  // values keep their defaults (prefetching hurt them, docs/families/sort.md).
   all.push_back(product_space(
       algorithm::radix_sort, "radix_sort", "sort", {"prefetch_tiles", "histogram_blocks_per_sm"},
       {{0, 32, 64, 128}, {4, 8, 16}}, {64, 8}, {et::u32, et::f32, et::u64}, {20, 24, 28}));

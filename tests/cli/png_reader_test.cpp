@@ -1,7 +1,7 @@
 // The command line's PNG reader (apps/gpuprim/png_image.hpp) on files built
 // here chunk by chunk: what it reads as libpng does, what it refuses before
 // libpng allocates (sizes beyond the file or zlib's ratio), and the rules
-// of docs/design.md's "Readers" (palette index beyond PLTE refused; an
+// of docs/families/io.md's "Readers" (palette index beyond PLTE refused; an
 // ancillary chunk with a bad CRC and bytes after IEND ignored, as libpng
 // does by default).
 #include <gtest/gtest.h>

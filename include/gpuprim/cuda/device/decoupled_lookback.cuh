@@ -172,7 +172,7 @@ struct tile_lookback {
   // 32 * Words tiles per poll of the tiles right behind it, ran past it.
   // Tile 0 always publishes a prefix, so the front reaches every tile. A
   // wider window lets the front move further per L2 round trip, which is
-  // what bounds a scan with many small tiles (docs/design.md).
+  // what bounds a scan with many small tiles (docs/families/scan.md).
   //
   // FirstDelayNs and PollDelayNs (for tuning; CUB's sm_90 scan waits about
   // 1.1 us before its first poll and 0.7 us between polls): a sleep before

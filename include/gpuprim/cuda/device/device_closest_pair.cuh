@@ -35,7 +35,7 @@
 //     it while dy^2 is within the halves' best.
 //  4b. The same recursion with the y orders made by the library's sorting
 //     networks (the ladder's rung, lab/ladder/closest_pair_dc_networks.cuh,
-//     which says which network sorts what; docs/design.md says why the
+//     which says which network sorts what; docs/families/closest_pair.md says why the
 //     merge path is production).
 // Every algorithm ends with one candidate per thread, reduced per block
 // and then by one block, in the order (d2, i, j); the host reads it (one

@@ -22,7 +22,7 @@
 //     allocation or memset (status words, ticket and totals live in the
 //     stream's workspace).
 //  Steps 3 and 4 run after the data has arrived, so their code is kept
-//  short: a 2^20 sum's measured time grew with it (docs/design.md).
+//  short: a 2^20 sum's measured time grew with it (docs/families/reduce.md).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -50,7 +50,7 @@ namespace gpuprim::cuda_detail {
 // in thread 0. A short loop in one thread rather than a second shuffle
 // butterfly: this step is on the critical path of small inputs, where a
 // longer chain of dependent steps and more code both showed up in the time
-// (docs/design.md, "the finish of a small reduction").
+// (docs/families/reduce.md, "the finish of a small reduction").
 template <int Threads, class T, class Op>
 __device__ T fold_warp_totals(T (&shared)[Threads / 32], const T& warp_total, unsigned count,
                               Op op) {

@@ -32,7 +32,7 @@ template <class T, class Op>
 solve_result cuda_solve(solve_method method, const Op& A, const T* b, T* x, std::size_t n,
                         const solve_options& opts, std::size_t max_iterations, stream_t stream);
 
-// The GPU solvers' row strategy for a CSR matrix (docs/design.md,
+// The GPU solvers' row strategy for a CSR matrix (docs/families/solve.md,
 // "Solvers"). choose_spmv_kernel's strategy, except that merge_path and
 // hot_columns (no per-row epilogue) become a warp per row, and that short rows
 // (staged_rows) of at most solve_thread_row_entries entries each, in a

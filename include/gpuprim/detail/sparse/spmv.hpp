@@ -43,7 +43,7 @@ inline constexpr int spmv_hot_items = 8;
 inline constexpr std::size_t spmv_hot_min_nnz = std::size_t{1} << 22;
 inline constexpr double spmv_hot_min_share = 0.4;
 
-// The documented rule (docs/design.md, "Sparse"):
+// The documented rule (docs/families/sparse.md):
 //  - merge_path when rows are very uneven: the longest row has at least 256
 //    entries and at least 32 times the mean (power-law graphs); a warp per
 //    row would leave most warps idle while a few walk the long rows;
