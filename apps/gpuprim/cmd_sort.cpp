@@ -55,7 +55,7 @@ void write_1d(const std::string& path, io::dtype type, std::span<const std::byte
 
 // Sorts `keys` and the values with them, in place, where b runs.
 template <class B, class K>
-void sort_keys(B b, std::vector<K>& keys, value_words& values, sort_order order) {
+void sort_keys(B b, std::span<K> keys, value_words& values, sort_order order) {
   auto staged_keys = stage_in_place(b, keys);
   std::visit(
       [&]<class List>(List& list) {
@@ -71,23 +71,24 @@ void sort_keys(B b, std::vector<K>& keys, value_words& values, sort_order order)
   write_back(keys, staged_keys);
 }
 
-// Sorts the keys of `array` and the values with them; writes both.
+// Sorts the keys of `array` in place (the host sorts the file's bytes as
+// read, no copy) and the values with them; writes both.
 template <class B>
-void sort_array(B b, const io::npy_array& array, value_words& values,
-                const io::npy_array* values_array, const sort_options& opts) {
+void sort_array(B b, io::npy_array& array, value_words& values, const io::npy_array* values_array,
+                const sort_options& opts) {
   visit_dtype(array.type, [&]<class T>(std::type_identity<T>) {
     if constexpr (std::is_same_v<T, half>) {
       throw usage_error(opts.file + ": dtype " + std::string(io::dtype_name(array.type)) +
                         " is not supported (bool, integers, float32 and float64 are)");
     } else {
       // bool: 0 and 1, sorted as bytes.
-      std::vector<stored_t<T>> keys = stored_values<T>(array.bytes);
+      const std::span<stored_t<T>> keys = stored_span<T>(array);
       {
         const progress_stage working("sorting " + std::to_string(keys.size()) + " keys");
         sort_keys(b, keys, values,
                   opts.descending ? sort_order::descending : sort_order::ascending);
       }
-      write_1d(opts.output, array.type, bytes_of(keys), keys.size());
+      write_1d(opts.output, array.type, std::as_bytes(keys), keys.size());
       std::visit(
           [&]<class List>(const List& list) {
             if constexpr (!std::is_same_v<List, std::monostate>) {
@@ -133,7 +134,7 @@ int run_sort(const sort_options& opts) {
     throw usage_error("--values-out " + opts.values_output +
                       " is the key output's path; give the sorted values their own file");
   }
-  const io::npy_array array = read_array(opts.file);
+  io::npy_array array = read_array(opts.file);
   io::npy_array values_array;
   value_words values;
   if (with_values) {
