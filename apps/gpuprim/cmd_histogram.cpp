@@ -1,5 +1,5 @@
 // `gpuprim histogram FILE [--bins N] [--range LO HI]`: numpy.histogram of a
-// NumPy array's values (flattened) or of a PNG image's 8-bit channel values.
+// NumPy array's values (flattened) or of a PNG image's channel values.
 //
 // Prints one line per bin, "bin lo hi count" (the bin holds [lo, hi), the
 // last one [lo, hi]), then "left out: K", the number of values outside the
@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -29,7 +30,7 @@
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/histogram.hpp"
 #include "gpuprim/io/npy.hpp"
-#include "histogram_bounds.hpp"
+#include "histogram_output.hpp"
 #include "input_file.hpp"
 #include "options.hpp"
 #include "progress.hpp"
@@ -37,19 +38,27 @@
 namespace gpuprim::cli {
 namespace {
 
-// The histogram of values of dtype D, binned by the library as samples of
-// histogram_sample_t<D>, printed.
+// The histogram of values of dtype D, printed: the bins are the library's
+// numpy_histogram_bins (the data's range by the backend's reduction), the
+// counts its histogram_even under them. Where the backend does not bin D
+// itself (bins_as_is), the bins come from the values on the host and the
+// values are counted widened to histogram_sample_t<D>.
 template <class B, class D>
 void histogram_values(B b, std::span<const D> values, const histogram_options& opts) {
-  histogram_extent<D> extent;
-  if (opts.range.empty()) {
-    for (const D v : values)
-      extent.add(v);
-  }
-  const numpy_bins bins = numpy_histogram_bins<D>(opts.range, extent);
-  const auto samples = histogram_samples(values);
+  std::optional<numpy_range> range;
+  if (!opts.range.empty()) range = numpy_range{opts.range[0], opts.range[1]};
   auto counts = make_output<std::uint64_t>(b, static_cast<std::size_t>(opts.bins));
-  const std::uint64_t left_out = histogram_even(b, stage(b, samples), counts, bins);
+  numpy_bins bins;
+  std::uint64_t left_out = 0;
+  if constexpr (bins_as_is<B, D>) {
+    const auto samples = stage(b, values);
+    bins = numpy_histogram_bins(b, samples, range);
+    left_out = histogram_even(b, samples, counts, bins);
+  } else {
+    bins = numpy_histogram_bins(host, values, range);
+    const auto widened = histogram_samples(values);
+    left_out = histogram_even(b, stage(b, widened), counts, bins);
+  }
   print_numpy_histogram(fetch(std::move(counts)), left_out, bins);
 }
 
@@ -65,21 +74,25 @@ int run_histogram(const histogram_options& opts) {
   const backend be = resolve(opts.backend);
   const input_data input = read_input(opts.file);
   const progress_stage working("counting the values of " + opts.file);
-  std::visit(
-      [&]<class Input>(auto b, const Input& in) {
-        if constexpr (std::is_same_v<Input, png_pixels>) {
-          // All channel values of the image, row by row: 8 bits each, or
-          // the 16-bit samples as they are stored.
-          if (in.bit_depth == 16) {
-            histogram_values(b, std::span<const std::uint16_t>(in.values16), opts);
+  try {
+    std::visit(
+        [&]<class Input>(auto b, const Input& in) {
+          if constexpr (std::is_same_v<Input, png_pixels>) {
+            // All channel values of the image, row by row: 8 bits each, or
+            // the 16-bit samples as they are stored.
+            if (in.bit_depth == 16) {
+              histogram_values(b, std::span<const std::uint16_t>(in.values16), opts);
+            } else {
+              histogram_values(b, std::span<const std::uint8_t>(in.values), opts);
+            }
           } else {
-            histogram_values(b, std::span<const std::uint8_t>(in.values), opts);
+            histogram_array(b, in, opts);
           }
-        } else {
-          histogram_array(b, in, opts);
-        }
-      },
-      be, input);
+        },
+        be, input);
+  } catch (const histogram_argument_error& e) {
+    throw usage_error(opts.file + ": " + e.reason());  // the file, in NumPy's words
+  }
   return exit_success;
 }
 

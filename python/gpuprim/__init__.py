@@ -15,7 +15,15 @@ the input framework's current stream, and never synchronize: reductions
 return 0-d device arrays.
 """
 
-from ._core import (
+import os as _os
+
+# OpenMP threads that wait sleep instead of spinning, unless the user chose:
+# on a machine whose other cores are busy a spinning thread takes the core
+# its partner needs. The OpenMP runtime reads this once, as it loads, which
+# is when the extension below is imported.
+_os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
+from ._core import (  # noqa: E402
     __version__,
     argmax,
     argmin,
@@ -25,7 +33,6 @@ from ._core import (
     cummin,
     cumsum,
     exclusive_scan,
-    histogram,
     info,
     matmul,
     max,
@@ -73,4 +80,9 @@ __all__ = [
     "tune",
 ]
 
+from ._histograms import histogram  # noqa: E402
 from . import ndimage, sparse, spatial  # noqa: E402
+from .select import *  # noqa: E402,F401,F403
+from .select import __all__ as _select_all  # noqa: E402
+
+__all__ += _select_all
