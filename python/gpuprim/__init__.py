@@ -15,19 +15,11 @@ the input framework's current stream, and never synchronize: reductions
 return 0-d device arrays.
 """
 
-from ._core import (
-    __version__,
+from ._core import __version__, cuda_available, histogram, info, tune
+from ._dense import matmul, transpose
+from ._reduction import (
     argmax,
     argmin,
-    argsort,
-    cuda_available,
-    cummax,
-    cummin,
-    cumsum,
-    exclusive_scan,
-    histogram,
-    info,
-    matmul,
     max,
     min,
     nanargmax,
@@ -35,14 +27,10 @@ from ._core import (
     nanmax,
     nanmin,
     nansum,
-    segmented_cumsum,
-    segmented_sum,
-    sort,
-    sort_by_key,
     sum,
-    transpose,
-    tune,
 )
+from ._scan import cummax, cummin, cumsum, exclusive_scan, segmented_cumsum, segmented_sum
+from ._sort import argsort, sort, sort_by_key
 
 __all__ = [
     "__version__",

@@ -100,6 +100,16 @@ PyTypeObject* cupy_type() {
   });
 }
 
+// numpy.ma.MaskedArray, once numpy.ma is imported (a masked array cannot
+// exist before).
+PyTypeObject* masked_array_type() {
+  static PyTypeObject* type = nullptr;
+  return framework_type(type, "numpy.ma", [](nb::handle m) -> PyTypeObject* {
+    if (!nb::hasattr(m, "MaskedArray")) return nullptr;  // still importing
+    return reinterpret_cast<PyTypeObject*>(keep(m.attr("MaskedArray")).ptr());
+  });
+}
+
 PyTypeObject* torch_type() {
   frameworks& f = fw();
   return framework_type(f.torch_tensor, "torch", [&](nb::handle m) -> PyTypeObject* {
@@ -433,6 +443,7 @@ array import_impl(nb::handle obj, const std::string& what, bool writable, bool m
   } else if (is_instance(tp, torch_type())) {
     contiguous = import_torch(a, obj, what);
   } else if (tp->tp_as_buffer && tp->tp_as_buffer->bf_getbuffer) {
+    refuse_masked(obj, what);
     contiguous = import_buffer(a, obj, what, writable);
   } else if (nb::hasattr(obj, "__cuda_array_interface__")) {
     contiguous = import_cai(a, obj, what);
@@ -462,6 +473,14 @@ array import_impl(nb::handle obj, const std::string& what, bool writable, bool m
 }
 
 }  // namespace
+
+void refuse_masked(nb::handle obj, const std::string& what) {
+  if (!is_instance(Py_TYPE(obj.ptr()), masked_array_type())) return;
+  type_error(what +
+             " is a numpy.ma.MaskedArray; gpuprim does not read masks (its data would be used "
+             "as if nothing were masked). Pass x.compressed() to drop the masked elements or "
+             "x.filled(value) to replace them");
+}
 
 array import_array(nb::handle obj, const std::string& what, bool writable) {
   return import_impl(obj, what, writable, true);
@@ -625,20 +644,6 @@ nb::object numpy_scalar(dtype type, const void* value) {
       return make(nb::int_(v));
     }
   });
-}
-
-bool last_axis(const char* fn, nb::handle axis, int ndim) {
-  if (axis.is_none()) return false;
-  if (!PyLong_Check(axis.ptr())) {
-    type_error(std::string(fn) + ": axis must be None or an int");
-  }
-  std::int64_t a = nb::cast<std::int64_t>(axis);
-  if (a < 0) a += ndim;
-  if (ndim >= 1 && a == ndim - 1) return ndim >= 2;
-  value_error(std::string(fn) + ": axis " + std::to_string(nb::cast<std::int64_t>(axis)) +
-              " is not supported for a " + std::to_string(ndim) +
-              "-D array; gpuprim reduces all elements (axis=None) or along the last axis "
-              "(axis=-1)");
 }
 
 }  // namespace gpuprim::python
