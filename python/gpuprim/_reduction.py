@@ -7,39 +7,83 @@ axis (``rows=True``); another axis is first moved last (the core reads the
 moved view as a contiguous copy made by the array's own framework).
 """
 
+import numpy as np
+
 from . import _core
-from ._arrays import expand_axis, move_axis_last, ndim_of, normalize_axis, refuse_unsupported
+from ._arrays import (
+    as_dtype,
+    cast_result,
+    check_out,
+    dtype_of,
+    expand_axis,
+    move_axis_last,
+    ndim_of,
+    normalize_axis,
+    shape_of,
+    sum_type,
+    write_out,
+)
 
 _op = _core.reduce_op
 
 
+_SUMS = (_op.sum, _op.nansum)
+_ARGS = (_op.argmin, _op.argmax, _op.nanargmin, _op.nanargmax)
+
+
+def _result_type(op, dtype):
+    """NumPy's result type of a reduction of `dtype`."""
+    if op in _SUMS:
+        return sum_type(dtype)
+    if op in _ARGS:
+        return np.dtype(np.int64)
+    return dtype
+
+
 def _reduce(op, fn, a, axis, dtype, out, keepdims, stream):
-    refuse_unsupported(fn, "dtype", dtype)
-    refuse_unsupported(fn, "out", out)
+    if axis is None and dtype is None and out is None and not keepdims:
+        return _core._reduce(op, a, False, stream)  # the common call, kept short
     ndim = ndim_of(a)
     ax = normalize_axis(fn, axis, ndim)
+    want = None
+    if dtype is not None:
+        # NumPy adds the elements converted to dtype, in dtype.
+        a, want = as_dtype(fn, a, dtype)
+    if out is not None:
+        shape = list(shape_of(a))
+        if ax is None:
+            shape = [1] * ndim if keepdims else []
+        elif keepdims:
+            shape[ax] = 1
+        else:
+            del shape[ax]
+        check_out(fn, out, a, shape, want or _result_type(op, dtype_of(a)))
     if ax is None or ndim == 1:
         result = _core._reduce(op, a, False, stream)
     else:
         if ax != ndim - 1:
             a = move_axis_last(fn, a, ax)
         result = _core._reduce(op, a, True, stream)
+    if want is not None and want != sum_type(want):
+        result = cast_result(result, want)  # the widened sum, wrapped to dtype
     if keepdims:
         if ax is None:
             for _ in range(ndim):
                 result = expand_axis(result, 0)
         else:
             result = expand_axis(result, ax)
-    return result
+    return result if out is None else write_out(out, result)
 
 
 _DOC = """{what}
 
 As numpy.{name}: over all elements (axis=None) or along one axis; keepdims
-keeps the reduced axes as length 1. NumPy input gives a NumPy scalar
-(axis=None); GPU input (CuPy, PyTorch, ...) gives a 0-d array of its kind,
-computed on `stream` (default: the framework's current stream) without
-synchronizing. dtype= and out= are refused (TypeError).{extra}"""
+keeps the reduced axes as length 1; out= (an array of the result's shape
+and dtype, of the input's kind and device, checked before any work)
+receives the result.{dtype} NumPy input gives a NumPy scalar (axis=None);
+GPU input (CuPy, PyTorch, ...) gives a 0-d array of its kind, computed on
+`stream` (default: the framework's current stream) without
+synchronizing.{extra}"""
 
 
 def _make(name, op, what, extra="", has_dtype=False):
@@ -59,7 +103,12 @@ def _make(name, op, what, extra="", has_dtype=False):
             return _reduce(op, name, a, axis, None, out, keepdims, stream)
 
     f.__name__ = f.__qualname__ = name
-    f.__doc__ = _DOC.format(what=what, name=name, extra=extra)
+    dtype_doc = (
+        " dtype= converts the elements first and accumulates in that type, as NumPy's."
+        if has_dtype
+        else ""
+    )
+    f.__doc__ = _DOC.format(what=what, name=name, extra=extra, dtype=dtype_doc)
     return f
 
 

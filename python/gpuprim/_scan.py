@@ -7,13 +7,21 @@ another axis moved last first and back after; the other scans take the
 flattened array (or a 1-D array's one axis).
 """
 
+import numpy as np
+
 from . import _core
 from ._arrays import (
+    as_dtype,
+    cast_result,
+    check_out,
+    dtype_of,
     move_axis_last,
     move_last_axis_back,
     ndim_of,
     normalize_axis,
-    refuse_unsupported,
+    shape_of,
+    sum_type,
+    write_out,
 )
 
 _op = _core.scan_op
@@ -40,21 +48,35 @@ def cumsum(a, axis=None, dtype=None, out=None, *, stream=None):
     """Inclusive prefix sums, as numpy.cumsum: of the flattened array
     (axis=None, a 1-D result) or along one axis (the input's shape).
     Integers accumulate in int64 / uint64, as NumPy's; float32 stays
-    float32. dtype= and out= are refused (TypeError)."""
+    float32. dtype= converts the elements first and accumulates in that
+    type; out= (the result's shape and dtype, the input's kind and device,
+    checked before any work) receives the result."""
     fn = "cumsum"
-    refuse_unsupported(fn, "dtype", dtype)
-    refuse_unsupported(fn, "out", out)
+    if axis is None and dtype is None and out is None:
+        return _core._scan(fn, _op.sum, a, False, False, None, stream)  # the common call
     ndim = ndim_of(a)
     ax = normalize_axis(fn, axis, ndim)
+    want = None
+    if dtype is not None:
+        a, want = as_dtype(fn, a, dtype)
+    if out is not None:
+        shape = shape_of(a)
+        if ax is None:
+            shape = (int(np.prod(shape)),)
+        check_out(fn, out, a, shape, want or sum_type(dtype_of(a)))
     if ax is None or ndim == 1:
-        return _core._scan(fn, _op.sum, a, False, False, None, stream)
-    if ax == ndim - 1:
-        return _core._scan(fn, _op.sum, a, True, False, None, stream)
-    moved = _core._scan(fn, _op.sum, move_axis_last(fn, a, ax), True, False, None, stream)
-    return move_last_axis_back(moved, ax)
+        result = _core._scan(fn, _op.sum, a, False, False, None, stream)
+    elif ax == ndim - 1:
+        result = _core._scan(fn, _op.sum, a, True, False, None, stream)
+    else:
+        moved = _core._scan(fn, _op.sum, move_axis_last(fn, a, ax), True, False, None, stream)
+        result = move_last_axis_back(moved, ax)
+    if want is not None and want != sum_type(want):
+        result = cast_result(result, want)  # the widened sums, wrapped to dtype
+    return result if out is None else write_out(out, result)
 
 
-def _running(fn, op, a, axis, stream):
+def _running(fn, op, a, axis, out, stream):
     ndim = ndim_of(a)
     ax = normalize_axis(fn, axis, ndim)
     if ax is not None and ndim > 1:
@@ -62,19 +84,22 @@ def _running(fn, op, a, axis, stream):
             f"{fn}: axis={axis} is not supported for a {ndim}-D array; gpuprim scans the "
             "flattened array (axis=None) or a 1-D array"
         )
-    return _core._scan(fn, op, a, False, False, None, stream)
+    if out is not None:
+        check_out(fn, out, a, (int(np.prod(shape_of(a))),), dtype_of(a))
+    result = _core._scan(fn, op, a, False, False, None, stream)
+    return result if out is None else write_out(out, result)
 
 
-def cummax(a, axis=None, *, stream=None):
+def cummax(a, axis=None, out=None, *, stream=None):
     """Running maximum of the flattened array (or of a 1-D array along axis 0),
-    as numpy.maximum.accumulate: NaN propagates."""
-    return _running("cummax", _op.max, a, axis, stream)
+    as numpy.maximum.accumulate: NaN propagates. out= as in cumsum."""
+    return _running("cummax", _op.max, a, axis, out, stream)
 
 
-def cummin(a, axis=None, *, stream=None):
+def cummin(a, axis=None, out=None, *, stream=None):
     """Running minimum of the flattened array (or of a 1-D array along axis 0),
-    as numpy.minimum.accumulate: NaN propagates."""
-    return _running("cummin", _op.min, a, axis, stream)
+    as numpy.minimum.accumulate: NaN propagates. out= as in cumsum."""
+    return _running("cummin", _op.min, a, axis, out, stream)
 
 
 def exclusive_scan(x, op="add", init=None, *, stream=None):

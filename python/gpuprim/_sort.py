@@ -1,13 +1,23 @@
 """sort, argsort and sort_by_key with NumPy's names and arguments.
 
 Every sort is the library's stable radix sort (rows through its batched
-sorts), so each of NumPy's kinds ('quicksort', 'mergesort', 'heapsort',
+sorts; float16 keys as their float32 values), so each of NumPy's kinds ('quicksort', 'mergesort', 'heapsort',
 'stable') is answered with the stable order, which is also a valid answer
 for the unstable kinds. Another axis than the last is moved last and back.
 """
 
+import numpy as np
+
 from . import _core
-from ._arrays import move_axis_last, move_last_axis_back, ndim_of, normalize_axis
+from ._arrays import (
+    as_dtype,
+    cast_result,
+    dtype_of,
+    move_axis_last,
+    move_last_axis_back,
+    ndim_of,
+    normalize_axis,
+)
 
 _KINDS = (None, "quicksort", "quick", "mergesort", "merge", "heapsort", "heap", "stable")
 
@@ -25,6 +35,12 @@ def _check_kind(fn, kind, order, stable):
 
 
 def _sort(fn, indices, a, axis, descending, stream):
+    if getattr(a, "dtype", None) is not None and dtype_of(a) == np.float16:
+        # float16 keys sort as their exact float32 values (the same order,
+        # -0.0 and NaN included); sorted keys convert back exactly.
+        wide, _ = as_dtype(fn, a, np.float32)
+        result = _sort(fn, indices, wide, axis, descending, stream)
+        return result if indices else cast_result(result, np.dtype(np.float16))
     if axis is None:
         return _core._sort(fn, indices, a, False, bool(descending), stream)
     ndim = ndim_of(a)

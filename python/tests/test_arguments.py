@@ -89,13 +89,68 @@ def test_reductions_along_any_axis(name, shape):
 
 
 def test_refused_numpy_arguments_name_themselves():
-    a = np.arange(4.0)
-    with pytest.raises(TypeError, match="dtype="):
-        gp.sum(a, dtype=np.float32)
     with pytest.raises(TypeError, match="out="):
-        gp.max(a, out=np.empty(()))
-    with pytest.raises(TypeError, match="out="):
-        gp.cumsum(a, out=np.empty(4))
+        gp.matmul(np.ones((2, 2)), np.ones((2, 2)), out=np.empty((2, 2)))
+
+
+@pytest.mark.parametrize("name", REDUCTIONS)
+def test_reductions_out(name):
+    a = np.random.default_rng(4).standard_normal((3, 4))
+    want = getattr(np, name)(a, axis=1)
+    out = np.empty_like(want)
+    assert getattr(gp, name)(a, axis=1, out=out) is out
+    np.testing.assert_allclose(out, want, rtol=1e-12)
+    out = np.empty((1, 4), want.dtype)
+    assert getattr(gp, name)(a, axis=0, out=out, keepdims=True) is out
+    np.testing.assert_allclose(out, getattr(np, name)(a, axis=0, keepdims=True), rtol=1e-12)
+    out = np.empty((), want.dtype)
+    getattr(gp, name)(a, out=out)
+    assert out == getattr(np, name)(a)
+    # Wrong shape, dtype or kind: refused before any work, out untouched.
+    bad = np.full(4, 7, want.dtype)
+    with pytest.raises(ValueError, match="shape"):
+        getattr(gp, name)(a, axis=1, out=bad)
+    assert (bad == 7).all()
+    with pytest.raises(TypeError, match="dtype"):
+        getattr(gp, name)(a, axis=1, out=np.empty(3, np.float16))
+    with pytest.raises(TypeError, match="out must be"):
+        getattr(gp, name)(a, axis=1, out=[0, 0, 0])
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.uint32, np.int64, np.float32,
+                                   np.float64])
+def test_sum_and_cumsum_dtype(dtype):
+    a = np.arange(-300, 700, 7, dtype=np.int64).reshape(11, 13)[:, :12]
+    if np.dtype(dtype).kind == "u":
+        a = np.abs(a)
+    for axis in (None, 0, 1):
+        want = np.sum(a, axis=axis, dtype=dtype)
+        got = gp.sum(a, axis=axis, dtype=dtype)
+        assert np.asarray(got).dtype == want.dtype, (axis, np.asarray(got).dtype)
+        np.testing.assert_array_equal(got, want)
+        want = np.cumsum(a, axis=axis, dtype=dtype)
+        got = gp.cumsum(a, axis=axis, dtype=dtype)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+    f = np.linspace(0, 1, 1001, dtype=np.float32)
+    assert gp.sum(f, dtype=np.float64) == pytest.approx(np.sum(f, dtype=np.float64), rel=1e-15)
+    assert type(gp.sum(f, dtype=np.float64)) is np.float64
+    with pytest.raises(TypeError, match="dtype"):
+        gp.sum(f, dtype=np.complex64)
+
+
+def test_cumsum_cummax_out():
+    a = np.random.default_rng(5).integers(-9, 9, size=(4, 5)).astype(np.int32)
+    out = np.empty((4, 5), np.int64)
+    assert gp.cumsum(a, axis=0, out=out) is out
+    np.testing.assert_array_equal(out, np.cumsum(a, axis=0))
+    out = np.empty(20, np.int32)
+    assert gp.cummax(a, out=out) is out
+    np.testing.assert_array_equal(out, np.maximum.accumulate(a.ravel()))
+    with pytest.raises(TypeError, match="dtype"):
+        gp.cumsum(a, out=np.empty(20, np.int32))  # cumsum of int32 is int64
+    with pytest.raises(ValueError, match="shape"):
+        gp.cummin(a, out=np.empty(19, np.int32))
 
 
 @pytest.mark.parametrize("shape", [(4, 5), (3, 4, 5)])
@@ -178,3 +233,17 @@ def test_filter_errors_name_the_filter(name):
         f(np.ones((4, 4), np.int32), *args)
     with pytest.raises(ValueError, match=f"^{name}:"):
         f(np.ones((2, 4, 4)), *args)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.bool_])
+def test_sort_float16_and_bool_keys(dtype):
+    rng = np.random.default_rng(6)
+    a = (rng.standard_normal((5, 40)) * 3).astype(dtype)
+    if dtype == np.float16:
+        a[0, :3] = [np.nan, -0.0, np.inf]
+    for axis in (-1, 0, None):
+        got = gp.sort(a, axis=axis)
+        assert got.dtype == a.dtype
+        np.testing.assert_array_equal(got, np.sort(a, axis=axis))
+        np.testing.assert_array_equal(gp.argsort(a, axis=axis),
+                                      np.argsort(a, axis=axis, kind="stable"))
