@@ -24,9 +24,10 @@ namespace gpuprim::python {
 
 namespace {
 
-constexpr const char* names[dtype_count] = {"bool",   "int8",    "int16",   "int32",
-                                            "int64",  "uint8",   "uint16",  "uint32",
-                                            "uint64", "float16", "float32", "float64"};
+// NumPy's name of the dtype with enum value i (io::dtype's order).
+const char* name_of(int i) {
+  return dtype_name(static_cast<dtype>(i));
+}
 
 // Per-framework objects looked up once. They are never released (the
 // interpreter may be finalizing when static destructors run).
@@ -59,8 +60,9 @@ frameworks& fw() {
     p->numpy_asarray = keep(np.attr("asarray"));
     p->numpy_ascontiguousarray = keep(np.attr("ascontiguousarray"));
     for (int i = 0; i < dtype_count; ++i) {
-      p->numpy_dtypes[i] = keep(np.attr("dtype")(names[i]));
-      p->numpy_scalars[i] = keep(np.attr(i == 0 ? "bool_" : names[i]));
+      const bool is_bool = static_cast<dtype>(i) == dtype::bool8;
+      p->numpy_dtypes[i] = keep(np.attr("dtype")(name_of(i)));
+      p->numpy_scalars[i] = keep(np.attr(is_bool ? "bool_" : name_of(i)));
     }
     return p;
   }();
@@ -115,7 +117,7 @@ PyTypeObject* torch_type() {
   return framework_type(f.torch_tensor, "torch", [&](nb::handle m) -> PyTypeObject* {
     if (!nb::hasattr(m, "Tensor") || !nb::hasattr(m, "float64")) return nullptr;
     for (int i = 0; i < dtype_count; ++i) {
-      f.torch_dtypes[i] = nb::hasattr(m, names[i]) ? keep(m.attr(names[i])) : keep(nb::none());
+      f.torch_dtypes[i] = nb::hasattr(m, name_of(i)) ? keep(m.attr(name_of(i))) : keep(nb::none());
     }
     nb::object c = m.attr("_C");
     f.torch_raw_stream = nb::hasattr(c, "_cuda_getCurrentRawStream")
@@ -139,7 +141,7 @@ bool dtype_from_char(char c, std::size_t itemsize, dtype& out) {
     std::optional<dtype> of_size[4];
   };
   static const kind kinds[] = {
-      {"?", {dtype::bool_, {}, {}, {}}},
+      {"?", {dtype::bool8, {}, {}, {}}},
       {"b", {dtype::int8, {}, {}, {}}},
       {"B", {dtype::uint8, {}, {}, {}}},
       {"e", {{}, dtype::float16, {}, {}}},
@@ -408,10 +410,6 @@ void buffer_release::operator()(Py_buffer* b) const {
   delete b;
 }
 
-const char* dtype_name(dtype t) {
-  return names[static_cast<int>(t)];
-}
-
 bool cuda_built() {
   return GPUPRIM_HAS_CUDA != 0;
 }
@@ -610,7 +608,7 @@ array empty_array(const context& ctx, const std::vector<std::int64_t>& shape, dt
         nb::dlpack::dtype d{};
         d.code = static_cast<std::uint8_t>(is_floating(type)         ? nb::dlpack::dtype_code::Float
                                            : is_signed_integer(type) ? nb::dlpack::dtype_code::Int
-                                           : type == dtype::bool_    ? nb::dlpack::dtype_code::Bool
+                                           : type == dtype::bool8    ? nb::dlpack::dtype_code::Bool
                                                                   : nb::dlpack::dtype_code::UInt);
         d.bits = static_cast<std::uint8_t>(8 * dtype_size(type));
         d.lanes = 1;

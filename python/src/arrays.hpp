@@ -136,7 +136,6 @@ nb::handle numpy_dtype(dtype type);
 // "sum: x has dtype float16; supported: ..." as a TypeError.
 [[noreturn]] void unsupported_dtype(const char* fn, const array& a, const char* supported);
 
-
 bool cuda_built();
 
 }  // namespace gpuprim::python

@@ -42,7 +42,7 @@ nb::object histogram_call(nb::handle x_obj, nb::handle bins_obj, nb::handle rang
                           nb::handle stream) {
   const char* fn = "histogram";
   array x = import_array(x_obj, "histogram: x");
-  if (x.type == dtype::float16 || x.type == dtype::bool_) {
+  if (x.type == dtype::float16 || x.type == dtype::bool8) {
     unsupported_dtype(fn, x, "samples are int8-64, uint8-64, float32, float64");
   }
   // bins: an int (even bins) or an array of increasing edges.

@@ -99,9 +99,8 @@ void bind_ndimage(nb::module_& m) {
   // ...): every message names it.
   m.def(
       "_filter2d",
-      [](const std::string& name, nb::object input, std::vector<double> weights,
-         std::size_t krows, std::size_t kcols, int mode, bool flip, nb::object output,
-         nb::object stream) {
+      [](const std::string& name, nb::object input, std::vector<double> weights, std::size_t krows,
+         std::size_t kcols, int mode, bool flip, nb::object output, nb::object stream) {
         filter_spec s;
         s.flip = flip;
         s.mode = border_of(name.c_str(), mode);

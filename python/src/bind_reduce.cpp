@@ -161,7 +161,7 @@ nb::object reduce_call(reduce_op op, nb::handle x_obj, bool rows_form, nb::handl
 }  // namespace
 
 dtype sum_type(dtype in) {
-  if (in == dtype::bool_ || is_signed_integer(in)) return dtype::int64;
+  if (in == dtype::bool8 || is_signed_integer(in)) return dtype::int64;
   if (is_unsigned_integer(in)) return dtype::uint64;
   return in;
 }

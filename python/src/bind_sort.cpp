@@ -4,7 +4,6 @@
 // NumPy's argument rules (axis, kind, order).
 #include <algorithm>
 #include <cstring>
-#include <numeric>
 #include <span>
 #include <string>
 #include <vector>
@@ -14,6 +13,7 @@
 #include "arrays.hpp"
 #include "bind.hpp"
 #include "gpu.hpp"
+#include "gpuprim/argsort.hpp"
 #include "gpuprim/sort.hpp"
 #include "gpuprim/sorting_network.hpp"
 
@@ -25,8 +25,8 @@ sort_order order_of(bool descending) {
   return descending ? sort_order::descending : sort_order::ascending;
 }
 
-// Rows of `cols` keys sorted on the host; with `indices`, each key's
-// position within its row too (stable).
+// Rows of `cols` keys sorted on the host, or with `indices` each key's
+// position within its row (the library's batched argsort, stable).
 template <class K>
 void host_sort_rows(const K* in, K* out, std::int64_t* indices, std::size_t rows, std::size_t cols,
                     bool descending) {
@@ -45,27 +45,8 @@ void host_sort_rows(const K* in, K* out, std::int64_t* indices, std::size_t rows
     }
     return;
   }
-  if (rows == 1) {
-    std::vector<std::int64_t> iota(n);
-    std::iota(iota.begin(), iota.end(), std::int64_t{0});
-    std::vector<K> keys(n);
-    sort_by_key(host, std::span<const K>(in, n), std::span<const std::int64_t>(iota),
-                std::span<K>(keys), std::span<std::int64_t>(indices, n), order);
-    return;
-  }
-#pragma omp parallel
-  {
-    std::vector<K> keys(cols);
-    std::vector<std::int64_t> iota(cols);
-#pragma omp for schedule(dynamic, 16)
-    for (std::int64_t r = 0; r < static_cast<std::int64_t>(rows); ++r) {
-      const std::size_t row = static_cast<std::size_t>(r);
-      std::iota(iota.begin(), iota.end(), std::int64_t{0});
-      sort_by_key(host.threads(1), std::span<const K>(in + row * cols, cols),
-                  std::span<const std::int64_t>(iota), std::span<K>(keys),
-                  std::span<std::int64_t>(indices + row * cols, cols), order);
-    }
-  }
+  argsort_batched(host, std::span<const K>(in, n), cols, std::span<std::int64_t>(indices, n),
+                  order);
 }
 
 // sort / argsort: along the last axis (rows), or of the flattened array.

@@ -56,10 +56,16 @@ void visit_scan_op(scan_op op, F&& f) {
       f(maximum{});
       return;
     case scan_op::nanmin:
-      if constexpr (has_nan) f(minimum_number{}); else f(minimum{});
+      if constexpr (has_nan)
+        f(minimum_number{});
+      else
+        f(minimum{});
       return;
     case scan_op::nanmax:
-      if constexpr (has_nan) f(maximum_number{}); else f(maximum{});
+      if constexpr (has_nan)
+        f(maximum_number{});
+      else
+        f(maximum{});
       return;
   }
 }
