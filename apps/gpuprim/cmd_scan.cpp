@@ -127,9 +127,9 @@ void write_sums(B b, std::span<const T> values, const segment_list& segments,
                 const scan_options& opts) {
   using C = scan_sum_t<T>;
   const std::vector<C> widened(values.begin(), values.end());
-  write_as<scan_sum_output_t<T>>(opts.output,
-                                 scan_values<B, C>(b, widened, segments, opts.exclusive,
-                                                   identity_of<C>(plus{}), plus{}));
+  write_as<scan_sum_output_t<T>>(
+      opts.output,
+      scan_values<B, C>(b, widened, segments, opts.exclusive, identity_of<C>(plus{}), plus{}));
 }
 
 // Running minima / maxima with the operator the op names; integers have

@@ -148,8 +148,8 @@ SIDE_TYPED_TEST(scan_nan, exclusive_from_the_identity_is_the_inclusive_shifted) 
   using T = TypeParam;
   const T nan = std::numeric_limits<T>::quiet_NaN();
   const std::vector<T> issue{nan, T(1), nan, T(2)};
-  for (const auto& x : {issue, values_with_nans<T>(4096 * 3 + 17, 5000),
-                        values_with_nans<T>(100'003, 60'000)}) {
+  for (const auto& x :
+       {issue, values_with_nans<T>(4096 * 3 + 17, 5000), values_with_nans<T>(100'003, 60'000)}) {
     expect_exclusive_is_inclusive_shifted(x, gp::minimum{}, "min");
     expect_exclusive_is_inclusive_shifted(x, gp::maximum{}, "max");
     expect_exclusive_is_inclusive_shifted(x, gp::minimum_number{}, "nanmin");
