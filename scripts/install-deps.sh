@@ -50,6 +50,22 @@ have_cmake() {
   ((major > 3 || (major == 3 && minor >= 25)))
 }
 
+# A library the compiler links (-l<name>), in its own paths or under a prefix.
+have_library() {
+  have_command "$cxx" || return 1
+  local flags=() prefix
+  IFS=':' read -r -a prefixes <<<"${CMAKE_PREFIX_PATH:-}"
+  for prefix in "${prefixes[@]}"; do
+    [ -n "$prefix" ] && flags+=("-L$prefix/lib")
+  done
+  local probe="${TMPDIR:-/tmp}/gpuprim-library-probe.$$"
+  printf 'int main() { return 0; }\n' | "$cxx" -x c++ - "${flags[@]}" "-l$1" -o "$probe" \
+    >/dev/null 2>&1
+  local status=$?
+  if [ -e "$probe" ]; then rm -f "$probe"; fi
+  return $status
+}
+
 # A header the compiler finds, in its own paths or under a prefix.
 have_header() {
   have_command "$cxx" || return 1
@@ -85,8 +101,11 @@ need "have_header nlohmann/json.hpp" "nlohmann-json (nlohmann/json.hpp)" nlohman
 need "have_header png.h" "libpng (png.h)" libpng-dev "install libpng's development files"
 if [ $required_only = 0 ]; then
   # Optional: without OpenBLAS the host gemm uses the library's own (slower)
-  # loop; without ccache rebuilds take longer.
-  have_header cblas.h || optional_packages+=(libopenblas-dev)
+  # loop; without ccache rebuilds take longer. The check is the library, not
+  # cblas.h: Debian's reference BLAS (libblas-dev) installs a cblas.h too.
+  # The OpenMP build of OpenBLAS shares the library's OpenMP threads (it
+  # honours OMP_NUM_THREADS, gp::host.threads(n) and the wait policy).
+  have_library openblas || optional_packages+=(libopenblas-openmp-dev)
   have_command ccache || optional_packages+=(ccache)
   # Optional: without OpenMPI (mpirun, and mpicxx with mpi.h) the distributed
   # part (gp::mpi, gpuprim ... --distributed) is not built.
@@ -137,7 +156,7 @@ if [ $installed = 0 ]; then
     exit 1
   fi
   say "not installed (optional): ${optional_packages[*]}: builds work without them" \
-    "(ccache: faster rebuilds; libopenblas-dev: the host gemm through OpenBLAS;" \
+    "(ccache: faster rebuilds; libopenblas-openmp-dev: the host gemm through OpenBLAS;" \
     "openmpi-bin, libopenmpi-dev: the distributed part over MPI ranks;" \
     "clang, libclang-rt-dev, libomp-dev: the readers' fuzz targets)"
 fi

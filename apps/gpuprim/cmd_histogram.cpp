@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -29,26 +30,34 @@
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/histogram.hpp"
 #include "gpuprim/io/npy.hpp"
-#include "histogram_bounds.hpp"
+#include "histogram_output.hpp"
 #include "input_file.hpp"
 #include "options.hpp"
 
 namespace gpuprim::cli {
 namespace {
 
-// The histogram of values of dtype D, binned by the library as samples of
-// histogram_sample_t<D>, printed.
+// The histogram of values of dtype D, printed: the bins are the library's
+// numpy_histogram_bins (the data's range by the backend's reduction), the
+// counts its histogram_even under them. Where the backend does not bin D
+// itself (bins_as_is), the bins come from the values on the host and the
+// values are counted widened to histogram_sample_t<D>.
 template <class B, class D>
 void histogram_values(B b, std::span<const D> values, const histogram_options& opts) {
-  histogram_extent<D> extent;
-  if (opts.range.empty()) {
-    for (const D v : values)
-      extent.add(v);
-  }
-  const numpy_bins bins = numpy_histogram_bins<D>(opts.range, extent);
-  const auto samples = histogram_samples(values);
+  std::optional<numpy_range> range;
+  if (!opts.range.empty()) range = numpy_range{opts.range[0], opts.range[1]};
   auto counts = make_output<std::uint64_t>(b, static_cast<std::size_t>(opts.bins));
-  const std::uint64_t left_out = histogram_even(b, stage(b, samples), counts, bins);
+  numpy_bins bins;
+  std::uint64_t left_out = 0;
+  if constexpr (bins_as_is<B, D>) {
+    const auto samples = stage(b, values);
+    bins = numpy_histogram_bins(b, samples, range);
+    left_out = histogram_even(b, samples, counts, bins);
+  } else {
+    bins = numpy_histogram_bins(host, values, range);
+    const auto widened = histogram_samples(values);
+    left_out = histogram_even(b, stage(b, widened), counts, bins);
+  }
   print_numpy_histogram(fetch(std::move(counts)), left_out, bins);
 }
 
@@ -63,16 +72,20 @@ int run_histogram(const histogram_options& opts) {
   check_histogram_bins(opts.bins);
   const backend be = resolve(opts.backend);
   const input_data input = read_input(opts.file);
-  std::visit(
-      [&]<class Input>(auto b, const Input& in) {
-        if constexpr (std::is_same_v<Input, png_pixels>) {
-          // All channel values of the image, 8 bits each, row by row.
-          histogram_values(b, std::span<const std::uint8_t>(in.values), opts);
-        } else {
-          histogram_array(b, in, opts);
-        }
-      },
-      be, input);
+  try {
+    std::visit(
+        [&]<class Input>(auto b, const Input& in) {
+          if constexpr (std::is_same_v<Input, png_pixels>) {
+            // All channel values of the image, 8 bits each, row by row.
+            histogram_values(b, std::span<const std::uint8_t>(in.values), opts);
+          } else {
+            histogram_array(b, in, opts);
+          }
+        },
+        be, input);
+  } catch (const histogram_argument_error& e) {
+    throw usage_error(opts.file + ": " + e.reason());  // the file, in NumPy's words
+  }
   return exit_success;
 }
 

@@ -4,16 +4,18 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <thread>
 
-#include "lab/bench/bench.hpp"
 #include "commands.hpp"
 #include "gpuprim/core/device_info.hpp"
 #include "gpuprim/core/runtime.hpp"
+#include "gpuprim/host/gemm.hpp"
+#include "lab/bench/bench.hpp"
 #include "options.hpp"
 
 namespace gpuprim::cli {
@@ -91,6 +93,12 @@ int run_info(const info_options& opts) {
   std::printf("CPU: %s, %u logical CPUs\n", model.empty() ? "unknown model" : model.c_str(),
               std::thread::hardware_concurrency());
   std::printf("  OpenMP threads         %d\n", omp_get_max_threads());
+  const char* wait = std::getenv("OMP_WAIT_POLICY");
+  std::printf("  OpenMP wait policy     %s\n",
+              wait ? wait : "the runtime's default (spins, then sleeps)");
+  const char* blas = detail::host_blas_name();
+  std::printf("  host gemm              %s\n",
+              blas[0] ? blas : "the library's own loop (built without OpenBLAS)");
   if (!opts.no_measure) {
     std::fflush(stdout);
     std::printf("  measured read bandwidth %.1f GB/s (all OpenMP threads)\n",

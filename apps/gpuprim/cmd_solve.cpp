@@ -2,12 +2,12 @@
 // [--precond none|jacobi] [--rtol R] [--atol A] [--maxiter N] [--x0 X.npy]
 // [--omega W]`: an iterative solution of A x = b in double, written as
 // float64. The options are scipy.sparse.linalg.cg's (SciPy >= 1.12):
-// converged when ||b - A x|| <= max(rtol ||b||, atol), rtol 1e-5, atol 0,
-// maxiter 10 n, x0 zeros; `--tol` and `--max-iter` are aliases of `--rtol`
-// and `--maxiter`.
+// converged when ||b - A x|| < max(rtol ||b||, atol), rtol 1e-5, atol 0,
+// maxiter 10 n (0: no iteration, x0 is the answer, as SciPy), x0 zeros;
+// `--tol` and `--max-iter` are aliases of `--rtol` and `--maxiter`.
 //
-// On convergence prints "iterations N residual R" (R = ||b - A x|| / ||b||)
-// and exits 0. Otherwise prints one line on stderr saying why (not
+// On convergence prints "iterations N relative residual R" (R = ||b - A x||
+// / ||b||) and exits 0. Otherwise prints one line on stderr saying why (not
 // converged after N iterations, diverged, stagnated, a breakdown; for CG on
 // a non-symmetric matrix a hint) and exits 3; x is written then only when
 // the iteration did not diverge and every value is finite. Solves longer
@@ -51,6 +51,7 @@ struct solve_cli_options {
   double rtol = 1e-5;
   double atol = 0.0;
   long long max_iterations = 0;
+  bool max_iterations_given = false;  // else 10 n
   double omega = 1.0;
   backend_request backend = backend_request::automatic;
 };
@@ -110,13 +111,13 @@ int run_solve(const solve_cli_options& opts) {
   solve_options so;
   so.tolerance = opts.rtol;
   so.atol = opts.atol;
-  so.max_iterations = static_cast<std::size_t>(opts.max_iterations);
+  if (opts.max_iterations_given) so.max_iterations = static_cast<std::size_t>(opts.max_iterations);
   so.precond = opts.precond;
   so.omega = opts.omega;
   so.use_initial_guess = !opts.x0.empty();
   so.progress = [](const solve_progress& p) {
-    std::fprintf(stderr, "gpuprim solve: iteration %zu, residual %.3g, %.1f s\n", p.iteration,
-                 p.residual, p.seconds);
+    std::fprintf(stderr, "gpuprim solve: iteration %zu, relative residual %.3g, %.1f s\n",
+                 p.iteration, p.residual, p.seconds);
     std::fflush(stderr);
   };
   std::vector<double> x;
@@ -139,7 +140,7 @@ int run_solve(const solve_cli_options& opts) {
   const bool write = r.status != solve_status::diverged && all_finite(x);
   if (write) io::write_npy(opts.output, x);
   if (r.converged) {
-    std::printf("iterations %zu residual %.6g\n", r.iterations, r.residual);
+    std::printf("iterations %zu relative residual %.6g\n", r.iterations, r.residual);
     return exit_success;
   }
   std::string line;
@@ -147,7 +148,7 @@ int run_solve(const solve_cli_options& opts) {
     line = r.message;
   } else {
     char text[96];
-    std::snprintf(text, sizeof text, "not converged after %zu iterations, residual %.6g",
+    std::snprintf(text, sizeof text, "not converged after %zu iterations, relative residual %.6g",
                   r.iterations, r.residual);
     line = text;
     if (r.status == solve_status::breakdown) line += " (" + r.message + ")";
@@ -168,8 +169,8 @@ int run_solve(const solve_cli_options& opts) {
 // `gpuprim solve --help`: what the command does, then each of its options.
 constexpr command_help help(R"(
 solve: Solves A x = b iteratively (A from a .mtx file, b a 1-D .npy); writes x as float64 .npy and
-  prints 'iterations N residual R'. Options and stopping rule as scipy.sparse.linalg.cg: converged
-  when ||b - A x|| <= max(rtol ||b||, atol). Exit 3 when it does not converge (the iteration
+  prints 'iterations N relative residual R' (R = ||b - A x|| / ||b||). Options and stopping rule as
+  scipy.sparse.linalg.cg: converged when ||b - A x|| < max(rtol ||b||, atol). Exit 3 when it does not converge (the iteration
   limit, a breakdown, a residual that is not finite or 1e8 times its start: diverged, x not
   written; or one that has not fallen by 0.1% in 500 iterations: stagnated), with one line saying
   why; progress on stderr once a second for long solves
@@ -178,9 +179,9 @@ b: The right-hand side (.npy, 1-D)
 --output: Where to write x (.npy)
 --method: cg (default; symmetric positive definite A), bicgstab, jacobi or richardson
 --precond: none (default) or jacobi (diagonal)
---rtol: Relative tolerance: ||b - A x|| <= rtol ||b|| (default 1e-5, as SciPy)
---atol: Absolute tolerance: ||b - A x|| <= atol is enough (default 0, as SciPy)
---maxiter: Iteration limit (default 10 n, as SciPy's cg and bicgstab)
+--rtol: Relative tolerance: ||b - A x|| < rtol ||b|| (default 1e-5, as SciPy)
+--atol: Absolute tolerance: ||b - A x|| < atol is enough (default 0, as SciPy)
+--maxiter: Iteration limit (default 10 n, as SciPy's cg and bicgstab; 0: x0 as it is)
 --x0: The initial guess (.npy, 1-D, n values; default zeros)
 --omega: Relaxation factor of richardson / jacobi (1)
 )");
@@ -194,11 +195,15 @@ command add_solve_command(CLI::App& app) {
   add_choice(sub, "--precond", opts->precond, precond_words, help["--precond"]);
   sub->add_option("--rtol,--tol", opts->rtol, help["--rtol"]);
   sub->add_option("--atol", opts->atol, help["--atol"]);
-  sub->add_option("--maxiter,--max-iter", opts->max_iterations, help["--maxiter"]);
+  CLI::Option* maxiter =
+      sub->add_option("--maxiter,--max-iter", opts->max_iterations, help["--maxiter"]);
   sub->add_option("--x0", opts->x0, help["--x0"]);
   sub->add_option("--omega", opts->omega, help["--omega"]);
   add_backend_option(sub, opts->backend);
-  return [opts] { return run_solve(*opts); };
+  return [opts, maxiter] {
+    opts->max_iterations_given = maxiter->count() > 0;
+    return run_solve(*opts);
+  };
 }
 
 }  // namespace gpuprim::cli

@@ -43,7 +43,7 @@
 #include "gpuprim/dist/scan.hpp"
 #include "gpuprim/dist/sort.hpp"
 #include "gpuprim/io/npy.hpp"
-#include "histogram_bounds.hpp"
+#include "histogram_output.hpp"
 #include "options.hpp"
 
 #if GPUPRIM_HAS_CUDA
@@ -441,8 +441,62 @@ void run_on_ranks(const ranks& rk, const sort_options& r) {
 
 // ---- histogram ---------------------------------------------------------------
 
-// The one-process command's histogram (numpy.histogram's bins; see
-// histogram_bounds.hpp) of values of dtype D, binned as samples of
+// The min and max of a rank's values in their own dtype D, as numpy's
+// a.min() / a.max() see them (a NaN makes both NaN), merged over the ranks
+// in rank order. Plain data, so that MPI ranks can exchange it.
+template <class D>
+struct histogram_extent {
+  bool any = false;      // at least one value
+  bool nan = false;      // a NaN among them
+  bool numbers = false;  // a value that is not NaN; lo and hi are over those
+  D lo{}, hi{};
+
+  void add(D v) {
+    any = true;
+    const auto x = histogram_number(v);
+    if (x != x) {
+      nan = true;
+      return;
+    }
+    if (!numbers || x < histogram_number(lo)) lo = v;
+    if (!numbers || histogram_number(hi) < x) hi = v;
+    numbers = true;
+  }
+  // The extent of two parts of the data.
+  static histogram_extent merged(histogram_extent a, const histogram_extent& b) {
+    a.any = a.any || b.any;
+    a.nan = a.nan || b.nan;
+    if (b.numbers) {
+      if (!a.numbers || histogram_number(b.lo) < histogram_number(a.lo)) a.lo = b.lo;
+      if (!a.numbers || histogram_number(a.hi) < histogram_number(b.hi)) a.hi = b.hi;
+      a.numbers = true;
+    }
+    return a;
+  }
+};
+
+// numpy.histogram(a, bins, range)'s bins for data of dtype D: the given
+// --range LO HI (read as float64, as Python floats), else [min, max] of the
+// data (an error when that is not finite: a NaN or an infinity), else (0, 1)
+// for no data.
+template <class D>
+numpy_bins ranks_numpy_bins(const std::vector<double>& range, const histogram_extent<D>& e) {
+  if (!range.empty()) return numpy_bins::with_range<D>(range[0], range[1]);
+  if (!e.any) return numpy_bins::of_empty<D>();
+  if (e.nan) {
+    if constexpr (std::is_floating_point_v<D>) {
+      const D nan = std::numeric_limits<D>::quiet_NaN();
+      return numpy_bins::of_data<D>(nan, nan);
+    } else if constexpr (std::is_same_v<D, half>) {
+      const half nan = half::from_bits(0x7E00);
+      return numpy_bins::of_data<D>(nan, nan);
+    }
+  }
+  return numpy_bins::of_data<D>(e.lo, e.hi);
+}
+
+// The one-process command's histogram (numpy.histogram's bins) of values
+// of dtype D, binned as samples of
 // histogram_sample_t<D>; the default range is the [min, max] over all ranks.
 template <class D>
 void dist_histogram_values(const ranks& rk, const std::vector<D>& values,
@@ -460,7 +514,7 @@ void dist_histogram_values(const ranks& rk, const std::vector<D>& values,
     if (all) extent = *all;
   }
   numpy_bins bins;
-  on_all_ranks(comm, [&] { bins = numpy_histogram_bins<D>(r.range, extent); });
+  on_all_ranks(comm, [&] { bins = ranks_numpy_bins<D>(r.range, extent); });
   const auto samples = histogram_samples(std::span<const D>(values));
   std::vector<std::uint64_t> counts;
   std::uint64_t left_out = 0;

@@ -1,7 +1,9 @@
 // gpuprim: parallel primitives on the CPU and the GPU, from the command line.
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <map>
 #include <new>
@@ -89,7 +91,19 @@ int run_guarded(const command& run, const std::string& where) {
 }  // namespace
 }  // namespace gpuprim::cli
 
+// OpenMP threads that wait should sleep, not spin: on a machine whose other
+// cores are busy a spinning thread takes the core its partner needs (a
+// 2-thread solve ran 3.3x slower with one core taken). The OpenMP runtime
+// reads OMP_WAIT_POLICY once, as it loads (before main), so when the user
+// did not choose, set it and start this program again; if that fails, run on.
+void sleep_while_waiting(char** argv) {
+  if (std::getenv("OMP_WAIT_POLICY")) return;
+  if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0) return;
+  execv("/proc/self/exe", argv);
+}
+
 int main(int argc, char** argv) {
+  sleep_while_waiting(argv);
   namespace cli = gpuprim::cli;
   CLI::App app{"gpuprim: parallel primitives (reduce, scan, sort, ...) on the CPU and the GPU",
                "gpuprim"};
@@ -111,6 +125,7 @@ int main(int argc, char** argv) {
   commands["generate"] = cli::add_generate_command(app);
   commands["closest-pair"] = cli::add_closest_pair_command(app);
   commands["tune"] = cli::add_tune_command(app);
+  commands["unique"] = cli::add_unique_command(app);
 
   // CLI11 would only say "A subcommand is required" for a misspelt one.
   if (argc > 1 && argv[1][0] != '-' && !commands.contains(argv[1])) {

@@ -9,6 +9,8 @@
 //   gp::histogram_even_into(gp::cuda.on(s), d_x, d_counts, 0.0f, 1.0f, d_left_out);  // async
 //   // numpy.histogram(x, 1024, range=(0, 1)): float32 edges, the last bin closed
 //   gp::histogram_even(gp::cuda, d_x, d_counts, gp::numpy_bins::with_range<float>(0, 1));
+//   // numpy.histogram(x, 1024): the data's range, the counts and the edges
+//   gp::numpy_histogram(gp::cuda, d_x, d_counts, d_edges);
 //
 // Semantics, for every backend:
 //  - The number of bins is counts.size() (at least 1). `counts` is overwritten
@@ -30,6 +32,12 @@
 //    compared in that type, goes to bin b when edge(b) <= x < edge(b + 1),
 //    and the last bin also holds x == hi. Also histogram_even_into and
 //    gp::mpi; every precompiled sample type.
+//  - numpy_histogram(backend, samples, counts, edges, range): all of
+//    numpy.histogram(a, bins, range) for even bins: the range (given, or
+//    the samples' [min, max] by the backend's reduction; the GPU waits for
+//    those two values), the counts under NumPy's rule and the bins + 1
+//    edges (computed on the device for the GPU); numpy_histogram_of_edges
+//    for an array of edges. See the end of this file.
 //  - histogram_range: boundaries has bins + 1 strictly increasing entries;
 //    bin i holds [boundaries[i], boundaries[i + 1]).
 //  - histogram: classify(x) returns a bin index (any integer type); a negative
@@ -38,8 +46,9 @@
 //    not counted; how many there were is returned ("left out").
 //  - Bad arguments (no bins, lower >= upper, NaN or infinite levels,
 //    boundaries of the wrong size or not increasing; for NumPy's rule also
-//    edges that do not increase, numpy's "too many bins") throw
-//    std::invalid_argument before anything is written.
+//    edges that do not increase, numpy's "Too many bins for data range")
+//    throw std::invalid_argument (histogram_argument_error for NumPy's
+//    rule, with NumPy's words in reason()) before anything is written.
 // Synchronization, like gp::reduce / gp::reduce_into: the value-returning GPU
 // forms wait for the result (they return the left-out count); the *_into
 // forms only enqueue, writing the left-out count to a device std::uint64_t
@@ -57,6 +66,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <ranges>
 #include <span>
 #include <stdexcept>
@@ -71,7 +81,9 @@
 #include "gpuprim/core/memory.hpp"
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/detail/histogram/histogram.hpp"
+#include "gpuprim/histogram_types.hpp"
 #include "gpuprim/host/histogram.hpp"
+#include "gpuprim/reduce.hpp"
 
 namespace gpuprim {
 
@@ -86,8 +98,9 @@ GPUPRIM_HD inline double histogram_even_edge(double lower, double upper, int bin
 
 // ---- the NumPy rule: numpy.histogram's even bins ---------------------------
 //
-// numpy_float and numpy_bins, NumPy's even bins, are in
-// gpuprim/detail/histogram/levels.hpp (included here).
+// numpy_float, numpy_bins (NumPy's even bins) and numpy_range are in
+// gpuprim/histogram_types.hpp (included here); numpy_histogram, which
+// finds the range and writes the edges too, is at the end of this file.
 
 // numpy.histogram's bin edges for `bins` bins (bins + 1 values, each exactly
 // a value of spec.edges); throws as histogram_even does.
@@ -102,14 +115,13 @@ inline std::vector<double> numpy_histogram_edges(const numpy_bins& spec, std::si
 
 template <class D>
 numpy_bins numpy_bins::with_range(double lo, double hi) {
-  const auto where = detail::histogram_where("numpy_bins");
+  const std::string range = "[" + detail::number_text(lo) + ", " + detail::number_text(hi) + "]";
   if (lo > hi) {
-    throw std::invalid_argument(where + "range [" + detail::number_text(lo) + ", " +
-                                detail::number_text(hi) + "]: max must be larger than min");
+    throw histogram_argument_error("numpy_bins",
+                                   "max must be larger than min in range parameter " + range);
   }
   if (!std::isfinite(lo) || !std::isfinite(hi)) {
-    throw std::invalid_argument(where + "supplied range of [" + detail::number_text(lo) + ", " +
-                                detail::number_text(hi) + "] is not finite");
+    throw histogram_argument_error("numpy_bins", "supplied range of " + range + " is not finite");
   }
   if (lo == hi) {
     lo -= 0.5;
@@ -132,9 +144,9 @@ numpy_bins numpy_bins::of_data(D min, D max) {
     hi = static_cast<double>(max);
   }
   if (!std::isfinite(lo) || !std::isfinite(hi)) {
-    throw std::invalid_argument(detail::histogram_where("numpy_bins") + "autodetected range of [" +
-                                detail::number_text(lo) + ", " + detail::number_text(hi) +
-                                "] is not finite");
+    throw histogram_argument_error("numpy_bins", "autodetected range of [" +
+                                                     detail::number_text(lo) + ", " +
+                                                     detail::number_text(hi) + "] is not finite");
   }
   bool equal;
   if constexpr (std::is_same_v<D, half>) {
@@ -189,9 +201,10 @@ void histogram_even_into(cuda_backend backend, const R& samples, C&& counts,
 }
 
 // The NumPy rule (numpy_bins): numpy.histogram's edges and bins, the last
-// bin closed.
+// bin closed. On the host also 64-bit integers (compared as float64) and
+// gp::half samples (float16 data, float16 edges).
 template <host_range R, detail::histogram_host_counts C>
-requires histogram_sample<detail::host_sample_t<R>> std::uint64_t histogram_even(
+requires numpy_histogram_sample<detail::host_sample_t<R>> std::uint64_t histogram_even(
     host_backend backend, const R& samples, C&& counts, const numpy_bins& bins) {
   return detail::host_histogram_with(backend, samples, counts, [&](std::size_t n) {
     return detail::numpy_binner_for<detail::host_sample_t<R>>("histogram_even", n, bins);
@@ -295,6 +308,172 @@ void histogram_into(cuda_backend backend, const R& samples, C&& counts, Classify
                                      return detail::classify_binner<Classify>{
                                          classify, detail::checked_bins("histogram_into", n)};
                                    });
+}
+
+// ---- numpy_histogram: numpy.histogram(a, bins, range) -----------------------
+//
+// The whole of numpy.histogram's even bins: the range (given, or the
+// samples' own [min, max] found by the backend's reduction: OpenMP on the
+// host, on the device for the GPU), the counts and the edges (computed on
+// the device for the GPU), under the NumPy rule (numpy_bins) above. Bad
+// ranges and too many bins for the data's range throw
+// histogram_argument_error (a std::invalid_argument) in NumPy's words
+// before anything is written.
+
+namespace detail {
+
+template <class R>
+concept numpy_host_edges =
+    host_range<R> && !std::is_const_v<std::remove_reference_t<std::ranges::range_reference_t<R>>> &&
+    (std::is_same_v<std::ranges::range_value_t<R>, float> ||
+     std::is_same_v<std::ranges::range_value_t<R>, double>);
+
+template <class R>
+using numpy_sample_t = std::remove_const_t<std::ranges::range_value_t<R>>;
+
+}  // namespace detail
+
+// numpy.histogram's bins for these samples: `range` when given
+// (numpy_bins::with_range), (0, 1) for no samples, else [min, max] of the
+// samples as numpy's a.min() / a.max() (a NaN sample makes both NaN, which
+// throws "autodetected range of [nan, nan] is not finite"). Samples of any
+// number type but bool, or gp::half for float16 data.
+template <host_range R>
+requires numpy_histogram_sample<detail::numpy_sample_t<R>>
+        numpy_bins numpy_histogram_bins(host_backend backend, const R& samples,
+                                        const std::optional<numpy_range>& range = {}) {
+  using T = detail::numpy_sample_t<R>;
+  const auto s = detail::host_span(samples);
+  return detail::numpy_bins_for<T>(range, s.size(), [&] {
+    if constexpr (std::is_same_v<T, half>) {
+      auto as_float = [](half h) { return static_cast<float>(h); };
+      const float inf = std::numeric_limits<float>::infinity();
+      return std::pair{half(transform_reduce(backend, s, inf, minimum{}, as_float)),
+                       half(transform_reduce(backend, s, -inf, maximum{}, as_float))};
+    } else {
+      return std::pair{reduce(backend, s, s[0], minimum{}), reduce(backend, s, s[0], maximum{})};
+    }
+  });
+}
+
+// On the GPU the min and max are reduced on the device and read back: the
+// call waits for them (not when `range` is given).
+template <device_range R>
+requires histogram_sample<detail::device_sample_t<R>> numpy_bins numpy_histogram_bins(
+    cuda_backend backend, const R& samples, const std::optional<numpy_range>& range = {}) {
+  using T = detail::device_sample_t<R>;
+  device_span<const T> s = as_device_span(samples);
+  return detail::numpy_bins_for<T>(range, s.size(), [&] {
+    const detail::scratch_buffer extremes(2 * sizeof(T), backend.stream);
+    const device_span<T> d(extremes.get<T>(), 2);
+    const T lowest = std::numeric_limits<T>::lowest();
+    const T highest = std::numeric_limits<T>::max();
+    reduce_into(backend, s, d.subspan(0, 1), highest, minimum{});
+    reduce_into(backend, s, d.subspan(1, 1), lowest, maximum{});
+    T host_extremes[2];
+    detail::copy_to_host(host_extremes, d.data(), sizeof host_extremes, backend.stream);
+    synchronize(backend.stream);
+    return std::pair{host_extremes[0], host_extremes[1]};
+  });
+}
+
+// numpy.histogram(samples, bins=counts.size(), range): counts[b] as
+// histogram_even with the bins numpy_histogram_bins finds, edges[0, bins]
+// numpy's bin edges (float for float32 and float16 data, double for any);
+// returns the number of samples left out (outside the range, NaN).
+template <host_range R, detail::histogram_host_counts C, detail::numpy_host_edges E>
+requires numpy_histogram_sample<detail::host_sample_t<R>> std::uint64_t numpy_histogram(
+    host_backend backend, const R& samples, C&& counts, E&& edges,
+    const std::optional<numpy_range>& range = {}) {
+  using T = detail::host_sample_t<R>;
+  using Edge = std::ranges::range_value_t<E>;
+  const numpy_bins spec = numpy_histogram_bins(backend, samples, range);
+  const std::size_t bins = std::ranges::size(counts);
+  detail::check_numpy_edges_output<Edge>("numpy_histogram", std::ranges::size(edges), bins, spec);
+  const auto binner = detail::numpy_binner_for<T>("numpy_histogram", bins, spec);
+  Edge* e = std::ranges::data(edges);
+  for (int b = 0; b <= binner.bins; ++b)
+    e[b] = static_cast<Edge>(binner.edge(b));
+  const auto s = detail::host_span(samples);
+  return host_detail::histogram(backend, s.data(), s.size(), std::ranges::data(counts), binner.bins,
+                                binner);
+}
+
+// On the GPU, asynchronous once the bins are known (with no `range`, the
+// call waits for the samples' min and max first): the counts and the edges
+// are written on the backend's stream, the left-out count to left_out[0]
+// when given.
+template <device_range R, detail::histogram_device_counts C, device_range E>
+requires histogram_sample<detail::device_sample_t<R>>
+void numpy_histogram_into(cuda_backend backend, const R& samples, C&& counts, E&& edges,
+                          const std::optional<numpy_range>& range = {},
+                          device_span<std::uint64_t> left_out = {}) {
+  using T = detail::device_sample_t<R>;
+  auto c = writable_device_span(counts);
+  auto e = writable_device_span(edges);
+  using Edge = std::remove_const_t<typename decltype(e)::element_type>;
+  const numpy_bins spec = numpy_histogram_bins(backend, samples, range);
+  detail::check_numpy_edges_output<Edge>("numpy_histogram_into", e.size(), c.size(), spec);
+  const auto binner = detail::numpy_binner_for<T>("numpy_histogram_into", c.size(), spec);
+  std::uint64_t* out = detail::left_out_pointer("numpy_histogram_into", left_out);
+  detail::cuda_histogram_checked(device_span<const T>(as_device_span(samples)), c, binner, out,
+                                 backend.stream);
+  detail::cuda_numpy_edges_checked(e, binner.edge, backend.stream);
+}
+
+// The same, waiting for the counts and edges; returns the left-out count.
+template <device_range R, detail::histogram_device_counts C, device_range E>
+requires histogram_sample<detail::device_sample_t<R>> std::uint64_t numpy_histogram(
+    cuda_backend backend, const R& samples, C&& counts, E&& edges,
+    const std::optional<numpy_range>& range = {}) {
+  const detail::scratch_buffer left_out(sizeof(std::uint64_t), backend.stream);
+  numpy_histogram_into(backend, samples, counts, edges, range,
+                       device_span<std::uint64_t>(left_out.get<std::uint64_t>(), 1));
+  std::uint64_t result = 0;
+  detail::copy_to_host(&result, left_out.get(), sizeof result, backend.stream);
+  synchronize(backend.stream);
+  return result;
+}
+
+// numpy.histogram(samples, bins=edges) for an array of counts.size() + 1
+// edges (float64) that do not decrease: a sample x, compared as a double,
+// goes to the last bin b with edges[b] <= x, the last bin also holding x ==
+// edges[bins]; returns the number left out. The host checks the edges'
+// order (numpy's "`bins` must increase monotonically"); with the edges in
+// device memory only their number is checked (the GPU trusts their order),
+// and the GPU form is asynchronous, writing the left-out count to
+// left_out[0] when given.
+template <host_range R, detail::histogram_host_counts C, host_range B>
+requires numpy_histogram_sample<detail::host_sample_t<R>> &&
+    std::is_same_v < std::remove_const_t<std::ranges::range_value_t<B>>,
+double > std::uint64_t numpy_histogram_of_edges(host_backend backend, const R& samples, C&& counts,
+                                                const B& edges) {
+  return detail::host_histogram_with(backend, samples, counts, [&](std::size_t n) {
+    const std::span<const double> b = detail::host_span(edges);
+    const int bins = detail::checked_numpy_edges_array("numpy_histogram_of_edges", n, b);
+    return detail::numpy_edges_binner<detail::host_sample_t<R>>{b.data(), bins};
+  });
+}
+
+template <device_range R, detail::histogram_device_counts C, device_range B>
+requires histogram_sample<detail::device_sample_t<R>> &&
+    std::is_same_v < std::remove_const_t<device_range_value_t<const B>>,
+double > void numpy_histogram_of_edges_into(cuda_backend backend, const R& samples, C&& counts,
+                                            const B& edges,
+                                            device_span<std::uint64_t> left_out = {}) {
+  using T = detail::device_sample_t<R>;
+  detail::cuda_histogram_into_with(
+      "numpy_histogram_of_edges_into", backend, samples, counts, left_out, [&](std::size_t n) {
+        device_span<const double> b = as_device_span(edges);
+        const int bins = detail::checked_bins("numpy_histogram_of_edges_into", n);
+        if (b.size() != n + 1) {
+          throw histogram_argument_error("numpy_histogram_of_edges_into",
+                                         "edges has " + std::to_string(b.size()) + " entries; " +
+                                             std::to_string(n) + " bins need " +
+                                             std::to_string(n + 1));
+        }
+        return detail::numpy_edges_binner<T>{b.data(), bins};
+      });
 }
 
 }  // namespace gpuprim

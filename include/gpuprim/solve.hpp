@@ -25,17 +25,26 @@
 //    request, the residual after every iteration. A breakdown is never
 //    reported as convergence, and x is then the last iterate before it
 //    (never NaN from the breakdown itself). b = 0 gives x = 0 at once.
-//  - Stopping rules, checked after every iteration in this order:
-//    converged when ||r|| <= max(tolerance ||b||, atol) (SciPy's rule with
-//    rtol = tolerance); diverged when ||r|| is not finite or more than
-//    1e8 times ||r_0|| ("diverged at iteration k"; x is that iterate);
-//    stagnated when ||r|| has not fallen below (1 - stagnation_improvement)
-//    times its last recorded low within stagnation_window iterations
-//    (defaults 1e-3 and 500: a method must average a 2e-6 relative
-//    decrease per iteration); then the iteration limit. Plain Richardson
-//    does not divide by the diagonal and takes a zero one; the stopping
-//    rules end such runs. options.progress, when set, is called once per
-//    progress_interval seconds of a long solve.
+//  - Stopping rules, checked before the first iteration and after every
+//    one, in this order: converged when ||r|| < max(tolerance ||b||, atol)
+//    (SciPy's test with rtol = tolerance), or r = 0 exactly; diverged when
+//    ||r|| is not finite (NaN or inf in b, x0 or A ends the solve there,
+//    at iteration 0 when they are there from the start) or more than
+//    divergence_growth (1e8) times ||r_0|| ("diverged at iteration k"; x
+//    is that iterate); stagnated when ||r|| has not fallen below (1 -
+//    stagnation_improvement) times its last recorded low within
+//    stagnation_window iterations (defaults 1e-3 and 500: a method must
+//    average a 2e-6 relative decrease per iteration); then the iteration
+//    limit (max_iterations 0: no iteration, x0 and its residual).
+//    Plain Richardson does not divide by the diagonal and takes a zero
+//    one; the stopping rules end such runs. options.progress, when set, is
+//    called once per progress_interval seconds of a long solve.
+//  - CG and BiCGStab follow SciPy's iterations: CG goes on where p.Ap < 0
+//    (an indefinite matrix) and breaks down only on a division by zero;
+//    BiCGStab breaks down where SciPy's does (|rhat.r| or |omega| below
+//    eps(T)^2, rhat.Ap = 0), with solve_result::breakdown_cause saying
+//    which. Where SciPy trusts the recurrence's residual, CG and BiCGStab
+//    here confirm it with b - A x and go on from x when it falls short.
 //  - is_symmetric(A) (CSR: O(nnz + n); dense: O(n^2)) tells whether CG
 //    can apply: CG needs a symmetric positive definite matrix.
 //  - Dot products are accumulated in double for both float and double

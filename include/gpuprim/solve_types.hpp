@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,11 +18,19 @@ enum class preconditioner { none, jacobi };
 
 // Why a solve stopped.
 enum class solve_status {
-  converged,       // ||b - A x|| <= max(tolerance ||b||, atol)
+  converged,       // ||b - A x|| < max(tolerance ||b||, atol), or b - A x = 0
   max_iterations,  // the iteration limit came first
   diverged,        // the residual was not finite, or 1e8 times its start
   stagnated,       // no relative improvement over the stagnation window
   breakdown,       // CG / BiCGStab would have divided by zero
+};
+
+// Which division a breakdown avoided (solve_result::breakdown_cause).
+enum class solve_breakdown {
+  none,
+  curvature,  // CG: p.Ap = 0 (or not finite), or r.z = 0
+  rho,        // BiCGStab: |rhat.r| < eps(T)^2 (SciPy's info -10)
+  omega,      // BiCGStab: |omega| < eps(T)^2, rhat.v = 0 or t.t = 0 (SciPy's info -11)
 };
 
 // What a progress callback sees (solve_options::progress).
@@ -33,12 +42,14 @@ struct solve_progress {
 
 struct solve_options {
   // Relative tolerance (SciPy's rtol): stop when
-  // ||b - A x|| <= max(tolerance * ||b||, atol).
+  // ||b - A x|| < max(tolerance * ||b||, atol) (SciPy's test), or when the
+  // residual is exactly zero.
   double tolerance = 1e-8;
   // Absolute tolerance (SciPy's atol); 0: the relative one alone.
   double atol = 0.0;
-  // 0: 10 * n.
-  std::size_t max_iterations = 0;
+  // The iteration limit; unset: 10 * n (SciPy's default). 0: no
+  // iteration: x is the initial guess, its residual computed.
+  std::optional<std::size_t> max_iterations;
   // true: x holds the initial guess on entry; false: start from x = 0.
   bool use_initial_guess = false;
   // The diagonal (Jacobi) preconditioner, for CG, BiCGStab and Richardson
@@ -54,6 +65,10 @@ struct solve_options {
   // recorded low within stagnation_window iterations. 0: never.
   std::size_t stagnation_window = 500;
   double stagnation_improvement = 1e-3;
+  // Divergence: the solve stops (solve_status::diverged) when the residual
+  // is not finite, or more than divergence_growth times the initial one.
+  // 0: only a non-finite residual (SciPy runs on until maxiter).
+  double divergence_growth = 1e8;
   // Called with the iteration, the residual and the elapsed time once
   // progress_interval seconds have passed, then every progress_interval
   // seconds (never for a solve that ends sooner). The host looks at the
@@ -69,8 +84,13 @@ struct solve_options {
   int check_every = 0;
 };
 
-// The divergence threshold: a residual this many times the initial one.
-inline constexpr double solve_divergence_growth = 1e8;
+// The convergence test both backends make, on squares: ||r||^2 against
+// bound2 = max(tolerance ||b||, atol)^2, strictly below as SciPy's
+// `norm(r) < atol`; an exact zero residual meets any bound (SciPy would go
+// on and divide 0 by 0). NaN and inf never meet it.
+GPUPRIM_HD inline bool solve_tolerance_met(double rr, double bound2) {
+  return rr < bound2 || rr == 0;
+}
 
 // The divergence and stagnation rules, on squared residual norms, shared
 // by the host and GPU solvers (the GPU's copy lives in device memory and is
@@ -84,10 +104,13 @@ struct solve_watch {
   unsigned long long low_at = 0;  // its iteration
   unsigned long long window = 0;  // 0: no stagnation rule
   double keep = 1;                // (1 - improvement)^2
+  double growth2 = 0;             // divergence_growth^2; 0: no growth rule
 
-  GPUPRIM_HD void configure(unsigned long long stagnation_window, double improvement) {
+  GPUPRIM_HD void configure(unsigned long long stagnation_window, double improvement,
+                            double growth) {
     window = stagnation_window;
     keep = (1 - improvement) * (1 - improvement);
+    growth2 = growth * growth;
   }
   GPUPRIM_HD void begin(double rr) {
     start = rr;
@@ -97,7 +120,7 @@ struct solve_watch {
   // The residual after iteration k (k = 0: the initial one).
   GPUPRIM_HD int check(double rr, unsigned long long k) {
     constexpr double largest = 1.7976931348623157e308;
-    if (!(rr <= largest) || rr > start * (solve_divergence_growth * solve_divergence_growth))
+    if (!(rr <= largest) || (growth2 > 0 && rr > start * growth2))
       return diverged;  // NaN fails every comparison
     if (rr < keep * low) {
       low = rr;
@@ -115,8 +138,12 @@ struct solve_result {
   double residual = 0.0;
   bool converged = false;
   // A division by zero (or by a non-finite value) stopped CG or BiCGStab;
-  // x is the last iterate before it.
+  // x is the last iterate before it, and breakdown_cause says which.
   bool breakdown = false;
+  solve_breakdown breakdown_cause = solve_breakdown::none;
+  // BiCGStab: the last iteration stopped at its half step (x + alpha p^
+  // met the tolerance: SciPy's bicgstab returns from there).
+  bool half_step = false;
   solve_status status = solve_status::max_iterations;
   // Why the solver stopped when it did not converge ("diverged at
   // iteration k: ...", "stagnated at iteration k: ...", "breakdown: ...",

@@ -207,6 +207,35 @@ void check_csr(const csr_view<T, I>& A) {
                               A.values.size());
 }
 
+// The same check on a backend, returning the row statistics spmv's kernel
+// choice reads (a device_csr_view that carries them in `stats` is not
+// measured again): throws std::invalid_argument naming the first bad row
+// (offsets before column indices, as the host check). On the GPU: two
+// grid-stride passes (offsets, column indices) and one synchronization;
+// the caller may keep the result as long as the structure does not change
+// (gpuprim.sparse caches it on the Python matrix object).
+template <class T, class I>
+csr_row_stats check_csr(host_backend, const csr_view<T, I>& A) {
+  check_csr(A);
+  return sparse_detail::row_stats<I>(A.rows, A.row_offsets);
+}
+template <class T, class I>
+csr_row_stats check_csr(cuda_backend backend, const device_csr_view<T, I>& A) {
+  sparse_detail::check_csr_sizes<I>("check_csr", A.rows, A.cols, A.row_offsets.size(),
+                                    A.col_indices.size(), A.values.size());
+  const detail::csr_check_result r = detail::on_cuda("check_csr", [&] {
+    return detail::cuda_check_csr<I>(A.rows, A.cols, A.values.size(), A.row_offsets.data(),
+                                     A.col_indices.data(), backend.stream);
+  });
+  if (r.defect != csr_defect::none) {
+    throw std::invalid_argument(sparse_detail::where("check_csr") +
+                                sparse_detail::csr_defect_message(r.defect, r.row, r.begin, r.end,
+                                                                  r.column, A.rows, A.cols,
+                                                                  A.values.size()));
+  }
+  return r.stats;
+}
+
 // A rows x cols matrix from coordinate (COO) entries, in any order:
 // duplicates are summed, each row's columns sorted. Indices are 0-based;
 // one outside the matrix throws std::invalid_argument naming the entry.

@@ -145,13 +145,14 @@ class cub_histogram_even : cub_anchor {
 extern template class cub_histogram_even<std::uint8_t, int>;
 extern template class cub_histogram_even<float, float>;
 
-// cub::DeviceRadixSort::SortKeys (V = void) or SortPairs over `n` keys, all
-// bits, out of place (anchors_cub_sort.cu); temporary storage allocated once.
+// cub::DeviceRadixSort::SortKeys (V = void) or SortPairs over `n` keys,
+// bits [begin_bit, end_bit) (end_bit -1: all bits), out of place
+// (anchors_cub_sort.cu); temporary storage allocated once.
 template <class K, class V>
 class cub_radix_sort : cub_anchor {
  public:
   using value_type = std::conditional_t<std::is_void_v<V>, char, V>;
-  cub_radix_sort(std::size_t n, stream_t stream);
+  cub_radix_sort(std::size_t n, stream_t stream, int begin_bit = 0, int end_bit = -1);
 
   void enqueue(const K* keys_in, K* keys_out, const value_type* values_in = nullptr,
                value_type* values_out = nullptr) const;
@@ -162,6 +163,7 @@ class cub_radix_sort : cub_anchor {
 
  private:
   std::size_t n_;
+  int begin_bit_, end_bit_;
 };
 
 extern template class cub_radix_sort<std::uint32_t, void>;

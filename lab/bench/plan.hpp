@@ -268,5 +268,9 @@ planners convolve_planners();
 planners spmv_planners();
 planners solve_planners();
 planners closest_pair_planners();
+// - select: the selections against CUB (DeviceSelect, DevicePartition,
+//   DeviceRunLengthEncode, DeviceReduce::ReduceByKey), and on the host; the
+//   compaction ladder (lab/bench/select_bench.cpp).
+planners select_planners();
 
 }  // namespace gpuprim::bench

@@ -113,6 +113,7 @@ const family families[] = {
     {"spmv", {spmv_planners()}},
     {"solve", {solve_planners()}},
     {"closest-pair", {closest_pair_planners()}},
+    {"select", {select_planners()}},
 };
 
 // Plans one family's part of the run: its sweep, its ladder, or its rows on

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "anchors.hpp"
 #include "gpuprim/sort.hpp"
 #include "inputs.hpp"
+#include "key_distributions.hpp"
 #include "plan.hpp"
 
 namespace gpuprim::bench {
@@ -30,7 +32,7 @@ template <class K>
 K random_key(std::size_t i) {
   const std::uint64_t bits = mix_bits(input_seed ^ mix_bits(i));
   if constexpr (std::is_same_v<K, float>) {
-    return static_cast<float>((static_cast<double>(bits >> 11) * 0x1.0p-53 * 2.0 - 1.0) * 1000.0);
+    return uniform_float(bits);
   } else {
     return static_cast<K>(bits);
   }
@@ -67,11 +69,16 @@ row make_header(const char* backend, const char* variant, const char* type, std:
 // ---- cuda ---------------------------------------------------------------
 #if GPUPRIM_HAS_CUDA
 
+// How a row's output is checked: against CUB's bit for bit (both sorts
+// are stable), or, where CUB orders keys otherwise (NaNs, -0.0), against
+// gpuprim's host radix sort bit for bit and for order by gp::sort_less.
+enum class check_against { cub, host_sort };
+
 template <class K, class V>
-std::vector<row> measure_cuda_sort(const context& ctx, row r) {
+std::vector<row> measure_cuda_sort(const context& ctx, row r, const host_array<K>& keys,
+                                   int cub_end_bit = -1, check_against check = check_against::cub) {
   constexpr bool pairs = !std::is_void_v<V>;
   const stream_t stream = ctx.stream;
-  const host_array<K> keys = random_keys<K>(r.n);
   rotated_buffers<K> k(keys.span(), ctx.l2_cache_bytes);
   using W = std::conditional_t<pairs, V, std::uint32_t>;
   std::unique_ptr<rotated_buffers<W>> v;
@@ -88,7 +95,7 @@ std::vector<row> measure_cuda_sort(const context& ctx, row r) {
       sort(cuda.on(stream), k.input(run), k.output(run));
     }
   };
-  const cub_radix_sort<K, V> cub(r.n, stream);
+  const cub_radix_sort<K, V> cub(r.n, stream, 0, cub_end_bit);
   const auto enqueue_cub = [&](int run) {
     if constexpr (pairs) {
       cub.enqueue(k.input(run).data(), k.output(run).data(), v->input(run).data(),
@@ -98,8 +105,21 @@ std::vector<row> measure_cuda_sort(const context& ctx, row r) {
     }
   };
   r.vendor = cub_radix_sort<K, V>::name();
+  if (cub_end_bit >= 0) r.vendor += std::string(", end_bit ") + std::to_string(cub_end_bit);
   time_device_pair(r, stream, enqueue, enqueue_cub);
 
+  if (check == check_against::host_sort) {
+    enqueue(0);
+    const std::vector<K> got = k.first_output(stream);
+    std::vector<K> expected(r.n);
+    sort(host, keys.span(), std::span<K>(expected));
+    r.check = compare_bits(got, expected, "keys");
+    if (r.check == "ok" &&
+        !std::is_sorted(got.begin(), got.end(), [](K a, K b) { return sort_less{}(a, b); })) {
+      r.check = "keys out of order";
+    }
+    return {r};
+  }
   enqueue_cub(0);
   synchronize(stream);
   const std::vector<K> cub_keys = to_host(k.outputs[0]);
@@ -114,6 +134,8 @@ std::vector<row> measure_cuda_sort(const context& ctx, row r) {
   return {r};
 }
 
+void plan_cuda_distribution_rows(const context& ctx, plan& p);
+
 void plan_cuda_rows(const context& ctx, plan& p) {
   const std::size_t index = p.add_table(api_table(
       ctx, "sort (cuda)", roofline::device_copy,
@@ -127,22 +149,96 @@ void plan_cuda_rows(const context& ctx, plan& p) {
           l2_note(ctx.l2_cache_bytes, true),
           "check: gpuprim's keys (and values) equal CUB's bit for bit (both sorts are stable).",
       }));
-  const int sizes[] = {20, 24, 28};
+  // 2^10 and 2^16: the one-block sort and a sort of a few tiles, where the
+  // launches are most of the time (keys only, uint32 and float).
+  const int sizes[] = {10, 16, 20, 24, 28};
   for (int log2_n : sizes) {
     if (ctx.quick && log2_n > 24) continue;
+    const bool small = log2_n < 20;
     const std::size_t n = std::size_t{1} << log2_n;
     const auto add = [&]<class K, class V>(const char* variant) {
       std::size_t bytes = sizeof(K);
       if constexpr (!std::is_void_v<V>) bytes += sizeof(V);
       row header = make_header("cuda", variant, type_name<K>(), n, bytes);
       p.cases.push_back(
-          {index, header, [&ctx, header] { return measure_cuda_sort<K, V>(ctx, header); },
+          {index, header,
+           [&ctx, header] {
+             return measure_cuda_sort<K, V>(ctx, header, random_keys<K>(header.n));
+           },
            std::is_same_v<K, std::uint32_t> && std::is_void_v<V> && headline_size(log2_n)});
     };
     add.template operator()<std::uint32_t, void>("keys");
-    add.template operator()<std::uint64_t, void>("keys");
+    if (!small) add.template operator()<std::uint64_t, void>("keys");
     add.template operator()<float, void>("keys");
-    add.template operator()<std::uint32_t, std::uint32_t>("pairs (uint32 values)");
+    if (!small) add.template operator()<std::uint32_t, std::uint32_t>("pairs (uint32 values)");
+  }
+  plan_cuda_distribution_rows(ctx, p);
+}
+
+// ---- cuda, key distributions ---------------------------------------------
+
+struct distribution_row {
+  const char* name;
+  key_distribution d;
+  bool floats = false;
+  int cub_end_bit = -1;  // CUB given these bits (-1: all)
+  check_against check = check_against::cub;
+};
+
+template <class K>
+host_array<K> distribution_keys(key_distribution d, std::size_t n) {
+  host_array<K> a{std::unique_ptr<K[]>(new K[n]), n};
+#pragma omp parallel for
+  for (std::size_t i = 0; i < n; ++i)
+    a.data[i] = std::bit_cast<K>(distribution_bits(d, i, n, input_seed));
+  return a;
+}
+
+void plan_cuda_distribution_rows(const context& ctx, plan& p) {
+  const std::size_t index = p.add_table(api_table(
+      ctx, "sort distributions (cuda)", roofline::device_copy,
+      {
+          "gpuprim::sort(gp::cuda.on(stream), in, out) (out of place, all bits: gpuprim finds "
+          "the digits that are the same in every key itself) against "
+          "cub::DeviceRadixSort::SortKeys (all bits unless the vendor column names end_bit), "
+          "keys of each distribution; uint32 unless the type says float.",
+          "Distributions: uniform (every bit random), sorted and reversed (distinct), all equal, "
+          "16 distinct values, integers below 2^16, Zipf-like (s = 1 over 2^24 ranks, hashed), "
+          "low entropy (the AND of three uniform words), one top byte (0x5A) for all keys, "
+          "special floats (1/8 NaN of both signs and many payloads, 1/8 +-inf, 1/8 +-0.0, the "
+          "rest uniform in (-1000, 1000)), denormals (half denormal, both signs).",
+          l2_note(ctx.l2_cache_bytes, true),
+          "check: keys equal CUB's bit for bit; special floats (CUB orders NaNs and -0.0 "
+          "otherwise): equal to gpuprim's host radix sort bit for bit and in gp::sort_less order.",
+      }));
+  const distribution_row rows[] = {
+      {"uniform", key_distribution::uniform},
+      {"sorted", key_distribution::sorted},
+      {"reversed", key_distribution::reversed},
+      {"all equal", key_distribution::all_equal},
+      {"16 distinct values", key_distribution::sixteen_values},
+      {"below 2^16", key_distribution::below_2_16},
+      {"below 2^16, CUB given 16 bits", key_distribution::below_2_16, false, 16},
+      {"Zipf", key_distribution::zipf},
+      {"low entropy", key_distribution::low_entropy},
+      {"one top byte", key_distribution::one_top_byte},
+      {"NaN, inf, -0.0", key_distribution::special_floats, true, -1, check_against::host_sort},
+      {"denormals", key_distribution::denormals, true},
+  };
+  const std::size_t n = std::size_t{1} << (ctx.quick ? 24 : 28);
+  for (const distribution_row& d : rows) {
+    row header = make_header("cuda", (std::string("keys, ") + d.name).c_str(),
+                             d.floats ? "float" : "uint32", n, 4);
+    p.cases.push_back({index, header, [&ctx, header, d] {
+                         if (d.floats) {
+                           return measure_cuda_sort<float, void>(
+                               ctx, header, distribution_keys<float>(d.d, header.n), d.cub_end_bit,
+                               d.check);
+                         }
+                         return measure_cuda_sort<std::uint32_t, void>(
+                             ctx, header, distribution_keys<std::uint32_t>(d.d, header.n),
+                             d.cub_end_bit, d.check);
+                       }});
   }
 }
 

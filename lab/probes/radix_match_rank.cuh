@@ -238,6 +238,16 @@ __global__ void __launch_bounds__(256, MinBlocks)
   }
 }
 
+// Each pass's digit counts become where each digit's keys start in that
+// pass's output, one block per pass (production's radix_route_passes does
+// this and also plans which passes to skip; this probe runs every pass).
+template <class K>
+__global__ void __launch_bounds__(radix_digits) radix_digit_starts(unsigned* hist) {
+  __shared__ unsigned warp_sums[radix_digits / 32];
+  unsigned* pass = hist + blockIdx.x * radix_digits;
+  pass[threadIdx.x] = block_exclusive_digit_scan(pass[threadIdx.x], warp_sums);
+}
+
 // Production's radix_sort (multi-tile inputs; one tile or less goes to
 // production's single-block sort) with radix_match_pass as the pass.
 template <radix_peer_find Find, class K, class V, int Items, int LookbackWindow, int MinBlocks,

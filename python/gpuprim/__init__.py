@@ -15,9 +15,19 @@ the input framework's current stream, and never synchronize: reductions
 return 0-d device arrays.
 """
 
-from ._core import __version__, cuda_available, histogram, info, tune
-from ._dense import matmul, transpose
-from ._reduction import (
+import os as _os
+
+# OpenMP threads that wait sleep instead of spinning, unless the user chose:
+# on a machine whose other cores are busy a spinning thread takes the core
+# its partner needs. The OpenMP runtime reads this once, as it loads, which
+# is when the extension below is imported.
+_os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
+# NumPy's argument rules are in the Python modules (_reduction, _scan,
+# _sort, _dense, _histograms); _core below them takes typed arguments.
+from ._core import __version__, cuda_available, info, tune  # noqa: E402
+from ._dense import matmul, transpose  # noqa: E402
+from ._reduction import (  # noqa: E402
     argmax,
     argmin,
     max,
@@ -29,8 +39,15 @@ from ._reduction import (
     nansum,
     sum,
 )
-from ._scan import cummax, cummin, cumsum, exclusive_scan, segmented_cumsum, segmented_sum
-from ._sort import argsort, sort, sort_by_key
+from ._scan import (  # noqa: E402
+    cummax,
+    cummin,
+    cumsum,
+    exclusive_scan,
+    segmented_cumsum,
+    segmented_sum,
+)
+from ._sort import argsort, sort, sort_by_key  # noqa: E402
 
 __all__ = [
     "__version__",
@@ -61,4 +78,9 @@ __all__ = [
     "tune",
 ]
 
+from ._histograms import histogram  # noqa: E402
 from . import ndimage, sparse, spatial  # noqa: E402
+from .select import *  # noqa: E402,F401,F403
+from .select import __all__ as _select_all  # noqa: E402
+
+__all__ += _select_all

@@ -18,6 +18,7 @@ void bind_tune(nb::module_& m);
 void bind_ndimage(nb::module_& m);
 void bind_sparse(nb::module_& m);
 void bind_spatial(nb::module_& m);
+void bind_select(nb::module_& m);
 
 // NumPy's sum / cumsum result type: bool and signed integers -> int64,
 // unsigned -> uint64, floats as they are.

@@ -1,200 +1,156 @@
-// histogram(x, bins=10, range=None) -> (counts, edges), as numpy.histogram.
-#include <cmath>
+// The typed bindings under gpuprim.histogram (python/gpuprim/_histograms.py,
+// which parses NumPy's arguments): the library's numpy_histogram for even
+// bins and numpy_histogram_of_edges for an array of edges, on the host or
+// on the GPU. The library's histogram_argument_error (numpy's ValueError
+// cases: a bad range, too many bins for the data's range) is raised as
+// ValueError with NumPy's words.
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+
+#include <cstdint>
+#include <optional>
 #include <span>
-#include <string>
-#include <vector>
+#include <type_traits>
+#include <utility>
 
 #include "arrays.hpp"
 #include "bind.hpp"
-#include "gpu.hpp"
 #include "gpuprim/histogram.hpp"
-#include "gpuprim/reduce.hpp"
-#include "histogram_rule.hpp"
 
 namespace gpuprim::python {
 
 namespace {
 
-std::string number_text(double v) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.17g", v);
-  return text;
-}
+// The sample types the library bins on each side: every integer and
+// float32 / float64 on the host; the library's precompiled ones on the GPU.
+template <class T>
+constexpr bool host_sample = numpy_histogram_sample<T>;
+template <class T>
+constexpr bool gpu_sample = histogram_sample<T> &&
+                            (std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::int32_t> ||
+                             std::is_same_v<T, std::uint32_t> || std::is_same_v<T, float> ||
+                             std::is_same_v<T, double>);
 
-// The samples' min and max on the host (NaN propagates, as NumPy's).
-void host_extremes(const array& x, double& lo, double& hi) {
+constexpr const char* host_dtypes = "samples are int8-64, uint8-64, float16, float32, float64";
+constexpr const char* gpu_dtypes = "on the GPU samples are uint8, int32, uint32, float32, float64";
+
+// Runs f(type_tag<T>) for x's sample type (gp::half for float16), or
+// raises TypeError.
+template <class F>
+void visit_sample(const char* fn, const array& x, bool on_device, F&& f) {
+  if (x.type == dtype::bool8 || (on_device && x.type == dtype::float16)) {
+    unsupported_dtype(fn, x, on_device ? gpu_dtypes : host_dtypes);
+  }
+  if (x.type == dtype::float16) {
+    f(type_tag<half>{});
+    return;
+  }
   visit_dtype(x.type, [&]<class T>(type_tag<T>) {
-    const std::span<const T> s(x.ptr<const T>(), x.size());
-    lo = static_cast<double>(reduce(host, s, s[0], minimum{}));
-    hi = static_cast<double>(reduce(host, s, s[0], maximum{}));
+    if constexpr (gpu_sample<T>) {
+      f(type_tag<T>{});
+    } else if constexpr (host_sample<T>) {
+      if (on_device) unsupported_dtype(fn, x, gpu_dtypes);
+      f(type_tag<T>{});
+    }
   });
 }
 
-template <class T, class Edge>
-void host_count(const array& x, const Edge* edges, int bins, bool uniform, std::int64_t* counts) {
-  const std::span<const T> s(x.ptr<const T>(), x.size());
-  const std::span<std::uint64_t> c(reinterpret_cast<std::uint64_t*>(counts),
-                                   static_cast<std::size_t>(bins));
-  histogram(host, s, c, numpy_bin<T, Edge>{edges, bins, uniform});
+// The library's numpy.histogram errors as ValueError, in NumPy's words.
+template <class F>
+void numpy_errors_as_value_error(F&& f) {
+  try {
+    f();
+  } catch (const histogram_argument_error& e) {
+    value_error(e.reason());
+  }
 }
 
-nb::object histogram_call(nb::handle x_obj, nb::handle bins_obj, nb::handle range_obj,
+std::span<std::uint64_t> host_counts(const array& counts) {
+  return {counts.ptr<std::uint64_t>(), counts.size()};  // int64 counts, never negative
+}
+device_span<std::uint64_t> device_counts(const array& counts) {
+  return {counts.ptr<std::uint64_t>(), counts.size()};
+}
+
+// (counts, edges) of numpy.histogram(x, bins, range) for an int `bins`; the
+// edges of float16 data come as float32 (holding float16 values exactly).
+nb::object histogram_even(nb::handle x_obj, int bins, std::optional<std::pair<double, double>> r,
                           nb::handle stream) {
   const char* fn = "histogram";
-  array x = import_array(x_obj, "histogram: x");
-  if (x.type == dtype::float16 || x.type == dtype::bool8) {
-    unsupported_dtype(fn, x, "samples are int8-64, uint8-64, float32, float64");
-  }
-  // bins: an int (even bins) or an array of increasing edges.
-  int bins = 0;
-  array user_edges;
-  bool have_user_edges = false;
-  if (PyLong_Check(bins_obj.ptr()) ||
-      (PyIndex_Check(bins_obj.ptr()) && !nb::hasattr(bins_obj, "__len__"))) {
-    if (PyBool_Check(bins_obj.ptr())) type_error("histogram: bins must be an int or an array");
-    const std::int64_t b = nb::cast<std::int64_t>(nb::int_(bins_obj));
-    if (b < 1) value_error("histogram: `bins` must be positive, when an integer");
-    if (b >= (std::int64_t{1} << 31) - 1) value_error("histogram: too many bins");
-    bins = static_cast<int>(b);
-  } else {
-    if (PyUnicode_Check(bins_obj.ptr())) {
-      value_error(
-          "histogram: bin estimators ('auto', ...) are not supported; give an int or edges");
-    }
-    user_edges = import_array(bins_obj, "histogram: bins");
-    have_user_edges = true;
-    if (user_edges.ndim != 1) value_error("histogram: `bins` must be 1d, when an array");
-    if (user_edges.size() < 2) value_error("histogram: `bins` needs at least 2 edges");
-    bins = static_cast<int>(user_edges.size() - 1);
-  }
-  const bool range_given = !range_obj.is_none();
-  double first = 0.0;
-  double last = 1.0;
-  if (range_given) {
-    nb::sequence r;
-    try {
-      r = nb::cast<nb::sequence>(range_obj);
-      if (nb::len(r) != 2) throw nb::cast_error();
-      first = nb::cast<double>(r[0]);
-      last = nb::cast<double>(r[1]);
-    } catch (const nb::cast_error&) {
-      type_error("histogram: range must be a pair of numbers (min, max)");
-    }
-    if (first > last) value_error("histogram: max must be larger than min in range parameter.");
-    if (!std::isfinite(first) || !std::isfinite(last)) {
-      value_error("histogram: supplied range of [" + number_text(first) + ", " + number_text(last) +
-                  "] is not finite");
-    }
-  }
-  const bool float32_edges = x.type == dtype::float32;
-  const context ctx = have_user_edges ? make_context(fn, {&x, &user_edges}, stream)
-                                      : make_context(fn, {&x}, stream);
-  array counts = empty_array(ctx, {std::int64_t(bins)}, dtype::int64);
-  const std::size_t n = x.size();
-
-  if (ctx.on_device) {
-    if (x.type == dtype::int64 || x.type == dtype::uint64) {
-      unsupported_dtype(fn, x, "on the GPU samples are int8-32, uint8-32, float32, float64");
-    }
-    if (have_user_edges && user_edges.type != dtype::float64) {
-      type_error("histogram: edges (bins) on the GPU must be float64");
-    }
-    nb::object edges_obj = have_user_edges ? user_edges.obj : nb::object();
-    array edges;
-    if (!have_user_edges) {
-      edges = empty_array(ctx, {std::int64_t(bins) + 1},
-                          float32_edges ? dtype::float32 : dtype::float64);
-      edges_obj = edges.obj;
-    }
-    const bool from_data = !range_given && n > 0;
-    if (!range_given && n == 0) {
-      first = 0.0;
-      last = 1.0;
-    } else if (range_given && first == last) {
-      first -= 0.5;
-      last += 0.5;
-    }
-    device_guard guard(ctx);
-    {
-      nb::gil_scoped_release release;
-      gpu::histogram(x.type, x.data, n, bins, !from_data, first, last,
-                     have_user_edges ? user_edges.ptr<const double>() : nullptr, edges.data,
-                     counts.ptr<std::int64_t>(), ctx.stream);
-    }
-    return nb::make_tuple(counts.obj, edges_obj);
-  }
-
-  // Host.
-  if (have_user_edges) {
-    std::vector<double> e(user_edges.size());
-    visit_dtype(user_edges.type, [&]<class T>(type_tag<T>) {
-      for (std::size_t i = 0; i < e.size(); ++i)
-        e[i] = static_cast<double>(user_edges.ptr<const T>()[i]);
-    });
-    for (std::size_t i = 1; i < e.size(); ++i) {
-      if (!(e[i] >= e[i - 1]))
-        value_error("histogram: `bins` must increase monotonically, when an array");
-    }
-    {
-      nb::gil_scoped_release release;
-      visit_dtype(x.type, [&]<class T>(type_tag<T>) {
-        if constexpr (!std::is_same_v<T, bool>) {
-          host_count<T, double>(x, e.data(), bins, false, counts.ptr<std::int64_t>());
+  const array x = import_array(x_obj, "histogram: a");
+  const context ctx = make_context(fn, {&x}, stream);
+  const std::optional<numpy_range> range =
+      r ? std::optional{numpy_range{r->first, r->second}} : std::nullopt;
+  const array counts = empty_array(ctx, {bins}, dtype::int64);
+  const bool float_edges = x.type == dtype::float32 || x.type == dtype::float16;
+  const array edges =
+      empty_array(ctx, {std::int64_t(bins) + 1}, float_edges ? dtype::float32 : dtype::float64);
+  visit_sample(fn, x, ctx.on_device, [&]<class T>(type_tag<T>) {
+    using Edge =
+        std::conditional_t<std::is_same_v<T, float> || std::is_same_v<T, half>, float, double>;
+    numpy_errors_as_value_error([&] {
+      if (ctx.on_device) {
+        if constexpr (gpu_sample<T>) {
+          const device_guard guard(ctx);
+          const nb::gil_scoped_release release;
+          numpy_histogram_into(
+              cuda.on(ctx.stream), device_span<const T>(x.ptr<const T>(), x.size()),
+              device_counts(counts), device_span<Edge>(edges.ptr<Edge>(), edges.size()), range);
         }
-      });
-    }
-    return nb::make_tuple(counts.obj, user_edges.obj);
-  }
-  // The end points' type: the data's for float32 data without a range
-  // (NumPy's linspace of two float32 scalars), else float64.
-  const bool float32_math = float32_edges && !range_given && n > 0;
-  if (!range_given && n > 0) {
-    host_extremes(x, first, last);
-    if (!std::isfinite(first) || !std::isfinite(last)) {
-      value_error("histogram: autodetected range of [" + number_text(first) + ", " +
-                  number_text(last) + "] is not finite");
-    }
-  }
-  if (first == last) {
-    first -= 0.5;
-    last += 0.5;
-  }
-  array edges =
-      empty_array(ctx, {std::int64_t(bins) + 1}, float32_edges ? dtype::float32 : dtype::float64);
-  {
-    nb::gil_scoped_release release;
-    visit_dtype(edges.type, [&]<class E>(type_tag<E>) {
-      E* e = edges.ptr<E>();
-      for (int k = 0; k <= bins; ++k) {
-        e[k] = float32_math ? static_cast<E>(linspace_edge<float>(
-                                  static_cast<float>(first), static_cast<float>(last), bins, k))
-                            : static_cast<E>(linspace_edge<double>(first, last, bins, k));
+      } else {
+        const nb::gil_scoped_release release;
+        numpy_histogram(host, std::span<const T>(x.ptr<const T>(), x.size()), host_counts(counts),
+                        std::span<Edge>(edges.ptr<Edge>(), edges.size()), range);
       }
-      visit_dtype(x.type, [&]<class T>(type_tag<T>) {
-        if constexpr (!std::is_same_v<T, bool> && std::is_floating_point_v<E>) {
-          host_count<T, E>(x, e, bins, true, counts.ptr<std::int64_t>());
-        }
-      });
     });
-  }
+  });
   return nb::make_tuple(counts.obj, edges.obj);
+}
+
+// counts of numpy.histogram(x, bins=edges) for float64 edges that do not
+// decrease (checked by the caller on the GPU).
+nb::object histogram_of_edges(nb::handle x_obj, nb::handle edges_obj, nb::handle stream) {
+  const char* fn = "histogram";
+  const array x = import_array(x_obj, "histogram: a");
+  const array edges = import_array(edges_obj, "histogram: bins");
+  if (edges.type != dtype::float64 || edges.ndim != 1 || edges.size() < 2) {
+    type_error("histogram: the edges reach the binding as a 1-d float64 array of >= 2 values");
+  }
+  const context ctx = make_context(fn, {&x, &edges}, stream);
+  const array counts = empty_array(ctx, {std::int64_t(edges.size()) - 1}, dtype::int64);
+  visit_sample(fn, x, ctx.on_device, [&]<class T>(type_tag<T>) {
+    numpy_errors_as_value_error([&] {
+      if (ctx.on_device) {
+        if constexpr (gpu_sample<T>) {
+          const device_guard guard(ctx);
+          const nb::gil_scoped_release release;
+          numpy_histogram_of_edges_into(
+              cuda.on(ctx.stream), device_span<const T>(x.ptr<const T>(), x.size()),
+              device_counts(counts),
+              device_span<const double>(edges.ptr<const double>(), edges.size()));
+        }
+      } else {
+        const nb::gil_scoped_release release;
+        numpy_histogram_of_edges(host, std::span<const T>(x.ptr<const T>(), x.size()),
+                                 host_counts(counts),
+                                 std::span<const double>(edges.ptr<const double>(), edges.size()));
+      }
+    });
+  });
+  return counts.obj;
 }
 
 }  // namespace
 
 void bind_histogram(nb::module_& m) {
-  m.def(
-      "histogram",
-      [](nb::object x, nb::object bins, nb::object range, nb::object stream) {
-        return histogram_call(x, bins, range, stream);
-      },
-      nb::arg("x"), nb::arg("bins") = 10, nb::arg("range").none() = nb::none(), nb::kw_only(),
-      nb::arg("stream").none() = nb::none(),
-      "(counts, edges) as numpy.histogram: `bins` even bins over `range` (default: the data's "
-      "min and max; a single value v gives [v - 0.5, v + 0.5]) or the given increasing edges; "
-      "every bin half-open but the last; samples outside and NaN not counted. counts are int64; "
-      "edges float32 for float32 samples, else float64. On the GPU nothing waits: a NaN in the "
-      "data with range=None gives NaN edges and zero counts there (NumPy raises).");
+  m.def("_histogram_even", &histogram_even, nb::arg("a"), nb::arg("bins"), nb::arg("range").none(),
+        nb::arg("stream").none(),
+        "(counts, edges) of numpy.histogram(a, bins, range) for an int `bins` in [1, 2^31 - 1] "
+        "and range None or a (min, max) pair of floats; see gpuprim.histogram.");
+  m.def("_histogram_of_edges", &histogram_of_edges, nb::arg("a"), nb::arg("edges"),
+        nb::arg("stream").none(),
+        "counts of numpy.histogram(a, bins=edges) for a 1-d float64 array of edges that do not "
+        "decrease; see gpuprim.histogram.");
 }
 
 }  // namespace gpuprim::python

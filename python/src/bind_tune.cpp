@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -13,6 +14,7 @@
 #include "bind.hpp"
 #include "gpuprim/core/device_info.hpp"
 #include "gpuprim/core/runtime.hpp"
+#include "gpuprim/host/gemm.hpp"
 #include "gpuprim/tune/cache.hpp"
 #include "gpuprim/tune/tuner.hpp"
 
@@ -25,6 +27,11 @@ nb::dict info() {
   d["version"] = GPUPRIM_VERSION;
   d["cuda_built"] = cuda_built();
   d["cpu_threads"] = omp_get_max_threads();
+  const char* wait = std::getenv("OMP_WAIT_POLICY");
+  d["omp_wait_policy"] = std::string(wait ? wait : "default");
+  // The host matmul's path: "OpenBLAS <version> (...)" or "own loop".
+  const char* blas = detail::host_blas_name();
+  d["host_gemm"] = blas[0] ? std::string(blas) : std::string("own loop");
   nb::list devices;
   const int count = cuda_device_count();
   for (int i = 0; i < count; ++i) {

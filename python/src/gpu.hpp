@@ -93,15 +93,6 @@ void sort(dtype key, const void* in, void* out, std::int64_t* indices, std::size
 void sort_by_key(dtype key, std::size_t value_bytes, const void* keys_in, const void* values_in,
                  void* keys_out, void* values_out, std::size_t n, bool descending, stream_t stream);
 
-// numpy.histogram (histogram_rule.hpp): counts[bins] (int64) and, unless
-// user_edges (bins + 1 float64 edges in device memory) are given,
-// edges_out[bins + 1] (float32 for float32 samples, else float64) over
-// [first, last] or, without range_given, over the samples' min and max.
-// Samples: int8-32, uint8-32, float32, float64.
-void histogram(dtype in, const void* x, std::size_t n, int bins, bool range_given, double first,
-               double last, const double* user_edges, void* edges_out, std::int64_t* counts,
-               stream_t stream);
-
 // offsets[i] = i * step for i < count (row starts for segmented calls).
 void fill_offsets(std::int64_t* offsets, std::size_t count, std::int64_t step, stream_t stream);
 
@@ -133,10 +124,6 @@ inline void sort(dtype, const void*, void*, std::int64_t*, std::size_t, std::siz
 inline void sort_by_key(dtype, std::size_t, const void*, const void*, void*, void*, std::size_t,
                         bool, stream_t) {
   no_cuda("sort_by_key");
-}
-inline void histogram(dtype, const void*, std::size_t, int, bool, double, double, const double*,
-                      void*, std::int64_t*, stream_t) {
-  no_cuda("histogram");
 }
 inline void fill_offsets(std::int64_t*, std::size_t, std::int64_t, stream_t) {
   no_cuda("segmented reduce");

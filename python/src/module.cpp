@@ -30,4 +30,5 @@ NB_MODULE(_core, m) {
   gpy::bind_ndimage(m);
   gpy::bind_sparse(m);
   gpy::bind_spatial(m);
+  gpy::bind_select(m);
 }

@@ -124,24 +124,133 @@ def test_column_vector_rhs():
     np.testing.assert_allclose(x, xs, rtol=1e-8, atol=1e-10)
 
 
-def test_diverged_is_iteration_count():
+def test_diverged_runs_to_maxiter():
     # Richardson with omega = 1 on the Poisson matrix (eigenvalues up to ~8)
-    # grows the residual about 7x per step: the solver stops once it is 1e8
-    # times the initial one; info is the (positive) count run, below maxiter.
+    # grows the residual about 7x per step; as SciPy, there is no growth
+    # stop: info is maxiter, and once the residual overflows x is NaN.
     A = poisson_2d(4)
     x, info = gp.sparse.linalg.richardson(A, np.ones(16), omega=1.0, maxiter=1000)
-    assert 0 < info < 1000
-    assert np.all(np.isfinite(x))
-    x2, info2 = gp.sparse.linalg.richardson(A, np.ones(16), omega=1.0, maxiter=info - 1)
-    assert info2 == info - 1  # the limit came first
+    assert info == 1000
+    assert np.all(np.isnan(x))
+    x, info = gp.sparse.linalg.richardson(A, np.ones(16), omega=1.0, maxiter=50)
+    assert info == 50
+    assert np.all(np.isfinite(x)) and np.abs(x).max() > 1e8
 
 
-def test_breakdown_is_negative():
-    # b orthogonal to A b makes CG's first p.Ap = 0 for this A (A = [[0, 1], [1, 0]]).
+def test_breakdowns():
+    # A = [[0, 1], [1, 0]], b = e0: CG's first p.Ap = 0; SciPy's cg has no
+    # breakdown info (it goes on with NaN): info maxiter, x the last iterate.
     A = sp.csr_matrix(np.array([[0.0, 1.0], [1.0, 0.0]]))
-    x, info = gp.sparse.linalg.cg(A, np.array([1.0, 0.0]))
-    assert info < 0
+    b = np.array([1.0, 0.0])
+    x, info = gp.sparse.linalg.cg(A, b)
+    assert info == 20
     assert np.all(np.isfinite(x))
+    # BiCGStab: rhat.A p = 0, SciPy's -11.
+    x, info = gp.sparse.linalg.bicgstab(A, b)
+    xs, info_s = spl.bicgstab(A, b)
+    assert info == info_s == -11
+    np.testing.assert_array_equal(x, xs)
+
+
+def _tridiagonal():
+    return sp.csr_matrix(np.array([[4.0, 1, 0], [1, 4, 1], [0, 1, 4]]))
+
+
+@pytest.mark.parametrize("name", ["cg", "bicgstab"])
+@pytest.mark.parametrize("where", ["b nan", "b inf", "x0 nan", "A nan", "A inf"])
+def test_non_finite_data_as_scipy(name, where):
+    """NaN or inf in b, x0 or A.data: SciPy's (all-NaN x, maxiter), never info 0."""
+    A, b, x0 = _tridiagonal(), np.array([1.0, 2.0, 3.0]), None
+    bad = np.nan if "nan" in where else np.inf
+    if where.startswith("b"):
+        b = np.array([1.0, bad, 1.0])
+    elif where.startswith("x0"):
+        x0 = np.array([bad, 0.0, 0.0])
+    else:
+        A = A.copy()
+        A.data[0] = bad
+    with np.errstate(all="ignore"):
+        xs, info_s = getattr(spl, name)(A, b, x0=x0)
+    x, info = getattr(gp.sparse.linalg, name)(A, b, x0=x0)
+    assert info == info_s == 30
+    np.testing.assert_array_equal(x, xs)  # all NaN
+    if x0 is not None:
+        assert np.isnan(x0[0]) or np.isinf(x0[0])  # x0 untouched
+
+
+@pytest.mark.parametrize("name", ["jacobi", "richardson"])
+def test_non_finite_data_stationary(name):
+    A = _tridiagonal()
+    x, info = getattr(gp.sparse.linalg, name)(A, np.array([1.0, np.nan, 1.0]), omega=0.2)
+    assert info == 30 and np.all(np.isnan(x))
+    B = A.copy()
+    B.data[1] = np.inf  # off the diagonal
+    x, info = getattr(gp.sparse.linalg, name)(B, np.ones(3), omega=0.2)
+    assert info == 30 and np.all(np.isnan(x))
+
+
+def test_cg_indefinite_as_scipy():
+    """SciPy's rand-diag case: CG goes on through p.Ap < 0 and converges."""
+    d = np.array([6, -5, 2, 7, -1, 10, 4, -3, -8, 9], dtype=float)
+    A = sp.diags(d).tocsr()
+    b = np.arange(10.0)
+    for rtol in (1e-5, 1e-8):
+        x, info = gp.sparse.linalg.cg(A, b, rtol=rtol)
+        xs, info_s = spl.cg(A, b, rtol=rtol)
+        assert info == info_s == 0
+        assert np.linalg.norm(A @ x - b) <= rtol * np.linalg.norm(b)
+        np.testing.assert_allclose(x, xs, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", SOLVERS)
+def test_maxiter_zero_returns_x0(name):
+    A = _tridiagonal()
+    b = np.array([1.0, 2.0, 3.0])
+    x0 = np.array([1.0, 1.0, 1.0])
+    x, info = getattr(gp.sparse.linalg, name)(A, b, x0=x0, maxiter=0)
+    assert info == 0
+    np.testing.assert_array_equal(x, x0)
+    assert x is not x0
+    x, info = getattr(gp.sparse.linalg, name)(A, np.array([1.0, np.nan, 1.0]), maxiter=0)
+    assert info == 0
+    np.testing.assert_array_equal(x, np.zeros(3))
+    if name in ("cg", "bicgstab"):
+        xs, info_s = getattr(spl, name)(A, b, x0=x0, maxiter=0)
+        assert info_s == 0
+        np.testing.assert_array_equal(xs, x0)
+
+
+@pytest.mark.parametrize("name", ["cg", "bicgstab"])
+def test_last_iteration_rule_as_scipy(name):
+    """info = maxiter when the residual first meets the tolerance after the last
+    allowed iteration (SciPy tests before each one); BiCGStab's half step counts."""
+    A = _tridiagonal()
+    b = np.array([1.0, 2.0, 3.0])
+    for maxiter in range(1, 6):
+        x, info = getattr(gp.sparse.linalg, name)(A, b, maxiter=maxiter, rtol=1e-10)
+        xs, info_s = getattr(spl, name)(A, b, maxiter=maxiter, rtol=1e-10)
+        assert info == info_s, (maxiter, info, info_s)
+        np.testing.assert_allclose(x, xs, rtol=1e-9, atol=1e-12)
+
+
+def test_structure_check_cached_on_the_matrix():
+    A = poisson_2d(4)
+    b = np.ones(16)
+    y = gp.sparse.spmv(A, b)
+    np.testing.assert_allclose(y, A @ b)
+    kept = A._gpuprim_csr_checked
+    lengths = np.diff(A.indptr)
+    assert kept[1] is A.indices and kept[4].nnz == A.nnz
+    assert kept[4].max_row == lengths.max() and kept[4].empty_rows == 0
+    gp.sparse.linalg.cg(A, b)
+    assert A._gpuprim_csr_checked is kept  # not checked again
+    # New arrays are checked again.
+    bad = A.indices.copy()
+    bad[20] = 99
+    A.indices = bad
+    row = int(np.searchsorted(A.indptr, 20, side="right")) - 1
+    with pytest.raises(ValueError, match=f"row {row}: column index 99 is outside"):
+        gp.sparse.spmv(A, b)
 
 
 def test_bad_input():
@@ -159,8 +268,6 @@ def test_bad_input():
         gp.sparse.linalg.cg(A, b, x0=np.ones(3))
     with pytest.raises(TypeError):  # dtype mismatch
         gp.sparse.spmv(A, np.ones(16, np.float32))
-    with pytest.raises(TypeError):
-        gp.sparse.linalg.cg(A, b.astype(np.float32))
     with pytest.raises(TypeError):  # integer matrix
         gp.sparse.spmv(A.astype(np.int64), np.ones(16, np.int64))
     with pytest.raises(TypeError):  # object vector
@@ -190,7 +297,12 @@ def test_bad_input():
     with pytest.raises(ValueError):
         gp.sparse.linalg.cg(A, b, rtol=-1.0)
     with pytest.raises(ValueError):
-        gp.sparse.linalg.cg(A, b, maxiter=0)
+        gp.sparse.linalg.cg(A, b, maxiter=-1)
+    with pytest.raises(TypeError):
+        gp.sparse.linalg.cg(A, b, maxiter=2.5)
+    for atol in ("legacy", None, -1):  # SciPy's test_invalid_atol
+        with pytest.raises(ValueError):
+            gp.sparse.linalg.cg(A, b, atol=atol)
     with pytest.raises(ValueError):  # zero diagonal
         gp.sparse.linalg.jacobi(sp.csr_matrix(np.array([[0.0, 1.0], [1.0, 1.0]])), np.ones(2))
 
@@ -234,3 +346,84 @@ def test_gpu(dtype):
     badi[7] = n + 5
     with pytest.raises(ValueError, match="column index"):
         gp.sparse.linalg.cg((dA.data, badi, dA.indptr, dA.shape), db)
+    with pytest.raises(ValueError, match="column index"):  # spmv checks them too now
+        gp.sparse.spmv((dA.data, badi, dA.indptr, dA.shape), db)
+    # The check is kept on the cupyx matrix.
+    assert dA._gpuprim_csr_checked[4].nnz == A.nnz
+    # SciPy's rules on the device: NaN in b, maxiter=0, a dense CuPy A.
+    nan_b = db.copy()
+    nan_b[3] = float("nan")
+    x, info = gp.sparse.linalg.cg(dA, nan_b)
+    assert info == 10 * n and bool(cupy.isnan(x).all())
+    x, info = gp.sparse.linalg.bicgstab(dA, db, x0=db, maxiter=0)
+    assert info == 0 and bool((x == db).all())
+    dense = cupy.asarray(A.toarray())
+    x, info = gp.sparse.linalg.cg(dense, db, rtol=1e-4)
+    assert isinstance(x, cupy.ndarray) and info == 0
+    x, info = gp.sparse.linalg.cg(dA, db, rtol=1e-4, callback=lambda xk: None)
+    assert isinstance(x, cupy.ndarray) and info == 0
+
+
+def test_mixed_dtypes_upcast_as_scipy():
+    """float32 A with float64 b: solved in float64, as SciPy's make_system."""
+    A = poisson_2d(6, np.float32)
+    b = np.arange(36, dtype=np.float64)
+    for name in SOLVERS[:2]:
+        x, info = getattr(gp.sparse.linalg, name)(A, b, rtol=1e-10)
+        xs, info_s = getattr(spl, name)(A, b, rtol=1e-10)
+        assert x.dtype == xs.dtype == np.float64 and info == info_s == 0
+        np.testing.assert_allclose(x, xs, rtol=1e-8)
+    x, info = gp.sparse.linalg.cg(A, np.arange(36))  # integer b: float64
+    assert x.dtype == np.float64 and info == 0
+    assert A.dtype == np.float32  # A untouched
+
+
+@pytest.mark.parametrize("name", ["cg", "bicgstab"])
+def test_operator_path_as_scipy(name):
+    """Dense A, LinearOperator A and M, callback=, x0='Mb': SciPy's iteration."""
+    rng = np.random.default_rng(7)
+    D = rng.random((9, 9))
+    D = D @ D.T + 9 * np.eye(9)
+    b = rng.random(9)
+    ours, theirs = getattr(gp.sparse.linalg, name), getattr(spl, name)
+    # The library's dense solvers (x near SciPy's: dot products in double).
+    for kwargs in [{}, {"maxiter": 2}, {"M": "jacobi"}]:
+        x, info = ours(D, b, rtol=1e-10, **kwargs)
+        if kwargs.get("M") == "jacobi":
+            kwargs = {"M": np.diag(1 / np.diag(D))}
+        xs, info_s = theirs(D, b, rtol=1e-10, **kwargs)
+        assert info == info_s, kwargs
+        np.testing.assert_allclose(x, xs, rtol=1e-9, atol=1e-12)
+    # The operator path: SciPy's loop, the same numbers.
+    for kwargs in [
+        {"x0": "Mb"},
+        {"M": np.diag(1 / np.diag(D))},
+        {"M": spl.LinearOperator((9, 9), matvec=lambda v: v / np.diag(D))},
+    ]:
+        x, info = ours(D, b, rtol=1e-10, **kwargs)
+        xs, info_s = theirs(D, b, rtol=1e-10, **kwargs)
+        assert info == info_s, kwargs
+        np.testing.assert_allclose(x, xs, rtol=1e-12, atol=1e-14)
+    x, info = ours(np.asfortranarray(D), b, rtol=1e-10)  # not C-contiguous: operator path
+    xs, info_s = theirs(D, b, rtol=1e-10)
+    assert info == info_s == 0
+    np.testing.assert_allclose(x, xs, rtol=1e-12, atol=1e-14)
+    seen, seen_s = [], []
+    op = spl.LinearOperator((9, 9), matvec=lambda v: D @ v, dtype=np.float64)
+    x, info = ours(op, b, rtol=1e-10, callback=lambda xk: seen.append(xk.copy()))
+    xs, info_s = theirs(op, b, rtol=1e-10, callback=lambda xk: seen_s.append(xk.copy()))
+    assert info == info_s == 0 and len(seen) == len(seen_s) > 1
+    np.testing.assert_allclose(np.array(seen), np.array(seen_s), rtol=1e-12, atol=1e-14)
+    # A CSR matrix with a callback: the product by gpuprim.sparse.spmv.
+    A = poisson_2d(5)
+    calls = []
+    x, info = ours(A, np.ones(25), maxiter=1, callback=calls.append)
+    assert info == 1 and len(calls) == 1
+    with pytest.raises(ValueError):
+        ours(op, b, stream=object())
+    # Complex systems: the operator path, SciPy's vdot.
+    C = D + 1j * np.diag(np.arange(9.0))
+    x, info = ours(C, b.astype(complex), rtol=1e-10)
+    xs, info_s = theirs(C, b.astype(complex), rtol=1e-10)
+    assert info == info_s and x.dtype == xs.dtype == np.complex128
+    np.testing.assert_allclose(x, xs, rtol=1e-12, atol=1e-14)

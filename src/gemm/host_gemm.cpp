@@ -1,6 +1,10 @@
 // The CPU backend of gp::gemm: OpenBLAS through CBLAS when the library was
 // built with it (GPUPRIM_HAS_CBLAS), else a blocked OpenMP loop.
 //
+// OpenBLAS's OpenMP build takes its thread count from omp_get_max_threads()
+// at each call, so gp::host.threads(n) sets the calling thread's count for
+// the call and puts it back after.
+//
 // Row-major CBLAS takes our views as they are (no transposes of our own).
 // bfloat16 and half inputs are widened to float (exactly) and multiplied
 // with sgemm: OpenBLAS's sbgemm only pays on CPUs with AVX-512 BF16, and
@@ -94,6 +98,23 @@ CBLAS_TRANSPOSE blas_op(matrix_op op) {
   return op == matrix_op::transpose ? CblasTrans : CblasNoTrans;
 }
 
+// The calling thread's OpenMP thread count, set for one BLAS call.
+class blas_threads {
+ public:
+  explicit blas_threads(host_backend backend) : saved_(omp_get_max_threads()) {
+    if (backend.thread_count > 0 && backend.thread_count != saved_)
+      omp_set_num_threads(backend.thread_count);
+  }
+  ~blas_threads() {
+    if (omp_get_max_threads() != saved_) omp_set_num_threads(saved_);
+  }
+  blas_threads(const blas_threads&) = delete;
+  blas_threads& operator=(const blas_threads&) = delete;
+
+ private:
+  int saved_;
+};
+
 void blas_gemm(const gemm_problem& p, const float* a, const float* b, float* c) {
   cblas_sgemm(CblasRowMajor, blas_op(p.op_a), blas_op(p.op_b), blas_int(p.m), blas_int(p.n),
               blas_int(p.k), static_cast<float>(p.alpha), a, blas_int(p.lda), b, blas_int(p.ldb),
@@ -113,6 +134,7 @@ void gemm_one(host_backend backend, const gemm_problem& p, const T* a, const T* 
     return;
   }
 #if GPUPRIM_HAS_CBLAS
+  const blas_threads threads(backend);
   blas_gemm(p, a, b, c);
 #else
   loop_gemm(backend, p, a, b, c);
@@ -177,7 +199,17 @@ void host_gemm(host_backend backend, gemm_kind kind, const gemm_problem& problem
 
 const char* host_blas_name() noexcept {
 #if GPUPRIM_HAS_CBLAS
-  return "OpenBLAS (CBLAS)";
+  // "OpenBLAS 0.3.21 (OpenMP, Haswell kernels)": the version built against,
+  // the threading of the library loaded and the kernels it chose for this CPU.
+  static const std::string name = [] {
+    std::string version = OPENBLAS_VERSION;  // " OpenBLAS 0.3.21 "
+    version.erase(0, version.find_first_not_of(' '));
+    version.erase(version.find_last_not_of(' ') + 1);
+    const int parallel = openblas_get_parallel();
+    const char* threading = parallel == 2 ? "OpenMP" : parallel == 1 ? "pthreads" : "serial";
+    return version + " (" + threading + ", " + openblas_get_corename() + " kernels)";
+  }();
+  return name.c_str();
 #else
   return "";
 #endif

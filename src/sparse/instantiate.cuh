@@ -3,6 +3,7 @@
 // include this and instantiate them.
 #pragma once
 
+#include "gpuprim/cuda/device/device_csr_check.cuh"
 #include "gpuprim/cuda/device/device_spmv.cuh"
 #include "gpuprim/detail/instantiate.hpp"
 #include "gpuprim/detail/sparse/spmv.hpp"
@@ -17,6 +18,11 @@ constexpr auto entry_of(spmv_instance<T, I>) {
 template <class I>
 constexpr auto entry_of(row_stats_instance<I>) {
   return &cuda_row_stats<I>;
+}
+
+template <class I>
+constexpr auto entry_of(csr_check_instance<I>) {
+  return &cuda_check_csr<I>;
 }
 
 }  // namespace gpuprim::detail

@@ -20,8 +20,9 @@ int main(int argc, char** argv) {
   const auto folder = gpuprim::test::output_folder(argc, argv);
   if (!folder) return 2;
   const std::filesystem::path dir = *folder;
-  for (const char* never : {"never_div.npy", "never_zd.npy", "never_x0.npy", "never_x0nan.npy",
-                            "never_div_cuda.npy", "g0.mtx", "gneg.mtx", "gspd0.mtx", "grmat.mtx"})
+  for (const char* never :
+       {"never_div.npy", "never_zd.npy", "never_x0.npy", "never_x0nan.npy", "never_div_cuda.npy",
+        "never_nan_a.npy", "g0.mtx", "gneg.mtx", "gspd0.mtx", "grmat.mtx"})
     std::filesystem::remove(dir / never);
   // 3000 rows, one entry: a(0, 0) = 1, every other row empty.
   {
@@ -47,6 +48,9 @@ int main(int argc, char** argv) {
   std::ofstream(dir / "spd3.mtx") << "%%MatrixMarket matrix coordinate real symmetric\n"
                                   << "3 3 4\n1 1 4\n2 1 1\n2 2 3\n3 3 2\n";
   io::write_npy<double>(dir / "b_exact3.npy", std::vector<double>{5, 4, 2});
+  // spd3 with a NaN entry: the residual is NaN from the start.
+  std::ofstream(dir / "nan_spd3.mtx") << "%%MatrixMarket matrix coordinate real symmetric\n"
+                                      << "3 3 4\n1 1 4\n2 1 nan\n2 2 3\n3 3 2\n";
   io::write_npy<double>(dir / "ones3.npy", std::vector<double>{1, 1, 1});
   io::write_npy<double>(dir / "ones2.npy", std::vector<double>{1, 1});
   io::write_npy<double>(dir / "nan3.npy", std::vector<double>{1, std::nan(""), 1});

@@ -71,6 +71,7 @@ void expect_config_sorts() {
 }  // namespace
 
 TEST_F(cuda_test, radix_tile_configurations_sort_like_stable_sort) {
+  expect_config_sorts<std::uint32_t, 8, 4>();  // the library's shape from one tile to 2^17 keys
   expect_config_sorts<std::uint32_t, 16, 1>();
   expect_config_sorts<std::uint32_t, 16, 4>();
   expect_config_sorts<std::uint32_t, 24, 4>();

@@ -134,6 +134,167 @@ TEST_F(cuda_radix_sort_api, back_to_back_on_non_default_streams) {
   }
 }
 
+// ---- constant digits ---------------------------------------------------------------
+
+namespace {
+
+// n keys whose 8-bit digits (of the raw bits) in `constant_digits` (bit p:
+// digit p) are the same in every key, the others random.
+template <class K>
+std::vector<K> keys_with_constant_digits(std::size_t n, unsigned constant_digits,
+                                         std::mt19937_64& rng) {
+  using B = key_bits_t<K>;
+  B mask = 0;
+  for (int p = 0; p < int(sizeof(K)); ++p)
+    if ((constant_digits >> p) & 1u) mask = B(mask | (B(0xff) << (8 * p)));
+  const B fixed = static_cast<B>(rng());
+  std::vector<K> keys(n);
+  for (auto& k : keys)
+    k = std::bit_cast<K>(static_cast<B>((static_cast<B>(rng()) & B(~mask)) | (fixed & mask)));
+  return keys;
+}
+
+// Keys and pairs, in place and out of place, both orders, against the
+// stable reference: the passes whose digit is constant are skipped, and a
+// skipped pass must leave the keys where the next pass (or the caller)
+// looks for them.
+template <class K>
+void expect_constant_digit_sorts(std::size_t n, unsigned constant_digits, gp::key_bits bits,
+                                 std::mt19937_64& rng) {
+  const std::vector<K> x = keys_with_constant_digits<K>(n, constant_digits, rng);
+  const std::vector<std::uint32_t> pos = positions(n);
+  const int end = bits.end < 0 ? int(8 * sizeof(K)) : bits.end;
+  for (bool descending : {false, true}) {
+    const auto order = descending ? gp::sort_order::descending : gp::sort_order::ascending;
+    const std::string what = std::to_string(n) + " keys of " + std::to_string(8 * sizeof(K)) +
+                             " bits, constant digits " + std::to_string(constant_digits) +
+                             ", key_bits{" + std::to_string(bits.begin) + ", " +
+                             std::to_string(end) + "}" + (descending ? ", descending" : "");
+    const auto perm =
+        reference_sort_permutation(std::span<const K>(x), descending, bits.begin, end);
+    const auto want = gather(std::span<const K>(x), perm);
+
+    const gp::device_vector<K> in = gp::to_device(x);
+    gp::device_vector<K> out = poisoned_on<cuda_side, K>(n);
+    gp::sort(gp::cuda, in, out, order, bits);
+    expect_same_bytes(gp::to_host(out), want, what + ", out of place");
+    expect_same_bytes(gp::to_host(in), x, what + ", the input");
+
+    gp::device_vector<K> k = gp::to_device(x);
+    gp::sort(gp::cuda, k, order, bits);
+    expect_same_bytes(gp::to_host(k), want, what + ", in place");
+
+    const gp::device_vector<std::uint32_t> v = gp::to_device(pos);
+    gp::device_vector<K> ko = poisoned_on<cuda_side, K>(n);
+    gp::device_vector<std::uint32_t> vo = poisoned_on<cuda_side, std::uint32_t>(n);
+    gp::sort_by_key(gp::cuda, in, v, ko, vo, order, bits);
+    expect_same_bytes(gp::to_host(ko), want, what + ", pairs out of place, keys");
+    ASSERT_EQ(gp::to_host(vo), perm) << what << ", pairs out of place, values";
+
+    gp::device_vector<K> kp = gp::to_device(x);
+    gp::device_vector<std::uint64_t> vp =
+        gp::to_device(std::vector<std::uint64_t>(pos.begin(), pos.end()));
+    gp::sort_by_key(gp::cuda, kp, vp, order, bits);
+    expect_same_bytes(gp::to_host(kp), want, what + ", pairs in place, keys");
+    const std::vector<std::uint64_t> vp_host = gp::to_host(vp);
+    ASSERT_EQ(std::vector<std::uint32_t>(vp_host.begin(), vp_host.end()), perm)
+        << what << ", pairs in place, 8-byte values";
+  }
+}
+
+}  // namespace
+
+// Every set of constant digits of 32-bit keys (all bits and a 3-pass bit
+// range, so that an in-place sort has an odd number of passes), in the
+// one-block sort and over tiles of 8 keys a thread (up to 2^17 keys) and
+// of the default shape (above).
+TEST_F(cuda_radix_sort_api, constant_digits_of_uint32_keys_at_every_position) {
+  auto rng = make_rng(210);
+  for (std::size_t n : test_sizes({3000, 100003, 400009})) {
+    for (unsigned digits = 0; digits < 16; ++digits) {
+      expect_constant_digit_sorts<std::uint32_t>(n, digits, {}, rng);
+      expect_constant_digit_sorts<std::uint32_t>(n, digits, {0, 24}, rng);
+      expect_constant_digit_sorts<std::uint32_t>(n, digits, {5, 29}, rng);
+      if (HasFatalFailure()) return;
+    }
+  }
+  for (std::size_t n : test_sizes({(std::size_t{1} << 21) + 5})) {
+    for (unsigned digits : {0x0u, 0x1u, 0x6u, 0x8u, 0xeu, 0xfu}) {
+      expect_constant_digit_sorts<std::uint32_t>(n, digits, {}, rng);
+      expect_constant_digit_sorts<std::uint32_t>(n, digits, {0, 24}, rng);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+// Either side of each cut-over of the GPU sort's shapes: the one-block
+// sort's 4, 16 and 32 keys a thread (1024, 4096, 8192 keys), the passes'
+// tiles of 8 keys a thread (up to 2^17 keys) and of 32 beyond; random
+// keys, sorted ones and ones of few distinct values, keys and pairs.
+TEST_F(cuda_radix_sort_api, sizes_around_the_cut_overs) {
+  auto rng = make_rng(213);
+  for (std::size_t n : test_sizes({1023, 1024, 1025, 4095, 4096, 4097, 8191, 8192, 8193,
+                                   std::size_t{1} << 17, (std::size_t{1} << 17) + 1})) {
+    for (key_pattern pattern :
+         {key_pattern::random_bits, key_pattern::sorted, key_pattern::few_distinct}) {
+      const std::vector<std::uint32_t> x = pattern_keys<std::uint32_t>(pattern, n, rng);
+      const auto perm = reference_sort_permutation(std::span<const std::uint32_t>(x), false);
+      const std::string what = describe(n, pattern_name(pattern), false);
+      const auto out = sort_pairs_out_of_place<cuda_side>(x, positions(n));
+      expect_same_bytes(out.keys_out, gather(std::span<const std::uint32_t>(x), perm), what);
+      ASSERT_EQ(out.values_out, perm) << what;
+    }
+  }
+}
+
+TEST_F(cuda_radix_sort_api, constant_digits_of_64_bit_and_float_keys) {
+  auto rng = make_rng(211);
+  // Single constant digits, all but one, the low half, the high half,
+  // alternating, all and none.
+  std::vector<unsigned> sets = {0x00, 0xff, 0x0f, 0xf0, 0x55, 0xaa, 0xfe, 0x7f};
+  for (int p = 0; p < 8; ++p)
+    sets.push_back(1u << p);
+  for (std::size_t n : test_sizes({2500, 70001})) {
+    for (unsigned digits : sets) {
+      expect_constant_digit_sorts<std::uint64_t>(n, digits, {}, rng);
+      expect_constant_digit_sorts<std::int64_t>(n, digits, {8, 56}, rng);
+      expect_constant_digit_sorts<double>(n, digits, {}, rng);
+      if (HasFatalFailure()) return;
+    }
+    for (unsigned digits = 0; digits < 16; ++digits)
+      expect_constant_digit_sorts<float>(n, digits, {}, rng);
+  }
+}
+
+// Keys below 2^16 and 2^20 of many tiles, and all keys equal, one sort
+// after another on one stream (each sort's routes are its own).
+TEST_F(cuda_radix_sort_api, narrow_keys_back_to_back) {
+  auto rng = make_rng(212);
+  // Many tiles (fewer under the sanitizers' size cap).
+  const std::size_t n = std::min<std::size_t>((std::size_t{3} << 20) + 3,
+                                              std::max<std::size_t>(test_size_cap(), 100003));
+  std::vector<std::uint32_t> small(n), mid(n), equal(n, 0x12345678u);
+  for (std::size_t i = 0; i < n; ++i) {
+    small[i] = static_cast<std::uint32_t>(rng() & 0xffff);
+    mid[i] = static_cast<std::uint32_t>(rng() & 0xfffff);
+  }
+  gp::device_vector<std::uint32_t> d_small = gp::to_device(small), d_mid = gp::to_device(mid),
+                                   d_equal = gp::to_device(equal);
+  gp::device_vector<std::uint32_t> o_small(n), o_mid(n), o_equal(n);
+  gp::sort(gp::cuda, d_small, o_small);
+  gp::sort(gp::cuda, d_mid, o_mid, gp::sort_order::descending);
+  gp::sort(gp::cuda, d_equal, o_equal);
+  gp::sort(gp::cuda, d_mid);
+  gp::sort(gp::cuda, d_equal, gp::sort_order::descending);
+  gp::synchronize();
+  const auto s = std::span<const std::uint32_t>(small), m = std::span<const std::uint32_t>(mid);
+  expect_same_bytes(gp::to_host(o_small), reference_sort(s, false), "keys below 2^16");
+  expect_same_bytes(gp::to_host(o_mid), reference_sort(m, true), "keys below 2^20, descending");
+  expect_same_bytes(gp::to_host(d_mid), reference_sort(m, false), "keys below 2^20, in place");
+  EXPECT_EQ(gp::to_host(o_equal), equal);
+  EXPECT_EQ(gp::to_host(d_equal), equal);
+}
+
 // ---- stable_ names, limits and errors -------------------------------------------------
 
 TEST_F(cuda_radix_sort_api, stable_names_are_the_same_sorts) {

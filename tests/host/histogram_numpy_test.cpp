@@ -136,3 +136,43 @@ TEST(host_histogram_numpy, range_wider_than_float) {
             (std::vector<double>{-3e38f, -1e38f, 1e38f, 3e38f}));
   EXPECT_EQ(counts, (std::vector<std::uint64_t>{1, 2, 3}));
 }
+
+// numpy_histogram over 64-bit integers and float16 data (the host takes
+// every number type; the GPU the precompiled ones): issue 41's int64
+// reproducers raise numpy's "Too many bins for data range", the extremes
+// of int64 are answered as numpy 2.4.6 answers them.
+TEST(host_histogram_numpy, int64_and_float16_samples) {
+  constexpr std::int64_t lowest = std::numeric_limits<std::int64_t>::min();
+  constexpr std::int64_t highest = std::numeric_limits<std::int64_t>::max();
+  std::vector<std::uint64_t> counts(10, 7);
+  std::vector<double> edges(11, 9);
+  const auto reason = [&](const auto& x) -> std::string {
+    try {
+      gp::numpy_histogram(gp::host, x, counts, edges);
+    } catch (const gp::histogram_argument_error& e) {
+      return e.reason();
+    }
+    return "";
+  };
+  const std::string too_many = "Too many bins for data range. Cannot create 10 finite-sized bins";
+  EXPECT_EQ(reason(std::vector<std::int64_t>{lowest, lowest}).rfind(too_many, 0), 0u);
+  EXPECT_EQ(reason(std::vector<std::int64_t>{std::int64_t{1} << 62}).rfind(too_many, 0), 0u);
+  EXPECT_EQ(reason(std::vector<std::int64_t>{highest}).rfind(too_many, 0), 0u);
+  EXPECT_EQ(reason(std::vector<std::uint64_t>{~std::uint64_t{0}}).rfind(too_many, 0), 0u);
+  EXPECT_EQ(counts, std::vector<std::uint64_t>(10, 7));
+  EXPECT_EQ(edges, std::vector<double>(11, 9));
+  std::vector<std::uint64_t> three(3);
+  std::vector<double> four(4);
+  EXPECT_EQ(gp::numpy_histogram(gp::host, std::vector<std::int64_t>{lowest, highest}, three, four),
+            0u);
+  EXPECT_EQ(three, (std::vector<std::uint64_t>{1, 0, 1}));
+  EXPECT_EQ(four, (std::vector<double>{-9.223372036854776e18, -3.074457345618259e18,
+                                       3.074457345618258e18, 9.223372036854776e18}));
+  // float16 [0.5, 1, 2.5, 4] in 3 bins of its own range: float16 linspace,
+  // edges 0.5, 1.667, 2.834, 4 (float16 values; numpy 2.4.6's).
+  const std::vector<gp::half> h = {gp::half(0.5f), gp::half(1.0f), gp::half(2.5f), gp::half(4.0f)};
+  std::vector<float> half_edges(4);
+  EXPECT_EQ(gp::numpy_histogram(gp::host, h, three, half_edges), 0u);
+  EXPECT_EQ(three, (std::vector<std::uint64_t>{2, 1, 1}));
+  EXPECT_EQ(half_edges, (std::vector<float>{0.5f, 1.6669921875f, 2.833984375f, 4.0f}));
+}

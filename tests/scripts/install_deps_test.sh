@@ -8,7 +8,8 @@ set -u
 script=$1
 . "$(dirname "$0")/fake_tools.sh"
 
-# make_tools <dir> <cmake version> <headers the compiler does not find...>
+# make_tools <dir> <cmake version> <headers and -l libraries the compiler
+# does not find...>
 make_tools() {
   local dir=$1 version=$2
   shift 2
@@ -19,12 +20,16 @@ make_tools() {
   done
   fake_tool "$dir/clang++" "cat >/dev/null" "exit 0"
   # The fake compiler reads the #include line from stdin and fails for the
-  # headers named here.
+  # headers named here, and for the libraries named here (-lname) when it is
+  # asked to link them.
   {
     echo '#!/bin/sh'
     echo 'line=$(cat)'
     for h in "$@"; do
-      echo "case \"\$line\" in *\"<$h>\"*) exit 1;; esac"
+      case "$h" in
+        -l*) echo "for a in \"\$@\"; do [ \"\$a\" = \"$h\" ] && exit 1; done" ;;
+        *) echo "case \"\$line\" in *\"<$h>\"*) exit 1;; esac" ;;
+      esac
     done
     echo 'exit 0'
   } >"$dir/fake-c++"
@@ -94,7 +99,7 @@ expect_optional_note "$work/no-mpi" OpenMPI "openmpi-bin libopenmpi-dev"
 
 # 8. --required (scripts/gpuprim's mode): optional tools missing and apt-get
 # failing: exit 0, apt-get never called, nothing said.
-make_tools "$work/required" 3.31.6 cblas.h
+make_tools "$work/required" 3.31.6 -lopenblas
 rm "$work/required/ccache" "$work/required/mpirun" "$work/required/mpicxx"
 
 env PATH="$work/required:$work/base" CXX=fake-c++ "$work/base/bash" "$script" --required \
@@ -134,13 +139,20 @@ status=$?
 [ $status -eq 0 ] || fail "prefix: exit $status, want 0 ($(cat "$work/prefixed/out"))"
 [ ! -e "$work/prefixed/apt-calls" ] || fail "prefix: apt-get was called"
 
-# 5. Dry run: says what it would install and calls nothing.
-make_tools "$work/dry" 3.31.6 cblas.h CLI/CLI.hpp
+# 5. Dry run: says what it would install and calls nothing. A cblas.h that
+# is there (Debian's reference BLAS installs one) does not stand for OpenBLAS:
+# the library is what counts.
+make_tools "$work/dry" 3.31.6 -lopenblas CLI/CLI.hpp
 run_script "$work/dry" GPUPRIM_DEPS_DRY_RUN=1
 status=$?
 [ $status -eq 0 ] || fail "dry run: exit $status"
-grep -q "would install: libcli11-dev libopenblas-dev" "$work/dry/out" ||
+grep -q "would install: libcli11-dev libopenblas-openmp-dev" "$work/dry/out" ||
   fail "dry run: $(cat "$work/dry/out")"
 [ ! -e "$work/dry/apt-calls" ] || fail "dry run: apt-get was called"
+
+# 11. OpenBLAS linked already: not asked for.
+make_tools "$work/blas" 3.31.6 CLI/CLI.hpp
+run_script "$work/blas" GPUPRIM_DEPS_DRY_RUN=1
+grep -q "openblas" "$work/blas/out" && fail "OpenBLAS there: still asked for: $(cat "$work/blas/out")"
 
 finish "install-deps decisions"

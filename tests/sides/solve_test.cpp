@@ -11,6 +11,7 @@
 #include "gpuprim/solve.hpp"
 #include "support/side_test.hpp"
 #include "support/solve_cases.hpp"
+#include "support/solve_scipy_cases.hpp"
 
 namespace {
 
@@ -98,5 +99,25 @@ SIDE_TEST(solve, stops_and_says_why) {
   if (on_cuda) {
     solver_on_side every{1};
     check_solver_stops(every);
+  }
+}
+
+// SciPy's rules (issue 41): NaN and inf are a divergence at iteration 0,
+// CG through an indefinite matrix, the strict test and max_iterations 0,
+// the breakdowns told apart.
+SIDE_TEST(solve, non_finite_data_diverges) {
+  solver_on_side solver;
+  check_non_finite_data(solver);
+}
+
+SIDE_TEST(solve, scipy_iterations) {
+  solver_on_side solver;
+  check_cg_indefinite(solver);
+  check_limits_and_tolerance(solver);
+  check_breakdown_causes(solver);
+  if (on_cuda) {
+    solver_on_side every{1};
+    check_limits_and_tolerance(every);
+    check_breakdown_causes(every);
   }
 }

@@ -185,3 +185,80 @@ SIDE_TYPED_TEST(spmv, hot_columns_cases) {
     EXPECT_EQ(uniform.stats().hot_entries, 0u);
   }
 }
+
+// gp::check_csr(backend, view): the row statistics of a valid matrix, and
+// for each defect the host check's message (the first bad row), on the
+// view's own memory.
+SIDE_TYPED_TEST(spmv, structure_check) {
+  using T = typename TypeParam::value;
+  using I = typename TypeParam::index;
+  auto rng = make_rng(505);
+  // Runs the check of this side on the arrays; returns its message or "".
+  auto check = [](std::size_t rows, std::size_t cols, const std::vector<I>& offsets,
+                  const std::vector<I>& columns, const std::vector<T>& values,
+                  gp::csr_row_stats* stats = nullptr) -> std::string {
+    const auto o = side::put(offsets);
+    const auto c = side::put(columns);
+    const auto v = side::put(values);
+    try {
+      gp::csr_row_stats s;
+      if constexpr (on_cuda) {
+        s = gp::check_csr(side::backend(),
+                          gp::device_csr_view<T, I>{
+                              rows, cols, side::span(o), side::span(c), side::span(v), {}, {}});
+      } else {
+        s = gp::check_csr(side::backend(), gp::csr_view<T, I>{rows, cols, side::span(o),
+                                                              side::span(c), side::span(v)});
+      }
+      if (stats) *stats = s;
+      return "";
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+  };
+  for (const auto& A : {random_csr<T, I>(3001, 2000, 4, rng, 7, 100), gp::poisson2d<T, I>(30),
+                        random_csr<T, I>(1000, 7, 0, rng), gp::csr_matrix<T, I>(0, 5)}) {
+    gp::csr_row_stats s;
+    EXPECT_EQ(check(A.rows(), A.cols(), A.row_offsets(), A.col_indices(), A.values(), &s), "");
+    const gp::csr_row_stats want = A.stats();
+    EXPECT_TRUE(s.known);
+    EXPECT_EQ(s.rows, want.rows);
+    EXPECT_EQ(s.nnz, want.nnz);
+    EXPECT_EQ(s.max_row, want.max_row);
+    EXPECT_EQ(s.empty_rows, want.empty_rows);
+  }
+  // Each defect: the same message as the host's csr_matrix check.
+  const auto P = gp::poisson2d<T, I>(5);  // 25 x 25
+  auto expect_defect = [&](std::vector<I> offsets, std::vector<I> columns, const char* what,
+                           std::size_t rows = 25) {
+    const std::vector<T> values(columns.size(), T(1));
+    std::string host;
+    try {
+      gp::check_csr(gp::csr_view<T, I>{rows, 25, offsets, columns, values});
+    } catch (const std::invalid_argument& e) {
+      host = e.what();
+    }
+    ASSERT_FALSE(host.empty()) << what;
+    EXPECT_EQ(check(rows, 25, offsets, columns, values), host) << what;
+    EXPECT_NE(host.find(what), std::string::npos) << host;
+  };
+  std::vector<I> offsets = P.row_offsets(), columns = P.col_indices();
+  auto o = offsets;
+  o[0] = 1;
+  expect_defect(o, columns, "row_offsets[0] is 1, not 0");
+  o = offsets;
+  std::swap(o[7], o[8]);
+  expect_defect(o, columns, "row 7: row_offsets decrease");
+  o = offsets;
+  o[12] = static_cast<I>(columns.size() + 3);
+  expect_defect(o, columns, "row 11: row_offsets[12]");
+  o = offsets;
+  o[25] = o[24];
+  expect_defect(o, columns, "the last row offset is");
+  auto c = columns;
+  c[40] = 25;
+  c[90] = -1;
+  expect_defect(offsets, c, "column index 25 is outside [0, 25)");
+  expect_defect({2}, {0, 1}, "row_offsets[0] is 2, not 0", 0);
+  expect_defect({0}, {0, 1}, "the last row offset is 0", 0);
+}

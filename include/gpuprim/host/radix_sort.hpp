@@ -1,13 +1,20 @@
-// Host backend of the radix sort: parallel LSD radix sort, 8 bits a pass.
-//
-// One read of the keys first counts every pass's digits at once; a pass
-// whose digit is the same for every key (short keys in wide types, sorted
-// bit ranges) is skipped. Each remaining pass splits the current array
-// into one contiguous chunk per thread; threads count their chunk's
-// digits, the counts are scanned digit-major and thread-minor (so thread
-// t's keys of digit d land after those of threads < t: stable), and each
-// thread scatters its chunk to the other buffer. Keys and values ping-pong
-// between the output and one temporary array.
+// Host backend of the radix sort: a parallel LSD radix sort in one OpenMP
+// region. The shape of the algorithm:
+//  1. Digits of 11 bits when that takes fewer passes than 8 bits (32-bit
+//     keys: 3 passes, not 4; 64-bit: 6, not 8) and the array is large enough
+//     to pay for 2048-bucket tables; else 8 bits.
+//  2. One read of the keys counts every pass's digits, per chunk (one
+//     contiguous chunk per thread); a pass whose digit is the same for every
+//     key (short keys in wide types, sorted bit ranges) is skipped.
+//  3. Each remaining pass scans the chunk counts digit-major, chunk-minor
+//     (so chunk u's keys of digit d land after those of chunks < u: stable)
+//     and each thread scatters its chunk to the other buffer through one
+//     cache-line buffer per digit. Writing a full buffer out also counts the
+//     next pass's digits by the chunk of the destination it lands in, so
+//     every pass reads its keys once.
+//  4. Keys and values ping-pong between the output and one temporary array.
+// Keys-only sorts of 8- and 16-bit integers over all their bits are counting
+// sorts instead: a key is its bit pattern, so the counts are the output.
 #pragma once
 
 #include <omp.h>
@@ -16,13 +23,14 @@
 #endif
 
 #include <algorithm>
-#include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
+#include <type_traits>
 #include <vector>
 
 #include "gpuprim/core/backend.hpp"
@@ -33,7 +41,34 @@
 
 namespace gpuprim::host_detail {
 
-inline constexpr int radix = 256;
+// Keys only: a value type that moves nothing.
+struct no_value {};
+
+// Below this many keys a pass of 2048 buckets costs more in tables than
+// the pass it saves.
+inline constexpr std::size_t wide_digit_min_keys = std::size_t{1} << 16;
+
+// The digits of one host sort: `width` bits a pass over [begin, end).
+struct host_digits {
+  int begin = 0;
+  int end = 0;
+  int width = 8;
+  int passes() const { return (end - begin + width - 1) / width; }
+  int shift(int pass) const { return begin + width * pass; }
+  unsigned mask(int pass) const {
+    const int bits = std::min(width, end - shift(pass));
+    return (1u << bits) - 1u;
+  }
+};
+
+// (Each thread counts the next pass's digits for every chunk: team^2
+// tables, which 2048 buckets make too large for big teams.)
+inline host_digits choose_host_digits(const detail::radix_sort_plan& plan, int threads) {
+  const int bits = plan.end_bit - plan.begin_bit;
+  const bool wide = plan.n >= wide_digit_min_keys && threads <= 16 &&
+                    (bits + 10) / 11 < (bits + 7) / 8;
+  return {plan.begin_bit, plan.end_bit, wide ? 11 : 8};
+}
 
 template <class K>
 struct digit_of {
@@ -45,96 +80,9 @@ struct digit_of {
   }
 };
 
-// Keys only: a value type that moves nothing.
-struct no_value {};
-
-// Moves src[lo, hi) to dst[next[digit]++] through a small buffer per digit:
-// a key goes into its digit's buffer (a few cache lines, all 256 of them
-// staying in L1), and a full buffer is written out as one run. Writing each
-// key straight to its place touches 256 far-apart streams per chunk, which
-// costs a cache-line fill and often a TLB miss per key.
-//
-// With `next_counts`, it also counts the next pass's digit of every key by
-// the chunk of the destination it lands in (next_counts[u * radix + d],
-// chunk u = [n u / team, n (u + 1) / team)), so the next pass need not read
-// its keys to count them. A digit's destinations only grow, so each digit
-// tracks its current chunk and that chunk's end.
-template <class K, class W, class Digit>
-void scatter_chunk(const K* key_src, const W* value_src, std::size_t lo, std::size_t hi, K* key_dst,
-                   W* value_dst, std::array<std::size_t, radix>& next, Digit digit,
-                   std::size_t* next_counts, Digit next_digit, std::size_t n, int team,
-                   bool stream) {
-  constexpr bool has_values = !std::is_same_v<W, no_value>;
-  constexpr int run = 64 / sizeof(K);  // keys in one cache line
-  struct buffers {
-    alignas(64) K keys[radix][run];
-    alignas(64) W values[radix][has_values ? run : 1];
-    unsigned char fill[radix];
-    unsigned char limit[radix];  // keys to gather before the next write-out
-  };
-  auto b = std::make_unique<buffers>();
-  std::fill(std::begin(b->fill), std::end(b->fill), 0);
-  // A digit's first write-out fills up to its destination's next line
-  // boundary, so every later full run is one aligned line, which streaming
-  // stores write without reading it first.
-  for (int d = 0; d < radix; ++d) {
-    const auto misalignment = reinterpret_cast<std::uintptr_t>(key_dst + next[d]) % 64;
-    b->limit[d] =
-        misalignment == 0 ? run : static_cast<unsigned char>((64 - misalignment) / sizeof(K));
-  }
-  std::array<int, radix> chunk{};
-  std::array<std::size_t, radix> chunk_end{};
-  if (next_counts) {
-    for (int d = 0; d < radix; ++d) {
-      // The chunk holding next[d]: the largest u with n u / team <= next[d].
-      int u = 0;
-      while (u + 1 < team && n * (u + 1) / team <= next[d])
-        ++u;
-      chunk[d] = u;
-      chunk_end[d] = n * (u + 1) / team;
-    }
-  }
-  for (std::size_t i = lo; i < hi; ++i) {
-    const K key = key_src[i];
-    const unsigned d = digit(key);
-    const unsigned f = b->fill[d];
-    if (next_counts) {
-      const std::size_t at = next[d] + f;
-      while (at >= chunk_end[d]) {
-        ++chunk[d];
-        chunk_end[d] = n * (chunk[d] + 1) / team;
-      }
-      ++next_counts[std::size_t(chunk[d]) * radix + next_digit(key)];
-    }
-    b->keys[d][f] = key;
-    if constexpr (has_values) b->values[d][f] = value_src[i];
-    if (f + 1 == b->limit[d]) {
-      const std::size_t at = next[d];
-      if (f + 1 == run && stream) {
-        store_line_streaming(key_dst + at, b->keys[d]);
-      } else {
-        std::memcpy(key_dst + at, b->keys[d], (f + 1) * sizeof(K));
-      }
-      if constexpr (has_values) std::memcpy(value_dst + at, b->values[d], (f + 1) * sizeof(W));
-      next[d] = at + f + 1;
-      b->fill[d] = 0;
-      b->limit[d] = run;
-    } else {
-      b->fill[d] = static_cast<unsigned char>(f + 1);
-    }
-  }
-  for (int d = 0; d < radix; ++d) {
-    const unsigned f = b->fill[d];
-    std::memcpy(key_dst + next[d], b->keys[d], f * sizeof(K));
-    if constexpr (has_values) std::memcpy(value_dst + next[d], b->values[d], f * sizeof(W));
-    next[d] += f;
-  }
-  if (stream) streaming_stores_done();
-}
-
 // Uninitialized storage for a large temporary array. On Linux it asks for
-// transparent huge pages: a pass scatters to 256 places at once, and with
-// 4 KiB pages nearly every one of those writes misses the TLB.
+// transparent huge pages: a pass scatters to thousands of places at once,
+// and with 4 KiB pages nearly every one of those writes misses the TLB.
 struct free_deleter {
   void operator()(void* p) const { std::free(p); }
 };
@@ -153,124 +101,329 @@ large_buffer<T> make_large_buffer(std::size_t n) {
   return large_buffer<T>(static_cast<T*>(p));
 }
 
+// One thread's digit buffers, kept by the thread between calls (a quarter
+// of a MiB for 2048 digits of 8-byte keys and values: an allocation that
+// large is a fresh mapping, and its page faults, every call). Null when
+// memory is short (inside a parallel region nothing may throw).
+template <class Buffers>
+Buffers* thread_buffers() noexcept {
+  static_assert(std::is_trivially_default_constructible_v<Buffers>);
+  struct holder {
+    Buffers* p = nullptr;
+    ~holder() { std::free(p); }
+  };
+  thread_local holder h;
+  if (!h.p) h.p = static_cast<Buffers*>(std::aligned_alloc(64, (sizeof(Buffers) + 63) / 64 * 64));
+  return h.p;
+}
+
+// Moves keys[lo, hi) (and values) of one chunk to dst[next[digit]++]. A key
+// goes into its digit's buffer of one cache line and a full buffer is
+// written out as one run: writing each key straight to its place touches
+// thousands of far-apart streams per chunk, a cache-line fill and often a
+// TLB miss per key.
+template <class K, class W, int Radix>
+class chunk_scatter {
+ public:
+  static constexpr bool has_values = !std::is_same_v<W, no_value>;
+  static constexpr int run = 64 / sizeof(K);  // keys in one cache line
+
+  struct buffers {
+    alignas(64) K keys[Radix][run];
+    alignas(64) W values[Radix][has_values ? run : 1];
+    unsigned char fill[Radix];
+    unsigned char limit[Radix];  // keys to gather before the next write-out
+    int chunk[Radix];            // the destination chunk next[d] lies in
+    std::size_t chunk_end[Radix];
+  };
+
+  // next_counts (team * Radix, zeroed), when not null, receives the next
+  // pass's digit counts by destination chunk: chunk u is [n u / team,
+  // n (u + 1) / team) of the destination.
+  chunk_scatter(buffers& b, K* key_dst, W* value_dst, std::size_t* next, digit_of<K> digit,
+                std::size_t* next_counts, digit_of<K> next_digit, std::size_t n, int team,
+                bool stream)
+      : b_(b), key_dst_(key_dst), value_dst_(value_dst), next_(next),
+        digit_(digit), next_counts_(next_counts), next_digit_(next_digit), n_(n), team_(team),
+        stream_(stream) {
+    std::fill(std::begin(b_.fill), std::end(b_.fill), 0);
+    for (int d = 0; d < Radix; ++d) {
+      // A digit's first write-out fills up to its destination's next line
+      // boundary, so every later full run is one aligned line, which
+      // streaming stores write without reading it first.
+      const auto misalignment = reinterpret_cast<std::uintptr_t>(key_dst + next[d]) % 64;
+      b_.limit[d] =
+          misalignment == 0 ? run : static_cast<unsigned char>((64 - misalignment) / sizeof(K));
+      if (next_counts) {
+        // The chunk holding next[d]: the largest u with n u / team <= next[d].
+        int u = 0;
+        while (u + 1 < team && n * (u + 1) / team <= next[d])
+          ++u;
+        b_.chunk[d] = u;
+        b_.chunk_end[d] = n * (u + 1) / team;
+      }
+    }
+  }
+
+  void scatter(const K* key_src, const W* value_src, std::size_t lo, std::size_t hi) {
+    // Locals, not members, in the loop: the byte-sized stores to `fill`
+    // may alias anything, and members would be reloaded after each.
+    buffers& b = b_;
+    const digit_of<K> digit = digit_;
+    for (std::size_t i = lo; i < hi; ++i) {
+      const K key = key_src[i];
+      const unsigned d = digit(key);
+      const unsigned f = b.fill[d];
+      b.keys[d][f] = key;
+      if constexpr (has_values) b.values[d][f] = value_src[i];
+      if (f + 1 == b.limit[d]) {
+        write_out(d, f + 1);
+        b.limit[d] = run;
+      } else {
+        b.fill[d] = static_cast<unsigned char>(f + 1);
+      }
+    }
+  }
+
+  // Writes out what is left in the buffers.
+  void finish() {
+    for (int d = 0; d < Radix; ++d) {
+      if (b_.fill[d]) write_out(d, b_.fill[d]);
+    }
+    if (stream_) streaming_stores_done();
+  }
+
+ private:
+  void write_out(unsigned d, unsigned count) {
+    const std::size_t at = next_[d];
+    if (count == run && stream_) {
+      store_line_streaming(key_dst_ + at, b_.keys[d]);
+    } else {
+      std::memcpy(key_dst_ + at, b_.keys[d], count * sizeof(K));
+    }
+    if constexpr (has_values) std::memcpy(value_dst_ + at, b_.values[d], count * sizeof(W));
+    if (next_counts_) count_next_digits(d, at, count);
+    next_[d] = at + count;
+    b_.fill[d] = 0;
+  }
+
+  // Counts the next digit of the keys just written to [at, at + count),
+  // by destination chunk (a digit's destinations only grow).
+  void count_next_digits(unsigned d, std::size_t at, unsigned count) {
+    unsigned j = 0;
+    while (j < count) {
+      while (at + j >= b_.chunk_end[d]) {
+        ++b_.chunk[d];
+        b_.chunk_end[d] = n_ * std::size_t(b_.chunk[d] + 1) / team_;
+      }
+      const unsigned stop =
+          static_cast<unsigned>(std::min<std::size_t>(count, b_.chunk_end[d] - at));
+      std::size_t* counts = next_counts_ + std::size_t(b_.chunk[d]) * Radix;
+      for (; j < stop; ++j)
+        ++counts[next_digit_(b_.keys[d][j])];
+    }
+  }
+
+  buffers& b_;
+  K* key_dst_;
+  W* value_dst_;
+  std::size_t* next_;
+  digit_of<K> digit_;
+  std::size_t* next_counts_;
+  digit_of<K> next_digit_;
+  std::size_t n_;
+  int team_;
+  bool stream_;
+};
+
+// Keys-only sort of 8- or 16-bit integers over all their bits: count every
+// pattern, then write each pattern's key count times.
+template <class K>
+void counting_sort(host_backend backend, const K* keys_in, K* keys_out, std::size_t n,
+                   bool descending) {
+  using bits_type = typename radix_key<K>::bits_type;
+  constexpr std::size_t patterns = std::size_t{1} << radix_key<K>::bits;
+  const int threads = thread_count_for(backend, n);
+  std::vector<std::size_t> counts(std::size_t(threads) * patterns);
+  std::vector<std::size_t> starts(patterns + 1);
+#pragma omp parallel num_threads(threads)
+  {
+    const int team = omp_get_num_threads();
+    const int t = omp_get_thread_num();
+    std::size_t* mine = counts.data() + std::size_t(t) * patterns;
+    for (std::size_t i = n * t / team; i < n * (t + 1) / team; ++i)
+      ++mine[radix_key<K>::to_bits(keys_in[i], descending)];
+#pragma omp barrier
+#pragma omp single
+    {
+      std::size_t running = 0;
+      for (std::size_t p = 0; p < patterns; ++p) {
+        starts[p] = running;
+        for (int u = 0; u < team; ++u)
+          running += counts[std::size_t(u) * patterns + p];
+      }
+      starts[patterns] = running;
+    }
+    // Thread t writes the patterns whose runs start in its share of the
+    // output (a pattern's run may reach past it: runs are whole).
+#pragma omp for schedule(static)
+    for (std::size_t p = 0; p < patterns; ++p) {
+      bits_type b = static_cast<bits_type>(descending ? ~p : p);
+      if constexpr (std::is_signed_v<K>) b = bits_type(b ^ radix_key<K>::sign_bit);
+      std::fill(keys_out + starts[p], keys_out + starts[p + 1], std::bit_cast<K>(b));
+    }
+  }
+}
+
+// The LSD sort with digits of at most log2(Radix) bits.
+template <class K, class W, int Radix>
+void lsd_radix_sort(host_backend backend, const K* keys_in, K* keys_out, const W* values_in,
+                    W* values_out, const detail::radix_sort_plan& plan, host_digits digits) {
+  constexpr bool has_values = !std::is_same_v<W, no_value>;
+  const std::size_t n = plan.n;
+  const int passes = digits.passes();
+  const int threads = thread_count_for(backend, n);
+  using buffers = typename chunk_scatter<K, W, Radix>::buffers;
+  const auto digit_for = [&](int p) {
+    return digit_of<K>{digits.shift(p), digits.mask(p), plan.descending};
+  };
+  // Per chunk u: counts of every pass's digits (step 2), then of the
+  // current pass's digits; per thread: where its keys of each digit go and
+  // the next pass's counts by destination chunk.
+  std::vector<std::size_t> upfront(std::size_t(threads) * passes * Radix);
+  std::vector<std::size_t> chunk_counts(std::size_t(threads) * Radix);
+  std::vector<std::size_t> offsets(std::size_t(threads) * Radix);
+  std::vector<std::size_t> next_counts(std::size_t(threads) * threads * Radix);
+  std::vector<int> moving;  // the passes that move keys
+  moving.reserve(passes);
+  // Arrays far larger than the caches are written with streaming stores:
+  // the next pass reads them from memory anyway.
+  const bool stream = n * sizeof(K) >= (std::size_t{32} << 20);
+  // Allocated before anything is known (untouched pages cost nothing) so
+  // that nothing throws inside the parallel region.
+  large_buffer<K> key_temp = make_large_buffer<K>(n);
+  large_buffer<W> value_temp;
+  if constexpr (has_values) value_temp = make_large_buffer<W>(n);
+  const K* key_src = keys_in;
+  const W* value_src = values_in;
+  int team = threads;
+  bool out_of_memory = false;
+
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num();
+#pragma omp single
+    team = omp_get_num_threads();  // OpenMP may give fewer threads than asked for
+    const std::size_t lo = n * t / team, hi = n * (t + 1) / team;
+    buffers* own = thread_buffers<buffers>();
+    if (!own) {
+#pragma omp atomic write
+      out_of_memory = true;
+    }
+    {
+      int shifts[64];
+      unsigned masks[64];
+      for (int p = 0; p < passes; ++p) {
+        shifts[p] = digits.shift(p);
+        masks[p] = digits.mask(p);
+      }
+      std::size_t* mine = upfront.data() + std::size_t(t) * passes * Radix;
+      for (std::size_t i = lo; i < hi; ++i) {
+        const auto bits = radix_key<K>::to_bits(keys_in[i], plan.descending);
+        for (int p = 0; p < passes; ++p)
+          ++mine[std::size_t(p) * Radix + ((bits >> shifts[p]) & masks[p])];
+      }
+    }
+#pragma omp barrier
+#pragma omp single
+    if (!out_of_memory) {
+      for (int p = 0; p < passes; ++p) {
+        bool constant = false;
+        for (int d = 0; d < Radix && !constant; ++d) {
+          std::size_t total = 0;
+          for (int u = 0; u < team; ++u)
+            total += upfront[(std::size_t(u) * passes + p) * Radix + d];
+          constant = total == n;
+        }
+        if (!constant) moving.push_back(p);
+      }
+      if (!moving.empty()) {
+        for (int u = 0; u < team; ++u)
+          std::copy_n(upfront.data() + (std::size_t(u) * passes + moving[0]) * Radix, Radix,
+                      chunk_counts.data() + std::size_t(u) * Radix);
+      }
+    }
+    for (std::size_t m = 0; m < moving.size(); ++m) {
+      // Alternate so that the last pass writes the output; a pass never
+      // writes the array it reads (an in-place sort with an odd number of
+      // passes ends with one copy).
+      const bool to_output = (moving.size() - m) % 2 == 1;
+      K* key_dst = to_output ? keys_out : key_temp.get();
+      if (key_dst == key_src) key_dst = key_dst == keys_out ? key_temp.get() : keys_out;
+      W* value_dst = nullptr;
+      if constexpr (has_values) {
+        value_dst = to_output ? values_out : value_temp.get();
+        if (value_dst == value_src)
+          value_dst = value_dst == values_out ? value_temp.get() : values_out;
+      }
+      const bool count_next = m + 1 < moving.size();
+#pragma omp single
+      {
+        std::size_t running = 0;
+        for (int d = 0; d < Radix; ++d) {
+          for (int u = 0; u < team; ++u) {
+            offsets[std::size_t(u) * Radix + d] = running;
+            running += chunk_counts[std::size_t(u) * Radix + d];
+          }
+        }
+        if (count_next) std::fill(next_counts.begin(), next_counts.end(), 0);
+      }
+      chunk_scatter<K, W, Radix> scatter(
+          *own, key_dst, value_dst, offsets.data() + std::size_t(t) * Radix, digit_for(moving[m]),
+          count_next ? next_counts.data() + std::size_t(t) * team * Radix : nullptr,
+          digit_for(count_next ? moving[m + 1] : moving[m]), n, team, stream);
+      scatter.scatter(key_src, value_src, lo, hi);
+      scatter.finish();
+#pragma omp barrier
+#pragma omp single
+      {
+        if (count_next) {
+          std::fill(chunk_counts.begin(), chunk_counts.end(), 0);
+          for (int s = 0; s < team; ++s)
+            for (std::size_t i = 0; i < std::size_t(team) * Radix; ++i)
+              chunk_counts[i] += next_counts[std::size_t(s) * team * Radix + i];
+        }
+        key_src = key_dst;
+        if constexpr (has_values) value_src = value_dst;
+      }
+    }
+    if (key_src != keys_out && !out_of_memory)
+      std::memcpy(keys_out + lo, key_src + lo, (hi - lo) * sizeof(K));
+    if constexpr (has_values) {
+      if (value_src != values_out && !out_of_memory)
+        std::memcpy(values_out + lo, value_src + lo, (hi - lo) * sizeof(W));
+    }
+  }
+  if (out_of_memory) throw std::bad_alloc();  // before any key moved
+}
+
 // Sorts keys_in -> keys_out (the same memory for an in-place sort), values
 // alongside unless W is no_value.
 template <class K, class W>
 void radix_sort(host_backend backend, const K* keys_in, K* keys_out, const W* values_in,
                 W* values_out, const detail::radix_sort_plan& plan) {
-  constexpr bool has_values = !std::is_same_v<W, no_value>;
-  const std::size_t n = plan.n;
-  if (n == 0) return;
-  const int passes = plan.passes();
-  const int threads = thread_count_for(backend, n);
-  const auto digit_for = [&plan](int p) {
-    return digit_of<K>{plan.shift(p), plan.mask(p), plan.descending};
-  };
-
-  // One read counts every pass's digits per chunk: the totals show which
-  // passes would move nothing, and the chunk counts serve the first pass
-  // that moves something. (Chunk u is [n u / team, n (u + 1) / team).)
-  int team = threads;
-  std::vector<std::vector<std::size_t>> upfront(threads);
-#pragma omp parallel num_threads(threads)
-  {
-    const int t = omp_get_thread_num();
-#pragma omp single
-    team = omp_get_num_threads();
-    std::vector<std::size_t>& mine = upfront[t];
-    mine.assign(std::size_t(passes) * radix, 0);
-    const std::size_t lo = n * t / team, hi = n * (t + 1) / team;
-    for (std::size_t i = lo; i < hi; ++i) {
-      const auto bits = radix_key<K>::to_bits(keys_in[i], plan.descending);
-      for (int p = 0; p < passes; ++p)
-        ++mine[std::size_t(p) * radix + ((bits >> plan.shift(p)) & plan.mask(p))];
+  if (plan.n == 0) return;
+  if constexpr (std::is_same_v<W, no_value> && std::is_integral_v<K> && sizeof(K) <= 2) {
+    if (plan.begin_bit == 0 && plan.end_bit == radix_key<K>::bits && plan.n >= 4096) {
+      counting_sort(backend, keys_in, keys_out, plan.n, plan.descending);
+      return;
     }
   }
-  std::vector<int> moving;  // the passes that move keys
-  for (int p = 0; p < passes; ++p) {
-    std::array<std::size_t, radix> total{};
-    for (int u = 0; u < team; ++u)
-      for (int d = 0; d < radix; ++d)
-        total[d] += upfront[u][std::size_t(p) * radix + d];
-    if (std::none_of(total.begin(), total.end(), [n](std::size_t c) { return c == n; }))
-      moving.push_back(p);
-  }
-
-  // chunk_counts[u][d]: keys of this pass's digit d in chunk u of the array
-  // the pass reads. Each pass's scatter counts the next pass's digits by
-  // destination chunk, so every pass reads its keys once.
-  std::vector<std::array<std::size_t, radix>> chunk_counts(team);
-  if (!moving.empty()) {
-    for (int u = 0; u < team; ++u)
-      for (int d = 0; d < radix; ++d)
-        chunk_counts[u][d] = upfront[u][std::size_t(moving[0]) * radix + d];
-  }
-  upfront.clear();
-  std::vector<std::vector<std::size_t>> next_counts(team);  // [t][u * radix + d]
-  std::vector<std::array<std::size_t, radix>> offsets(team);
-
-  // Arrays far larger than the caches are written with streaming stores:
-  // the next pass reads them from memory anyway.
-  const bool stream = n * sizeof(K) >= (std::size_t{32} << 20);
-  large_buffer<K> key_temp;
-  large_buffer<W> value_temp;
-  const K* key_src = keys_in;
-  const W* value_src = values_in;
-  for (std::size_t m = 0; m < moving.size(); ++m) {
-    if (!key_temp) {
-      key_temp = make_large_buffer<K>(n);
-      if constexpr (has_values) value_temp = make_large_buffer<W>(n);
-    }
-    // Alternate so that the last pass writes the output; a pass never
-    // writes the array it reads (an in-place sort with an odd number of
-    // passes ends with one copy).
-    const bool to_output = (moving.size() - m) % 2 == 1;
-    K* key_dst = to_output ? keys_out : key_temp.get();
-    if (key_dst == key_src) key_dst = key_dst == keys_out ? key_temp.get() : keys_out;
-    W* value_dst = nullptr;
-    if constexpr (has_values) {
-      value_dst = to_output ? values_out : value_temp.get();
-      if (value_dst == value_src)
-        value_dst = value_dst == values_out ? value_temp.get() : values_out;
-    }
-    const digit_of<K> digit = digit_for(moving[m]);
-    const bool count_next = m + 1 < moving.size();
-    const digit_of<K> next_digit = count_next ? digit_for(moving[m + 1]) : digit;
-
-    // Where each chunk's keys of each digit go: digit-major, chunk-minor
-    // (so chunk u's keys of digit d follow those of chunks < u: stable).
-    std::size_t running = 0;
-    for (int d = 0; d < radix; ++d) {
-      for (int u = 0; u < team; ++u) {
-        offsets[u][d] = running;
-        running += chunk_counts[u][d];
-      }
-    }
-    // The chunks and counts assume this team has the size the first one
-    // had: OpenMP gives the size asked for when it is available, and it was.
-#pragma omp parallel num_threads(team)
-    {
-      const int t = omp_get_thread_num();
-      const std::size_t lo = n * t / team, hi = n * (t + 1) / team;
-      std::vector<std::size_t>& counts = next_counts[t];
-      if (count_next) counts.assign(std::size_t(team) * radix, 0);
-      scatter_chunk(key_src, value_src, lo, hi, key_dst, value_dst, offsets[t], digit,
-                    count_next ? counts.data() : nullptr, next_digit, n, team, stream);
-    }
-    if (count_next) {
-      for (int u = 0; u < team; ++u) {
-        chunk_counts[u].fill(0);
-        for (int t = 0; t < team; ++t)
-          for (int d = 0; d < radix; ++d)
-            chunk_counts[u][d] += next_counts[t][std::size_t(u) * radix + d];
-      }
-    }
-    key_src = key_dst;
-    if constexpr (has_values) value_src = value_dst;
-  }
-  if (key_src != keys_out) std::memcpy(keys_out, key_src, n * sizeof(K));
-  if constexpr (has_values) {
-    if (value_src != values_out) std::memcpy(values_out, value_src, n * sizeof(W));
+  const host_digits digits = choose_host_digits(plan, thread_count_for(backend, plan.n));
+  if (digits.width == 11) {
+    lsd_radix_sort<K, W, 2048>(backend, keys_in, keys_out, values_in, values_out, plan, digits);
+  } else {
+    lsd_radix_sort<K, W, 256>(backend, keys_in, keys_out, values_in, values_out, plan, digits);
   }
 }
 

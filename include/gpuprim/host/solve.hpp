@@ -113,12 +113,11 @@ struct solver_state {
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   double next_progress = opts.progress_interval;
 
+  double bound = std::max(opts.tolerance * b_norm, opts.atol);
+
   double relative(double norm2) const { return std::sqrt(norm2) / b_norm; }
-  // ||r||^2 <= max(tolerance ||b||, atol)^2.
-  bool met(double norm2) const {
-    const double bound = std::max(opts.tolerance * b_norm, opts.atol);
-    return std::sqrt(norm2) <= bound;
-  }
+  // ||r|| < max(tolerance ||b||, atol), or r = 0 (solve_tolerance_met).
+  bool met(double norm2) const { return solve_tolerance_met(norm2, bound * bound); }
   // Records ||r||^2 after result.iterations iterations; true when the
   // iteration must stop because it diverged or stagnated (result.status
   // and result.message say which).
@@ -135,7 +134,7 @@ struct solver_state {
       }
     }
     if (!begun) {
-      watch.configure(opts.stagnation_window, opts.stagnation_improvement);
+      watch.configure(opts.stagnation_window, opts.stagnation_improvement, opts.divergence_growth);
       watch.begin(norm2);
       begun = true;
     }
@@ -180,8 +179,9 @@ inline bool finite(double v) {
 }
 
 // Records a breakdown in the result; false (the iteration stops).
-inline bool broke_down(solve_result& res, std::string message) {
+inline bool broke_down(solve_result& res, solve_breakdown cause, std::string message) {
   res.breakdown = true;
+  res.breakdown_cause = cause;
   res.message = std::move(message);
   return false;
 }
@@ -251,9 +251,12 @@ void cg(const Op& op, host_backend backend, const T* b, T* x, const solve_option
     op.apply(T(1), p.data(), T(0), q.data());
     const double pq =
         parallel_sum(backend, n, [&](std::size_t i) { return double(p[i]) * double(q[i]); });
-    if (!(pq > 0) || !finite(pq) || !(rz > 0)) {
-      return broke_down(res, "breakdown: p.Ap = " + number(pq) + ", r.z = " + number(rz) +
-                                 " (is the matrix symmetric positive definite?)");
+    // SciPy's cg goes on through p.Ap < 0 (an indefinite matrix often
+    // converges still); only a division by zero stops it.
+    if (pq == 0 || !finite(pq) || rz == 0) {
+      return broke_down(res, solve_breakdown::curvature,
+                        "breakdown: p.Ap = " + number(pq) + ", r.z = " + number(rz) +
+                            " (is the matrix symmetric positive definite?)");
     }
     const T alpha = static_cast<T>(rz / pq);
     parallel_for(backend, n, [&](std::size_t i) {
@@ -271,7 +274,9 @@ void cg(const Op& op, host_backend backend, const T* b, T* x, const solve_option
   run_krylov(op, s, b, x, r.data(), max_iter, restart, iterate);
 }
 
-// Right-preconditioned BiCGStab (van der Vorst).
+// Right-preconditioned BiCGStab (van der Vorst), in SciPy's order: the
+// tolerance on r, then the rho and omega breakdowns, then the step; the
+// half step's s is tested too.
 template <class T, class Op>
 void bicgstab(const Op& op, host_backend backend, const T* b, T* x, const solve_options& opts,
               std::size_t max_iter, double b_norm, solve_result& res) {
@@ -288,14 +293,17 @@ void bicgstab(const Op& op, host_backend backend, const T* b, T* x, const solve_
     rhat = r;
     fresh = true;
   };
+  constexpr double below = solve_detail::bicgstab_breakdown_below<T>;
   auto iterate = [&](double& rr) {
     const double rho_new = dot(rhat, r);
-    if (rho_new == 0 || !finite(rho_new))
-      return broke_down(res, "breakdown: rhat.r = " + number(rho_new));
+    if (!(std::abs(rho_new) >= below))
+      return broke_down(res, solve_breakdown::rho, "breakdown: rhat.r = " + number(rho_new));
     if (fresh) {
       p = r;
       fresh = false;
     } else {
+      if (!(std::abs(omega) >= below))
+        return broke_down(res, solve_breakdown::omega, "breakdown: omega = " + number(omega));
       const T beta = static_cast<T>((rho_new / rho) * (alpha / omega));
       const T w = static_cast<T>(omega);
       parallel_for(backend, n, [&](std::size_t i) { p[i] = r[i] + beta * (p[i] - w * v[i]); });
@@ -304,12 +312,14 @@ void bicgstab(const Op& op, host_backend backend, const T* b, T* x, const solve_
     parallel_for(backend, n, [&](std::size_t i) { ph[i] = dinv[i] * p[i]; });
     op.apply(T(1), ph.data(), T(0), v.data());
     const double rv = dot(rhat, v);
-    if (rv == 0 || !finite(rv)) return broke_down(res, "breakdown: rhat.Ap = " + number(rv));
+    if (rv == 0 || !finite(rv))
+      return broke_down(res, solve_breakdown::omega, "breakdown: rhat.Ap = " + number(rv));
     alpha = rho / rv;
     const T a = static_cast<T>(alpha);
     parallel_for(backend, n, [&](std::size_t i) { sv[i] = r[i] - a * v[i]; });
     const double ss = dot(sv, sv);
-    if (s.met(ss)) {
+    res.half_step = s.met(ss);
+    if (res.half_step) {
       parallel_for(backend, n, [&](std::size_t i) { x[i] += a * ph[i]; });
       std::copy(sv.begin(), sv.end(), r.begin());
       rr = ss;
@@ -319,8 +329,9 @@ void bicgstab(const Op& op, host_backend backend, const T* b, T* x, const solve_
     op.apply(T(1), sh.data(), T(0), t.data());
     const double tt = dot(t, t);
     const double ts = dot(t, sv);
-    if (tt == 0 || !finite(tt) || ts == 0)
-      return broke_down(res, "breakdown: t.t = " + number(tt) + ", t.s = " + number(ts));
+    if (tt == 0 || !finite(tt) || !finite(ts))
+      return broke_down(res, solve_breakdown::omega,
+                        "breakdown: t.t = " + number(tt) + ", t.s = " + number(ts));
     omega = ts / tt;
     const T w = static_cast<T>(omega);
     parallel_for(backend, n, [&](std::size_t i) {

@@ -52,8 +52,8 @@ namespace gpuprim::cuda_detail {
 
 // A breakdown found by a finisher: halt before the update that would
 // divide by `value` (so x never takes a NaN from it).
-__device__ __forceinline__ void break_down(solver_scalars& s, double value) {
-  s.breakdown = 1;
+__device__ __forceinline__ void break_down(solver_scalars& s, solve_breakdown cause, double value) {
+  s.breakdown = static_cast<int>(cause);
   s.breakdown_value = value;
   s.halt = 1;
   s.run_update = 0;
@@ -75,7 +75,7 @@ void cg_restart(device_solver<T, Op>& ds, const T* r, T* p, const T* dinv) {
       [=] __device__(const dots<2>& t, solver_scalars& s) {
         s.rr = t.v[0];
         s.rz = t.v[1];
-        s.halt = s.rr <= s.tol2b2 ? 1 : 0;
+        s.halt = solve_tolerance_met(s.rr, s.tol2b2) ? 1 : 0;
       },
       guard_none);
 }
@@ -93,9 +93,11 @@ void cg_iteration(device_solver<T, Op>& ds, T* x, T* r, T* p, T* q, const T* din
         return dots<1>{{double(p[row]) * double(ax)}};
       },
       [=] __device__(const dots<1>& t, solver_scalars& sc) {
+        // SciPy's cg goes on through p.Ap < 0 (an indefinite matrix often
+        // converges still); only a division by zero stops it.
         const double pq = t.v[0];
-        if (!(pq > 0) || !isfinite(pq) || !(sc.rz > 0)) {
-          break_down(sc, pq);
+        if (pq == 0 || !isfinite(pq) || sc.rz == 0) {
+          break_down(sc, solve_breakdown::curvature, pq);
         } else {
           sc.alpha = sc.rz / pq;
           sc.run_update = 1;
@@ -116,7 +118,7 @@ void cg_iteration(device_solver<T, Op>& ds, T* x, T* r, T* p, T* q, const T* din
         sc.rz = t.v[1];
         ++sc.iterations;
         record(sc, history, ring, sc.rr);
-        if (sc.rr <= sc.tol2b2) sc.halt = 1;
+        if (solve_tolerance_met(sc.rr, sc.tol2b2)) sc.halt = 1;
       },
       guard_halt);
   ds.update(
@@ -152,6 +154,7 @@ void conjugate_gradients(device_solver<T, Op>& ds, const T* b, T* x, const T* di
 // rhat = p = r, p^ = D^-1 p; rr = rho = r.r.
 template <class T, class Op>
 void bicgstab_restart(device_solver<T, Op>& ds, const T* r, T* rhat, T* p, T* ph, const T* dinv) {
+  const double below = solve_detail::bicgstab_breakdown_below<T>;
   ds.template reduce<1>(
       {r, rhat, p, ph, dinv},
       [=] __device__(auto at, const solver_scalars&) {
@@ -164,8 +167,11 @@ void bicgstab_restart(device_solver<T, Op>& ds, const T* r, T* rhat, T* p, T* ph
       [=] __device__(const dots<1>& d, solver_scalars& s) {
         s.rr = d.v[0];
         s.rho = d.v[0];
-        s.halt = s.rr <= s.tol2b2 ? 1 : 0;
+        s.halt = solve_tolerance_met(s.rr, s.tol2b2) ? 1 : 0;
         s.s_converged = 0;
+        // (A non-finite r is the divergence record() reports next.)
+        if (!s.halt && isfinite(s.rr) && !(fabs(s.rho) >= below))
+          break_down(s, solve_breakdown::rho, s.rho);
       },
       guard_none);
 }
@@ -192,6 +198,7 @@ void bicgstab_iteration(device_solver<T, Op>& ds, T* x, const bicgstab_vectors<T
                         const T* dinv) {
   T *r = w.r, *rhat = w.rhat, *p = w.p, *v = w.v, *sv = w.sv, *t = w.t, *ph = w.ph, *sh = w.sh;
   const bool pre = dinv != nullptr;
+  const double below = solve_detail::bicgstab_breakdown_below<T>;
   double* history = ds.history();
   const int ring = ds.check_every();
   // v = A p^, alpha = rho / rhat.v
@@ -204,7 +211,7 @@ void bicgstab_iteration(device_solver<T, Op>& ds, T* x, const bicgstab_vectors<T
       [=] __device__(const dots<1>& d, solver_scalars& sc) {
         const double rv = d.v[0];
         if (rv == 0 || !isfinite(rv)) {
-          break_down(sc, rv);
+          break_down(sc, solve_breakdown::omega, rv);
         } else {
           sc.alpha = sc.rho / rv;
           sc.run_update = 1;
@@ -222,7 +229,7 @@ void bicgstab_iteration(device_solver<T, Op>& ds, T* x, const bicgstab_vectors<T
         return dots<1>{{dot(si, si)}};
       },
       [=] __device__(const dots<1>& d, solver_scalars& sc) {
-        if (d.v[0] <= sc.tol2b2) {
+        if (solve_tolerance_met(d.v[0], sc.tol2b2)) {
           sc.s_converged = 1;
           sc.halt = 1;
         }
@@ -236,8 +243,10 @@ void bicgstab_iteration(device_solver<T, Op>& ds, T* x, const bicgstab_vectors<T
         return dots<2>{{double(ax) * double(ax), double(ax) * double(sv[row])}};
       },
       [=] __device__(const dots<2>& d, solver_scalars& sc) {
-        if (d.v[0] == 0 || !isfinite(d.v[0]) || d.v[1] == 0 || !isfinite(d.v[1])) {
-          break_down(sc, d.v[0]);
+        // omega = 0 (t.s = 0) is SciPy's omega breakdown after the update
+        // (the next iteration's), as below.
+        if (d.v[0] == 0 || !isfinite(d.v[0]) || !isfinite(d.v[1])) {
+          break_down(sc, solve_breakdown::omega, d.v[0]);
         } else {
           sc.omega = d.v[1] / d.v[0];
         }
@@ -264,14 +273,18 @@ void bicgstab_iteration(device_solver<T, Op>& ds, T* x, const bicgstab_vectors<T
         sc.rr = d.v[0];
         ++sc.iterations;
         record(sc, history, ring, sc.rr);
-        if (sc.halt || sc.s_converged || sc.rr <= sc.tol2b2) {
+        if (sc.halt || sc.s_converged || solve_tolerance_met(sc.rr, sc.tol2b2)) {
           sc.halt = 1;
           return;
         }
+        // SciPy's order: the tolerance, then rho, then omega (x has taken
+        // this iteration's update).
         const double rho_new = d.v[1];
-        if (rho_new == 0 || !isfinite(rho_new) || sc.omega == 0) {
-          sc.breakdown = 1;
-          sc.breakdown_value = rho_new;
+        const bool rho_small = !(fabs(rho_new) >= below);
+        if (rho_small || !(fabs(sc.omega) >= below)) {
+          sc.breakdown =
+              static_cast<int>(rho_small ? solve_breakdown::rho : solve_breakdown::omega);
+          sc.breakdown_value = rho_small ? rho_new : sc.omega;
           sc.halt = 1;
           return;
         }
@@ -309,7 +322,10 @@ void bicgstab(device_solver<T, Op>& ds, const T* b, T* x, const T* dinv, const s
       ds, b, x, w.r, opts, res, [&] { bicgstab_restart(ds, w.r, w.rhat, w.p, w.ph, dinv); },
       [&] { bicgstab_iteration(ds, x, w, dinv); },
       [](const solver_scalars& s) {
-        return "breakdown: a division by " + solve_detail::number(s.breakdown_value);
+        const std::string value = solve_detail::number(s.breakdown_value);
+        return s.breakdown == static_cast<int>(solve_breakdown::rho)
+                   ? "breakdown: rhat.r = " + value
+                   : "breakdown: a division by " + value + " (omega, rhat.Ap or t.t)";
       });
 }
 
@@ -343,7 +359,7 @@ void richardson(device_solver<T, Op>& ds, const T* b, T* x, const T* scaled, T o
           [=] __device__(const dots<1>& d, solver_scalars& sc) {
             sc.rr = d.v[0];
             record(sc, history, ring, sc.rr);
-            if (sc.rr <= sc.tol2b2) {
+            if (solve_tolerance_met(sc.rr, sc.tol2b2)) {
               sc.halt = 1;
               sc.s_converged = 1;
             } else if (sc.halt || sc.iterations == max_iter) {
@@ -438,7 +454,7 @@ solve_result cuda_solve_operator(solve_method method, const DeviceOp& op, int la
   }
   if (method == solve_method::cg || method == solve_method::bicgstab) {
     res.residual = final_residual(ds, b, x, scratch);
-    if (res.converged && !(res.residual <= solve_detail::relative_bound(opts, std::sqrt(s.b2))))
+    if (res.converged && !solve_detail::relative_residual_met(res.residual, opts, std::sqrt(s.b2)))
       res.converged = false;
   }
   synchronize(stream);

@@ -1,6 +1,6 @@
 // The histogram's binners (sample -> bin under histogram_even's and
-// histogram_range's rules, and a user classifier), its CUDA entry point, and
-// the argument checks both backends make.
+// histogram_range's rules, and a user classifier) and the argument checks
+// both backends make.
 #pragma once
 
 #include <cmath>
@@ -16,9 +16,7 @@
 
 #include "gpuprim/core/device_span.hpp"
 #include "gpuprim/core/macros.hpp"
-#include "gpuprim/detail/cuda_dispatch.hpp"
-#include "gpuprim/detail/histogram/levels.hpp"
-#include "gpuprim/detail/histogram/precompiled.hpp"
+#include "gpuprim/histogram_types.hpp"
 
 namespace gpuprim::detail {
 
@@ -190,28 +188,6 @@ struct classify_binner {
                                                                             : -1;
   }
 };
-
-// Defined in gpuprim/cuda/device/device_histogram.cuh. Enqueues on `stream`:
-// counts[0, bins) = the histogram of samples[0, n) under `binner`, and, when
-// left_out is not null, *left_out = the number of samples it rejected.
-template <class Sample, class Counter, class Binner>
-void cuda_histogram_into(const Sample* samples, std::size_t n, Counter* counts, int bins,
-                         Binner binner, std::uint64_t* left_out, stream_t stream);
-
-template <class Sample, class Counter, class Binner>
-void cuda_histogram_checked(device_span<const Sample> samples, device_span<Counter> counts,
-                            Binner binner, std::uint64_t* left_out, stream_t stream) {
-#if !defined(__CUDACC__)
-  static_assert(precompiled_histogram<Sample, Counter, Binner>,
-                "gpuprim: this histogram's sample type / counter / classifier is not precompiled "
-                "into the library; call it from a .cu file that includes "
-                "gpuprim/cuda/histogram.cuh");
-#endif
-  on_cuda("histogram", [&] {
-    cuda_histogram_into(samples.data(), samples.size(), counts.data(),
-                        static_cast<int>(counts.size()), binner, left_out, stream);
-  });
-}
 
 inline std::string histogram_where(const char* algorithm) {
   return std::string("gpuprim::") + algorithm + ": ";

@@ -13,6 +13,7 @@
 #include "gpuprim/core/host_range.hpp"
 #include "gpuprim/core/memory.hpp"
 #include "gpuprim/detail/histogram/binners.hpp"
+#include "gpuprim/detail/histogram/entry.hpp"
 #include "gpuprim/detail/histogram/numpy_rule.hpp"
 #include "gpuprim/host/histogram.hpp"
 

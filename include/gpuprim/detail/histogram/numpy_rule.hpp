@@ -3,11 +3,14 @@
 // sample exactly as NumPy compares it with those edges.
 #pragma once
 
+#include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -134,8 +137,18 @@ struct numpy_binner {
   bool float_arithmetic = false;
   numpy_edge_rule edge;
 
+  // A sample as it is compared with the edges (float16 through float,
+  // exactly: its edges are float16 values too).
+  static GPUPRIM_HD K compared(T sample) {
+    if constexpr (std::is_same_v<T, half>) {
+      return static_cast<K>(static_cast<float>(sample));
+    } else {
+      return static_cast<K>(sample);
+    }
+  }
+
   GPUPRIM_HD int operator()(T sample) const {
-    const K x = static_cast<K>(sample);
+    const K x = compared(sample);
     if (!(x >= first && x <= last)) return -1;  // NaN fails both
     // t < 2^31: below bins + 1 unless scale is 0 (the margin bounds bins).
     const K t = (x - first) * scale;
@@ -193,29 +206,57 @@ struct numpy_binner {
   }
 };
 
+// numpy.histogram(a, bins=edges) for an array of bins + 1 non-decreasing
+// edges (float64; host or device memory, as the backend reads it): x,
+// compared as a double, goes to the last bin b with edges[b] <= x, the
+// last bin also holding x == edges[bins] (numpy's searchsorted 'left' on
+// every edge but the last, 'right' on it); outside or NaN: not counted. A
+// zero-width bin (two equal edges) holds nothing.
+template <class T>
+struct numpy_edges_binner {
+  const double* edges;
+  int bins;
+
+  GPUPRIM_HD int operator()(T sample) const {
+    const double x = static_cast<double>(numpy_binner<T>::compared(sample));
+    if (!(x >= edges[0] && x <= edges[bins])) return -1;  // NaN fails both
+    int lo = 0, hi = bins;  // edges[lo] <= x; x < edges[hi] unless hi == bins
+    while (hi - lo > 1) {
+      const int mid = lo + (hi - lo) / 2;
+      if (edges[mid] <= x) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+};
+
 inline const char* numpy_float_name(numpy_float type) {
   static constexpr const char* names[] = {"float16", "float32", "float64"};
   return enum_name(type, names, "float64");
 }
 
+// The shortest text that reads back as v ("1e+308", "0.1", "inf", "nan").
 inline std::string number_text(double v) {
   if (v != v) return "nan";
   char text[32];
-  std::snprintf(text, sizeof text, "%.17g", v);
-  return text;
+  return std::string(text, std::to_chars(text, text + sizeof text, v).ptr);
 }
 
 // Checks a numpy_bins for `num_bins` bins and calls edge_seen(b, edge) for
-// every edge in order; throws std::invalid_argument (numpy's ValueError)
-// when the bounds are not finite or two consecutive edges are not
-// increasing ("too many bins for the data range").
+// every edge in order; throws histogram_argument_error when the bounds are
+// not finite or two consecutive edges do not increase: numpy's "Too many
+// bins for data range" (numpy raises it when an edge is >= the next; an
+// edge that is NaN, from a width that overflows, is refused here too, where
+// numpy goes on to an IndexError or a NaN edge).
 template <class F>
 numpy_edge_rule checked_numpy_edges(const char* algorithm, int bins, const numpy_bins& spec,
                                     F&& edge_seen) {
   if (!std::isfinite(spec.lower) || !std::isfinite(spec.upper)) {
-    throw std::invalid_argument(histogram_where(algorithm) + "the range [" +
-                                number_text(spec.lower) + ", " + number_text(spec.upper) +
-                                "] is not finite");
+    throw histogram_argument_error(algorithm, "the range [" + number_text(spec.lower) + ", " +
+                                                  number_text(spec.upper) + "] is not finite");
   }
   const numpy_edge_rule rule(spec, bins);
   double previous = rule(0);
@@ -223,12 +264,12 @@ numpy_edge_rule checked_numpy_edges(const char* algorithm, int bins, const numpy
   for (int b = 1; b <= bins; ++b) {
     const double e = rule(b);
     if (!(previous < e)) {
-      throw std::invalid_argument(
-          histogram_where(algorithm) + "too many bins for the data range: cannot make " +
-          std::to_string(bins) + " bins of nonzero width over [" + number_text(spec.lower) + ", " +
-          number_text(spec.upper) + "] with " + numpy_float_name(spec.edges) + " edges (edge " +
-          std::to_string(b - 1) + " = " + number_text(previous) + ", edge " + std::to_string(b) +
-          " = " + number_text(e) + ")");
+      throw histogram_argument_error(
+          algorithm, "Too many bins for data range. Cannot create " + std::to_string(bins) +
+                         " finite-sized bins (" + numpy_float_name(spec.edges) + " edges over [" +
+                         number_text(spec.lower) + ", " + number_text(spec.upper) + "]: edge " +
+                         std::to_string(b - 1) + " = " + number_text(previous) + ", edge " +
+                         std::to_string(b) + " = " + number_text(e) + ")");
     }
     edge_seen(b, e);
     previous = e;
@@ -243,15 +284,21 @@ numpy_binner<T> checked_numpy_binner(const char* algorithm, std::size_t num_bins
   const int bins = checked_bins(algorithm, num_bins);
   if constexpr (std::is_same_v<K, float>) {
     if (spec.edges == numpy_float::float64) {
-      throw std::invalid_argument(histogram_where(algorithm) +
-                                  "float samples cannot be compared with float64 edges (numpy "
-                                  "compares in the edges' type: pass the samples as double)");
+      throw histogram_argument_error(algorithm,
+                                     "float samples cannot be compared with float64 edges (numpy "
+                                     "compares in the edges' type: pass the samples as double)");
     }
-  } else if constexpr (!std::is_floating_point_v<T>) {
+  } else if constexpr (std::is_same_v<T, half>) {
+    if (spec.edges != numpy_float::float16) {
+      throw histogram_argument_error(algorithm, std::string("float16 samples have float16 edges "
+                                                            "in numpy (got ") +
+                                                    numpy_float_name(spec.edges) + ")");
+    }
+  } else if constexpr (std::is_integral_v<T>) {
     if (spec.edges != numpy_float::float64) {
-      throw std::invalid_argument(histogram_where(algorithm) +
-                                  "integer samples have float64 edges in numpy (got " +
-                                  numpy_float_name(spec.edges) + ")");
+      throw histogram_argument_error(algorithm, std::string("integer samples have float64 edges "
+                                                            "in numpy (got ") +
+                                                    numpy_float_name(spec.edges) + ")");
     }
   }
   // The edges' largest distance from the even grid between the first and
@@ -316,6 +363,58 @@ numpy_binner<T> numpy_binner_for(const char* algorithm, std::size_t num_bins,
     last.valid = true;
   }
   return last.binner;
+}
+
+// numpy_histogram's edges output: bins + 1 values of E, float holding
+// float32 or float16 edges exactly, double any.
+template <class E>
+void check_numpy_edges_output(const char* algorithm, std::size_t size, std::size_t bins,
+                              const numpy_bins& spec) {
+  static_assert(std::is_same_v<E, float> || std::is_same_v<E, double>,
+                "gpuprim::numpy_histogram: the edges are float or double");
+  if (size != bins + 1) {
+    throw histogram_argument_error(algorithm, "edges has " + std::to_string(size) + " entries; " +
+                                                  std::to_string(bins) + " bins have " +
+                                                  std::to_string(bins + 1) + " edges");
+  }
+  if (std::is_same_v<E, float> && spec.edges == numpy_float::float64) {
+    throw histogram_argument_error(algorithm, "float64 edges do not fit a float edges array");
+  }
+}
+
+// The numpy_bins of numpy.histogram(samples of type D, bins, range): the
+// given range, (0, 1) for no samples, else [min, max] of the samples, which
+// extremes() returns as a pair of D (NaN when a sample is NaN).
+template <class D, class Extremes>
+numpy_bins numpy_bins_for(const std::optional<numpy_range>& range, std::size_t samples,
+                          Extremes extremes) {
+  if (range) return numpy_bins::with_range<D>(range->lower, range->upper);
+  if (samples == 0) return numpy_bins::of_empty<D>();
+  const auto [min, max] = extremes();
+  return numpy_bins::of_data<D>(min, max);
+}
+
+// The edges of numpy_edges_binner: bins + 1 numbers, none below the one
+// before (numpy's check; NaN passes it, as in numpy).
+inline int checked_numpy_edges_array(const char* algorithm, std::size_t num_bins,
+                                     std::span<const double> edges) {
+  const int bins = checked_bins(algorithm, num_bins);
+  if (edges.size() != num_bins + 1) {
+    throw histogram_argument_error(algorithm, "edges has " + std::to_string(edges.size()) +
+                                                  " entries; " + std::to_string(num_bins) +
+                                                  " bins need " + std::to_string(num_bins + 1));
+  }
+  for (std::size_t i = 1; i < edges.size(); ++i) {
+    if (edges[i] < edges[i - 1]) {
+      throw histogram_argument_error(algorithm,
+                                     "`bins` must increase monotonically, when an "
+                                     "array (edge " +
+                                         std::to_string(i - 1) + " = " + number_text(edges[i - 1]) +
+                                         ", edge " + std::to_string(i) + " = " +
+                                         number_text(edges[i]) + ")");
+    }
+  }
+  return bins;
 }
 
 }  // namespace gpuprim::detail

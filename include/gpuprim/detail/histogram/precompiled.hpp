@@ -23,20 +23,25 @@ template <class T>
 struct range_binner;
 template <class T>
 struct numpy_binner;
+template <class T>
+struct numpy_edges_binner;
 
 // One instantiation of cuda_histogram_into<Sample, Counter, Binner>.
 template <class Sample, class Counter, class Binner>
 struct histogram_instance {};
 
-// histogram_even (both rules) and histogram_range, with 32- and 64-bit
-// counters.
+// histogram_even (both rules), histogram_range and NumPy's array of edges
+// (numpy_histogram_of_edges), with 32- and 64-bit counters.
 template <class T>
-using histogram_instances_of = type_list<histogram_instance<T, std::uint32_t, even_binner<T>>,
-                                         histogram_instance<T, std::uint64_t, even_binner<T>>,
-                                         histogram_instance<T, std::uint32_t, range_binner<T>>,
-                                         histogram_instance<T, std::uint64_t, range_binner<T>>,
-                                         histogram_instance<T, std::uint32_t, numpy_binner<T>>,
-                                         histogram_instance<T, std::uint64_t, numpy_binner<T>>>;
+using histogram_instances_of =
+    type_list<histogram_instance<T, std::uint32_t, even_binner<T>>,
+              histogram_instance<T, std::uint64_t, even_binner<T>>,
+              histogram_instance<T, std::uint32_t, range_binner<T>>,
+              histogram_instance<T, std::uint64_t, range_binner<T>>,
+              histogram_instance<T, std::uint32_t, numpy_binner<T>>,
+              histogram_instance<T, std::uint64_t, numpy_binner<T>>,
+              histogram_instance<T, std::uint32_t, numpy_edges_binner<T>>,
+              histogram_instance<T, std::uint64_t, numpy_edges_binner<T>>>;
 
 template <class Sample, class Counter, class Binner>
 inline constexpr bool precompiled_histogram =

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
+#include <limits>
 #include <string>
 
 #include "gpuprim/solve_types.hpp"
@@ -31,6 +32,12 @@ inline std::string stagnated_message(std::size_t iteration, double residual,
          number(residual) + " has not fallen by " + number(opts.stagnation_improvement * 100) +
          "% in " + std::to_string(opts.stagnation_window) + " iterations";
 }
+
+// SciPy's BiCGStab breakdown threshold on |rhat.r| and |omega| (its rhotol
+// and omegatol): eps(T)^2, absolute.
+template <class T>
+inline constexpr double bicgstab_breakdown_below = double(std::numeric_limits<T>::epsilon()) *
+                                                   double(std::numeric_limits<T>::epsilon());
 
 // Where a Krylov iteration stands between steps.
 struct krylov_status {

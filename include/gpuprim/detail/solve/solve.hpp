@@ -86,6 +86,10 @@ inline void check(solve_method method, std::size_t rows, std::size_t cols, std::
   if (!(opts.atol >= 0)) {
     throw std::invalid_argument(w + "atol must be >= 0 (got " + std::to_string(opts.atol) + ")");
   }
+  if (!(opts.divergence_growth >= 0)) {
+    throw std::invalid_argument(w + "divergence_growth must be >= 0 (got " +
+                                std::to_string(opts.divergence_growth) + ")");
+  }
   if (!(opts.stagnation_improvement >= 0 && opts.stagnation_improvement < 1)) {
     throw std::invalid_argument(w + "stagnation_improvement must be in [0, 1) (got " +
                                 std::to_string(opts.stagnation_improvement) + ")");
@@ -106,12 +110,14 @@ inline bool needs_diagonal(solve_method method, const solve_options& opts) {
 }
 
 inline std::size_t max_iterations(const solve_options& opts, std::size_t n) {
-  return opts.max_iterations ? opts.max_iterations : 10 * n;
+  return opts.max_iterations.value_or(10 * n);
 }
 
-// The bound on ||r|| / ||b||: max(tolerance, atol / ||b||).
-inline double relative_bound(const solve_options& opts, double b_norm) {
-  return std::max(opts.tolerance, opts.atol / b_norm);
+// Whether the relative residual ||b - A x|| / ||b|| of the returned x
+// meets the tolerance (solve_tolerance_met on max(tolerance, atol / ||b||)).
+inline bool relative_residual_met(double residual, const solve_options& opts, double b_norm) {
+  const double bound = std::max(opts.tolerance, opts.atol / b_norm);
+  return solve_tolerance_met(residual * residual, bound * bound);
 }
 
 // Sets the status from what the iteration found (both backends), and the
@@ -177,7 +183,7 @@ solve_result host_solve(solve_method method, const Op& op, host_backend backend,
     res.residual =
         std::sqrt(host_detail::true_residual(op, backend, n, b.data(), x.data(), r.data())) /
         b_norm;
-    if (res.converged && !(res.residual <= relative_bound(opts, b_norm))) res.converged = false;
+    if (res.converged && !relative_residual_met(res.residual, opts, b_norm)) res.converged = false;
   }
   finish(res);
   return res;

@@ -85,25 +85,66 @@ struct device_csr_view {
   std::size_t nnz() const { return values.size(); }
 };
 
+// What a CSR structure check can find wrong, in the order it looks
+// (check_csr in gpuprim/sparse.hpp; the GPU's check reports the first bad
+// row and its defect).
+enum class csr_defect : int {
+  none = 0,
+  first_offset,    // row_offsets[0] != 0
+  decreasing,      // row_offsets[r + 1] < row_offsets[r]
+  past_end,        // row_offsets[r + 1] > nnz
+  last_offset,     // row_offsets[rows] != nnz
+  column_outside,  // a column index of row r outside [0, cols)
+};
+
 namespace sparse_detail {
 
 inline std::string where(const char* algorithm) {
   return std::string("gpuprim::") + algorithm + ": ";
 }
 
-// Checks the structure of a CSR matrix; throws std::invalid_argument naming
-// the first bad row.
+// The message of a defect of row `row` (begin, end: its two offsets; for
+// column_outside, `column` the bad index), for both backends' checks.
+inline std::string csr_defect_message(csr_defect defect, std::size_t row, long long begin,
+                                      long long end, long long column, std::size_t rows,
+                                      std::size_t cols, std::size_t num_values) {
+  const std::string r = std::to_string(row);
+  switch (defect) {
+    case csr_defect::first_offset:
+      return "row_offsets[0] is " + std::to_string(begin) + ", not 0";
+    case csr_defect::decreasing:
+      return "row " + r + ": row_offsets decrease (" + std::to_string(begin) + " then " +
+             std::to_string(end) + ")";
+    case csr_defect::past_end:
+      return "row " + r + ": row_offsets[" + std::to_string(row + 1) +
+             "] = " + std::to_string(end) + " is past the " + std::to_string(num_values) +
+             " entries";
+    case csr_defect::last_offset:
+      return "the last row offset is " + std::to_string(end) + " but there are " +
+             std::to_string(num_values) + " entries (nnz); row " +
+             std::to_string(rows ? rows - 1 : 0) + " ends early";
+    case csr_defect::column_outside:
+      return "row " + r + ": column index " + std::to_string(column) + " is outside [0, " +
+             std::to_string(cols) + ")";
+    case csr_defect::none:
+      break;
+  }
+  return "";
+}
+
+// The size checks of a structure check (both backends), before any entry
+// is read.
 template <class I>
-void check_csr(const char* algorithm, std::size_t rows, std::size_t cols,
-               std::span<const I> offsets, std::span<const I> col_indices, std::size_t num_values) {
+void check_csr_sizes(const char* algorithm, std::size_t rows, std::size_t cols,
+                     std::size_t num_offsets, std::size_t num_cols, std::size_t num_values) {
   const std::string w = where(algorithm);
-  if (offsets.size() != rows + 1) {
-    throw std::invalid_argument(w + "row_offsets has " + std::to_string(offsets.size()) +
+  if (num_offsets != rows + 1) {
+    throw std::invalid_argument(w + "row_offsets has " + std::to_string(num_offsets) +
                                 " entries; " + std::to_string(rows) + " rows need " +
                                 std::to_string(rows + 1));
   }
-  if (col_indices.size() != num_values) {
-    throw std::invalid_argument(w + "col_indices has " + std::to_string(col_indices.size()) +
+  if (num_cols != num_values) {
+    throw std::invalid_argument(w + "col_indices has " + std::to_string(num_cols) +
                                 " entries but values has " + std::to_string(num_values));
   }
   if (cols > static_cast<std::size_t>(std::numeric_limits<I>::max()) ||
@@ -112,27 +153,28 @@ void check_csr(const char* algorithm, std::size_t rows, std::size_t cols,
                                 std::to_string(num_values) +
                                 " entries) does not fit its index type; use int64 indices");
   }
-  if (offsets[0] != 0) {
-    throw std::invalid_argument(w + "row_offsets[0] is " + std::to_string(offsets[0]) + ", not 0");
-  }
+}
+
+// Checks the structure of a CSR matrix; throws std::invalid_argument naming
+// the first bad row.
+template <class I>
+void check_csr(const char* algorithm, std::size_t rows, std::size_t cols,
+               std::span<const I> offsets, std::span<const I> col_indices, std::size_t num_values) {
+  check_csr_sizes<I>(algorithm, rows, cols, offsets.size(), col_indices.size(), num_values);
+  auto fail = [&](csr_defect defect, std::size_t row, long long column = 0) {
+    const long long begin = static_cast<long long>(offsets[row]);
+    const long long end = static_cast<long long>(offsets[std::min(row + 1, rows)]);
+    throw std::invalid_argument(where(algorithm) + csr_defect_message(defect, row, begin, end,
+                                                                      column, rows, cols,
+                                                                      num_values));
+  };
+  if (offsets[0] != 0) fail(csr_defect::first_offset, 0);
   for (std::size_t r = 0; r < rows; ++r) {
-    if (offsets[r + 1] < offsets[r]) {
-      throw std::invalid_argument(w + "row " + std::to_string(r) + ": row_offsets decrease (" +
-                                  std::to_string(offsets[r]) + " then " +
-                                  std::to_string(offsets[r + 1]) + ")");
-    }
-    if (static_cast<std::size_t>(offsets[r + 1]) > num_values) {
-      throw std::invalid_argument(w + "row " + std::to_string(r) + ": row_offsets[" +
-                                  std::to_string(r + 1) + "] = " + std::to_string(offsets[r + 1]) +
-                                  " is past the " + std::to_string(num_values) + " entries");
-    }
+    if (offsets[r + 1] < offsets[r]) fail(csr_defect::decreasing, r);
+    if (static_cast<std::size_t>(offsets[r + 1]) > num_values) fail(csr_defect::past_end, r);
   }
-  if (static_cast<std::size_t>(offsets[rows]) != num_values) {
-    throw std::invalid_argument(w + "the last row offset is " + std::to_string(offsets[rows]) +
-                                " but there are " + std::to_string(num_values) +
-                                " entries (nnz); row " + std::to_string(rows ? rows - 1 : 0) +
-                                " ends early");
-  }
+  if (static_cast<std::size_t>(offsets[rows]) != num_values)
+    fail(csr_defect::last_offset, rows ? rows - 1 : 0);
   // Column indices, row by row (in parallel; the first bad row wins).
   const std::int64_t n = static_cast<std::int64_t>(rows);
   std::int64_t first_bad = n;
@@ -147,11 +189,8 @@ void check_csr(const char* algorithm, std::size_t rows, std::size_t cols,
   }
   if (first_bad < n) {
     for (I k = offsets[first_bad]; k < offsets[first_bad + 1]; ++k) {
-      if (col_indices[k] < 0 || static_cast<std::size_t>(col_indices[k]) >= cols) {
-        throw std::invalid_argument(w + "row " + std::to_string(first_bad) + ": column index " +
-                                    std::to_string(col_indices[k]) + " is outside [0, " +
-                                    std::to_string(cols) + ")");
-      }
+      if (col_indices[k] < 0 || static_cast<std::size_t>(col_indices[k]) >= cols)
+        fail(csr_defect::column_outside, static_cast<std::size_t>(first_bad), col_indices[k]);
     }
   }
 }

@@ -16,18 +16,23 @@
 
 namespace gpuprim::detail {
 
-// One instantiation of cuda_spmv<T, I>, and one of cuda_row_stats<I>.
+// One instantiation of cuda_spmv<T, I>, and one each of cuda_row_stats<I>
+// and cuda_check_csr<I>.
 template <class T, class I>
 struct spmv_instance {};
 template <class I>
 struct row_stats_instance {};
+template <class I>
+struct csr_check_instance {};
 
-// The row statistics depend on the index type only: the float files hold them.
+// The row statistics and the structure check depend on the index type
+// only: the float files hold them.
 template <class Types>
 using spmv_instances_of =
     concat_t<type_list<spmv_instance<typename Types::first, typename Types::second>>,
              keep_if<std::is_same_v<typename Types::first, float>,
-                     type_list<row_stats_instance<typename Types::second>>>>;
+                     type_list<row_stats_instance<typename Types::second>,
+                               csr_check_instance<typename Types::second>>>>;
 
 template <class T, class I>
 inline constexpr bool precompiled_spmv =

@@ -105,6 +105,19 @@ void cuda_spmv(T alpha, const device_csr_view<T, I>& A, const T* x, T beta, T* y
 template <class I>
 csr_row_stats cuda_row_stats(std::size_t rows, const I* offsets, stream_t stream);
 
+// What the GPU's structure check found (gpuprim/cuda/device/device_csr_check.cuh):
+// the first bad row, its defect and what its message names (the row's two
+// offsets, or the bad column index), else the row statistics.
+struct csr_check_result {
+  csr_defect defect = csr_defect::none;
+  std::size_t row = 0;
+  long long begin = 0, end = 0, column = 0;
+  csr_row_stats stats;
+};
+template <class I>
+csr_check_result cuda_check_csr(std::size_t rows, std::size_t cols, std::size_t nnz,
+                                const I* offsets, const I* col_indices, stream_t stream);
+
 }  // namespace detail
 
 namespace sparse_detail {

@@ -218,7 +218,7 @@ __device__ __forceinline__ void record(solver_scalars& s, double* history, int r
   history[s.evaluated % static_cast<unsigned long long>(ring)] = sqrt(rr / s.b2);
   if (s.evaluated == 0) s.watch.begin(rr);
   ++s.evaluated;
-  if (rr <= s.tol2b2) return;
+  if (solve_tolerance_met(rr, s.tol2b2)) return;
   const int verdict = s.watch.check(rr, s.iterations);
   if (verdict != solve_watch::go) {
     s.stopped = verdict;
@@ -259,6 +259,7 @@ void start(device_solver<T, Op>& ds, const T* b, T* x, T* r, const solve_options
   const double tol = opts.tolerance, atol = opts.atol;
   const auto window = static_cast<unsigned long long>(opts.stagnation_window);
   const double improvement = opts.stagnation_improvement;
+  const double growth = opts.divergence_growth;
   ds.template reduce<1>(
       {b},
       [=] __device__(auto at, const solver_scalars&) {
@@ -268,7 +269,7 @@ void start(device_solver<T, Op>& ds, const T* b, T* x, T* r, const solve_options
       [=] __device__(const dots<1>& t, solver_scalars& s) {
         s.b2 = t.v[0];
         s.tol2b2 = fmax(tol * tol * t.v[0], atol * atol);
-        s.watch.configure(window, improvement);
+        s.watch.configure(window, improvement, growth);
       },
       guard_none);
   if (r != nullptr) residual_into(ds, b, x, r);
@@ -314,8 +315,11 @@ class device_krylov {
     for (std::size_t k = 0; k < batch; ++k)
       step_();
     s_ = ds_.read(res_);
+    half_step_ = s_.s_converged != 0;
   }
   const solver_scalars& scalars() const { return s_; }
+  // BiCGStab: the last batch's last iteration stopped at its half step.
+  bool half_step() const { return half_step_; }
 
  private:
   device_solver<T, Op>& ds_;
@@ -326,6 +330,7 @@ class device_krylov {
   Restart& restart_;
   Step& step_;
   solver_scalars s_;
+  bool half_step_ = false;
 };
 
 // A Krylov method on the GPU: r = b - A x, restart(), the start's residual
@@ -344,8 +349,10 @@ void run_krylov(device_solver<T, Op>& ds, const T* b, T* x, T* r, const solve_op
   const solver_scalars& s = solver.scalars();
   if (s.breakdown) {
     res.breakdown = true;
+    res.breakdown_cause = static_cast<solve_breakdown>(s.breakdown);
     res.message = breakdown_message(s);
   }
+  res.half_step = solver.half_step();
   report_stop(s, opts, res);
   res.iterations = s.iterations;
 }

@@ -34,7 +34,7 @@ struct solver_scalars {
   double omega;
   double breakdown_value;
   int halt;
-  int breakdown;
+  int breakdown;    // 0, or the solve_breakdown that stopped the iteration
   int stopped;      // solve_watch's verdict: diverged or stagnated
   int run_update;   // this iteration's x update may run
   int s_converged;  // BiCGStab: ||s|| met the tolerance

@@ -1,7 +1,9 @@
-// numpy.histogram's bins for `gpuprim histogram`, shared by the one-process
-// command (cmd_histogram.cpp) and its --distributed form (dist_cli.cpp):
-// the range (given, or the data's [min, max]), the edges as text, and the
-// printed result.
+// What `gpuprim histogram` prints, shared by the one-process command
+// (cmd_histogram.cpp) and its --distributed form (dist_cli.cpp): the edges
+// as text in their own type, the printed result; and the file's values
+// widened to a type the backend bins where the library takes not the
+// file's own. The bins themselves are the library's (gp::numpy_bins,
+// gp::numpy_histogram_bins).
 #pragma once
 
 #include <algorithm>
@@ -33,10 +35,10 @@ auto histogram_number(D v) {
   }
 }
 
-// The type the library bins values of dtype D as, holding the same values:
+// A type the library bins on every backend holding the values of dtype D:
 // 8- and 16-bit integers as int32, 64-bit integers as float64 (as numpy
-// bins them), float16 as float32; uint8, uint32, int32, float32 and float64
-// as themselves. (bool is read as uint8 before.)
+// compares them), float16 as float32; uint8, uint32, int32, float32 and
+// float64 as themselves. (bool is read as uint8 before.)
 template <class D>
 using histogram_sample_t = std::conditional_t<
     std::is_same_v<D, std::uint8_t> || std::is_same_v<D, std::uint32_t>, D,
@@ -44,66 +46,19 @@ using histogram_sample_t = std::conditional_t<
                        std::conditional_t<std::is_integral_v<D>, double,
                                           std::conditional_t<std::is_same_v<D, half>, float, D>>>>;
 
+// D is binned as it is: every number type on the host, the precompiled
+// sample types on the GPU.
+template <class B, class D>
+inline constexpr bool bins_as_is =
+    std::is_same_v<B, host_backend> ? numpy_histogram_sample<D>
+                                    : std::is_same_v<histogram_sample_t<D>, D>;
+
 template <class D>
 std::vector<histogram_sample_t<D>> histogram_samples(std::span<const D> values) {
   std::vector<histogram_sample_t<D>> samples(values.size());
   std::transform(values.begin(), values.end(), samples.begin(),
                  [](D v) { return static_cast<histogram_sample_t<D>>(histogram_number(v)); });
   return samples;
-}
-
-// The min and max of a file's values in its own dtype D, as numpy's
-// a.min() / a.max() see them (a NaN makes both NaN). Plain data, so that
-// MPI ranks can exchange it.
-template <class D>
-struct histogram_extent {
-  bool any = false;      // at least one value
-  bool nan = false;      // a NaN among them
-  bool numbers = false;  // a value that is not NaN; lo and hi are over those
-  D lo{}, hi{};
-
-  void add(D v) {
-    any = true;
-    const auto x = histogram_number(v);
-    if (x != x) {
-      nan = true;
-      return;
-    }
-    if (!numbers || x < histogram_number(lo)) lo = v;
-    if (!numbers || histogram_number(hi) < x) hi = v;
-    numbers = true;
-  }
-  // The extent of two parts of the data.
-  static histogram_extent merged(histogram_extent a, const histogram_extent& b) {
-    a.any = a.any || b.any;
-    a.nan = a.nan || b.nan;
-    if (b.numbers) {
-      if (!a.numbers || histogram_number(b.lo) < histogram_number(a.lo)) a.lo = b.lo;
-      if (!a.numbers || histogram_number(a.hi) < histogram_number(b.hi)) a.hi = b.hi;
-      a.numbers = true;
-    }
-    return a;
-  }
-};
-
-// numpy.histogram(a, bins, range)'s bins for data of dtype D: the given
-// --range LO HI (read as float64, as Python floats), else [min, max] of the
-// data (an error when that is not finite: a NaN or an infinity), else (0, 1)
-// for no data.
-template <class D>
-numpy_bins numpy_histogram_bins(const std::vector<double>& range, const histogram_extent<D>& e) {
-  if (!range.empty()) return numpy_bins::with_range<D>(range[0], range[1]);
-  if (!e.any) return numpy_bins::of_empty<D>();
-  if (e.nan) {
-    if constexpr (std::is_floating_point_v<D>) {
-      const D nan = std::numeric_limits<D>::quiet_NaN();
-      return numpy_bins::of_data<D>(nan, nan);
-    } else if constexpr (std::is_same_v<D, half>) {
-      const half nan = half::from_bits(0x7E00);
-      return numpy_bins::of_data<D>(nan, nan);
-    }
-  }
-  return numpy_bins::of_data<D>(e.lo, e.hi);
 }
 
 // The shortest text of a binary16 value `h` that reads back as it: the

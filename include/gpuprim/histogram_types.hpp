@@ -1,11 +1,14 @@
-// The histogram's value types, part of its public API (documented with it in
-// gpuprim/histogram.hpp, which is the header to include): the levels' type,
-// the sample and counter concepts, and numpy_bins, NumPy's even bins. They
-// live here because the binners and the NumPy rule in detail/histogram/
-// are built on them.
+// The histogram family's public vocabulary (documented with the functions in
+// gpuprim/histogram.hpp, the header to include): the levels' type, the
+// sample and counter concepts, numpy_bins (NumPy's even bins) and
+// numpy_range. The binners and the NumPy rule in detail/histogram/ are
+// built on them.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "gpuprim/core/low_precision.hpp"
@@ -20,6 +23,14 @@ using histogram_level_t = std::conditional_t<std::is_floating_point_v<T>, T, std
 template <class T>
 concept histogram_sample = std::is_arithmetic_v<T> && !std::is_same_v<T, bool> &&
                            (std::is_floating_point_v<T> || sizeof(T) <= 4);
+
+// The samples NumPy's rule takes on the host: every number type but bool
+// (64-bit integers are compared as float64, as numpy compares them), and
+// gp::half for float16 data. The GPU takes the precompiled ones from plain
+// C++ (histogram_sample types).
+template <class T>
+concept numpy_histogram_sample =
+    (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) || std::is_same_v<T, half>;
 
 template <class C>
 concept histogram_counter = std::is_same_v<C, std::uint32_t> || std::is_same_v<C, std::uint64_t>;
@@ -61,8 +72,9 @@ struct numpy_bins {
   numpy_float edges = numpy_float::float64;
 
   // A given range (Python numbers): linspace in float64. Throws
-  // std::invalid_argument when lo > hi or either is not finite; lo == hi
-  // widens to [lo - 0.5, hi + 0.5].
+  // std::invalid_argument when lo > hi ("max must be larger than min in
+  // range parameter.") or either is not finite; lo == hi widens to
+  // [lo - 0.5, hi + 0.5].
   template <class D>
   static numpy_bins with_range(double lo, double hi);
   // The default range [min, max] of non-empty data of type D: linspace in
@@ -76,6 +88,29 @@ struct numpy_bins {
   static numpy_bins of_empty() {
     return {0, 1, numpy_float::float64, numpy_float_of<D>()};
   }
+};
+
+// What NumPy's rule throws for bad arguments or data: a
+// std::invalid_argument whose what() is "gpuprim::<function>: <reason>",
+// and reason() alone, in NumPy's words where numpy.histogram raises the
+// same ValueError ("Too many bins for data range. ..."), for callers that
+// name the input themselves (the CLI names the file, Python raises
+// ValueError(reason)).
+class histogram_argument_error : public std::invalid_argument {
+ public:
+  histogram_argument_error(const char* function, const std::string& reason)
+      : std::invalid_argument(std::string("gpuprim::") + function + ": " + reason),
+        prefix_(std::char_traits<char>::length(function) + 11) {}
+  const char* reason() const noexcept { return what() + prefix_; }
+
+ private:
+  std::size_t prefix_;  // "gpuprim::" + function + ": "
+};
+
+// numpy.histogram's `range=(lower, upper)`, as Python floats.
+struct numpy_range {
+  double lower = 0;
+  double upper = 1;
 };
 
 }  // namespace gpuprim

@@ -1,0 +1,89 @@
+// The selection family's entry points, side by side, and the checks both
+// backends make before anything runs.
+//
+//   host: host_detail::select(backend, selection, n)  (gpuprim/host/select.hpp)
+//   GPU:  cuda_select_into(selection, n, counts, stream) below, defined in
+//         gpuprim/cuda/device/device_select.cuh
+//
+// Both return (or leave on the device) the totals of the counted classes.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "gpuprim/core/backend.hpp"
+#include "gpuprim/core/device_span.hpp"
+#include "gpuprim/core/memory.hpp"
+#include "gpuprim/detail/cuda_dispatch.hpp"
+#include "gpuprim/detail/select/precompiled.hpp"
+#include "gpuprim/detail/select/selections.hpp"
+
+namespace gpuprim::detail {
+
+using select_counts = std::array<std::uint64_t, 2>;
+
+// Defined in gpuprim/cuda/device/device_select.cuh. Enqueues selection `s`
+// over input[0, n) on `stream`; counts[0 .. S::counted) (device memory)
+// receive the counted classes' totals. Nothing is synchronized.
+template <class S>
+void cuda_select_into(const S& s, std::size_t n, std::uint64_t* counts, stream_t stream);
+
+template <class S>
+void cuda_select_checked(const S& s, std::size_t n, std::uint64_t* counts, stream_t stream) {
+#if !defined(__CUDACC__)
+  static_assert(precompiled_select<S>,
+                "gpuprim: this selection's type/predicate combination is not precompiled into the "
+                "library; call it from a .cu file that includes gpuprim/cuda/select.cuh");
+#endif
+  on_cuda("select", [&] { cuda_select_into(s, n, counts, stream); });
+}
+
+// Runs a selection on the GPU and brings its totals to the host (one
+// synchronization).
+template <class S>
+select_counts cuda_select_to_host(cuda_backend backend, const S& s, std::size_t n) {
+  const scratch_buffer counts(2 * sizeof(std::uint64_t), backend.stream);
+  select_counts result{0, 0};
+  cuda_select_checked(s, n, counts.get<std::uint64_t>(), backend.stream);
+  copy_to_host(result.data(), counts.get(), S::counted * sizeof(std::uint64_t), backend.stream);
+  synchronize(backend.stream);
+  return result;
+}
+
+[[noreturn]] inline void select_error(const char* algorithm, const std::string& what) {
+  throw std::invalid_argument(std::string("gpuprim::") + algorithm + ": " + what);
+}
+
+inline void check_same_length(const char* algorithm, const char* a, std::size_t na, const char* b,
+                              std::size_t nb) {
+  if (na != nb) {
+    select_error(algorithm, std::string(a) + " and " + b + " differ in length (" +
+                                std::to_string(na) + " and " + std::to_string(nb) + " elements)");
+  }
+}
+
+// Inputs and outputs of a selection may not share memory.
+inline void check_disjoint(const char* algorithm, const char* a, const void* pa,
+                           std::size_t bytes_a, const char* b, const void* pb,
+                           std::size_t bytes_b) {
+  const auto x = reinterpret_cast<std::uintptr_t>(pa);
+  const auto y = reinterpret_cast<std::uintptr_t>(pb);
+  if (bytes_a > 0 && bytes_b > 0 && x < y + bytes_b && y < x + bytes_a) {
+    select_error(algorithm, std::string(a) + " and " + b + " overlap");
+  }
+}
+
+// An output that holds `needed` elements or more.
+inline void check_room(const char* algorithm, const char* output, std::size_t size,
+                       std::uint64_t needed) {
+  if (size < needed) {
+    select_error(algorithm, std::string(output) + " holds " + std::to_string(size) +
+                                " elements, the result has " + std::to_string(needed) +
+                                " (nothing was written)");
+  }
+}
+
+}  // namespace gpuprim::detail

@@ -1,0 +1,172 @@
+"""histogram at the edges of NumPy's rule (issues 41 and 46): numpy's
+"Too many bins for data range" where numpy raises it, numpy's answers where
+it does not, numpy's exception types for bad arguments, and messages in
+numpy's words (no C++ prefix)."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import gpuprim as gp
+
+I64 = np.iinfo(np.int64)
+
+# Each raises ValueError "Too many bins for data range" in numpy 2.4.6.
+TOO_MANY = [
+    ("overflow", lambda h: h(np.array([-1e308, 1e308]), bins=4)),
+    ("wide range", lambda h: h(np.arange(7), range=(-1e308, 1e308))),
+    ("float32 all equal and large", lambda h: h(np.full(3, 1e30, np.float32), bins=3)),
+    ("int64 min twice", lambda h: h(np.full(2, I64.min))),
+    ("one ulp apart", lambda h: h(np.array([1, 1 + 2e-16] * 10), bins=10)),
+    ("1e16 and 1e16 + 2", lambda h: h(np.array([1e16, 1e16 + 2]), bins=4)),
+    ("a single huge int64", lambda h: h(np.array([2**62]))),
+    ("a single int64 max", lambda h: h(np.array([I64.max]))),
+    ("float32 near its range", lambda h: h(np.array([-3e38, 3e38], np.float32))),
+    ("range of two equal huge values", lambda h: h(np.arange(3), range=(1e308, 1e308))),
+    ("uint64 max alone", lambda h: h(np.array([2**64 - 1], np.uint64), bins=3)),
+]
+
+
+@pytest.mark.parametrize("name,call", TOO_MANY, ids=[n for n, _ in TOO_MANY])
+def test_too_many_bins_as_numpy(name, call):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # numpy's overflow warnings
+        with pytest.raises(ValueError, match="Too many bins for data range"):
+            call(np.histogram)
+    with pytest.raises(ValueError, match="^Too many bins for data range. Cannot create"):
+        call(gp.histogram)
+
+
+# numpy 2.4.6 answers these; gpuprim's counts and edges are the same.
+ANSWERED = [
+    ("int64 min and max", lambda h: h(np.array([I64.min, I64.max]), bins=3)),
+    ("uint64 0 and max", lambda h: h(np.array([0, 2**64 - 1], np.uint64), bins=3)),
+    ("float32 top edge rounds to inf", lambda h: h(np.array([1.0], np.float32), bins=1, range=(0, 1e39))),
+    ("float64 up to 1.7e308", lambda h: h(np.array([0, 1.7e308]), bins=3)),
+    ("float64 from -1.7e308", lambda h: h(np.array([-1.7e308, 0]), bins=3)),
+    ("int8 extremes", lambda h: h(np.array([-128, 127], np.int8), bins=3)),
+    ("subnormal range", lambda h: h(np.arange(3), range=(0, 1e-320))),
+    ("bins=True", lambda h: h(np.arange(3), bins=True)),
+    ("bins=np.int8(3)", lambda h: h(np.arange(3), bins=np.int8(3))),
+    ("equal edges in an array", lambda h: h(np.array([0, 1, 1, 2, 2.5, np.nan, -1]), bins=[0, 1, 1, 2])),
+]
+
+
+@pytest.mark.parametrize("name,call", ANSWERED, ids=[n for n, _ in ANSWERED])
+def test_answers_as_numpy(name, call):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want_counts, want_edges = call(np.histogram)
+    counts, edges = call(gp.histogram)
+    np.testing.assert_array_equal(counts, want_counts)
+    np.testing.assert_array_equal(edges, want_edges)
+    assert counts.dtype == want_counts.dtype and edges.dtype == want_edges.dtype
+
+
+def test_bad_bins_raise_numpys_types():
+    x = np.arange(5.0)
+    with pytest.raises(TypeError, match="`bins` must be an integer, a string, or an array"):
+        gp.histogram(x, 2.4)
+    with pytest.raises(TypeError):
+        gp.histogram(x, bins=np.float64(3))
+    for bins in (0, -1):
+        with pytest.raises(ValueError, match="`bins` must be positive, when an integer"):
+            gp.histogram(x, bins=bins)
+    for bins in (2**31, 2**40, 2**63, 2**70):
+        with pytest.raises(ValueError, match="too many bins"):
+            gp.histogram(x, bins=bins)
+    with pytest.raises(ValueError, match="must be 1d"):
+        gp.histogram(x, bins=[[1, 2]])
+    with pytest.raises(ValueError, match="must increase monotonically"):
+        gp.histogram(x, bins=[2, 1])
+
+
+def test_bad_ranges_in_numpys_words():
+    x = np.arange(5.0)
+    with pytest.raises(ValueError, match="^max must be larger than min in range parameter"):
+        gp.histogram(x, range=(2, 1))
+    with pytest.raises(ValueError, match=r"^supplied range of \[nan, 1\] is not finite"):
+        gp.histogram(x, range=(np.nan, 1))
+    with pytest.raises(ValueError, match=r"^supplied range of \[0, inf\] is not finite"):
+        gp.histogram(x, range=(0, np.inf))
+    with pytest.raises(ValueError, match=r"^autodetected range of \[nan, nan\] is not finite"):
+        gp.histogram(np.array([np.nan, 1.0]))
+    with pytest.raises(ValueError):  # numpy: too many values to unpack
+        gp.histogram(x, range=(1, 2, 3))
+
+
+def test_no_error_names_the_cpp_function():
+    for call in (
+        lambda: gp.histogram(np.array([1e16, 1e16 + 2]), bins=4),
+        lambda: gp.histogram(np.arange(3.0), range=(2, 1)),
+        lambda: gp.histogram(np.array([np.inf])),
+    ):
+        with pytest.raises(ValueError) as info:
+            call()
+        assert "gpuprim::" not in str(info.value)
+
+
+def test_bool_counts_as_uint8_with_numpys_warning():
+    x = np.array([True, False, True, True])
+    with pytest.warns(RuntimeWarning, match="Converting input from bool"):
+        want_counts, want_edges = np.histogram(x)
+    with pytest.warns(RuntimeWarning, match="Converting input from bool"):
+        counts, edges = gp.histogram(x)
+    np.testing.assert_array_equal(counts, want_counts)
+    np.testing.assert_array_equal(edges, want_edges)
+
+
+def test_unsupported_features_are_refused():
+    x = np.arange(5.0)
+    with pytest.raises(TypeError, match="weights"):
+        gp.histogram(x, weights=np.ones(5))
+    with pytest.raises(TypeError, match="a is not an array of numbers"):
+        gp.histogram(np.array(["2020-01-01"], dtype="datetime64[D]"))
+
+
+@pytest.mark.parametrize("bins", [1, 7, 37, 1000, 5000])
+def test_float16_as_numpy(bins):
+    x = (np.random.default_rng(16).standard_normal(3001) * 4).astype(np.float16)
+    for rng in (None, (-1.0, 1.5), (1000.0, 1018.0)):
+        try:
+            want_counts, want_edges = np.histogram(x, bins=bins, range=rng)
+        except ValueError as numpy_error:
+            with pytest.raises(ValueError, match=str(numpy_error)[:40]):
+                gp.histogram(x, bins=bins, range=rng)
+            continue
+        counts, edges = gp.histogram(x, bins=bins, range=rng)
+        np.testing.assert_array_equal(counts, want_counts)
+        np.testing.assert_array_equal(edges, want_edges)
+        assert edges.dtype == np.float16
+
+
+ESTIMATORS = ["auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt"]
+
+
+@pytest.mark.parametrize("name", ESTIMATORS)
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.float32, np.float64])
+def test_bin_estimators_as_numpy(name, dtype):
+    rng = np.random.default_rng(46)
+    x = (rng.standard_normal(5000) * 30).astype(dtype)
+    for rng_arg in (None, (-10, 20)):
+        want_counts, want_edges = np.histogram(x, bins=name, range=rng_arg)
+        counts, edges = gp.histogram(x, bins=name, range=rng_arg)
+        np.testing.assert_array_equal(counts, want_counts)
+        np.testing.assert_array_equal(edges, want_edges)
+
+
+def test_density_as_numpy():
+    x = np.random.default_rng(3).random(1000)
+    for bins in (10, [0, 0.1, 0.5, 1.0]):
+        want, want_edges = np.histogram(x, bins=bins, density=True)
+        got, edges = gp.histogram(x, bins=bins, density=True)
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(edges, want_edges)
+        assert got.dtype == want.dtype
+
+
+def test_big_endian_input_as_numpy():
+    x = np.arange(20.0).astype(">f8")
+    np.testing.assert_array_equal(gp.histogram(x, bins=4)[0], np.histogram(x, bins=4)[0])
+    np.testing.assert_array_equal(x, np.arange(20.0))  # the caller's data untouched
