@@ -38,7 +38,7 @@ constexpr const char* gpu_dtypes = "on the GPU samples are uint8, int32, uint32,
 // raises TypeError.
 template <class F>
 void visit_sample(const char* fn, const array& x, bool on_device, F&& f) {
-  if (x.type == dtype::bool_ || (on_device && x.type == dtype::float16)) {
+  if (x.type == dtype::bool8 || (on_device && x.type == dtype::float16)) {
     unsupported_dtype(fn, x, on_device ? gpu_dtypes : host_dtypes);
   }
   if (x.type == dtype::float16) {
