@@ -65,7 +65,7 @@ flags=(-std=c++20 -O1 -g -fno-omit-frame-pointer -fopenmp -Iinclude -I.
   -DGPUPRIM_HAS_CUDA=0 -fsanitize=address,undefined -fno-sanitize-recover=all)
 # The readers, built once with the sanitizers and libFuzzer's coverage.
 sources=(src/io/npy.cpp src/io/mtx.cpp src/io/memory_limit.cpp apps/gpuprim/png_image.cpp
-  apps/gpuprim/point_csv.cpp apps/gpuprim/input_file.cpp)
+  apps/gpuprim/point_csv.cpp apps/gpuprim/input_file.cpp apps/gpuprim/progress.cpp)
 objects=()
 compiles=()
 for source in "${sources[@]}"; do

@@ -78,6 +78,21 @@ template <class T>
 void write_back(std::vector<T>& values, const device_vector<T>& staged) {
   values = to_host(staged);
 }
+// The same over memory the caller owns in another form (a file's bytes).
+template <class T>
+std::span<T> stage_in_place(host_backend, std::span<T> values) {
+  return values;
+}
+template <class T>
+device_vector<T> stage_in_place(cuda_backend, std::span<T> values) {
+  return to_device(std::span<const T>(values));
+}
+template <class T>
+void write_back(std::span<T>, std::span<T>) {}
+template <class T>
+void write_back(std::span<T> values, const device_vector<T>& staged) {
+  copy(staged.span(), values);
+}
 
 // Other objects the library copies to a device with gp::to_device (a CSR
 // matrix): the object itself on the host (bind the result to a const

@@ -28,6 +28,7 @@
 #include "input_file.hpp"
 #include "options.hpp"
 #include "point_csv.hpp"
+#include "progress.hpp"
 
 namespace gpuprim::cli {
 namespace {
@@ -61,13 +62,17 @@ template <class T>
 closest_pair_result solve(host_backend b, const point_table<T>& table,
                           closest_pair_algorithm algorithm) {
   const double pairs = 0.5 * double(table.rows) * double(table.rows > 0 ? table.rows - 1 : 0);
-  // The host brute force reports once a second after its first second.
+  char what[96];
+  std::snprintf(what, sizeof what, "closest pair of %zu points (brute force: %.3g pairs)",
+                table.rows, pairs);
+  progress_stage working(algorithm == closest_pair_algorithm::brute_force
+                             ? what
+                             : "closest pair of " + std::to_string(table.rows) + " points");
+  // The host brute force says how far it is (the library counts the pairs
+  // only when asked, once a second).
   closest_pair_progress progress;
-  progress.report = [pairs](double fraction, double seconds) {
-    std::fprintf(stderr, "gpuprim closest-pair: brute force, %.0f%% of %.3g pairs, %.1f s\n",
-                 100.0 * fraction, pairs, seconds);
-    std::fflush(stderr);
-  };
+  progress.report = [&working](double fraction, double) { working.fraction(fraction); };
+  progress.interval = 0.5;
   return closest_pair(b, matrix_view<const T>(table.values.data(), table.rows, table.dim),
                       algorithm, progress);
 }
@@ -82,6 +87,8 @@ closest_pair_result solve(cuda_backend b, const point_table<T>& table,
                  "no progress until it ends\n",
                  table.rows, pairs);
   }
+  const progress_stage working("closest pair of " + std::to_string(table.rows) +
+                               " points on the GPU");
   const device_vector<T> d = to_device(table.values);
   return closest_pair(b, device_matrix_view<const T>(d.data(), table.rows, table.dim), algorithm);
 }
@@ -94,7 +101,7 @@ std::variant<point_table<float>, point_table<double>> read_points(const std::str
     point_csv csv = read_point_csv(file);
     return point_table<double>{std::move(csv.values), csv.rows, csv.dim};
   }
-  const io::npy_array array = io::read_npy(file);
+  const io::npy_array array = read_array(file);
   if (array.shape.size() != 2 || (array.shape[1] != 2 && array.shape[1] != 3)) {
     throw usage_error(file + ": shape " + shape_text(array.shape) +
                       "; points must have shape (n, 2) or (n, 3)");

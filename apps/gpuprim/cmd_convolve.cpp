@@ -1,11 +1,12 @@
 // `gpuprim convolve IN -o OUT --filter SPEC [--border MODE] [--correlate]`:
 // filters an image as scipy.ndimage would.
 //
-// IN and OUT are both .png (8-bit gray, gray + alpha, RGB or RGBA; palette
-// images are expanded, 16-bit ones converted to 8 bits; every channel is
-// filtered in float32, and the PNG holds |v| rounded to nearest and
-// saturated to 0..255, as OpenCV's convertScaleAbs, so that the negative
-// half of a derivative shows) or both .npy (a 2-D float32 or float64 array;
+// IN and OUT are both .png (gray, gray + alpha, RGB or RGBA; palette
+// images are expanded; every channel is filtered in float32, and the PNG
+// holds |v| rounded to nearest and saturated to 0..255, as OpenCV's
+// convertScaleAbs, so that the negative half of a derivative shows; a
+// 16-bit image is filtered on its samples, 0..65535 as stored, and written
+// as a 16-bit PNG saturated to 0..65535) or both .npy (a 2-D float32 or float64 array;
 // the output has the input's dtype and keeps the signed values).
 // SPEC names scipy.ndimage's function and computes what it computes:
 // sobel-x = sobel(img, axis=1) (positive where the intensity rises to the
@@ -25,6 +26,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -39,6 +41,7 @@
 #include "gpuprim/io/npy.hpp"
 #include "input_file.hpp"
 #include "options.hpp"
+#include "progress.hpp"
 
 namespace gpuprim::cli {
 namespace {
@@ -196,19 +199,36 @@ std::vector<T> filter_image(B b, const std::vector<T>& values, std::size_t rows,
   return fetch(std::move(out));
 }
 
-// A PNG image, every channel filtered in float32, then |v| rounded (ties
-// to even) and saturated.
+// The samples of a PNG image (8- or 16-bit), every channel filtered in
+// float32 (exact for both), then |v| rounded (ties to even) and saturated
+// to the sample's range, in place.
+template <class B, class Sample>
+void filter_samples(B b, std::vector<Sample>& samples, const png_pixels& image,
+                    const convolve_options& opts, const filter_choice& f, bool flip) {
+  const std::vector<float> values(samples.begin(), samples.end());
+  const std::vector<float> out =
+      filter_image(b, values, image.rows, image.cols, image.channels, f, opts.mode, flip);
+  static constexpr float largest = std::numeric_limits<Sample>::max();
+  std::transform(out.begin(), out.end(), samples.begin(), [](float v) {
+    const float m = std::nearbyint(std::fabs(v));
+    if (std::isnan(m)) return Sample{0};
+    return static_cast<Sample>(std::min(m, largest));
+  });
+}
+
+// A PNG image filtered and written at its own bit depth.
 template <class B>
 void filter_png(B b, png_pixels& image, const convolve_options& opts, const filter_choice& f,
                 bool flip) {
-  const std::vector<float> values(image.values.begin(), image.values.end());
-  const std::vector<float> out =
-      filter_image(b, values, image.rows, image.cols, image.channels, f, opts.mode, flip);
-  std::transform(out.begin(), out.end(), image.values.begin(), [](float v) {
-    const float m = std::nearbyint(std::fabs(v));
-    if (std::isnan(m)) return std::uint8_t{0};
-    return static_cast<std::uint8_t>(std::min(m, 255.0f));
-  });
+  {
+    const progress_stage working("filtering the " + std::to_string(image.cols) + " x " +
+                                 std::to_string(image.rows) + " image " + opts.input);
+    if (image.bit_depth == 16) {
+      filter_samples(b, image.values16, image, opts, f, flip);
+    } else {
+      filter_samples(b, image.values, image, opts, f, flip);
+    }
+  }
   write_png(opts.output, image);
 }
 
@@ -221,10 +241,15 @@ void filter_npy(B b, const io::npy_array& a, const convolve_options& opts, const
                       std::to_string(a.shape.size()) + " dimensions");
   }
   const auto filter_as = [&]<class T>(std::type_identity<T>) {
-    const auto v = a.values<T>();
-    const std::vector<T> values(v.begin(), v.end());
-    const std::vector<T> out =
-        filter_image(b, values, a.shape[0], a.shape[1], 1, f, opts.mode, flip);
+    std::vector<T> out;
+    {
+      const progress_stage working("filtering the " + std::to_string(a.shape[1]) + " x " +
+                                   std::to_string(a.shape[0]) + " array " + opts.input);
+      const auto v = a.values<T>();
+      const std::vector<T> values(v.begin(), v.end());
+      out = filter_image(b, values, a.shape[0], a.shape[1], 1, f, opts.mode, flip);
+    }
+    const progress_stage writing("writing " + opts.output);
     io::write_npy(opts.output, std::span<const T>(out),
                   std::span<const std::uint64_t>(a.shape.data(), a.shape.size()));
   };
@@ -268,10 +293,11 @@ int run_convolve(const convolve_options& opts) {
 constexpr command_help help(R"(
 convolve: Filters a PNG image (every channel) or a 2-D float .npy array as scipy.ndimage.convolve
   (or correlate) would
-IN: A .png image or a 2-D float32/float64 .npy array
+IN: A .png image (8- or 16-bit) or a 2-D float32/float64 .npy array. A 16-bit PNG is filtered on
+  its samples as stored (0..65535, no gamma conversion)
 --output: Where to write the result, a .png for a .png IN, a .npy for a .npy IN. A PNG holds |v|
   rounded and saturated to 0..255 (OpenCV's convertScaleAbs), so a derivative's negative side
-  shows; a .npy keeps the signed values
+  shows; a 16-bit IN gives a 16-bit PNG, saturated to 0..65535; a .npy keeps the signed values
 --filter: scipy.ndimage's filter of that name: sobel-x (sobel, axis=1: positive where the
   intensity rises to the right), sobel-y (axis=0), laplacian (laplace), box:R (uniform_filter,
   size 2R+1), gaussian:SIGMA or gaussian:SIGMA:R (gaussian_filter, radius R); or FILE.npy, weights

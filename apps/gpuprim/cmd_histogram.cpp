@@ -1,5 +1,5 @@
 // `gpuprim histogram FILE [--bins N] [--range LO HI]`: numpy.histogram of a
-// NumPy array's values (flattened) or of a PNG image's 8-bit channel values.
+// NumPy array's values (flattened) or of a PNG image's channel values.
 //
 // Prints one line per bin, "bin lo hi count" (the bin holds [lo, hi), the
 // last one [lo, hi]), then "left out: K", the number of values outside the
@@ -9,8 +9,8 @@
 // the data's floating type (float64 for integers; see gp::numpy_bins), a
 // value compared in that type. Bool arrays count as uint8, as numpy does.
 // PNG images: every channel of every pixel (gray, gray + alpha, RGB or
-// RGBA; palettes are expanded; 16-bit images are converted to 8 bits), as
-// a uint8 array.
+// RGBA; palettes are expanded), as a uint8 array, or for a 16-bit image as
+// a uint16 array of its samples (0..65535, no gamma conversion).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -33,6 +33,7 @@
 #include "histogram_output.hpp"
 #include "input_file.hpp"
 #include "options.hpp"
+#include "progress.hpp"
 
 namespace gpuprim::cli {
 namespace {
@@ -72,12 +73,18 @@ int run_histogram(const histogram_options& opts) {
   check_histogram_bins(opts.bins);
   const backend be = resolve(opts.backend);
   const input_data input = read_input(opts.file);
+  const progress_stage working("counting the values of " + opts.file);
   try {
     std::visit(
         [&]<class Input>(auto b, const Input& in) {
           if constexpr (std::is_same_v<Input, png_pixels>) {
-            // All channel values of the image, 8 bits each, row by row.
-            histogram_values(b, std::span<const std::uint8_t>(in.values), opts);
+            // All channel values of the image, row by row: 8 bits each, or
+            // the 16-bit samples as they are stored.
+            if (in.bit_depth == 16) {
+              histogram_values(b, std::span<const std::uint16_t>(in.values16), opts);
+            } else {
+              histogram_values(b, std::span<const std::uint8_t>(in.values), opts);
+            }
           } else {
             histogram_array(b, in, opts);
           }
@@ -91,13 +98,14 @@ int run_histogram(const histogram_options& opts) {
 
 // `gpuprim histogram --help`: what the command does, then each of its options.
 constexpr command_help help(R"(
-histogram: numpy.histogram of a NumPy .npy array's values (flattened) or of a PNG image's 8-bit
+histogram: numpy.histogram of a NumPy .npy array's values (flattened) or of a PNG image's
   channel values: N even bins over [LO, HI], the last bin closed; prints 'bin lo hi count' per
   bin, then 'left out: K' (values outside the range, NaNs). Edges are np.linspace(LO, HI, N + 1)
   in the data's floating type (float64 for integers), printed shortest; a value is compared with
   them in that type
 FILE: A .npy file (bool, int8..int64, uint8..uint64, float16, float32, float64) or a .png image
-  (as a uint8 array)
+  (as a uint8 array of its channels; a 16-bit image as a uint16 array of its samples, 0..65535,
+  as stored: no gamma conversion)
 --bins: Number of bins, a positive integer (default: 10)
 --range: Bounds LO HI of the bins: values in [LO, HI] are counted (LO == HI widens to [LO - 0.5,
   HI + 0.5]). Default: the data's [min, max]; (0, 1) when empty

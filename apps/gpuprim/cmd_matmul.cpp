@@ -24,7 +24,9 @@
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/gemm.hpp"
 #include "gpuprim/io/npy.hpp"
+#include "input_file.hpp"
 #include "options.hpp"
+#include "progress.hpp"
 
 namespace gpuprim::cli {
 namespace {
@@ -95,9 +97,9 @@ std::vector<T> convert(const std::vector<R>& x) {
 }
 
 int run_matmul(const matmul_options& opts) {
-  const io::npy_array a = io::read_npy(opts.a);
+  const io::npy_array a = read_array(opts.a);
   check_operand(opts.a, a);
-  const io::npy_array b = io::read_npy(opts.b);
+  const io::npy_array b = read_array(opts.b);
   check_operand(opts.b, b);
   const std::size_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
   if (b.shape[0] != k) {
@@ -120,6 +122,8 @@ int run_matmul(const matmul_options& opts) {
   // Products in the chosen precision; the result in the output dtype.
   std::vector<double> wide_result;
   std::vector<float> narrow_result;
+  const progress_stage working("multiplying (" + std::to_string(m) + " x " + std::to_string(k) +
+                               ") by (" + std::to_string(k) + " x " + std::to_string(n) + ")");
   std::visit(
       [&](auto on) {
         if (mode == product_precision::fp64) {
@@ -136,6 +140,7 @@ int run_matmul(const matmul_options& opts) {
       },
       be);
   const std::uint64_t shape[] = {m, n};
+  const progress_stage writing("writing " + opts.output);
   if (wide) {
     const auto c = wide_result.empty() && !narrow_result.empty() ? convert<double>(narrow_result)
                                                                  : wide_result;

@@ -42,7 +42,9 @@
 #include "gpuprim/core/low_precision.hpp"
 #include "gpuprim/io/npy.hpp"
 #include "gpuprim/reduce.hpp"
+#include "input_file.hpp"
 #include "options.hpp"
+#include "progress.hpp"
 
 namespace gpuprim::cli {
 namespace {
@@ -181,9 +183,10 @@ std::string reduce_array(B b, const io::npy_array& array, reduce_op op) {
 
 int run_reduce(const reduce_options& opts) {
   const backend be = resolve(opts.backend);
-  const io::npy_array array = io::read_npy(opts.file);
+  const io::npy_array array = read_array(opts.file);
   std::string result;
   try {
+    const progress_stage working("reducing " + std::to_string(array.size()) + " values");
     result = std::visit([&](auto b) { return reduce_array(b, array, opts.op); }, be);
   } catch (const usage_error& e) {
     throw usage_error(opts.file + ": " + e.what());

@@ -15,8 +15,11 @@
 //    maximum_number): NaNs are skipped; an output is NaN only while every
 //    element so far has been NaN.
 // --exclusive shifts the result by one: out[0] = init and out[i] combines
-// in[0..i-1] with init, where init is 0 for sum, the type's largest value
-// (+inf for floats) for the minima and its lowest (-inf) for the maxima.
+// in[0..i-1] with init, where init is the operator's identity
+// (gp::identity_of): 0 for sum, the type's largest value (+inf for floats)
+// for min and its lowest (-inf) for max, and NaN for the float nanmin /
+// nanmax, which every number beats; so exclusive out[i] is always inclusive
+// out[i - 1].
 // The GPU path scans in a type the library precompiles (64-bit integers for
 // integer sums, 32-bit ones for the min/max of 8- and 16-bit integers), so
 // both backends write the same integers.
@@ -49,6 +52,7 @@
 #include "gpuprim/io/npy.hpp"
 #include "gpuprim/scan.hpp"
 #include "gpuprim/segmented.hpp"
+#include "input_file.hpp"
 #include "options.hpp"
 
 namespace gpuprim::cli {
@@ -125,11 +129,14 @@ void write_sums(B b, std::span<const T> values, const segment_list& segments,
   using C = scan_sum_t<T>;
   const std::vector<C> widened(values.begin(), values.end());
   write_as<scan_sum_output_t<T>>(
-      opts.output, scan_values<B, C>(b, widened, segments, opts.exclusive, C{0}, plus{}));
+      opts.output,
+      scan_values<B, C>(b, widened, segments, opts.exclusive, identity_of<C>(plus{}), plus{}));
 }
 
 // Running minima / maxima with the operator the op names; integers have
-// no NaN, so both rules are the plain operator for them.
+// no NaN, so both rules are the plain operator for them. The exclusive
+// start is the identity in T (an 8- or 16-bit type's own extremes, not
+// those of the wider type it is scanned in).
 template <bool Max, bool SkipNan, class B, class T>
 void write_extremes(B b, std::span<const T> values, const segment_list& segments,
                     const scan_options& opts) {
@@ -139,7 +146,7 @@ void write_extremes(B b, std::span<const T> values, const segment_list& segments
   using op = std::conditional_t<SkipNan && std::is_floating_point_v<T>, skipping, propagating>;
   const std::vector<C> converted(values.begin(), values.end());
   write_as<T>(opts.output, scan_values<B, C>(b, converted, segments, opts.exclusive,
-                                             static_cast<C>(extreme_identity<T>(Max)), op{}));
+                                             static_cast<C>(identity_of<T>(op{})), op{}));
 }
 
 template <class B, class T>
@@ -195,7 +202,7 @@ void check_offsets(const std::vector<Offset>& offsets, std::uint64_t num_values,
 // Reads --segments: bool / uint8 head flags, one per value, or integer
 // offsets (as int64 when signed, uint64 when not).
 segment_list read_segments(const std::string& file, std::uint64_t num_values) {
-  const io::npy_array array = io::read_npy(file);
+  const io::npy_array array = read_array(file);
   if (array.shape.size() != 1) {
     throw usage_error(file + ": segments must be a 1-D array, not " +
                       std::to_string(array.shape.size()) + "-D");
@@ -228,7 +235,7 @@ int run_scan(const scan_options& opts) {
   if (segmented && opts.op != scan_op::sum && opts.backend != backend_request::host) {
     throw usage_error("segmented min/max scans are only on the host backend (add --backend host)");
   }
-  const io::npy_array array = io::read_npy(opts.file);
+  const io::npy_array array = read_array(opts.file);
   const segment_list segments =
       segmented ? read_segments(opts.segments, array.size()) : segment_list{};
   std::visit([&](auto b) { scan_array(b, array, segments, opts); }, be);
@@ -245,8 +252,9 @@ FILE: The .npy file (bool, int8..int64, uint8..uint64, float32, float64; either 
   unsigned inputs), float sums and the minima / maxima in the input's dtype
 --op: sum; min or max, where NaN propagates (numpy.minimum.accumulate: from the first NaN on, all
   NaN); nanmin or nanmax, which skip NaN (numpy.fmin.accumulate: NaN only before the first number)
---exclusive: Exclusive scan: out[i] combines in[0..i-1] (out[0] = 0 for sum, +inf / the largest
-  value for min and nanmin, -inf / the lowest for max and nanmax)
+--exclusive: Exclusive scan: out[i] combines in[0..i-1] and out[0] is the operator's identity (0
+  for sum, +inf / the largest value for min, -inf / the lowest for max, NaN for the float nanmin
+  and nanmax, which every number beats), so out[i] is the inclusive scan's out[i-1]
 --segments: Segmented scan, restarting at every segment: a 1-D .npy of bool or uint8 head flags,
   one per element (nonzero starts a segment), or of integer offsets (num_segments + 1, rising from
   0 to the size). The minima / maxima: --backend host only

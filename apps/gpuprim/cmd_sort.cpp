@@ -31,7 +31,9 @@
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/io/npy.hpp"
 #include "gpuprim/sort.hpp"
+#include "input_file.hpp"
 #include "options.hpp"
+#include "progress.hpp"
 
 namespace gpuprim::cli {
 namespace {
@@ -47,12 +49,13 @@ std::span<const std::byte> bytes_of(const std::vector<T>& values) {
 
 void write_1d(const std::string& path, io::dtype type, std::span<const std::byte> bytes,
               std::uint64_t length) {
+  const progress_stage writing("writing " + path);
   io::write_npy(path, type, bytes, std::span<const std::uint64_t>(&length, 1));
 }
 
 // Sorts `keys` and the values with them, in place, where b runs.
 template <class B, class K>
-void sort_keys(B b, std::vector<K>& keys, value_words& values, sort_order order) {
+void sort_keys(B b, std::span<K> keys, value_words& values, sort_order order) {
   auto staged_keys = stage_in_place(b, keys);
   std::visit(
       [&]<class List>(List& list) {
@@ -68,19 +71,24 @@ void sort_keys(B b, std::vector<K>& keys, value_words& values, sort_order order)
   write_back(keys, staged_keys);
 }
 
-// Sorts the keys of `array` and the values with them; writes both.
+// Sorts the keys of `array` in place (the host sorts the file's bytes as
+// read, no copy) and the values with them; writes both.
 template <class B>
-void sort_array(B b, const io::npy_array& array, value_words& values,
-                const io::npy_array* values_array, const sort_options& opts) {
+void sort_array(B b, io::npy_array& array, value_words& values, const io::npy_array* values_array,
+                const sort_options& opts) {
   visit_dtype(array.type, [&]<class T>(std::type_identity<T>) {
     if constexpr (std::is_same_v<T, half>) {
       throw usage_error(opts.file + ": dtype " + std::string(io::dtype_name(array.type)) +
                         " is not supported (bool, integers, float32 and float64 are)");
     } else {
       // bool: 0 and 1, sorted as bytes.
-      std::vector<stored_t<T>> keys = stored_values<T>(array.bytes);
-      sort_keys(b, keys, values, opts.descending ? sort_order::descending : sort_order::ascending);
-      write_1d(opts.output, array.type, bytes_of(keys), keys.size());
+      const std::span<stored_t<T>> keys = stored_span<T>(array);
+      {
+        const progress_stage working("sorting " + std::to_string(keys.size()) + " keys");
+        sort_keys(b, keys, values,
+                  opts.descending ? sort_order::descending : sort_order::ascending);
+      }
+      write_1d(opts.output, array.type, std::as_bytes(keys), keys.size());
       std::visit(
           [&]<class List>(const List& list) {
             if constexpr (!std::is_same_v<List, std::monostate>) {
@@ -126,11 +134,11 @@ int run_sort(const sort_options& opts) {
     throw usage_error("--values-out " + opts.values_output +
                       " is the key output's path; give the sorted values their own file");
   }
-  const io::npy_array array = io::read_npy(opts.file);
+  io::npy_array array = read_array(opts.file);
   io::npy_array values_array;
   value_words values;
   if (with_values) {
-    values_array = io::read_npy(opts.values);
+    values_array = read_array(opts.values);
     values = read_values(values_array, opts, array.size());
   }
   std::visit(

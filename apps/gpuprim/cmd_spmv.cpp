@@ -13,6 +13,7 @@
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/sparse.hpp"
 #include "options.hpp"
+#include "progress.hpp"
 #include "sparse_cli.hpp"
 
 namespace gpuprim::cli {
@@ -30,17 +31,22 @@ int run_spmv(const spmv_options& opts) {
   const cli_matrix m = read_cli_matrix(opts.matrix);
   const std::vector<double> x = read_cli_vector(opts.vector, "x");
   std::vector<double> y;
-  std::visit(
-      [&](auto b, const auto& A) {
-        if (x.size() != A.cols()) {
-          throw usage_error(opts.vector + ": x has " + std::to_string(x.size()) + " elements but " +
-                            opts.matrix + " has " + std::to_string(A.cols()) + " columns");
-        }
-        auto out = make_output<double>(b, A.rows());
-        spmv(b, 1.0, stage_object(b, A), stage(b, x), 0.0, out);
-        y = fetch(std::move(out));
-      },
-      be, m);
+  {
+    const progress_stage working("multiplying by the matrix of " + opts.matrix);
+    std::visit(
+        [&](auto b, const auto& A) {
+          if (x.size() != A.cols()) {
+            throw usage_error(opts.vector + ": x has " + std::to_string(x.size()) +
+                              " elements but " + opts.matrix + " has " + std::to_string(A.cols()) +
+                              " columns");
+          }
+          auto out = make_output<double>(b, A.rows());
+          spmv(b, 1.0, stage_object(b, A), stage(b, x), 0.0, out);
+          y = fetch(std::move(out));
+        },
+        be, m);
+  }
+  const progress_stage writing("writing " + opts.output);
   io::write_npy(opts.output, y);
   return exit_success;
 }

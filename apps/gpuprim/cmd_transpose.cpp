@@ -14,7 +14,9 @@
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/io/npy.hpp"
 #include "gpuprim/transpose.hpp"
+#include "input_file.hpp"
 #include "options.hpp"
+#include "progress.hpp"
 
 namespace gpuprim::cli {
 namespace {
@@ -26,7 +28,7 @@ struct transpose_options {
 };
 
 int run_transpose(const transpose_options& opts) {
-  const io::npy_array in = io::read_npy(opts.file);
+  const io::npy_array in = read_array(opts.file);
   const std::size_t rank = in.shape.size();
   if (rank != 2 && rank != 3) {
     throw usage_error(opts.file + ": transpose takes a 2-D or 3-D array; this one has " +
@@ -43,6 +45,7 @@ int run_transpose(const transpose_options& opts) {
   out.shape[rank - 2] = cols;
   out.shape[rank - 1] = rows;
   if (!in.bytes.empty()) {
+    const progress_stage working("transposing " + shape_text(in.shape));
     std::visit(
         [&](auto b) {
           const auto staged_in = stage(b, in.bytes);
@@ -53,6 +56,7 @@ int run_transpose(const transpose_options& opts) {
         },
         be);
   }
+  const progress_stage writing("writing " + opts.output);
   io::write_npy(opts.output, out);
   return exit_success;
 }

@@ -315,10 +315,16 @@ void dist_scan_values(const ranks& rk, const std::vector<T>& values, const scan_
     } else {
       run(minimum{});
     }
+    // An output that combines no number yet is NaN, the identity of
+    // fmin / fmax: inclusive out[i] when in[0..i] are all NaN, exclusive
+    // out[i] when in[0..i-1] are (out[0] always), so that exclusive out[i]
+    // is inclusive out[i - 1] as in the one-process command.
     if constexpr (std::is_floating_point_v<T>) {
-      if (!r.exclusive && !seen_before) {
-        for (std::size_t i = 0; i < result.size(); ++i)
-          if (before_first[i]) result[i] = limits::quiet_NaN();
+      if (skip_nan && !seen_before) {
+        for (std::size_t i = 0; i < result.size(); ++i) {
+          const bool no_number_yet = r.exclusive ? i == 0 || before_first[i - 1] : before_first[i];
+          if (no_number_yet) result[i] = limits::quiet_NaN();
+        }
       }
     }
     out = bytes_as<T>(result);

@@ -37,6 +37,11 @@ std::span<const stored_t<T>> stored_span(const io::npy_array& array) {
   using S = stored_t<T>;
   return {reinterpret_cast<const S*>(array.bytes.data()), array.bytes.size() / sizeof(S)};
 }
+template <class T>
+std::span<stored_t<T>> stored_span(io::npy_array& array) {
+  using S = stored_t<T>;
+  return {reinterpret_cast<S*>(array.bytes.data()), array.bytes.size() / sizeof(S)};
+}
 
 // A copy of the elements of `bytes` (a whole array or a slice) as stored_t<T>.
 template <class T>

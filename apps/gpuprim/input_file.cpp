@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "gpuprim/io/memory_limit.hpp"
+#include "progress.hpp"
 
 namespace gpuprim::cli {
 
@@ -21,8 +22,17 @@ Bytes read_file(const std::string& file) {
   if (size < 0 || !in) throw usage_error(file + ": cannot read");
   Bytes bytes;
   io::resize_checked(bytes, static_cast<std::uint64_t>(size), file, "reading the file");
-  in.read(reinterpret_cast<char*>(bytes.data()), size);
-  if (in.gcount() != size) throw usage_error(file + ": cannot read");
+  // In pieces of 64 MiB, each a read of its own, so that a large file
+  // reports how far it is.
+  progress_stage stage("reading " + file);
+  constexpr std::streamoff piece = std::streamoff{64} << 20;
+  for (std::streamoff done = 0; done < size;) {
+    const std::streamoff want = std::min(piece, size - done);
+    in.read(reinterpret_cast<char*>(bytes.data()) + done, want);
+    if (in.gcount() != want) throw usage_error(file + ": cannot read");
+    done += want;
+    stage.fraction(static_cast<double>(done) / static_cast<double>(size));
+  }
   return bytes;
 }
 
@@ -40,6 +50,11 @@ bool has_extension(std::string_view name, std::string_view extension) {
 
 input_data read_input(const std::string& file) {
   if (has_extension(file, ".png")) return read_png(file);
+  return read_array(file);
+}
+
+io::npy_array read_array(const std::string& file) {
+  const progress_stage stage("reading " + file);
   return io::read_npy(file);
 }
 

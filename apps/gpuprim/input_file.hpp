@@ -1,5 +1,6 @@
 // The data files of the command line, read in one place: a .npy array, or,
-// for a name ending in .png, a PNG image's 8-bit channels.
+// for a name ending in .png, a PNG image's channels (8 or 16 bits). Each
+// read is a progress stage (progress.hpp): a long one reports on stderr.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,9 @@ bool has_extension(std::string_view name, std::string_view extension);
 // usage_error or io::format_error naming the file when it cannot be read.
 using input_data = std::variant<io::npy_array, png_pixels>;
 input_data read_input(const std::string& file);
+
+// A .npy file (io::read_npy), as a progress stage "reading FILE".
+io::npy_array read_array(const std::string& file);
 
 // A shape as NumPy prints it: "(3,)", "(2, 3)".
 std::string shape_text(const std::vector<std::uint64_t>& shape);

@@ -17,6 +17,7 @@
 #include "gpuprim/io/memory_limit.hpp"
 #include "gpuprim/io/npy.hpp"
 #include "options.hpp"
+#include "progress.hpp"
 
 namespace gpuprim::cli {
 
@@ -62,6 +63,8 @@ int report(int code, const std::string& where, std::string message) {
 }
 
 int run_guarded(const command& run, const std::string& where) {
+  // Long work reports on stderr once a second (progress.hpp).
+  const progress_reporter progress(where);
   try {
     return run();
   } catch (const usage_error& e) {

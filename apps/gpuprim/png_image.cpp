@@ -1,11 +1,16 @@
-// 8-bit PNG reading and writing through libpng's simplified API. The
-// reader checks the file's chunk structure and the sizes its header
-// declares before libpng allocates anything.
+// PNG reading and writing: 8-bit images through libpng's simplified API,
+// 16-bit ones through its row API (png_read_row / png_write_row), which
+// hands over the samples as stored. The reader checks the file's chunk
+// structure and the sizes its header declares before libpng allocates
+// anything.
 #include "png_image.hpp"
 
 #include <png.h>
 
 #include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <csetjmp>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -13,6 +18,7 @@
 #include "commands.hpp"
 #include "gpuprim/io/memory_limit.hpp"
 #include "input_file.hpp"
+#include "progress.hpp"
 
 namespace gpuprim::cli {
 
@@ -35,6 +41,7 @@ struct png_layout {
   int bit_depth = 0;
   int color_type = 0;
   std::uint64_t compressed_bytes = 0;  // the IDAT chunks' data
+  bool transparency = false;           // a tRNS chunk
 };
 
 // Walks the chunks from the signature to IEND: every length within the
@@ -85,6 +92,8 @@ png_layout check_png_chunks(std::span<const std::uint8_t> file, const std::strin
       seen_header = true;
     } else if (type == "IDAT") {
       layout.compressed_bytes += length;
+    } else if (type == "tRNS") {
+      layout.transparency = true;
     } else if (type == "IEND") {
       break;
     }
@@ -136,11 +145,167 @@ void check_png_data_size(const png_layout& layout, const std::string& name) {
   throw usage_error(name + ": cannot read PNG image (" + message + ")");
 }
 
+// ---- 16-bit images: libpng's row API -----------------------------------
+// libpng reports an error by longjmp, out of the function that called
+// setjmp: those functions (begin_read_16, read_rows_16, write_rows_16)
+// hold no object with a destructor, and leave the message in the state
+// for the caller to throw.
+
+struct png_row_reader {
+  png_structp png = nullptr;
+  png_infop info = nullptr;
+  std::span<const std::uint8_t> file;
+  std::size_t at = 0;
+  int passes = 1;  // 7 for an interlaced image
+  char message[256] = "";
+  ~png_row_reader() { png_destroy_read_struct(&png, &info, nullptr); }
+};
+
+struct png_row_writer {
+  png_structp png = nullptr;
+  png_infop info = nullptr;
+  std::FILE* out = nullptr;
+  char message[256] = "";
+  ~png_row_writer() {
+    png_destroy_write_struct(&png, &info);
+    if (out) std::fclose(out);
+  }
+};
+
+template <class State>
+void keep_libpng_error(png_structp png, png_const_charp text) {
+  auto* state = static_cast<State*>(png_get_error_ptr(png));
+  std::snprintf(state->message, sizeof state->message, "%s", text);
+  png_longjmp(png, 1);
+}
+
+// Warnings (an ancillary chunk with a bad CRC, dropped) are not errors, as
+// in the simplified API.
+void ignore_libpng_warning(png_structp, png_const_charp) {}
+
+void read_png_bytes(png_structp png, png_bytep out, png_size_t length) {
+  auto* r = static_cast<png_row_reader*>(png_get_io_ptr(png));
+  if (length > r->file.size() - r->at) png_error(png, "the file ends inside a chunk");
+  std::memcpy(out, r->file.data() + r->at, length);
+  r->at += length;
+}
+
+// Reads the header and sets the transformations: samples in this machine's
+// byte order (PNG stores them big-endian), a tRNS chunk as an alpha
+// channel, interlaced passes combined. Returns the channels, 0 on an error.
+int begin_read_16(png_row_reader& r) {
+  if (setjmp(png_jmpbuf(r.png))) return 0;
+  png_set_read_fn(r.png, &r, read_png_bytes);
+  png_read_info(r.png, r.info);
+  if (png_get_valid(r.png, r.info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(r.png);
+  if constexpr (std::endian::native == std::endian::little) png_set_swap(r.png);
+  r.passes = png_set_interlace_handling(r.png);
+  png_read_update_info(r.png, r.info);
+  if (png_get_bit_depth(r.png, r.info) != 16) png_error(r.png, "not a 16-bit image after all");
+  return png_get_channels(r.png, r.info);
+}
+
+// The rows into `samples` (rows x row_samples), each pass over all rows;
+// false on an error.
+bool read_rows_16(png_row_reader& r, std::uint16_t* samples, std::size_t rows,
+                  std::size_t row_samples, progress_stage& stage) {
+  if (setjmp(png_jmpbuf(r.png))) return false;
+  const double steps = static_cast<double>(rows) * r.passes;
+  for (int pass = 0; pass < r.passes; ++pass) {
+    for (std::size_t y = 0; y < rows; ++y) {
+      png_read_row(r.png, reinterpret_cast<png_bytep>(samples + y * row_samples), nullptr);
+      if (y % 256 == 255) stage.fraction((static_cast<double>(pass) * rows + y) / steps);
+    }
+  }
+  png_read_end(r.png, nullptr);
+  return true;
+}
+
+png_pixels decode_png16(std::span<const std::uint8_t> file, const png_layout& layout,
+                        const std::string& name) {
+  progress_stage stage("decoding " + name);
+  png_row_reader r;
+  r.file = file;
+  r.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &r, keep_libpng_error<png_row_reader>,
+                                 ignore_libpng_warning);
+  if (r.png) r.info = png_create_info_struct(r.png);
+  if (!r.png || !r.info) throw std::bad_alloc();
+  const int channels = begin_read_16(r);
+  if (channels == 0) throw usage_error(name + ": cannot read PNG image (" + r.message + ")");
+  png_pixels pixels;
+  pixels.rows = layout.height;
+  pixels.cols = layout.width;
+  pixels.channels = static_cast<std::size_t>(channels);
+  pixels.bit_depth = 16;
+  io::resize_checked(pixels.values16, pixels.samples(), name,
+                     "the pixels of a " + std::to_string(pixels.cols) + " x " +
+                         std::to_string(pixels.rows) + " image");
+  if (!read_rows_16(r, pixels.values16.data(), pixels.rows, pixels.cols * pixels.channels, stage)) {
+    throw usage_error(name + ": cannot read PNG image (" + r.message + ")");
+  }
+  return pixels;
+}
+
+int png_color_type(std::size_t channels) {
+  switch (channels) {
+    case 1:
+      return PNG_COLOR_TYPE_GRAY;
+    case 2:
+      return PNG_COLOR_TYPE_GRAY_ALPHA;
+    case 3:
+      return PNG_COLOR_TYPE_RGB;
+    default:
+      return PNG_COLOR_TYPE_RGB_ALPHA;
+  }
+}
+
+// Writes the header and the rows of a 16-bit image; false on an error.
+bool write_rows_16(png_row_writer& w, const png_pixels& pixels, progress_stage& stage) {
+  if (setjmp(png_jmpbuf(w.png))) return false;
+  png_init_io(w.png, w.out);
+  png_set_IHDR(w.png, w.info, static_cast<png_uint_32>(pixels.cols),
+               static_cast<png_uint_32>(pixels.rows), 16, png_color_type(pixels.channels),
+               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(w.png, w.info);
+  if constexpr (std::endian::native == std::endian::little) png_set_swap(w.png);
+  const std::size_t row_samples = pixels.cols * pixels.channels;
+  for (std::size_t y = 0; y < pixels.rows; ++y) {
+    png_write_row(w.png,
+                  reinterpret_cast<png_const_bytep>(pixels.values16.data() + y * row_samples));
+    if (y % 256 == 255) stage.fraction(static_cast<double>(y) / pixels.rows);
+  }
+  png_write_end(w.png, nullptr);
+  return true;
+}
+
+void write_png16(const std::string& file, const png_pixels& pixels) {
+  progress_stage stage("writing " + file);
+  png_row_writer w;
+  w.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &w, keep_libpng_error<png_row_writer>,
+                                  ignore_libpng_warning);
+  if (w.png) w.info = png_create_info_struct(w.png);
+  if (!w.png || !w.info) throw std::bad_alloc();
+  w.out = std::fopen(file.c_str(), "wb");
+  if (!w.out) {
+    throw std::runtime_error(file + ": cannot write PNG image (" + std::strerror(errno) + ")");
+  }
+  bool written = write_rows_16(w, pixels, stage);
+  const int closed = std::fclose(w.out);
+  w.out = nullptr;
+  if (!written || closed != 0) {
+    const std::string why = !written ? std::string(w.message) : std::strerror(errno);
+    std::remove(file.c_str());
+    throw std::runtime_error(file + ": cannot write PNG image (" + why + ")");
+  }
+}
+
 }  // namespace
 
 png_pixels decode_png(std::span<const std::uint8_t> file, const std::string& name) {
   const png_layout layout = check_png_chunks(file, name);
   check_png_data_size(layout, name);
+  if (layout.bit_depth == 16) return decode_png16(file, layout, name);
+  progress_stage stage("decoding " + name);
 
   png_image image{};
   image.version = PNG_IMAGE_VERSION;
@@ -199,6 +364,12 @@ png_pixels read_png(const std::string& file) {
 }
 
 void write_png(const std::string& file, const png_pixels& pixels) {
+  if (pixels.channels < 1 || pixels.channels > 4) {
+    throw std::invalid_argument(file + ": a PNG image has 1 to 4 channels, not " +
+                                std::to_string(pixels.channels));
+  }
+  if (pixels.bit_depth == 16) return write_png16(file, pixels);
+  progress_stage stage("writing " + file);
   png_image image{};
   image.version = PNG_IMAGE_VERSION;
   image.width = static_cast<png_uint_32>(pixels.cols);

@@ -38,9 +38,12 @@ std::string excerpt(std::string_view line) {
 }  // namespace
 
 point_csv parse_point_csv(std::string_view text, const std::string& name) {
+  // A UTF-8 byte order mark (Excel writes one) is not part of the first field.
+  constexpr std::string_view utf8_bom = "\xEF\xBB\xBF";
+  if (text.starts_with(utf8_bom)) text.remove_prefix(utf8_bom.size());
   point_csv table;
   table.dim = 0;
-  bool header_skipped = false;
+  bool first_line = true;  // the first line that is not blank
   std::size_t line_number = 0;
   std::vector<double> row;
   for (std::size_t pos = 0; pos < text.size();) {
@@ -50,23 +53,29 @@ point_csv parse_point_csv(std::string_view text, const std::string& name) {
     pos = stop + 1;
     ++line_number;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;  // blank line
+    const bool header_allowed = first_line;
+    first_line = false;
     row.clear();
-    bool numbers = true;
+    bool all_numbers = true;
+    bool any_number = false;
     for (std::size_t start = 0;;) {
       const std::size_t comma = line.find(',', start);
       double value = 0;
-      numbers = numbers && parse_number(line.substr(start, comma - start), value);
-      row.push_back(value);
-      if (comma == std::string_view::npos || row.size() > 3) break;
+      const bool number = parse_number(line.substr(start, comma - start), value);
+      all_numbers = all_numbers && number;
+      any_number = any_number || number;
+      if (row.size() <= 3) row.push_back(value);  // a fourth says "more than 3"
+      if (comma == std::string_view::npos) break;
       start = comma + 1;
     }
-    if (!numbers) {
-      if (table.rows == 0 && line_number == 1 && !header_skipped) {
-        header_skipped = true;  // a header line: skip it once
-        continue;
-      }
+    if (!all_numbers) {
+      // A header names the columns: not one of its fields is a number. A
+      // first line with some numbers is a point with a typo, not a header,
+      // and skipping it would renumber every point after it.
+      if (header_allowed && !any_number) continue;
       throw usage_error(name + ": line " + std::to_string(line_number) +
-                        ": not 2 or 3 comma-separated numbers: '" + excerpt(line) + "'");
+                        ": not 2 or 3 comma-separated numbers: '" + excerpt(line) + "'" +
+                        (header_allowed ? " (a header line holds no numbers)" : ""));
     }
     if (row.size() != 2 && row.size() != 3) {
       throw usage_error(name + ": line " + std::to_string(line_number) + ": " +

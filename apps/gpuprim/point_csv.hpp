@@ -1,6 +1,10 @@
 // Points from a CSV file, for `gpuprim closest-pair`: 2 or 3 comma-separated
-// numbers per line (any form strtod reads), one point per line, an optional
-// header line (a first line that is not all numbers), blank lines skipped.
+// numbers per line (any form strtod reads), one point per line, blank lines
+// skipped. A UTF-8 byte order mark is dropped; the first line that is not
+// blank is a header, and skipped, when none of its fields is a number. A
+// first line with some numbers and some text is an error, like any other
+// line that is not all numbers (it is a point with a typo: skipping it would
+// renumber the points after it).
 #pragma once
 
 #include <cstddef>

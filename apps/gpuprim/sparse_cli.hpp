@@ -15,12 +15,14 @@
 #include "gpuprim/io/npy.hpp"
 #include "gpuprim/sparse.hpp"
 #include "input_file.hpp"
+#include "progress.hpp"
 
 namespace gpuprim::cli {
 
 using cli_matrix = std::variant<csr_matrix<double, std::int32_t>, csr_matrix<double, std::int64_t>>;
 
 inline cli_matrix read_cli_matrix(const std::string& file) {
+  const progress_stage working("reading " + file);
   io::mtx_matrix m = io::read_mtx(file);
   const std::size_t entries =
       m.format == io::mtx_format::coordinate ? m.values.size() : m.dense.size();
@@ -34,7 +36,7 @@ inline cli_matrix read_cli_matrix(const std::string& file) {
 // A 1-D .npy array of numbers as doubles (NumPy's promotion of any real
 // dtype against a float64 matrix); `what` names it in messages.
 inline std::vector<double> read_cli_vector(const std::string& file, const std::string& what) {
-  const io::npy_array a = io::read_npy(file);
+  const io::npy_array a = read_array(file);
   if (a.shape.size() != 1) {
     throw usage_error(file + ": " + what + " must be a 1-D array, but its shape is " +
                       shape_text(a.shape));

@@ -57,8 +57,10 @@
 // order would cost a copy and a synchronization).
 // From plain C++ the GPU backend is precompiled for histogram_even (both
 // rules) and histogram_range over uint8, int32, uint32, float and double
-// samples with uint32 / uint64 counters (detail::precompiled_histogram); custom
-// classifiers need a .cu file that includes gpuprim/cuda/histogram.cuh.
+// samples with uint32 / uint64 counters (detail::precompiled_histogram), and
+// for numpy_histogram / numpy_histogram_of_edges with uint64 counters also
+// over int8, int16 and uint16; custom classifiers need a .cu file that
+// includes gpuprim/cuda/histogram.cuh.
 #pragma once
 
 #include <cmath>

@@ -7,6 +7,10 @@
 // Semantics, for every backend:
 //  - inclusive: out[i] = in[0] op ... op in[i];
 //    exclusive: out[0] = init, out[i] = init op in[0] op ... op in[i-1].
+//    Without init, an exclusive scan starts from op's identity on the
+//    output's value type (gp::identity_of: 0 for plus, +inf / -inf for
+//    minimum / maximum, NaN for the float minimum_number / maximum_number),
+//    so that out[i] is the inclusive scan's out[i-1].
 //  - `op` must be associative; it need not be commutative (operands are
 //    combined in input order) and results are deterministic run to run.
 //  - Elements convert to the accumulator type (the output's value type, or
@@ -61,16 +65,36 @@ void inclusive_scan(cuda_backend backend, const R& in, O&& out, Op op = {}) {
 
 // ---- exclusive_scan -----------------------------------------------------
 
+// (An init that is itself an operator with an identity picks the form
+// without init below.)
 template <host_range R, class O, class T, class Op = plus>
-requires detail::host_output_range<O>
+requires detail::host_output_range<O> &&(!has_identity<std::ranges::range_value_t<O>, T>)
 void exclusive_scan(host_backend backend, const R& in, O&& out, T init, Op op = {}) {
   detail::host_scan<true>(backend, in, out, std::optional<T>{init}, op,
                           detail::unary_fetch<identity>{}, "exclusive_scan");
 }
 
 template <device_range R, device_range O, class T, class Op = plus>
+requires(!has_identity<device_range_value_t<O>, T>)
 void exclusive_scan(cuda_backend backend, const R& in, O&& out, T init, Op op = {}) {
   detail::device_scan(backend, in, out, scan_kind::exclusive, init, op,
+                      detail::unary_fetch<identity>{}, "exclusive_scan");
+}
+
+// From op's identity: gp::exclusive_scan(gp::host, in, out, gp::minimum{}).
+template <host_range R, class O, class Op>
+requires detail::host_output_range<O> && has_identity<std::ranges::range_value_t<O>, Op>
+void exclusive_scan(host_backend backend, const R& in, O&& out, Op op) {
+  using T = std::ranges::range_value_t<O>;
+  detail::host_scan<true>(backend, in, out, std::optional<T>{identity_of<T>(op)}, op,
+                          detail::unary_fetch<identity>{}, "exclusive_scan");
+}
+
+template <device_range R, device_range O, class Op>
+requires has_identity<device_range_value_t<O>, Op>
+void exclusive_scan(cuda_backend backend, const R& in, O&& out, Op op) {
+  using T = device_range_value_t<O>;
+  detail::device_scan(backend, in, out, scan_kind::exclusive, identity_of<T>(op), op,
                       detail::unary_fetch<identity>{}, "exclusive_scan");
 }
 

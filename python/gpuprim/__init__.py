@@ -23,18 +23,13 @@ import os as _os
 # is when the extension below is imported.
 _os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
-from ._core import (  # noqa: E402
-    __version__,
+# NumPy's argument rules are in the Python modules (_reduction, _scan,
+# _sort, _dense, _histograms); _core below them takes typed arguments.
+from ._core import __version__, cuda_available, info, tune  # noqa: E402
+from ._dense import matmul, transpose  # noqa: E402
+from ._reduction import (  # noqa: E402
     argmax,
     argmin,
-    argsort,
-    cuda_available,
-    cummax,
-    cummin,
-    cumsum,
-    exclusive_scan,
-    info,
-    matmul,
     max,
     min,
     nanargmax,
@@ -42,14 +37,17 @@ from ._core import (  # noqa: E402
     nanmax,
     nanmin,
     nansum,
+    sum,
+)
+from ._scan import (  # noqa: E402
+    cummax,
+    cummin,
+    cumsum,
+    exclusive_scan,
     segmented_cumsum,
     segmented_sum,
-    sort,
-    sort_by_key,
-    sum,
-    transpose,
-    tune,
 )
+from ._sort import argsort, sort, sort_by_key  # noqa: E402
 
 __all__ = [
     "__version__",

@@ -159,7 +159,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     even bins are float32 for float32 data, else float64 (array edges come
     back as given), each equal to NumPy's. Samples: int8-64, uint8-64,
     float16, float32, float64 and bool (counted as uint8, with NumPy's
-    warning) on the CPU; uint8, int32, uint32, float32, float64 on the GPU.
+    warning) on the CPU; int8-32, uint8-32, float32, float64 on the GPU.
 
     NumPy's errors, with its exception types: TypeError for a ``bins`` that
     is not an integer, a string or an array; ValueError for bins < 1, a

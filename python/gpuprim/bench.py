@@ -3,6 +3,7 @@
     python -m gpuprim.bench                    # every case, every framework found
     python -m gpuprim.bench --only sum,sort --json results.json
     python -m gpuprim.bench --small 10 --large 24   # sizes as powers of two
+    python -m gpuprim.bench --cpu              # the host backend against NumPy / SciPy
 
 Two figures per case and implementation:
   - per call (us): the host time of one queued call at the small size
@@ -248,13 +249,27 @@ def main(argv=None):
     p.add_argument("--small", type=int, default=10, help="log2 of the per-call size")
     p.add_argument("--large", type=int, default=28, help="log2 of the throughput size")
     p.add_argument("--calls", type=int, default=2000)
-    p.add_argument("--runs", type=int, default=20)
+    p.add_argument("--runs", type=int, default=None, help="timed runs (default 20; --cpu: 11)")
     p.add_argument("--json", help="also write the rows to this JSON file")
+    p.add_argument("--cpu", action="store_true",
+                   help="the host backend against NumPy and SciPy on NumPy arrays "
+                   "(_bench_cpu.py); --only takes case prefixes (sort, spmv, ...)")
+    p.add_argument("--scale", type=float, default=1.0,
+                   help="--cpu: sizes times this (1: sort 10^7 keys, matmul 2000^3, ...)")
     a = p.parse_args(argv)
+    if a.cpu:
+        from ._bench_cpu import run_cpu
+
+        rows = run_cpu(a.only.split(",") if a.only else None, a.runs or 11, a.scale)
+        if a.json:
+            with open(a.json, "w") as f:
+                json.dump({"gpuprim": gp.__version__, "info": gp.info(), "rows": rows}, f,
+                          indent=1)
+        return 0 if rows else 1
     only = set(a.only.split(",")) if a.only else None
     if only and not only <= {c.name for c in CASES}:
         p.error(f"unknown case in --only: {sorted(only - {c.name for c in CASES})}")
-    rows = run(only, a.frameworks.split(","), a.small, a.large, a.calls, a.runs)
+    rows = run(only, a.frameworks.split(","), a.small, a.large, a.calls, a.runs or 20)
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"gpuprim": gp.__version__, "info": gp.info(), "rows": rows}, f, indent=1)

@@ -141,13 +141,13 @@ def _run_once(fn, input, spec, code, cval, output, stream):
         w, flip = spec[1], spec[2]
         kr, kc = w.shape
         call = lambda x, out: _core._filter2d(  # noqa: E731
-            x, w.ravel().tolist(), kr, kc, code, flip, out, stream
+            fn, x, w.ravel().tolist(), kr, kc, code, flip, out, stream
         )
     else:
         row, column = spec[1], spec[2]
         kr, kc = len(column), len(row)
         call = lambda x, out: _core._filter2d_separable(  # noqa: E731
-            x, row, column, code, False, out, stream
+            fn, x, row, column, code, False, out, stream
         )
     if code != _ZERO or cval == 0.0 or not _is_float_image(input):
         return call(input, output)
@@ -175,6 +175,7 @@ def _run_once(fn, input, spec, code, cval, output, stream):
 
 def _host_weights(fn, weights):
     """The weights as a float64 NumPy array (GPU weights are read back)."""
+    _core._refuse_masked(weights, f"{fn}: weights")
     kind = _framework(weights)
     if kind == "cupy":
         weights = weights.get()
@@ -263,6 +264,12 @@ def gaussian_filter(
         raise ValueError(f"{fn}: only order=0 is supported (got {order!r})")
     sigmas = _per_axis(fn, "sigma", sigma, ax)
     radii = _per_axis(fn, "radius", radius, ax)
+    try:
+        truncate = float(truncate)
+    except (TypeError, ValueError):
+        raise TypeError(f"{fn}: truncate must be a number (got {truncate!r})") from None
+    if not np.isfinite(truncate) or truncate < 0:
+        raise ValueError(f"{fn}: truncate must be a finite non-negative number (got {truncate!r})")
     taps = {0: (1.0,), 1: (1.0,)}
     for a in ax:
         s = float(sigmas[a])
@@ -272,7 +279,7 @@ def gaussian_filter(
             continue
         r = radii[a]
         if r is None:
-            r = int(float(truncate) * s + 0.5)
+            r = int(truncate * s + 0.5)
         elif not isinstance(r, numbers.Integral) or r < 0:
             raise ValueError(f"{fn}: radius must be a non-negative integer (got {r!r})")
         if r > 31:

@@ -22,6 +22,7 @@ import numbers
 import numpy as np
 
 from . import _core
+from ._scan import cumsum
 
 __all__ = [
     "nonzero",
@@ -89,7 +90,7 @@ def _run_numbers(s, equal_nan, stream):
     heads = s[1:] != s[:-1]
     if equal_nan and _is_float(s):
         heads = heads & ~(_isnan(s[1:]) & _isnan(s[:-1]))
-    return _core.cumsum(_head_flags(s, heads), stream=stream) - 1
+    return cumsum(_head_flags(s, heads), stream=stream) - 1
 
 
 def _isnan(a):

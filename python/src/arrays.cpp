@@ -24,9 +24,10 @@ namespace gpuprim::python {
 
 namespace {
 
-constexpr const char* names[dtype_count] = {"bool",   "int8",    "int16",   "int32",
-                                            "int64",  "uint8",   "uint16",  "uint32",
-                                            "uint64", "float16", "float32", "float64"};
+// NumPy's name of the dtype with enum value i (io::dtype's order).
+const char* name_of(int i) {
+  return dtype_name(static_cast<dtype>(i));
+}
 
 // Per-framework objects looked up once. They are never released (the
 // interpreter may be finalizing when static destructors run).
@@ -59,8 +60,9 @@ frameworks& fw() {
     p->numpy_asarray = keep(np.attr("asarray"));
     p->numpy_ascontiguousarray = keep(np.attr("ascontiguousarray"));
     for (int i = 0; i < dtype_count; ++i) {
-      p->numpy_dtypes[i] = keep(np.attr("dtype")(names[i]));
-      p->numpy_scalars[i] = keep(np.attr(i == 0 ? "bool_" : names[i]));
+      const bool is_bool = static_cast<dtype>(i) == dtype::bool8;
+      p->numpy_dtypes[i] = keep(np.attr("dtype")(name_of(i)));
+      p->numpy_scalars[i] = keep(np.attr(is_bool ? "bool_" : name_of(i)));
     }
     return p;
   }();
@@ -100,12 +102,22 @@ PyTypeObject* cupy_type() {
   });
 }
 
+// numpy.ma.MaskedArray, once numpy.ma is imported (a masked array cannot
+// exist before).
+PyTypeObject* masked_array_type() {
+  static PyTypeObject* type = nullptr;
+  return framework_type(type, "numpy.ma", [](nb::handle m) -> PyTypeObject* {
+    if (!nb::hasattr(m, "MaskedArray")) return nullptr;  // still importing
+    return reinterpret_cast<PyTypeObject*>(keep(m.attr("MaskedArray")).ptr());
+  });
+}
+
 PyTypeObject* torch_type() {
   frameworks& f = fw();
   return framework_type(f.torch_tensor, "torch", [&](nb::handle m) -> PyTypeObject* {
     if (!nb::hasattr(m, "Tensor") || !nb::hasattr(m, "float64")) return nullptr;
     for (int i = 0; i < dtype_count; ++i) {
-      f.torch_dtypes[i] = nb::hasattr(m, names[i]) ? keep(m.attr(names[i])) : keep(nb::none());
+      f.torch_dtypes[i] = nb::hasattr(m, name_of(i)) ? keep(m.attr(name_of(i))) : keep(nb::none());
     }
     nb::object c = m.attr("_C");
     f.torch_raw_stream = nb::hasattr(c, "_cuda_getCurrentRawStream")
@@ -129,7 +141,7 @@ bool dtype_from_char(char c, std::size_t itemsize, dtype& out) {
     std::optional<dtype> of_size[4];
   };
   static const kind kinds[] = {
-      {"?", {dtype::bool_, {}, {}, {}}},
+      {"?", {dtype::bool8, {}, {}, {}}},
       {"b", {dtype::int8, {}, {}, {}}},
       {"B", {dtype::uint8, {}, {}, {}}},
       {"e", {{}, dtype::float16, {}, {}}},
@@ -398,10 +410,6 @@ void buffer_release::operator()(Py_buffer* b) const {
   delete b;
 }
 
-const char* dtype_name(dtype t) {
-  return names[static_cast<int>(t)];
-}
-
 bool cuda_built() {
   return GPUPRIM_HAS_CUDA != 0;
 }
@@ -433,6 +441,7 @@ array import_impl(nb::handle obj, const std::string& what, bool writable, bool m
   } else if (is_instance(tp, torch_type())) {
     contiguous = import_torch(a, obj, what);
   } else if (tp->tp_as_buffer && tp->tp_as_buffer->bf_getbuffer) {
+    refuse_masked(obj, what);
     contiguous = import_buffer(a, obj, what, writable);
   } else if (nb::hasattr(obj, "__cuda_array_interface__")) {
     contiguous = import_cai(a, obj, what);
@@ -462,6 +471,14 @@ array import_impl(nb::handle obj, const std::string& what, bool writable, bool m
 }
 
 }  // namespace
+
+void refuse_masked(nb::handle obj, const std::string& what) {
+  if (!is_instance(Py_TYPE(obj.ptr()), masked_array_type())) return;
+  type_error(what +
+             " is a numpy.ma.MaskedArray; gpuprim does not read masks (its data would be used "
+             "as if nothing were masked). Pass x.compressed() to drop the masked elements or "
+             "x.filled(value) to replace them");
+}
 
 array import_array(nb::handle obj, const std::string& what, bool writable) {
   return import_impl(obj, what, writable, true);
@@ -591,7 +608,7 @@ array empty_array(const context& ctx, const std::vector<std::int64_t>& shape, dt
         nb::dlpack::dtype d{};
         d.code = static_cast<std::uint8_t>(is_floating(type)         ? nb::dlpack::dtype_code::Float
                                            : is_signed_integer(type) ? nb::dlpack::dtype_code::Int
-                                           : type == dtype::bool_    ? nb::dlpack::dtype_code::Bool
+                                           : type == dtype::bool8    ? nb::dlpack::dtype_code::Bool
                                                                   : nb::dlpack::dtype_code::UInt);
         d.bits = static_cast<std::uint8_t>(8 * dtype_size(type));
         d.lanes = 1;
@@ -625,20 +642,6 @@ nb::object numpy_scalar(dtype type, const void* value) {
       return make(nb::int_(v));
     }
   });
-}
-
-bool last_axis(const char* fn, nb::handle axis, int ndim) {
-  if (axis.is_none()) return false;
-  if (!PyLong_Check(axis.ptr())) {
-    type_error(std::string(fn) + ": axis must be None or an int");
-  }
-  std::int64_t a = nb::cast<std::int64_t>(axis);
-  if (a < 0) a += ndim;
-  if (ndim >= 1 && a == ndim - 1) return ndim >= 2;
-  value_error(std::string(fn) + ": axis " + std::to_string(nb::cast<std::int64_t>(axis)) +
-              " is not supported for a " + std::to_string(ndim) +
-              "-D array; gpuprim reduces all elements (axis=None) or along the last axis "
-              "(axis=-1)");
 }
 
 }  // namespace gpuprim::python

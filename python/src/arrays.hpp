@@ -80,8 +80,16 @@ struct array {
 };
 
 // Reads an argument (`what` names it in messages: "sum: x"). Raises
-// TypeError for what is not an array (or has an unsupported dtype).
+// TypeError for what is not an array (or has an unsupported dtype, or is a
+// numpy.ma.MaskedArray: see refuse_masked).
 array import_array(nb::handle obj, const std::string& what, bool writable = false);
+
+// Raises TypeError when obj is a numpy.ma.MaskedArray: its buffer is the
+// data with the masked elements in it, and reading it as a plain array
+// would answer as if nothing were masked. The one check every argument
+// goes through (import_array; python/gpuprim reaches it as
+// _core._refuse_masked for what it reads itself, such as filter weights).
+void refuse_masked(nb::handle obj, const std::string& what);
 
 // Where a call runs: the common location of its arrays, and the stream
 // (GPU) it is ordered on.
@@ -127,11 +135,6 @@ nb::handle numpy_dtype(dtype type);
 
 // "sum: x has dtype float16; supported: ..." as a TypeError.
 [[noreturn]] void unsupported_dtype(const char* fn, const array& a, const char* supported);
-
-// Normalizes an axis argument for an array of `ndim` dimensions: -1 or
-// ndim - 1 -> the last axis (returns true); None -> all elements (false).
-// Any other axis raises ValueError.
-bool last_axis(const char* fn, nb::handle axis, int ndim);
 
 bool cuda_built();
 

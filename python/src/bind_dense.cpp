@@ -103,14 +103,14 @@ nb::object matmul_call(nb::handle a_obj, nb::handle b_obj, nb::handle stream) {
 
 void bind_dense(nb::module_& m) {
   m.def(
-      "transpose", [](nb::object a, nb::object stream) { return transpose_call(a, stream); },
-      nb::arg("a"), nb::kw_only(), nb::arg("stream").none() = nb::none(),
+      "_transpose", [](nb::object a, nb::object stream) { return transpose_call(a, stream); },
+      nb::arg("a"), nb::arg("stream").none(),
       "The transpose of a 2-D array as a new C-contiguous array, as "
       "numpy.ascontiguousarray(a.T) (a 1-D array is copied). Any dtype.");
   m.def(
-      "matmul",
+      "_matmul",
       [](nb::object a, nb::object b, nb::object stream) { return matmul_call(a, b, stream); },
-      nb::arg("a"), nb::arg("b"), nb::kw_only(), nb::arg("stream").none() = nb::none(),
+      nb::arg("a"), nb::arg("b"), nb::arg("stream").none(),
       "a @ b for 2-D float32 or float64 matrices, or 3-D stacks of them (a stack of one, or a "
       "2-D operand, broadcasts), as numpy.matmul. Full fp32 (no TF32) on the GPU, through "
       "cuBLAS.");

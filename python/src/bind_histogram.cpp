@@ -22,23 +22,28 @@ namespace gpuprim::python {
 namespace {
 
 // The sample types the library bins on each side: every integer and
-// float32 / float64 on the host; the library's precompiled ones on the GPU.
+// float16 / float32 / float64 on the host; on the GPU those whose NumPy-rule
+// histograms (even bins and an array of edges, int64 counts) are
+// precompiled into the library.
 template <class T>
 constexpr bool host_sample = numpy_histogram_sample<T>;
 template <class T>
-constexpr bool gpu_sample = histogram_sample<T> &&
-                            (std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::int32_t> ||
-                             std::is_same_v<T, std::uint32_t> || std::is_same_v<T, float> ||
-                             std::is_same_v<T, double>);
+constexpr bool precompiled_numpy_rule() {
+  using detail::numpy_binner, detail::numpy_edges_binner, detail::precompiled_histogram;
+  return precompiled_histogram<T, std::uint64_t, numpy_binner<T>> &&
+         precompiled_histogram<T, std::uint64_t, numpy_edges_binner<T>>;
+}
+template <class T>
+constexpr bool gpu_sample = precompiled_numpy_rule<T>();
 
 constexpr const char* host_dtypes = "samples are int8-64, uint8-64, float16, float32, float64";
-constexpr const char* gpu_dtypes = "on the GPU samples are uint8, int32, uint32, float32, float64";
+constexpr const char* gpu_dtypes = "on the GPU samples are int8-32, uint8-32, float32, float64";
 
 // Runs f(type_tag<T>) for x's sample type (gp::half for float16), or
 // raises TypeError.
 template <class F>
 void visit_sample(const char* fn, const array& x, bool on_device, F&& f) {
-  if (x.type == dtype::bool_ || (on_device && x.type == dtype::float16)) {
+  if (x.type == dtype::bool8 || (on_device && x.type == dtype::float16)) {
     unsupported_dtype(fn, x, on_device ? gpu_dtypes : host_dtypes);
   }
   if (x.type == dtype::float16) {

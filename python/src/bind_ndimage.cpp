@@ -3,6 +3,7 @@
 // one (a row filter and a column filter). python/gpuprim/ndimage.py turns
 // the named filters (gaussian_filter, uniform_filter, sobel, laplace) and
 // SciPy's arguments (mode names, cval, truncate, ...) into these calls.
+#include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include <optional>
@@ -94,33 +95,35 @@ nb::object filter_call(const char* fn, nb::handle input_obj, const filter_spec& 
 }  // namespace
 
 void bind_ndimage(nb::module_& m) {
+  // `name` is the SciPy function the call serves (gaussian_filter, sobel,
+  // ...): every message names it.
   m.def(
       "_filter2d",
-      [](nb::object input, std::vector<double> weights, std::size_t krows, std::size_t kcols,
-         int mode, bool flip, nb::object output, nb::object stream) {
+      [](const std::string& name, nb::object input, std::vector<double> weights, std::size_t krows,
+         std::size_t kcols, int mode, bool flip, nb::object output, nb::object stream) {
         filter_spec s;
         s.flip = flip;
-        s.mode = border_of("correlate", mode);
+        s.mode = border_of(name.c_str(), mode);
         s.weights = filter(krows, kcols, std::move(weights));
-        return filter_call(flip ? "convolve" : "correlate", input, s, output, stream);
+        return filter_call(name.c_str(), input, s, output, stream);
       },
-      nb::arg("input"), nb::arg("weights"), nb::arg("krows"), nb::arg("kcols"), nb::arg("mode"),
-      nb::arg("flip"), nb::arg("output") = nb::none(), nb::arg("stream") = nb::none(),
+      nb::arg("name"), nb::arg("input"), nb::arg("weights"), nb::arg("krows"), nb::arg("kcols"),
+      nb::arg("mode"), nb::arg("flip"), nb::arg("output").none(), nb::arg("stream").none(),
       "A 2-D correlation (flip: convolution) with krows x kcols weights (use gpuprim.ndimage).");
   m.def(
       "_filter2d_separable",
-      [](nb::object input, std::vector<double> row, std::vector<double> column, int mode, bool flip,
-         nb::object output, nb::object stream) {
+      [](const std::string& name, nb::object input, std::vector<double> row,
+         std::vector<double> column, int mode, bool flip, nb::object output, nb::object stream) {
         filter_spec s;
         s.separable = true;
         s.flip = flip;
-        s.mode = border_of("correlate", mode);
+        s.mode = border_of(name.c_str(), mode);
         s.row = std::move(row);
         s.column = std::move(column);
-        return filter_call(flip ? "convolve" : "correlate", input, s, output, stream);
+        return filter_call(name.c_str(), input, s, output, stream);
       },
-      nb::arg("input"), nb::arg("row"), nb::arg("column"), nb::arg("mode"), nb::arg("flip"),
-      nb::arg("output") = nb::none(), nb::arg("stream") = nb::none(),
+      nb::arg("name"), nb::arg("input"), nb::arg("row"), nb::arg("column"), nb::arg("mode"),
+      nb::arg("flip"), nb::arg("output").none(), nb::arg("stream").none(),
       "A separable 2-D correlation: `row` along each row, `column` along each column "
       "(use gpuprim.ndimage).");
 }

@@ -1,8 +1,8 @@
-// sum, min, max, argmin, argmax and their nan- forms, over all elements
-// (axis=None) or along the last axis (axis=-1, each row of the array seen as
-// rows x cols).
+// The reductions (sum, min, max, argmin, argmax and their nan- forms) as
+// one typed entry, _reduce(op, x, rows, stream): over all elements, or with
+// rows=True along the last axis (the array seen as rows x cols). NumPy's
+// argument rules (axis, keepdims, names) are in python/gpuprim/_reduction.py.
 #include <cmath>
-#include <deque>
 #include <span>
 #include <string>
 
@@ -111,11 +111,11 @@ void host_reduce(reduce_op op, const array& x, std::size_t rows, std::size_t col
   });
 }
 
-nb::object reduce_call(reduce_op op, nb::handle x_obj, nb::handle axis, nb::handle stream) {
+nb::object reduce_call(reduce_op op, nb::handle x_obj, bool rows_form, nb::handle stream) {
   const char* fn = op_name(op);
   array x = import_array(x_obj, std::string(fn) + ": x");
   if (x.type == dtype::float16) unsupported_dtype(fn, x, "float16 is not taken");
-  const bool rows_form = last_axis(fn, axis, x.ndim);
+  if (rows_form && x.ndim < 2) value_error(std::string(fn) + ": rows need a 2-D or larger array");
   std::size_t num_rows = 1;
   std::size_t cols = x.size();
   if (rows_form) {
@@ -158,52 +158,30 @@ nb::object reduce_call(reduce_op op, nb::handle x_obj, nb::handle axis, nb::hand
   return out.obj;
 }
 
-constexpr const char* reduce_doc =
-    "As numpy.{name}: over all elements (axis=None), or along the last axis (axis=-1). "
-    "NumPy input gives a NumPy scalar (axis=None); GPU input gives a 0-d array of its kind, "
-    "computed on `stream` (default: the framework's current stream) without synchronizing.";
-
 }  // namespace
 
 dtype sum_type(dtype in) {
-  if (in == dtype::bool_ || is_signed_integer(in)) return dtype::int64;
+  if (in == dtype::bool8 || is_signed_integer(in)) return dtype::int64;
   if (is_unsigned_integer(in)) return dtype::uint64;
   return in;
 }
 
 void bind_reduce(nb::module_& m) {
-  static std::deque<std::string> docs;  // nanobind keeps the pointers
-  const struct {
-    const char* name;
-    reduce_op op;
-    const char* what;
-  } ops[] = {
-      {"sum", reduce_op::sum, "The sum (integers widen to int64 / uint64, as NumPy's)."},
-      {"nansum", reduce_op::nansum, "The sum with NaNs counted as zero (numpy.nansum)."},
-      {"min", reduce_op::min, "The smallest element; NaN if any is NaN (numpy.min)."},
-      {"max", reduce_op::max, "The largest element; NaN if any is NaN (numpy.max)."},
-      {"nanmin", reduce_op::nanmin, "The smallest element, NaNs ignored (numpy.nanmin)."},
-      {"nanmax", reduce_op::nanmax, "The largest element, NaNs ignored (numpy.nanmax)."},
-      {"argmin", reduce_op::argmin, "The index of the first smallest element (numpy.argmin)."},
-      {"argmax", reduce_op::argmax, "The index of the first largest element (numpy.argmax)."},
-      {"nanargmin", reduce_op::nanargmin,
-       "argmin with NaNs ignored (numpy.nanargmin; all-NaN raises ValueError on the host)."},
-      {"nanargmax", reduce_op::nanargmax,
-       "argmax with NaNs ignored (numpy.nanargmax; all-NaN raises ValueError on the host)."},
-  };
-  for (const auto& o : ops) {
-    const reduce_op op = o.op;
-    std::string& doc = docs.emplace_back(std::string(o.what) + "\n\n" + reduce_doc);
-    const auto at = doc.find("{name}");
-    doc.replace(at, 6, o.name);
-    m.def(
-        o.name,
-        [op](nb::object x, nb::object axis, nb::object stream) {
-          return reduce_call(op, x, axis, stream);
-        },
-        nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::kw_only(),
-        nb::arg("stream").none() = nb::none(), doc.c_str());
-  }
+  nb::enum_<reduce_op>(m, "reduce_op")
+      .value("sum", reduce_op::sum)
+      .value("nansum", reduce_op::nansum)
+      .value("min", reduce_op::min)
+      .value("max", reduce_op::max)
+      .value("nanmin", reduce_op::nanmin)
+      .value("nanmax", reduce_op::nanmax)
+      .value("argmin", reduce_op::argmin)
+      .value("argmax", reduce_op::argmax)
+      .value("nanargmin", reduce_op::nanargmin)
+      .value("nanargmax", reduce_op::nanargmax);
+  m.def("_reduce", &reduce_call, nb::arg("op"), nb::arg("x"), nb::arg("rows"),
+        nb::arg("stream").none(),
+        "op over all elements of x (rows=False: a NumPy scalar for NumPy input, a 0-d array of "
+        "x's kind for GPU input) or along its last axis (rows=True). Use gpuprim.sum etc.");
 }
 
 }  // namespace gpuprim::python

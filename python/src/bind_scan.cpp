@@ -1,4 +1,6 @@
-// cumsum, cummax, cummin, exclusive_scan, segmented_sum, segmented_cumsum.
+// The scans as typed entries: _scan (cumsum, cummax, cummin, exclusive_scan:
+// python/gpuprim/_scan.py holds their NumPy argument rules) and
+// segmented_sum, segmented_cumsum.
 #include <cstring>
 #include <deque>
 #include <span>
@@ -38,30 +40,21 @@ void host_scan(scan_op op, bool exclusive, const array& x, dtype acc, void* out,
         inclusive_scan(host, in, o, f);
       }
     };
-    gpu::visit_scan_op(op, run);
+    gpu::visit_scan_op<T>(op, run);
   });
 }
 
-nb::object scan_call(const char* fn, scan_op op, bool exclusive, nb::handle x_obj, nb::handle axis,
-                     nb::handle init_obj, nb::handle stream) {
-  array x = import_array(x_obj, std::string(fn) + ": x");
-  check_scan_dtype(fn, x);
-  const bool rows_form = op == scan_op::sum && !exclusive && last_axis(fn, axis, x.ndim);
-  if (!rows_form && !axis.is_none()) {
-    // axis=-1 of a 1-D array is the whole array.
-    if (!(x.ndim == 1 && PyLong_Check(axis.ptr()) &&
-          (nb::cast<std::int64_t>(axis) == -1 || nb::cast<std::int64_t>(axis) == 0))) {
-      value_error(std::string(fn) + ": only axis=None (the flattened array) is supported" +
-                  (op == scan_op::sum ? " besides axis=-1" : ""));
-    }
-  }
-  const dtype acc = op == scan_op::sum ? sum_type(x.type) : x.type;
-  // The start value of an exclusive scan, converted to the result dtype as
-  // NumPy would assign it (a float for an integer scan is a TypeError).
-  alignas(8) unsigned char init[8] = {};
-  if (exclusive) {
-    visit_dtype(acc, [&]<class T>(type_tag<T>) {
-      T v;
+// The start of an exclusive scan in the result dtype: `init` converted as
+// NumPy would assign it (a float for an integer scan is a TypeError), or
+// with init None the operator's identity (gp::identity_of, as the C++
+// exclusive_scan without init and the CLI's --exclusive).
+void exclusive_start(const char* fn, scan_op op, dtype acc, nb::handle init_obj,
+                     unsigned char* init) {
+  visit_dtype(acc, [&]<class T>(type_tag<T>) {
+    T v{};
+    if (init_obj.is_none()) {
+      gpu::visit_scan_op<T>(op, [&](auto o) { v = identity_of<T>(o); });
+    } else {
       try {
         if constexpr (std::is_same_v<T, bool>) {
           v = nb::cast<bool>(init_obj);
@@ -77,9 +70,23 @@ nb::object scan_call(const char* fn, scan_op op, bool exclusive, nb::handle x_ob
         type_error(std::string(fn) + ": init is not a number of the result's dtype " +
                    dtype_name(acc));
       }
-      std::memcpy(init, &v, sizeof(T));
-    });
+    }
+    std::memcpy(init, &v, sizeof(T));
+  });
+}
+
+// rows: each row along the last axis (sums only; the result has x's
+// shape), else the flattened array (1-D result).
+nb::object scan_call(const char* fn, scan_op op, bool exclusive, nb::handle x_obj, bool rows_form,
+                     nb::handle init_obj, nb::handle stream) {
+  array x = import_array(x_obj, std::string(fn) + ": x");
+  check_scan_dtype(fn, x);
+  if (rows_form && (op != scan_op::sum || exclusive || x.ndim < 2)) {
+    value_error(std::string(fn) + ": rows are scanned for inclusive sums of 2-D or larger arrays");
   }
+  const dtype acc = op == scan_op::sum ? sum_type(x.type) : x.type;
+  alignas(8) unsigned char init[8] = {};
+  if (exclusive) exclusive_start(fn, op, acc, init_obj, init);
   const context ctx = make_context(fn, {&x}, stream);
   std::vector<std::int64_t> shape =
       rows_form ? x.shape_vector() : std::vector<std::int64_t>{std::int64_t(x.size())};
@@ -119,13 +126,6 @@ nb::object scan_call(const char* fn, scan_op op, bool exclusive, nb::handle x_ob
     host_scan(op, exclusive, x, acc, out.data, exclusive ? init : nullptr);
   }
   return out.obj;
-}
-
-scan_op parse_op(const char* fn, const std::string& op) {
-  if (op == "add" || op == "sum" || op == "plus") return scan_op::sum;
-  if (op == "max" || op == "maximum") return scan_op::max;
-  if (op == "min" || op == "minimum") return scan_op::min;
-  value_error(std::string(fn) + ": op must be 'add', 'max' or 'min', not '" + op + "'");
 }
 
 // Offsets: a 1-D integer array on the data's side; on the host any integer
@@ -236,56 +236,34 @@ nb::object segmented_call(const char* fn, bool cumulative, nb::handle x_obj, nb:
 }  // namespace
 
 void bind_scan(nb::module_& m) {
-  // The running scans, of the flattened array or of each row.
-  def_group<scan_op>(
-      m,
-      {{"cumsum", scan_op::sum,
-        "Inclusive prefix sums, as numpy.cumsum: of the flattened array (axis=None) "
-        "or of each row (axis=-1). Integers accumulate in int64 / uint64, as "
-        "NumPy's."},
-       {"cummax", scan_op::max,
-        "Running maximum of the flattened array, as numpy.maximum.accumulate (NaN "
-        "propagates)."},
-       {"cummin", scan_op::min,
-        "Running minimum of the flattened array, as numpy.minimum.accumulate (NaN "
-        "propagates)."}},
-      [](const char* name, scan_op v) {
-        return [name, v](nb::object x, nb::object axis, nb::object stream) {
-          return scan_call(name, v, false, x, axis, nb::none(), stream);
-        };
-      },
-      nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::kw_only(),
-      nb::arg("stream").none() = nb::none());
+  nb::enum_<scan_op>(m, "scan_op")
+      .value("sum", scan_op::sum)
+      .value("min", scan_op::min)
+      .value("max", scan_op::max)
+      .value("nanmin", scan_op::nanmin)
+      .value("nanmax", scan_op::nanmax);
   m.def(
-      "exclusive_scan",
-      [](nb::object x, const std::string& op, nb::object init, nb::object stream) {
-        return scan_call("exclusive_scan", parse_op("exclusive_scan", op), true, x, nb::none(),
-                         init, stream);
+      "_scan",
+      [](const std::string& name, scan_op op, nb::object x, bool rows, bool exclusive,
+         nb::object init, nb::object stream) {
+        return scan_call(name.c_str(), op, exclusive, x, rows, init, stream);
       },
-      nb::arg("x"), nb::arg("op") = "add", nb::arg("init") = 0, nb::kw_only(),
-      nb::arg("stream").none() = nb::none(),
-      "Exclusive scan of the flattened array: out[0] = init, out[i] = init op x[0] op ... op "
-      "x[i-1], with op 'add' (integers accumulate in int64 / uint64, as cumsum), 'max' or 'min' "
-      "(in x's dtype).");
+      nb::arg("name"), nb::arg("op"), nb::arg("x"), nb::arg("rows"), nb::arg("exclusive"),
+      nb::arg("init").none(), nb::arg("stream").none(),
+      "The inclusive (or exclusive, from init; None: op's identity) scan of the flattened x, "
+      "or with rows=True the inclusive sums of each row; `name` names the caller in errors. "
+      "Use gpuprim.cumsum etc.");
   // Per segment: the sums, or the running sums restarted at every segment.
-  def_group<bool>(
-      m,
-      {{"segmented_sum", false,
-        "Sum of each segment x[offsets[s]:offsets[s+1]] (num_segments + 1 non-decreasing "
-        "offsets within x; empty segments sum to 0), as numpy.add.reduceat without its "
-        "empty-segment rule. On the GPU offsets are int64 and check=True copies them to "
-        "the host to check them (one wait); check=False skips that, and bad offsets then "
-        "read out of bounds."},
-       {"segmented_cumsum", true,
-        "cumsum restarted at every segment: offsets partition x (offsets[0] == "
-        "0, offsets[-1] == len(x), non-decreasing). check as in segmented_sum."}},
-      [](const char* name, bool v) {
-        return [name, v](nb::object x, nb::object offsets, bool check, nb::object stream) {
-          return segmented_call(name, v, x, offsets, check, stream);
-        };
+  m.def(
+      "_segmented",
+      [](const std::string& name, bool cumulative, nb::object x, nb::object offsets, bool check,
+         nb::object stream) {
+        return segmented_call(name.c_str(), cumulative, x, offsets, check, stream);
       },
-      nb::arg("x"), nb::arg("offsets"), nb::kw_only(), nb::arg("check") = true,
-      nb::arg("stream").none() = nb::none());
+      nb::arg("name"), nb::arg("cumulative"), nb::arg("x"), nb::arg("offsets"), nb::arg("check"),
+      nb::arg("stream").none(),
+      "Segment sums (cumulative: running sums restarted at every segment). Use "
+      "gpuprim.segmented_sum / segmented_cumsum.");
 }
 
 }  // namespace gpuprim::python

@@ -1,15 +1,19 @@
-// sort, argsort, sort_by_key: the library's radix sort (stable; NaN last in
-// both directions) and, for the rows of an array, its batched sorts.
+// sort, argsort, sort_by_key as typed entries (_sort, _sort_by_key): the
+// library's radix sort (stable; NaN last in both directions) and, for the
+// rows of an array, its batched sorts. python/gpuprim/_sort.py holds
+// NumPy's argument rules (axis, kind, order).
 #include <algorithm>
 #include <cstring>
-#include <numeric>
 #include <span>
 #include <string>
 #include <vector>
 
+#include <nanobind/stl/string.h>
+
 #include "arrays.hpp"
 #include "bind.hpp"
 #include "gpu.hpp"
+#include "gpuprim/argsort.hpp"
 #include "gpuprim/sort.hpp"
 #include "gpuprim/sorting_network.hpp"
 
@@ -21,8 +25,8 @@ sort_order order_of(bool descending) {
   return descending ? sort_order::descending : sort_order::ascending;
 }
 
-// Rows of `cols` keys sorted on the host; with `indices`, each key's
-// position within its row too (stable).
+// Rows of `cols` keys sorted on the host, or with `indices` each key's
+// position within its row (the library's batched argsort, stable).
 template <class K>
 void host_sort_rows(const K* in, K* out, std::int64_t* indices, std::size_t rows, std::size_t cols,
                     bool descending) {
@@ -41,50 +45,21 @@ void host_sort_rows(const K* in, K* out, std::int64_t* indices, std::size_t rows
     }
     return;
   }
-  if (rows == 1) {
-    std::vector<std::int64_t> iota(n);
-    std::iota(iota.begin(), iota.end(), std::int64_t{0});
-    std::vector<K> keys(n);
-    sort_by_key(host, std::span<const K>(in, n), std::span<const std::int64_t>(iota),
-                std::span<K>(keys), std::span<std::int64_t>(indices, n), order);
-    return;
-  }
-#pragma omp parallel
-  {
-    std::vector<K> keys(cols);
-    std::vector<std::int64_t> iota(cols);
-#pragma omp for schedule(dynamic, 16)
-    for (std::int64_t r = 0; r < static_cast<std::int64_t>(rows); ++r) {
-      const std::size_t row = static_cast<std::size_t>(r);
-      std::iota(iota.begin(), iota.end(), std::int64_t{0});
-      sort_by_key(host.threads(1), std::span<const K>(in + row * cols, cols),
-                  std::span<const std::int64_t>(iota), std::span<K>(keys),
-                  std::span<std::int64_t>(indices + row * cols, cols), order);
-    }
-  }
+  argsort_batched(host, std::span<const K>(in, n), cols, std::span<std::int64_t>(indices, n),
+                  order);
 }
 
-// sort / argsort: along the last axis (axis=-1, the default), or of the
-// flattened array (axis=None).
-nb::object sort_call(const char* fn, bool want_indices, nb::handle x_obj, nb::handle axis,
+// sort / argsort: along the last axis (rows), or of the flattened array.
+nb::object sort_call(const char* fn, bool want_indices, nb::handle x_obj, bool rows_form,
                      bool descending, nb::handle stream) {
   array x = import_array(x_obj, std::string(fn) + ": x");
   if (x.type == dtype::float16) unsupported_dtype(fn, x, "float16 is not taken");
   std::vector<std::int64_t> shape;
   std::size_t cols;
-  if (axis.is_none() || x.ndim == 0) {
+  if (!rows_form || x.ndim == 0) {
     shape = {std::int64_t(x.size())};
     cols = x.size();
   } else {
-    if (!PyLong_Check(axis.ptr()))
-      throw nb::type_error((std::string(fn) + ": axis must be None or an int").c_str());
-    std::int64_t a = nb::cast<std::int64_t>(axis);
-    if (a < 0) a += x.ndim;
-    if (a != x.ndim - 1) {
-      value_error(std::string(fn) + ": axis " + std::to_string(nb::cast<std::int64_t>(axis)) +
-                  " is not supported; gpuprim sorts along the last axis (axis=-1) or the "
-                  "flattened array (axis=None)");
-    }
     shape = x.shape_vector();
     cols = static_cast<std::size_t>(x.shape[x.ndim - 1]);
   }
@@ -160,34 +135,23 @@ nb::object sort_by_key_call(nb::handle k_obj, nb::handle v_obj, bool descending,
 }  // namespace
 
 void bind_sort(nb::module_& m) {
-  // A sorted copy, or the indices that sort, along the last axis or of the
-  // flattened array.
-  def_group<bool>(
-      m,
-      {{"sort", false,
-        "A sorted copy, as numpy.sort: along the last axis (each row of a 2-D array "
-        "through the batched sorts) or of the flattened array (axis=None). NaN sorts "
-        "last, also with descending=True."},
-       {"argsort", true,
-        "The indices (int64) that sort x, stable, as numpy.argsort(kind='stable'); "
-        "along the last axis or of the flattened array (axis=None). NaN last; "
-        "descending=True keeps equal keys in input order."}},
-      [](const char* name, bool v) {
-        return [name, v](nb::object x, nb::object axis, bool descending, nb::object stream) {
-          return sort_call(name, v, x, axis, descending, stream);
-        };
-      },
-      nb::arg("x"), nb::arg("axis").none() = -1, nb::arg("descending") = false, nb::kw_only(),
-      nb::arg("stream").none() = nb::none());
   m.def(
-      "sort_by_key",
+      "_sort",
+      [](const std::string& name, bool indices, nb::object x, bool rows, bool descending,
+         nb::object stream) {
+        return sort_call(name.c_str(), indices, x, rows, descending, stream);
+      },
+      nb::arg("name"), nb::arg("indices"), nb::arg("x"), nb::arg("rows"), nb::arg("descending"),
+      nb::arg("stream").none(),
+      "A stable sorted copy of x (indices: the int64 positions that sort it) along its last axis "
+      "(rows=True) or of the flattened array. Use gpuprim.sort / argsort.");
+  m.def(
+      "_sort_by_key",
       [](nb::object keys, nb::object values, bool descending, nb::object stream) {
         return sort_by_key_call(keys, values, descending, stream);
       },
-      nb::arg("keys"), nb::arg("values"), nb::arg("descending") = false, nb::kw_only(),
-      nb::arg("stream").none() = nb::none(),
-      "(sorted keys, values in the keys' new order) for 1-D keys and values of 4 or 8 bytes; "
-      "stable, NaN keys last.");
+      nb::arg("keys"), nb::arg("values"), nb::arg("descending"), nb::arg("stream").none(),
+      "(sorted keys, values in the keys' new order). Use gpuprim.sort_by_key.");
 }
 
 }  // namespace gpuprim::python

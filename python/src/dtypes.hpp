@@ -1,37 +1,39 @@
-// The element types the package takes, and a visitor from a dtype to its
-// C++ type (shared by the bindings and the nvcc-compiled kernels, so it
-// includes nothing of Python).
+// The element types the package takes: the library's dtype vocabulary
+// (gp::io::dtype, gpuprim/io/npy.hpp, the CLI's too), and the few helpers
+// the bindings and the nvcc-compiled entries share (so it includes nothing
+// of Python).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
-#include "gpuprim/detail/type_list.hpp"
+#include "gpuprim/core/low_precision.hpp"
+#include "gpuprim/io/npy.hpp"
 
 namespace gpuprim::python {
 
-enum class dtype : std::uint8_t {
-  bool_,
-  int8,
-  int16,
-  int32,
-  int64,
-  uint8,
-  uint16,
-  uint32,
-  uint64,
-  float16,
-  float32,
-  float64,
-};
-inline constexpr int dtype_count = 12;
+using io::dtype;
+inline constexpr int dtype_count = static_cast<int>(dtype::float16) + 1;
 
-const char* dtype_name(dtype t);
-inline std::size_t dtype_size(dtype t) {
-  constexpr std::size_t sizes[dtype_count] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8};
-  return sizes[static_cast<int>(t)];
-}
+// dtype_name, dtype_size and visit_dtype below are function objects, not
+// functions: a call finds them by ordinary lookup, which keeps
+// argument-dependent lookup (dtype is io::dtype) from also finding io's
+// functions of the same names and making the call ambiguous.
+
+// NumPy's name of `t` ("bool", "int8", ..., "float64").
+struct dtype_name_fn {
+  const char* operator()(dtype t) const {
+    return io::dtype_name(t).data();  // the names are string literals
+  }
+};
+inline constexpr dtype_name_fn dtype_name{};
+
+struct dtype_size_fn {
+  std::size_t operator()(dtype t) const { return io::dtype_size(t); }
+};
+inline constexpr dtype_size_fn dtype_size{};
+
 inline bool is_floating(dtype t) {
   return t == dtype::float16 || t == dtype::float32 || t == dtype::float64;
 }
@@ -47,20 +49,19 @@ struct type_tag {
   using type = T;
 };
 
-// The C++ type of each dtype, in the enum's order. float16 has none here
-// (the callers reject it first); it is visited as float.
-using dtype_types =
-    detail::type_list<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
-                      std::uint16_t, std::uint32_t, std::uint64_t, float, float, double>;
-
-// Calls f(type_tag<T>{}) with the C++ type of `t` (bool as bool).
-template <class F>
-decltype(auto) visit_dtype(dtype t, F&& f) {
-  return detail::visit_nth(
-      dtype_types{}, static_cast<std::size_t>(t),
-      [&]<class T>(std::type_identity<T>) -> decltype(auto) { return f(type_tag<T>{}); },
-      "visit_dtype: not a dtype");
-}
+// Calls f(type_tag<T>{}) with the C++ type of `t` (io::visit_dtype's: bool
+// as bool). float16 has no arithmetic here (the callers reject it first);
+// it is visited as float so that every caller's body compiles once.
+struct visit_dtype_fn {
+  template <class F>
+  decltype(auto) operator()(dtype t, F&& f) const {
+    return io::visit_dtype(t, [&]<class T>(std::type_identity<T>) -> decltype(auto) {
+      using visited = std::conditional_t<std::is_same_v<T, half>, float, T>;
+      return f(type_tag<visited>{});
+    });
+  }
+};
+inline constexpr visit_dtype_fn visit_dtype{};
 
 // The type a dtype's values are handed to the library as: bool as its
 // bytes (0 / 1), which order and sum the same.

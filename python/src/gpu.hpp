@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "dtypes.hpp"
 #include "gpuprim/core/macros.hpp"
@@ -35,12 +36,15 @@ enum class reduce_op {
 void reduce(reduce_op op, dtype in, const void* x, std::size_t rows, std::size_t cols, void* out,
             stream_t stream);
 
-enum class scan_op { sum, min, max };
+enum class scan_op { sum, min, max, nanmin, nanmax };
 
-// Calls f with the library's operator of `op` (min and max propagate NaN,
-// as np.minimum.accumulate / np.maximum.accumulate).
-template <class F>
+// Calls f with the library's operator of `op` on values of T: min and max
+// propagate NaN, as np.minimum.accumulate / np.maximum.accumulate; nanmin
+// and nanmax skip it (np.fmin.accumulate), which for integers is the same
+// operator.
+template <class T, class F>
 void visit_scan_op(scan_op op, F&& f) {
+  constexpr bool has_nan = std::is_floating_point_v<T>;
   switch (op) {
     case scan_op::sum:
       f(plus{});
@@ -50,6 +54,18 @@ void visit_scan_op(scan_op op, F&& f) {
       return;
     case scan_op::max:
       f(maximum{});
+      return;
+    case scan_op::nanmin:
+      if constexpr (has_nan)
+        f(minimum_number{});
+      else
+        f(minimum{});
+      return;
+    case scan_op::nanmax:
+      if constexpr (has_nan)
+        f(maximum_number{});
+      else
+        f(maximum{});
       return;
   }
 }

@@ -17,6 +17,10 @@ NB_MODULE(_core, m) {
   m.def(
       "cuda_available", [] { return gpuprim::cuda_device_count() > 0; },
       "True when the package has the CUDA backend and a CUDA device is present.");
+  m.def(
+      "_refuse_masked", [](nb::handle x, const std::string& what) { gpy::refuse_masked(x, what); },
+      nb::arg("x"), nb::arg("what"),
+      "Raises TypeError if x is a numpy.ma.MaskedArray (the check every array argument passes).");
   gpy::bind_reduce(m);
   gpy::bind_scan(m);
   gpy::bind_sort(m);

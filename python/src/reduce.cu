@@ -2,16 +2,19 @@
 // single-pass reduction (gp::reduce_into's core), rows through its
 // segmented reduction (sum, min, max and their NaN-skipping forms) or, for
 // what needs an element's position or a transform (argmin/argmax,
-// nansum), through one block per row below.
+// nansum), through its row reduction (detail/segmented/rows.hpp). This file
+// launches nothing itself: it instantiates the library's templates for the
+// dtypes the package takes beyond the precompiled set (integer sums widened
+// as NumPy's).
 #include <cmath>
 #include <limits>
 
 #include "gpu.hpp"
 #include "gpuprim/core/memory.hpp"
 #include "gpuprim/core/runtime.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/cuda/reduce.cuh"
 #include "gpuprim/cuda/segmented.cuh"
+#include "gpuprim/detail/segmented/rows.hpp"
 
 namespace gpuprim::python::gpu {
 
@@ -25,62 +28,6 @@ using sum_t = std::conditional_t<
     std::conditional_t<
         std::is_unsigned_v<In> && !std::is_same_v<In, std::uint8_t>, std::uint64_t,
         std::conditional_t<std::is_same_v<In, std::uint8_t>, std::uint64_t, std::int64_t>>>;
-
-__global__ void fill_offsets_kernel(std::int64_t* offsets, std::size_t count, std::int64_t step) {
-  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (i < count) offsets[i] = static_cast<std::int64_t>(i) * step;
-}
-
-// One block per row: each thread folds a strided part of the row, then the
-// block combines the threads' values in a shared-memory tree. `Result`
-// turns the row's value into what is stored.
-constexpr int row_threads = 256;
-
-template <class In, class T, class Op, class Fetch, class Out, class Result>
-__global__ void __launch_bounds__(row_threads)
-    row_reduce_kernel(const In* x, std::size_t cols, Out* out, T init, Op op, Fetch fetch,
-                      Result result) {
-  __shared__ T partial[row_threads];
-  const In* row = x + blockIdx.x * cols;
-  T acc = init;
-  for (std::size_t j = threadIdx.x; j < cols; j += row_threads)
-    acc = op(acc, fetch(row[j], j));
-  partial[threadIdx.x] = acc;
-  __syncthreads();
-  for (int stride = row_threads / 2; stride > 0; stride /= 2) {
-    if (threadIdx.x < stride) {
-      partial[threadIdx.x] = op(partial[threadIdx.x], partial[threadIdx.x + stride]);
-    }
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) out[blockIdx.x] = result(partial[0]);
-}
-
-struct take_index {
-  template <class V>
-  __device__ std::int64_t operator()(const value_index<V>& v) const {
-    return static_cast<std::int64_t>(v.index);
-  }
-};
-struct take_value {
-  template <class V>
-  __device__ V operator()(const V& v) const {
-    return v;
-  }
-};
-
-template <class In, class T, class Op, class Fetch, class Out, class Result>
-void launch_rows(const In* x, std::size_t rows, std::size_t cols, Out* out, T init, Op op,
-                 Fetch fetch, Result result, stream_t stream) {
-  // Grids of up to 2^31 - 1 blocks in x: more rows go in several launches.
-  const std::size_t max_rows = (std::size_t{1} << 31) - 1;
-  for (std::size_t first = 0; first < rows; first += max_rows) {
-    const std::size_t count = std::min(max_rows, rows - first);
-    row_reduce_kernel<<<static_cast<unsigned>(count), row_threads, 0, stream>>>(
-        x + first * cols, cols, out + first, init, op, fetch, result);
-  }
-  detail::check_launch("row_reduce_kernel", "gpuprim python reduce");
-}
 
 template <class In, class Op>
 void segmented(const In* x, std::size_t rows, std::size_t cols, void* out, sum_t<In> init_sum,
@@ -121,8 +68,8 @@ void reduce_typed(reduce_op op, const In* x, std::size_t rows, std::size_t cols,
       static_assert(offsetof(value_index<In>, index) == 8);
       detail::copy_device_to_device(out, pair.get<char>() + 8, 8, stream);
     } else {
-      launch_rows(x, rows, cols, static_cast<std::int64_t*>(out), none, select,
-                  detail::value_index_fetch{}, take_index{}, stream);
+      detail::cuda_reduce_rows_into(x, rows, cols, static_cast<std::int64_t*>(out), none, select,
+                                    detail::value_index_fetch{}, detail::take_index{}, stream);
     }
   };
   switch (op) {
@@ -132,8 +79,9 @@ void reduce_typed(reduce_op op, const In* x, std::size_t rows, std::size_t cols,
           detail::cuda_reduce_into(x, n, static_cast<In*>(out), In{0}, plus{},
                                    detail::unary_fetch<nan_to_zero>{}, stream);
         } else {
-          launch_rows(x, rows, cols, static_cast<In*>(out), In{0}, plus{},
-                      detail::unary_fetch<nan_to_zero>{}, take_value{}, stream);
+          detail::cuda_reduce_rows_into(x, rows, cols, static_cast<In*>(out), In{0}, plus{},
+                                        detail::unary_fetch<nan_to_zero>{}, detail::take_value{},
+                                        stream);
         }
         return;
       }
@@ -186,10 +134,7 @@ void reduce_typed(reduce_op op, const In* x, std::size_t rows, std::size_t cols,
 }  // namespace
 
 void fill_offsets(std::int64_t* offsets, std::size_t count, std::int64_t step, stream_t stream) {
-  if (count == 0) return;
-  const unsigned blocks = static_cast<unsigned>((count + 255) / 256);
-  fill_offsets_kernel<<<blocks, 256, 0, stream>>>(offsets, count, step);
-  detail::check_launch("fill_offsets_kernel", "gpuprim python segmented reduce");
+  detail::cuda_regular_offsets(offsets, count, step, stream);
 }
 
 void reduce(reduce_op op, dtype in, const void* x, std::size_t rows, std::size_t cols, void* out,

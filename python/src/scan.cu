@@ -13,14 +13,14 @@ void scan(scan_op op, bool exclusive, dtype in, dtype acc, const void* x, void* 
           const void* init, stream_t stream) {
   if (n == 0) return;
   visit_pair(in, acc, [&]<class In, class T>(type_tag<In>, type_tag<T>) {
-    T start{};
-    if (init) std::memcpy(&start, init, sizeof(T));
     const scan_kind kind = exclusive ? scan_kind::exclusive : scan_kind::inclusive;
     const auto run = [&](auto o) {
+      T start{};
+      if (init) std::memcpy(&start, init, sizeof(T));
       detail::cuda_scan_into(static_cast<const In*>(x), static_cast<T*>(out), n, kind, start, o,
                              detail::unary_fetch<identity>{}, stream);
     };
-    visit_scan_op(op, run);
+    visit_scan_op<T>(op, run);
   });
 }
 

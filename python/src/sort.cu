@@ -1,50 +1,18 @@
 // GPU sorts of the package. Keys only: one array through the library's
 // radix sort, rows through its batched sorting networks (sort_batched).
 // With positions (argsort, and rows of the key types the networks are not
-// compiled for): the keys are radix-sorted with their global positions as
-// values, then the positions are stably radix-sorted by their row, which
-// leaves every row's keys sorted and in place; the positions then give the
-// keys (a gather) and each key's index within its row.
-#include <bit>
-
+// compiled for): the library's batched argsort (gp::argsort_batched,
+// gpuprim/argsort.hpp). This file launches nothing itself.
 #include "gpu.hpp"
+#include "gpuprim/argsort.hpp"
 #include "gpuprim/core/memory.hpp"
 #include "gpuprim/core/runtime.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
 #include "gpuprim/sort.hpp"
 #include "gpuprim/sorting_network.hpp"
 
 namespace gpuprim::python::gpu {
 
 namespace {
-
-constexpr int threads = 256;
-
-unsigned blocks_for(std::size_t n) {
-  return static_cast<unsigned>((n + threads - 1) / threads);
-}
-
-__global__ void iota_kernel(std::int64_t* out, std::size_t n) {
-  const std::size_t i = blockIdx.x * std::size_t(threads) + threadIdx.x;
-  if (i < n) out[i] = static_cast<std::int64_t>(i);
-}
-
-__global__ void row_of_kernel(const std::int64_t* positions, std::uint64_t* rows, std::size_t n,
-                              std::size_t cols) {
-  const std::size_t i = blockIdx.x * std::size_t(threads) + threadIdx.x;
-  if (i < n) rows[i] = static_cast<std::uint64_t>(positions[i]) / cols;
-}
-
-// keys[i] = in[positions[i]]; indices[i] = positions[i] - (i's row start).
-template <class K>
-__global__ void gather_kernel(const K* in, const std::int64_t* positions, K* keys,
-                              std::int64_t* indices, std::size_t n, std::size_t cols) {
-  const std::size_t i = blockIdx.x * std::size_t(threads) + threadIdx.x;
-  if (i >= n) return;
-  const std::int64_t p = positions[i];
-  if (keys) keys[i] = in[p];
-  if (indices) indices[i] = p - static_cast<std::int64_t>((i / cols) * cols);
-}
 
 template <class K>
 void sort_typed(const K* in, K* out, std::int64_t* indices, std::size_t rows, std::size_t cols,
@@ -68,31 +36,15 @@ void sort_typed(const K* in, K* out, std::int64_t* indices, std::size_t rows, st
       return;
     }
   }
-  // Keys with their global positions.
-  const detail::scratch_buffer iota(n * sizeof(std::int64_t), stream);
-  const detail::scratch_buffer sorted_keys(rows == 1 && out ? 0 : n * sizeof(K), stream);
-  const detail::scratch_buffer positions(n * sizeof(std::int64_t), stream);
-  iota_kernel<<<blocks_for(n), threads, 0, stream>>>(iota.get<std::int64_t>(), n);
-  detail::check_launch("iota_kernel", "gpuprim python sort");
-  K* keys_out = rows == 1 && out ? out : sorted_keys.get<K>();
-  std::int64_t* first = rows == 1 ? indices : positions.get<std::int64_t>();
-  gpuprim::sort_by_key(b, device_span<const K>(in, n),
-                       device_span<const std::int64_t>(iota.get<std::int64_t>(), n),
-                       device_span<K>(keys_out, n), device_span<std::int64_t>(first, n), order);
-  if (rows == 1) return;
-  // Stable by row: each row's positions keep their key order.
-  const detail::scratch_buffer row_keys(2 * n * sizeof(std::uint64_t), stream);
-  std::uint64_t* row = row_keys.get<std::uint64_t>();
-  row_of_kernel<<<blocks_for(n), threads, 0, stream>>>(first, row, n, cols);
-  detail::check_launch("row_of_kernel", "gpuprim python sort");
-  const int bits = std::max(1, static_cast<int>(std::bit_width(rows - 1)));
-  std::int64_t* by_row = iota.get<std::int64_t>();  // free again
-  gpuprim::sort_by_key(b, device_span<const std::uint64_t>(row, n),
-                       device_span<const std::int64_t>(first, n),
-                       device_span<std::uint64_t>(row + n, n), device_span<std::int64_t>(by_row, n),
-                       sort_order::ascending, key_bits{0, bits});
-  gather_kernel<<<blocks_for(n), threads, 0, stream>>>(in, by_row, out, indices, n, cols);
-  detail::check_launch("gather_kernel", "gpuprim python sort");
+  // The positions: argsort's result, or scratch beside the sorted keys.
+  const detail::scratch_buffer scratch(indices ? 0 : n * sizeof(std::int64_t), stream);
+  const device_span<std::int64_t> positions(indices ? indices : scratch.get<std::int64_t>(), n);
+  const device_span<const K> keys(in, n);
+  if (out) {
+    argsort_batched(b, keys, cols, positions, device_span<K>(out, n), order);
+  } else {
+    argsort_batched(b, keys, cols, positions, order);
+  }
 }
 
 template <class F>

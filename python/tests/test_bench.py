@@ -52,3 +52,17 @@ def test_poisson_matrix():
     np.testing.assert_array_equal(got.toarray(), want.toarray())
     assert got.nnz == _poisson_nnz(m * m) and indices.dtype == np.int32
     assert all((np.diff(indices[indptr[r]:indptr[r + 1]]) > 0).all() for r in range(m * m))
+
+
+def test_cpu_rows_time_gpuprim_beside_numpy(capsys, tmp_path):
+    """--cpu: every row has both times and agrees with its peer (the bench
+    raises where gpuprim and NumPy/SciPy differ)."""
+    out = tmp_path / "cpu.json"
+    rc = bench.main(["--cpu", "--scale", "0.001", "--runs", "3", "--json", str(out)])
+    assert rc == 0
+    rows = json.loads(out.read_text())["rows"]
+    names = {r["case"] for r in rows}
+    assert {"sort float32", "sort int16", "sum float32", "matmul float32"} <= names
+    for r in rows:
+        assert r["peer_ms"] > 0 and r["gpuprim_ms"] > 0
+    assert "| sort float32 |" in capsys.readouterr().out

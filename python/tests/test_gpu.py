@@ -138,7 +138,8 @@ def test_sort_by_key(xp):
     check(xp, v, values[order])
 
 
-@pytest.mark.parametrize("dtype", [np.uint8, np.int32, np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
+                                   np.float32, np.float64])
 @pytest.mark.parametrize("n", [0, 1, 1025, 100_003])
 @pytest.mark.parametrize("bins", [1, 10, 1024])
 def test_histogram(xp, dtype, n, bins):
@@ -153,6 +154,32 @@ def test_histogram(xp, dtype, n, bins):
     counts, got_edges = gp.histogram(d, bins=xp.asarray(edges))
     check(xp, counts, np.histogram(x, bins=edges)[0])
 
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.uint16])
+def test_histogram_narrow_integers(xp, dtype):
+    # The types' extremes, the data's range and a range that leaves some out,
+    # 20000 bins (global counters); NumPy's counts and float64 edges.
+    info = np.iinfo(dtype)
+    x = np.concatenate([random_array(dtype, 50_001, seed=3),
+                        np.array([info.min, info.max, info.max, 0], dtype)])
+    d = xp.asarray(x)
+    for bins, rng in ((7, None), (20_000, None), (3, (-3.5, 100.25)), (1000, (info.min, 0))):
+        counts, edges = gp.histogram(d, bins=bins, range=rng)
+        want_counts, want_edges = np.histogram(x, bins=bins, range=rng)
+        check(xp, counts, want_counts)
+        check(xp, edges, want_edges)
+    constant = xp.asarray(np.full(33, info.max, dtype))
+    counts, edges = gp.histogram(constant, bins=4)
+    want_counts, want_edges = np.histogram(np.full(33, info.max, dtype), bins=4)
+    check(xp, counts, want_counts)
+    check(xp, edges, want_edges)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64, np.float16])
+def test_histogram_refuses_what_the_gpu_does_not_bin(xp, dtype):
+    d = xp.asarray(np.arange(10).astype(dtype))
+    with pytest.raises(TypeError, match="on the GPU samples are"):
+        gp.histogram(d, bins=4)
 
 def test_dense(xp):
     a = random_array(np.float32, 0, shape=(65, 33))

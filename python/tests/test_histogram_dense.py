@@ -8,7 +8,8 @@ import gpuprim as gp
 from conftest import random_array
 
 
-@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.uint32, np.int64, np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
+                                   np.int64, np.float32, np.float64])
 @pytest.mark.parametrize("n", [0, 1, 2, 31, 1025, 100_003])
 @pytest.mark.parametrize("bins", [1, 7, 10, 256, 1000])
 def test_histogram(dtype, n, bins):

@@ -170,3 +170,25 @@ def test_big_endian_input_as_numpy():
     x = np.arange(20.0).astype(">f8")
     np.testing.assert_array_equal(gp.histogram(x, bins=4)[0], np.histogram(x, bins=4)[0])
     np.testing.assert_array_equal(x, np.arange(20.0))  # the caller's data untouched
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.uint16])
+def test_narrow_integers_as_numpy(dtype):
+    # The types' extremes, 20000 bins, a range that leaves some out, one value
+    # repeated (the GPU's counterpart: test_gpu.py's test_histogram_narrow_integers).
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(8)
+    x = np.concatenate([rng.integers(max(info.min, -1000), min(info.max, 1000), 50_001, endpoint=True),
+                        [info.min, info.max, info.max, 0]]).astype(dtype)
+    for bins, r in ((7, None), (20_000, None), (3, (-3.5, 100.25)), (1000, (info.min, 0))):
+        counts, edges = gp.histogram(x, bins=bins, range=r)
+        want_counts, want_edges = np.histogram(x, bins=bins, range=r)
+        np.testing.assert_array_equal(counts, want_counts)
+        np.testing.assert_array_equal(edges, want_edges)
+        assert edges.dtype == np.float64
+    counts, edges = gp.histogram(np.full(33, info.max, dtype), bins=4)
+    want_counts, want_edges = np.histogram(np.full(33, info.max, dtype), bins=4)
+    np.testing.assert_array_equal(counts, want_counts)
+    np.testing.assert_array_equal(edges, want_edges)
+    edges = np.array([-100.0, -1.0, 0.0, 2.5, 1000.0, 65535])
+    np.testing.assert_array_equal(gp.histogram(x, bins=edges)[0], np.histogram(x, bins=edges)[0])

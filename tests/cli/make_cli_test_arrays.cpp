@@ -83,6 +83,12 @@ int main(int argc, char** argv) {
   io::write_npy(expected / "cumsum_bool.npy", std::vector<std::int64_t>{1, 1, 2, 3});
   // np.fmin.accumulate of [nan, 2.5, -1.5, nan]: NaN until the first number.
   io::write_npy(expected / "cummin_float64_nan.npy", std::vector<double>{nan, 2.5, -1.5, -1.5});
+  // --exclusive of the same: out[i] is the inclusive out[i-1], out[0] the
+  // identity, NaN for nanmin / nanmax (not -inf / +inf, issue 41).
+  io::write_npy(expected / "exclusive_cumnanmax_float64_nan.npy",
+                std::vector<double>{nan, nan, 2.5, 2.5});
+  io::write_npy(expected / "exclusive_cumnanmin_float64_nan.npy",
+                std::vector<double>{nan, nan, 2.5, -1.5});
   io::write_npy(expected / "cumsum_empty.npy", std::vector<float>{});
   io::write_npy(expected / "cumsum_scalar.npy", std::vector<std::int64_t>{-9000000000});
 

@@ -96,6 +96,15 @@ int main(int argc, char** argv) {
   text(dir, "ragged.csv", "1,2\n3,4,5\n");
   text(dir, "one_point.csv", "x,y\n1,2\n");
   text(dir, "header_only.csv", "x,y\n");
+  // Excel's "CSV UTF-8" starts with a byte order mark: point 0 stays point 0.
+  text(dir, "bom.csv",
+       "\xEF\xBB\xBF"
+       "0,0\n5,5\n0,1\n");
+  text(dir, "bom_header.csv",
+       "\xEF\xBB\xBF"
+       "x,y\n0,0\n5,5\n0,1\n");
+  // A typo in the first point: an error, not a header.
+  text(dir, "first_row_typo.csv", "0,0a\n5,5\n0,1\n");
   text(dir, "inf.csv", "1,2\n3,4\n5,inf\n");
   text(dir, "nan.csv", "1,2\nnan,3\n4,5\n");
   return 0;

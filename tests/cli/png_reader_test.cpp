@@ -9,6 +9,7 @@
 #include <zlib.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -98,7 +99,7 @@ const bytes gray_2x1 = png_of({ihdr(2, 1, 8, 0), idat({0, 10, 200}), chunk("IEND
 
 }  // namespace
 
-TEST(png_reader, reads_gray_rgba_and_sixteen_bit_images_as_libpng_does) {
+TEST(png_reader, reads_gray_and_rgba_images_as_libpng_does) {
   const cli::png_pixels gray = cli::decode_png(gray_2x1, "gray.png");
   EXPECT_EQ(gray.rows, 1u);
   EXPECT_EQ(gray.cols, 2u);
@@ -108,9 +109,72 @@ TEST(png_reader, reads_gray_rgba_and_sixteen_bit_images_as_libpng_does) {
       png_of({ihdr(2, 2, 8, 6), idat({0, 1, 2, 3, 4, 5, 6, 7, 8, 2, 1, 1, 1, 1, 1, 1, 1, 1}),
               chunk("IEND", {})});
   EXPECT_EQ(cli::decode_png(rgba, "rgba.png").values, libpng_direct(rgba));
+}
+
+TEST(png_reader, sixteen_bit_images_are_read_as_their_samples) {
+  // libpng's simplified API would take these as linear light and give 8-bit
+  // sRGB (2685 -> 59); the reader keeps the stored integers.
   const bytes gray16 =
-      png_of({ihdr(2, 1, 16, 0), idat({0, 0x12, 0x34, 0xff, 0xff}), chunk("IEND", {})});
-  EXPECT_EQ(cli::decode_png(gray16, "g16.png").values, libpng_direct(gray16));
+      png_of({ihdr(3, 1, 16, 0), idat({0, 0x12, 0x34, 0x0a, 0x7d, 0xff, 0xff}), chunk("IEND", {})});
+  const cli::png_pixels gray = cli::decode_png(gray16, "g16.png");
+  EXPECT_EQ(gray.bit_depth, 16);
+  EXPECT_EQ(gray.channels, 1u);
+  EXPECT_TRUE(gray.values.empty());
+  EXPECT_EQ(gray.values16, (std::vector<std::uint16_t>{0x1234, 2685, 0xffff}));
+  // A gAMA chunk changes nothing: no gamma conversion.
+  const bytes gama = png_of({ihdr(1, 1, 16, 0), chunk("gAMA", {0, 0, 0xaf, 0xc8}),
+                             idat({0, 0x0a, 0x7d}), chunk("IEND", {})});
+  EXPECT_EQ(cli::decode_png(gama, "gama.png").values16, (std::vector<std::uint16_t>{2685}));
+  // RGBA: every channel as stored, alpha not premultiplied.
+  const bytes rgba16 =
+      png_of({ihdr(1, 1, 16, 6), idat({0, 0x01, 0x00, 0x02, 0x00, 0x03, 0x00, 0x00, 0x10}),
+              chunk("IEND", {})});
+  const cli::png_pixels rgba = cli::decode_png(rgba16, "rgba16.png");
+  EXPECT_EQ(rgba.channels, 4u);
+  EXPECT_EQ(rgba.values16, (std::vector<std::uint16_t>{256, 512, 768, 16}));
+  // Interlaced (Adam7): the passes combine into the image's rows.
+  bytes ihdr_interlaced = ihdr(2, 2, 16, 0);
+  ihdr_interlaced[8 + 12] = 1;  // the interlace byte of the IHDR data
+  const bytes crc_fixed =
+      chunk("IHDR", bytes(ihdr_interlaced.begin() + 8, ihdr_interlaced.end() - 4));
+  const bytes interlaced =
+      png_of({crc_fixed, idat({0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 4}), chunk("IEND", {})});
+  EXPECT_EQ(cli::decode_png(interlaced, "adam7.png").values16,
+            (std::vector<std::uint16_t>{1, 2, 3, 4}));
+  // A tRNS chunk becomes an alpha channel, as it does for 8-bit images.
+  const bytes trns = png_of({ihdr(2, 1, 16, 0), chunk("tRNS", {0x00, 0x05}),
+                             idat({0, 0x00, 0x05, 0x00, 0x06}), chunk("IEND", {})});
+  const cli::png_pixels keyed = cli::decode_png(trns, "trns16.png");
+  EXPECT_EQ(keyed.channels, 2u);
+  EXPECT_EQ(keyed.values16, (std::vector<std::uint16_t>{5, 0, 6, 65535}));
+  // Broken pixel data is an error naming the file, as at 8 bits: the IDAT
+  // chunk's CRC no longer matches its data.
+  const bytes broken = png_of({ihdr(3, 1, 16, 0),
+                               chunk("IDAT", deflated({0, 0x12, 0x34, 0x0a, 0x7d, 0xff, 0xff}), 1),
+                               chunk("IEND", {})});
+  try {
+    cli::decode_png(broken, "broken16.png");
+    ADD_FAILURE() << "no error";
+  } catch (const cli::usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("broken16.png: cannot read PNG image"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(png_reader, sixteen_bit_images_are_written_as_sixteen_bit_images) {
+  cli::png_pixels image;
+  image.rows = 2;
+  image.cols = 2;
+  image.channels = 2;
+  image.bit_depth = 16;
+  image.values16 = {0, 65535, 2685, 1, 40000, 7, 300, 65534};
+  const std::string path = ::testing::TempDir() + "png_reader_written16.png";
+  cli::write_png(path, image);
+  const cli::png_pixels back = cli::read_png(path);
+  std::remove(path.c_str());
+  EXPECT_EQ(back.bit_depth, 16);
+  EXPECT_EQ(back.channels, 2u);
+  EXPECT_EQ(back.values16, image.values16);
 }
 
 TEST(png_reader, palette_images_read_as_libpng_expands_them) {

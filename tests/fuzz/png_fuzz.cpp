@@ -13,7 +13,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const gpuprim::cli::png_pixels pixels =
         gpuprim::cli::decode_png(std::span(data, size), "fuzz.png");
-    if (pixels.values.size() != pixels.rows * pixels.cols * pixels.channels) __builtin_trap();
+    const bool wide = pixels.bit_depth == 16;
+    if ((wide ? pixels.values16.size() : pixels.values.size()) != pixels.samples() ||
+        !(wide ? pixels.values.empty() : pixels.values16.empty())) {
+      __builtin_trap();
+    }
   } catch (const gpuprim::cli::usage_error&) {
   } catch (const gpuprim::io::format_error&) {
   }

@@ -69,6 +69,10 @@ TEST(PrecompiledTables, TheChecksFollowTheTables) {
   EXPECT_TRUE((precompiled_reduce<double, double, gp::plus, unary_fetch<gp::nan_to_zero>>));
   EXPECT_FALSE((precompiled_reduce<std::int32_t, double, gp::plus, unary_fetch<gp::nan_to_zero>>));
   EXPECT_FALSE((precompiled_reduce<std::int16_t, std::int16_t, gp::plus, id>));
+  // int8, int16, uint16: their minimum and maximum only (numpy_histogram's range).
+  EXPECT_TRUE((precompiled_reduce<std::int16_t, std::int16_t, gp::minimum, id>));
+  EXPECT_TRUE((precompiled_reduce<std::uint16_t, std::uint16_t, gp::maximum, id>));
+  EXPECT_FALSE((precompiled_reduce<std::int8_t, std::int8_t, gp::plus, unary_fetch<gp::square>>));
   // Scans over the shared arithmetic table.
   EXPECT_TRUE((precompiled_scan<std::uint64_t, std::uint64_t, std::uint64_t, gp::maximum, id>));
   EXPECT_TRUE((precompiled_scan<float, float, float, gp::minimum_number, id>));
@@ -77,9 +81,13 @@ TEST(PrecompiledTables, TheChecksFollowTheTables) {
   EXPECT_TRUE(precompiled_sort<std::int8_t>);
   EXPECT_TRUE(precompiled_sort<double>);
   EXPECT_FALSE(precompiled_sort<bool>);
-  // Histograms: no 16-bit samples.
+  // Histograms: int8, int16 and uint16 under NumPy's rule with 64-bit counters only.
   EXPECT_TRUE((precompiled_histogram<std::uint8_t, std::uint32_t, numpy_binner<std::uint8_t>>));
   EXPECT_FALSE((precompiled_histogram<std::int16_t, std::uint32_t, even_binner<std::int16_t>>));
+  EXPECT_TRUE((precompiled_histogram<std::int16_t, std::uint64_t, numpy_binner<std::int16_t>>));
+  EXPECT_TRUE((precompiled_histogram<std::int8_t, std::uint64_t, numpy_edges_binner<std::int8_t>>));
+  EXPECT_FALSE((precompiled_histogram<std::uint16_t, std::uint32_t, numpy_binner<std::uint16_t>>));
+  EXPECT_FALSE((precompiled_histogram<std::int64_t, std::uint64_t, numpy_binner<std::int64_t>>));
   // Two-type rows.
   EXPECT_TRUE((precompiled_spmv<float, std::int64_t>));
   EXPECT_FALSE((precompiled_spmv<float, std::uint32_t>));

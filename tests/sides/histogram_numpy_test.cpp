@@ -206,3 +206,102 @@ SIDE_TEST(histogram_numpy, array_of_edges) {
   EXPECT_EQ(side::get(counts), (std::vector<std::uint64_t>{1, 0, 3}));
   EXPECT_EQ(left_out, 3u);
 }
+
+namespace {
+
+// numpy_histogram_of_edges on the side's backend (the edges in device
+// memory for the GPU); the counts poisoned first.
+template <class T>
+std::vector<std::uint64_t> run_numpy_histogram_of_edges(const std::vector<T>& x,
+                                                        const std::vector<double>& edges) {
+  auto samples = side::put(x);
+  auto counts = side::put(std::vector<std::uint64_t>(edges.size() - 1, 0xdeadbeef));
+#if GPUPRIM_TEST_ON_CUDA
+  gp::numpy_histogram_of_edges_into(side::backend(), samples, counts, side::put(edges));
+#else
+  gp::numpy_histogram_of_edges(side::backend(), samples, counts, edges);
+#endif
+  return side::get(counts);
+}
+
+// The same values as int32 samples give the same counts, edges and left-out
+// count, for the data's own range and a given one, into bin counts that
+// take each kernel (the byte fold, shared and global atomics).
+template <class T>
+void check_like_int32(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  // Bytes over all their values; 16-bit ones over 3001 values from -1500 or 0.
+  const int lo = std::max<int>(std::numeric_limits<T>::lowest(), -1500);
+  const int hi = sizeof(T) == 1 ? std::numeric_limits<T>::max() : lo + 3000;
+  std::uniform_int_distribution<int> u(lo, hi);
+  std::vector<T> x(100003);
+  for (T& v : x)
+    v = static_cast<T>(u(rng));
+  x[5] = std::numeric_limits<T>::max();
+  x[6] = std::numeric_limits<T>::lowest();
+  const std::vector<std::int32_t> as_int32(x.begin(), x.end());
+  for (std::size_t bins : {1u, 10u, 1024u, 20000u}) {
+    for (const auto range :
+         {std::optional<gp::numpy_range>{}, std::optional{gp::numpy_range{-3.5, 1000.25}}}) {
+      const auto got = run_numpy_histogram(x, bins, range);
+      const auto want = run_numpy_histogram(as_int32, bins, range);
+      EXPECT_EQ(got.counts, want.counts) << bins;
+      EXPECT_EQ(got.edges, want.edges) << bins;
+      EXPECT_EQ(got.left_out, want.left_out) << bins;
+    }
+  }
+  const std::vector<double> edges = {-100.0, -1.0, 0.0, 2.5, 1000.0, 65535};
+  EXPECT_EQ(run_numpy_histogram_of_edges(x, edges), run_numpy_histogram_of_edges(as_int32, edges));
+}
+
+}  // namespace
+
+// int8, int16 and uint16 samples (precompiled for NumPy's rule on the GPU):
+// numpy 2.4.6's counts and edges for np.histogram(x, 7), np.histogram(x, 3,
+// range=(-3.5, 100.25)) and np.histogram(x, bins=edges), the types'
+// extremes included; then random values against the same values as int32.
+SIDE_TEST(histogram_numpy, narrow_integer_samples) {
+  const std::vector<double> edges = {-100.0, -1.0, 0.0, 2.5, 1000.0, 65535};
+  const std::vector<double> ranged = {-3.5, 31.083333333333336, 65.66666666666667, 100.25};
+  const gp::numpy_range range{-3.5, 100.25};
+  using counts = std::vector<std::uint64_t>;
+
+  const std::vector<std::int8_t> i8 = {-128, 127, 0, -1, 5, 5, 100, -100, 127};
+  auto r = run_numpy_histogram(i8, 7);
+  EXPECT_EQ(r.counts, (counts{2, 0, 0, 4, 0, 0, 3}));
+  EXPECT_EQ(r.edges, (std::vector<double>{-128.0, -91.57142857142857, -55.14285714285714,
+                                          -18.714285714285708, 17.714285714285722,
+                                          54.14285714285717, 90.57142857142858, 127.0}));
+  EXPECT_EQ(r.left_out, 0u);
+  r = run_numpy_histogram(i8, 3, range);
+  EXPECT_EQ(r.counts, (counts{4, 0, 1}));
+  EXPECT_EQ(r.edges, ranged);
+  EXPECT_EQ(r.left_out, 4u);
+  EXPECT_EQ(run_numpy_histogram_of_edges(i8, edges), (counts{1, 1, 1, 5, 0}));
+
+  const std::vector<std::int16_t> i16 = {-32768, 32767, 0, 1234, -1234, 7, 7, 7};
+  r = run_numpy_histogram(i16, 7);
+  EXPECT_EQ(r.counts, (counts{1, 0, 0, 6, 0, 0, 1}));
+  EXPECT_EQ(r.edges, (std::vector<double>{-32768.0, -23405.857142857145, -14043.714285714286,
+                                          -4681.5714285714275, 4680.5714285714275,
+                                          14042.714285714283, 23404.857142857145, 32767.0}));
+  r = run_numpy_histogram(i16, 3, range);
+  EXPECT_EQ(r.counts, (counts{4, 0, 0}));
+  EXPECT_EQ(r.edges, ranged);
+  EXPECT_EQ(run_numpy_histogram_of_edges(i16, edges), (counts{0, 0, 1, 3, 2}));
+
+  const std::vector<std::uint16_t> u16 = {0, 65535, 1, 40000, 40001, 12345, 65535};
+  r = run_numpy_histogram(u16, 7);
+  EXPECT_EQ(r.counts, (counts{2, 1, 0, 0, 2, 0, 2}));
+  EXPECT_EQ(r.edges, (std::vector<double>{0.0, 9362.142857142857, 18724.285714285714,
+                                          28086.428571428572, 37448.57142857143, 46810.71428571428,
+                                          56172.857142857145, 65535.0}));
+  r = run_numpy_histogram(u16, 3, range);
+  EXPECT_EQ(r.counts, (counts{2, 0, 0}));
+  EXPECT_EQ(r.edges, ranged);
+  EXPECT_EQ(run_numpy_histogram_of_edges(u16, edges), (counts{0, 0, 2, 0, 5}));
+
+  check_like_int32<std::int8_t>(81);
+  check_like_int32<std::int16_t>(161);
+  check_like_int32<std::uint16_t>(162);
+}

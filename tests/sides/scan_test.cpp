@@ -3,6 +3,7 @@
 // own cases are in tests/host/scan_test.cpp and tests/cuda/scan_test.cpp.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 #include <span>
 #include <stdexcept>
@@ -120,5 +121,62 @@ SIDE_TYPED_TEST(scan_nan, minimum_propagates_and_minimum_number_skips) {
     gp::exclusive_scan(side::backend(), d, out, -inf, gp::maximum_number{});
     expect_same_with_nan(side::get(out), nan_rule_reference<T>(x, true, true, -inf),
                          "exclusive nanmax");
+  }
+}
+
+// Without init an exclusive scan starts from the operator's identity, so
+// exclusive out[i] is inclusive out[i - 1] for every operator, the NaN
+// rules included: for the NaN-skipping ones the identity is NaN (issue 41:
+// [nan, 1, nan, 2] gave [-inf, -inf, 1, 1] from -inf where the inclusive
+// scan is [nan, 1, 1, 2]).
+template <class T, class Op>
+void expect_exclusive_is_inclusive_shifted(const std::vector<T>& x, Op op, const char* what) {
+  const auto d = side::put(x);
+  auto inclusive = side::filled_bytes<T>(x.size(), 0xA5);
+  auto exclusive = side::filled_bytes<T>(x.size(), 0xA5);
+  gp::inclusive_scan(side::backend(), d, inclusive, op);
+  gp::exclusive_scan(side::backend(), d, exclusive, op);
+  const std::vector<T> inc = side::get(inclusive);
+  std::vector<T> want(x.size());
+  if (!x.empty()) want[0] = gp::identity_of<T>(op);
+  for (std::size_t i = 1; i < x.size(); ++i)
+    want[i] = inc[i - 1];
+  expect_same_with_nan(side::get(exclusive), want, what);
+}
+
+SIDE_TYPED_TEST(scan_nan, exclusive_from_the_identity_is_the_inclusive_shifted) {
+  using T = TypeParam;
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  const std::vector<T> issue{nan, T(1), nan, T(2)};
+  for (const auto& x :
+       {issue, values_with_nans<T>(4096 * 3 + 17, 5000), values_with_nans<T>(100'003, 60'000)}) {
+    expect_exclusive_is_inclusive_shifted(x, gp::minimum{}, "min");
+    expect_exclusive_is_inclusive_shifted(x, gp::maximum{}, "max");
+    expect_exclusive_is_inclusive_shifted(x, gp::minimum_number{}, "nanmin");
+    expect_exclusive_is_inclusive_shifted(x, gp::maximum_number{}, "nanmax");
+    expect_exclusive_is_inclusive_shifted(x, gp::plus{}, "sum");
+  }
+  // The issue's case, spelled out.
+  const auto d = side::put(issue);
+  auto out = side::filled_bytes<T>(4, 0xA5);
+  gp::exclusive_scan(side::backend(), d, out, gp::maximum_number{});
+  const std::vector<T> got = side::get(out);
+  EXPECT_TRUE(std::isnan(got[0]) && std::isnan(got[1]));
+  EXPECT_EQ(got[2], T(1));
+  EXPECT_EQ(got[3], T(1));
+}
+
+SIDE_TYPED_TEST(scan, exclusive_without_init_starts_from_the_identity) {
+  using T = TypeParam;
+  auto rng = make_rng(44);
+  const auto x = random_vector<T>(33'333, rng);
+  expect_exclusive_is_inclusive_shifted(x, gp::minimum{}, "min");
+  expect_exclusive_is_inclusive_shifted(x, gp::maximum{}, "max");
+  static_assert(gp::identity_of<T>(gp::plus{}) == T(0));
+  if constexpr (std::numeric_limits<T>::has_infinity) {
+    static_assert(gp::identity_of<T>(gp::minimum{}) == std::numeric_limits<T>::infinity());
+  } else {
+    static_assert(gp::identity_of<T>(gp::minimum{}) == std::numeric_limits<T>::max());
+    static_assert(gp::identity_of<T>(gp::maximum_number{}) == std::numeric_limits<T>::lowest());
   }
 }

@@ -5,6 +5,8 @@
 
 #include <png.h>
 
+#include <bit>
+#include <csetjmp>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -51,6 +53,41 @@ inline bool write_png(const std::filesystem::path& path, std::uint32_t width, st
                       std::uint32_t format, const std::vector<std::uint8_t>& pixels) {
   const std::vector<unsigned char> bytes = png_file_bytes(width, height, format, pixels);
   return !bytes.empty() && write_file(path, bytes);
+}
+
+// A 16-bit PNG file of these samples (rows x width x channels, 1 to 4
+// channels, 0..65535 as they are stored: libpng's row API, no gamma chunk),
+// written to `path`; false, with the reason on stderr, where it cannot be.
+inline bool write_png16(const std::filesystem::path& path, std::uint32_t width,
+                        std::uint32_t height, int channels,
+                        const std::vector<std::uint16_t>& samples) {
+  static constexpr int color_types[] = {PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
+                                        PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA};
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) {
+    std::fprintf(stderr, "%s: cannot open for writing\n", path.c_str());
+    return false;
+  }
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+  png_infop info = png ? png_create_info_struct(png) : nullptr;
+  bool ok = false;
+  if (png && info && !setjmp(png_jmpbuf(png))) {
+    png_init_io(png, f);
+    png_set_IHDR(png, info, width, height, 16, color_types[channels - 1], PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    if constexpr (std::endian::native == std::endian::little) png_set_swap(png);
+    for (std::uint32_t y = 0; y < height; ++y) {
+      png_write_row(png, reinterpret_cast<png_const_bytep>(samples.data() +
+                                                           std::size_t{y} * width * channels));
+    }
+    png_write_end(png, nullptr);
+    ok = true;
+  }
+  png_destroy_write_struct(&png, &info);
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok) std::fprintf(stderr, "%s: cannot write a 16-bit PNG image\n", path.c_str());
+  return ok;
 }
 
 }  // namespace gpuprim::test

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cmath>
+#include <concepts>
+#include <limits>
 #include <type_traits>
 
 #include "gpuprim/core/macros.hpp"
@@ -121,6 +123,76 @@ template <>
 inline constexpr bool is_commutative_v<minimum_number> = true;
 template <>
 inline constexpr bool is_commutative_v<maximum_number> = true;
+
+// The identity of an operator on T: the value e with op(e, x) == x for
+// every x of T. It is what an exclusive scan starts from when the caller
+// names no start (out[0] = e, so out[i] equals the inclusive scan's
+// out[i - 1]) and what an empty reduction gives.
+//  - plus: 0.
+//  - minimum / maximum: +inf / -inf for floats (NaN still propagates:
+//    minimum(+inf, NaN) is NaN), T's largest / lowest value otherwise.
+//  - minimum_number / maximum_number on floats: NaN, the one value every
+//    operand beats (fmin(NaN, x) == x for every x, NaN included). -inf is
+//    not one: maximum_number(-inf, NaN) is -inf where the inclusive scan
+//    keeps NaN. On integers they are minimum / maximum.
+// operator_identity<T, Op> has no `value` for other operators (has_identity
+// says whether one is known).
+template <class T, class Op>
+struct operator_identity {};
+
+template <class T>
+struct operator_identity<T, plus> {
+  static constexpr T value() { return T{0}; }
+};
+
+namespace detail {
+template <class T, bool Max>
+constexpr T extreme_start() {
+  using limits = std::numeric_limits<T>;
+  if constexpr (limits::has_infinity) {
+    return Max ? -limits::infinity() : limits::infinity();
+  } else {
+    return Max ? limits::lowest() : limits::max();
+  }
+}
+template <class T, bool Max>
+constexpr T number_start() {
+  if constexpr (std::numeric_limits<T>::has_quiet_NaN) {
+    return std::numeric_limits<T>::quiet_NaN();
+  } else {
+    return extreme_start<T, Max>();
+  }
+}
+}  // namespace detail
+
+template <class T>
+struct operator_identity<T, minimum> {
+  static constexpr T value() { return detail::extreme_start<T, false>(); }
+};
+template <class T>
+struct operator_identity<T, maximum> {
+  static constexpr T value() { return detail::extreme_start<T, true>(); }
+};
+template <class T>
+struct operator_identity<T, minimum_number> {
+  static constexpr T value() { return detail::number_start<T, false>(); }
+};
+template <class T>
+struct operator_identity<T, maximum_number> {
+  static constexpr T value() { return detail::number_start<T, true>(); }
+};
+
+template <class T, class Op>
+concept has_identity = requires {
+  { operator_identity<T, std::remove_cvref_t<Op>>::value() } -> std::convertible_to<T>;
+};
+
+// identity_of<T>(op): operator_identity<T, Op>::value().
+template <class T, class Op>
+requires has_identity<T, Op>
+constexpr T identity_of(const Op&) {
+  return operator_identity<T, std::remove_cvref_t<Op>>::value();
+}
 
 // Unary transforms for transform_reduce.
 struct identity {

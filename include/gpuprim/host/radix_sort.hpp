@@ -65,8 +65,8 @@ struct host_digits {
 // tables, which 2048 buckets make too large for big teams.)
 inline host_digits choose_host_digits(const detail::radix_sort_plan& plan, int threads) {
   const int bits = plan.end_bit - plan.begin_bit;
-  const bool wide = plan.n >= wide_digit_min_keys && threads <= 16 &&
-                    (bits + 10) / 11 < (bits + 7) / 8;
+  const bool wide =
+      plan.n >= wide_digit_min_keys && threads <= 16 && (bits + 10) / 11 < (bits + 7) / 8;
   return {plan.begin_bit, plan.end_bit, wide ? 11 : 8};
 }
 
@@ -101,20 +101,32 @@ large_buffer<T> make_large_buffer(std::size_t n) {
   return large_buffer<T>(static_cast<T*>(p));
 }
 
-// One thread's digit buffers, kept by the thread between calls (a quarter
-// of a MiB for 2048 digits of 8-byte keys and values: an allocation that
-// large is a fresh mapping, and its page faults, every call). Null when
-// memory is short (inside a parallel region nothing may throw).
+// One thread's digit buffers, kept by the thread between calls (up to a
+// quarter of a MiB, for 2048 digits of 8-byte keys and values: an
+// allocation that large is a fresh mapping, and its page faults, every
+// call). One block a thread serves every key and value type; it grows to
+// the largest asked for. Null when memory is short (inside a parallel
+// region nothing may throw).
+inline void* thread_scratch(std::size_t bytes) noexcept {
+  struct block {
+    void* p = nullptr;
+    std::size_t size = 0;
+    ~block() { std::free(p); }
+  };
+  thread_local block b;
+  if (b.size < bytes) {
+    std::free(b.p);
+    b.size = (bytes + 4095) / 4096 * 4096;
+    b.p = std::aligned_alloc(64, b.size);
+    if (!b.p) b.size = 0;
+  }
+  return b.p;
+}
+
 template <class Buffers>
 Buffers* thread_buffers() noexcept {
   static_assert(std::is_trivially_default_constructible_v<Buffers>);
-  struct holder {
-    Buffers* p = nullptr;
-    ~holder() { std::free(p); }
-  };
-  thread_local holder h;
-  if (!h.p) h.p = static_cast<Buffers*>(std::aligned_alloc(64, (sizeof(Buffers) + 63) / 64 * 64));
-  return h.p;
+  return static_cast<Buffers*>(thread_scratch(sizeof(Buffers)));
 }
 
 // Moves keys[lo, hi) (and values) of one chunk to dst[next[digit]++]. A key
@@ -143,8 +155,15 @@ class chunk_scatter {
   chunk_scatter(buffers& b, K* key_dst, W* value_dst, std::size_t* next, digit_of<K> digit,
                 std::size_t* next_counts, digit_of<K> next_digit, std::size_t n, int team,
                 bool stream)
-      : b_(b), key_dst_(key_dst), value_dst_(value_dst), next_(next),
-        digit_(digit), next_counts_(next_counts), next_digit_(next_digit), n_(n), team_(team),
+      : b_(b),
+        key_dst_(key_dst),
+        value_dst_(value_dst),
+        next_(next),
+        digit_(digit),
+        next_counts_(next_counts),
+        next_digit_(next_digit),
+        n_(n),
+        team_(team),
         stream_(stream) {
     std::fill(std::begin(b_.fill), std::end(b_.fill), 0);
     for (int d = 0; d < Radix; ++d) {

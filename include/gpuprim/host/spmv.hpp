@@ -44,15 +44,34 @@ inline int spmv_thread_count(host_backend backend, std::size_t work) {
   return static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(requested), useful));
 }
 
-// y[rows) = alpha * A x + beta * y; beta == 0: y is only written.
+// One row's sum of products, in entry order with one accumulator: the
+// order SciPy's csr_matvec adds in, so the two agree to the last bit.
+template <class T, class I>
+T row_dot(const I* cols, const T* values, std::size_t begin, std::size_t end, const T* x) {
+  T sum = 0;
+  for (std::size_t k = begin; k < end; ++k)
+    sum += values[k] * x[cols[k]];
+  return sum;
+}
+
+// y[first, last) = alpha * A x + beta * y; beta == 0: y is only written.
+// (The beta test is out of the row loop; each row offset is read once.)
 template <class T, class I>
 void spmv_rows(T alpha, std::size_t first, std::size_t last, const I* offsets, const I* cols,
                const T* values, const T* x, T beta, T* y) {
-  for (std::size_t r = first; r < last; ++r) {
-    T sum = 0;
-    for (I k = offsets[r]; k < offsets[r + 1]; ++k)
-      sum += values[k] * x[cols[k]];
-    y[r] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[r];
+  std::size_t begin = static_cast<std::size_t>(offsets[first]);
+  if (beta == T(0)) {
+    for (std::size_t r = first; r < last; ++r) {
+      const std::size_t end = static_cast<std::size_t>(offsets[r + 1]);
+      y[r] = alpha * row_dot(cols, values, begin, end, x);
+      begin = end;
+    }
+  } else {
+    for (std::size_t r = first; r < last; ++r) {
+      const std::size_t end = static_cast<std::size_t>(offsets[r + 1]);
+      y[r] = alpha * row_dot(cols, values, begin, end, x) + beta * y[r];
+      begin = end;
+    }
   }
 }
 

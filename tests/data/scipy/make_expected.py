@@ -78,9 +78,10 @@ ops = {'min': np.minimum, 'max': np.maximum, 'nanmin': np.fmin, 'nanmax': np.fma
 for name, ufunc in ops.items():
     for stem, a in (('nan_f64', with_nan), ('leading_nan_f32', leading_nan)):
         save(f'expected/scan_{name}_{stem}.npy', ufunc.accumulate(a))
-        # Exclusive: out[0] = init (+inf for the minima, -inf for the maxima),
-        # out[i] combines init with a[0..i-1].
-        init = np.inf if 'min' in name else -np.inf
+        # Exclusive: out[0] = the operator's identity (+inf for min, -inf for
+        # max, NaN for nanmin / nanmax, which every number beats), out[i]
+        # combines it with a[0..i-1]: the inclusive scan's out[i-1].
+        init = np.nan if name.startswith('nan') else np.inf if 'min' in name else -np.inf
         shifted = np.concatenate([[init], a[:-1]]).astype(a.dtype)
         save(f'expected/scan_exclusive_{name}_{stem}.npy', ufunc.accumulate(shifted))
 

@@ -1,7 +1,10 @@
 // The histograms compiled into the library: one table of sample types (CMake
 // generates histogram_<name>.cu from each line) and, per sample
 // type, the list of its instances, read by the facade's check
-// (precompiled_histogram) and by the generated files.
+// (precompiled_histogram) and by the generated files. int8, int16 and
+// uint16 have NumPy's rule only (numpy_histogram and
+// numpy_histogram_of_edges with 64-bit counters, which the Python package
+// calls), to keep the build small.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +13,9 @@
 
 #define GPUPRIM_HISTOGRAM_TYPES(X) \
   X(uint8, std::uint8_t)           \
+  X(int8, std::int8_t)             \
+  X(int16, std::int16_t)           \
+  X(uint16, std::uint16_t)         \
   X(int32, std::int32_t)           \
   X(uint32, std::uint32_t)         \
   X(float, float)                  \
@@ -30,18 +36,25 @@ struct numpy_edges_binner;
 template <class Sample, class Counter, class Binner>
 struct histogram_instance {};
 
-// histogram_even (both rules), histogram_range and NumPy's array of edges
-// (numpy_histogram_of_edges), with 32- and 64-bit counters.
+// The sample types precompiled for NumPy's rule alone.
+template <class T>
+inline constexpr bool numpy_rule_only_sample = one_of<T, std::int8_t, std::int16_t, std::uint16_t>;
+
+// NumPy's rule (numpy_histogram's even bins, numpy_histogram_of_edges's
+// array of edges) with 64-bit counters for every sample type; for the
+// others also with 32-bit counters, and histogram_even's default rule and
+// histogram_range.
 template <class T>
 using histogram_instances_of =
-    type_list<histogram_instance<T, std::uint32_t, even_binner<T>>,
-              histogram_instance<T, std::uint64_t, even_binner<T>>,
-              histogram_instance<T, std::uint32_t, range_binner<T>>,
-              histogram_instance<T, std::uint64_t, range_binner<T>>,
-              histogram_instance<T, std::uint32_t, numpy_binner<T>>,
-              histogram_instance<T, std::uint64_t, numpy_binner<T>>,
-              histogram_instance<T, std::uint32_t, numpy_edges_binner<T>>,
-              histogram_instance<T, std::uint64_t, numpy_edges_binner<T>>>;
+    concat_t<type_list<histogram_instance<T, std::uint64_t, numpy_binner<T>>,
+                       histogram_instance<T, std::uint64_t, numpy_edges_binner<T>>>,
+             keep_if<!numpy_rule_only_sample<T>,
+                     type_list<histogram_instance<T, std::uint32_t, even_binner<T>>,
+                               histogram_instance<T, std::uint64_t, even_binner<T>>,
+                               histogram_instance<T, std::uint32_t, range_binner<T>>,
+                               histogram_instance<T, std::uint64_t, range_binner<T>>,
+                               histogram_instance<T, std::uint32_t, numpy_binner<T>>,
+                               histogram_instance<T, std::uint32_t, numpy_edges_binner<T>>>>>;
 
 template <class Sample, class Counter, class Binner>
 inline constexpr bool precompiled_histogram =

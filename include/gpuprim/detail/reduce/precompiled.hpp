@@ -13,6 +13,9 @@
 
 #define GPUPRIM_REDUCE_TYPES(X) \
   X(uint8, std::uint8_t)        \
+  X(int8, std::int8_t)          \
+  X(int16, std::int16_t)        \
+  X(uint16, std::uint16_t)      \
   GPUPRIM_ARITHMETIC_TYPES(X)
 
 namespace gpuprim::detail {
@@ -40,21 +43,29 @@ requires(!std::is_floating_point_v<In>) struct without_needless_nan_rule<In, Op>
 template <class In, class Op>
 using without_needless_nan_rule_t = typename without_needless_nan_rule<In, Op>::type;
 
-// The precompiled reductions over In: sums, minima and maxima of every
-// type; first smallest / largest elements of all but bytes; sums of squares
-// and of absolute values of the signed types; the NaN-skipping forms
-// (numpy.fmin / fmax, nanargmin / nanargmax, nansum in double) of the
-// floating types; and the widened sums bytes -> uint64, float -> double.
+// The narrow integers whose only precompiled reductions are the minimum and
+// the maximum (the data's range of numpy_histogram on the GPU).
+template <class In>
+inline constexpr bool min_max_only_reduce = one_of<In, std::int8_t, std::int16_t, std::uint16_t>;
+
+// The precompiled reductions over In: minima and maxima of every type; sums
+// of every type but int8, int16 and uint16; first smallest / largest
+// elements of those and not of bytes; sums of squares and of absolute values
+// of the signed types among them; the NaN-skipping forms (numpy.fmin / fmax,
+// nanargmin / nanargmax, nansum in double) of the floating types; and the
+// widened sums bytes -> uint64, float -> double.
 template <class In>
 using reduce_instances_of = concat_t<
-    type_list<reduce_instance<In, In, plus, unary_fetch<identity>>,
-              reduce_instance<In, In, minimum, unary_fetch<identity>>,
+    keep_if<!min_max_only_reduce<In>,
+            type_list<reduce_instance<In, In, plus, unary_fetch<identity>>>>,
+    type_list<reduce_instance<In, In, minimum, unary_fetch<identity>>,
               reduce_instance<In, In, maximum, unary_fetch<identity>>>,
-    keep_if<!std::is_same_v<In, std::uint8_t>,
+    keep_if<!std::is_same_v<In, std::uint8_t> && !min_max_only_reduce<In>,
             type_list<reduce_instance<In, value_index<In>, select_min, value_index_fetch>,
                       reduce_instance<In, value_index<In>, select_max, value_index_fetch>>>,
-    keep_if<std::is_signed_v<In>, type_list<reduce_instance<In, In, plus, unary_fetch<square>>,
-                                            reduce_instance<In, In, plus, unary_fetch<absolute>>>>,
+    keep_if<std::is_signed_v<In> && !min_max_only_reduce<In>,
+            type_list<reduce_instance<In, In, plus, unary_fetch<square>>,
+                      reduce_instance<In, In, plus, unary_fetch<absolute>>>>,
     keep_if<std::is_floating_point_v<In>,
             type_list<reduce_instance<In, In, minimum_number, unary_fetch<identity>>,
                       reduce_instance<In, In, maximum_number, unary_fetch<identity>>,

@@ -1,0 +1,200 @@
+"""NumPy's argument rules, shared by the package's functions.
+
+The compiled core (``gpuprim._core``) takes typed arguments: an array, a
+flag for "along the last axis", an operator enum. What NumPy accepts in
+their place (``axis=-2``, ``keepdims``, ``kind='mergesort'``, ...) is turned
+into them here and in the family modules beside this one (``_reduction``,
+``_scan``, ``_sort``), each function a few readable lines, as CuPy keeps
+its argument logic in Python.
+"""
+
+import operator
+
+import numpy as np
+
+try:
+    from numpy.exceptions import AxisError
+except ImportError:  # NumPy < 1.25
+    AxisError = np.AxisError
+
+
+def framework(x):
+    """'numpy', 'cupy' or 'torch' for arrays of those, else None."""
+    module = type(x).__module__.split(".")[0]
+    return module if module in ("numpy", "cupy", "torch") else None
+
+
+def ndim_of(x):
+    """Dimensions of an array argument (lists and scalars as NumPy reads them)."""
+    n = getattr(x, "ndim", None)
+    return np.ndim(x) if n is None else int(n)
+
+
+def normalize_axis(fn, axis, ndim):
+    """NumPy's single axis: None, or an integer in [-ndim, ndim) made
+    non-negative. A bool is refused (TypeError), as numpy.sum refuses it;
+    an axis out of range raises numpy's AxisError (a ValueError)."""
+    if axis is None:
+        return None
+    if isinstance(axis, (bool, np.bool_)):
+        raise TypeError(f"{fn}: axis must be None or an integer, not bool")
+    try:
+        a = operator.index(axis)
+    except TypeError:
+        raise TypeError(
+            f"{fn}: axis must be None or an integer (got {type(axis).__name__})"
+        ) from None
+    if not -ndim <= a < ndim:
+        raise AxisError(f"{fn}: axis {a} is out of bounds for array of dimension {ndim}")
+    return a % ndim
+
+
+def move_axis_last(fn, x, axis):
+    """x with `axis` moved to the end, by x's own framework (a view; the core
+    makes it contiguous on x's device)."""
+    kind = framework(x)
+    if kind == "numpy" or kind is None and isinstance(x, (list, tuple, int, float, bool)):
+        return np.moveaxis(np.asarray(x), axis, -1)
+    if kind == "cupy":
+        import cupy
+
+        return cupy.moveaxis(x, axis, -1)
+    if kind == "torch":
+        return x.movedim(axis, -1)
+    raise ValueError(
+        f"{fn}: axis={axis} of a {type(x).__name__} is not supported; for arrays other than "
+        "NumPy, CuPy and PyTorch gpuprim takes the last axis or axis=None"
+    )
+
+
+def move_last_axis_back(x, axis):
+    """The inverse of move_axis_last for a result of the moved shape."""
+    kind = framework(x)
+    if kind == "cupy":
+        import cupy
+
+        return cupy.moveaxis(x, -1, axis)
+    if kind == "torch":
+        return x.movedim(-1, axis)
+    return np.moveaxis(x, -1, axis)
+
+
+def expand_axis(x, axis):
+    """A reduction's result with the reduced axis kept as length 1 (keepdims)."""
+    kind = framework(x)
+    if kind == "cupy":
+        import cupy
+
+        return cupy.expand_dims(x, axis)
+    if kind == "torch":
+        return x.unsqueeze(axis)
+    return np.expand_dims(np.asarray(x), axis)
+
+
+def refuse_unsupported(fn, name, value, default=None):
+    """TypeError naming a NumPy argument gpuprim does not take (yet), when
+    it is given a value other than its default."""
+    if value is not default:
+        raise TypeError(f"{fn}: the argument {name}= is not supported by gpuprim")
+
+
+def dtype_of(x):
+    """The NumPy dtype of an array argument (PyTorch's by name)."""
+    dt = getattr(x, "dtype", None)
+    if dt is None:
+        return np.asarray(x).dtype
+    if framework(x) == "torch":
+        return np.dtype(str(dt).replace("torch.", ""))
+    return np.dtype(dt)
+
+
+def shape_of(x):
+    shape = getattr(x, "shape", None)
+    return np.shape(x) if shape is None else tuple(int(s) for s in shape)
+
+
+def sum_type(dtype):
+    """NumPy's sum / cumsum result type: bool and signed integers -> int64,
+    unsigned -> uint64, floats as they are."""
+    if dtype.kind in "bi":
+        return np.dtype(np.int64)
+    if dtype.kind == "u":
+        return np.dtype(np.uint64)
+    return dtype
+
+
+def _device_of(x):
+    kind = framework(x)
+    if kind == "cupy":
+        return ("cupy", x.device.id)
+    if kind == "torch":
+        return ("torch", str(x.device))
+    if kind == "numpy":
+        return ("numpy", None)
+    return (type(x).__name__, None)
+
+
+def check_out(fn, out, x, shape, dtype):
+    """NumPy's out=: an array of the result's shape and dtype, of x's kind and
+    device; checked before any work (TypeError for the kind or dtype,
+    ValueError for the shape)."""
+    kind = framework(out)
+    if kind is None or _device_of(out) != _device_of(np.asarray(x) if framework(x) is None else x):
+        raise TypeError(
+            f"{fn}: out must be an array of the input's kind and device "
+            f"(got {type(out).__name__})"
+        )
+    if dtype_of(out) != dtype:
+        raise TypeError(f"{fn}: out has dtype {dtype_of(out)}, the result is {dtype}")
+    if shape_of(out) != tuple(shape):
+        raise ValueError(f"{fn}: out has shape {shape_of(out)}, the result {tuple(shape)}")
+
+
+def write_out(out, result):
+    """Copies a result into out= (by out's framework, on its device) and returns out."""
+    kind = framework(out)
+    if kind == "torch":
+        out.copy_(result)
+    elif kind == "cupy":
+        out[...] = result
+    else:
+        np.copyto(out, result)
+    return out
+
+
+def as_dtype(fn, x, dtype):
+    """x converted to `dtype` by its framework (dtype= of sum, cumsum: NumPy
+    casts the elements before it adds them)."""
+    try:
+        want = np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"{fn}: dtype {dtype!r} is not a NumPy dtype") from None
+    if want.kind not in "iuf":
+        raise TypeError(f"{fn}: dtype {want} is not taken (integers and floats)")
+    if dtype_of(x) == want:
+        return x, want
+    kind = framework(x)
+    if kind == "torch":
+        import torch
+
+        return x.to(getattr(torch, want.name)), want
+    if kind == "cupy":
+        return x.astype(want), want
+    if kind == "numpy" or kind is None:
+        return np.asarray(x).astype(want), want
+    raise TypeError(f"{fn}: dtype= takes NumPy, CuPy and PyTorch arrays (got {type(x).__name__})")
+
+
+def cast_result(x, dtype):
+    """A result converted to `dtype` by its framework, wrapping integers as
+    NumPy's accumulation in that dtype would (a NumPy scalar stays one)."""
+    kind = framework(x)
+    if kind == "torch":
+        import torch
+
+        return x.to(getattr(torch, dtype.name))
+    if kind == "cupy":
+        return x.astype(dtype)
+    if isinstance(x, np.generic):
+        return np.asarray(x).astype(dtype)[()]
+    return np.asarray(x).astype(dtype)

@@ -1,0 +1,134 @@
+"""The reductions with NumPy's names and arguments: sum, nansum, min, max,
+nanmin, nanmax, argmin, argmax, nanargmin, nanargmax.
+
+Each is one call of the core's ``_reduce(op, x, rows, stream)``: over all
+elements (``axis=None``, or the one axis of a 1-D array) or along the last
+axis (``rows=True``); another axis is first moved last (the core reads the
+moved view as a contiguous copy made by the array's own framework).
+"""
+
+import numpy as np
+
+from . import _core
+from ._arrays import (
+    as_dtype,
+    cast_result,
+    check_out,
+    dtype_of,
+    expand_axis,
+    move_axis_last,
+    ndim_of,
+    normalize_axis,
+    shape_of,
+    sum_type,
+    write_out,
+)
+
+_op = _core.reduce_op
+
+
+_SUMS = (_op.sum, _op.nansum)
+_ARGS = (_op.argmin, _op.argmax, _op.nanargmin, _op.nanargmax)
+
+
+def _result_type(op, dtype):
+    """NumPy's result type of a reduction of `dtype`."""
+    if op in _SUMS:
+        return sum_type(dtype)
+    if op in _ARGS:
+        return np.dtype(np.int64)
+    return dtype
+
+
+def _reduce(op, fn, a, axis, dtype, out, keepdims, stream):
+    if axis is None and dtype is None and out is None and not keepdims:
+        return _core._reduce(op, a, False, stream)  # the common call, kept short
+    ndim = ndim_of(a)
+    ax = normalize_axis(fn, axis, ndim)
+    want = None
+    if dtype is not None:
+        # NumPy adds the elements converted to dtype, in dtype.
+        a, want = as_dtype(fn, a, dtype)
+    if out is not None:
+        shape = list(shape_of(a))
+        if ax is None:
+            shape = [1] * ndim if keepdims else []
+        elif keepdims:
+            shape[ax] = 1
+        else:
+            del shape[ax]
+        check_out(fn, out, a, shape, want or _result_type(op, dtype_of(a)))
+    if ax is None or ndim == 1:
+        result = _core._reduce(op, a, False, stream)
+    else:
+        if ax != ndim - 1:
+            a = move_axis_last(fn, a, ax)
+        result = _core._reduce(op, a, True, stream)
+    if want is not None and want != sum_type(want):
+        result = cast_result(result, want)  # the widened sum, wrapped to dtype
+    if keepdims:
+        if ax is None:
+            for _ in range(ndim):
+                result = expand_axis(result, 0)
+        else:
+            result = expand_axis(result, ax)
+    return result if out is None else write_out(out, result)
+
+
+_DOC = """{what}
+
+As numpy.{name}: over all elements (axis=None) or along one axis; keepdims
+keeps the reduced axes as length 1; out= (an array of the result's shape
+and dtype, of the input's kind and device, checked before any work)
+receives the result.{dtype} NumPy input gives a NumPy scalar (axis=None);
+GPU input (CuPy, PyTorch, ...) gives a 0-d array of its kind, computed on
+`stream` (default: the framework's current stream) without
+synchronizing.{extra}"""
+
+
+def _make(name, op, what, extra="", has_dtype=False):
+    if has_dtype:
+
+        def f(a, axis=None, dtype=None, out=None, keepdims=False, *, stream=None):
+            return _reduce(op, name, a, axis, dtype, out, keepdims, stream)
+
+    elif name.startswith(("arg", "nanarg")):
+
+        def f(a, axis=None, out=None, *, keepdims=False, stream=None):
+            return _reduce(op, name, a, axis, None, out, keepdims, stream)
+
+    else:
+
+        def f(a, axis=None, out=None, keepdims=False, *, stream=None):
+            return _reduce(op, name, a, axis, None, out, keepdims, stream)
+
+    f.__name__ = f.__qualname__ = name
+    dtype_doc = (
+        " dtype= converts the elements first and accumulates in that type, as NumPy's."
+        if has_dtype
+        else ""
+    )
+    f.__doc__ = _DOC.format(what=what, name=name, extra=extra, dtype=dtype_doc)
+    return f
+
+
+sum = _make("sum", _op.sum, "The sum (integers widen to int64 / uint64, as NumPy's).", has_dtype=True)
+nansum = _make("nansum", _op.nansum, "The sum with NaNs counted as zero.", has_dtype=True)
+min = _make("min", _op.min, "The smallest element; NaN if any is NaN.")
+max = _make("max", _op.max, "The largest element; NaN if any is NaN.")
+nanmin = _make("nanmin", _op.nanmin, "The smallest element, NaNs ignored.")
+nanmax = _make("nanmax", _op.nanmax, "The largest element, NaNs ignored.")
+argmin = _make("argmin", _op.argmin, "The index of the first smallest element.")
+argmax = _make("argmax", _op.argmax, "The index of the first largest element.")
+nanargmin = _make(
+    "nanargmin",
+    _op.nanargmin,
+    "argmin with NaNs ignored.",
+    "\nAn all-NaN slice raises ValueError on the host.",
+)
+nanargmax = _make(
+    "nanargmax",
+    _op.nanargmax,
+    "argmax with NaNs ignored.",
+    "\nAn all-NaN slice raises ValueError on the host.",
+)

@@ -1,0 +1,139 @@
+"""The scans with NumPy's names and arguments: cumsum, cummax, cummin
+(numpy.maximum.accumulate / numpy.minimum.accumulate of the flattened array)
+and exclusive_scan, and the segmented sums.
+
+cumsum along an axis is the core's scan of each row (``rows=True``), with
+another axis moved last first and back after; the other scans take the
+flattened array (or a 1-D array's one axis).
+"""
+
+import numpy as np
+
+from . import _core
+from ._arrays import (
+    as_dtype,
+    cast_result,
+    check_out,
+    dtype_of,
+    move_axis_last,
+    move_last_axis_back,
+    ndim_of,
+    normalize_axis,
+    shape_of,
+    sum_type,
+    write_out,
+)
+
+_op = _core.scan_op
+
+# exclusive_scan's operator names: NumPy's ufunc names and the C++ ones.
+_EXCLUSIVE_OPS = {
+    "add": _op.sum,
+    "sum": _op.sum,
+    "plus": _op.sum,
+    "max": _op.max,
+    "maximum": _op.max,
+    "min": _op.min,
+    "minimum": _op.min,
+    "nanmax": _op.nanmax,
+    "fmax": _op.nanmax,
+    "maximum_number": _op.nanmax,
+    "nanmin": _op.nanmin,
+    "fmin": _op.nanmin,
+    "minimum_number": _op.nanmin,
+}
+
+
+def cumsum(a, axis=None, dtype=None, out=None, *, stream=None):
+    """Inclusive prefix sums, as numpy.cumsum: of the flattened array
+    (axis=None, a 1-D result) or along one axis (the input's shape).
+    Integers accumulate in int64 / uint64, as NumPy's; float32 stays
+    float32. dtype= converts the elements first and accumulates in that
+    type; out= (the result's shape and dtype, the input's kind and device,
+    checked before any work) receives the result."""
+    fn = "cumsum"
+    if axis is None and dtype is None and out is None:
+        return _core._scan(fn, _op.sum, a, False, False, None, stream)  # the common call
+    ndim = ndim_of(a)
+    ax = normalize_axis(fn, axis, ndim)
+    want = None
+    if dtype is not None:
+        a, want = as_dtype(fn, a, dtype)
+    if out is not None:
+        shape = shape_of(a)
+        if ax is None:
+            shape = (int(np.prod(shape)),)
+        check_out(fn, out, a, shape, want or sum_type(dtype_of(a)))
+    if ax is None or ndim == 1:
+        result = _core._scan(fn, _op.sum, a, False, False, None, stream)
+    elif ax == ndim - 1:
+        result = _core._scan(fn, _op.sum, a, True, False, None, stream)
+    else:
+        moved = _core._scan(fn, _op.sum, move_axis_last(fn, a, ax), True, False, None, stream)
+        result = move_last_axis_back(moved, ax)
+    if want is not None and want != sum_type(want):
+        result = cast_result(result, want)  # the widened sums, wrapped to dtype
+    return result if out is None else write_out(out, result)
+
+
+def _running(fn, op, a, axis, out, stream):
+    ndim = ndim_of(a)
+    ax = normalize_axis(fn, axis, ndim)
+    if ax is not None and ndim > 1:
+        raise ValueError(
+            f"{fn}: axis={axis} is not supported for a {ndim}-D array; gpuprim scans the "
+            "flattened array (axis=None) or a 1-D array"
+        )
+    if out is not None:
+        check_out(fn, out, a, (int(np.prod(shape_of(a))),), dtype_of(a))
+    result = _core._scan(fn, op, a, False, False, None, stream)
+    return result if out is None else write_out(out, result)
+
+
+def cummax(a, axis=None, out=None, *, stream=None):
+    """Running maximum of the flattened array (or of a 1-D array along axis 0),
+    as numpy.maximum.accumulate: NaN propagates. out= as in cumsum."""
+    return _running("cummax", _op.max, a, axis, out, stream)
+
+
+def cummin(a, axis=None, out=None, *, stream=None):
+    """Running minimum of the flattened array (or of a 1-D array along axis 0),
+    as numpy.minimum.accumulate: NaN propagates. out= as in cumsum."""
+    return _running("cummin", _op.min, a, axis, out, stream)
+
+
+def exclusive_scan(x, op="add", init=None, *, stream=None):
+    """Exclusive scan of the flattened array: out[0] = init, out[i] = init op x[0]
+    op ... op x[i-1]. op: 'add' (integers accumulate in int64 / uint64, as
+    cumsum), 'max' / 'min' (NaN propagates, as numpy.maximum), 'nanmax' /
+    'nanmin' (NaN skipped, as numpy.fmax), in x's dtype otherwise.
+
+    init=None starts from the operator's identity (0; +inf or the largest
+    integer for min; -inf or the lowest for max; NaN for the float nanmax /
+    nanmin, which every number beats), so out[i] is the inclusive scan's
+    out[i-1] -- the same start as the C++ exclusive_scan without init and the
+    CLI's ``scan --exclusive``."""
+    fn = "exclusive_scan"
+    if not isinstance(op, str):
+        raise TypeError(f"{fn}: op must be a string such as 'add', not {type(op).__name__}")
+    code = _EXCLUSIVE_OPS.get(op)
+    if code is None:
+        raise ValueError(
+            f"{fn}: op must be 'add', 'max', 'min', 'nanmax' or 'nanmin', not {op!r}"
+        )
+    return _core._scan(fn, code, x, False, True, init, stream)
+
+
+def segmented_sum(x, offsets, *, check=True, stream=None):
+    """Sum of each segment x[offsets[s]:offsets[s+1]] (num_segments + 1 non-decreasing
+    offsets within x; empty segments sum to 0), as numpy.add.reduceat without its
+    empty-segment rule. On the GPU offsets are int64 and check=True copies them to
+    the host to check them (one wait); check=False skips that, and bad offsets then
+    read out of bounds."""
+    return _core._segmented("segmented_sum", False, x, offsets, bool(check), stream)
+
+
+def segmented_cumsum(x, offsets, *, check=True, stream=None):
+    """cumsum restarted at every segment: offsets partition x (offsets[0] == 0,
+    offsets[-1] == len(x), non-decreasing). check as in segmented_sum."""
+    return _core._segmented("segmented_cumsum", True, x, offsets, bool(check), stream)
