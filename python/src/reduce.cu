@@ -122,11 +122,21 @@ void reduce_typed(reduce_op op, const In* x, std::size_t rows, std::size_t cols,
     case reduce_op::argmax:
       arg(detail::select_max{});
       return;
+    // Integers hold no NaN: their nanargmin / nanargmax are the plain ones
+    // (the library precompiles the NaN-skipping selections for floats only).
     case reduce_op::nanargmin:
-      arg(detail::select_min_number{});
+      if constexpr (is_float) {
+        arg(detail::select_min_number{});
+      } else {
+        arg(detail::select_min{});
+      }
       return;
     case reduce_op::nanargmax:
-      arg(detail::select_max_number{});
+      if constexpr (is_float) {
+        arg(detail::select_max_number{});
+      } else {
+        arg(detail::select_max{});
+      }
       return;
   }
 }
