@@ -179,6 +179,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     GPU. On the GPU, a call without ``range`` waits for the data's min and
     max (NumPy's checks need them); with ``range`` nothing waits.
     """
+    _core._refuse_masked(a, "histogram")
     if weights is not None:
         raise TypeError("histogram: weights= is not supported")
     if not _on_device(a):

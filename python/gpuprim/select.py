@@ -216,12 +216,13 @@ def unique(
     flat = _flat(ar)
     n = flat.shape[0]
     from . import _core as core
+    from . import _sort
 
     perm = None
     if return_index or return_inverse:
-        s, perm = core.sort_by_key(flat, _arange(flat, n), stream=stream)
+        s, perm = _sort.sort_by_key(flat, _arange(flat, n), stream=stream)
     else:
-        s = core.sort(flat, axis=None, stream=stream)
+        s = _sort.sort(flat, axis=None, stream=stream)
     u, first, counts = core._unique_runs(
         s, perm if return_index else None, return_counts, equal_nan, stream=stream
     )
@@ -233,7 +234,7 @@ def unique(
         # sort of the positions carries the run numbers with them.
         if n:
             runs = _run_numbers(s, equal_nan, stream)
-            _, inverse = core.sort_by_key(perm, runs, stream=stream)
+            _, inverse = _sort.sort_by_key(perm, runs, stream=stream)
         else:
             inverse = _arange(flat, 0)
         result.append(inverse.reshape(ar.shape))
