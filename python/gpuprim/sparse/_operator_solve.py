@@ -12,6 +12,19 @@ SciPy's answers; jacobi and richardson use the same test and info rules.
 __all__ = ["solve_with_operators", "is_operator_case", "library_dense"]
 
 
+def _jacobi_psolve(fn, A, xp, dtype, who_needs, note):
+    """v -> v / diag(A), after checking A has a usable diagonal (M='jacobi' and
+    the Jacobi iteration share it; `who_needs` and `note` word their errors)."""
+    diagonal = getattr(A, "diagonal", None)
+    if not callable(diagonal):
+        raise TypeError(f"{fn}: {who_needs} a matrix A with a diagonal")
+    d = xp.asarray(diagonal()).astype(dtype)
+    if not bool(xp.all(d != 0)) or not bool(xp.all(xp.isfinite(d))):
+        raise ValueError(f"{fn}: A has a zero or non-finite diagonal entry{note}")
+    inverse = 1 / d
+    return lambda v: inverse * v
+
+
 def _array_module(v):
     """numpy or cupy, by the array's own module."""
     root = type(v).__module__.split(".")[0]
@@ -103,14 +116,7 @@ def solve_with_operators(method, A, b, x0, rtol, atol, maxiter, M, omega, callba
         if M != "jacobi":
             raise ValueError(f"{fn}: M={M!r}; gpuprim takes M=None, 'jacobi', a matrix or a "
                              "LinearOperator")
-        diagonal = getattr(A, "diagonal", None)
-        if not callable(diagonal):
-            raise TypeError(f"{fn}: M='jacobi' needs a matrix A with a diagonal")
-        d = xp.asarray(diagonal()).astype(dtype)
-        if not bool(xp.all(d != 0)) or not bool(xp.all(xp.isfinite(d))):
-            raise ValueError(f"{fn}: A has a zero or non-finite diagonal entry (M='jacobi')")
-        inverse = 1 / d
-        psolve = lambda v: inverse * v  # noqa: E731
+        psolve = _jacobi_psolve(fn, A, xp, dtype, "M='jacobi' needs", " (M='jacobi')")
     elif M is None:
         own = getattr(A, "psolve", None)  # SciPy takes A.psolve when M is None
         psolve = (lambda v: xp.asarray(own(v)).ravel()) if callable(own) else (lambda v: v)
@@ -119,14 +125,7 @@ def solve_with_operators(method, A, b, x0, rtol, atol, maxiter, M, omega, callba
             raise ValueError(f"{fn}: A and M have different shapes")
         psolve = _times(fn, "M", M, xp, spmv, dtype)
     if method in ("jacobi",):
-        diagonal = getattr(A, "diagonal", None)
-        if not callable(diagonal):
-            raise TypeError(f"{fn}: the Jacobi iteration needs a matrix A with a diagonal")
-        d = xp.asarray(diagonal()).astype(dtype)
-        if not bool(xp.all(d != 0)) or not bool(xp.all(xp.isfinite(d))):
-            raise ValueError(f"{fn}: A has a zero or non-finite diagonal entry")
-        inverse = 1 / d
-        psolve = lambda v: inverse * v  # noqa: E731
+        psolve = _jacobi_psolve(fn, A, xp, dtype, "the Jacobi iteration needs", "")
     if x0 is None:
         x = xp.zeros(n, dtype)
     elif isinstance(x0, str):
