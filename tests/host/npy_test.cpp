@@ -18,6 +18,7 @@
 
 #include "gpuprim/io/memory_limit.hpp"
 #include "gpuprim/io/npy.hpp"
+#include "support/test_data.hpp"
 
 namespace fs = std::filesystem;
 namespace io = gpuprim::io;
@@ -364,7 +365,7 @@ TEST_F(npy_files, empty_fortran_order_with_huge_other_axes_reads_as_empty) {
 // Files numpy.save wrote (tests/data/npy/make_fixtures.py): each NAME.npy,
 // in Fortran order and/or big-endian, reads as its C-ordered twin NAME.c.npy.
 TEST(npy_numpy_fixtures, fortran_and_big_endian_files_read_as_numpy_loads_them) {
-  const fs::path dir = fs::path(GPUPRIM_TEST_DATA_DIR) / "npy";
+  const fs::path dir = gpuprim::test::data_dir() / "npy";
   int checked = 0;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();

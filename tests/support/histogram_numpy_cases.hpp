@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/test_data.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -35,7 +37,7 @@ struct numpy_case {
 };
 
 inline std::filesystem::path numpy_cases_dir() {
-  return std::filesystem::path(GPUPRIM_TEST_DATA_DIR) / "histogram";
+  return gpuprim::test::data_dir() / "histogram";
 }
 
 inline std::vector<numpy_case> numpy_cases() {

@@ -8,12 +8,26 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
 namespace gpuprim::test {
+
+// tests/data, the files made by other programs (NumPy). ctest passes its
+// place in GPUPRIM_TEST_DATA_DIR (tests/CMakeLists.txt) rather than a
+// compile definition, so that the objects carry no absolute path and ccache
+// serves them to every checkout of the tree.
+inline std::filesystem::path data_dir() {
+  const char* dir = std::getenv("GPUPRIM_TEST_DATA_DIR");
+  if (dir == nullptr || *dir == '\0')
+    throw std::runtime_error(
+        "GPUPRIM_TEST_DATA_DIR is not set: run the tests through ctest, or set it to tests/data");
+  return dir;
+}
 
 // GPUPRIM_TEST_MAX_SIZE caps the sizes of the size sweeps (see
 // test_sizes). compute-sanitizer's racecheck runs kernels hundreds of times
