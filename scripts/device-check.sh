@@ -125,7 +125,7 @@ MAIN_BUILD=0
 { [ $RUN_TESTS -eq 1 ] || [ $RUN_SANITIZE -eq 1 ] || [ $RUN_BENCH -eq 1 ]; } && MAIN_BUILD=1
 if [ $MAIN_BUILD -eq 1 ] || [ ${#PROBES[@]} -gt 0 ]; then
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" ${GPUPRIM_CMAKE_ARGS:-} \
+    -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" -DGPUPRIM_INSTANTIATION_ROWS_PER_FILE=1 ${GPUPRIM_CMAKE_ARGS:-} \
     $([ $RUN_PYTHON -eq 1 ] && echo -DGPUPRIM_BUILD_PYTHON=ON) >"$OUT/build-tests.log" 2>&1
   build_rc=$?
   if [ $build_rc -eq 0 ] && [ $MAIN_BUILD -eq 1 ]; then
