@@ -10,7 +10,7 @@ venv=build/pyenv
 rm -rf "$venv"
 "$python" -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check \
-  numpy scipy pytest nanobind scikit-build-core
+  numpy scipy pytest hypothesis nanobind scikit-build-core
 cuda_off=(-C cmake.define.GPUPRIM_ENABLE_CUDA=OFF)
 if [[ "${GPUPRIM_PYTHON_CUDA:-0}" == 1 ]]; then cuda_off=(); fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check --no-build-isolation \
