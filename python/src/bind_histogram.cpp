@@ -145,6 +145,90 @@ nb::object histogram_of_edges(nb::handle x_obj, nb::handle edges_obj, nb::handle
   return counts.obj;
 }
 
+// Runs f(type_tag<W>) for the weights' type: float64, float32, int64 or
+// uint64 (gpuprim.histogram converts the others), or raises TypeError.
+template <class F>
+void visit_weight(const array& w, F&& f) {
+  switch (w.type) {
+    case dtype::float64:
+      return f(type_tag<double>{});
+    case dtype::float32:
+      return f(type_tag<float>{});
+    case dtype::int64:
+      return f(type_tag<std::int64_t>{});
+    case dtype::uint64:
+      return f(type_tag<std::uint64_t>{});
+    default:
+      unsupported_dtype("histogram", w, "weights reach the binding as float64, float32, int64 "
+                                        "or uint64");
+  }
+}
+
+array host_weights(const array& x, nb::handle w_obj) {
+  array w = import_array(w_obj, "histogram: weights");
+  if (x.on_device || w.on_device) {
+    type_error("histogram: weights= is computed on the CPU only (NumPy arrays); the GPU has no "
+               "weighted histogram yet");
+  }
+  return w;
+}
+
+// (sums, edges) of numpy.histogram(x, bins, range, weights=w) for an int
+// `bins`, on the host; sums of the weights' type.
+nb::object histogram_even_weighted(nb::handle x_obj, nb::handle w_obj, int bins,
+                                   std::optional<std::pair<double, double>> r) {
+  const char* fn = "histogram";
+  const array x = import_array(x_obj, "histogram: a");
+  const array w = host_weights(x, w_obj);
+  const context ctx = make_context(fn, {&x, &w}, nb::none());
+  const std::optional<numpy_range> range =
+      r ? std::optional{numpy_range{r->first, r->second}} : std::nullopt;
+  const array sums = empty_array(ctx, {bins}, w.type);
+  const bool float_edges = x.type == dtype::float32 || x.type == dtype::float16;
+  const array edges =
+      empty_array(ctx, {std::int64_t(bins) + 1}, float_edges ? dtype::float32 : dtype::float64);
+  visit_sample(fn, x, false, [&]<class T>(type_tag<T>) {
+    using Edge =
+        std::conditional_t<std::is_same_v<T, float> || std::is_same_v<T, half>, float, double>;
+    visit_weight(w, [&]<class W>(type_tag<W>) {
+      numpy_errors_as_value_error([&] {
+        const nb::gil_scoped_release release;
+        numpy_histogram_weighted(host, std::span<const T>(x.ptr<const T>(), x.size()),
+                                 std::span<const W>(w.ptr<const W>(), w.size()),
+                                 std::span<W>(sums.ptr<W>(), sums.size()),
+                                 std::span<Edge>(edges.ptr<Edge>(), edges.size()), range);
+      });
+    });
+  });
+  return nb::make_tuple(sums.obj, edges.obj);
+}
+
+// sums of numpy.histogram(x, bins=edges, weights=w) for float64 edges, on
+// the host.
+nb::object histogram_of_edges_weighted(nb::handle x_obj, nb::handle w_obj, nb::handle edges_obj) {
+  const char* fn = "histogram";
+  const array x = import_array(x_obj, "histogram: a");
+  const array w = host_weights(x, w_obj);
+  const array edges = import_array(edges_obj, "histogram: bins");
+  if (edges.type != dtype::float64 || edges.ndim != 1 || edges.size() < 2) {
+    type_error("histogram: the edges reach the binding as a 1-d float64 array of >= 2 values");
+  }
+  const context ctx = make_context(fn, {&x, &w, &edges}, nb::none());
+  const array sums = empty_array(ctx, {std::int64_t(edges.size()) - 1}, w.type);
+  visit_sample(fn, x, false, [&]<class T>(type_tag<T>) {
+    visit_weight(w, [&]<class W>(type_tag<W>) {
+      numpy_errors_as_value_error([&] {
+        const nb::gil_scoped_release release;
+        numpy_histogram_of_edges_weighted(
+            host, std::span<const T>(x.ptr<const T>(), x.size()),
+            std::span<const W>(w.ptr<const W>(), w.size()), std::span<W>(sums.ptr<W>(), sums.size()),
+            std::span<const double>(edges.ptr<const double>(), edges.size()));
+      });
+    });
+  });
+  return sums.obj;
+}
+
 }  // namespace
 
 void bind_histogram(nb::module_& m) {
@@ -156,6 +240,14 @@ void bind_histogram(nb::module_& m) {
         nb::arg("stream").none(),
         "counts of numpy.histogram(a, bins=edges) for a 1-d float64 array of edges that do not "
         "decrease; see gpuprim.histogram.");
+  m.def("_histogram_even_weighted", &histogram_even_weighted, nb::arg("a"), nb::arg("weights"),
+        nb::arg("bins"), nb::arg("range").none(),
+        "(sums, edges) of numpy.histogram(a, bins, range, weights=weights) on the host, for "
+        "weights of a's size (float64, float32, int64, uint64); see gpuprim.histogram.");
+  m.def("_histogram_of_edges_weighted", &histogram_of_edges_weighted, nb::arg("a"),
+        nb::arg("weights"), nb::arg("edges"),
+        "sums of numpy.histogram(a, bins=edges, weights=weights) on the host; see "
+        "gpuprim.histogram.");
 }
 
 }  // namespace gpuprim::python

@@ -3,15 +3,18 @@ mechanism the NumPy shims beside this file share.
 
 ``load`` reads the test file from the installed package (nothing is
 fetched), rewrites the calls under test in its syntax tree -- ``np.sort``
-becomes the shim's ``sort``, an attribute ``<x>.sort`` becomes the shim's
+becomes the shim's ``sort`` (and a name imported from numpy, such as
+``from numpy import histogram``, is bound to the shim's), an attribute ``<x>.sort`` becomes the shim's
 method for ``<x>`` when ``<x>`` is a NumPy array (and stays ``<x>``'s own
 otherwise) -- and runs its module body as a new module. ``expose`` puts the
 tests that call the substituted names into the shim's namespace, where
 pytest collects them with their own parametrization and marks, each
 wrapped so that a run that never reaches gpuprim is skipped as "does not
-call gpuprim". The shim's ``XFAIL`` dict (test id -> reason) marks the
-remaining failures as strict expected failures: one that starts to pass
-fails the run until it is taken off the list (see conftest.py).
+call gpuprim". The shim's ``XFAIL`` dict (test id ``Class::name`` or
+``name``, either with ``[params]`` for one case -> (reason, exception
+type)) marks the remaining failures as strict expected failures that must
+raise that type: a listed test that passes, or fails another way, fails
+the run until the list is corrected.
 
 Each substituted function counts its calls in ``CALLS`` and, where it
 answers, compares its answer with NumPy's own for the same arguments, so a
@@ -90,19 +93,39 @@ class _Rewrite(ast.NodeTransformer):
         return node
 
 
-def _calls_any(node, names):
-    for n in ast.walk(node):
-        if isinstance(n, ast.Name) and (n.id.startswith("_gp_") or n.id in names):
-            return True
-    return False
+def _reaching(nodes, names, self_names=()):
+    """The names of the functions among `nodes` whose bodies use a rewritten
+    name, a name in `names`, ``self.<m>`` for a method m in `self_names`,
+    or one of themselves (to a fixed point)."""
+    funcs = {n.name: n for n in nodes if isinstance(n, ast.FunctionDef)}
+    reach = set()
+    while True:
+        grown = set(reach)
+        for name, node in funcs.items():
+            for n in ast.walk(node):
+                if isinstance(n, ast.Name) and (
+                    n.id.startswith("_gp_") or n.id in names or n.id in grown
+                ):
+                    grown.add(name)
+                elif (
+                    isinstance(n, ast.Attribute)
+                    and isinstance(n.value, ast.Name)
+                    and n.value.id == "self"
+                    and (n.attr in self_names or n.attr in grown)
+                ):
+                    grown.add(name)
+        if grown == reach:
+            return reach
+        reach = grown
 
 
 def load(path, functions, methods=None, helpers=()):
     """(module, names of its tests that reach a substituted name) for the test
     file at `path`. functions: {numpy name: replacement}; methods: {ndarray
-    method name: f(array) -> bound replacement}; helpers: names of the file's
-    own functions that call the substituted names (a test calling one of
-    them counts as reaching gpuprim)."""
+    method name: f(array) -> bound replacement}; helpers: other names whose
+    use reaches gpuprim. A test reaches gpuprim when its body uses a
+    substituted name or a function or method (``self.<m>``) of the file
+    that does."""
     methods = methods or {}
     path = pathlib.Path(path)
     tree = ast.parse(path.read_text(), str(path))
@@ -119,17 +142,20 @@ def load(path, functions, methods=None, helpers=()):
     module.__dict__.update({_local_name(k): v for k, v in functions.items()})
     module.__dict__["_gp_method"] = method
     exec(compile(tree, str(path), "exec"), module.__dict__)
+    # Names the file imported from numpy (``from numpy import histogram``)
+    # are bound to the replacement too.
+    for name, replacement in functions.items():
+        if name in module.__dict__ and module.__dict__[name] is getattr(np, name, None):
+            module.__dict__[name] = replacement
+            helpers = (*helpers, name)  # a bare call of it reaches gpuprim
 
-    reaching = set()
+    helpers = set(helpers)
+    functions_reaching = _reaching(tree.body, helpers)
+    reaching = {name for name in functions_reaching if name.startswith("test")}
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
-            if _calls_any(node, helpers):
-                reaching.add(node.name)
-        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
-            for m in node.body:
-                if isinstance(m, ast.FunctionDef) and m.name.startswith("test"):
-                    if _calls_any(m, helpers):
-                        reaching.add(f"{node.name}::{m.name}")
+        if isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            methods_reaching = _reaching(node.body, helpers | functions_reaching, ())
+            reaching |= {f"{node.name}::{m}" for m in methods_reaching if m.startswith("test")}
     return module, reaching
 
 
@@ -145,11 +171,24 @@ def _counted(fn):
     return run
 
 
+@pytest.fixture(autouse=True)
+def _listed_xfail(request):
+    """Marks a test listed in its shim's XFAIL as a strict xfail (pytest
+    reads xfail marks again when the test is called)."""
+    xfail = getattr(request.module, "XFAIL", {})
+    test_id = request.node.nodeid.split("::", 1)[1]
+    entry = xfail.get(test_id) or xfail.get(test_id.split("[", 1)[0])
+    if entry is not None:
+        reason, raises = entry
+        request.applymarker(pytest.mark.xfail(reason=reason, raises=raises, strict=True))
+
+
 def expose(module, tests, namespace, keep=lambda test_id: True):
     """Puts the tests named in `tests` (``name`` or ``Class::name``, those
     `keep` accepts) into `namespace` for pytest: functions wrapped by
     _counted, classes as subclasses in which only those tests remain."""
     chosen = sorted(t for t in tests if keep(t))
+    namespace["_listed_xfail"] = _listed_xfail
     classes = {}
     for test in chosen:
         if "::" in test:

@@ -64,7 +64,6 @@ peer, _reaching = _peer.load(
     _FILE,
     {"sort": sort, "argsort": argsort},
     {"sort": sort_method, "argsort": argsort_method},
-    helpers=("assert_arg_sorted",),
 )
 
 # Each raises gpuprim's TypeError naming the dtype it does not sort.
