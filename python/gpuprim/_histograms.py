@@ -189,11 +189,13 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     up to 65536 samples). With an array of edges NumPy sorts each block
     with an unstable sort, so where equal samples have different float
     weights its running sums may add them in another order than gpuprim's
-    stable one (a difference of rounding). Not supported (raising TypeError): weights of other dtypes
-    (object, such as Decimal), weights on the GPU, datetime64 samples,
-    float16 data on the GPU, a longdouble range. On the GPU, a call without ``range`` waits for
-    the data's min and max (NumPy's checks need them); with ``range``
-    nothing waits.
+    stable one (a difference of rounding).
+
+    Not supported (raising TypeError): weights of other dtypes (object,
+    such as Decimal), weights on the GPU, datetime64 samples, float16 data
+    on the GPU, a longdouble range. On the GPU, a call without ``range``
+    waits for the data's min and max (NumPy's checks need them); with
+    ``range`` nothing waits.
     """
     _core._refuse_masked(a, "histogram")
     if weights is not None:
@@ -229,7 +231,8 @@ def _in_bin_type(a, range):
         return a
     if bin_type.itemsize > 8:
         raise TypeError(
-            f"histogram: a range of {bin_type} (longdouble) bins in {bin_type}, which is not supported"
+            f"histogram: a range of {bin_type} (longdouble) bins in {bin_type}, "
+            "which is not supported"
         )
     return a.astype(bin_type)
 
@@ -250,7 +253,9 @@ def _samples(a, stacklevel):
         )
         a = a.view(np.uint8)
     if a.dtype.kind in "mM":
-        raise TypeError(f"histogram: {a.dtype} samples (datetime64 / timedelta64) are not supported")
+        raise TypeError(
+            f"histogram: {a.dtype} samples (datetime64 / timedelta64) are not supported"
+        )
     return _native(a)
 
 
@@ -271,7 +276,9 @@ def _weighted(a, bins, range, density, weights):
     if isinstance(bins, str):
         if bins not in _ESTIMATORS:
             raise ValueError(f"{bins!r} is not a valid estimator for `bins`")
-        raise TypeError("Automated estimation of the number of bins is not supported for weighted data")
+        raise TypeError(
+            "Automated estimation of the number of bins is not supported for weighted data"
+        )
     if weights.dtype.kind == "c":
         parts = weights.real, weights.imag
     elif weights.dtype.kind in _WEIGHT_SUMS:
@@ -291,7 +298,8 @@ def _weighted(a, bins, range, density, weights):
         )
     sums = []
     for part in parts:
-        if part.dtype == np.float64 or (part.dtype == np.float32 and not (even and ntype.kind == "c")):
+        complex_even = even and ntype.kind == "c"
+        if part.dtype == np.float64 or (part.dtype == np.float32 and not complex_even):
             as_taken = part
         else:
             # complex64 parts over even bins: NumPy adds each block's float64

@@ -152,8 +152,12 @@ def test_weights_as_numpy(wtype, n):
     w = w.astype(wtype) if np.dtype(wtype).kind != "b" else w > 0
     x[::97] = np.nan if n else x[::97]
     edges = np.array([-3.0, -1.0, -0.5, -0.5, 0.0, 0.25, 2.0, 3.5])
-    calls = [dict(bins=10, range=(-2, 2)), dict(bins=edges), dict(bins=7, range=(-2, 2), density=True),
-             dict(bins=edges, density=True)]
+    calls = [
+        dict(bins=10, range=(-2, 2)),
+        dict(bins=edges),
+        dict(bins=7, range=(-2, 2), density=True),
+        dict(bins=edges, density=True),
+    ]
     if n and not np.isnan(x).any():
         calls.append(dict(bins=13))
     for kw in calls:

@@ -4,9 +4,9 @@ mechanism the NumPy shims beside this file share.
 ``load`` reads the test file from the installed package (nothing is
 fetched), rewrites the calls under test in its syntax tree -- ``np.sort``
 becomes the shim's ``sort`` (and a name imported from numpy, such as
-``from numpy import histogram``, is bound to the shim's), an attribute ``<x>.sort`` becomes the shim's
-method for ``<x>`` when ``<x>`` is a NumPy array (and stays ``<x>``'s own
-otherwise) -- and runs its module body as a new module. ``expose`` puts the
+``from numpy import histogram``, is bound to the shim's), an attribute
+``<x>.sort`` becomes the shim's method for ``<x>`` when ``<x>`` is a NumPy
+array (and stays ``<x>``'s own otherwise) -- and runs its module body as a new module. ``expose`` puts the
 tests that call the substituted names into the shim's namespace, where
 pytest collects them with their own parametrization and marks, each
 wrapped so that a run that never reaches gpuprim is skipped as "does not
