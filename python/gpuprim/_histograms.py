@@ -30,6 +30,19 @@ def _range_pair(range):
     return float(first), float(last)
 
 
+def _range_bits(range):
+    """The float type (its bits) np.linspace computes the edges of a given
+    range in: np.result_type(lower, upper, 1.0), float64 for Python numbers,
+    float32 / float16 for NumPy scalars of those types."""
+    if range is None:
+        return 64
+    first, last = range
+    if not any(isinstance(v, (np.generic, np.ndarray)) for v in (first, last)):
+        return 64
+    arithmetic = np.result_type(first, last, 1.0)
+    return {np.dtype(np.float16): 16, np.dtype(np.float32): 32}.get(arithmetic, 64)
+
+
 def _ptp(x):
     """max - min, without the overflow of a signed integer type (as NumPy's)."""
     if np.issubdtype(x.dtype, np.signedinteger):
@@ -112,7 +125,7 @@ _ESTIMATORS = {
 
 
 def _counts_even(x, n, range):
-    return _core._histogram_even(x, n, range, None)[0]
+    return _core._histogram_even(x, n, _range_pair(range), _range_bits(range), None)[0]
 
 
 def _estimated_bins(a, name, range):
@@ -137,7 +150,7 @@ def _estimated_bins(a, name, range):
             raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
         if first == last:
             first, last = first - 0.5, last + 0.5
-    width = _ESTIMATORS[name](x, (float(first), float(last)))
+    width = _ESTIMATORS[name](x, (first, last))
     if not width:
         return 1
     if np.issubdtype(x.dtype, np.integer) and width < 1:
@@ -176,7 +189,8 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     non-native byte order is read through a native copy. A ``range`` of
     NumPy float scalars wider than the data bins in NumPy's bin type,
     ``np.result_type(range, a)`` (float64 edges for float32 data and
-    np.float64 bounds).
+    np.float64 bounds), its edges computed in NumPy's linspace arithmetic
+    (float32 for np.float32 bounds, float64 for Python numbers).
 
     ``weights=`` (an array of a's shape; NumPy arrays on the CPU) sums the
     weights of each bin instead of counting, in the weights' dtype, adding
@@ -218,9 +232,7 @@ def _in_bin_type(a, range):
     a wider float than a's: a range of np.float64 scalars over float32 data
     bins, and compares, in float64 (its edges float64), as NumPy's; np.float32
     bounds over float16 data in float32. A longdouble range is refused
-    (TypeError). (For a range of np.float32 scalars NumPy computes the inner
-    edges in float32 arithmetic; gpuprim computes a given range's edges in
-    float64 and rounds them, which can differ by one float32 ulp.)"""
+    (TypeError). The edges' arithmetic is _range_bits'."""
     if range is None or a.dtype.kind != "f":
         return a
     first, last = range
@@ -328,7 +340,7 @@ def _sums_and_edges(a, w, bins, range):
     if np.ndim(bins) == 0:
         n = _bin_count(bins)
         pair = None if range is None else _range_pair(range)
-        sums, edges = _core._histogram_even_weighted(a, w, n, pair)
+        sums, edges = _core._histogram_even_weighted(a, w, n, pair, _range_bits(range))
         if a.dtype == np.float16:
             edges = edges.astype(np.float16)
         return sums, edges
@@ -364,7 +376,7 @@ def _counts_and_edges(a, bins, range, stream):
     if np.ndim(bins) == 0:
         n = _bin_count(bins)
         pair = None if range is None else _range_pair(range)
-        counts, edges = _core._histogram_even(a, n, pair, stream)
+        counts, edges = _core._histogram_even(a, n, pair, _range_bits(range), stream)
         if str(getattr(a, "dtype", "")) == "float16":
             edges = edges.astype(np.float16)  # float16 values, exactly
         return counts, edges

@@ -77,15 +77,24 @@ device_span<std::uint64_t> device_counts(const array& counts) {
   return {counts.ptr<std::uint64_t>(), counts.size()};
 }
 
+// The type np.linspace computes a given range's edges in: 64 (Python
+// numbers), 32 or 16 (NumPy float32 / float16 bounds).
+numpy_float range_arithmetic(int bits) {
+  if (bits == 32) return numpy_float::float32;
+  if (bits == 16) return numpy_float::float16;
+  if (bits != 64) value_error("histogram: the range's arithmetic is 16, 32 or 64 bits");
+  return numpy_float::float64;
+}
+
 // (counts, edges) of numpy.histogram(x, bins, range) for an int `bins`; the
 // edges of float16 data come as float32 (holding float16 values exactly).
 nb::object histogram_even(nb::handle x_obj, int bins, std::optional<std::pair<double, double>> r,
-                          nb::handle stream) {
+                          int bits, nb::handle stream) {
   const char* fn = "histogram";
   const array x = import_array(x_obj, "histogram: a");
   const context ctx = make_context(fn, {&x}, stream);
   const std::optional<numpy_range> range =
-      r ? std::optional{numpy_range{r->first, r->second}} : std::nullopt;
+      r ? std::optional{numpy_range{r->first, r->second, range_arithmetic(bits)}} : std::nullopt;
   const array counts = empty_array(ctx, {bins}, dtype::int64);
   const bool float_edges = x.type == dtype::float32 || x.type == dtype::float16;
   const array edges =
@@ -176,13 +185,13 @@ array host_weights(const array& x, nb::handle w_obj) {
 // (sums, edges) of numpy.histogram(x, bins, range, weights=w) for an int
 // `bins`, on the host; sums of the weights' type.
 nb::object histogram_even_weighted(nb::handle x_obj, nb::handle w_obj, int bins,
-                                   std::optional<std::pair<double, double>> r) {
+                                   std::optional<std::pair<double, double>> r, int bits) {
   const char* fn = "histogram";
   const array x = import_array(x_obj, "histogram: a");
   const array w = host_weights(x, w_obj);
   const context ctx = make_context(fn, {&x, &w}, nb::none());
   const std::optional<numpy_range> range =
-      r ? std::optional{numpy_range{r->first, r->second}} : std::nullopt;
+      r ? std::optional{numpy_range{r->first, r->second, range_arithmetic(bits)}} : std::nullopt;
   const array sums = empty_array(ctx, {bins}, w.type);
   const bool float_edges = x.type == dtype::float32 || x.type == dtype::float16;
   const array edges =
@@ -233,15 +242,16 @@ nb::object histogram_of_edges_weighted(nb::handle x_obj, nb::handle w_obj, nb::h
 
 void bind_histogram(nb::module_& m) {
   m.def("_histogram_even", &histogram_even, nb::arg("a"), nb::arg("bins"), nb::arg("range").none(),
-        nb::arg("stream").none(),
+        nb::arg("range_bits"), nb::arg("stream").none(),
         "(counts, edges) of numpy.histogram(a, bins, range) for an int `bins` in [1, 2^31 - 1] "
-        "and range None or a (min, max) pair of floats; see gpuprim.histogram.");
+        "and range None or a (min, max) pair of floats whose edges np.linspace computes in "
+        "float<range_bits>; see gpuprim.histogram.");
   m.def("_histogram_of_edges", &histogram_of_edges, nb::arg("a"), nb::arg("edges"),
         nb::arg("stream").none(),
         "counts of numpy.histogram(a, bins=edges) for a 1-d float64 array of edges that do not "
         "decrease; see gpuprim.histogram.");
   m.def("_histogram_even_weighted", &histogram_even_weighted, nb::arg("a"), nb::arg("weights"),
-        nb::arg("bins"), nb::arg("range").none(),
+        nb::arg("bins"), nb::arg("range").none(), nb::arg("range_bits"),
         "(sums, edges) of numpy.histogram(a, bins, range, weights=weights) on the host, for "
         "weights of a's size (float64, float32, int64, uint64); see gpuprim.histogram.");
   m.def("_histogram_of_edges_weighted", &histogram_of_edges_weighted, nb::arg("a"),

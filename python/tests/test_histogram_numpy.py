@@ -272,3 +272,25 @@ def test_narrow_integers_as_numpy(dtype):
     np.testing.assert_array_equal(edges, want_edges)
     edges = np.array([-100.0, -1.0, 0.0, 2.5, 1000.0, 65535])
     np.testing.assert_array_equal(gp.histogram(x, bins=edges)[0], np.histogram(x, bins=edges)[0])
+
+
+# NumPy computes a range's edges in np.result_type(lower, upper, 1.0):
+# float32 / float16 for NumPy scalars of those types (data.min() and
+# data.max() among them), float64 for Python numbers.
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("bounds", [np.float16, np.float32, np.float64, float])
+@pytest.mark.parametrize("bins", [3, 7, 100, 1000])
+def test_range_of_numpy_scalars_as_numpy(dtype, bounds, bins):
+    x = (np.random.default_rng(bins).standard_normal(4001) * 3).astype(dtype)
+    for lo, hi in ((x.min(), x.max()), (-1.1, 2.3), (0.7, 0.7)):
+        rng = (bounds(lo), bounds(hi))
+        try:
+            want = np.histogram(x, bins=bins, range=rng)
+        except ValueError as numpy_error:
+            with pytest.raises(ValueError, match=str(numpy_error)[:30]):
+                gp.histogram(x, bins=bins, range=rng)
+            continue
+        _same(gp.histogram(x, bins=bins, range=rng), want)
+        w = np.ones(x.size)
+        _same(gp.histogram(x, bins=bins, range=rng, weights=w),
+              np.histogram(x, bins=bins, range=rng, weights=w))

@@ -238,3 +238,24 @@ TEST(host_histogram_numpy, weights_of_another_size_throw_before_writing) {
   EXPECT_EQ(sums, (std::vector<double>{-7, -7}));
   EXPECT_EQ(edges, (std::vector<double>{-7, -7, -7}));
 }
+
+// A range of NumPy float32 bounds: np.linspace in float32, so the edges of
+// numpy_range{lo, hi, float32} are those of the data's own [min, max] = [lo,
+// hi]; equal bounds widen by 0.5 in float32.
+TEST(host_histogram_numpy, range_of_float32_scalars_computes_in_float32) {
+  const float lo = 0.1f, hi = 0.9f;
+  const std::vector<float> x = {0.1f, 0.5f, 0.9f};
+  std::vector<std::uint64_t> counts(7);
+  std::vector<float> edges(8);
+  gp::numpy_histogram(gp::host, x, counts, edges, gp::numpy_range{lo, hi, gp::numpy_float::float32});
+  const auto want = gp::numpy_histogram_edges(gp::numpy_bins::of_data<float>(lo, hi), 7);
+  for (std::size_t b = 0; b < edges.size(); ++b)
+    EXPECT_EQ(double(edges[b]), want[b]) << "edge " << b;
+  const auto in_double = gp::numpy_histogram_edges(gp::numpy_bins::with_range<float>(lo, hi), 7);
+  EXPECT_NE(in_double, want);  // the float64 arithmetic rounds some edges otherwise
+  std::vector<std::uint64_t> one(1);
+  std::vector<float> widened(2);
+  gp::numpy_histogram(gp::host, x, one, widened, gp::numpy_range{lo, lo, gp::numpy_float::float32});
+  EXPECT_EQ(widened[0], static_cast<float>(lo - 0.5f));
+  EXPECT_EQ(widened[1], static_cast<float>(lo + 0.5f));
+}
