@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Builds the Python package with the CPU backend only into a fresh virtual
 # environment (build/pyenv) and runs its pytest suite (python/tests; the
-# GPU tests skip without a CUDA device). Part of scripts/test.sh.
+# GPU tests skip without a CUDA device), then the peer suite kept out of the
+# default run (SciPy's solver tests, seconds). Part of scripts/test.sh.
 #   GPUPRIM_PYTHON_CUDA=1 scripts/test-python.sh   # the CUDA package instead
+#   GPUPRIM_PEER_SUITES=1 scripts/test-python.sh   # also numpy's sort tests
+#                                                 # (12,333 tests, about a minute)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python="${PYTHON:-python3}"
@@ -10,9 +13,13 @@ venv=build/pyenv
 rm -rf "$venv"
 "$python" -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check \
-  numpy scipy pytest nanobind scikit-build-core
+  numpy scipy pytest hypothesis nanobind scikit-build-core
 cuda_off=(-C cmake.define.GPUPRIM_ENABLE_CUDA=OFF)
 if [[ "${GPUPRIM_PYTHON_CUDA:-0}" == 1 ]]; then cuda_off=(); fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check --no-build-isolation \
   "${cuda_off[@]}" .
 "$venv/bin/python" -m pytest -q python/tests
+"$venv/bin/python" -m pytest -q python/tests/peers/scipy_iterative.py
+if [[ "${GPUPRIM_PEER_SUITES:-0}" == 1 ]]; then
+  "$venv/bin/python" -m pytest -q python/tests/peers/numpy_sort.py
+fi

@@ -38,6 +38,10 @@
 //    those two values), the counts under NumPy's rule and the bins + 1
 //    edges (computed on the device for the GPU); numpy_histogram_of_edges
 //    for an array of edges. See the end of this file.
+//  - numpy_histogram_weighted / numpy_histogram_of_edges_weighted (host):
+//    numpy.histogram(a, bins, range, weights=w): sums[b] is the total of
+//    the weights of the samples in bin b, in the weights' type, added in
+//    numpy's order (so equal to numpy's sums, not only close to them).
 //  - histogram_range: boundaries has bins + 1 strictly increasing entries;
 //    bin i holds [boundaries[i], boundaries[i + 1]).
 //  - histogram: classify(x) returns a bin index (any integer type); a negative
@@ -476,6 +480,83 @@ double > void numpy_histogram_of_edges_into(cuda_backend backend, const R& sampl
         }
         return detail::numpy_edges_binner<T>{b.data(), bins};
       });
+}
+
+// ---- weighted: numpy.histogram(a, bins, range, weights=w) (host) -----------
+//
+// The weights (one per sample; double, float or an integer type) are added
+// instead of counting 1, into sums of the weights' type, as numpy adds
+// them: for even bins, block by block of 65536 samples, each block's bin
+// totals in double converted to the weights' type (numpy's bincount); for
+// an array of edges, numpy's cumulative form (each block sorted, its
+// weights' running sum read at the edges, a bin the difference of its two
+// edges' totals), so the sums are numpy's (float sums too; with equal
+// samples of different weights numpy's unstable sort may add them in
+// another order). The GPU has no weighted form yet.
+
+namespace detail {
+
+template <class W>
+concept numpy_weight = std::is_arithmetic_v<W> && !std::is_same_v<W, bool>;
+
+template <class R, class W, class S>
+void check_weights(const char* algorithm, const R& samples, const W& weights, const S& sums) {
+  if (std::ranges::size(weights) != std::ranges::size(samples)) {
+    throw histogram_argument_error(algorithm, "weights should have the same shape as a (" +
+                                                  std::to_string(std::ranges::size(weights)) +
+                                                  " weights, " +
+                                                  std::to_string(std::ranges::size(samples)) +
+                                                  " samples)");
+  }
+  (void)sums;
+}
+
+}  // namespace detail
+
+// Even bins: sums.size() bins and the edges as numpy_histogram's.
+template <host_range R, host_range W, host_range S, detail::numpy_host_edges E>
+requires numpy_histogram_sample<detail::host_sample_t<R>> &&
+    detail::numpy_weight<std::remove_const_t<std::ranges::range_value_t<W>>> &&
+    std::is_same_v<std::remove_const_t<std::ranges::range_value_t<W>>,
+                   std::ranges::range_value_t<S>>
+void numpy_histogram_weighted(host_backend backend, const R& samples, const W& weights, S&& sums,
+                              E&& edges, const std::optional<numpy_range>& range = {}) {
+  using T = detail::host_sample_t<R>;
+  using Edge = std::ranges::range_value_t<E>;
+  detail::check_weights("numpy_histogram_weighted", samples, weights, sums);
+  const numpy_bins spec = numpy_histogram_bins(backend, samples, range);
+  const std::size_t bins = std::ranges::size(sums);
+  detail::check_numpy_edges_output<Edge>("numpy_histogram_weighted", std::ranges::size(edges),
+                                         bins, spec);
+  const auto binner = detail::numpy_binner_for<T>("numpy_histogram_weighted", bins, spec);
+  Edge* e = std::ranges::data(edges);
+  for (int b = 0; b <= binner.bins; ++b)
+    e[b] = static_cast<Edge>(binner.edge(b));
+  const auto s = detail::host_span(samples);
+  host_detail::weighted_histogram(s.data(), std::ranges::data(weights), s.size(),
+                                  std::ranges::data(sums), binner.bins, binner);
+}
+
+// An array of sums.size() + 1 edges (float64) that do not decrease, as
+// numpy_histogram_of_edges bins them.
+template <host_range R, host_range W, host_range S, host_range B>
+requires numpy_histogram_sample<detail::host_sample_t<R>> &&
+    detail::numpy_weight<std::remove_const_t<std::ranges::range_value_t<W>>> &&
+    std::is_same_v<std::remove_const_t<std::ranges::range_value_t<W>>,
+                   std::ranges::range_value_t<S>> &&
+    std::is_same_v<std::remove_const_t<std::ranges::range_value_t<B>>, double>
+void numpy_histogram_of_edges_weighted(host_backend backend, const R& samples, const W& weights,
+                                       S&& sums, const B& edges) {
+  using T = detail::host_sample_t<R>;
+  (void)backend;
+  detail::check_weights("numpy_histogram_of_edges_weighted", samples, weights, sums);
+  const std::span<const double> b = detail::host_span(edges);
+  const int bins =
+      detail::checked_numpy_edges_array("numpy_histogram_of_edges_weighted", std::ranges::size(sums), b);
+  const auto s = detail::host_span(samples);
+  host_detail::weighted_histogram_of_edges(
+      s.data(), std::ranges::data(weights), s.size(), std::ranges::data(sums), b.data(), bins,
+      [](T x) { return static_cast<double>(detail::numpy_binner<T>::compared(x)); });
 }
 
 }  // namespace gpuprim

@@ -107,10 +107,14 @@ class histogram_argument_error : public std::invalid_argument {
   std::size_t prefix_;  // "gpuprim::" + function + ": "
 };
 
-// numpy.histogram's `range=(lower, upper)`, as Python floats.
+// numpy.histogram's `range=(lower, upper)`. Python numbers make np.linspace
+// compute the edges in float64; NumPy float32 / float16 scalars (values of
+// that type) in their own type, `arithmetic` (np.result_type(lower,
+// upper, 1.0)), which also widens lower == upper by 0.5 in that type.
 struct numpy_range {
   double lower = 0;
   double upper = 1;
+  numpy_float arithmetic = numpy_float::float64;
 };
 
 }  // namespace gpuprim

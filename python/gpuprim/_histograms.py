@@ -30,6 +30,19 @@ def _range_pair(range):
     return float(first), float(last)
 
 
+def _range_bits(range):
+    """The float type (its bits) np.linspace computes the edges of a given
+    range in: np.result_type(lower, upper, 1.0), float64 for Python numbers,
+    float32 / float16 for NumPy scalars of those types."""
+    if range is None:
+        return 64
+    first, last = range
+    if not any(isinstance(v, (np.generic, np.ndarray)) for v in (first, last)):
+        return 64
+    arithmetic = np.result_type(first, last, 1.0)
+    return {np.dtype(np.float16): 16, np.dtype(np.float32): 32}.get(arithmetic, 64)
+
+
 def _ptp(x):
     """max - min, without the overflow of a signed integer type (as NumPy's)."""
     if np.issubdtype(x.dtype, np.signedinteger):
@@ -112,7 +125,7 @@ _ESTIMATORS = {
 
 
 def _counts_even(x, n, range):
-    return _core._histogram_even(x, n, range, None)[0]
+    return _core._histogram_even(x, n, _range_pair(range), _range_bits(range), None)[0]
 
 
 def _estimated_bins(a, name, range):
@@ -137,7 +150,7 @@ def _estimated_bins(a, name, range):
             raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
         if first == last:
             first, last = first - 0.5, last + 0.5
-    width = _ESTIMATORS[name](x, (float(first), float(last)))
+    width = _ESTIMATORS[name](x, (first, last))
     if not width:
         return 1
     if np.issubdtype(x.dtype, np.integer) and width < 1:
@@ -173,28 +186,40 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     ``bins`` may also name one of NumPy's estimators ('auto', 'fd',
     'doane', 'scott', 'stone', 'rice', 'sturges', 'sqrt'; NumPy arrays
     only), and ``density=True`` gives NumPy's density (float64). Data of
-    non-native byte order is read through a native copy.
+    non-native byte order is read through a native copy. A ``range`` of
+    NumPy float scalars wider than the data bins in NumPy's bin type,
+    ``np.result_type(range, a)`` (float64 edges for float32 data and
+    np.float64 bounds), its edges computed in NumPy's linspace arithmetic
+    (float32 for np.float32 bounds, float64 for Python numbers).
 
-    Not supported (raising TypeError): ``weights=``, float16 data on the
-    GPU. On the GPU, a call without ``range`` waits for the data's min and
-    max (NumPy's checks need them); with ``range`` nothing waits.
+    ``weights=`` (an array of a's shape; NumPy arrays on the CPU) sums the
+    weights of each bin instead of counting, in the weights' dtype, adding
+    them in NumPy's order (blocks of 65536 samples; for an array of edges
+    NumPy's cumulative form), so the sums are NumPy's: integer, float and
+    bool weights (even bins; NumPy's cumulative form refuses them with an
+    array of edges), and complex weights as their two parts. float16
+    weights, and complex64 ones over even bins, are summed in float64 and
+    rounded once (NumPy rounds after each block of 65536 samples: the same
+    up to 65536 samples). With an array of edges NumPy sorts each block
+    with an unstable sort, so where equal samples have different float
+    weights its running sums may add them in another order than gpuprim's
+    stable one (a difference of rounding).
+
+    Not supported (raising TypeError): weights of other dtypes (object,
+    such as Decimal), weights on the GPU, datetime64 samples, float16 data
+    on the GPU, a longdouble range. On the GPU, a call without ``range``
+    waits for the data's min and max (NumPy's checks need them); with
+    ``range`` nothing waits.
     """
     _core._refuse_masked(a, "histogram")
     if weights is not None:
-        raise TypeError("histogram: weights= is not supported")
+        return _weighted(a, bins, range, density, weights)
     if not _on_device(a):
-        a = np.asarray(a)
-        if a.dtype == np.bool_:
-            warnings.warn(
-                f"Converting input from {a.dtype} to {np.uint8} for compatibility.",
-                RuntimeWarning,
-                stacklevel=2,
-            )
-            a = a.view(np.uint8)
-        elif not a.dtype.isnative:
-            a = a.astype(a.dtype.newbyteorder("="))  # the library reads native numbers
+        a = _samples(a, stacklevel=3)
     if isinstance(bins, str):
         bins = _estimated_bins(a, bins, range)
+    if not _on_device(a):
+        a = _in_bin_type(a, range)
     counts, edges = _counts_and_edges(a, bins, range, stream)
     if density:
         widths = (edges[1:] - edges[:-1]).astype(np.float64)
@@ -202,21 +227,141 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     return counts, edges
 
 
-def _counts_and_edges(a, bins, range, stream):
+def _in_bin_type(a, range):
+    """a in NumPy's bin type, np.result_type(range's values, a), where that is
+    a wider float than a's: a range of np.float64 scalars over float32 data
+    bins, and compares, in float64 (its edges float64), as NumPy's; np.float32
+    bounds over float16 data in float32. A longdouble range is refused
+    (TypeError). The edges' arithmetic is _range_bits'."""
+    if range is None or a.dtype.kind != "f":
+        return a
+    first, last = range
+    if not any(isinstance(v, (np.generic, np.ndarray)) for v in (first, last)):
+        return a  # Python numbers: the data's type
+    bin_type = np.result_type(first, last, a)
+    if bin_type.kind != "f" or bin_type.itemsize <= a.dtype.itemsize:
+        return a
+    if bin_type.itemsize > 8:
+        raise TypeError(
+            f"histogram: a range of {bin_type} (longdouble) bins in {bin_type}, "
+            "which is not supported"
+        )
+    return a.astype(bin_type)
+
+
+def _native(x):
+    return x if x.dtype.isnative else x.astype(x.dtype.newbyteorder("="))
+
+
+def _samples(a, stacklevel):
+    """a as NumPy's histogram reads it on the CPU: bool as uint8 (with its
+    warning), a native copy of another byte order; datetime64 refused."""
+    a = np.asarray(a)
+    if a.dtype == np.bool_:
+        warnings.warn(
+            f"Converting input from {a.dtype} to {np.uint8} for compatibility.",
+            RuntimeWarning,
+            stacklevel=stacklevel,
+        )
+        a = a.view(np.uint8)
+    if a.dtype.kind in "mM":
+        raise TypeError(
+            f"histogram: {a.dtype} samples (datetime64 / timedelta64) are not supported"
+        )
+    return _native(a)
+
+
+# The weights' dtype -> the type the library sums them in (the result is
+# converted back to the weights' dtype: integers wrap as NumPy's do).
+_WEIGHT_SUMS = {"f": np.float64, "i": np.int64, "u": np.uint64, "b": np.int64}
+
+
+def _weighted(a, bins, range, density, weights):
+    if _on_device(a) or _on_device(weights):
+        raise TypeError("histogram: weights= is computed on the CPU only (NumPy arrays)")
+    a = _samples(a, stacklevel=4)
+    weights = np.asarray(weights)
+    if weights.shape != a.shape:
+        raise ValueError("weights should have the same shape as a.")
+    ntype = weights.dtype  # NumPy's sums are of the weights' dtype, byte order included
+    a, weights = a.ravel(), _native(weights.ravel())
+    if isinstance(bins, str):
+        if bins not in _ESTIMATORS:
+            raise ValueError(f"{bins!r} is not a valid estimator for `bins`")
+        raise TypeError(
+            "Automated estimation of the number of bins is not supported for weighted data"
+        )
+    if weights.dtype.kind == "c":
+        parts = weights.real, weights.imag
+    elif weights.dtype.kind in _WEIGHT_SUMS:
+        parts = (weights,)
+    else:
+        raise TypeError(
+            f"histogram: weights of dtype {weights.dtype} are not supported "
+            "(bool, integers, floats and complex are)"
+        )
+    a = _in_bin_type(a, range)
+    even = np.ndim(bins) == 0
+    if ntype.kind == "b" and not even and a.size:
+        # NumPy's cumulative form adds int64 running sums into bool totals
+        raise TypeError(
+            "Cannot cast ufunc 'add' output from dtype('int64') to dtype('bool') with casting "
+            "rule 'same_kind'"
+        )
+    sums = []
+    for part in parts:
+        complex_even = even and ntype.kind == "c"
+        if part.dtype == np.float64 or (part.dtype == np.float32 and not complex_even):
+            as_taken = part
+        else:
+            # complex64 parts over even bins: NumPy adds each block's float64
+            # totals to float32 sums in float64; summed in float64 here and
+            # rounded once (the same for up to 65536 samples)
+            as_taken = part.astype(_WEIGHT_SUMS[part.dtype.kind])
+        part_sums, edges = _sums_and_edges(a, as_taken, bins, range)
+        sums.append(part_sums)
+    if not even:
+        ntype = ntype.newbyteorder("=")  # NumPy's np.diff gives native numbers
+    if ntype.kind == "c":
+        n = np.empty(len(sums[0]), ntype)
+        n.real, n.imag = sums
+    elif ntype.kind == "b":
+        n = sums[0] != 0  # NumPy's n += block.astype(bool): any True weight
+    else:
+        n = sums[0].astype(ntype, copy=False)
+    if density:
+        widths = np.array(np.diff(edges), float)
+        return n / widths / n.sum(), edges
+    return n, edges
+
+
+def _sums_and_edges(a, w, bins, range):
+    """(sums of w, edges) for the bins as _counts_and_edges reads them."""
     if np.ndim(bins) == 0:
-        try:
-            n = operator.index(bins)
-        except TypeError:
-            raise TypeError("`bins` must be an integer, a string, or an array") from None
-        if n < 1:
-            raise ValueError("`bins` must be positive, when an integer")
-        if n > _MAX_BINS:
-            raise ValueError(f"histogram: too many bins ({n}); at most 2**31 - 1 are supported")
+        n = _bin_count(bins)
         pair = None if range is None else _range_pair(range)
-        counts, edges = _core._histogram_even(a, n, pair, stream)
-        if str(getattr(a, "dtype", "")) == "float16":
-            edges = edges.astype(np.float16)  # float16 values, exactly
-        return counts, edges
+        sums, edges = _core._histogram_even_weighted(a, w, n, pair, _range_bits(range))
+        if a.dtype == np.float16:
+            edges = edges.astype(np.float16)
+        return sums, edges
+    edges = _edges_array(bins)
+    as_double = edges.astype(np.float64) if str(edges.dtype) != "float64" else edges
+    return _core._histogram_of_edges_weighted(a, w, as_double), edges
+
+
+def _bin_count(bins):
+    try:
+        n = operator.index(bins)
+    except TypeError:
+        raise TypeError("`bins` must be an integer, a string, or an array") from None
+    if n < 1:
+        raise ValueError("`bins` must be positive, when an integer")
+    if n > _MAX_BINS:
+        raise ValueError(f"histogram: too many bins ({n}); at most 2**31 - 1 are supported")
+    return n
+
+
+def _edges_array(bins):
     if np.ndim(bins) != 1:
         raise ValueError("`bins` must be 1d, when an array")
     edges = bins if _on_device(bins) else np.asarray(bins)
@@ -224,5 +369,17 @@ def _counts_and_edges(a, bins, range, stream):
         raise ValueError("histogram: `bins` needs at least 2 edges, when an array")
     if bool((edges[:-1] > edges[1:]).any()):
         raise ValueError("`bins` must increase monotonically, when an array")
+    return edges
+
+
+def _counts_and_edges(a, bins, range, stream):
+    if np.ndim(bins) == 0:
+        n = _bin_count(bins)
+        pair = None if range is None else _range_pair(range)
+        counts, edges = _core._histogram_even(a, n, pair, _range_bits(range), stream)
+        if str(getattr(a, "dtype", "")) == "float16":
+            edges = edges.astype(np.float16)  # float16 values, exactly
+        return counts, edges
+    edges = _edges_array(bins)
     as_double = edges.astype(np.float64) if str(edges.dtype) != "float64" else edges
     return _core._histogram_of_edges(a, as_double, stream), edges

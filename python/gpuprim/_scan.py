@@ -3,8 +3,11 @@
 and exclusive_scan, and the segmented sums.
 
 cumsum along an axis is the core's scan of each row (``rows=True``), with
-another axis moved last first and back after; the other scans take the
-flattened array (or a 1-D array's one axis).
+another axis moved last first and back after; a complex cumsum is the
+cumsums of its real and imaginary parts (complex addition adds them
+apart, so the answer is the same). cummax / cummin take the flattened
+array, or along an axis of an N-D array one scan per row (a loop in
+Python: there for NumPy's vocabulary, not for speed).
 """
 
 import numpy as np
@@ -15,6 +18,7 @@ from ._arrays import (
     cast_result,
     check_out,
     dtype_of,
+    framework,
     move_axis_last,
     move_last_axis_back,
     ndim_of,
@@ -44,16 +48,53 @@ _EXCLUSIVE_OPS = {
 }
 
 
+def _parts(a):
+    """(real part, imaginary part) of a complex array, by its framework."""
+    if framework(a) is None:
+        a = np.asarray(a)
+    return a.real, a.imag
+
+
+def _complex_of(re, im, dtype):
+    """The complex array re + i im of `dtype`, assembled part by part (no
+    multiplication, so inf and NaN parts stay as they are)."""
+    kind = framework(re)
+    if kind == "torch":
+        import torch
+
+        return torch.complex(re, im)
+    out = re.astype(dtype)
+    out.imag = im
+    return out
+
+
+def _complex_cumsum(fn, a, axis, dtype, out, stream):
+    want = np.dtype(dtype) if dtype is not None else dtype_of(a)
+    if want.kind != "c":
+        raise TypeError(f"{fn}: a complex input needs a complex dtype= (got {want})")
+    if dtype_of(a) != want:
+        a = np.asarray(a).astype(want) if framework(a) in (None, "numpy") else a.astype(want)
+    re, im = _parts(a)
+    result = _complex_of(cumsum(re, axis, stream=stream), cumsum(im, axis, stream=stream), want)
+    if out is not None:
+        check_out(fn, out, a, shape_of(result), want)
+        return write_out(out, result)
+    return result
+
+
 def cumsum(a, axis=None, dtype=None, out=None, *, stream=None):
     """Inclusive prefix sums, as numpy.cumsum: of the flattened array
     (axis=None, a 1-D result) or along one axis (the input's shape).
     Integers accumulate in int64 / uint64, as NumPy's; float32 stays
     float32. dtype= converts the elements first and accumulates in that
     type; out= (the result's shape and dtype, the input's kind and device,
-    checked before any work) receives the result."""
+    checked before any work) receives the result. Complex inputs sum their
+    real and imaginary parts apart, as complex addition does."""
     fn = "cumsum"
-    if axis is None and dtype is None and out is None:
+    if axis is None and dtype is None and out is None and dtype_of(a).kind != "c":
         return _core._scan(fn, _op.sum, a, False, False, None, stream)  # the common call
+    if dtype_of(a).kind == "c" or (dtype is not None and np.dtype(dtype).kind == "c"):
+        return _complex_cumsum(fn, a, axis, dtype, out, stream)
     ndim = ndim_of(a)
     ax = normalize_axis(fn, axis, ndim)
     want = None
@@ -79,26 +120,47 @@ def cumsum(a, axis=None, dtype=None, out=None, *, stream=None):
 def _running(fn, op, a, axis, out, stream):
     ndim = ndim_of(a)
     ax = normalize_axis(fn, axis, ndim)
-    if ax is not None and ndim > 1:
-        raise ValueError(
-            f"{fn}: axis={axis} is not supported for a {ndim}-D array; gpuprim scans the "
-            "flattened array (axis=None) or a 1-D array"
-        )
+    shape = shape_of(a) if ax is not None else (int(np.prod(shape_of(a))),)
     if out is not None:
-        check_out(fn, out, a, (int(np.prod(shape_of(a))),), dtype_of(a))
-    result = _core._scan(fn, op, a, False, False, None, stream)
+        check_out(fn, out, a, shape, dtype_of(a))
+    if ax is None or ndim <= 1:
+        result = _core._scan(fn, op, a, False, False, None, stream)
+    else:
+        moved = move_axis_last(fn, a, ax)
+        if int(np.prod(shape_of(moved))) == 0:
+            empty = moved.clone() if framework(moved) == "torch" else moved.copy()
+            result = move_last_axis_back(empty, ax)  # empty: the input's shape
+        else:
+            rows = moved.reshape(-1, shape_of(moved)[-1])
+            scanned = [_core._scan(fn, op, row, False, False, None, stream) for row in rows]
+            result = move_last_axis_back(_stack(scanned).reshape(shape_of(moved)), ax)
     return result if out is None else write_out(out, result)
 
 
+def _stack(rows):
+    kind = framework(rows[0])
+    if kind == "torch":
+        import torch
+
+        return torch.stack(rows)
+    if kind == "cupy":
+        import cupy
+
+        return cupy.stack(rows)
+    return np.stack(rows)
+
+
 def cummax(a, axis=None, out=None, *, stream=None):
-    """Running maximum of the flattened array (or of a 1-D array along axis 0),
-    as numpy.maximum.accumulate: NaN propagates. out= as in cumsum."""
+    """Running maximum of the flattened array (axis=None) or along `axis`, as
+    numpy.maximum.accumulate: NaN propagates. out= as in cumsum. Along an
+    axis of an N-D array each row is one scan (a Python loop)."""
     return _running("cummax", _op.max, a, axis, out, stream)
 
 
 def cummin(a, axis=None, out=None, *, stream=None):
-    """Running minimum of the flattened array (or of a 1-D array along axis 0),
-    as numpy.minimum.accumulate: NaN propagates. out= as in cumsum."""
+    """Running minimum of the flattened array (axis=None) or along `axis`, as
+    numpy.minimum.accumulate: NaN propagates. out= as in cumsum. Along an
+    axis of an N-D array each row is one scan (a Python loop)."""
     return _running("cummin", _op.min, a, axis, out, stream)
 
 

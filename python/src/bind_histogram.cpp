@@ -77,15 +77,24 @@ device_span<std::uint64_t> device_counts(const array& counts) {
   return {counts.ptr<std::uint64_t>(), counts.size()};
 }
 
+// The type np.linspace computes a given range's edges in: 64 (Python
+// numbers), 32 or 16 (NumPy float32 / float16 bounds).
+numpy_float range_arithmetic(int bits) {
+  if (bits == 32) return numpy_float::float32;
+  if (bits == 16) return numpy_float::float16;
+  if (bits != 64) value_error("histogram: the range's arithmetic is 16, 32 or 64 bits");
+  return numpy_float::float64;
+}
+
 // (counts, edges) of numpy.histogram(x, bins, range) for an int `bins`; the
 // edges of float16 data come as float32 (holding float16 values exactly).
 nb::object histogram_even(nb::handle x_obj, int bins, std::optional<std::pair<double, double>> r,
-                          nb::handle stream) {
+                          int bits, nb::handle stream) {
   const char* fn = "histogram";
   const array x = import_array(x_obj, "histogram: a");
   const context ctx = make_context(fn, {&x}, stream);
   const std::optional<numpy_range> range =
-      r ? std::optional{numpy_range{r->first, r->second}} : std::nullopt;
+      r ? std::optional{numpy_range{r->first, r->second, range_arithmetic(bits)}} : std::nullopt;
   const array counts = empty_array(ctx, {bins}, dtype::int64);
   const bool float_edges = x.type == dtype::float32 || x.type == dtype::float16;
   const array edges =
@@ -145,17 +154,110 @@ nb::object histogram_of_edges(nb::handle x_obj, nb::handle edges_obj, nb::handle
   return counts.obj;
 }
 
+// Runs f(type_tag<W>) for the weights' type: float64, float32, int64 or
+// uint64 (gpuprim.histogram converts the others), or raises TypeError.
+template <class F>
+void visit_weight(const array& w, F&& f) {
+  switch (w.type) {
+    case dtype::float64:
+      return f(type_tag<double>{});
+    case dtype::float32:
+      return f(type_tag<float>{});
+    case dtype::int64:
+      return f(type_tag<std::int64_t>{});
+    case dtype::uint64:
+      return f(type_tag<std::uint64_t>{});
+    default:
+      unsupported_dtype("histogram", w, "weights reach the binding as float64, float32, int64 "
+                                        "or uint64");
+  }
+}
+
+array host_weights(const array& x, nb::handle w_obj) {
+  array w = import_array(w_obj, "histogram: weights");
+  if (x.on_device || w.on_device) {
+    type_error("histogram: weights= is computed on the CPU only (NumPy arrays); the GPU has no "
+               "weighted histogram yet");
+  }
+  return w;
+}
+
+// (sums, edges) of numpy.histogram(x, bins, range, weights=w) for an int
+// `bins`, on the host; sums of the weights' type.
+nb::object histogram_even_weighted(nb::handle x_obj, nb::handle w_obj, int bins,
+                                   std::optional<std::pair<double, double>> r, int bits) {
+  const char* fn = "histogram";
+  const array x = import_array(x_obj, "histogram: a");
+  const array w = host_weights(x, w_obj);
+  const context ctx = make_context(fn, {&x, &w}, nb::none());
+  const std::optional<numpy_range> range =
+      r ? std::optional{numpy_range{r->first, r->second, range_arithmetic(bits)}} : std::nullopt;
+  const array sums = empty_array(ctx, {bins}, w.type);
+  const bool float_edges = x.type == dtype::float32 || x.type == dtype::float16;
+  const array edges =
+      empty_array(ctx, {std::int64_t(bins) + 1}, float_edges ? dtype::float32 : dtype::float64);
+  visit_sample(fn, x, false, [&]<class T>(type_tag<T>) {
+    using Edge =
+        std::conditional_t<std::is_same_v<T, float> || std::is_same_v<T, half>, float, double>;
+    visit_weight(w, [&]<class W>(type_tag<W>) {
+      numpy_errors_as_value_error([&] {
+        const nb::gil_scoped_release release;
+        numpy_histogram_weighted(host, std::span<const T>(x.ptr<const T>(), x.size()),
+                                 std::span<const W>(w.ptr<const W>(), w.size()),
+                                 std::span<W>(sums.ptr<W>(), sums.size()),
+                                 std::span<Edge>(edges.ptr<Edge>(), edges.size()), range);
+      });
+    });
+  });
+  return nb::make_tuple(sums.obj, edges.obj);
+}
+
+// sums of numpy.histogram(x, bins=edges, weights=w) for float64 edges, on
+// the host.
+nb::object histogram_of_edges_weighted(nb::handle x_obj, nb::handle w_obj, nb::handle edges_obj) {
+  const char* fn = "histogram";
+  const array x = import_array(x_obj, "histogram: a");
+  const array w = host_weights(x, w_obj);
+  const array edges = import_array(edges_obj, "histogram: bins");
+  if (edges.type != dtype::float64 || edges.ndim != 1 || edges.size() < 2) {
+    type_error("histogram: the edges reach the binding as a 1-d float64 array of >= 2 values");
+  }
+  const context ctx = make_context(fn, {&x, &w, &edges}, nb::none());
+  const array sums = empty_array(ctx, {std::int64_t(edges.size()) - 1}, w.type);
+  visit_sample(fn, x, false, [&]<class T>(type_tag<T>) {
+    visit_weight(w, [&]<class W>(type_tag<W>) {
+      numpy_errors_as_value_error([&] {
+        const nb::gil_scoped_release release;
+        numpy_histogram_of_edges_weighted(
+            host, std::span<const T>(x.ptr<const T>(), x.size()),
+            std::span<const W>(w.ptr<const W>(), w.size()), std::span<W>(sums.ptr<W>(), sums.size()),
+            std::span<const double>(edges.ptr<const double>(), edges.size()));
+      });
+    });
+  });
+  return sums.obj;
+}
+
 }  // namespace
 
 void bind_histogram(nb::module_& m) {
   m.def("_histogram_even", &histogram_even, nb::arg("a"), nb::arg("bins"), nb::arg("range").none(),
-        nb::arg("stream").none(),
+        nb::arg("range_bits"), nb::arg("stream").none(),
         "(counts, edges) of numpy.histogram(a, bins, range) for an int `bins` in [1, 2^31 - 1] "
-        "and range None or a (min, max) pair of floats; see gpuprim.histogram.");
+        "and range None or a (min, max) pair of floats whose edges np.linspace computes in "
+        "float<range_bits>; see gpuprim.histogram.");
   m.def("_histogram_of_edges", &histogram_of_edges, nb::arg("a"), nb::arg("edges"),
         nb::arg("stream").none(),
         "counts of numpy.histogram(a, bins=edges) for a 1-d float64 array of edges that do not "
         "decrease; see gpuprim.histogram.");
+  m.def("_histogram_even_weighted", &histogram_even_weighted, nb::arg("a"), nb::arg("weights"),
+        nb::arg("bins"), nb::arg("range").none(), nb::arg("range_bits"),
+        "(sums, edges) of numpy.histogram(a, bins, range, weights=weights) on the host, for "
+        "weights of a's size (float64, float32, int64, uint64); see gpuprim.histogram.");
+  m.def("_histogram_of_edges_weighted", &histogram_of_edges_weighted, nb::arg("a"),
+        nb::arg("weights"), nb::arg("edges"),
+        "sums of numpy.histogram(a, bins=edges, weights=weights) on the host; see "
+        "gpuprim.histogram.");
 }
 
 }  // namespace gpuprim::python

@@ -181,6 +181,29 @@ def test_histogram_refuses_what_the_gpu_does_not_bin(xp, dtype):
     with pytest.raises(TypeError, match="on the GPU samples are"):
         gp.histogram(d, bins=4)
 
+
+def test_histogram_weights_are_host_only(xp):
+    d = xp.asarray(np.arange(10, dtype=np.float32))
+    with pytest.raises(TypeError, match="weights= is computed on the CPU only"):
+        gp.histogram(d, bins=4, weights=xp.asarray(np.ones(10, np.float32)))
+    with pytest.raises(TypeError, match="weights= is computed on the CPU only"):
+        gp.histogram(np.arange(10.0), bins=4, weights=xp.asarray(np.ones(10)))
+
+
+@pytest.mark.parametrize("name", ["cummax", "cummin"])
+def test_running_scans_along_an_axis(xp, name):
+    x = random_array(np.float32, 0, seed=12, shape=(3, 5, 4))
+    ufunc = np.maximum if name == "cummax" else np.minimum
+    for axis in (0, 1, 2):
+        check(xp, getattr(gp, name)(xp.asarray(x), axis=axis), ufunc.accumulate(x, axis=axis))
+
+
+def test_complex_cumsum(xp):
+    rng = np.random.default_rng(13)  # small integers: every sum exact
+    x = (rng.integers(-9, 9, (4, 6)) + 1j * rng.integers(-9, 9, (4, 6))).astype(np.complex64)
+    check(xp, gp.cumsum(xp.asarray(x), axis=0), np.cumsum(x, axis=0))
+
+
 def test_dense(xp):
     a = random_array(np.float32, 0, shape=(65, 33))
     check(xp, gp.transpose(xp.asarray(a)), np.ascontiguousarray(a.T))

@@ -119,10 +119,90 @@ def test_bool_counts_as_uint8_with_numpys_warning():
 
 def test_unsupported_features_are_refused():
     x = np.arange(5.0)
-    with pytest.raises(TypeError, match="weights"):
-        gp.histogram(x, weights=np.ones(5))
-    with pytest.raises(TypeError, match="a is not an array of numbers"):
+    with pytest.raises(TypeError, match="weights of dtype object"):
+        gp.histogram(x, weights=np.array([1, 2, 3, 4, 5], dtype=object))
+    with pytest.raises(TypeError, match="datetime64"):
         gp.histogram(np.array(["2020-01-01"], dtype="datetime64[D]"))
+    with pytest.raises(TypeError, match="longdouble"):
+        gp.histogram(x.astype(np.float32), range=np.array([0, 1], np.longdouble))
+    with pytest.raises(ValueError, match="weights should have the same shape as a"):
+        gp.histogram(x, weights=np.ones(6))
+    with pytest.raises(TypeError, match="not supported for weighted data"):
+        gp.histogram(x, bins="auto", weights=np.ones(5))
+
+
+def _same(got, want):
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w, strict=True)
+
+
+# Weighted sums equal NumPy's, float ones too: over several of NumPy's blocks
+# of 65536 samples, for even bins and for an array of edges.
+@pytest.mark.parametrize(
+    "wtype", [np.float64, np.float32, np.int64, np.int8, np.uint16, np.bool_, np.complex128,
+              np.complex64, ">f8"]
+)
+@pytest.mark.parametrize("n", [0, 1, 1000, 200_003])
+def test_weights_as_numpy(wtype, n):
+    rng = np.random.default_rng(n)
+    x = rng.standard_normal(n)
+    w = rng.standard_normal(n) * 100
+    if np.dtype(wtype).kind == "c":
+        w = w + 1j * rng.standard_normal(n)
+    w = w.astype(wtype) if np.dtype(wtype).kind != "b" else w > 0
+    x[::97] = np.nan if n else x[::97]
+    edges = np.array([-3.0, -1.0, -0.5, -0.5, 0.0, 0.25, 2.0, 3.5])
+    calls = [
+        dict(bins=10, range=(-2, 2)),
+        dict(bins=edges),
+        dict(bins=7, range=(-2, 2), density=True),
+        dict(bins=edges, density=True),
+    ]
+    if n and not np.isnan(x).any():
+        calls.append(dict(bins=13))
+    for kw in calls:
+        with np.errstate(all="ignore"):
+            if w.dtype == np.bool_ and np.ndim(kw["bins"]) == 1 and n:
+                for f in (np.histogram, gp.histogram):  # NumPy's casting error, either way
+                    with pytest.raises(TypeError, match="Cannot cast ufunc 'add' output"):
+                        f(x, weights=w, **kw)
+                continue
+            got, want = gp.histogram(x, weights=w, **kw), np.histogram(x, weights=w, **kw)
+            if w.dtype == np.complex64 and n > 65536 and np.ndim(kw["bins"]) == 0:
+                # NumPy rounds the float32 sums after each block of 65536
+                # samples, gpuprim once: a documented difference of rounding.
+                assert got[0].dtype == want[0].dtype
+                np.testing.assert_allclose(got[0], want[0], rtol=1e-6)
+                np.testing.assert_array_equal(got[1], want[1])
+                continue
+            _same(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.int32, np.uint8])
+def test_weights_over_sample_types(dtype):
+    x = (np.random.default_rng(4).standard_normal(5000) * 20).astype(dtype)
+    w = np.random.default_rng(5).random(5000).astype(np.float32)
+    _same(gp.histogram(x, weights=w, bins=33), np.histogram(x, weights=w, bins=33))
+    # An array of edges: these samples have ties, which NumPy's unstable sort
+    # orders otherwise, so its float32 running sums round otherwise.
+    got_sums, got_edges = gp.histogram(x, weights=w, bins=[-5, 0, 1, 2, 100])
+    want_sums, want_edges = np.histogram(x, weights=w, bins=[-5, 0, 1, 2, 100])
+    assert got_sums.dtype == want_sums.dtype
+    np.testing.assert_allclose(got_sums, want_sums, rtol=1e-5)
+    np.testing.assert_array_equal(got_edges, want_edges)
+    with pytest.warns(RuntimeWarning, match="Converting input from bool"):
+        got = gp.histogram(x > 0, weights=w)
+    with pytest.warns(RuntimeWarning, match="Converting input from bool"):
+        _same(got, np.histogram(x > 0, weights=w))
+
+
+def test_range_wider_than_the_data_bins_in_numpys_type():
+    x = np.array([1.0], np.float32)
+    eps = np.finfo(np.float64).eps
+    for rng in (np.array([1.0 + eps, 2.0]), np.array([0.0, 1.0 - eps]), (np.float64(0), 2.0)):
+        _same(gp.histogram(x, bins=1, range=rng), np.histogram(x, bins=1, range=rng))
+        _same(gp.histogram(x.astype(np.float16), bins=3, range=rng),
+              np.histogram(x.astype(np.float16), bins=3, range=rng))
 
 
 @pytest.mark.parametrize("bins", [1, 7, 37, 1000, 5000])
@@ -192,3 +272,25 @@ def test_narrow_integers_as_numpy(dtype):
     np.testing.assert_array_equal(edges, want_edges)
     edges = np.array([-100.0, -1.0, 0.0, 2.5, 1000.0, 65535])
     np.testing.assert_array_equal(gp.histogram(x, bins=edges)[0], np.histogram(x, bins=edges)[0])
+
+
+# NumPy computes a range's edges in np.result_type(lower, upper, 1.0):
+# float32 / float16 for NumPy scalars of those types (data.min() and
+# data.max() among them), float64 for Python numbers.
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("bounds", [np.float16, np.float32, np.float64, float])
+@pytest.mark.parametrize("bins", [3, 7, 100, 1000])
+def test_range_of_numpy_scalars_as_numpy(dtype, bounds, bins):
+    x = (np.random.default_rng(bins).standard_normal(4001) * 3).astype(dtype)
+    for lo, hi in ((x.min(), x.max()), (-1.1, 2.3), (0.7, 0.7)):
+        rng = (bounds(lo), bounds(hi))
+        try:
+            want = np.histogram(x, bins=bins, range=rng)
+        except ValueError as numpy_error:
+            with pytest.raises(ValueError, match=str(numpy_error)[:30]):
+                gp.histogram(x, bins=bins, range=rng)
+            continue
+        _same(gp.histogram(x, bins=bins, range=rng), want)
+        w = np.ones(x.size)
+        _same(gp.histogram(x, bins=bins, range=rng, weights=w),
+              np.histogram(x, bins=bins, range=rng, weights=w))

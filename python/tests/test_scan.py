@@ -128,6 +128,34 @@ def test_bad_input(name):
         f(np.ones(3, np.float16))
     with pytest.raises(ValueError):
         f(np.ones((2, 3)), axis=2)
-    if name != "cumsum":  # cumsum takes any axis
-        with pytest.raises(ValueError):
-            f(np.ones((2, 3)), axis=0)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint8, np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(5, 7), (3, 4, 6), (0, 3), (3, 0), (1, 9)])
+def test_cummax_cummin_axes(dtype, shape):
+    x = random_array(dtype, 0, seed=11, shape=shape)
+    if np.dtype(dtype).kind == "f" and x.size:
+        x.flat[::5] = np.nan
+    for axis in list(range(-len(shape), len(shape))) + [None]:
+        for gp_fn, ufunc in ((gp.cummax, np.maximum), (gp.cummin, np.minimum)):
+            got = gp_fn(x, axis=axis)
+            want = ufunc.accumulate(x.ravel() if axis is None else x, axis=axis or 0)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_cumsum_complex(dtype):
+    rng = np.random.default_rng(2)
+    x = (rng.integers(-9, 9, (4, 6)) + 1j * rng.integers(-9, 9, (4, 6))).astype(dtype)
+    x[1, 2] = complex(np.inf, np.nan)
+    for axis in (None, 0, 1, -1):
+        got = gp.cumsum(x, axis=axis)
+        want = np.cumsum(x, axis=axis)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+    out = np.empty((4, 6), np.complex128)
+    assert gp.cumsum(x, axis=0, dtype=np.complex128, out=out) is out
+    np.testing.assert_array_equal(out, np.cumsum(x, axis=0, dtype=np.complex128))
+    with pytest.raises(TypeError):
+        gp.cumsum(x, dtype=np.float64)

@@ -80,3 +80,51 @@ def test_bad_input():
         gp.sort_by_key(np.ones(3), np.ones(3, np.int16))  # values of 2 bytes
     with pytest.raises(ValueError):
         gp.sort_by_key(np.ones((3, 1)), np.ones(3))
+
+
+def test_kind_as_numpy():
+    # NumPy reads the first letter of kind (any case, str or bytes).
+    x = np.array([3, 1, 2, 1], np.int32)
+    for kind in ["q", "Heap", "M", "stable", "sx", b"quick"]:
+        np.testing.assert_array_equal(gp.sort(x, kind=kind), np.sort(x, kind=kind))
+        np.testing.assert_array_equal(gp.argsort(x, kind=kind), np.argsort(x, kind="stable"))
+    with pytest.raises(ValueError, match="sort kind must be one of"):
+        gp.sort(x, kind="")
+    with pytest.raises(TypeError, match="sort kind must be str, not int"):
+        gp.argsort(x, kind=1)
+    with pytest.raises(ValueError, match="`kind` and keyword parameters can't be provided"):
+        gp.argsort(x, kind="stable", stable=True)
+    with pytest.raises(ValueError, match="Cannot specify order when the array has no fields"):
+        gp.sort(x, order="a")
+
+
+@pytest.mark.parametrize(
+    "x, feature",
+    [
+        (np.array([1 + 2j, 1j]), "complex numbers"),
+        (np.array([1, "a"], dtype=object), "object arrays"),
+        (np.zeros(3, dtype=[("a", "i4"), ("b", "f8")]), "structured"),
+        (np.arange(0, 3, dtype="datetime64[D]"), "datetime64"),
+        (np.arange(0, 3, dtype="timedelta64[s]"), "timedelta64"),
+        (np.array(["b", "a"]), "strings"),
+        (np.array([b"b", b"a"]), "byte strings"),
+        (np.ones(3, np.longdouble), "longdouble"),
+    ],
+)
+def test_refused_dtypes_named(x, feature):
+    if feature == "longdouble" and np.dtype(np.longdouble).itemsize <= 8:
+        pytest.skip("longdouble is float64 here")
+    for fn in (gp.sort, gp.argsort):
+        with pytest.raises(TypeError, match=feature.replace("(", r"\(")):
+            fn(x)
+
+
+@pytest.mark.parametrize("dtype", [">f8", ">i4", ">u2", ">f2", "?"])
+def test_byte_order_and_bool(dtype):
+    x = random_array(np.dtype(dtype).newbyteorder("="), 0, seed=3, shape=(4, 9)).astype(dtype)
+    for axis in (-1, 0, None):
+        got = gp.sort(x, axis=axis)
+        assert got.dtype == np.sort(x, axis=axis).dtype
+        np.testing.assert_array_equal(got, np.sort(x, axis=axis))
+        want = np.argsort(x, axis=axis, stable=True)
+        np.testing.assert_array_equal(gp.argsort(x, axis=axis), want)

@@ -176,3 +176,86 @@ TEST(host_histogram_numpy, int64_and_float16_samples) {
   EXPECT_EQ(three, (std::vector<std::uint64_t>{2, 1, 1}));
   EXPECT_EQ(half_edges, (std::vector<float>{0.5f, 1.6669921875f, 2.833984375f, 4.0f}));
 }
+
+// numpy.histogram([1, 2, 2, 4], bins=4, weights=[4, 3, 2, 1]) and with the
+// edges [0, 2, 4]: the weights' type in and out.
+TEST(host_histogram_numpy, weighted_sums_in_the_weights_type) {
+  const std::vector<double> x = {1, 2, 2, 4};
+  const std::vector<std::int64_t> w = {4, 3, 2, 1};
+  std::vector<std::int64_t> sums(4, -1);
+  std::vector<double> edges(5);
+  gp::numpy_histogram_weighted(gp::host, x, w, sums, edges);
+  EXPECT_EQ(sums, (std::vector<std::int64_t>{4, 5, 0, 1}));
+  EXPECT_EQ(edges, (std::vector<double>{1, 1.75, 2.5, 3.25, 4}));
+  std::vector<std::int64_t> by_edges(2, -1);
+  gp::numpy_histogram_of_edges_weighted(gp::host, x, w, by_edges, std::vector<double>{0, 2, 4});
+  EXPECT_EQ(by_edges, (std::vector<std::int64_t>{4, 6}));
+}
+
+// numpy.histogram(np.arange(9), [0, 1, 3, 6, 10], weights=[2, 1, ...]) and a
+// NaN sample, which no bin holds (it sorts last).
+TEST(host_histogram_numpy, weighted_edges_leave_nan_and_outliers_out) {
+  std::vector<float> x = {0, 1, 2, 3, 4, 5, 6, 7, 8, std::nanf(""), -1, 11};
+  std::vector<float> w = {2, 1, 1, 1, 1, 1, 1, 1, 1, 100, 100, 100};
+  std::vector<float> sums(4);
+  gp::numpy_histogram_of_edges_weighted(gp::host, x, w, sums, std::vector<double>{0, 1, 3, 6, 10});
+  EXPECT_EQ(sums, (std::vector<float>{2, 2, 3, 3}));
+  std::vector<float> even(2);
+  std::vector<float> edges(3);
+  gp::numpy_histogram_weighted(gp::host, x, w, even, edges, gp::numpy_range{0, 8});
+  EXPECT_EQ(even, (std::vector<float>{5, 5}));  // [0, 4): 2 + 1 + 1 + 1; [4, 8]: 5
+}
+
+// Unit weights over several of numpy's blocks of 65536 samples give the
+// counts; integer-valued double weights their exact sums.
+TEST(host_histogram_numpy, unit_weights_are_the_counts) {
+  std::vector<double> x(200003);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = std::sin(0.37 * double(i)) * 10;
+  std::vector<std::uint64_t> counts(97);
+  std::vector<double> edges(98), weighted_edges(98);
+  gp::numpy_histogram(gp::host, x, counts, edges);
+  std::vector<double> ones(x.size(), 1.0), sums(97);
+  gp::numpy_histogram_weighted(gp::host, x, ones, sums, weighted_edges);
+  EXPECT_EQ(weighted_edges, edges);
+  for (std::size_t b = 0; b < counts.size(); ++b)
+    EXPECT_EQ(sums[b], double(counts[b])) << "bin " << b;
+  std::vector<double> of_edges(97);
+  gp::numpy_histogram_of_edges_weighted(gp::host, x, ones, of_edges, edges);
+  for (std::size_t b = 0; b < counts.size(); ++b)
+    EXPECT_EQ(of_edges[b], double(counts[b])) << "bin " << b;
+}
+
+TEST(host_histogram_numpy, weights_of_another_size_throw_before_writing) {
+  const std::vector<double> x = {1, 2, 3};
+  const std::vector<double> w = {1, 2};
+  std::vector<double> sums(2, -7), edges(3, -7);
+  EXPECT_THROW(gp::numpy_histogram_weighted(gp::host, x, w, sums, edges),
+               gp::histogram_argument_error);
+  EXPECT_THROW(gp::numpy_histogram_of_edges_weighted(gp::host, x, w, sums,
+                                                     std::vector<double>{0, 1, 2}),
+               gp::histogram_argument_error);
+  EXPECT_EQ(sums, (std::vector<double>{-7, -7}));
+  EXPECT_EQ(edges, (std::vector<double>{-7, -7, -7}));
+}
+
+// A range of NumPy float32 bounds: np.linspace in float32, so the edges of
+// numpy_range{lo, hi, float32} are those of the data's own [min, max] = [lo,
+// hi]; equal bounds widen by 0.5 in float32.
+TEST(host_histogram_numpy, range_of_float32_scalars_computes_in_float32) {
+  const float lo = 0.1f, hi = 0.9f;
+  const std::vector<float> x = {0.1f, 0.5f, 0.9f};
+  std::vector<std::uint64_t> counts(7);
+  std::vector<float> edges(8);
+  gp::numpy_histogram(gp::host, x, counts, edges, gp::numpy_range{lo, hi, gp::numpy_float::float32});
+  const auto want = gp::numpy_histogram_edges(gp::numpy_bins::of_data<float>(lo, hi), 7);
+  for (std::size_t b = 0; b < edges.size(); ++b)
+    EXPECT_EQ(double(edges[b]), want[b]) << "edge " << b;
+  const auto in_double = gp::numpy_histogram_edges(gp::numpy_bins::with_range<float>(lo, hi), 7);
+  EXPECT_NE(in_double, want);  // the float64 arithmetic rounds some edges otherwise
+  std::vector<std::uint64_t> one(1);
+  std::vector<float> widened(2);
+  gp::numpy_histogram(gp::host, x, one, widened, gp::numpy_range{lo, lo, gp::numpy_float::float32});
+  EXPECT_EQ(widened[0], static_cast<float>(lo - 0.5f));
+  EXPECT_EQ(widened[1], static_cast<float>(lo + 0.5f));
+}

@@ -13,8 +13,10 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <numeric>
 #include <vector>
 
 #include "gpuprim/core/backend.hpp"
@@ -110,6 +112,75 @@ std::uint64_t histogram(host_backend backend, const Sample* samples, std::size_t
   for (int t = 0; t < team; ++t)
     total_left_out += left_out[t];
   return total_left_out;
+}
+
+// Weighted histograms, numpy.histogram(..., weights=w) operation by
+// operation: the samples are taken in blocks of numpy's size (65536), and
+// the sums come out as numpy's for the same weights.
+inline constexpr std::size_t numpy_weighted_block = 65536;
+
+// Even bins: in each block the weights of each bin are added in sample
+// order in double (numpy's bincount), then converted to the weights' type
+// W and added to sums[b] in W (numpy's n += bincount(...).astype(W)).
+template <class Sample, class W, class Binner>
+void weighted_histogram(const Sample* samples, const W* weights, std::size_t n, W* sums, int bins,
+                        Binner binner) {
+  const std::size_t num_bins = static_cast<std::size_t>(bins);
+  std::fill(sums, sums + num_bins, W{});
+  std::vector<double> block(num_bins);
+  for (std::size_t begin = 0; begin < n; begin += numpy_weighted_block) {
+    const std::size_t end = std::min(n, begin + numpy_weighted_block);
+    std::fill(block.begin(), block.end(), 0.0);
+    for (std::size_t i = begin; i < end; ++i) {
+      const int b = binner(samples[i]);
+      if (b >= 0) block[static_cast<std::size_t>(b)] += static_cast<double>(weights[i]);
+    }
+    for (std::size_t b = 0; b < num_bins; ++b)
+      sums[b] = static_cast<W>(sums[b] + static_cast<W>(block[b]));
+  }
+}
+
+// An array of edges (float64, not decreasing): numpy's cumulative form. In
+// each block the samples are sorted (compared as doubles, NaN last; equal
+// samples keep their order), their weights summed in that order in W (a
+// cumsum from 0), and the running sum read where each edge would be
+// inserted (before equal samples; after them for the last edge) is added
+// to the edge's total; bin b is total[b + 1] - total[b], in W.
+template <class Sample, class W, class Compared>
+void weighted_histogram_of_edges(const Sample* samples, const W* weights, std::size_t n, W* sums,
+                                 const double* edges, int bins, Compared compared) {
+  const std::size_t num_edges = static_cast<std::size_t>(bins) + 1;
+  std::vector<W> total(num_edges, W{});
+  std::vector<std::size_t> order;
+  std::vector<double> sorted;
+  std::vector<W> running;
+  for (std::size_t begin = 0; begin < n; begin += numpy_weighted_block) {
+    const std::size_t m = std::min(n, begin + numpy_weighted_block) - begin;
+    order.resize(m);
+    std::iota(order.begin(), order.end(), begin);
+    const auto key = [&](std::size_t i) { return compared(samples[i]); };
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      const double x = key(a), y = key(b);
+      return x < y || (!std::isnan(x) && std::isnan(y));
+    });
+    sorted.resize(m);
+    running.assign(m + 1, W{});
+    for (std::size_t k = 0; k < m; ++k) {
+      sorted[k] = key(order[k]);
+      running[k + 1] = static_cast<W>(running[k] + weights[order[k]]);
+    }
+    // NaN last: a NaN is never below an edge, and every edge is below it.
+    const auto below = [](double x, double edge) { return x < edge; };
+    const auto not_above = [](double edge, double x) { return edge < x || std::isnan(x); };
+    for (std::size_t j = 0; j < num_edges; ++j) {
+      const auto at = j + 1 < num_edges
+                          ? std::lower_bound(sorted.begin(), sorted.end(), edges[j], below)
+                          : std::upper_bound(sorted.begin(), sorted.end(), edges[j], not_above);
+      total[j] = static_cast<W>(total[j] + running[static_cast<std::size_t>(at - sorted.begin())]);
+    }
+  }
+  for (std::size_t b = 0; b + 1 < num_edges; ++b)
+    sums[b] = static_cast<W>(total[b + 1] - total[b]);
 }
 
 }  // namespace gpuprim::host_detail

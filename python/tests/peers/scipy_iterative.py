@@ -8,7 +8,7 @@ other solvers (test_show: tfqmr; TestQMR, TestGMRES) are left out: they do
 not call gpuprim.
 
 Not collected by the default run (its name does not start with ``test_``);
-run it on its own and read the pass count::
+scripts/test-python.sh runs it after that, or run it on its own::
 
     python -m pytest -q python/tests/peers/scipy_iterative.py
 """

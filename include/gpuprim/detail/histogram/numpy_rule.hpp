@@ -388,7 +388,17 @@ void check_numpy_edges_output(const char* algorithm, std::size_t size, std::size
 template <class D, class Extremes>
 numpy_bins numpy_bins_for(const std::optional<numpy_range>& range, std::size_t samples,
                           Extremes extremes) {
-  if (range) return numpy_bins::with_range<D>(range->lower, range->upper);
+  if (range) {
+    numpy_bins b = numpy_bins::with_range<D>(range->lower, range->upper);
+    if (range->arithmetic != numpy_float::float64) {
+      b.arithmetic = range->arithmetic;
+      if (range->lower == range->upper) {
+        b.lower = round_to(b.arithmetic, range->lower - 0.5);
+        b.upper = round_to(b.arithmetic, range->upper + 0.5);
+      }
+    }
+    return b;
+  }
   if (samples == 0) return numpy_bins::of_empty<D>();
   const auto [min, max] = extremes();
   return numpy_bins::of_data<D>(min, max);
