@@ -134,31 +134,39 @@ def _device_of(x):
     return (type(x).__name__, None)
 
 
-def check_out(fn, out, x, shape, dtype):
-    """NumPy's out=: an array of the result's shape and dtype, of x's kind and
-    device; checked before any work (TypeError for the kind or dtype,
-    ValueError for the shape)."""
+def check_out(fn, out, x, shape, dtype, casting="unsafe"):
+    """NumPy's out=: an array of the result's shape, of x's kind and device,
+    whose dtype the result may be cast to under `casting` (NumPy's rule:
+    'unsafe' for the reductions and cumulative functions, which compute in
+    their own type and cast into out; 'same_kind' for matmul); checked
+    before any work (TypeError for the kind or dtype, ValueError for the
+    shape)."""
     kind = framework(out)
     if kind is None or _device_of(out) != _device_of(np.asarray(x) if framework(x) is None else x):
         raise TypeError(
             f"{fn}: out must be an array of the input's kind and device "
             f"(got {type(out).__name__})"
         )
-    if dtype_of(out) != dtype:
-        raise TypeError(f"{fn}: out has dtype {dtype_of(out)}, the result is {dtype}")
+    have = dtype_of(out)
+    if have != dtype and (have.kind not in "biufc" or not np.can_cast(dtype, have, casting)):
+        raise TypeError(
+            f"{fn}: out has dtype {have}; the result ({dtype}) cannot be cast to it "
+            f"with casting={casting!r}"
+        )
     if shape_of(out) != tuple(shape):
         raise ValueError(f"{fn}: out has shape {shape_of(out)}, the result {tuple(shape)}")
 
 
 def write_out(out, result):
-    """Copies a result into out= (by out's framework, on its device) and returns out."""
+    """Copies a result into out= (by out's framework, on its device, cast to
+    out's dtype as check_out allowed) and returns out."""
     kind = framework(out)
     if kind == "torch":
         out.copy_(result)
     elif kind == "cupy":
         out[...] = result
     else:
-        np.copyto(out, result)
+        np.copyto(out, result, casting="unsafe")
     return out
 
 

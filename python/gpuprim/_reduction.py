@@ -57,7 +57,10 @@ def _reduce(op, fn, a, axis, dtype, out, keepdims, stream):
             shape[ax] = 1
         else:
             del shape[ax]
-        check_out(fn, out, a, shape, want or _result_type(op, dtype_of(a)))
+        # NumPy casts the result into out (unsafe casting; an index result
+        # same_kind: any integer or float).
+        casting = "same_kind" if op in _ARGS else "unsafe"
+        check_out(fn, out, a, shape, want or _result_type(op, dtype_of(a)), casting)
     if ax is None or ndim == 1:
         result = _core._reduce(op, a, False, stream)
     else:

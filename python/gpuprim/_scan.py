@@ -74,12 +74,13 @@ def _complex_cumsum(fn, a, axis, dtype, out, stream):
         raise TypeError(f"{fn}: a complex input needs a complex dtype= (got {want})")
     if dtype_of(a) != want:
         a = np.asarray(a).astype(want) if framework(a) in (None, "numpy") else a.astype(want)
+    if out is not None:
+        ax = normalize_axis(fn, axis, ndim_of(a))
+        shape = shape_of(a) if ax is not None else (int(np.prod(shape_of(a))),)
+        check_out(fn, out, a, shape, want)
     re, im = _parts(a)
     result = _complex_of(cumsum(re, axis, stream=stream), cumsum(im, axis, stream=stream), want)
-    if out is not None:
-        check_out(fn, out, a, shape_of(result), want)
-        return write_out(out, result)
-    return result
+    return result if out is None else write_out(out, result)
 
 
 def cumsum(a, axis=None, dtype=None, out=None, *, stream=None):

@@ -88,11 +88,6 @@ def test_reductions_along_any_axis(name, shape):
     assert got.shape == getattr(np, name)(a, keepdims=True).shape
 
 
-def test_refused_numpy_arguments_name_themselves():
-    with pytest.raises(TypeError, match="out="):
-        gp.matmul(np.ones((2, 2)), np.ones((2, 2)), out=np.empty((2, 2)))
-
-
 @pytest.mark.parametrize("name", REDUCTIONS)
 def test_reductions_out(name):
     a = np.random.default_rng(4).standard_normal((3, 4))
@@ -111,8 +106,10 @@ def test_reductions_out(name):
     with pytest.raises(ValueError, match="shape"):
         getattr(gp, name)(a, axis=1, out=bad)
     assert (bad == 7).all()
-    with pytest.raises(TypeError, match="dtype"):
-        getattr(gp, name)(a, axis=1, out=np.empty(3, np.float16))
+    if name.startswith(("arg", "nanarg")):
+        # An index casts same_kind (NumPy: int32 takes it, bool does not).
+        with pytest.raises(TypeError, match="dtype"):
+            getattr(gp, name)(a, axis=1, out=np.empty(3, np.bool_))
     with pytest.raises(TypeError, match="out must be"):
         getattr(gp, name)(a, axis=1, out=[0, 0, 0])
 
@@ -147,8 +144,10 @@ def test_cumsum_cummax_out():
     out = np.empty(20, np.int32)
     assert gp.cummax(a, out=out) is out
     np.testing.assert_array_equal(out, np.maximum.accumulate(a.ravel()))
-    with pytest.raises(TypeError, match="dtype"):
-        gp.cumsum(a, out=np.empty(20, np.int32))  # cumsum of int32 is int64
+    # NumPy casts the int64 sums into an int32 out (unsafe casting).
+    out = np.empty(20, np.int32)
+    assert gp.cumsum(a, out=out) is out
+    np.testing.assert_array_equal(out, np.cumsum(a, out=np.empty(20, np.int32)))
     with pytest.raises(ValueError, match="shape"):
         gp.cummin(a, out=np.empty(19, np.int32))
 
@@ -247,3 +246,159 @@ def test_sort_float16_and_bool_keys(dtype):
         np.testing.assert_array_equal(got, np.sort(a, axis=axis))
         np.testing.assert_array_equal(gp.argsort(a, axis=axis),
                                       np.argsort(a, axis=axis, kind="stable"))
+
+
+# Issue 47, point 1: NumPy's out=, dtype=, keepdims= and axis= on 2-D input.
+# Each answer is compared with NumPy's, dtype included.
+
+def _same(got, want):
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, want.dtype,
+                                                                 got.shape, want.shape)
+    np.testing.assert_array_equal(got, want)
+
+
+M_INT = np.random.default_rng(7).integers(-100, 100, size=(5, 6)).astype(np.int16)
+M_FLT = np.random.default_rng(8).integers(-8, 8, size=(5, 6)) / 4  # exact float64 sums
+M_NAN = M_FLT.copy()
+M_NAN[1, 2] = M_NAN[3, 0] = np.nan
+
+
+@pytest.mark.parametrize("name", REDUCTIONS)
+@pytest.mark.parametrize("axis", [0, 1, -1, None])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_reductions_2d_axis_keepdims_out(name, axis, keepdims):
+    for a in (M_INT, M_FLT, M_NAN):
+        if name.startswith("nanarg") and a is M_NAN and axis is not None:
+            a = np.where(np.isnan(a), 0.5, a)  # an all-NaN slice raises in both
+        want = getattr(np, name)(a, axis=axis, keepdims=keepdims)
+        _same(getattr(gp, name)(a, axis=axis, keepdims=keepdims), want)
+        out = np.full(np.shape(want), 99, np.asarray(want).dtype)
+        assert getattr(gp, name)(a, axis=axis, out=out, keepdims=keepdims) is out
+        _same(out, want)
+
+
+@pytest.mark.parametrize("name", ["sum", "nansum", "min", "max", "nanmin", "nanmax"])
+@pytest.mark.parametrize("out_dtype", [np.int8, np.int32, np.float32, np.float64, np.complex128,
+                                       np.bool_])
+def test_reduction_out_casts_as_numpy(name, out_dtype):
+    # NumPy computes in the reduction's type and casts into out (unsafe casting):
+    # sum([0.5, 0.5, 0.75], out=int64) is 1, not 0.
+    for a in (M_INT, M_FLT + 0.25):
+        for axis in (0, 1, None):
+            want = np.empty(np.shape(getattr(np, name)(a, axis=axis)), out_dtype)
+            getattr(np, name)(a, axis=axis, out=want)
+            got = np.empty_like(want)
+            assert getattr(gp, name)(a, axis=axis, out=got) is got
+            _same(got, want)
+
+
+@pytest.mark.parametrize("name", ["sum", "nansum", "cumsum"])
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.uint64, np.float32,
+                                   np.float64])
+def test_dtype_sets_accumulation_and_result(name, dtype):
+    # int8 accumulation wraps as NumPy's; float32 from int16 rounds as NumPy's.
+    big = np.full((4, 300), 100, np.int16)
+    for a in (M_INT, np.abs(M_INT), big, M_FLT):
+        if np.dtype(dtype).kind == "u" and (a < 0).any():
+            continue
+        for axis in (0, 1, -1, None):
+            _same(getattr(gp, name)(a, axis=axis, dtype=dtype),
+                  getattr(np, name)(a, axis=axis, dtype=dtype))
+            want = getattr(np, name)(a, axis=axis, dtype=dtype)
+            out = np.empty_like(np.asarray(want))
+            assert getattr(gp, name)(a, axis=axis, dtype=dtype, out=out) is out
+            _same(out, want)
+
+
+@pytest.mark.parametrize("name", ["cumsum", "cummax", "cummin"])
+@pytest.mark.parametrize("out_dtype", [np.int16, np.int64, np.float32, np.float64])
+def test_cumulative_out_2d(name, out_dtype):
+    ref = {"cumsum": np.cumsum, "cummax": np.maximum.accumulate,
+           "cummin": np.minimum.accumulate}[name]
+    for a in (M_INT, M_FLT + 0.25):
+        for axis in (0, 1, -1, None):
+            src = a.ravel() if axis is None else a
+            want = np.empty(src.shape, out_dtype)
+            ref(src, axis=0 if axis is None else axis, out=want)
+            got = np.full_like(want, 7)
+            assert getattr(gp, name)(a, axis=axis, out=got) is got
+            _same(got, want)
+            _same(getattr(gp, name)(a, axis=axis), ref(src, axis=0 if axis is None else axis))
+
+
+def test_matmul_out():
+    rng = np.random.default_rng(9)
+    a = rng.integers(-4, 4, size=(5, 3)).astype(np.float64)
+    b = rng.integers(-4, 4, size=(3, 4)).astype(np.float64)
+    for out_dtype in (np.float64, np.float32):  # float64 -> float32 is same_kind
+        want = np.matmul(a, b, out=np.empty((5, 4), out_dtype))
+        out = np.full((5, 4), 7, out_dtype)
+        assert gp.matmul(a, b, out=out) is out
+        _same(out, want)
+    s = np.stack([a, 2 * a])
+    out = np.empty((2, 5, 4))
+    assert gp.matmul(s, b, out=out) is out
+    _same(out, np.matmul(s, b))
+    # Non-contiguous out: a view into a bigger array.
+    big = np.zeros((5, 8))
+    gp.matmul(a, b, out=big[:, ::2])
+    _same(big[:, ::2], a @ b)
+    assert (big[:, 1::2] == 0).all()
+
+
+@pytest.mark.parametrize("name", REDUCTIONS + ["cumsum", "cummax", "cummin", "matmul",
+                                               "transpose"])
+def test_bad_out_is_refused_before_any_work(name):
+    a = np.arange(12.0).reshape(3, 4)
+    before = a.copy()
+    if name == "matmul":
+        call = lambda out: gp.matmul(a, a.T.copy(), out=out)  # noqa: E731
+        good_shape = (3, 3)
+    elif name == "transpose":
+        call = lambda out: gp.transpose(a, out=out)  # noqa: E731
+        good_shape = (4, 3)
+    elif name in ("cumsum", "cummax", "cummin"):
+        call = lambda out: getattr(gp, name)(a, axis=1, out=out)  # noqa: E731
+        good_shape = (3, 4)
+    else:
+        call = lambda out: getattr(gp, name)(a, axis=1, out=out)  # noqa: E731
+        good_shape = (3,)
+    good_dtype = np.int64 if name.startswith(("arg", "nanarg")) else np.float64
+    # Wrong shape: ValueError, as NumPy's; out untouched.
+    bad = np.full((2, 2), 5, good_dtype)
+    with pytest.raises(ValueError, match="shape"):
+        call(bad)
+    assert (bad == 5).all()
+    # Not an array: TypeError, as NumPy's "return arrays must be of ArrayType".
+    with pytest.raises(TypeError, match="out must be"):
+        call([0.0] * int(np.prod(good_shape)))
+    # A dtype NumPy's casting refuses: TypeError (UFuncTypeError is one).
+    refused = {"matmul": np.int64, "transpose": np.int32}.get(name)
+    if name.startswith(("arg", "nanarg")):
+        refused = np.bool_
+    if refused is not None:
+        bad = np.full(good_shape, 5, refused)
+        with pytest.raises(TypeError, match="dtype"):
+            call(bad)
+        assert (bad == np.full(good_shape, 5, refused)).all()
+    np.testing.assert_array_equal(a, before)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.float32, np.float64, np.bool_])
+def test_transpose_axes_and_out(dtype):
+    a = (np.arange(12).reshape(3, 4) - 5).astype(dtype)
+    for axes in (None, (1, 0), (-1, 0), (0, 1), [0, -1]):
+        _same(gp.transpose(a, axes), np.ascontiguousarray(np.transpose(a, axes)))
+        got = gp.transpose(a, axes=axes)
+        assert got.flags.c_contiguous and not np.shares_memory(got, a)
+    out = np.empty((4, 3), dtype)
+    assert gp.transpose(a, out=out) is out
+    _same(out, a.T)
+    _same(gp.transpose(np.arange(5), (0,)), np.arange(5))
+    with pytest.raises(ValueError):
+        gp.transpose(a, (0, 0))
+    with pytest.raises(ValueError):
+        gp.transpose(a, (0,))
+    with pytest.raises(ValueError):  # AxisError is a ValueError
+        gp.transpose(a, (0, 2))
