@@ -17,8 +17,13 @@
 //  - out has one integer per query (any integer type that holds n: a
 //    narrower one is refused); queries and out may not overlap.
 //  - Host backend: OpenMP over the queries, a branch-free search each
-//    (gpuprim/host/search.hpp). The GPU backend is not built yet: a call
-//    with gp::cuda throws std::logic_error.
+//    (gpuprim/host/search.hpp). GPU backend: one thread per query, the same
+//    branch-free search (gpuprim/cuda/device/device_search.cuh), enqueued
+//    on the backend's stream, nothing synchronized. From plain C++ it takes
+//    the precompiled instances (gpuprim/detail/order/precompiled.hpp: the
+//    arithmetic types, queries of the same type, 64- or 32-bit indices,
+//    gp::less or gp::nan_last_less); from a .cu file include
+//    gpuprim/cuda/search.cuh for any types and __device__ comparator.
 #pragma once
 
 #include <cstddef>
@@ -26,8 +31,10 @@
 #include <type_traits>
 
 #include "gpuprim/core/backend.hpp"
+#include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/core/host_range.hpp"
 #include "gpuprim/detail/order/checks.hpp"
+#include "gpuprim/detail/order/entry.hpp"
 #include "gpuprim/host/search.hpp"
 #include "gpuprim/order_types.hpp"
 
@@ -52,8 +59,22 @@ void search_call(host_backend backend, const RS& sorted, const RQ& queries, O& o
 }
 
 template <bool upper, class RS, class RQ, class O, class Comp>
-void search_call(cuda_backend, const RS&, const RQ&, O&, Comp) {
-  order_no_gpu(upper ? "upper_bound" : "lower_bound");
+void search_call(cuda_backend backend, const RS& sorted, const RQ& queries, O& out, Comp comp) {
+  const char* algorithm = upper ? "upper_bound" : "lower_bound";
+  const auto s = as_device_span(sorted);
+  const auto q = as_device_span(queries);
+  const auto o = writable_device_span(out);
+  using T = std::remove_const_t<typename decltype(s)::element_type>;
+  using Q = std::remove_const_t<typename decltype(q)::element_type>;
+  using I = typename decltype(o)::element_type;
+  order_same_length(algorithm, "the queries", q.size(), "the output", o.size());
+  order_index_fits<I>(algorithm, s.size());
+  order_disjoint(algorithm, "queries", q.data(), q.size_bytes(), "output", o.data(),
+                 o.size_bytes());
+  order_disjoint(algorithm, "sorted array", s.data(), s.size_bytes(), "output", o.data(),
+                 o.size_bytes());
+  cuda_search_checked<upper, T, Q, I>(s.data(), s.size(), q.data(), q.size(), o.data(), comp,
+                                      backend.stream);
 }
 
 }  // namespace detail
