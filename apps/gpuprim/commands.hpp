@@ -41,6 +41,8 @@ command add_generate_command(CLI::App& app);
 command add_closest_pair_command(CLI::App& app);
 command add_tune_command(CLI::App& app);
 command add_unique_command(CLI::App& app);
+command add_topk_command(CLI::App& app);
+command add_searchsorted_command(CLI::App& app);
 
 
 // The backend to use: `requested` ("host" or "cuda"), or when empty, cuda if

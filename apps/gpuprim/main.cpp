@@ -129,6 +129,8 @@ int main(int argc, char** argv) {
   commands["closest-pair"] = cli::add_closest_pair_command(app);
   commands["tune"] = cli::add_tune_command(app);
   commands["unique"] = cli::add_unique_command(app);
+  commands["topk"] = cli::add_topk_command(app);
+  commands["searchsorted"] = cli::add_searchsorted_command(app);
 
   // CLI11 would only say "A subcommand is required" for a misspelt one.
   if (argc > 1 && argv[1][0] != '-' && !commands.contains(argv[1])) {

@@ -84,3 +84,7 @@ from .select import *  # noqa: E402,F401,F403
 from .select import __all__ as _select_all  # noqa: E402
 
 __all__ += _select_all
+from .order import *  # noqa: E402,F401,F403
+from .order import __all__ as _order_all  # noqa: E402
+
+__all__ += _order_all

@@ -31,4 +31,5 @@ NB_MODULE(_core, m) {
   gpy::bind_sparse(m);
   gpy::bind_spatial(m);
   gpy::bind_select(m);
+  gpy::bind_order(m);
 }

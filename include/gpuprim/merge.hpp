@@ -1,0 +1,163 @@
+// Merge and merge sort: stable, by any comparator, of any trivially
+// copyable element type up to 64 bytes (thrust::merge / merge_by_key,
+// cub::DeviceMerge, cub::DeviceMergeSort).
+//
+//   gp::merge(gp::host, a, b, out);                               // out.size() == a + b
+//   gp::merge_by_key(gp::host, ka, va, kb, vb, keys_out, values_out, gp::greater{});
+//   gp::merge_sort(gp::host, x, [](const item& p, const item& q) { return p.score < q.score; });
+//   gp::merge_sort_by_key(gp::host, keys, values);
+//
+// Semantics, for every backend:
+//  - comp is a strict weak order, "a goes before b" (default gp::less;
+//    gp::nan_last_less is NumPy's order with NaN last).
+//  - merge takes two arrays sorted by comp and writes their merge: stable,
+//    equal elements keep their order within a and b, and a's go first.
+//    merge_by_key moves each key's value with it.
+//  - merge_sort sorts in place, stably (equal elements keep their input
+//    order); merge_sort_by_key sorts the keys and moves the values with them.
+//  - Element types: trivially copyable, at most 64 bytes (compile-time
+//    check). Lengths that must match are checked; inputs and outputs may
+//    not overlap (std::invalid_argument, nothing written).
+//  - Host backend: OpenMP, merge-path splits (gpuprim/host/merge.hpp); the
+//    sorts need one buffer the size of the data (two with values). The GPU
+//    backend is not built yet: a call with gp::cuda throws std::logic_error.
+#pragma once
+
+#include <cstddef>
+#include <ranges>
+#include <type_traits>
+#include <utility>
+
+#include "gpuprim/core/backend.hpp"
+#include "gpuprim/core/host_range.hpp"
+#include "gpuprim/detail/order/checks.hpp"
+#include "gpuprim/host/merge.hpp"
+#include "gpuprim/order_types.hpp"
+
+namespace gpuprim {
+
+namespace detail {
+
+template <class T>
+constexpr void order_check_element() {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "gpuprim::merge / merge_sort: the element type must be trivially copyable");
+  static_assert(sizeof(T) <= 64, "gpuprim::merge / merge_sort: elements of at most 64 bytes");
+}
+
+template <class S>
+std::size_t bytes_of(const S& s) {
+  return s.size() * sizeof(typename S::element_type);
+}
+
+}  // namespace detail
+
+template <class RA, class RB, class O, class Comp = less>
+void merge(host_backend backend, const RA& a, const RB& b, O&& out, Comp comp = {}) {
+  const char* algorithm = "merge";
+  const auto sa = detail::host_span(a);
+  const auto sb = detail::host_span(b);
+  const auto so = detail::writable_host_span(out);
+  using T = typename decltype(sa)::value_type;
+  static_assert(std::is_same_v<T, typename decltype(sb)::value_type> &&
+                    std::is_same_v<T, typename decltype(so)::element_type>,
+                "gpuprim::merge: a, b and out must have one element type");
+  detail::order_check_element<T>();
+  detail::order_same_length(algorithm, "the output", so.size(), "a and b together",
+                            sa.size() + sb.size());
+  detail::order_disjoint(algorithm, "a", sa.data(), detail::bytes_of(sa), "output", so.data(),
+                         detail::bytes_of(so));
+  detail::order_disjoint(algorithm, "b", sb.data(), detail::bytes_of(sb), "output", so.data(),
+                         detail::bytes_of(so));
+  host_detail::merge<T, void>(backend, {sa.data()}, sa.size(), {sb.data()}, sb.size(), {so.data()},
+                              comp);
+}
+
+template <class RKA, class RVA, class RKB, class RVB, class OK, class OV, class Comp = less>
+void merge_by_key(host_backend backend, const RKA& keys_a, const RVA& values_a, const RKB& keys_b,
+                  const RVB& values_b, OK&& keys_out, OV&& values_out, Comp comp = {}) {
+  const char* algorithm = "merge_by_key";
+  const auto ka = detail::host_span(keys_a);
+  const auto va = detail::host_span(values_a);
+  const auto kb = detail::host_span(keys_b);
+  const auto vb = detail::host_span(values_b);
+  const auto ko = detail::writable_host_span(keys_out);
+  const auto vo = detail::writable_host_span(values_out);
+  using K = typename decltype(ka)::value_type;
+  using V = typename decltype(va)::value_type;
+  static_assert(std::is_same_v<K, typename decltype(kb)::value_type> &&
+                    std::is_same_v<K, typename decltype(ko)::element_type>,
+                "gpuprim::merge_by_key: the keys of a, b and the output must have one type");
+  static_assert(std::is_same_v<V, typename decltype(vb)::value_type> &&
+                    std::is_same_v<V, typename decltype(vo)::element_type>,
+                "gpuprim::merge_by_key: the values of a, b and the output must have one type");
+  detail::order_check_element<K>();
+  detail::order_check_element<V>();
+  detail::order_same_length(algorithm, "a's keys", ka.size(), "a's values", va.size());
+  detail::order_same_length(algorithm, "b's keys", kb.size(), "b's values", vb.size());
+  detail::order_same_length(algorithm, "the keys output", ko.size(), "a and b together",
+                            ka.size() + kb.size());
+  detail::order_same_length(algorithm, "the values output", vo.size(), "a and b together",
+                            ka.size() + kb.size());
+  const std::pair<const char*, std::pair<const void*, std::size_t>> inputs[] = {
+      {"a's keys", {ka.data(), detail::bytes_of(ka)}},
+      {"a's values", {va.data(), detail::bytes_of(va)}},
+      {"b's keys", {kb.data(), detail::bytes_of(kb)}},
+      {"b's values", {vb.data(), detail::bytes_of(vb)}},
+      {"the values output", {vo.data(), detail::bytes_of(vo)}}};
+  for (const auto& [name, range] : inputs) {
+    detail::order_disjoint(algorithm, name, range.first, range.second, "the keys output", ko.data(),
+                           detail::bytes_of(ko));
+  }
+  for (int i = 0; i < 4; ++i) {
+    detail::order_disjoint(algorithm, inputs[i].first, inputs[i].second.first,
+                           inputs[i].second.second, "the values output", vo.data(),
+                           detail::bytes_of(vo));
+  }
+  host_detail::merge<K, V>(backend, {ka.data(), va.data()}, ka.size(), {kb.data(), vb.data()},
+                           kb.size(), {ko.data(), vo.data()}, comp);
+}
+
+template <class R, class Comp = less>
+void merge_sort(host_backend backend, R&& x, Comp comp = {}) {
+  const auto s = detail::writable_host_span(x);
+  using T = typename decltype(s)::element_type;
+  detail::order_check_element<T>();
+  host_detail::merge_sort<T, void>(backend, {s.data()}, s.size(), comp);
+}
+
+template <class RK, class RV, class Comp = less>
+void merge_sort_by_key(host_backend backend, RK&& keys, RV&& values, Comp comp = {}) {
+  const char* algorithm = "merge_sort_by_key";
+  const auto k = detail::writable_host_span(keys);
+  const auto v = detail::writable_host_span(values);
+  using K = typename decltype(k)::element_type;
+  using V = typename decltype(v)::element_type;
+  detail::order_check_element<K>();
+  detail::order_check_element<V>();
+  detail::order_same_length(algorithm, "the keys", k.size(), "the values", v.size());
+  detail::order_disjoint(algorithm, "keys", k.data(), detail::bytes_of(k), "values", v.data(),
+                         detail::bytes_of(v));
+  host_detail::merge_sort<K, V>(backend, {k.data(), v.data()}, k.size(), comp);
+}
+
+// The GPU forms, not built yet.
+template <class RA, class RB, class O, class Comp = less>
+void merge(cuda_backend, const RA&, const RB&, O&&, Comp = {}) {
+  detail::order_no_gpu("merge");
+}
+template <class RKA, class RVA, class RKB, class RVB, class OK, class OV, class Comp = less>
+void merge_by_key(cuda_backend, const RKA&, const RVA&, const RKB&, const RVB&, OK&&, OV&&,
+                  Comp = {}) {
+  detail::order_no_gpu("merge_by_key");
+}
+template <class R, class Comp = less>
+void merge_sort(cuda_backend, R&&, Comp = {}) {
+  detail::order_no_gpu("merge_sort");
+}
+template <class RK, class RV, class Comp = less>
+void merge_sort_by_key(cuda_backend, RK&&, RV&&, Comp = {}) {
+  detail::order_no_gpu("merge_sort_by_key");
+}
+
+}  // namespace gpuprim
