@@ -100,7 +100,9 @@ command add_searchsorted_command(CLI::App& app) {
   add_files(sub, help, {{"SORTED", &opts->sorted}, {"QUERIES", &opts->queries}}, opts->output,
             "IDX.npy");
   add_choice(sub, "--side", opts->side, sides, help["--side"], choice_help::words_and_default);
-  add_backend_option(sub, opts->backend);
+  add_backend_option(sub, opts->backend)
+      ->description(
+          "host (the default; cuda is not offered yet: the order family has no GPU backend)");
   return [opts] { return run_searchsorted(*opts); };
 }
 

@@ -113,7 +113,9 @@ command add_topk_command(CLI::App& app) {
   sub->add_flag("--smallest", opts->smallest, help["--smallest"]);
   sub->add_option("-o,--output", opts->output, help["--output"])->option_text("VALUES.npy");
   sub->add_option("--indices", opts->indices, help["--indices"])->option_text("IDX.npy");
-  add_backend_option(sub, opts->backend);
+  add_backend_option(sub, opts->backend)
+      ->description(
+          "host (the default; cuda is not offered yet: the order family has no GPU backend)");
   return [opts] { return run_topk(*opts); };
 }
 
