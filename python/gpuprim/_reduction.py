@@ -115,7 +115,15 @@ def _make(name, op, what, extra="", has_dtype=False):
     return f
 
 
-sum = _make("sum", _op.sum, "The sum (integers widen to int64 / uint64, as NumPy's).", has_dtype=True)
+sum = _make(
+    "sum",
+    _op.sum,
+    "The sum (integers widen to int64 / uint64, as NumPy's). On the CPU float32 and float64"
+    " sums accumulate in float64 and round once to the input's dtype (NumPy adds float32"
+    " pairwise in float32), so a float32 sum can differ from NumPy's in the last bits,"
+    " gpuprim's being the closer to the exact sum; the result dtype is NumPy's.",
+    has_dtype=True,
+)
 nansum = _make("nansum", _op.nansum, "The sum with NaNs counted as zero.", has_dtype=True)
 min = _make("min", _op.min, "The smallest element; NaN if any is NaN.")
 max = _make("max", _op.max, "The largest element; NaN if any is NaN.")

@@ -87,6 +87,24 @@ TEST(host_reduce, custom_struct_type) {
   EXPECT_DOUBLE_EQ(got.sum, 49999.0 * 50000 / 2);
 }
 
+TEST(host_reduce, float_results_do_not_depend_on_the_thread_count) {
+  // The blocks are cut by n alone and combined in block order, whichever
+  // thread took which: every thread count adds in one order.
+  auto rng = make_rng(6);
+  for (std::size_t n :
+       {std::size_t{65535}, std::size_t{65536}, std::size_t{3'000'017}, std::size_t{1} << 24}) {
+    const auto x = random_vector<float>(n, rng);
+    const float one = gp::reduce(gp::host.threads(1), x, 0.0f);
+    const double one_wide = gp::reduce(gp::host.threads(1), x, 0.0);
+    for (int threads : {2, 3, 8}) {
+      EXPECT_EQ(gp::reduce(gp::host.threads(threads), x, 0.0f), one)
+          << "n=" << n << " threads=" << threads;
+      EXPECT_EQ(gp::reduce(gp::host.threads(threads), x, 0.0), one_wide)
+          << "n=" << n << " threads=" << threads;
+    }
+  }
+}
+
 TEST(host_reduce, float_results_are_deterministic) {
   auto rng = make_rng(5);
   const auto x = random_vector<float>(3'000'017, rng);

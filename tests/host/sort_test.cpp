@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -31,6 +32,114 @@ constexpr std::uint32_t poison_value = 0xA5A5A5A5u;
 
 TEST(host_radix_sort_float, order_of_the_special_values) {
   check_order_of_the_special_floats<host_side>();
+}
+
+// ---- keys moved as their bit patterns ---------------------------------------------
+// With two or more passes that move keys and no NaN among them, the first
+// pass writes the keys' bit patterns and the last turns them back; keys-only
+// sorts of 2^20 keys or more sort by the top digit first, then bucket by
+// bucket (or fall back to the LSD sort: a NaN, a bucket of over n / 8).
+// Float keys (zeros, infinities, denormals), signed keys and descending
+// orders through those paths, against the reference byte for byte.
+
+namespace {
+
+// Random bit patterns with every NaN replaced by a number: floats of every
+// exponent (and both zeros, both infinities, denormals) but no NaN.
+template <class F>
+std::vector<F> nan_free_keys(std::size_t n, std::mt19937_64& rng) {
+  auto keys = random_bits_keys<F>(n, rng);
+  const F specials[] = {F(-0.0), F(0.0), std::numeric_limits<F>::infinity(),
+                        -std::numeric_limits<F>::infinity(), std::numeric_limits<F>::denorm_min()};
+  for (std::size_t i = 0; i < n; ++i) {
+    if (keys[i] != keys[i]) keys[i] = specials[i % 5];
+  }
+  for (std::size_t i = 0; i < n; i += 97)
+    keys[i] = specials[(i / 97) % 5];
+  return keys;
+}
+
+template <class K>
+void check_sorts_of(const std::vector<K>& x, const std::string& what) {
+  const std::span<const K> in(x);
+  const auto pos = positions(x.size());
+  for (bool descending : {false, true}) {
+    const std::string w = what + (descending ? " descending" : " ascending");
+    const auto order = descending ? gp::sort_order::descending : gp::sort_order::ascending;
+    const auto want = reference_sort(in, descending);
+    std::vector<K> out(x.size());
+    gp::sort(gp::host, x, out, order);
+    expect_same_bytes(out, want, w + ", out of place");
+    std::vector<K> k = x;
+    gp::sort(gp::host, k, order);
+    expect_same_bytes(k, want, w + ", in place");
+    k = x;
+    std::vector<std::uint32_t> v = pos;
+    gp::sort_by_key(gp::host.threads(2), k, v, order);
+    expect_same_bytes(k, want, w + ", by key");
+    EXPECT_EQ(v, reference_sort_permutation(in, descending)) << w << ", by key";
+  }
+}
+
+}  // namespace
+
+TEST(host_radix_sort_float, keys_without_nan_move_as_bit_patterns) {
+  auto rng = make_rng(120);
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{1000},
+                        std::size_t{70001}, (std::size_t{1} << 20) + 7}) {
+    check_sorts_of(nan_free_keys<float>(n, rng), "float n=" + std::to_string(n));
+    check_sorts_of(nan_free_keys<double>(n, rng), "double n=" + std::to_string(n));
+  }
+  // Normal floats: a few exponents hold most keys, so float's top-digit
+  // buckets are large (through the digit buffers) and double's too large
+  // (the LSD sort).
+  std::normal_distribution<double> normal;
+  const std::size_t n = (std::size_t{1} << 21) + 5;
+  std::vector<float> f(n);
+  std::vector<double> d(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    d[i] = normal(rng);
+    f[i] = static_cast<float>(d[i]);
+  }
+  check_sorts_of(f, "normal floats");
+  check_sorts_of(d, "normal doubles");
+}
+
+TEST(host_radix_sort_float, one_nan_among_many_keeps_its_payload) {
+  auto rng = make_rng(121);
+  for (std::size_t n : {std::size_t{70001}, (std::size_t{1} << 20) + 7}) {
+    auto f = nan_free_keys<float>(n, rng);
+    f[n / 3] = std::bit_cast<float>(0xFFC01234u);  // a negative NaN with a payload
+    check_sorts_of(f, "float with one NaN, n=" + std::to_string(n));
+    auto d = nan_free_keys<double>(n, rng);
+    d[n / 2] = std::bit_cast<double>(0x7FF0000000000001ull);  // signalling
+    check_sorts_of(d, "double with one NaN, n=" + std::to_string(n));
+  }
+}
+
+TEST(host_radix_sort, int64_keys_with_and_without_constant_high_digits) {
+  auto rng = make_rng(122);
+  for (std::size_t n :
+       {std::size_t{1}, std::size_t{5000}, std::size_t{300007}, (std::size_t{1} << 21) + 3}) {
+    const std::string size = " n=" + std::to_string(n);
+    std::vector<std::int64_t> small(n), both_signs(n), wide(n);
+    std::vector<std::uint64_t> top_only(n), few_tops(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t r = rng();
+      small[i] = static_cast<std::int64_t>(r % (1u << 20));  // digits above bit 20 constant
+      both_signs[i] = static_cast<std::int64_t>(r % (1u << 21)) - (1 << 20);
+      wide[i] = static_cast<std::int64_t>(r);
+      top_only[i] = (r >> 60) << 60;  // only the top digit varies
+      // 16 top digits, each shared by n / 16 keys: buckets of the
+      // top-digit-first sort large enough to go through the digit buffers.
+      few_tops[i] = ((r >> 60) << 59) | (rng() >> 5);
+    }
+    check_sorts_of(small, "int64 in [0, 2^20)" + size);
+    check_sorts_of(both_signs, "int64 in [-2^20, 2^20)" + size);
+    check_sorts_of(wide, "int64 with every bit random" + size);
+    check_sorts_of(top_only, "uint64 with only the top bits set" + size);
+    check_sorts_of(few_tops, "uint64 with 16 top digits" + size);
+  }
 }
 
 // ---- stable_ names, and errors ----------------------------------------------------

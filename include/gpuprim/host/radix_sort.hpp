@@ -80,6 +80,46 @@ struct digit_of {
   }
 };
 
+// The digit of a key already turned into its bit pattern.
+template <class U>
+struct bits_digit {
+  int shift;
+  unsigned mask;
+  unsigned operator()(U bits) const { return static_cast<unsigned>(bits >> shift) & mask; }
+};
+
+// What a pass writes for the key it read: the key itself, its bit pattern
+// (the first of several passes), or the key back from its pattern (the last).
+struct same_key {
+  template <class K>
+  K operator()(K key) const {
+    return key;
+  }
+};
+template <class K>
+struct key_to_bits {
+  bool descending;
+  typename radix_key<K>::bits_type operator()(K key) const {
+    return radix_key<K>::to_bits(key, descending);
+  }
+};
+// The inverse of radix_key<K>::to_bits for every pattern but NaN's (which
+// to_bits maps all to one pattern).
+template <class K>
+struct bits_to_key {
+  using U = typename radix_key<K>::bits_type;
+  bool descending;
+  K operator()(U b) const {
+    if (descending) b = U(~b);
+    if constexpr (std::is_floating_point_v<K>) {
+      b = (b & radix_key<K>::sign_bit) ? U(b ^ radix_key<K>::sign_bit) : U(~b);
+    } else if constexpr (std::is_signed_v<K>) {
+      b = U(b ^ radix_key<K>::sign_bit);
+    }
+    return std::bit_cast<K>(b);
+  }
+};
+
 // Uninitialized storage for a large temporary array. On Linux it asks for
 // transparent huge pages: a pass scatters to thousands of places at once,
 // and with 4 KiB pages nearly every one of those writes misses the TLB.
@@ -133,10 +173,13 @@ Buffers* thread_buffers() noexcept {
 // goes into its digit's buffer of one cache line and a full buffer is
 // written out as one run: writing each key straight to its place touches
 // thousands of far-apart streams per chunk, a cache-line fill and often a
-// TLB miss per key.
-template <class K, class W, int Radix>
+// TLB miss per key. S is the key type read, K the type written (conv(key));
+// Digit gives a read key's digit, NextDigit a written key's next digit.
+template <class S, class K, class W, int Radix, class Digit = digit_of<K>, class Conv = same_key,
+          class NextDigit = Digit>
 class chunk_scatter {
  public:
+  static_assert(sizeof(S) == sizeof(K));
   static constexpr bool has_values = !std::is_same_v<W, no_value>;
   static constexpr int run = 64 / sizeof(K);  // keys in one cache line
 
@@ -152,14 +195,15 @@ class chunk_scatter {
   // next_counts (team * Radix, zeroed), when not null, receives the next
   // pass's digit counts by destination chunk: chunk u is [n u / team,
   // n (u + 1) / team) of the destination.
-  chunk_scatter(buffers& b, K* key_dst, W* value_dst, std::size_t* next, digit_of<K> digit,
-                std::size_t* next_counts, digit_of<K> next_digit, std::size_t n, int team,
+  chunk_scatter(buffers& b, K* key_dst, W* value_dst, std::size_t* next, Digit digit, Conv conv,
+                std::size_t* next_counts, NextDigit next_digit, std::size_t n, int team,
                 bool stream)
       : b_(b),
         key_dst_(key_dst),
         value_dst_(value_dst),
         next_(next),
         digit_(digit),
+        conv_(conv),
         next_counts_(next_counts),
         next_digit_(next_digit),
         n_(n),
@@ -184,16 +228,17 @@ class chunk_scatter {
     }
   }
 
-  void scatter(const K* key_src, const W* value_src, std::size_t lo, std::size_t hi) {
+  void scatter(const S* key_src, const W* value_src, std::size_t lo, std::size_t hi) {
     // Locals, not members, in the loop: the byte-sized stores to `fill`
     // may alias anything, and members would be reloaded after each.
     buffers& b = b_;
-    const digit_of<K> digit = digit_;
+    const Digit digit = digit_;
+    const Conv conv = conv_;
     for (std::size_t i = lo; i < hi; ++i) {
-      const K key = key_src[i];
+      const S key = key_src[i];
       const unsigned d = digit(key);
       const unsigned f = b.fill[d];
-      b.keys[d][f] = key;
+      b.keys[d][f] = conv(key);
       if constexpr (has_values) b.values[d][f] = value_src[i];
       if (f + 1 == b.limit[d]) {
         write_out(d, f + 1);
@@ -247,9 +292,10 @@ class chunk_scatter {
   K* key_dst_;
   W* value_dst_;
   std::size_t* next_;
-  digit_of<K> digit_;
+  Digit digit_;
+  Conv conv_;
   std::size_t* next_counts_;
-  digit_of<K> next_digit_;
+  NextDigit next_digit_;
   std::size_t n_;
   int team_;
   bool stream_;
@@ -302,10 +348,12 @@ void lsd_radix_sort(host_backend backend, const K* keys_in, K* keys_out, const W
   const std::size_t n = plan.n;
   const int passes = digits.passes();
   const int threads = thread_count_for(backend, n);
-  using buffers = typename chunk_scatter<K, W, Radix>::buffers;
+  using U = typename radix_key<K>::bits_type;
+  using buffers = typename chunk_scatter<K, K, W, Radix>::buffers;
   const auto digit_for = [&](int p) {
     return digit_of<K>{digits.shift(p), digits.mask(p), plan.descending};
   };
+  const auto bits_digit_for = [&](int p) { return bits_digit<U>{digits.shift(p), digits.mask(p)}; };
   // Per chunk u: counts of every pass's digits (step 2), then of the
   // current pass's digits; per thread: where its keys of each digit go and
   // the next pass's counts by destination chunk.
@@ -327,6 +375,12 @@ void lsd_radix_sort(host_backend backend, const K* keys_in, K* keys_out, const W
   const W* value_src = values_in;
   int team = threads;
   bool out_of_memory = false;
+  // With two or more moving passes, the first writes the keys' bit patterns,
+  // the middle ones move patterns and the last turns them back into keys,
+  // so only two passes pay radix_key's transform. Not when there are NaNs:
+  // their patterns are all one, and a NaN's payload must survive.
+  bool has_nan = false;
+  bool as_bits = false;
 
 #pragma omp parallel num_threads(threads)
   {
@@ -334,7 +388,7 @@ void lsd_radix_sort(host_backend backend, const K* keys_in, K* keys_out, const W
 #pragma omp single
     team = omp_get_num_threads();  // OpenMP may give fewer threads than asked for
     const std::size_t lo = n * t / team, hi = n * (t + 1) / team;
-    buffers* own = thread_buffers<buffers>();
+    void* own = thread_buffers<buffers>();
     if (!own) {
 #pragma omp atomic write
       out_of_memory = true;
@@ -347,10 +401,16 @@ void lsd_radix_sort(host_backend backend, const K* keys_in, K* keys_out, const W
         masks[p] = digits.mask(p);
       }
       std::size_t* mine = upfront.data() + std::size_t(t) * passes * Radix;
+      bool nan = false;
       for (std::size_t i = lo; i < hi; ++i) {
         const auto bits = radix_key<K>::to_bits(keys_in[i], plan.descending);
+        if constexpr (std::is_floating_point_v<K>) nan |= bits == radix_key<K>::all_ones;
         for (int p = 0; p < passes; ++p)
           ++mine[std::size_t(p) * Radix + ((bits >> shifts[p]) & masks[p])];
+      }
+      if (nan) {
+#pragma omp atomic write
+        has_nan = true;
       }
     }
 #pragma omp barrier
@@ -366,6 +426,7 @@ void lsd_radix_sort(host_backend backend, const K* keys_in, K* keys_out, const W
         }
         if (!constant) moving.push_back(p);
       }
+      as_bits = moving.size() >= 2 && !has_nan;
       if (!moving.empty()) {
         for (int u = 0; u < team; ++u)
           std::copy_n(upfront.data() + (std::size_t(u) * passes + moving[0]) * Radix, Radix,
@@ -397,12 +458,31 @@ void lsd_radix_sort(host_backend backend, const K* keys_in, K* keys_out, const W
         }
         if (count_next) std::fill(next_counts.begin(), next_counts.end(), 0);
       }
-      chunk_scatter<K, W, Radix> scatter(
-          *own, key_dst, value_dst, offsets.data() + std::size_t(t) * Radix, digit_for(moving[m]),
-          count_next ? next_counts.data() + std::size_t(t) * team * Radix : nullptr,
-          digit_for(count_next ? moving[m + 1] : moving[m]), n, team, stream);
-      scatter.scatter(key_src, value_src, lo, hi);
-      scatter.finish();
+      const auto run_pass = [&]<class S, class D, class Digit, class Conv, class NextDigit>(
+                                const S* src, D* dst, Digit digit, Conv conv, NextDigit next) {
+        using scatter_type = chunk_scatter<S, D, W, Radix, Digit, Conv, NextDigit>;
+        scatter_type scatter(
+            *static_cast<typename scatter_type::buffers*>(own), dst, value_dst,
+            offsets.data() + std::size_t(t) * Radix, digit, conv,
+            count_next ? next_counts.data() + std::size_t(t) * team * Radix : nullptr, next, n,
+            team, stream);
+        scatter.scatter(src, value_src, lo, hi);
+        scatter.finish();
+      };
+      const int p = moving[m];
+      const int p_next = count_next ? moving[m + 1] : p;
+      if (!as_bits) {
+        run_pass(key_src, key_dst, digit_for(p), same_key{}, digit_for(p_next));
+      } else if (m == 0) {
+        run_pass(key_src, reinterpret_cast<U*>(key_dst), digit_for(p),
+                 key_to_bits<K>{plan.descending}, bits_digit_for(p_next));
+      } else if (count_next) {
+        run_pass(reinterpret_cast<const U*>(key_src), reinterpret_cast<U*>(key_dst),
+                 bits_digit_for(p), same_key{}, bits_digit_for(p_next));
+      } else {
+        run_pass(reinterpret_cast<const U*>(key_src), key_dst, bits_digit_for(p),
+                 bits_to_key<K>{plan.descending}, digit_for(p));
+      }
 #pragma omp barrier
 #pragma omp single
       {
@@ -426,6 +506,216 @@ void lsd_radix_sort(host_backend backend, const K* keys_in, K* keys_out, const W
   if (out_of_memory) throw std::bad_alloc();  // before any key moved
 }
 
+// Keys-only sorts of many keys with three or more digits: one parallel pass
+// by the top digit into buckets (most significant digit first), then every
+// bucket sorted by the remaining digits (least significant first) by one
+// thread, the threads taking buckets as they get to them. A bucket of
+// random 32-bit keys is ~n/1024 keys, so its passes run in the core's own
+// cache: two sweeps of memory (the count and the top pass) instead of one
+// a digit. Keys move as their bit patterns and turn back into keys when
+// they reach keys_out. Returns false, having moved nothing, where the top
+// digit splits the keys badly (a bucket of more than n / 8 keys would sort
+// on one thread) or a NaN is among them (its payload must survive); the
+// caller then runs the LSD sort.
+inline constexpr std::size_t msd_min_keys = std::size_t{1} << 20;
+
+// Whether a sample of the keys (every 61st) puts at most a ninth of them in
+// any one top digit: the top-digit-first sort's condition (at most n / 8
+// exactly), checked before it reads every key, so that keys it would turn
+// away (normal doubles: a few exponents hold most keys) cost a sample, not
+// a read of the whole array.
+template <class K, int Radix>
+bool top_digit_spreads(const K* keys, const detail::radix_sort_plan& plan, host_digits digits) {
+  const int top = digits.passes() - 1;
+  const int shift = digits.shift(top);
+  const unsigned mask = digits.mask(top);
+  std::vector<std::uint32_t> counts(Radix);
+  std::uint32_t samples = 0, largest = 0;
+  for (std::size_t i = 0; i < plan.n; i += 61, ++samples) {
+    const unsigned d =
+        static_cast<unsigned>(radix_key<K>::to_bits(keys[i], plan.descending) >> shift) & mask;
+    largest = std::max(largest, ++counts[d]);
+  }
+  return largest <= samples / 9;
+}
+
+template <class K, int Radix>
+bool msd_lsd_sort(host_backend backend, const K* keys_in, K* keys_out,
+                  const detail::radix_sort_plan& plan, host_digits digits) {
+  using U = typename radix_key<K>::bits_type;
+  const std::size_t n = plan.n;
+  const int passes = digits.passes();
+  const int top = passes - 1;
+  const int rest = passes - 1;  // the digits sorted inside a bucket: 0 .. rest-1
+  const int threads = thread_count_for(backend, n);
+  const bool desc = plan.descending;
+  const digit_of<K> top_digit{digits.shift(top), digits.mask(top), desc};
+  std::vector<std::size_t> counts(std::size_t(threads) * Radix);
+  std::vector<std::size_t> offsets(std::size_t(threads) * Radix);
+  std::vector<std::size_t> bucket_start(Radix + 1);
+  // The top pass writes patterns to `stage`; a bucket's passes alternate
+  // between stage and the other array, the last writing keys to keys_out.
+  // Out of place with an even number of bucket passes, stage is keys_out
+  // itself, so a bucket of random keys needs no copy at the end.
+  large_buffer<U> temp = make_large_buffer<U>(n);
+  U* const out_bits = reinterpret_cast<U*>(keys_out);
+  U* const stage = (keys_in != keys_out && rest % 2 == 0) ? out_bits : temp.get();
+  U* const other = stage == out_bits ? temp.get() : out_bits;
+  const bool stream = n * sizeof(K) >= (std::size_t{32} << 20);
+  int team = threads;
+  bool has_nan = false, skewed = false, out_of_memory = false;
+  using top_scatter =
+      chunk_scatter<K, U, no_value, Radix, digit_of<K>, key_to_bits<K>, bits_digit<U>>;
+  struct bucket_tables {
+    std::uint32_t counts[8][Radix];
+    std::uint32_t next[Radix];
+    std::size_t wide_next[Radix];
+  };
+  // Buckets from this many keys (256 KiB of 4-byte keys) move through the
+  // digit buffers; smaller ones are written straight to their places.
+  constexpr std::size_t bucket_combine_min = (std::size_t{256} << 10) / sizeof(K);
+
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num();
+#pragma omp single
+    team = omp_get_num_threads();
+    const std::size_t lo = n * t / team, hi = n * (t + 1) / team;
+    {
+      std::size_t* mine = counts.data() + std::size_t(t) * Radix;
+      bool nan = false;
+      for (std::size_t i = lo; i < hi; ++i) {
+        const U bits = radix_key<K>::to_bits(keys_in[i], desc);
+        if constexpr (std::is_floating_point_v<K>) nan |= bits == radix_key<K>::all_ones;
+        ++mine[(bits >> digits.shift(top)) & digits.mask(top)];
+      }
+      if (nan) {
+#pragma omp atomic write
+        has_nan = true;
+      }
+    }
+#pragma omp barrier
+#pragma omp single
+    {
+      std::size_t running = 0;
+      for (int d = 0; d < Radix; ++d) {
+        bucket_start[d] = running;
+        std::size_t bucket = 0;
+        for (int u = 0; u < team; ++u) {
+          offsets[std::size_t(u) * Radix + d] = running + bucket;
+          bucket += counts[std::size_t(u) * Radix + d];
+        }
+        if (bucket > n / 8) skewed = true;
+        running += bucket;
+      }
+      bucket_start[Radix] = running;
+    }
+    // (the barrier after `single` publishes has_nan and skewed to all)
+    if (!has_nan && !skewed) {
+      void* own = thread_buffers<typename top_scatter::buffers>();
+      bucket_tables* tables = nullptr;
+      if (own) tables = static_cast<bucket_tables*>(std::malloc(sizeof(bucket_tables)));
+      if (!tables) {
+#pragma omp atomic write
+        out_of_memory = true;
+      }
+#pragma omp barrier
+      if (!out_of_memory) {
+        top_scatter scatter(*static_cast<typename top_scatter::buffers*>(own), stage, nullptr,
+                            offsets.data() + std::size_t(t) * Radix, top_digit,
+                            key_to_bits<K>{desc}, nullptr, bits_digit<U>{0, 0}, n, team, stream);
+        scatter.scatter(keys_in, nullptr, lo, hi);
+        scatter.finish();
+      }
+#pragma omp barrier
+      if (!out_of_memory) {
+        const bits_to_key<K> to_key{desc};
+#pragma omp for schedule(dynamic, 1) nowait
+        for (int b = 0; b < Radix; ++b) {
+          const std::size_t first = bucket_start[b], m = bucket_start[b + 1] - first;
+          if (m == 0) continue;
+          U* src = stage + first;
+          U* dst = other + first;
+          // Every remaining digit's counts in one read; constant digits are skipped.
+          for (int p = 0; p < rest; ++p)
+            std::fill_n(tables->counts[p], Radix, 0u);
+          for (std::size_t i = 0; i < m; ++i) {
+            const U bits = src[i];
+            for (int p = 0; p < rest; ++p)
+              ++tables->counts[p][(bits >> digits.shift(p)) & digits.mask(p)];
+          }
+          int moving[8];
+          int moves = 0;
+          for (int p = 0; p < rest; ++p) {
+            const std::uint32_t* c = tables->counts[p];
+            if (c[(src[0] >> digits.shift(p)) & digits.mask(p)] != m) moving[moves++] = p;
+          }
+          for (int j = 0; j < moves; ++j) {
+            const int p = moving[j];
+            const int shift = digits.shift(p);
+            const unsigned mask = digits.mask(p);
+            std::uint32_t running = 0;
+            for (int d = 0; d < Radix; ++d) {
+              tables->next[d] = running;
+              running += tables->counts[p][d];
+            }
+            std::uint32_t* next = tables->next;
+            if (m >= bucket_combine_min) {
+              // A bucket larger than the core's cache: through the digit
+              // buffers, as the LSD sort's passes.
+              std::size_t* wide = tables->wide_next;
+              for (int d = 0; d < Radix; ++d)
+                wide[d] = next[d];
+              void* line_buffers = own;
+              if (j + 1 == moves && dst == out_bits + first) {
+                using last_scatter =
+                    chunk_scatter<U, K, no_value, Radix, bits_digit<U>, bits_to_key<K>>;
+                last_scatter sc(*static_cast<typename last_scatter::buffers*>(line_buffers),
+                                keys_out + first, nullptr, wide, bits_digit<U>{shift, mask}, to_key,
+                                nullptr, bits_digit<U>{0, 0}, m, 1, false);
+                sc.scatter(src, nullptr, 0, m);
+                sc.finish();
+              } else {
+                using mid_scatter = chunk_scatter<U, U, no_value, Radix, bits_digit<U>>;
+                mid_scatter sc(*static_cast<typename mid_scatter::buffers*>(line_buffers), dst,
+                               nullptr, wide, bits_digit<U>{shift, mask}, same_key{}, nullptr,
+                               bits_digit<U>{0, 0}, m, 1, false);
+                sc.scatter(src, nullptr, 0, m);
+                sc.finish();
+              }
+            } else if (j + 1 == moves && dst == out_bits + first) {
+              // The last pass lands in keys_out: it writes keys, not patterns.
+              K* key_dst = keys_out + first;
+              for (std::size_t i = 0; i < m; ++i) {
+                const U bits = src[i];
+                key_dst[next[(bits >> shift) & mask]++] = to_key(bits);
+              }
+            } else {
+              for (std::size_t i = 0; i < m; ++i) {
+                const U bits = src[i];
+                dst[next[(bits >> shift) & mask]++] = bits;
+              }
+            }
+            std::swap(src, dst);
+          }
+          // src holds the bucket now: patterns, unless it is keys_out's part
+          // and the last pass wrote keys.
+          if (src != out_bits + first) {
+            for (std::size_t i = 0; i < m; ++i)
+              keys_out[first + i] = to_key(src[i]);
+          } else if (moves == 0) {
+            for (std::size_t i = 0; i < m; ++i)
+              keys_out[first + i] = to_key(src[i]);  // patterns in place
+          }
+        }
+      }
+      std::free(tables);
+    }
+  }
+  if (out_of_memory) throw std::bad_alloc();  // before any key moved
+  return !has_nan && !skewed;
+}
+
 // Sorts keys_in -> keys_out (the same memory for an in-place sort), values
 // alongside unless W is no_value.
 template <class K, class W>
@@ -439,6 +729,14 @@ void radix_sort(host_backend backend, const K* keys_in, K* keys_out, const W* va
     }
   }
   const host_digits digits = choose_host_digits(plan, thread_count_for(backend, plan.n));
+  if constexpr (std::is_same_v<W, no_value> && sizeof(K) >= 4) {
+    if (digits.width == 11 && digits.passes() >= 3 && digits.passes() <= 9 &&
+        plan.n >= msd_min_keys && plan.n < (std::size_t{1} << 32) &&
+        top_digit_spreads<K, 2048>(keys_in, plan, digits) &&
+        msd_lsd_sort<K, 2048>(backend, keys_in, keys_out, plan, digits)) {
+      return;
+    }
+  }
   if (digits.width == 11) {
     lsd_radix_sort<K, W, 2048>(backend, keys_in, keys_out, values_in, values_out, plan, digits);
   } else {

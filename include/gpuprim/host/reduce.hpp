@@ -1,9 +1,13 @@
-// CPU backend of the reduction family: OpenMP over contiguous chunks.
+// CPU backend of the reduction family: OpenMP over contiguous blocks.
 //
-// Each thread reduces one contiguous chunk; threads' partials sit in
-// cache-line-padded slots (no false sharing) and are combined in thread
-// order, so the result is deterministic for a given thread count and the
-// operator need not be commutative. Inside a chunk, eight independent
+// The input is cut into blocks by its length alone (up to max_reduce_blocks
+// of at least min_elements_per_thread elements); the threads take blocks
+// one at a time as they get to them, and the blocks' partials are combined
+// in block order. So the result depends on n only, not on the thread count
+// or on which thread ran what, the operator need not be commutative, and a
+// thread that the machine's other work keeps off its core only delays the
+// block it holds: the others take the rest (a fixed chunk a thread would
+// leave the whole sum waiting for it). Inside a block, eight independent
 // accumulators run side by side: a single accumulator would serialize on
 // the operator's latency (4 cycles for a float add) and reach a fraction of
 // memory bandwidth.
@@ -11,6 +15,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -73,34 +78,39 @@ T reduce_chunk(const In* in, std::size_t begin, std::size_t end, Op& op, Fetch& 
   return total;
 }
 
+// The blocks a reduction of n elements is cut into.
+inline constexpr std::size_t max_reduce_blocks = 256;
+inline std::size_t reduce_block_count(std::size_t n) {
+  return std::max<std::size_t>(1, std::min(max_reduce_blocks, n / min_elements_per_thread));
+}
+
 template <class In, class T, class Op, class Fetch>
 T transform_reduce(host_backend backend, const In* in, std::size_t n, T init, Op op, Fetch fetch) {
   if (n == 0) return init;
+  const std::size_t blocks = reduce_block_count(n);
+  if (blocks == 1) return op(init, reduce_chunk<In, T>(in, 0, n, op, fetch));
   const int threads = thread_count_for(backend, n);
-  if (threads == 1) return op(init, reduce_chunk<In, T>(in, 0, n, op, fetch));
-
-  struct alignas(64) slot {
-    T value;
+  std::vector<T> partials(blocks);
+  const auto block = [&](std::size_t b, Op& block_op, Fetch& block_fetch) {
+    partials[b] =
+        reduce_chunk<In, T>(in, n * b / blocks, n * (b + 1) / blocks, block_op, block_fetch);
   };
-  std::vector<slot> partials(threads);
-  int team = 1;  // OpenMP may give fewer threads than asked for
+  if (threads == 1) {
+    for (std::size_t b = 0; b < blocks; ++b)
+      block(b, op, fetch);
+  } else {
 #pragma omp parallel num_threads(threads)
-  {
-    const int t = omp_get_thread_num();
-#pragma omp single
-    team = omp_get_num_threads();
-    // (the implicit barrier after `single` makes `team` visible to all)
-    const std::size_t begin = n * t / team;
-    const std::size_t end = n * (t + 1) / team;
-    Op thread_op = op;
-    Fetch thread_fetch = fetch;
-    if (begin < end)
-      partials[t].value = reduce_chunk<In, T>(in, begin, end, thread_op, thread_fetch);
+    {
+      Op thread_op = op;
+      Fetch thread_fetch = fetch;
+#pragma omp for schedule(dynamic, 1) nowait
+      for (std::int64_t b = 0; b < static_cast<std::int64_t>(blocks); ++b)
+        block(static_cast<std::size_t>(b), thread_op, thread_fetch);
+    }
   }
-  // n >= threads * min_elements_per_thread, so every chunk was non-empty.
-  T total = partials[0].value;
-  for (int t = 1; t < team; ++t)
-    total = op(total, partials[t].value);
+  T total = partials[0];
+  for (std::size_t b = 1; b < blocks; ++b)
+    total = op(total, partials[b]);
   return op(init, total);
 }
 
