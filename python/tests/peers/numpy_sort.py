@@ -13,8 +13,8 @@ kind). The remaining failures are in XFAIL: each a dtype gpuprim's sort
 refuses by name with TypeError.
 
 Not collected by the default run (its name does not start with ``test_``:
-12,333 tests, about a minute of CPU); run it on its own, or through
-``GPUPRIM_PEER_SUITES=1 scripts/test-python.sh``::
+12,333 tests, about a minute of CPU); ``scripts/test-python.sh`` runs it
+after the default run, or run it on its own::
 
     python -m pytest -q python/tests/peers/numpy_sort.py
 """
