@@ -2,9 +2,12 @@
 // references; the cases of both backends are in tests/sides/reduce_test.cpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "gpuprim/reduce.hpp"
@@ -111,4 +114,26 @@ TEST(host_reduce, float_results_are_deterministic) {
   const float first = gp::reduce(gp::host.threads(4), x, 0.0f);
   for (int i = 0; i < 3; ++i)
     EXPECT_EQ(gp::reduce(gp::host.threads(4), x, 0.0f), first);
+}
+
+TEST(host_reduce, bool_min_max_over_many_blocks_and_threads) {
+  // One false (or true) in a sea of the other, in the first, a middle and
+  // the last block: the block partials of bool keep one byte each.
+  const std::size_t n = std::size_t{1} << 22;
+  const auto values = std::make_unique<bool[]>(n);
+  const std::span<const bool> x(values.get(), n);
+  for (std::size_t odd : {std::size_t{0}, n / 2 + 3, n - 1}) {
+    for (int threads : {1, 2, 3, 8}) {
+      std::fill_n(values.get(), n, true);
+      values[odd] = false;
+      EXPECT_FALSE(gp::reduce(gp::host.threads(threads), x, true, gp::minimum{}))
+          << "odd=" << odd << " threads=" << threads;
+      EXPECT_TRUE(gp::reduce(gp::host.threads(threads), x, true, gp::maximum{}));
+      std::fill_n(values.get(), n, false);
+      values[odd] = true;
+      EXPECT_TRUE(gp::reduce(gp::host.threads(threads), x, false, gp::maximum{}))
+          << "odd=" << odd << " threads=" << threads;
+      EXPECT_FALSE(gp::reduce(gp::host.threads(threads), x, false, gp::minimum{}));
+    }
+  }
 }

@@ -18,7 +18,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <memory>
 
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/core/operators.hpp"
@@ -90,7 +90,9 @@ T transform_reduce(host_backend backend, const In* in, std::size_t n, T init, Op
   const std::size_t blocks = reduce_block_count(n);
   if (blocks == 1) return op(init, reduce_chunk<In, T>(in, 0, n, op, fetch));
   const int threads = thread_count_for(backend, n);
-  std::vector<T> partials(blocks);
+  // Not std::vector: vector<bool> packs bits, which threads writing their
+  // own blocks' partials would share.
+  const auto partials = std::make_unique<T[]>(blocks);
   const auto block = [&](std::size_t b, Op& block_op, Fetch& block_fetch) {
     partials[b] =
         reduce_chunk<In, T>(in, n * b / blocks, n * (b + 1) / blocks, block_op, block_fetch);
