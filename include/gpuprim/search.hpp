@@ -42,6 +42,18 @@ namespace gpuprim {
 
 namespace detail {
 
+// The checks both backends make: one output per query, an index type that
+// holds the table's length, and an output apart from both inputs.
+template <class I, class S, class Q, class O>
+void search_checks(const char* algorithm, const S& s, const Q& q, const O& o) {
+  order_same_length(algorithm, "the queries", q.size(), "the output", o.size());
+  order_index_fits<I>(algorithm, s.size());
+  order_disjoint(algorithm, "queries", q.data(), q.size_bytes(), "output", o.data(),
+                 o.size_bytes());
+  order_disjoint(algorithm, "sorted array", s.data(), s.size_bytes(), "output", o.data(),
+                 o.size_bytes());
+}
+
 template <bool upper, class RS, class RQ, class O, class Comp>
 void search_call(host_backend backend, const RS& sorted, const RQ& queries, O& out, Comp comp) {
   const char* algorithm = upper ? "upper_bound" : "lower_bound";
@@ -49,12 +61,7 @@ void search_call(host_backend backend, const RS& sorted, const RQ& queries, O& o
   const auto q = host_span(queries);
   const auto o = writable_host_span(out);
   using I = std::remove_const_t<typename decltype(o)::element_type>;
-  order_same_length(algorithm, "the queries", q.size(), "the output", o.size());
-  order_index_fits<I>(algorithm, s.size());
-  order_disjoint(algorithm, "queries", q.data(), q.size_bytes(), "output", o.data(),
-                 o.size_bytes());
-  order_disjoint(algorithm, "sorted array", s.data(), s.size_bytes(), "output", o.data(),
-                 o.size_bytes());
+  search_checks<I>(algorithm, s, q, o);
   host_detail::search<upper>(backend, s.data(), s.size(), q.data(), q.size(), o.data(), comp);
 }
 
@@ -67,12 +74,7 @@ void search_call(cuda_backend backend, const RS& sorted, const RQ& queries, O& o
   using T = std::remove_const_t<typename decltype(s)::element_type>;
   using Q = std::remove_const_t<typename decltype(q)::element_type>;
   using I = typename decltype(o)::element_type;
-  order_same_length(algorithm, "the queries", q.size(), "the output", o.size());
-  order_index_fits<I>(algorithm, s.size());
-  order_disjoint(algorithm, "queries", q.data(), q.size_bytes(), "output", o.data(),
-                 o.size_bytes());
-  order_disjoint(algorithm, "sorted array", s.data(), s.size_bytes(), "output", o.data(),
-                 o.size_bytes());
+  search_checks<I>(algorithm, s, q, o);
   cuda_search_checked<upper, T, Q, I>(s.data(), s.size(), q.data(), q.size(), o.data(), comp,
                                       backend.stream);
 }
