@@ -13,6 +13,10 @@ Two figures per case and implementation:
     timed runs (CUDA events on the current stream) after warm-up; GB/s is
     the bytes the algorithm must move over that time.
 
+Besides CuPy and PyTorch, a case may time other vendors on a framework's
+arrays (impls key "cupy/cuda.compute": NVIDIA's cuda.compute, CUB from
+Python, when installed).
+
 Cases are rows of CASES; other modules add theirs with `register(...)`
 (gaussian_filter, spmv and cg come from _bench_ext.py; they run at their
 own sizes, which --small / --large do not change).
@@ -67,6 +71,46 @@ def _sort_cupy(mod, a):
     return mod.sort(a[0])
 
 
+def _cuda_compute():
+    """NVIDIA's cuda.compute (PyPI cuda-cccl: CUB from Python), or None."""
+    try:
+        import cuda.compute as cc
+    except Exception:  # not installed, or its CUDA bindings do not load
+        return None
+    return cc
+
+
+def _sort_cuda_compute(mod, a):
+    """cuda.compute's radix_sort of CuPy keys into a new array (as gp.sort
+    returns one); the temporary storage is cuda.compute's own choice."""
+    cc = _cuda_compute()
+    if cc is None:
+        raise RuntimeError("cuda.compute (PyPI cuda-cccl) is not installed")
+    out = mod.empty_like(a[0])
+    cc.radix_sort(d_in_keys=a[0], d_out_keys=out, num_items=a[0].size,
+                  order=cc.SortOrder.ASCENDING)
+    return out
+
+
+def _few_distinct(fw, n):
+    """float32 integers in [0, n/4): runs of mean length 4 once sorted."""
+    name, mod = fw
+    hi = max(n // 4, 1)
+    if name == "cupy":
+        return mod.floor(mod.random.random(n, dtype=np.float32) * hi).astype(np.float32)
+    return mod.floor(mod.rand(n, device="cuda") * hi)
+
+
+def _half_zero(fw, n):
+    """float32, each element zero with probability 1/2."""
+    name, mod = fw
+    if name == "cupy":
+        x = mod.random.random(n, dtype=np.float32)
+        return mod.where(x < 0.5, mod.float32(0), x)
+    x = mod.rand(n, device="cuda")
+    return mod.where(x < 0.5, mod.zeros_like(x), x)
+
+
 register(Case(
     "sum",
     lambda fw, n: (_uniform(fw, n),),
@@ -94,9 +138,34 @@ register(Case(
         "gpuprim": lambda mod, a: gp.sort(a[0]),
         "cupy": _sort_cupy,
         "torch": lambda mod, a: mod.sort(a[0]),
+        "cupy/cuda.compute": _sort_cuda_compute,
     },
     lambda n: 8.0 * n,
     note="torch.sort also returns indices",
+))
+register(Case(
+    "unique",
+    lambda fw, n: (_few_distinct(fw, n),),
+    {
+        "gpuprim": lambda mod, a: gp.unique(a[0]),
+        "cupy": lambda mod, a: mod.unique(a[0]),
+        "torch": lambda mod, a: mod.unique(a[0]),
+    },
+    lambda n: 8.0 * n,
+    note="float32 integers below n/4 (runs of about 4 once sorted); sorted result",
+    sizes={"small": 1 << 10, "large": 1 << 26},
+))
+register(Case(
+    "nonzero",
+    lambda fw, n: (_half_zero(fw, n),),
+    {
+        "gpuprim": lambda mod, a: gp.nonzero(a[0]),
+        "cupy": lambda mod, a: mod.nonzero(a[0]),
+        "torch": lambda mod, a: mod.nonzero(a[0], as_tuple=True),
+    },
+    lambda n: 4.0 * n + 8.0 * (n // 2),
+    note="float32, half zero; GB/s: n read, the indices written",
+    sizes={"small": 1 << 10, "large": 1 << 26},
 ))
 register(Case(
     "histogram",
@@ -201,10 +270,13 @@ def run(only=None, frameworks=("cupy", "torch"), small=10, large=28, calls=2000,
             small_args = case.make(fw, n_small)
             large_args = case.make(fw, n_large)
             _sync(fw)
-            for label in ("gpuprim", fw_name):
-                impl = case.impls.get(label)
+            # Other vendors on this framework's arrays: keys "cupy/<name>".
+            extra = [k for k in case.impls if k.startswith(fw_name + "/")]
+            for key in ("gpuprim", fw_name, *extra):
+                impl = case.impls.get(key)
                 if impl is None:
                     continue
+                label = key.split("/", 1)[-1]
                 row = {"case": case.name, "arrays": fw_name, "impl": label,
                        "n_small": n_small, "n_large": n_large}
                 try:
