@@ -15,8 +15,17 @@
   - sort_rows: float32 rows of 1024 sorted along the last axis (2^14 rows),
     against cupy.sort(axis=-1) and torch.sort(dim=-1) (which also returns
     indices); GB/s counts one read and one write of every key.
-The small sizes (per-call overhead) are a 32^2 image, a 32^2 grid and one
-row of 1024.
+  - searchsorted: 2^24 uniform float32 queries into 2^28 sorted uniform
+    float32 keys (the table is SEARCH_TABLE times the queries), against
+    cupy.searchsorted and torch.searchsorted; GB/s counts the queries read
+    and the int64 answers written.
+  - topk_k16, topk_k1024, topk_k65536: the k largest of 2^28 float32 with
+    their indices, against torch.topk (CuPy has none); GB/s counts one read.
+  - topk_rows: 2^14 float32 rows of 4096, k = 64 along the last axis,
+    against torch.topk(dim=-1); GB/s counts one read.
+The small sizes (per-call overhead) are a 32^2 image, a 32^2 grid, one
+row of 1024 (4096 for topk_rows), 2^10 queries into 2^14 keys, and 2^10
+values for top-k (2^17 for k = 65536).
 """
 
 import inspect
@@ -167,5 +176,82 @@ def register_cases(register, Case):
             note=f"{CG_ITERATIONS} iterations (rtol=0), Poisson 4096^2 float32; "
             "GB/s: the SpMV traffic only",
             sizes={"small": 32 * 32, "large": 4096 * 4096},
+        )
+    )
+    register_order_cases(register, Case)
+
+
+SEARCH_TABLE = 16
+TOPK_ROW = 4096
+
+
+def _table_and_queries(fw, n):
+    """SEARCH_TABLE * n sorted uniform float32 keys and n uniform queries."""
+    name, mod = fw
+    if name == "cupy":
+        return (mod.sort(mod.random.random(SEARCH_TABLE * n, dtype=mod.float32)),
+                mod.random.random(n, dtype=mod.float32))
+    return (mod.sort(mod.rand(SEARCH_TABLE * n, device="cuda", dtype=mod.float32))[0],
+            mod.rand(n, device="cuda", dtype=mod.float32))
+
+
+def _values(fw, n):
+    name, mod = fw
+    if name == "cupy":
+        return (mod.random.random(n, dtype=mod.float32),)
+    return (mod.rand(n, device="cuda", dtype=mod.float32),)
+
+
+def _topk_rows_input(fw, n):
+    name, mod = fw
+    if name == "cupy":
+        return (mod.random.random((n // TOPK_ROW, TOPK_ROW), dtype=mod.float32),)
+    return (mod.rand(n // TOPK_ROW, TOPK_ROW, device="cuda", dtype=mod.float32),)
+
+
+def register_order_cases(register, Case):
+    """searchsorted, topk and topk_rows (issue 45's Python targets)."""
+    register(
+        Case(
+            "searchsorted",
+            _table_and_queries,
+            {
+                "gpuprim": lambda mod, a: gp.searchsorted(a[0], a[1]),
+                "cupy": lambda mod, a: mod.searchsorted(a[0], a[1]),
+                "torch": lambda mod, a: mod.searchsorted(a[0], a[1]),
+            },
+            lambda n: 12.0 * n,
+            note=f"float32 queries into {SEARCH_TABLE}x as many sorted keys (2^24 into 2^28); "
+            "GB/s: queries read, int64 answers written",
+            sizes={"small": 1 << 10, "large": 1 << 24},
+        )
+    )
+    for k in (16, 1024, 65536):
+        register(
+            Case(
+                f"topk_k{k}",
+                _values,
+                {
+                    "gpuprim": lambda mod, a, k=k: gp.topk(a[0], k),
+                    "cupy": None,
+                    "torch": lambda mod, a, k=k: mod.topk(a[0], k),
+                },
+                lambda n: 4.0 * n,
+                note=f"the {k} largest of 2^28 float32 and their indices",
+                sizes={"small": max(1 << 10, 2 * k), "large": 1 << 28},
+            )
+        )
+    register(
+        Case(
+            "topk_rows",
+            _topk_rows_input,
+            {
+                "gpuprim": lambda mod, a: gp.topk(a[0], 64, axis=-1),
+                "cupy": None,
+                "torch": lambda mod, a: mod.topk(a[0], 64, dim=-1),
+            },
+            lambda n: 4.0 * n,
+            note=f"k = 64 of each float32 row of {TOPK_ROW}, 2^14 rows",
+            sizes={"small": TOPK_ROW, "large": (1 << 14) * TOPK_ROW},
         )
     )

@@ -1,9 +1,14 @@
 """Order primitives with NumPy's and PyTorch's names: searchsorted, topk,
 partition, argpartition.
 
-These run on the CPU backend (OpenMP) for NumPy arrays (and whatever
-``numpy.asarray`` takes); arrays on a CUDA device are refused with a
-TypeError, as the family has no GPU backend yet.
+NumPy arrays (and whatever ``numpy.asarray`` takes) run on the CPU backend
+(OpenMP). ``searchsorted`` and ``topk`` take CUDA arrays too (CuPy, PyTorch;
+other __cuda_array_interface__ arrays where no cast or reshape is needed):
+they run on the GPU (the library's gp::cuda lower_bound / upper_bound and
+topk / topk_rows), zero-copy, results of the input's kind on its device,
+enqueued on ``stream=`` or the framework's current stream; only
+searchsorted's ``sorter=`` check waits for the GPU. ``partition`` and
+``argpartition`` refuse CUDA arrays (TypeError) so far.
 
 Differences from NumPy and PyTorch, on purpose:
   - ``topk`` takes ``axis=`` (``dim=`` is accepted too) and returns NumPy
@@ -24,7 +29,7 @@ import operator
 
 import numpy as np
 
-from . import _core
+from . import _arrays, _core
 
 __all__ = ["searchsorted", "topk", "partition", "argpartition"]
 
@@ -38,12 +43,7 @@ def _on_device(x):
 
 
 def _host_array(fn, x, name):
-    """x as a NumPy array; TypeError for device arrays and masked arrays."""
-    if _on_device(x):
-        raise TypeError(
-            f"{fn}: {name} is on a CUDA device; the order family runs on the CPU so far "
-            "(pass a NumPy array)"
-        )
+    """x as a NumPy array; TypeError for masked arrays."""
     _core._refuse_masked(x, f"{fn}: {name}")
     return np.asarray(x)
 
@@ -63,15 +63,197 @@ def _working_dtype(fn, dtype):
     return dtype.newbyteorder("=")
 
 
-def searchsorted(a, v, side="left", sorter=None):
+# ---- CUDA arrays: the steps around the library's calls, made by the array's
+# own framework on its device (and on `stream` when one is given).
+
+
+def _device_dtype(fn, dtype):
+    """The dtype the GPU calls take: the library's precompiled 4- and 8-byte
+    types; bool and 1- and 2-byte integers are widened to int32 and float16
+    to float32 (exactly, order kept)."""
+    work = _working_dtype(fn, dtype)
+    if work.itemsize < 4:
+        return np.dtype(np.int32)
+    return work
+
+
+def _dtype_of(x):
+    """The NumPy dtype of a device array (torch's by name; others by their
+    dtype or their __cuda_array_interface__ typestr)."""
+    kind = _arrays.framework(x)
+    if kind == "torch":
+        return np.dtype(str(x.dtype).replace("torch.", ""))
+    dt = getattr(x, "dtype", None)
+    if dt is not None:
+        try:
+            return np.dtype(dt)
+        except TypeError:
+            pass
+    return np.dtype(x.__cuda_array_interface__["typestr"])
+
+
+def _shape_of(x):
+    shape = getattr(x, "shape", None)
+    if shape is None:
+        shape = x.__cuda_array_interface__["shape"]
+    return tuple(int(s) for s in shape)
+
+
+def _not_framework(fn, x, what):
+    return TypeError(
+        f"{fn}: {what} of a {type(x).__name__} takes CuPy or PyTorch arrays (gpuprim makes "
+        "the casts, gathers and reshapes around the GPU call with the array's own framework)"
+    )
+
+
+def _astype(fn, x, dtype):
+    """x as `dtype`, by its framework (x itself when it has that dtype)."""
+    if _dtype_of(x) == dtype:
+        return x
+    kind = _arrays.framework(x)
+    if kind == "cupy":
+        return x.astype(dtype)
+    if kind == "torch":
+        import torch
+
+        return x.to(getattr(torch, dtype.name))
+    raise _not_framework(fn, x, f"a cast to {dtype}")
+
+
+def _full(fn, like, shape, value, dtype):
+    """A new array of `like`'s kind and device holding `value`, made on the
+    device (nothing copied from the host)."""
+    kind = _arrays.framework(like)
+    if kind == "cupy":
+        import cupy
+
+        return cupy.full(shape, value, dtype=dtype)
+    if kind == "torch":
+        import torch
+
+        return torch.full(shape, value, dtype=getattr(torch, dtype.name), device=like.device)
+    raise _not_framework(fn, like, "a scalar query")
+
+
+def _empty(fn, like, shape, dtype):
+    return _full(fn, like, shape, 0, dtype)
+
+
+def _reshape(fn, x, shape):
+    if _shape_of(x) == tuple(shape):
+        return x
+    if _arrays.framework(x) in ("cupy", "torch"):
+        return x.reshape(shape)
+    raise _not_framework(fn, x, "a reshape")
+
+
+class _DeviceScope:
+    """Makes x's device current and, when a stream is given, that stream the
+    framework's current one, so the framework's steps (casts, gathers) and
+    the library's calls are ordered on one stream."""
+
+    def __init__(self, x, stream):
+        self.scopes = []
+        kind = _arrays.framework(x)
+        if kind == "cupy":
+            import cupy
+
+            self.scopes.append(x.device)
+            if stream is not None:
+                self.scopes.append(
+                    stream if isinstance(stream, cupy.cuda.Stream)
+                    else cupy.cuda.ExternalStream(_stream_handle(stream))
+                )
+        elif kind == "torch":
+            import torch
+
+            self.scopes.append(torch.cuda.device(x.device))
+            if stream is not None:
+                if not isinstance(stream, torch.cuda.Stream):
+                    stream = torch.cuda.ExternalStream(_stream_handle(stream), device=x.device)
+                self.scopes.append(torch.cuda.stream(stream))
+
+    def __enter__(self):
+        for s in self.scopes:
+            s.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        for s in reversed(self.scopes):
+            s.__exit__(*exc)
+        return False
+
+
+def _stream_handle(stream):
+    """The cudaStream_t of what stream= takes (an int, __cuda_stream__,
+    .cuda_stream or .ptr); TypeError otherwise, as the core's message."""
+    if isinstance(stream, numbers.Integral) and not isinstance(stream, bool):
+        return int(stream)
+    if hasattr(stream, "__cuda_stream__"):
+        return int(stream.__cuda_stream__()[1])
+    for attr in ("cuda_stream", "ptr"):
+        if hasattr(stream, attr):
+            return int(getattr(stream, attr))
+    raise TypeError(
+        "stream must be None, an int (a cudaStream_t) or a stream object (with "
+        "__cuda_stream__, .cuda_stream or .ptr)"
+    )
+
+
+def _device_checks(fn, arrays):
+    """ValueError (the core's messages) unless every array is on a CUDA
+    device and the package has the CUDA backend."""
+    if not _core.cuda_built:
+        raise ValueError(
+            f"{fn}: this gpuprim was built without the CUDA backend; it takes host (NumPy) "
+            "arrays only"
+        )
+    if not all(_on_device(x) for x in arrays):
+        raise ValueError(
+            f"{fn}: the arrays are on the host and on a GPU; gpuprim copies nothing between "
+            "them (move them with your framework first)"
+        )
+
+
+def _any_out_of_range(idx, n):
+    """Whether an index of the device array idx is outside [0, n): one
+    synchronization (the answer comes to the host)."""
+    return bool(((idx < 0) | (idx >= n)).any())
+
+
+def _gather(fn, a, idx):
+    """a[idx] for a 1-D device array a and in-range integer indices."""
+    kind = _arrays.framework(a)
+    if kind == "cupy":
+        return a.take(idx)
+    if kind == "torch":
+        import torch
+
+        return a[idx.to(torch.int64)]
+    raise _not_framework(fn, a, "sorter=")
+
+
+def searchsorted(a, v, side="left", sorter=None, *, stream=None):
     """Indices where the elements of v would be inserted into the sorted 1-D
     array a to keep it sorted, as numpy.searchsorted: side='left' gives the
     first such index, 'right' the last. NaN sorts after every number, as in
     numpy.sort. ``sorter`` (int indices that sort a) reads a as a[sorter].
     Returns int64 (numpy.intp) of v's shape; a NumPy integer for a scalar v.
-    On an unsorted a the result is some indices, as NumPy's."""
+    On an unsorted a the result is some indices, as NumPy's.
+
+    CUDA arrays (CuPy, PyTorch, other __cuda_array_interface__ arrays): a,
+    v and sorter all on one device (v may be a Python or NumPy scalar); the
+    result is an int64 array of a's kind on that device (0-d for a scalar
+    v), enqueued on ``stream`` (default: the framework's current stream),
+    nothing synchronized, except that ``sorter`` is checked to hold indices
+    in range, which waits for the GPU once. dtype casts and the gather
+    a[sorter] are made by the array's framework (so arrays other than CuPy
+    and PyTorch are taken when a and v have one dtype and no sorter is
+    given); bool and 1- and 2-byte integers are searched as int32."""
     if side not in ("left", "right"):
         raise ValueError(f"side={side!r} is invalid. Expected one of: 'left', 'right'")
+    if any(_on_device(x) for x in (a, v, sorter) if x is not None):
+        return _searchsorted_device(a, v, side, sorter, stream)
     a = _host_array("searchsorted", a, "a")
     if a.ndim != 1:
         raise ValueError(f"searchsorted: a must be 1-D (got {a.ndim}-D)")
@@ -85,8 +267,6 @@ def searchsorted(a, v, side="left", sorter=None):
             raise ValueError("Sorter index out of range.")
         a = a[sorter]
     scalar = np.ndim(v) == 0 and not isinstance(v, np.ndarray)
-    if _on_device(v):
-        _host_array("searchsorted", v, "v")
     _core._refuse_masked(v, "searchsorted: v")
     common = np.result_type(a, v) if isinstance(v, (numbers.Number, np.generic)) else None
     v = np.asarray(v)
@@ -101,6 +281,32 @@ def searchsorted(a, v, side="left", sorter=None):
     return out
 
 
+def _searchsorted_device(a, v, side, sorter, stream):
+    fn = "searchsorted"
+    scalar = isinstance(v, (numbers.Number, np.generic))
+    _device_checks(fn, [x for x in (a, sorter) if x is not None] + ([] if scalar else [v]))
+    a_shape = _shape_of(a)
+    if len(a_shape) != 1:
+        raise ValueError(f"searchsorted: a must be 1-D (got {len(a_shape)}-D)")
+    with _DeviceScope(a, stream):
+        if sorter is not None:
+            s_dtype = _dtype_of(sorter)
+            if s_dtype.kind not in "iu":
+                raise TypeError(f"searchsorted: sorter must hold integers (got {s_dtype})")
+            if _shape_of(sorter) != a_shape:
+                raise ValueError("sorter.size must equal a.size")
+            if a_shape[0] and _any_out_of_range(sorter, a_shape[0]):
+                raise ValueError("Sorter index out of range.")
+            a = _gather(fn, a, sorter) if a_shape[0] else a
+        a_dtype = _dtype_of(a)
+        common = np.result_type(a_dtype, v) if scalar else np.result_type(a_dtype, _dtype_of(v))
+        work = _device_dtype(fn, common)
+        a_w = _astype(fn, a, work)
+        value = v.item() if isinstance(v, np.generic) else v
+        v_w = _full(fn, a, (), value, work) if scalar else _astype(fn, v, work)
+        return _core._searchsorted(a_w, v_w, side == "right", stream=stream)
+
+
 def _index(fn, name, value):
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{fn}: {name} must be an integer (got a bool)")
@@ -112,8 +318,15 @@ def _index(fn, name, value):
         ) from None
 
 
-def _rows_topk(x2, k, largest):
-    """(values, indices) of the k first of each row of the 2-D x2 (k >= 1)."""
+def _rows_topk(x2, k, largest, stream=None):
+    """(values, indices) of the k first of each row of the 2-D x2 (k >= 1),
+    x2 a NumPy array or a device array (of the library's device dtypes
+    after the cast made here)."""
+    if _on_device(x2):
+        dtype = _dtype_of(x2)
+        x_w = _astype("topk", x2, _device_dtype("topk", dtype))
+        values, indices = _core._topk_rows(x_w, k, bool(largest), stream=stream)
+        return _astype("topk", values, dtype), indices
     work = _working_dtype("topk", x2.dtype)
     x_w = np.ascontiguousarray(x2, dtype=work)
     values, indices = _core._topk_rows(x_w, k, bool(largest))
@@ -122,14 +335,24 @@ def _rows_topk(x2, k, largest):
     return values, indices
 
 
-def topk(x, k, largest=True, sorted=True, axis=-1, *, dim=None):
+def topk(x, k, largest=True, sorted=True, axis=-1, *, dim=None, stream=None):
     """The k largest (smallest when largest=False) elements along `axis`
     and their int64 indices, as torch.topk: (values, indices), each of x's
     shape with k along the axis, sorted from the largest (smallest). NaN is
     the largest value; equal values come in index order. k from 0 to the
-    axis' length."""
+    axis' length.
+
+    CUDA arrays (CuPy, PyTorch): through the library's GPU top-k (gp::cuda
+    topk for one row, topk_rows for more), results of x's kind on its
+    device, enqueued on ``stream`` (default: the framework's current
+    stream), nothing synchronized; moving the axis, the casts (bool and 1-
+    and 2-byte integers are ranked as int32, float16 as float32) and the
+    reshapes are made by the array's framework. Other __cuda_array_interface__
+    arrays: 1-D or 2-D along the last axis, of a 4- or 8-byte dtype, k >= 1."""
     if dim is not None:
         axis = dim
+    if _on_device(x):
+        return _topk_device(x, k, largest, axis, stream)
     x = _host_array("topk", x, "x")
     if x.ndim == 0:
         raise ValueError("topk: x must have at least one dimension")
@@ -152,6 +375,57 @@ def topk(x, k, largest=True, sorted=True, axis=-1, *, dim=None):
         values = values.reshape(lead + (k,))
         indices = indices.reshape(lead + (k,))
     return np.moveaxis(values, -1, axis), np.moveaxis(indices, -1, axis)
+
+
+def _device_axis(fn, x, axis):
+    """(shape, axis made non-negative) of a device array, with NumPy's checks."""
+    _device_checks(fn, [x])
+    shape = _shape_of(x)
+    if len(shape) == 0:
+        raise ValueError(f"{fn}: x must have at least one dimension")
+    axis = _index(fn, "axis", axis)
+    if not -len(shape) <= axis < len(shape):
+        raise _AxisError(axis, len(shape))
+    return shape, axis % len(shape)
+
+
+def _move_last(fn, x, axis, ndim):
+    if axis == ndim - 1:
+        return x
+    if _arrays.framework(x) not in ("cupy", "torch"):
+        raise _not_framework(fn, x, f"axis={axis}")
+    return _arrays.move_axis_last(fn, x, axis)
+
+
+def _move_back(x, axis, ndim):
+    return x if axis == ndim - 1 else _arrays.move_last_axis_back(x, axis)
+
+
+def _topk_device(x, k, largest, axis, stream):
+    fn = "topk"
+    shape, axis = _device_axis(fn, x, axis)
+    k = _index(fn, "k", k)
+    n = shape[axis]
+    if not 0 <= k <= n:
+        raise ValueError(f"topk: k ({k}) is out of range: the axis has {n} elements")
+    dtype = _dtype_of(x)
+    _working_dtype(fn, dtype)
+    ndim = len(shape)
+    lead = tuple(s for i, s in enumerate(shape) if i != axis)
+    rows = int(np.prod(lead, dtype=np.int64))
+    with _DeviceScope(x, stream):
+        if k == 0 or rows == 0:
+            values = _empty(fn, x, lead + (k,), dtype)
+            indices = _empty(fn, x, lead + (k,), np.dtype(np.int64))
+        else:
+            moved = _move_last(fn, x, axis, ndim)
+            # The core takes 1-D (one row) and 2-D arrays as they are.
+            x2 = moved if ndim <= 2 else _reshape(fn, moved, (rows, n))
+            values, indices = _rows_topk(x2, k, largest, stream)
+            if ndim > 2:
+                values = _reshape(fn, values, lead + (k,))
+                indices = _reshape(fn, indices, lead + (k,))
+        return _move_back(values, axis, ndim), _move_back(indices, axis, ndim)
 
 
 def _kths(fn, kth, n):
@@ -208,6 +482,11 @@ def _partition(fn, a, kth, axis, kind, order, indices):
         raise ValueError(f"{fn}: kind must be 'introselect' (got {kind!r})")
     if order is not None:
         raise ValueError(f"{fn}: order (fields of a structured array) is not taken")
+    if _on_device(a):
+        raise TypeError(
+            f"{fn}: arrays on a CUDA device are not taken yet (searchsorted and topk take "
+            "them); pass a NumPy array"
+        )
     a = _host_array(fn, a, "a")
     if axis is None:
         a = a.reshape(-1)

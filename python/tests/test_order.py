@@ -1,7 +1,7 @@
 """The order family against NumPy: searchsorted (numpy.searchsorted), topk
 (torch.topk's contract, checked against a stable NumPy sort), partition and
-argpartition (numpy.partition's guarantees). NumPy arrays only: the family
-has no GPU backend yet."""
+argpartition (numpy.partition's guarantees), on NumPy arrays; CUDA arrays
+are in test_order_gpu.py."""
 
 import numpy as np
 import pytest
