@@ -45,6 +45,17 @@ std::vector<std::int64_t> reference_topk(const std::vector<float>& x, std::size_
   return idx;
 }
 
+// Device lambdas may not live in a TEST body (a private member function).
+void sort_by_score_descending(gp::device_vector<record>& x) {
+  gp::merge_sort(gp::cuda, x,
+                 [] __device__(const record& a, const record& b) { return a.score > b.score; });
+}
+
+void merge_bytes(const gp::device_vector<std::uint8_t>& a, const gp::device_vector<std::uint8_t>& b,
+                 gp::device_vector<std::uint8_t>& out) {
+  gp::merge(gp::cuda, a, b, out, [] __device__(std::uint8_t x, std::uint8_t y) { return x < y; });
+}
+
 }  // namespace
 
 TEST_F(cuda_test, merge_sort_of_a_struct_by_a_member_through_a_device_lambda) {
@@ -60,8 +71,7 @@ TEST_F(cuda_test, merge_sort_of_a_struct_by_a_member_through_a_device_lambda) {
     std::stable_sort(want.begin(), want.end(),
                      [](const record& a, const record& b) { return a.score > b.score; });
     auto dx = gp::to_device(x);
-    gp::merge_sort(gp::cuda, dx,
-                   [] __device__(const record& a, const record& b) { return a.score > b.score; });
+    sort_by_score_descending(dx);
     const auto got = get(dx);
     for (std::size_t i = 0; i < n; ++i) {
       ASSERT_EQ(got[i].score, want[i].score) << "n " << n << " at " << i;
@@ -71,7 +81,7 @@ TEST_F(cuda_test, merge_sort_of_a_struct_by_a_member_through_a_device_lambda) {
   }
 }
 
-TEST_F(cuda_test, merge_two_to_the_31_plus_5_bytes) {
+TEST_F(cuda_test, merge_of_two_to_the_31_plus_5_bytes) {
   const std::size_t n = (std::size_t{1} << 31) + 5;
   std::size_t free_bytes = 0, total_bytes = 0;
   cudaMemGetInfo(&free_bytes, &total_bytes);
@@ -87,8 +97,7 @@ TEST_F(cuda_test, merge_two_to_the_31_plus_5_bytes) {
   const auto da = gp::to_device(a);
   const auto db = gp::to_device(b);
   gp::device_vector<std::uint8_t> out(n);
-  gp::merge(gp::cuda, da, db, out,
-            [] __device__(std::uint8_t x, std::uint8_t y) { return x < y; });
+  merge_bytes(da, db, out);
   std::vector<std::uint8_t> want(n);
   std::merge(a.begin(), a.end(), b.begin(), b.end(), want.begin());
   const auto got = get(out);
