@@ -194,7 +194,7 @@ SIDE_TEST(merge, refuses_mismatched_lengths_and_overlap) {
   expect_invalid_argument([&] { gp::merge(side::backend(), a, b, out); },
                           "the output and a and b together differ in length (4 and 3 elements)");
   auto k = side::put(std::vector<int>{3, 1, 2});
-  auto v = side::put(std::vector<int>{0, 1});
+  auto v = side::put(std::vector<std::int64_t>{0, 1});
   expect_invalid_argument([&] { gp::merge_sort_by_key(side::backend(), k, v); },
                           "the keys and the values differ in length (3 and 2 elements)");
   EXPECT_EQ(side::get(k), (std::vector<int>{3, 1, 2}));
