@@ -19,8 +19,14 @@
 //    check). Lengths that must match are checked; inputs and outputs may
 //    not overlap (std::invalid_argument, nothing written).
 //  - Host backend: OpenMP, merge-path splits (gpuprim/host/merge.hpp); the
-//    sorts need one buffer the size of the data (two with values). The GPU
-//    backend is not built yet: a call with gp::cuda throws std::logic_error.
+//    sorts need one buffer the size of the data (two with values).
+//  - GPU backend (gpuprim/cuda/device/device_merge.cuh): merge-path tiles in
+//    shared memory; merge sort: a block sort of tiles, then merge passes
+//    ping-ponging between the data and one scratch buffer (and one of the
+//    values'). Enqueued on the backend's stream. Plain C++ takes the
+//    precompiled instances (the arithmetic types by gp::less (merge) or
+//    gp::less / gp::greater (merge_sort), keys only or with int64 values);
+//    a .cu file including gpuprim/cuda/merge.cuh any types and comparator.
 #pragma once
 
 #include <cstddef>
@@ -29,8 +35,10 @@
 #include <utility>
 
 #include "gpuprim/core/backend.hpp"
+#include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/core/host_range.hpp"
 #include "gpuprim/detail/order/checks.hpp"
+#include "gpuprim/detail/order/entry.hpp"
 #include "gpuprim/host/merge.hpp"
 #include "gpuprim/order_types.hpp"
 
@@ -48,6 +56,34 @@ constexpr void order_check_element() {
 template <class S>
 std::size_t bytes_of(const S& s) {
   return s.size() * sizeof(typename S::element_type);
+}
+
+// The checks of merge_by_key on both backends: matching lengths, the
+// outputs apart from the inputs and from each other.
+template <class SKA, class SVA, class SKB, class SVB, class SKO, class SVO>
+void merge_by_key_checks(const char* algorithm, const SKA& ka, const SVA& va, const SKB& kb,
+                         const SVB& vb, const SKO& ko, const SVO& vo) {
+  order_same_length(algorithm, "a's keys", ka.size(), "a's values", va.size());
+  order_same_length(algorithm, "b's keys", kb.size(), "b's values", vb.size());
+  order_same_length(algorithm, "the keys output", ko.size(), "a and b together",
+                            ka.size() + kb.size());
+  order_same_length(algorithm, "the values output", vo.size(), "a and b together",
+                            ka.size() + kb.size());
+  const std::pair<const char*, std::pair<const void*, std::size_t>> inputs[] = {
+      {"a's keys", {ka.data(), bytes_of(ka)}},
+      {"a's values", {va.data(), bytes_of(va)}},
+      {"b's keys", {kb.data(), bytes_of(kb)}},
+      {"b's values", {vb.data(), bytes_of(vb)}},
+      {"the values output", {vo.data(), bytes_of(vo)}}};
+  for (const auto& [name, range] : inputs) {
+    order_disjoint(algorithm, name, range.first, range.second, "the keys output", ko.data(),
+                           bytes_of(ko));
+  }
+  for (int i = 0; i < 4; ++i) {
+    order_disjoint(algorithm, inputs[i].first, inputs[i].second.first,
+                           inputs[i].second.second, "the values output", vo.data(),
+                           bytes_of(vo));
+  }
 }
 
 }  // namespace detail
@@ -93,27 +129,7 @@ void merge_by_key(host_backend backend, const RKA& keys_a, const RVA& values_a, 
                 "gpuprim::merge_by_key: the values of a, b and the output must have one type");
   detail::order_check_element<K>();
   detail::order_check_element<V>();
-  detail::order_same_length(algorithm, "a's keys", ka.size(), "a's values", va.size());
-  detail::order_same_length(algorithm, "b's keys", kb.size(), "b's values", vb.size());
-  detail::order_same_length(algorithm, "the keys output", ko.size(), "a and b together",
-                            ka.size() + kb.size());
-  detail::order_same_length(algorithm, "the values output", vo.size(), "a and b together",
-                            ka.size() + kb.size());
-  const std::pair<const char*, std::pair<const void*, std::size_t>> inputs[] = {
-      {"a's keys", {ka.data(), detail::bytes_of(ka)}},
-      {"a's values", {va.data(), detail::bytes_of(va)}},
-      {"b's keys", {kb.data(), detail::bytes_of(kb)}},
-      {"b's values", {vb.data(), detail::bytes_of(vb)}},
-      {"the values output", {vo.data(), detail::bytes_of(vo)}}};
-  for (const auto& [name, range] : inputs) {
-    detail::order_disjoint(algorithm, name, range.first, range.second, "the keys output", ko.data(),
-                           detail::bytes_of(ko));
-  }
-  for (int i = 0; i < 4; ++i) {
-    detail::order_disjoint(algorithm, inputs[i].first, inputs[i].second.first,
-                           inputs[i].second.second, "the values output", vo.data(),
-                           detail::bytes_of(vo));
-  }
+  detail::merge_by_key_checks(algorithm, ka, va, kb, vb, ko, vo);
   host_detail::merge<K, V>(backend, {ka.data(), va.data()}, ka.size(), {kb.data(), vb.data()},
                            kb.size(), {ko.data(), vo.data()}, comp);
 }
@@ -141,23 +157,84 @@ void merge_sort_by_key(host_backend backend, RK&& keys, RV&& values, Comp comp =
   host_detail::merge_sort<K, V>(backend, {k.data(), v.data()}, k.size(), comp);
 }
 
-// The GPU forms, not built yet.
+// The GPU forms: device spans (or device_vectors), enqueued on the
+// backend's stream, nothing synchronized. From plain C++ the precompiled
+// instances (gpuprim/detail/order/precompiled.hpp); from a .cu file that
+// includes gpuprim/cuda/merge.cuh any types and __device__ comparator.
 template <class RA, class RB, class O, class Comp = less>
-void merge(cuda_backend, const RA&, const RB&, O&&, Comp = {}) {
-  detail::order_no_gpu("merge");
+void merge(cuda_backend backend, const RA& a, const RB& b, O&& out, Comp comp = {}) {
+  const char* algorithm = "merge";
+  const auto sa = as_device_span(a);
+  const auto sb = as_device_span(b);
+  const auto so = writable_device_span(out);
+  using T = std::remove_const_t<typename decltype(sa)::element_type>;
+  static_assert(std::is_same_v<T, std::remove_const_t<typename decltype(sb)::element_type>> &&
+                    std::is_same_v<T, typename decltype(so)::element_type>,
+                "gpuprim::merge: a, b and out must have one element type");
+  detail::order_check_element<T>();
+  detail::order_same_length(algorithm, "the output", so.size(), "a and b together",
+                            sa.size() + sb.size());
+  detail::order_disjoint(algorithm, "a", sa.data(), detail::bytes_of(sa), "output", so.data(),
+                         detail::bytes_of(so));
+  detail::order_disjoint(algorithm, "b", sb.data(), detail::bytes_of(sb), "output", so.data(),
+                         detail::bytes_of(so));
+  using none = detail::order_no_value;
+  detail::cuda_merge_checked<T, none>(algorithm, sa.data(), static_cast<const none*>(nullptr),
+                                      sa.size(), sb.data(), static_cast<const none*>(nullptr),
+                                      sb.size(), so.data(), static_cast<none*>(nullptr), comp,
+                                      backend.stream);
 }
+
 template <class RKA, class RVA, class RKB, class RVB, class OK, class OV, class Comp = less>
-void merge_by_key(cuda_backend, const RKA&, const RVA&, const RKB&, const RVB&, OK&&, OV&&,
-                  Comp = {}) {
-  detail::order_no_gpu("merge_by_key");
+void merge_by_key(cuda_backend backend, const RKA& keys_a, const RVA& values_a, const RKB& keys_b,
+                  const RVB& values_b, OK&& keys_out, OV&& values_out, Comp comp = {}) {
+  const char* algorithm = "merge_by_key";
+  const auto ka = as_device_span(keys_a);
+  const auto va = as_device_span(values_a);
+  const auto kb = as_device_span(keys_b);
+  const auto vb = as_device_span(values_b);
+  const auto ko = writable_device_span(keys_out);
+  const auto vo = writable_device_span(values_out);
+  using K = std::remove_const_t<typename decltype(ka)::element_type>;
+  using V = std::remove_const_t<typename decltype(va)::element_type>;
+  static_assert(std::is_same_v<K, std::remove_const_t<typename decltype(kb)::element_type>> &&
+                    std::is_same_v<K, typename decltype(ko)::element_type>,
+                "gpuprim::merge_by_key: the keys of a, b and the output must have one type");
+  static_assert(std::is_same_v<V, std::remove_const_t<typename decltype(vb)::element_type>> &&
+                    std::is_same_v<V, typename decltype(vo)::element_type>,
+                "gpuprim::merge_by_key: the values of a, b and the output must have one type");
+  detail::order_check_element<K>();
+  detail::order_check_element<V>();
+  detail::merge_by_key_checks(algorithm, ka, va, kb, vb, ko, vo);
+  detail::cuda_merge_checked<K, V>(algorithm, ka.data(), va.data(), ka.size(), kb.data(),
+                                   vb.data(), kb.size(), ko.data(), vo.data(), comp,
+                                   backend.stream);
 }
+
 template <class R, class Comp = less>
-void merge_sort(cuda_backend, R&&, Comp = {}) {
-  detail::order_no_gpu("merge_sort");
+void merge_sort(cuda_backend backend, R&& x, Comp comp = {}) {
+  const auto s = writable_device_span(x);
+  using T = typename decltype(s)::element_type;
+  detail::order_check_element<T>();
+  using none = detail::order_no_value;
+  detail::cuda_merge_sort_checked<T, none>("merge_sort", s.data(), static_cast<none*>(nullptr),
+                                           s.size(), comp, backend.stream);
 }
+
 template <class RK, class RV, class Comp = less>
-void merge_sort_by_key(cuda_backend, RK&&, RV&&, Comp = {}) {
-  detail::order_no_gpu("merge_sort_by_key");
+void merge_sort_by_key(cuda_backend backend, RK&& keys, RV&& values, Comp comp = {}) {
+  const char* algorithm = "merge_sort_by_key";
+  const auto k = writable_device_span(keys);
+  const auto v = writable_device_span(values);
+  using K = typename decltype(k)::element_type;
+  using V = typename decltype(v)::element_type;
+  detail::order_check_element<K>();
+  detail::order_check_element<V>();
+  detail::order_same_length(algorithm, "the keys", k.size(), "the values", v.size());
+  detail::order_disjoint(algorithm, "keys", k.data(), detail::bytes_of(k), "values", v.data(),
+                         detail::bytes_of(v));
+  detail::cuda_merge_sort_checked<K, V>(algorithm, k.data(), v.data(), k.size(), comp,
+                                        backend.stream);
 }
 
 }  // namespace gpuprim

@@ -20,8 +20,11 @@
 //    (the first k are written); those of topk_rows are rows x k. Inputs and
 //    outputs may not overlap.
 //  - Element types: the arithmetic types (any type with < on the host).
-//  - Host backend: OpenMP (gpuprim/host/topk.hpp). The GPU backend is not
-//    built yet: a call with gp::cuda throws std::logic_error.
+//  - Host backend: OpenMP (gpuprim/host/topk.hpp). GPU backend
+//    (gpuprim/cuda/device/device_topk.cuh): a stable merge sort of (value,
+//    index) pairs, then of the row numbers, and each row's first k;
+//    O(n log n), scratch of 16 bytes per element plus the sort's buffers.
+//    Precompiled for the arithmetic types; enqueued on the backend's stream.
 #pragma once
 
 #include <cstddef>
@@ -30,9 +33,11 @@
 #include <type_traits>
 
 #include "gpuprim/core/backend.hpp"
+#include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/core/host_range.hpp"
 #include "gpuprim/core/matrix_view.hpp"
 #include "gpuprim/detail/order/checks.hpp"
+#include "gpuprim/detail/order/entry.hpp"
 #include "gpuprim/host/topk.hpp"
 
 namespace gpuprim {
@@ -78,8 +83,26 @@ void topk(host_backend backend, const R& x, std::size_t k, OV&& values, OI&& ind
 }
 
 template <class R, class OV, class OI>
-void topk(cuda_backend, const R&, std::size_t, OV&&, OI&&, topk_end = largest) {
-  detail::order_no_gpu("topk");
+void topk(cuda_backend backend, const R& x, std::size_t k, OV&& values, OI&& indices,
+          topk_end end = largest) {
+  const char* algorithm = "topk";
+  const auto in = as_device_span(x);
+  const auto v = writable_device_span(values);
+  const auto ix = writable_device_span(indices);
+  using T = std::remove_const_t<typename decltype(in)::element_type>;
+  static_assert(std::is_same_v<T, typename decltype(v)::element_type>,
+                "gpuprim::topk: the values output has the input's element type");
+  static_assert(std::is_same_v<std::int64_t, typename decltype(ix)::element_type>,
+                "gpuprim::topk: the indices output holds std::int64_t");
+  detail::topk_check(algorithm, in.data(), in.size_bytes(), k, in.size(), v.data(), v.size_bytes(),
+                     ix.data(), ix.size_bytes());
+  if (v.size() < k || ix.size() < k) {
+    detail::order_error(algorithm, "the outputs hold " + std::to_string(v.size()) + " values and " +
+                                       std::to_string(ix.size()) + " indices, k is " +
+                                       std::to_string(k));
+  }
+  detail::cuda_topk_checked<T>(algorithm, in.data(), 1, in.size(), in.size(), k, end == largest,
+                               v.data(), k, ix.data(), k, backend.stream);
 }
 
 template <class T>
@@ -115,10 +138,30 @@ void topk_rows(host_backend backend, matrix_view<T> x, std::size_t k,
 }
 
 template <class T>
-void topk_rows(cuda_backend, device_matrix_view<T>, std::size_t,
-               device_matrix_view<std::remove_const_t<T>>, device_matrix_view<std::int64_t>,
-               topk_end = largest) {
-  detail::order_no_gpu("topk_rows");
+void topk_rows(cuda_backend backend, device_matrix_view<T> x, std::size_t k,
+               device_matrix_view<std::remove_const_t<T>> values,
+               device_matrix_view<std::int64_t> indices, topk_end end = largest) {
+  const char* algorithm = "topk_rows";
+  using U = std::remove_const_t<T>;
+  const std::size_t rows = x.rows(), cols = x.cols();
+  if (rows == 0) detail::order_error(algorithm, "the matrix has no rows");
+  const auto extent = [](const auto& m) {
+    return m.rows() == 0 || m.cols() == 0 ? 0 : ((m.rows() - 1) * m.ld() + m.cols());
+  };
+  detail::topk_check(algorithm, x.data(), extent(x) * sizeof(U), k, cols, values.data(),
+                     extent(values) * sizeof(U), indices.data(),
+                     extent(indices) * sizeof(std::int64_t));
+  if (values.rows() != rows || values.cols() != k || indices.rows() != rows ||
+      indices.cols() != k) {
+    detail::order_error(algorithm, "the outputs are " + std::to_string(values.rows()) + " x " +
+                                       std::to_string(values.cols()) + " and " +
+                                       std::to_string(indices.rows()) + " x " +
+                                       std::to_string(indices.cols()) + ", they must be " +
+                                       std::to_string(rows) + " x " + std::to_string(k));
+  }
+  detail::cuda_topk_checked<U>(algorithm, x.data(), rows, cols, x.ld(), k, end == largest,
+                               values.data(), values.ld(), indices.data(), indices.ld(),
+                               backend.stream);
 }
 
 }  // namespace gpuprim

@@ -14,8 +14,6 @@
 
 namespace {
 
-#define ORDER_SKIP_ON_GPU() \
-  if (on_cuda) GTEST_SKIP() << "the order family's GPU backend is not built yet"
 
 // `order`: the indices of x in top-k's order (reference_topk of all n).
 template <class T, class D>
@@ -44,7 +42,6 @@ std::vector<std::size_t> ks_for(std::size_t n) {
 SIDE_TYPED_SUITE(topk, side_value_types);
 
 SIDE_TYPED_TEST(topk, largest_and_smallest_sorted_ties_to_the_smaller_index) {
-  ORDER_SKIP_ON_GPU();
   using T = TypeParam;
   auto rng = make_rng(46);
   for (std::size_t n : standard_sizes()) {
@@ -65,7 +62,6 @@ SIDE_TYPED_TEST(topk, largest_and_smallest_sorted_ties_to_the_smaller_index) {
 SIDE_TYPED_SUITE(topk_nan, side_float_types);
 
 SIDE_TYPED_TEST(topk_nan, nan_is_the_largest) {
-  ORDER_SKIP_ON_GPU();
   using T = TypeParam;
   const T nan = std::numeric_limits<T>::quiet_NaN();
   auto rng = make_rng(47);
@@ -94,7 +90,6 @@ SIDE_TYPED_TEST(topk_nan, nan_is_the_largest) {
 }
 
 SIDE_TYPED_TEST(topk, rows_of_a_matrix) {
-  ORDER_SKIP_ON_GPU();
   using T = TypeParam;
   auto rng = make_rng(48);
   struct shape {
@@ -131,7 +126,6 @@ SIDE_TYPED_TEST(topk, rows_of_a_matrix) {
 }
 
 SIDE_TEST(topk, refuses_bad_k_and_outputs) {
-  ORDER_SKIP_ON_GPU();
   const auto d = side::put(std::vector<float>{3, 1, 2});
   auto v = side::filled_bytes<float>(4, 0);
   auto i = side::filled_bytes<std::int64_t>(4, 0);
