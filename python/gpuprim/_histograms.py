@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 
 from . import _core
+from ._arrays import cast_result, dtype_of
 
 __all__ = ["histogram"]
 
@@ -345,8 +346,7 @@ def _sums_and_edges(a, w, bins, range):
             edges = edges.astype(np.float16)
         return sums, edges
     edges = _edges_array(bins)
-    as_double = edges.astype(np.float64) if str(edges.dtype) != "float64" else edges
-    return _core._histogram_of_edges_weighted(a, w, as_double), edges
+    return _core._histogram_of_edges_weighted(a, w, _edges_in_double(edges)), edges
 
 
 def _bin_count(bins):
@@ -372,6 +372,14 @@ def _edges_array(bins):
     return edges
 
 
+def _edges_in_double(edges):
+    """The edges as float64 in their own framework (NumPy, CuPy or PyTorch):
+    NumPy bins compare samples with float64 edges."""
+    if dtype_of(edges) == np.float64:
+        return edges
+    return cast_result(edges, np.dtype(np.float64))
+
+
 def _counts_and_edges(a, bins, range, stream):
     if np.ndim(bins) == 0:
         n = _bin_count(bins)
@@ -381,5 +389,4 @@ def _counts_and_edges(a, bins, range, stream):
             edges = edges.astype(np.float16)  # float16 values, exactly
         return counts, edges
     edges = _edges_array(bins)
-    as_double = edges.astype(np.float64) if str(edges.dtype) != "float64" else edges
-    return _core._histogram_of_edges(a, as_double, stream), edges
+    return _core._histogram_of_edges(a, _edges_in_double(edges), stream), edges
