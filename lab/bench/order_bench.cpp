@@ -176,19 +176,19 @@ void plan_cuda_rows(const context& ctx, plan& p) {
   }
   for (const std::size_t k : {std::size_t{16}, std::size_t{1024}, std::size_t{65536}}) {
     const row header = make_row("topk", "k=" + std::to_string(k), "cuda", "float", n, 4.0 * n);
-    p.cases.push_back({index, header, [ctx, header, k] { return measure_topk(ctx, header, k); },
-                       k == 1024});
+    p.cases.push_back(
+        {index, header, [ctx, header, k] { return measure_topk(ctx, header, k); }, k == 1024});
   }
   {
     const std::size_t cells = n >> 2;  // 2^14 rows of 4096 at 2^28
-    const row header = make_row("topk_rows", std::to_string(cells / 4096) + " x 4096, k=64",
-                                "cuda", "float", cells, 4.0 * cells);
+    const row header = make_row("topk_rows", std::to_string(cells / 4096) + " x 4096, k=64", "cuda",
+                                "float", cells, 4.0 * cells);
     p.cases.push_back({index, header, [ctx, header] { return measure_topk_rows(ctx, header); }});
   }
   {
     const std::size_t m = n >> 4;
-    row header = make_row("searchsorted", "lower_bound into 2^" + std::to_string(log2_n),
-                          "cuda", "float", m, 12.0 * m);
+    row header = make_row("searchsorted", "lower_bound into 2^" + std::to_string(log2_n), "cuda",
+                          "float", m, 12.0 * m);
     p.cases.push_back(
         {index, header, [ctx, header, n] { return measure_searchsorted(ctx, header, n); }});
   }
@@ -198,13 +198,13 @@ void plan_cuda_rows(const context& ctx, plan& p) {
 void plan_ladder(const context& ctx, plan& p) {
   const int log2_n = ctx.quick ? 24 : 28;
   const std::size_t n = std::size_t{1} << log2_n, k = 1024;
-  table t = ladder_table(ctx, "topk ladder: k = 1024 largest of 2^" + std::to_string(log2_n) +
-                                  " floats");
+  table t =
+      ladder_table(ctx, "topk ladder: k = 1024 largest of 2^" + std::to_string(log2_n) + " floats");
   t.notes = {device_events_note("the n floats read once"),
              "Every rung's values and indices are checked against the library's radix select."};
   const row header = make_row("topk", "", "cuda", "float", n, 4.0 * n);
-  using enqueue = std::function<void(device_span<const float>, device_span<float>,
-                                     device_span<std::int64_t>)>;
+  using enqueue =
+      std::function<void(device_span<const float>, device_span<float>, device_span<std::int64_t>)>;
   struct shared_inputs {
     device_vector<float> x;
     std::vector<float> want_v;
@@ -225,8 +225,7 @@ void plan_ladder(const context& ctx, plan& p) {
     device_vector<float> v(k);
     device_vector<std::int64_t> ix(k);
     r.measured = time_device(ctx.stream, [&](int) { run((*data)->x, v, ix); });
-    r.check = same_or(to_host(ix) == (*data)->want_ix && to_host(v) == (*data)->want_v,
-                      "gp::topk");
+    r.check = same_or(to_host(ix) == (*data)->want_ix && to_host(v) == (*data)->want_v, "gp::topk");
     return r;
   };
   auto rows = make_ladder_rows<enqueue>(p, p.add_table(std::move(t)), header, measure);

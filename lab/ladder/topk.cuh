@@ -75,9 +75,9 @@ __global__ void __launch_bounds__(topk_bitonic_threads)
 }
 
 // The first k keys (sorted descending) back to values and indices.
-__global__ void topk_bitonic_write(const float* __restrict__ x, const std::uint64_t* __restrict__ keys,
-                                   std::uint64_t k, float* __restrict__ values,
-                                   std::int64_t* __restrict__ indices) {
+__global__ void topk_bitonic_write(const float* __restrict__ x,
+                                   const std::uint64_t* __restrict__ keys, std::uint64_t k,
+                                   float* __restrict__ values, std::int64_t* __restrict__ indices) {
   for (std::uint64_t j = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; j < k;
        j += std::uint64_t{gridDim.x} * blockDim.x) {
     const std::uint64_t i = 0xFFFFFFFFull - (keys[j] & 0xFFFFFFFFull);

@@ -58,8 +58,7 @@ void run_block_bitonic(device_span<const float> in, std::size_t k, device_span<f
                       {static_cast<unsigned>(blocks), topk_bitonic_threads, 0, stream}, in.data(),
                       n, chunk, kp, keys.get<std::uint64_t>());
   detail::cuda_merge_sort_into(keys.get<std::uint64_t>(),
-                               static_cast<detail::order_no_value*>(nullptr), m, greater{},
-                               stream);
+                               static_cast<detail::order_no_value*>(nullptr), m, greater{}, stream);
   cuda_detail::launch("topk_bitonic_write", algorithm, topk_bitonic_write,
                       {static_cast<unsigned>(cuda_detail::ceil_div(k, 256)), 256, 0, stream},
                       in.data(), keys.get<const std::uint64_t>(), std::uint64_t{k}, values.data(),

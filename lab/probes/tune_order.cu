@@ -81,8 +81,7 @@ __global__ void check_records(const record* x, std::uint64_t n, bool stable,
                               unsigned long long* bad, unsigned long long* id_sum) {
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
   unsigned long long b = 0, s = 0;
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
-       i += stride) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += stride) {
     s += static_cast<unsigned long long>(x[i].id);
     if (i + 1 < n) {
       const record p = x[i], q = x[i + 1];
@@ -94,8 +93,7 @@ __global__ void check_records(const record* x, std::uint64_t n, bool stable,
 }
 
 template <class T>
-__global__ void count_different(const T* a, const T* b, std::uint64_t n,
-                                unsigned long long* bad) {
+__global__ void count_different(const T* a, const T* b, std::uint64_t n, unsigned long long* bad) {
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
   unsigned long long c = 0;
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += stride)
@@ -127,8 +125,8 @@ bool same_on_device(const T* a, const T* b, std::uint64_t n) {
 
 double copy_gbs = 0;
 
-void print_row(const char* name, double bytes, float ours_ms, float other_ms,
-               const char* other, bool ok) {
+void print_row(const char* name, double bytes, float ours_ms, float other_ms, const char* other,
+               bool ok) {
   const double gbs = bytes / (ours_ms * 1e-3) / 1e9;
   if (other_ms > 0) {
     std::printf("| %s | %.3f | %s %.3f | %.2fx | %.0f | %.0f%% | %s |\n", name, ours_ms, other,
@@ -154,9 +152,8 @@ int main(int argc, char** argv) {
   float* x = device_array<float>(n);
   float* y = device_array<float>(n);
   fill_uniform<<<4096, 256>>>(x, n, 1);
-  const float copy_ms = median_ms([&] {
-    CHECK_CUDA(cudaMemcpyAsync(y, x, n * sizeof(float), cudaMemcpyDeviceToDevice));
-  });
+  const float copy_ms = median_ms(
+      [&] { CHECK_CUDA(cudaMemcpyAsync(y, x, n * sizeof(float), cudaMemcpyDeviceToDevice)); });
   copy_gbs = 2.0 * n * sizeof(float) / (copy_ms * 1e-3) / 1e9;
   std::printf("copy of 2^%d floats: %.3f ms, %.0f GB/s (read + write)\n\n", log2_n, copy_ms,
               copy_gbs);
@@ -182,8 +179,10 @@ int main(int argc, char** argv) {
     char name[64];
     std::snprintf(name, sizeof name, "topk k=%llu (radix select)", (unsigned long long)k);
     print_row(name, double(n) * sizeof(float), select_ms, sort_ms, "full sort", ok);
-    for (std::int64_t* p : {i, is}) CHECK_CUDA(cudaFree(p));
-    for (float* p : {v, vs}) CHECK_CUDA(cudaFree(p));
+    for (std::int64_t* p : {i, is})
+      CHECK_CUDA(cudaFree(p));
+    for (float* p : {v, vs})
+      CHECK_CUDA(cudaFree(p));
   }
 
   // topk_rows, 2^14 x 4096, k = 64.
@@ -306,12 +305,14 @@ int main(int argc, char** argv) {
     print_row("merge_sort 16-byte records by score (+ copy)", 2.0 * n * sizeof(record), ours_ms,
               cub_ms, "CUB SortKeys", ok);
     CHECK_CUDA(cudaFree(temp));
-    for (record* p : {in, ours, theirs}) CHECK_CUDA(cudaFree(p));
+    for (record* p : {in, ours, theirs})
+      CHECK_CUDA(cudaFree(p));
   }
-  std::printf("\nratio: the other / gpuprim (above 1: gpuprim faster). CUDA 13.0's CUB has no "
-              "DeviceTopK: the top-k rows compare the ladder's rungs. GB/s: bytes read once "
-              "(topk, topk_rows), queries + indices (searchsorted), read + write (merge, "
-              "merge_sort, and the copy).\n");
+  std::printf(
+      "\nratio: the other / gpuprim (above 1: gpuprim faster). CUDA 13.0's CUB has no "
+      "DeviceTopK: the top-k rows compare the ladder's rungs. GB/s: bytes read once "
+      "(topk, topk_rows), queries + indices (searchsorted), read + write (merge, "
+      "merge_sort, and the copy).\n");
   std::printf("%s\n", failures == 0 ? "all rows checked" : "SOME ROWS FAILED THEIR CHECK");
   return failures == 0 ? 0 : 1;
 }

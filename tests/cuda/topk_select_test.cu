@@ -72,8 +72,8 @@ void expect_select(const std::vector<T>& x, const gp::device_vector<T>& dx,
                    std::uint64_t threshold) {
   gp::device_vector<T> v(k);
   gp::device_vector<std::int64_t> ix(k);
-  gp::cuda_detail::topk_radix_select(dx.data(), x.size(), k, largest, v.data(), ix.data(),
-                                     nullptr, threshold);
+  gp::cuda_detail::topk_radix_select(dx.data(), x.size(), k, largest, v.data(), ix.data(), nullptr,
+                                     threshold);
   const auto gi = gp::to_host(ix);
   const auto gv = gp::to_host(v);
   for (std::size_t j = 0; j < k; ++j) {
@@ -100,8 +100,9 @@ TYPED_TEST(topk_select, matches_a_stable_sort_at_every_stopping_point) {
         const auto order = reference_topk(x.data(), n, n, largest);
         std::vector<std::size_t> ks = {1, 2, 17, 1000, 65536, n / 2, n - 1, n};
         std::erase_if(ks, [&](std::size_t k) { return k == 0 || k > n; });
-        for (const std::uint64_t threshold : {std::uint64_t{0}, std::uint64_t{1},
-                                              std::uint64_t{5000}, gp::cuda_detail::topk_select_threshold})
+        for (const std::uint64_t threshold :
+             {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{5000},
+              gp::cuda_detail::topk_select_threshold})
           for (const std::size_t k : ks)
             expect_select(x, dx, order, k, largest, threshold);
       }
@@ -115,9 +116,8 @@ TYPED_TEST(topk_select, matches_a_stable_sort_at_every_stopping_point) {
 TYPED_TEST(topk_select, short_rows_one_block_a_row) {
   using T = TypeParam;
   std::mt19937_64 rng(4546);
-  for (const std::size_t cols : {std::size_t{1}, std::size_t{2}, std::size_t{255},
-                                 std::size_t{256}, std::size_t{257}, std::size_t{4095},
-                                 std::size_t{4096}}) {
+  for (const std::size_t cols : {std::size_t{1}, std::size_t{2}, std::size_t{255}, std::size_t{256},
+                                 std::size_t{257}, std::size_t{4095}, std::size_t{4096}}) {
     const std::size_t rows = 37, ld = cols + 5;
     for (int kind = 0; kind < 4; ++kind) {
       const auto x = make_input<T>(rows * ld, kind, rng);
@@ -138,8 +138,8 @@ TYPED_TEST(topk_select, short_rows_one_block_a_row) {
           for (std::size_t r = 0; r < rows; ++r) {
             const auto want = reference_topk(x.data() + r * ld, cols, k, largest);
             for (std::size_t j = 0; j < k; ++j) {
-              ASSERT_EQ(gi[r * k + j], want[j]) << "cols " << cols << " kind " << kind << " k "
-                                                << k << " largest " << largest << " row " << r;
+              ASSERT_EQ(gi[r * k + j], want[j]) << "cols " << cols << " kind " << kind << " k " << k
+                                                << " largest " << largest << " row " << r;
               ASSERT_TRUE(same_value(gv[r * k + j], x[r * ld + want[j]]));
             }
           }

@@ -14,7 +14,6 @@
 
 namespace {
 
-
 // `order`: the indices of x in top-k's order (reference_topk of all n).
 template <class T, class D>
 void expect_topk(const std::vector<T>& x, const D& d, const std::vector<std::int64_t>& order,

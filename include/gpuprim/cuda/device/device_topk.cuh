@@ -35,19 +35,17 @@ __global__ void topk_gather_kernel(const T* __restrict__ x, std::uint64_t cols, 
                                    std::uint64_t n, T* __restrict__ keys,
                                    std::int64_t* __restrict__ flat) {
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
-  for (std::uint64_t f = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; f < n;
-       f += stride) {
+  for (std::uint64_t f = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; f < n; f += stride) {
     keys[f] = x[f / cols * ld + f % cols];
     flat[f] = static_cast<std::int64_t>(f);
   }
 }
 
 template <class I>
-__global__ void topk_row_of_kernel(const I* __restrict__ flat, std::uint64_t cols,
-                                   std::uint64_t n, I* __restrict__ row) {
+__global__ void topk_row_of_kernel(const I* __restrict__ flat, std::uint64_t cols, std::uint64_t n,
+                                   I* __restrict__ row) {
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
-  for (std::uint64_t f = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; f < n;
-       f += stride)
+  for (std::uint64_t f = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; f < n; f += stride)
     row[f] = static_cast<I>(static_cast<std::uint64_t>(flat[f]) / cols);
 }
 
@@ -102,8 +100,9 @@ void cuda_topk_by_sort(const T* x, std::size_t rows, std::size_t cols, std::size
   if (rows > 1) {
     const scratch_buffer row_buffer(n * sizeof(std::int64_t), stream);
     auto* row = row_buffer.get<std::int64_t>();
-    launch("topk_row_of_kernel", algorithm, &topk_row_of_kernel<std::int64_t>, topk_shape(n, stream),
-           static_cast<const std::int64_t*>(flat), std::uint64_t{cols}, n, row);
+    launch("topk_row_of_kernel", algorithm, &topk_row_of_kernel<std::int64_t>,
+           topk_shape(n, stream), static_cast<const std::int64_t*>(flat), std::uint64_t{cols}, n,
+           row);
     cuda_merge_sort_into(row, flat, n, less{}, stream);
   }
   launch("topk_write_kernel", algorithm, &topk_write_kernel<T>,
@@ -124,9 +123,9 @@ void cuda_topk_into(const T* x, std::size_t rows, std::size_t cols, std::size_t 
     }
     if constexpr (cuda_detail::topk_block_key<T>) {
       if (cuda_detail::topk_block_fits<T>(rows, cols, k)) {
-        cuda_detail::topk_rows_block(x, std::uint64_t{rows}, std::uint64_t{cols},
-                                     std::uint64_t{ld}, std::uint64_t{k}, largest, values,
-                                     std::uint64_t{ldv}, indices, std::uint64_t{ldi}, stream);
+        cuda_detail::topk_rows_block(x, std::uint64_t{rows}, std::uint64_t{cols}, std::uint64_t{ld},
+                                     std::uint64_t{k}, largest, values, std::uint64_t{ldv}, indices,
+                                     std::uint64_t{ldi}, stream);
         return;
       }
     }

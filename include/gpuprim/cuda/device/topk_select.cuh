@@ -122,8 +122,8 @@ struct topk_digit_pass {
   int width;
 };
 
-__global__ void topk_select_init_kernel(topk_select_state* state, std::uint64_t n,
-                                        std::uint64_t k, std::uint64_t threshold) {
+__global__ void topk_select_init_kernel(topk_select_state* state, std::uint64_t n, std::uint64_t k,
+                                        std::uint64_t threshold) {
   topk_select_state s{};
   s.need = k;
   s.bucket = n;
@@ -147,8 +147,8 @@ __global__ void __launch_bounds__(topk_select_threads)
   __syncthreads();
   const unsigned mask = (1u << pass.width) - 1;
   const std::uint64_t stride = std::uint64_t{gridDim.x} * topk_select_threads;
-  for (std::uint64_t base = std::uint64_t{blockIdx.x} * topk_select_threads + threadIdx.x;
-       base < n; base += stride * topk_select_unroll) {
+  for (std::uint64_t base = std::uint64_t{blockIdx.x} * topk_select_threads + threadIdx.x; base < n;
+       base += stride * topk_select_unroll) {
     T v[topk_select_unroll];
 #pragma unroll
     for (int j = 0; j < topk_select_unroll; ++j) {
@@ -192,8 +192,7 @@ __global__ void __launch_bounds__(topk_select_digits)
   __syncthreads();
   // Suffix sums: at_or_above[d] = the count of digits >= d.
   for (int offset = 1; offset < topk_select_digits; offset *= 2) {
-    const unsigned long long add =
-        d + offset < topk_select_digits ? at_or_above[d + offset] : 0ull;
+    const unsigned long long add = d + offset < topk_select_digits ? at_or_above[d + offset] : 0ull;
     __syncthreads();
     at_or_above[d] += add;
     __syncthreads();
@@ -225,7 +224,8 @@ __global__ void topk_select_fill_kernel(topk_candidate* __restrict__ out, std::u
 template <class T>
 __global__ void __launch_bounds__(topk_select_threads)
     topk_select_compact_kernel(const T* __restrict__ x, std::uint64_t n, bool largest,
-                               int value_bits, int index_bits, topk_select_state* __restrict__ state,
+                               int value_bits, int index_bits,
+                               topk_select_state* __restrict__ state,
                                topk_candidate* __restrict__ out, std::uint64_t capacity) {
   const topk_select_state s = *state;
   const unsigned lane = threadIdx.x % 32;
@@ -244,8 +244,9 @@ __global__ void __launch_bounds__(topk_select_threads)
     if (taken == 0) continue;
     const unsigned leader = __ffs(taken) - 1;
     unsigned long long first = 0;
-    if (lane == leader) first = atomicAdd(reinterpret_cast<unsigned long long*>(&state->candidates),
-                                          static_cast<unsigned long long>(__popc(taken)));
+    if (lane == leader)
+      first = atomicAdd(reinterpret_cast<unsigned long long*>(&state->candidates),
+                        static_cast<unsigned long long>(__popc(taken)));
     first = __shfl_sync(0xffffffffu, first, leader);
     const std::uint64_t slot = first + __popc(taken & ((1u << lane) - 1));
     if (take && slot < capacity) out[slot] = topk_candidate{u, static_cast<std::int64_t>(i)};
@@ -254,12 +255,11 @@ __global__ void __launch_bounds__(topk_select_threads)
 
 template <class T>
 __global__ void topk_select_write_kernel(const T* __restrict__ x,
-                                         const topk_candidate* __restrict__ sorted,
-                                         std::uint64_t k, T* __restrict__ values,
+                                         const topk_candidate* __restrict__ sorted, std::uint64_t k,
+                                         T* __restrict__ values,
                                          std::int64_t* __restrict__ indices) {
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
-  for (std::uint64_t j = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; j < k;
-       j += stride) {
+  for (std::uint64_t j = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; j < k; j += stride) {
     const std::int64_t i = sorted[j].index;
     values[j] = x[i];
     indices[j] = i;
@@ -290,21 +290,22 @@ void topk_radix_select(const T* x, std::uint64_t n, std::uint64_t k, bool larges
     passes[pass_count++] = {1, index_bits - known - width, width};
     known += width;
   }
+  // Where the init kernel finds the state done, no pass would run.
+  if (n <= threshold || k == n) pass_count = 0;
   const std::uint64_t capacity = std::min(n, k + threshold);
   const std::size_t hist_bytes =
       std::size_t(pass_count) * topk_select_digits * sizeof(unsigned long long);
   const scratch_buffer work(sizeof(topk_select_state) + hist_bytes, stream);
   auto* state = work.get<topk_select_state>();
-  auto* hist = reinterpret_cast<unsigned long long*>(work.get<unsigned char>() +
-                                                     sizeof(topk_select_state));
+  auto* hist =
+      reinterpret_cast<unsigned long long*>(work.get<unsigned char>() + sizeof(topk_select_state));
   const scratch_buffer candidate_buffer(capacity * sizeof(topk_candidate), stream);
   auto* candidates = candidate_buffer.get<topk_candidate>();
 
   // 1.
   launch("topk_select_init_kernel", algorithm, &topk_select_init_kernel, {1, 1, 0, stream}, state,
          n, k, threshold);
-  if (hist_bytes > 0)
-    GPUPRIM_CUDA_CHECK(cudaMemsetAsync(hist, 0, hist_bytes, stream), algorithm);
+  if (hist_bytes > 0) GPUPRIM_CUDA_CHECK(cudaMemsetAsync(hist, 0, hist_bytes, stream), algorithm);
   // 2. A grid of a few blocks per SM, and enough that no warp counts 2^32.
   const unsigned blocks = static_cast<unsigned>(std::max<std::uint64_t>(
       std::min<std::uint64_t>(ceil_div(n, topk_select_threads * topk_select_unroll),
