@@ -272,5 +272,9 @@ planners closest_pair_planners();
 //   DeviceRunLengthEncode, DeviceReduce::ReduceByKey), and on the host; the
 //   compaction ladder (lab/bench/select_bench.cpp).
 planners select_planners();
+// - order: merge sort of a 16-byte record against cub::DeviceMergeSort,
+//   merge, top-k (one array and short rows), searchsorted; the top-k ladder
+//   (lab/bench/order_bench.cpp).
+planners order_planners();
 
 }  // namespace gpuprim::bench

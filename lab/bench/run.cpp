@@ -114,6 +114,7 @@ const family families[] = {
     {"solve", {solve_planners()}},
     {"closest-pair", {closest_pair_planners()}},
     {"select", {select_planners()}},
+    {"order", {order_planners()}},
 };
 
 // Plans one family's part of the run: its sweep, its ladder, or its rows on

@@ -14,7 +14,6 @@
 
 namespace {
 
-
 // `order`: the indices of x in top-k's order (reference_topk of all n).
 template <class T, class D>
 void expect_topk(const std::vector<T>& x, const D& d, const std::vector<std::int64_t>& order,
@@ -120,6 +119,33 @@ SIDE_TYPED_TEST(topk, rows_of_a_matrix) {
           ASSERT_EQ(ix[r * s.k + j], want[j]) << s.rows << " x " << s.cols << " row " << r;
           ASSERT_EQ(v[r * s.k + j], x[r * ld + want[j]]);
         }
+      }
+    }
+  }
+}
+
+// Sizes about the GPU radix select's stopping threshold (2^16: below it
+// the whole array is sorted, above it digit passes narrow first), all-equal
+// keys (every digit of the value ties: the index decides) and keys equal
+// but for the sign of zero.
+SIDE_TYPED_TEST(topk, around_the_select_threshold_and_all_equal_keys) {
+  using T = TypeParam;
+  auto rng = make_rng(49);
+  for (std::size_t n : {65535u, 65536u, 65537u, 65536u + 1000u, 200'003u}) {
+    if (n > test_size_cap()) continue;
+    const auto tied = tied_vector<T>(n, 3, rng);
+    const std::vector<T> equal(n, T(7));
+    std::vector<T> zeros(n, T(0));
+    if constexpr (std::is_floating_point_v<T>) {
+      for (std::size_t i = 0; i < n; i += 3)
+        zeros[i] = -T(0);
+    }
+    for (const auto* x : {&tied, &equal, &zeros}) {
+      const auto d = side::put(*x);
+      for (gp::topk_end end : {gp::largest, gp::smallest}) {
+        const auto order = reference_topk(x->data(), n, n, end == gp::largest);
+        for (std::size_t k : {std::size_t{1}, std::size_t{64}, std::size_t{65536}, n - 1, n})
+          expect_topk(*x, d, order, k, end);
       }
     }
   }

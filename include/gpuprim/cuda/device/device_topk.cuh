@@ -1,5 +1,8 @@
-// GPU backend of top-k (gpuprim/topk.hpp), a first correct design built on
-// the stable merge sort (device_merge.cuh):
+// GPU backend of top-k (gpuprim/topk.hpp). One array of a radix-key type
+// (integers, float, double) takes the radix select of topk_select.cuh;
+// rows of at most 4096 elements of at most 4 bytes with k <= 128 take one
+// block a row (topk_rows_block.cuh); other matrices and element types take
+// the design below, built on the stable merge sort (device_merge.cuh):
 //  1. the matrix is copied into (value, flat index) pairs, rows back to back;
 //  2. the pairs are sorted stably by value in NumPy's order, descending for
 //     the largest (gp::nan_first_greater) or ascending for the smallest
@@ -9,9 +12,7 @@
 //     row, which keeps each row's value order;
 //  4. each row's first k are written: the value read back from x by its
 //     index, and the index within the row.
-// It costs a full sort, O(n log n); the radix select (digit histograms
-// narrowing to the k-th value, one compaction, a sort of the k) is the fast
-// path still to build.
+// It costs a full sort, O(n log n) (also the top-k ladder's first rung).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -22,6 +23,8 @@
 #include "gpuprim/core/memory.hpp"
 #include "gpuprim/cuda/detail/launch.cuh"
 #include "gpuprim/cuda/device/device_merge.cuh"
+#include "gpuprim/cuda/device/topk_rows_block.cuh"
+#include "gpuprim/cuda/device/topk_select.cuh"
 #include "gpuprim/detail/order/entry.hpp"
 #include "gpuprim/order_types.hpp"
 
@@ -32,19 +35,17 @@ __global__ void topk_gather_kernel(const T* __restrict__ x, std::uint64_t cols, 
                                    std::uint64_t n, T* __restrict__ keys,
                                    std::int64_t* __restrict__ flat) {
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
-  for (std::uint64_t f = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; f < n;
-       f += stride) {
+  for (std::uint64_t f = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; f < n; f += stride) {
     keys[f] = x[f / cols * ld + f % cols];
     flat[f] = static_cast<std::int64_t>(f);
   }
 }
 
 template <class I>
-__global__ void topk_row_of_kernel(const I* __restrict__ flat, std::uint64_t cols,
-                                   std::uint64_t n, I* __restrict__ row) {
+__global__ void topk_row_of_kernel(const I* __restrict__ flat, std::uint64_t cols, std::uint64_t n,
+                                   I* __restrict__ row) {
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
-  for (std::uint64_t f = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; f < n;
-       f += stride)
+  for (std::uint64_t f = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; f < n; f += stride)
     row[f] = static_cast<I>(static_cast<std::uint64_t>(flat[f]) / cols);
 }
 
@@ -76,10 +77,11 @@ inline launch_shape topk_shape(std::uint64_t n, stream_t stream) {
 
 namespace gpuprim::detail {
 
+// Top-k of every row by full stable sorts (steps 1-4 above).
 template <class T>
-void cuda_topk_into(const T* x, std::size_t rows, std::size_t cols, std::size_t ld, std::size_t k,
-                    bool largest, T* values, std::size_t ldv, std::int64_t* indices,
-                    std::size_t ldi, stream_t stream) {
+void cuda_topk_by_sort(const T* x, std::size_t rows, std::size_t cols, std::size_t ld,
+                       std::size_t k, bool largest, T* values, std::size_t ldv,
+                       std::int64_t* indices, std::size_t ldi, stream_t stream) {
   using namespace cuda_detail;
   const char* algorithm = rows == 1 ? "topk" : "topk_rows";
   const std::uint64_t n = std::uint64_t{rows} * cols;
@@ -98,14 +100,37 @@ void cuda_topk_into(const T* x, std::size_t rows, std::size_t cols, std::size_t 
   if (rows > 1) {
     const scratch_buffer row_buffer(n * sizeof(std::int64_t), stream);
     auto* row = row_buffer.get<std::int64_t>();
-    launch("topk_row_of_kernel", algorithm, &topk_row_of_kernel<std::int64_t>, topk_shape(n, stream),
-           static_cast<const std::int64_t*>(flat), std::uint64_t{cols}, n, row);
+    launch("topk_row_of_kernel", algorithm, &topk_row_of_kernel<std::int64_t>,
+           topk_shape(n, stream), static_cast<const std::int64_t*>(flat), std::uint64_t{cols}, n,
+           row);
     cuda_merge_sort_into(row, flat, n, less{}, stream);
   }
   launch("topk_write_kernel", algorithm, &topk_write_kernel<T>,
          topk_shape(std::uint64_t{rows} * k, stream), x, std::uint64_t{cols}, std::uint64_t{ld},
          static_cast<const std::int64_t*>(flat), std::uint64_t{rows}, std::uint64_t{k}, values,
          std::uint64_t{ldv}, indices, std::uint64_t{ldi});
+}
+
+template <class T>
+void cuda_topk_into(const T* x, std::size_t rows, std::size_t cols, std::size_t ld, std::size_t k,
+                    bool largest, T* values, std::size_t ldv, std::int64_t* indices,
+                    std::size_t ldi, stream_t stream) {
+  if constexpr (cuda_detail::topk_select_key<T>) {
+    if (rows == 1) {
+      cuda_detail::topk_radix_select(x, std::uint64_t{cols}, std::uint64_t{k}, largest, values,
+                                     indices, stream);
+      return;
+    }
+    if constexpr (cuda_detail::topk_block_key<T>) {
+      if (cuda_detail::topk_block_fits<T>(rows, cols, k)) {
+        cuda_detail::topk_rows_block(x, std::uint64_t{rows}, std::uint64_t{cols}, std::uint64_t{ld},
+                                     std::uint64_t{k}, largest, values, std::uint64_t{ldv}, indices,
+                                     std::uint64_t{ldi}, stream);
+        return;
+      }
+    }
+  }
+  cuda_topk_by_sort(x, rows, cols, ld, k, largest, values, ldv, indices, ldi, stream);
 }
 
 }  // namespace gpuprim::detail
