@@ -39,7 +39,7 @@ for row in "int32 std::int32_t" "uint32 std::uint32_t" "int64 std::int64_t" \
   "uint64 std::uint64_t" "float float" "double double"; do
   set -- $row
   printf '#define GPUPRIM_INSTANTIATING 1\n#include "%s/src/order/instantiate.cuh"\nnamespace gpuprim::detail {\ntemplate struct instantiation<order_instances_of<%s>>;\n}\n' \
-    "$PWD" "$2" >"$B/gen/order_$1.cu"
+    "$PWD" "$2" >"$B/gen/order_$1.cu.new"
 done
 # gpuprim-bench with the order family alone: the other families' planners
 # are empty here.
@@ -51,7 +51,11 @@ done
     echo "planners ${f}_planners() { return {}; }"
   done
   echo '}'
-} >"$B/gen/other_families.cpp"
+} >"$B/gen/other_families.cpp.new"
+# (Rewritten only when changed, so that a rerun keeps their objects.)
+for f in "$B"/gen/*.new; do
+  cmp -s "$f" "${f%.new}" && rm "$f" || mv "$f" "${f%.new}"
+done
 
 lib_src=(src/core/runtime_cuda.cpp src/core/timing.cpp src/core/timing_cuda.cpp
   src/tune/tuner_common.cpp "$B"/gen/order_*.cu)
@@ -71,6 +75,12 @@ objs() { for s in "$@"; do obj "$s"; done; }
 compile() {
   local src=$1 obj
   obj=$(obj "$1")
+  # A rerun in the same build directory keeps an object newer than its
+  # source and every header.
+  if [ -s "$obj" ] && [ ! "$src" -nt "$obj" ] &&
+    [ -z "$(find include lab tests/support -newer "$obj" \( -name '*.h*' -o -name '*.cuh' \) -print -quit)" ]; then
+    return 0
+  fi
   local flags=("${NVCC[@]}")
   # Plain C++ as CMake compiles it (the facade's precompiled checks apply).
   case "$src" in

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "gpuprim/topk.hpp"
@@ -140,7 +141,7 @@ SIDE_TYPED_TEST(topk, around_the_select_threshold_and_all_equal_keys) {
       for (std::size_t i = 0; i < n; i += 3)
         zeros[i] = -T(0);
     }
-    for (const auto* x : {&tied, &equal, &zeros}) {
+    for (const std::vector<T>* x : {&tied, &equal, &std::as_const(zeros)}) {
       const auto d = side::put(*x);
       for (gp::topk_end end : {gp::largest, gp::smallest}) {
         const auto order = reference_topk(x->data(), n, n, end == gp::largest);

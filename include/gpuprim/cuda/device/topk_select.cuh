@@ -122,6 +122,9 @@ struct topk_digit_pass {
   int width;
 };
 
+// (The kernels without an element type are templates on it all the same,
+// as every kernel of the library's headers: one definition per instance.)
+template <class T>
 __global__ void topk_select_init_kernel(topk_select_state* state, std::uint64_t n, std::uint64_t k,
                                         std::uint64_t threshold) {
   topk_select_state s{};
@@ -177,6 +180,7 @@ __global__ void __launch_bounds__(topk_select_threads)
 }
 
 // One block of topk_select_digits threads.
+template <class T>
 __global__ void __launch_bounds__(topk_select_digits)
     topk_select_choose_kernel(topk_select_state* __restrict__ state,
                               const unsigned long long* __restrict__ hist, topk_digit_pass pass,
@@ -215,6 +219,7 @@ __global__ void __launch_bounds__(topk_select_digits)
   }
 }
 
+template <class T>
 __global__ void topk_select_fill_kernel(topk_candidate* __restrict__ out, std::uint64_t m) {
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
   for (std::uint64_t j = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; j < m; j += stride)
@@ -303,8 +308,8 @@ void topk_radix_select(const T* x, std::uint64_t n, std::uint64_t k, bool larges
   auto* candidates = candidate_buffer.get<topk_candidate>();
 
   // 1.
-  launch("topk_select_init_kernel", algorithm, &topk_select_init_kernel, {1, 1, 0, stream}, state,
-         n, k, threshold);
+  launch("topk_select_init_kernel", algorithm, &topk_select_init_kernel<T>, {1, 1, 0, stream},
+         state, n, k, threshold);
   if (hist_bytes > 0) GPUPRIM_CUDA_CHECK(cudaMemsetAsync(hist, 0, hist_bytes, stream), algorithm);
   // 2. A grid of a few blocks per SM, and enough that no warp counts 2^32.
   const unsigned blocks = static_cast<unsigned>(std::max<std::uint64_t>(
@@ -316,7 +321,7 @@ void topk_radix_select(const T* x, std::uint64_t n, std::uint64_t k, bool larges
            {blocks, topk_select_threads, 0, stream}, x, n, largest, value_bits, index_bits,
            static_cast<const topk_select_state*>(state), passes[p],
            hist + std::size_t(p) * topk_select_digits);
-    launch("topk_select_choose_kernel", algorithm, &topk_select_choose_kernel,
+    launch("topk_select_choose_kernel", algorithm, &topk_select_choose_kernel<T>,
            {1, topk_select_digits, 0, stream}, state,
            static_cast<const unsigned long long*>(hist + std::size_t(p) * topk_select_digits),
            passes[p], value_bits, index_bits, threshold);
@@ -324,7 +329,7 @@ void topk_radix_select(const T* x, std::uint64_t n, std::uint64_t k, bool larges
   // 3.
   const unsigned fill_blocks =
       static_cast<unsigned>(std::min<std::uint64_t>(ceil_div(capacity, 256), 1u << 12));
-  launch("topk_select_fill_kernel", algorithm, &topk_select_fill_kernel,
+  launch("topk_select_fill_kernel", algorithm, &topk_select_fill_kernel<T>,
          {fill_blocks, 256, 0, stream}, candidates, capacity);
   launch("topk_select_compact_kernel", algorithm, &topk_select_compact_kernel<T>,
          {blocks, topk_select_threads, 0, stream}, x, n, largest, value_bits, index_bits, state,
