@@ -27,6 +27,7 @@ _os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 # _sort, _dense, _histograms); _core below them takes typed arguments.
 from ._core import __version__, cuda_available, info, tune  # noqa: E402
 from ._dense import matmul, transpose  # noqa: E402
+from ._memory import scratch_limit  # noqa: E402
 from ._reduction import (  # noqa: E402
     argmax,
     argmin,
@@ -69,6 +70,7 @@ __all__ = [
     "nanmax",
     "nanmin",
     "nansum",
+    "scratch_limit",
     "segmented_cumsum",
     "segmented_sum",
     "sort",
