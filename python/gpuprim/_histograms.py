@@ -361,12 +361,20 @@ def _bin_count(bins):
     return n
 
 
-def _edges_array(bins):
+def _edges_array(bins, stream=None):
     if np.ndim(bins) != 1:
         raise ValueError("`bins` must be 1d, when an array")
     edges = bins if _on_device(bins) else np.asarray(bins)
     if len(edges) < 2:
         raise ValueError("histogram: `bins` needs at least 2 edges, when an array")
+    if _on_device(edges):
+        _core._refuse_capture(
+            "histogram",
+            "with an array of edges on the GPU it checks on the host that they increase (one "
+            "wait); pass bins=<int> with range=(lo, hi) to capture it",
+            edges,
+            stream,
+        )
     if bool((edges[:-1] > edges[1:]).any()):
         raise ValueError("`bins` must increase monotonically, when an array")
     return edges
@@ -380,6 +388,6 @@ def _counts_and_edges(a, bins, range, stream):
         if str(getattr(a, "dtype", "")) == "float16":
             edges = edges.astype(np.float16)  # float16 values, exactly
         return counts, edges
-    edges = _edges_array(bins)
+    edges = _edges_array(bins, stream)
     as_double = edges.astype(np.float64) if str(edges.dtype) != "float64" else edges
     return _core._histogram_of_edges(a, as_double, stream), edges

@@ -295,6 +295,13 @@ def _searchsorted_device(a, v, side, sorter, stream):
                 raise TypeError(f"searchsorted: sorter must hold integers (got {s_dtype})")
             if _shape_of(sorter) != a_shape:
                 raise ValueError("sorter.size must equal a.size")
+            _core._refuse_capture(
+                fn,
+                "with sorter= it checks on the host that the indices are in range (one wait); "
+                "gather a[sorter] yourself and search that to capture it",
+                sorter,
+                stream,
+            )
             if a_shape[0] and _any_out_of_range(sorter, a_shape[0]):
                 raise ValueError("Sorter index out of range.")
             a = _gather(fn, a, sorter) if a_shape[0] else a

@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -538,6 +539,28 @@ context make_context(const char* fn, std::initializer_list<const array*> arrays,
   }
   ctx.stream = reinterpret_cast<stream_t>(handle);
   return ctx;
+}
+
+bool capturing(const context& ctx) {
+#if GPUPRIM_HAS_CUDA
+  if (!ctx.on_device) return false;
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  const cudaError_t code =
+      cudaStreamIsCapturing(reinterpret_cast<cudaStream_t>(ctx.stream), &status);
+  if (code != cudaSuccess) {
+    cudaGetLastError();  // not sticky
+    return code == cudaErrorStreamCaptureImplicit;
+  }
+  return status != cudaStreamCaptureStatusNone;
+#else
+  (void)ctx;
+  return false;
+#endif
+}
+
+void refuse_capture(const context& ctx, const std::string& fn, const char* why) {
+  if (!capturing(ctx)) return;
+  throw std::runtime_error(fn + " cannot be captured in a CUDA graph: " + why);
 }
 
 device_guard::device_guard(const context& ctx) {

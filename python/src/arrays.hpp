@@ -108,6 +108,25 @@ struct context {
 // GPU, makes the arrays' device current (restored by the guard).
 context make_context(const char* fn, std::initializer_list<const array*> arrays, nb::handle stream);
 
+// Whether the call's stream is being captured into a CUDA graph
+// (cudaStreamIsCapturing; false on the host). The legacy default stream
+// counts as captured while another stream's global capture is active (using
+// it then would break that capture).
+bool capturing(const context& ctx);
+
+// Raises RuntimeError "<fn> cannot be captured in a CUDA graph: <why>" when
+// capturing(ctx): the one check of every binding (and, through
+// _core._refuse_capture, of the Python code) that would wait for the GPU or
+// read device data on the host, so that it fails before enqueueing anything
+// instead of inside the capture with the driver's error.
+void refuse_capture(const context& ctx, const std::string& fn, const char* why);
+
+// The reasons refuse_capture gives.
+inline constexpr const char* output_sized_by_data =
+    "the size of its output depends on the data, so it waits for the GPU to count it "
+    "(nonzero, flatnonzero, count_nonzero, extract, compress, unique and unique_consecutive "
+    "all do); call it outside the capture";
+
 // Makes the arrays' device current while it lives (GPU only).
 class device_guard {
  public:

@@ -93,6 +93,11 @@ nb::object histogram_even(nb::handle x_obj, int bins, std::optional<std::pair<do
   const char* fn = "histogram";
   const array x = import_array(x_obj, "histogram: a");
   const context ctx = make_context(fn, {&x}, stream);
+  if (!r) {
+    refuse_capture(ctx, fn,
+                   "without range= it waits for the data's min and max to place the bins; pass "
+                   "range=(lo, hi) to capture it");
+  }
   const std::optional<numpy_range> range =
       r ? std::optional{numpy_range{r->first, r->second, range_arithmetic(bits)}} : std::nullopt;
   const array counts = empty_array(ctx, {bins}, dtype::int64);

@@ -1,10 +1,13 @@
-// Memory errors and the scratch limit, under gpuprim._core:
+// Memory errors, the scratch limit and the capture check, under gpuprim._core:
 //   the exception translation of gp::out_of_memory (MemoryError), the one
 //   place the package maps it, for every binding;
 //   _set_scratch_limit(bytes | None) -> the previous limit (None: none)
 //                                  caps the scratch the library draws
 //                                  (gpuprim.scratch_limit, python/gpuprim/
 //                                  _memory.py, is the public form);
+//   _refuse_capture(fn, why, like, stream)
+//                                  refuse_capture (arrays.hpp) for the waits
+//                                  the Python layer makes itself;
 //   _scratch_allocate(bytes, stream) draws `bytes` of scratch from the
 //                                  current resource and gives them back.
 #include <nanobind/stl/optional.h>
@@ -96,6 +99,15 @@ void scratch_allocate(std::size_t bytes, nb::handle stream) {
   const detail::scratch_buffer b(bytes, reinterpret_cast<stream_t>(handle));
 }
 
+// refuse_capture for a wait made by the Python layer (a check that reads
+// device data): the stream as the bindings resolve it for `like`.
+void refuse_capture_call(const std::string& fn, const std::string& why, nb::handle like,
+                         nb::handle stream) {
+  const array a = import_array(like, fn + ": array");
+  const context ctx = make_context(fn.c_str(), {&a}, stream);
+  refuse_capture(ctx, fn, why.c_str());
+}
+
 }  // namespace
 
 void bind_memory(nb::module_& m) {
@@ -113,6 +125,10 @@ void bind_memory(nb::module_& m) {
         "Caps the scratch memory the library draws at once to `bytes` (None: no cap); "
         "returns the previous cap. A call whose scratch would pass the cap raises "
         "MemoryError. Use gpuprim.scratch_limit.");
+  m.def("_refuse_capture", &refuse_capture_call, nb::arg("fn"), nb::arg("why"), nb::arg("like"),
+        nb::arg("stream").none() = nb::none(),
+        "RuntimeError '<fn> cannot be captured in a CUDA graph: <why>' when the stream a call on "
+        "`like` would use (stream, or the framework's current one) is capturing.");
   m.def("_scratch_allocate", &scratch_allocate, nb::arg("bytes"),
         nb::arg("stream").none() = nb::none(),
         "Draws `bytes` of scratch from the library's current resource on `stream` (an int "

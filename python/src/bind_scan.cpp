@@ -190,6 +190,9 @@ nb::object segmented_call(const char* fn, bool cumulative, nb::handle x_obj, nb:
       type_error(std::string(fn) + ": offsets on the GPU must be int64, not " + dtype_name(o.type));
     }
     if (check) {
+      refuse_capture(ctx, fn,
+                     "it copies the offsets to the host to check them (one wait); pass "
+                     "check=False to capture it");
       // One small copy and a wait: the GPU kernels trust the offsets.
       std::vector<std::int64_t> host_copy(o.size());
       {
