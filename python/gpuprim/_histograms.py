@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 
 from . import _core
+from ._arrays import compiled_ops, host_results_like
 
 __all__ = ["histogram"]
 
@@ -211,9 +212,15 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     waits for the data's min and max (NumPy's checks need them); with
     ``range`` nothing waits.
     """
+    if weights is None and not density and range is not None and isinstance(bins, int):
+        ops = compiled_ops()
+        if ops is not None:  # traced by torch.compile: the custom operator
+            lo, hi = _range_pair(range)
+            return ops.histogram(a, bins, lo, hi)
     _core._refuse_masked(a, "histogram")
     if weights is not None:
         return _weighted(a, bins, range, density, weights)
+    given = a
     if not _on_device(a):
         a = _samples(a, stacklevel=3)
     if isinstance(bins, str):
@@ -223,8 +230,11 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     counts, edges = _counts_and_edges(a, bins, range, stream)
     if density:
         widths = (edges[1:] - edges[:-1]).astype(np.float64)
-        return counts / widths / counts.sum(), edges
+        counts = counts / widths / counts.sum()
+    if given is not a and not isinstance(given, np.ndarray):
+        return host_results_like(given, counts, edges)
     return counts, edges
+
 
 
 def _in_bin_type(a, range):
