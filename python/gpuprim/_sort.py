@@ -63,8 +63,8 @@ def _check_dtype(fn, a, order):
     """a as the core takes it: a NumPy array of another byte order as a native
     copy; a dtype gpuprim does not sort refused by name (TypeError). order=
     needs fields: ValueError without them, as NumPy."""
-    if framework(a) is None:
-        a = np.asarray(a)
+    if framework(a) is None and not hasattr(a, "dtype"):
+        a = np.asarray(a)  # lists and scalars (arrays of other kinds go to the core)
     dt = dtype_of(a)
     if dt.kind in _REFUSED_KINDS:
         raise TypeError(

@@ -61,6 +61,7 @@ struct array {
   bool on_device = false;
   int device = -1;  // CUDA ordinal when on_device
   bool readonly = false;
+  bool jax = false;  // a jax.Array (read through __cuda_array_interface__ or __dlpack__)
   std::unique_ptr<Py_buffer, buffer_release> view;
 
   std::size_t size() const {
@@ -100,6 +101,7 @@ struct context {
   stream_t stream = nullptr;
   nb::object like;  // an input, for making results of its kind
   dtype like_type = dtype::float32;
+  bool jax = false;  // results are handed back as jax.Array (result_object)
 };
 
 // Checks that the arrays are all on the host or all on one device (else
@@ -142,6 +144,13 @@ class device_guard {
 // A new, uninitialized array of the context's kind (NumPy, CuPy, torch on
 // the same device, or a nanobind DLPack array) and its imported view.
 array empty_array(const context& ctx, const std::vector<std::int64_t>& shape, dtype type);
+
+// The Python object a binding hands back for a result it made with
+// empty_array: the array itself, except when the call's input was a
+// jax.Array: then a jax.Array of the same memory (zero-copy, through
+// jax.dlpack.from_dlpack), on the GPU after the call's stream is waited for
+// (JAX's own streams do not see gpuprim's work; one wait per call).
+nb::object result_object(const context& ctx, const array& result);
 
 // A NumPy scalar of `type` holding the bytes at `value` (host reductions).
 nb::object numpy_scalar(dtype type, const void* value);

@@ -123,7 +123,7 @@ nb::object flatnonzero_call(nb::handle a_obj, nb::handle stream) {
     array out = empty_array(ctx, {std::int64_t(k)}, dtype::int64);
     s.out = out.ptr<std::int64_t>();
     if (k) run_sized(ctx, s, a.size());
-    result = out.obj;
+    result = result_object(ctx, out);
   });
   return result;
 }
@@ -148,7 +148,7 @@ nb::object compact_call(nb::handle flags_obj, nb::handle a_obj, nb::handle strea
     array out = empty_array(ctx, {std::int64_t(k)}, a.type);
     s.out = out.ptr<T>();
     if (k) run_sized(ctx, s, a.size());
-    result = out.obj;
+    result = result_object(ctx, out);
   });
   return result;
 }
@@ -172,7 +172,7 @@ nb::tuple unique_runs(const context& ctx, const array& s, const array* values, b
     sel.keys_out = u.ptr<K>();
     sel.values_out = v.ptr<std::int64_t>();
     if (k) run_sized(ctx, sel, n);
-    first = v.obj;
+    first = result_object(ctx, v);
   }
   if (want_counts) {
     array c = empty_array(ctx, shape, dtype::int64);
@@ -181,7 +181,7 @@ nb::tuple unique_runs(const context& ctx, const array& s, const array* values, b
     sel.keys_out = u.ptr<K>();
     sel.values_out = c.ptr<std::int64_t>();
     if (k) run_sized(ctx, sel, n);
-    counts = c.obj;
+    counts = result_object(ctx, c);
   }
   if (!values && !want_counts) {
     detail::unique_runs<K, detail::no_values, Eq> sel;
@@ -189,7 +189,7 @@ nb::tuple unique_runs(const context& ctx, const array& s, const array* values, b
     sel.keys_out = u.ptr<K>();
     if (k) run_sized(ctx, sel, n);
   }
-  return nb::make_tuple(u.obj, first, counts);
+  return nb::make_tuple(result_object(ctx, u), first, counts);
 }
 
 nb::tuple unique_runs_call(nb::handle s_obj, nb::handle values_obj, bool want_counts,
