@@ -318,7 +318,7 @@ void launch_reduce_single_pass(const In* in, std::uint64_t n, T* out, T init, Op
 
 namespace gpuprim::detail {
 
-// Declared in gpuprim/reduce.hpp; this is the definition that the library
+// Declared in gpuprim/detail/reduce/entry.hpp; this is the definition that the library
 // instantiates for its common types and that .cu files instantiate for theirs.
 template <class In, class T, class Op, class Fetch>
 void cuda_reduce_into(const In* in, std::size_t n, T* out, T init, Op op, Fetch fetch,

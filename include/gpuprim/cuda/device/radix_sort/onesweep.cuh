@@ -46,8 +46,8 @@
 #include "gpuprim/cuda/block/block_radix_rank.cuh"
 #include "gpuprim/cuda/detail/prefetch.cuh"
 #include "gpuprim/cuda/device/decoupled_lookback.cuh"
-#include "gpuprim/detail/sort/radix_key.hpp"
 #include "gpuprim/detail/sort/routes.hpp"
+#include "gpuprim/sort_types.hpp"
 
 namespace gpuprim::cuda_detail {
 
