@@ -11,7 +11,8 @@ namespace gpuprim {
 
 // The answer of gp::closest_pair: indices into the input (i < j), the
 // distance sqrt(squared_distance), and the squared distance the pair was
-// chosen by (double; see squared_distance below).
+// chosen by (double; detail::squared_distance in
+// gpuprim/detail/closest_pair/point_set.hpp).
 struct closest_pair_result {
   std::size_t i = 0;
   std::size_t j = 0;

@@ -6,8 +6,8 @@
 //   host_detail::divide_and_conquer<Dim>              on the host side of the
 //   host_detail::grid<Dim>                            entry)
 //
-// The host ones are run one after the bounds and the scale by
-// detail::host_closest_pair (gpuprim/closest_pair.hpp).
+// detail::host_closest_pair (gpuprim/closest_pair.hpp) finds the bounds and
+// the scale (host_detail::bounds), then runs one of the host ones.
 #pragma once
 
 #include "gpuprim/closest_pair_types.hpp"
@@ -16,9 +16,10 @@
 
 namespace gpuprim::detail {
 
-// Defined in gpuprim/cuda/device/device_closest_pair.cuh, compiled for
-// each type of GPUPRIM_CLOSEST_PAIR_TYPES (detail/closest_pair/precompiled.hpp). `points` are in
-// device memory and n >= 2 (checked); the bounds are checked on the device. Synchronizes.
+// Defined in gpuprim/cuda/device/device_closest_pair.cuh, compiled for each
+// type of GPUPRIM_CLOSEST_PAIR_TYPES (precompiled.hpp) by src/closest_pair/.
+// `points` are in device memory and n >= 2 (checked); the bounds are
+// checked on the device. Synchronizes.
 template <class T>
 closest_pair_result cuda_closest_pair(const point_set<T>& points, closest_pair_algorithm algorithm,
                                       stream_t stream);
