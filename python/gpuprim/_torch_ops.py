@@ -171,7 +171,8 @@ def _(a, v, right=False):
     return v.new_empty(v.shape, dtype=torch.int64)
 
 
-def compiling():
-    """True while torch.compile traces (the public functions then call the
-    operators above)."""
-    return torch.compiler.is_compiling()
+Tensor = torch.Tensor
+
+# True while torch.compile traces (the public functions then call the
+# operators above); torch's own function, which the compiler folds to True.
+compiling = torch.compiler.is_compiling
