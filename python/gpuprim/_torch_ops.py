@@ -130,7 +130,9 @@ def _edge_dtype(dtype):
 
 
 @torch.library.custom_op("gpuprim::histogram", mutates_args=())
-def histogram(x: torch.Tensor, bins: int, lo: float, hi: float) -> tuple[torch.Tensor, torch.Tensor]:
+def histogram(
+    x: torch.Tensor, bins: int, lo: float, hi: float
+) -> tuple[torch.Tensor, torch.Tensor]:
     counts, edges = _histograms.histogram(x, bins=bins, range=(lo, hi))
     return _tensor(counts, x, torch.int64), _tensor(edges, x, _edge_dtype(x.dtype))
 
@@ -139,14 +141,17 @@ def histogram(x: torch.Tensor, bins: int, lo: float, hi: float) -> tuple[torch.T
 def _(x, bins, lo, hi):
     if bins < 1:
         raise ValueError("`bins` must be positive, when an integer")
-    return x.new_empty([bins], dtype=torch.int64), x.new_empty([bins + 1], dtype=_edge_dtype(x.dtype))
+    counts = x.new_empty([bins], dtype=torch.int64)
+    return counts, x.new_empty([bins + 1], dtype=_edge_dtype(x.dtype))
 
 
 # ---- topk, searchsorted ---------------------------------------------------------
 
 
 @torch.library.custom_op("gpuprim::topk", mutates_args=())
-def topk(x: torch.Tensor, k: int, dim: int = -1, largest: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
+def topk(
+    x: torch.Tensor, k: int, dim: int = -1, largest: bool = True
+) -> tuple[torch.Tensor, torch.Tensor]:
     values, indices = order.topk(x, k, largest=largest, axis=dim)
     return _tensor(values, x, x.dtype), _tensor(indices, x, torch.int64)
 
