@@ -224,18 +224,23 @@ def load_torch_ops():
     return _torch_ops
 
 
-def compiled_ops():
-    """gpuprim._torch_ops while torch.compile traces a call, else None: the
-    public functions then call their custom operator, which the compiler
-    traces through (their own code, which reaches the compiled core, it
-    could not). Loads the operators the first time torch is found imported;
-    costs a dictionary look-up while it is not."""
+def compiled_ops(x):
+    """gpuprim._torch_ops while torch.compile traces a call on the tensor x,
+    else None: the public functions then call their custom operator, which
+    the compiler traces through (their own code, which reaches the compiled
+    core, it could not). Loads the operators the first time torch is found
+    imported; then two type comparisons for a NumPy array (isinstance with
+    torch.Tensor, whose metaclass makes it slow, only for other arrays) and
+    torch.compiler.is_compiling() for a tensor."""
     ops = _torch_ops
     if ops is None:
         if "torch" not in sys.modules:
             return None
         ops = load_torch_ops()
-    return ops if ops.compiling() else None
+    tp = type(x)
+    if tp is ops.Tensor or (tp is not np.ndarray and isinstance(x, ops.Tensor)):
+        return ops if ops.compiling() else None
+    return None
 
 
 def host_results_like(given, *results):

@@ -213,7 +213,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     ``range`` nothing waits.
     """
     if weights is None and not density and range is not None and isinstance(bins, int):
-        ops = compiled_ops()
+        ops = compiled_ops(a)
         if ops is not None:  # traced by torch.compile: the custom operator
             lo, hi = _range_pair(range)
             return ops.histogram(a, bins, lo, hi)

@@ -43,7 +43,7 @@ def _result_type(op, dtype):
 
 def _reduce(op, fn, a, axis, dtype, out, keepdims, stream):
     if op == _op.sum and dtype is None and out is None:
-        ops = compiled_ops()
+        ops = compiled_ops(a)
         if ops is not None:  # traced by torch.compile: the custom operator
             return ops.sum(a, axis, bool(keepdims))
     if axis is None and dtype is None and out is None and not keepdims:

@@ -92,7 +92,7 @@ def cumsum(a, axis=None, dtype=None, out=None, *, stream=None):
     type; out= (the result's shape and dtype, the input's kind and device,
     checked before any work) receives the result. Complex inputs sum their
     real and imaginary parts apart, as complex addition does."""
-    ops = compiled_ops()
+    ops = compiled_ops(a)
     if ops is not None and dtype is None and out is None:  # traced by torch.compile
         return ops.cumsum(a.reshape(-1), 0) if axis is None else ops.cumsum(a, axis)
     fn = "cumsum"

@@ -111,7 +111,7 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False, st
     sorts last, also with descending=True. Every kind gives the stable
     order. The dtypes gpuprim does not sort (complex, longdouble, strings,
     object, structured, datetime64) raise TypeError naming them."""
-    ops = compiled_ops()
+    ops = compiled_ops(a)
     if ops is not None:  # traced by torch.compile: the custom operator
         return ops.sort(*_flat_axis(a, axis), bool(descending))
     _check_kind("sort", kind, stable)
@@ -127,7 +127,7 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False,
     """The indices (int64) that sort a, as numpy.argsort(kind='stable'), whatever
     the kind: along `axis` or of the flattened array (axis=None). NaN last;
     descending=True keeps equal keys in input order. Refused dtypes as sort's."""
-    ops = compiled_ops()
+    ops = compiled_ops(a)
     if ops is not None:
         return ops.argsort(*_flat_axis(a, axis), bool(descending))
     _check_kind("argsort", kind, stable)

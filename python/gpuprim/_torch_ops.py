@@ -130,7 +130,9 @@ def _edge_dtype(dtype):
 
 
 @torch.library.custom_op("gpuprim::histogram", mutates_args=())
-def histogram(x: torch.Tensor, bins: int, lo: float, hi: float) -> tuple[torch.Tensor, torch.Tensor]:
+def histogram(
+    x: torch.Tensor, bins: int, lo: float, hi: float
+) -> tuple[torch.Tensor, torch.Tensor]:
     counts, edges = _histograms.histogram(x, bins=bins, range=(lo, hi))
     return _tensor(counts, x, torch.int64), _tensor(edges, x, _edge_dtype(x.dtype))
 
@@ -139,14 +141,17 @@ def histogram(x: torch.Tensor, bins: int, lo: float, hi: float) -> tuple[torch.T
 def _(x, bins, lo, hi):
     if bins < 1:
         raise ValueError("`bins` must be positive, when an integer")
-    return x.new_empty([bins], dtype=torch.int64), x.new_empty([bins + 1], dtype=_edge_dtype(x.dtype))
+    counts = x.new_empty([bins], dtype=torch.int64)
+    return counts, x.new_empty([bins + 1], dtype=_edge_dtype(x.dtype))
 
 
 # ---- topk, searchsorted ---------------------------------------------------------
 
 
 @torch.library.custom_op("gpuprim::topk", mutates_args=())
-def topk(x: torch.Tensor, k: int, dim: int = -1, largest: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
+def topk(
+    x: torch.Tensor, k: int, dim: int = -1, largest: bool = True
+) -> tuple[torch.Tensor, torch.Tensor]:
     values, indices = order.topk(x, k, largest=largest, axis=dim)
     return _tensor(values, x, x.dtype), _tensor(indices, x, torch.int64)
 
@@ -171,7 +176,8 @@ def _(a, v, right=False):
     return v.new_empty(v.shape, dtype=torch.int64)
 
 
-def compiling():
-    """True while torch.compile traces (the public functions then call the
-    operators above)."""
-    return torch.compiler.is_compiling()
+Tensor = torch.Tensor
+
+# True while torch.compile traces (the public functions then call the
+# operators above); torch's own function, which the compiler folds to True.
+compiling = torch.compiler.is_compiling

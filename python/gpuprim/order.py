@@ -252,8 +252,8 @@ def searchsorted(a, v, side="left", sorter=None, *, stream=None):
     given); bool and 1- and 2-byte integers are searched as int32."""
     if side not in ("left", "right"):
         raise ValueError(f"side={side!r} is invalid. Expected one of: 'left', 'right'")
-    ops = _arrays.compiled_ops()
-    if ops is not None and sorter is None:  # traced by torch.compile: the custom operator
+    ops = _arrays.compiled_ops(a)
+    if ops is not None and sorter is None and isinstance(v, ops.Tensor):  # torch.compile
         return ops.searchsorted(a, v, side == "right")
     if any(_on_device(x) for x in (a, v, sorter) if x is not None):
         return _searchsorted_device(a, v, side, sorter, stream)
@@ -362,7 +362,7 @@ def topk(x, k, largest=True, sorted=True, axis=-1, *, dim=None, stream=None):
     arrays: 1-D or 2-D along the last axis, of a 4- or 8-byte dtype, k >= 1."""
     if dim is not None:
         axis = dim
-    ops = _arrays.compiled_ops()
+    ops = _arrays.compiled_ops(x)
     if ops is not None:  # traced by torch.compile: the custom operator
         return ops.topk(x, k, axis, bool(largest))
     if _on_device(x):

@@ -441,6 +441,24 @@ bool is_jax_array(PyTypeObject* tp) {
   return std::string_view(name).starts_with("jax");
 }
 
+// A jax.Array: on the CPU through the buffer protocol, on a GPU through
+// __cuda_array_interface__ (or DLPack): its type offers a buffer for GPU
+// arrays too, which would be a copy on the host. Results become jax.Array.
+bool import_jax(array& a, nb::handle obj, const std::string& what, bool writable) {
+  nb::tuple where = nb::borrow<nb::tuple>(obj.attr("__dlpack_device__")());
+  bool contiguous;
+  if (nb::cast<int>(where[0]) == nb::device::cpu::value) {
+    contiguous = import_buffer(a, obj, what, writable);
+  } else if (nb::hasattr(obj, "__cuda_array_interface__")) {
+    contiguous = import_cai(a, obj, what);
+  } else {
+    contiguous = import_dlpack(a, obj, what);
+  }
+  a.kind = framework::other;
+  a.jax = true;
+  return contiguous;
+}
+
 array import_impl(nb::handle obj, const std::string& what, bool writable, bool may_copy) {
   frameworks& f = fw();
   PyTypeObject* tp = Py_TYPE(obj.ptr());
@@ -453,19 +471,15 @@ array import_impl(nb::handle obj, const std::string& what, bool writable, bool m
     contiguous = import_cupy(a, obj, what);
   } else if (is_instance(tp, torch_type())) {
     contiguous = import_torch(a, obj, what);
+  } else if (is_jax_array(tp)) {
+    contiguous = import_jax(a, obj, what, writable);
   } else if (tp->tp_as_buffer && tp->tp_as_buffer->bf_getbuffer) {
     refuse_masked(obj, what);
     contiguous = import_buffer(a, obj, what, writable);
-    if (is_jax_array(tp)) {  // a jax.Array on the CPU: results become jax.Array
-      a.jax = true;
-      a.kind = framework::other;
-    }
   } else if (nb::hasattr(obj, "__cuda_array_interface__")) {
     contiguous = import_cai(a, obj, what);
-    a.jax = is_jax_array(tp);
   } else if (nb::hasattr(obj, "__dlpack__")) {
     contiguous = import_dlpack(a, obj, what);
-    a.jax = is_jax_array(tp);
   } else {
     // Lists, tuples, scalars: as NumPy reads them.
     nb::object converted;

@@ -83,7 +83,10 @@ CAPTURABLE = {
         ),
     ),
     "sort": (lambda g, d: g.sort(d["x"]), lambda d: np.sort(d["x"])),
-    "sort_i32_desc": (lambda g, d: g.sort(d["i"], descending=True), lambda d: np.sort(d["i"])[::-1]),
+    "sort_i32_desc": (
+        lambda g, d: g.sort(d["i"], descending=True),
+        lambda d: np.sort(d["i"])[::-1],
+    ),
     "sort_rows": (lambda g, d: g.sort(d["m"]), lambda d: np.sort(d["m"])),
     "sort_axis0": (lambda g, d: g.sort(d["m"], axis=0), lambda d: np.sort(d["m"], axis=0)),
     "argsort": (lambda g, d: g.argsort(d["x"]), lambda d: np.argsort(d["x"], kind="stable")),

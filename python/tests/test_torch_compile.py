@@ -85,7 +85,9 @@ def test_operators_match_numpy(device):
     np.testing.assert_allclose(ops.cumsum(m, 1).cpu().numpy(), np.cumsum(mn, axis=1), rtol=1e-5)
     assert ops.cumsum(i, 0).dtype == torch.int64
     np.testing.assert_array_equal(ops.sum(i).cpu().numpy(), np.sum(in_))
-    np.testing.assert_allclose(ops.sum(m, 0, True).cpu().numpy(), mn.sum(0, keepdims=True), rtol=1e-5)
+    np.testing.assert_allclose(
+        ops.sum(m, 0, True).cpu().numpy(), mn.sum(0, keepdims=True), rtol=1e-5
+    )
     counts, edges = ops.histogram(m, 9, -2.0, 2.0)
     wc, we = np.histogram(mn, bins=9, range=(-2.0, 2.0))
     np.testing.assert_array_equal(counts.cpu().numpy(), wc)
