@@ -13,12 +13,13 @@ axis for the separable filters, ``gaussian_filter(order=...)`` derivatives
 and any ``radius``. Each pass sums in float64 in SciPy's order and rounds
 once to the output type (integers truncated toward zero, as SciPy), so the
 answers equal SciPy's; SciPy's exceptions are raised for bad arguments
-(RuntimeError for a float16 array, as SciPy).
+(RuntimeError for a float16 array, as SciPy). Complex input or weights run
+as SciPy runs them: real filters of the real and imaginary parts, combined
+in a complex output. A numpy.ma.MaskedArray is refused (TypeError).
 
-Refused (TypeError naming the feature): complex input, weights or output.
-
-On a GPU (CuPy arrays, PyTorch tensors) the filters take what they took
-before the N-D work: 2-D float32 / float64 images, one mode for both axes,
+On a GPU (CuPy arrays, PyTorch tensors, other CUDA arrays through
+``__cuda_array_interface__`` or DLPack) the filters take 2-D float32 /
+float64 images only (N-D and integer data there: not yet), one mode for both axes,
 ``origin`` 0, ``gaussian_filter`` of order 0 with radius up to 31, filter
 sides up to 63, ``output`` None, the input's dtype or an array of the
 input's dtype and shape; anything else raises TypeError / ValueError naming
@@ -365,9 +366,20 @@ def _gpu_laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None, str
 
 
 def _on_gpu_path(x):
-    """CuPy arrays and PyTorch tensors take the 2-D path of before (the GPU
-    kernels, or the host's 2-D kernels for a CPU tensor)."""
-    return _framework(x) in ("cupy", "torch")
+    """CuPy arrays, PyTorch tensors and other CUDA arrays (Numba, JAX:
+    __cuda_array_interface__ or a CUDA __dlpack_device__) take the 2-D path
+    (the GPU kernels, or the host's 2-D kernels for a CPU tensor)."""
+    if _framework(x) in ("cupy", "torch"):
+        return True
+    if isinstance(x, np.ndarray):
+        return False
+    if hasattr(x, "__cuda_array_interface__"):
+        return True
+    device = getattr(x, "__dlpack_device__", None)
+    try:
+        return device is not None and device()[0] in (2, 13)  # kDLCUDA, kDLCUDAManaged
+    except Exception:
+        return False
 
 
 def _gpu_only_2d(fn, input):

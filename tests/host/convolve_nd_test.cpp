@@ -110,6 +110,23 @@ TEST(host_convolve_nd, correlate1d_along_each_axis_is_the_nd_filter_with_one_lon
   }
 }
 
+TEST(host_convolve_nd, lines_across_the_last_axis_go_in_groups_with_a_partial_last_one) {
+  // 37 lines along axis 0: groups of 16, 16 and 5.
+  const std::vector<std::size_t> shape{11, 37};
+  const auto in = random_values(11 * 37, 5);
+  const std::vector<double> w{0.25, -1.0, 2.0, 0.5, 1.0};
+  for (gp::border mode : kModes) {
+    std::vector<double> out(in.size()), mean(in.size());
+    gp::correlate1d(gp::host, gp::nd_view<const double>(in.data(), shape), w, 0,
+                    gp::nd_view<double>(out.data(), shape), mode, 0.5, -1);
+    expect_close(out, reference_nd(in, shape, w, {5, 1}, mode, 0.5, {-1, 0}));
+    gp::uniform_filter1d(gp::host, gp::nd_view<const double>(in.data(), shape), 4, 0,
+                         gp::nd_view<double>(mean.data(), shape), mode, 0.5, 1);
+    expect_close(mean,
+                 reference_nd(in, shape, std::vector<double>(4, 0.25), {4, 1}, mode, 0.5, {1, 0}));
+  }
+}
+
 TEST(host_convolve_nd, uniform_filter1d_is_the_mean_of_the_window) {
   const std::vector<std::size_t> shape{6, 9};
   const auto in = random_values(54, 4);
