@@ -2,8 +2,8 @@
 # Builds the Python package with the CPU backend only into a fresh virtual
 # environment (build/pyenv) and runs its pytest suite (python/tests; the
 # GPU tests skip without a CUDA device), then the peer suites kept out of the
-# default run (SciPy's solver tests, seconds; NumPy's sort tests, about a
-# minute). Part of scripts/test.sh.
+# default run (SciPy's solver tests, seconds; SciPy's ndimage filter tests,
+# about a minute; NumPy's sort tests, about a minute). Part of scripts/test.sh.
 #   GPUPRIM_PYTHON_CUDA=1 scripts/test-python.sh   # the CUDA package instead
 #   GPUPRIM_PEER_SUITES=0 scripts/test-python.sh   # without numpy's sort tests
 set -euo pipefail
@@ -20,6 +20,7 @@ if [[ "${GPUPRIM_PYTHON_CUDA:-0}" == 1 ]]; then cuda_off=(); fi
   "${cuda_off[@]}" .
 "$venv/bin/python" -m pytest -q python/tests
 "$venv/bin/python" -m pytest -q python/tests/peers/scipy_iterative.py
+"$venv/bin/python" -m pytest -q python/tests/peers/scipy_ndimage_filters.py
 # NumPy's own sort tests (about 12,000, a minute here); GPUPRIM_PEER_SUITES=0 skips them.
 if [[ "${GPUPRIM_PEER_SUITES:-1}" == 1 ]]; then
   "$venv/bin/python" -m pytest -q python/tests/peers/numpy_sort.py

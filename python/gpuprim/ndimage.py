@@ -1,25 +1,35 @@
-"""2-D image filters with scipy.ndimage's names, arguments and results.
+"""Filters with scipy.ndimage's names, arguments and results.
 
-``convolve``, ``correlate``, ``gaussian_filter``, ``uniform_filter``,
-``sobel`` and ``laplace`` take a 2-D float32 or float64 image (NumPy on the
-CPU backend; CuPy, PyTorch or any CUDA array on the GPU) and return an image
-of the same dtype and kind, equal to ``scipy.ndimage``'s result up to float
-rounding. Border modes are SciPy's: ``'reflect'`` (the default),
-``'constant'`` (with ``cval``), ``'nearest'``, ``'mirror'``, ``'wrap'`` and
-the aliases ``'grid-mirror'``, ``'grid-constant'``, ``'grid-wrap'``.
+``correlate``, ``convolve``, ``correlate1d``, ``convolve1d``,
+``gaussian_filter``, ``gaussian_filter1d``, ``uniform_filter``,
+``uniform_filter1d``, ``sobel`` and ``laplace``.
 
-Differences from SciPy, each raising rather than answering differently:
-  - 2-D images of float32 / float64 only (SciPy's result for an integer
-    image is the integer type, truncated; convert first);
-  - filter sides up to 63 (``gaussian_filter``'s radius up to 31);
-  - ``origin`` must be 0 and ``gaussian_filter``'s ``order`` 0;
-  - one ``mode`` for both axes;
-  - ``output`` may be None, the input's dtype, or an array of the input's
-    dtype, shape and device (written and returned);
-  - ``weights`` of ``convolve`` / ``correlate`` may be on the GPU; they are
-    read to the host (they travel with the launch, at most 63 x 63 values).
-GPU calls take ``stream=`` (default: the input framework's current stream)
-and do not synchronize.
+NumPy arrays (and anything ``numpy.asarray`` takes) run on the CPU through
+the library's host N-D filters and take everything SciPy takes for real
+data: any number of axes, bool / integer / float32 / float64 inputs,
+``output=`` as None, a dtype or an array of any real dtype (the input itself
+too), ``axes=``, ``origin=`` (an integer or one per axis), ``mode=`` per
+axis for the separable filters, ``gaussian_filter(order=...)`` derivatives
+and any ``radius``. Each pass sums in float64 in SciPy's order and rounds
+once to the output type (integers truncated toward zero, as SciPy), so the
+answers equal SciPy's; SciPy's exceptions are raised for bad arguments
+(RuntimeError for a float16 array, as SciPy). Complex input or weights run
+as SciPy runs them: real filters of the real and imaginary parts, combined
+in a complex output. A numpy.ma.MaskedArray is refused (TypeError).
+
+On a GPU (CuPy arrays, PyTorch tensors, other CUDA arrays through
+``__cuda_array_interface__`` or DLPack) the filters take 2-D float32 /
+float64 images only (N-D and integer data there: not yet), one mode for both axes,
+``origin`` 0, ``gaussian_filter`` of order 0 with radius up to 31, filter
+sides up to 63, ``output`` None, the input's dtype or an array of the
+input's dtype and shape; anything else raises TypeError / ValueError naming
+it (``correlate1d``, ``convolve1d``, ``gaussian_filter1d`` and
+``uniform_filter1d`` raise TypeError there). Border modes are SciPy's:
+``'reflect'`` (the default), ``'constant'`` (with ``cval``), ``'nearest'``,
+``'mirror'``, ``'wrap'`` and the aliases ``'grid-mirror'``,
+``'grid-constant'``, ``'grid-wrap'``. GPU calls take ``stream=`` (default:
+the input framework's current stream) and do not synchronize; weights on
+the GPU are read to the host (they travel with the launch).
 """
 
 import functools
@@ -28,8 +38,20 @@ import numbers
 import numpy as np
 
 from . import _core
+from . import _ndimage_host as _h
 
-__all__ = ["convolve", "correlate", "gaussian_filter", "uniform_filter", "sobel", "laplace"]
+__all__ = [
+    "convolve",
+    "convolve1d",
+    "correlate",
+    "correlate1d",
+    "gaussian_filter",
+    "gaussian_filter1d",
+    "uniform_filter",
+    "uniform_filter1d",
+    "sobel",
+    "laplace",
+]
 
 # Border codes of the library (gpuprim::border): zero, replicate, reflect,
 # mirror, wrap.
@@ -192,14 +214,14 @@ def _host_weights(fn, weights):
     return w
 
 
-def correlate(input, weights, output=None, mode="reflect", cval=0.0, origin=0, *, stream=None):
+def _gpu_correlate(input, weights, output=None, mode="reflect", cval=0.0, origin=0, *, stream=None):
     """As scipy.ndimage.correlate: sum of weights[i, j] * input[y + i - ci, x + j - cj]."""
     _check_origin("correlate", origin)
     w = _host_weights("correlate", weights)
     return _run("correlate", input, ("general", w, False), mode, cval, output, stream)
 
 
-def convolve(input, weights, output=None, mode="reflect", cval=0.0, origin=0, *, stream=None):
+def _gpu_convolve(input, weights, output=None, mode="reflect", cval=0.0, origin=0, *, stream=None):
     """As scipy.ndimage.convolve: correlate with the flipped weights."""
     _check_origin("convolve", origin)
     w = _host_weights("convolve", weights)
@@ -241,7 +263,7 @@ def _gaussian_weights(sigma, radius):
     return tuple((w / w.sum()).tolist())
 
 
-def gaussian_filter(
+def _gpu_gaussian_filter(
     input,
     sigma,
     order=0,
@@ -288,10 +310,12 @@ def gaussian_filter(
                 "at most 31 (filter side 63) is supported"
             )
         taps[a] = _gaussian_weights(s, int(r))
-    return _run(fn, input, ("separable", taps[1], taps[0], ax[0] if ax else 0), mode, cval, output, stream)
+    return _run(
+        fn, input, ("separable", taps[1], taps[0], ax[0] if ax else 0), mode, cval, output, stream
+    )
 
 
-def uniform_filter(
+def _gpu_uniform_filter(
     input, size=3, output=None, mode="reflect", cval=0.0, origin=0, *, axes=None, stream=None
 ):
     """As scipy.ndimage.uniform_filter: the mean over size pixels along each axis
@@ -308,10 +332,12 @@ def uniform_filter(
         if k > 63:
             raise ValueError(f"{fn}: size {k} is more than the supported 63")
         taps[a] = (1.0 / int(k),) * int(k)
-    return _run(fn, input, ("separable", taps[1], taps[0], ax[0] if ax else 0), mode, cval, output, stream)
+    return _run(
+        fn, input, ("separable", taps[1], taps[0], ax[0] if ax else 0), mode, cval, output, stream
+    )
 
 
-def sobel(input, axis=-1, output=None, mode="reflect", cval=0.0, *, stream=None):
+def _gpu_sobel(input, axis=-1, output=None, mode="reflect", cval=0.0, *, stream=None):
     """As scipy.ndimage.sobel: [-1, 0, 1] along `axis` (a correlation), [1, 2, 1]
     along the other axis."""
     fn = "sobel"
@@ -321,7 +347,7 @@ def sobel(input, axis=-1, output=None, mode="reflect", cval=0.0, *, stream=None)
     return _run(fn, input, ("separable", row, column, a), mode, cval, output, stream)
 
 
-def laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None, stream=None):
+def _gpu_laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None, stream=None):
     """As scipy.ndimage.laplace: the sum over the axes of [1, -2, 1] along each."""
     fn = "laplace"
     ax = _axes(fn, axes)
@@ -334,3 +360,155 @@ def laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None, stream=N
         ax = (0,)
     row, column = (second, (1.0,)) if ax[0] == 1 else ((1.0,), second)
     return _run(fn, input, ("separable", row, column, ax[0]), mode, cval, output, stream)
+
+
+# ---- public functions: the host path for NumPy, the 2-D GPU path for device arrays
+
+
+def _on_gpu_path(x):
+    """CuPy arrays, PyTorch tensors and other CUDA arrays (Numba, JAX:
+    __cuda_array_interface__ or a CUDA __dlpack_device__) take the 2-D path
+    (the GPU kernels, or the host's 2-D kernels for a CPU tensor)."""
+    if _framework(x) in ("cupy", "torch"):
+        return True
+    if isinstance(x, np.ndarray):
+        return False
+    if hasattr(x, "__cuda_array_interface__"):
+        return True
+    device = getattr(x, "__dlpack_device__", None)
+    try:
+        return device is not None and device()[0] in (2, 13)  # kDLCUDA, kDLCUDAManaged
+    except Exception:
+        return False
+
+
+def _gpu_only_2d(fn, input):
+    raise TypeError(
+        f"{fn}: on CuPy / PyTorch arrays only the 2-D filters run (correlate, convolve, "
+        "gaussian_filter, uniform_filter, sobel, laplace); use a NumPy array for the 1-D ones"
+    )
+
+
+def correlate(
+    input, weights, output=None, mode="reflect", cval=0.0, origin=0, *, axes=None, stream=None
+):
+    """As scipy.ndimage.correlate: sum of w[i, ...] * input[x + i - (k // 2 + origin), ...]."""
+    if _on_gpu_path(input):
+        if axes is not None:
+            raise TypeError("correlate: axes= is taken for NumPy arrays only")
+        return _gpu_correlate(input, weights, output, mode, cval, origin, stream=stream)
+    return _h.correlate_nd("correlate", input, weights, output, mode, cval, origin, False, axes)
+
+
+def convolve(
+    input, weights, output=None, mode="reflect", cval=0.0, origin=0, *, axes=None, stream=None
+):
+    """As scipy.ndimage.convolve: correlate with the flipped weights (origins negated)."""
+    if _on_gpu_path(input):
+        if axes is not None:
+            raise TypeError("convolve: axes= is taken for NumPy arrays only")
+        return _gpu_convolve(input, weights, output, mode, cval, origin, stream=stream)
+    return _h.correlate_nd("convolve", input, weights, output, mode, cval, origin, True, axes)
+
+
+def correlate1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
+    """As scipy.ndimage.correlate1d: a 1-D correlation along `axis`."""
+    if _on_gpu_path(input):
+        _gpu_only_2d("correlate1d", input)
+    return _h.correlate1d("correlate1d", input, weights, axis, output, mode, cval, origin)
+
+
+def convolve1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
+    """As scipy.ndimage.convolve1d: a 1-D convolution along `axis`."""
+    if _on_gpu_path(input):
+        _gpu_only_2d("convolve1d", input)
+    return _h.convolve1d("convolve1d", input, weights, axis, output, mode, cval, origin)
+
+
+def gaussian_filter1d(
+    input,
+    sigma,
+    axis=-1,
+    order=0,
+    output=None,
+    mode="reflect",
+    cval=0.0,
+    truncate=4.0,
+    *,
+    radius=None,
+):
+    """As scipy.ndimage.gaussian_filter1d (order >= 0: the Gaussian's derivative)."""
+    if _on_gpu_path(input):
+        _gpu_only_2d("gaussian_filter1d", input)
+    return _h.gaussian_filter1d(
+        "gaussian_filter1d", input, sigma, axis, order, output, mode, cval, truncate, radius
+    )
+
+
+def gaussian_filter(
+    input,
+    sigma,
+    order=0,
+    output=None,
+    mode="reflect",
+    cval=0.0,
+    truncate=4.0,
+    *,
+    radius=None,
+    axes=None,
+    stream=None,
+):
+    """As scipy.ndimage.gaussian_filter: one gaussian_filter1d pass per axis with
+    sigma > 1e-15 (weights exp(-x^2 / (2 sigma^2)) over radius
+    int(truncate * sigma + 0.5) summing to 1, times the derivative's polynomial
+    for order > 0)."""
+    if _on_gpu_path(input):
+        return _gpu_gaussian_filter(
+            input,
+            sigma,
+            order,
+            output,
+            mode,
+            cval,
+            truncate,
+            radius=radius,
+            axes=axes,
+            stream=stream,
+        )
+    return _h.gaussian_filter(
+        "gaussian_filter", input, sigma, order, output, mode, cval, truncate, radius, axes
+    )
+
+
+def uniform_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
+    """As scipy.ndimage.uniform_filter1d: the running mean of `size` values along `axis`."""
+    if _on_gpu_path(input):
+        _gpu_only_2d("uniform_filter1d", input)
+    return _h.uniform_filter1d("uniform_filter1d", input, size, axis, output, mode, cval, origin)
+
+
+def uniform_filter(
+    input, size=3, output=None, mode="reflect", cval=0.0, origin=0, *, axes=None, stream=None
+):
+    """As scipy.ndimage.uniform_filter: the mean over `size` values along each axis
+    (window [i - size // 2 - origin, i + (size - 1) // 2 - origin])."""
+    if _on_gpu_path(input):
+        return _gpu_uniform_filter(
+            input, size, output, mode, cval, origin, axes=axes, stream=stream
+        )
+    return _h.uniform_filter("uniform_filter", input, size, output, mode, cval, origin, axes)
+
+
+def sobel(input, axis=-1, output=None, mode="reflect", cval=0.0, *, stream=None):
+    """As scipy.ndimage.sobel: [-1, 0, 1] along `axis` (a correlation), then
+    [1, 2, 1] along every other axis."""
+    if _on_gpu_path(input):
+        return _gpu_sobel(input, axis, output, mode, cval, stream=stream)
+    return _h.sobel("sobel", input, axis, output, mode, cval)
+
+
+def laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None, stream=None):
+    """As scipy.ndimage.laplace: the sum over the axes of [1, -2, 1] along each."""
+    if _on_gpu_path(input):
+        return _gpu_laplace(input, output, mode, cval, axes=axes, stream=stream)
+    return _h.laplace("laplace", input, output, mode, cval, axes)

@@ -1,8 +1,11 @@
-// scipy.ndimage's 2-D filters on the library's convolution family: a
-// general correlation / convolution with a weights array, and a separable
-// one (a row filter and a column filter). python/gpuprim/ndimage.py turns
-// the named filters (gaussian_filter, uniform_filter, sobel, laplace) and
-// SciPy's arguments (mode names, cval, truncate, ...) into these calls.
+// scipy.ndimage's filters on the library's convolution family. NumPy
+// arrays of any real dtype and number of axes go through the host's N-D
+// filters (convolve_nd.hpp: correlate1d, uniform_filter1d, correlate_nd,
+// SciPy's arithmetic and output casts); 2-D float images on a GPU through
+// the 2-D general and separable kernels (convolve.hpp).
+// python/gpuprim/ndimage.py turns the named filters (gaussian_filter,
+// uniform_filter, sobel, laplace, ...) and SciPy's arguments (mode names,
+// cval, truncate, axes, origin, output, ...) into these calls.
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -13,6 +16,7 @@
 #include "arrays.hpp"
 #include "bind.hpp"
 #include "gpuprim/convolve.hpp"
+#include "gpuprim/convolve_nd.hpp"
 
 namespace gpuprim::python {
 
@@ -92,6 +96,67 @@ nb::object filter_call(const char* fn, nb::handle input_obj, const filter_spec& 
   return out.obj;
 }
 
+// One pass of the host's N-D filters: input and output are host arrays of
+// one shape (the output of any real dtype, made by the caller).
+enum class nd_kind { correlate1d, uniform1d, correlate };
+
+std::vector<std::size_t> nd_shape(const array& a) {
+  std::vector<std::size_t> s(static_cast<std::size_t>(a.ndim));
+  for (int i = 0; i < a.ndim; ++i)
+    s[static_cast<std::size_t>(i)] = static_cast<std::size_t>(a.shape[i]);
+  return s;
+}
+
+void check_nd_dtype(const char* fn, const array& a, const char* what) {
+  if (a.type == dtype::float16) {
+    // SciPy's own answer for float16 arrays.
+    nb::raise("%s: %s array type dtype('float16') not supported", fn, what);
+  }
+}
+
+nb::object filter_nd(const char* fn, nd_kind kind, nb::handle input_obj, nb::handle output_obj,
+                     const std::vector<double>& weights, const std::vector<std::size_t>& wshape,
+                     std::size_t axis, std::size_t size, int mode, double cval,
+                     const std::vector<long long>& origins) {
+  const std::string f(fn);
+  array in = import_array(input_obj, f + ": input");
+  array out = import_array(output_obj, f + ": output", true);
+  if (in.on_device || out.on_device) {
+    type_error(f + ": the N-D filters run on NumPy arrays; on a GPU, 2-D float32/float64 images");
+  }
+  check_nd_dtype(fn, in, "input");
+  check_nd_dtype(fn, out, "output");
+  if (in.ndim != out.ndim || in.shape_vector() != out.shape_vector()) {
+    value_error(f + ": output must have the input's shape");
+  }
+  const border b = border_of(fn, mode);
+  // bool arrays as their bytes (stored_t): SciPy reads and writes npy_bool,
+  // an unsigned char, so a pass may leave a 2 there that the next reads.
+  visit_dtype(in.type, [&]<class VI>(type_tag<VI>) {
+    visit_dtype(out.type, [&]<class VO>(type_tag<VO>) {
+      using TI = stored_t<VI>;
+      using TO = stored_t<VO>;
+      nd_view<const TI> vin(in.ptr<const TI>(), nd_shape(in));
+      nd_view<TO> vout(out.ptr<TO>(), nd_shape(out));
+      try {
+        nb::gil_scoped_release release;
+        if (kind == nd_kind::correlate1d) {
+          correlate1d(host, vin, std::span<const double>(weights), axis, vout, b, cval,
+                      origins.empty() ? 0 : origins[0]);
+        } else if (kind == nd_kind::uniform1d) {
+          uniform_filter1d(host, vin, size, axis, vout, b, cval, origins.empty() ? 0 : origins[0]);
+        } else {
+          nd_view<const double> w(weights.data(), wshape);
+          correlate_nd(host, vin, w, vout, b, cval, std::span<const long long>(origins));
+        }
+      } catch (const std::invalid_argument& e) {
+        value_error(e.what());
+      }
+    });
+  });
+  return out.obj;
+}
+
 }  // namespace
 
 void bind_ndimage(nb::module_& m) {
@@ -126,6 +191,24 @@ void bind_ndimage(nb::module_& m) {
       nb::arg("flip"), nb::arg("output").none(), nb::arg("stream").none(),
       "A separable 2-D correlation: `row` along each row, `column` along each column "
       "(use gpuprim.ndimage).");
+  m.def(
+      "_filter_nd",
+      [](const std::string& name, const std::string& kind, nb::object input, nb::object output,
+         std::vector<double> weights, std::vector<std::size_t> wshape, std::size_t axis,
+         std::size_t size, int mode, double cval, std::vector<long long> origins) {
+        const nd_kind k = kind == "correlate1d" ? nd_kind::correlate1d
+                          : kind == "uniform1d" ? nd_kind::uniform1d
+                          : kind == "correlate"
+                              ? nd_kind::correlate
+                              : (value_error("unknown filter " + kind), nd_kind{});
+        return filter_nd(name.c_str(), k, input, output, weights, wshape, axis, size, mode, cval,
+                         origins);
+      },
+      nb::arg("name"), nb::arg("kind"), nb::arg("input"), nb::arg("output"), nb::arg("weights"),
+      nb::arg("wshape"), nb::arg("axis"), nb::arg("size"), nb::arg("mode"), nb::arg("cval"),
+      nb::arg("origins"),
+      "One pass of the host's N-D filters (kind 'correlate1d', 'uniform1d' or 'correlate') "
+      "from input into output, SciPy's arithmetic (use gpuprim.ndimage).");
 }
 
 }  // namespace gpuprim::python

@@ -119,13 +119,14 @@ def _reaching(nodes, names, self_names=()):
         reach = grown
 
 
-def load(path, functions, methods=None, helpers=()):
+def load(path, functions, methods=None, helpers=(), package=None):
     """(module, names of its tests that reach a substituted name) for the test
     file at `path`. functions: {numpy name: replacement}; methods: {ndarray
     method name: f(array) -> bound replacement}; helpers: other names whose
     use reaches gpuprim. A test reaches gpuprim when its body uses a
     substituted name or a function or method (``self.<m>``) of the file
-    that does."""
+    that does. package: the package the file's relative imports are from
+    (``from . import types``)."""
     methods = methods or {}
     path = pathlib.Path(path)
     tree = ast.parse(path.read_text(), str(path))
@@ -133,6 +134,8 @@ def load(path, functions, methods=None, helpers=()):
     spec = importlib.util.spec_from_loader(f"gpuprim_peer_{path.stem}", loader=None)
     module = importlib.util.module_from_spec(spec)
     module.__file__ = str(path)
+    if package is not None:
+        module.__package__ = package
 
     def method(obj, name):
         if type(obj) is np.ndarray:
