@@ -2,9 +2,14 @@
 // work shorter than the interval, then the innermost open stage, with its
 // percentage when it knows one, on stderr once per interval.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <system_error>
 #include <thread>
 
 #include "apps/gpuprim/progress.hpp"
@@ -15,6 +20,20 @@ namespace {
 
 void wait(double seconds) {
   std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+}
+
+// Caps this process's address space a little above what it maps now, so
+// that a thread's stack (8 MiB) cannot be mapped.
+bool leave_no_room_for_a_thread() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return false;
+  unsigned long pages = 0;
+  const bool read = std::fscanf(f, "%lu", &pages) == 1;
+  std::fclose(f);
+  if (!read) return false;
+  const rlim_t bytes = static_cast<rlim_t>(pages) * sysconf(_SC_PAGE_SIZE) + (1 << 20);
+  const rlimit limit{bytes, bytes};
+  return setrlimit(RLIMIT_AS, &limit) == 0;
 }
 
 }  // namespace
@@ -77,4 +96,29 @@ TEST(progress, a_stage_without_a_reporter_does_nothing) {
     stage.fraction(0.5);
   }
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+}
+
+// Out of memory, the reporter cannot start its thread: the command runs on
+// without progress lines, its stages doing nothing.
+TEST(progress, no_room_for_the_thread_runs_on_silently) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        if (!leave_no_room_for_a_thread()) std::_Exit(3);
+        bool started = true;
+        try {
+          std::thread probe([] {});
+          probe.join();
+        } catch (const std::system_error&) {
+          started = false;
+        }
+        if (started) std::_Exit(4);  // the limit did not bite: nothing tested
+        {
+          const cli::progress_reporter reporter("gpuprim test", 0.01);
+          cli::progress_stage stage("reading a.png");
+          stage.fraction(0.5);
+        }
+        std::_Exit(0);
+      },
+      testing::ExitedWithCode(0), "");
 }
