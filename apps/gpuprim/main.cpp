@@ -63,9 +63,10 @@ int report(int code, const std::string& where, std::string message) {
 }
 
 int run_guarded(const command& run, const std::string& where) {
-  // Long work reports on stderr once a second (progress.hpp).
-  const progress_reporter progress(where);
   try {
+    // Long work reports on stderr once a second (progress.hpp); the
+    // reporter stops before an error's line is printed.
+    const progress_reporter progress(where);
     return run();
   } catch (const usage_error& e) {
     return report(exit_bad_input, where, e.what());

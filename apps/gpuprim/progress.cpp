@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <mutex>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -51,10 +52,9 @@ void print_line(const std::string& where, const stage_entry& stage, double secon
 
 progress_reporter::progress_reporter(std::string where, double interval)
     : state_(std::make_unique<state>()) {
-  active.store(state_.get());
   state* const shared = state_.get();
   const clock_type::time_point started = clock_type::now();
-  thread_ = std::thread([shared, where = std::move(where), interval, started] {
+  auto report = [shared, where = std::move(where), interval, started] {
     double next = interval;  // seconds since the start
     std::unique_lock<std::mutex> guard(shared->lock);
     for (;;) {
@@ -65,11 +65,20 @@ progress_reporter::progress_reporter(std::string where, double interval)
       if (!shared->stages.empty()) print_line(where, shared->stages.back(), seconds);
       next = (std::floor(seconds / interval) + 1) * interval;
     }
-  });
+  };
+  try {
+    thread_ = std::thread(std::move(report));
+  } catch (const std::system_error&) {
+    // No thread (no room for its stack when memory runs out): the command
+    // runs without progress lines, and its stages do nothing.
+    return;
+  }
+  active.store(shared);
 }
 
 progress_reporter::~progress_reporter() {
   active.store(nullptr);
+  if (!thread_.joinable()) return;
   {
     const std::lock_guard<std::mutex> guard(state_->lock);
     state_->stopping = true;

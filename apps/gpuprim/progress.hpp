@@ -11,7 +11,8 @@
 // itself. Without a reporter (the reader tests, the fuzzers) a stage does
 // nothing. Lines go to stderr whether or not it is a terminal, as those of
 // `solve` and `closest-pair` do; a command that takes less than a second,
-// as every test does, prints none.
+// as every test does, prints none. Where no thread can be started (memory
+// exhausted), the reporter is silent and the command runs on.
 #pragma once
 
 #include <cstddef>

@@ -68,7 +68,12 @@ def test_unknown_keyword_of_the_other_functions():
                  lambda: gp.sort_by_key(x, x, bogus=1),
                  lambda: gp.segmented_sum(x, np.array([0, 4]), bogus=1),
                  lambda: gp.segmented_cumsum(x, np.array([0, 4]), bogus=1),
-                 lambda: gp.ndimage.gaussian_filter(np.ones((3, 3)), 1.0, bogus=1)):
+                 lambda: gp.ndimage.gaussian_filter(np.ones((3, 3)), 1.0, bogus=1),
+                 lambda: gp.histogram(x, bogus=1),
+                 lambda: gp.searchsorted(x, x, bogus=1),
+                 lambda: gp.topk(x, 2, bogus=1),
+                 lambda: gp.partition(x, 1, bogus=1),
+                 lambda: gp.sparse.linalg.cg(np.eye(4), x, bogus=1)):
         with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
             call()
 

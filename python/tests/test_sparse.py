@@ -187,6 +187,26 @@ def test_non_finite_data_stationary(name):
     B.data[1] = np.inf  # off the diagonal
     x, info = getattr(gp.sparse.linalg, name)(B, np.ones(3), omega=0.2)
     assert info == 30 and np.all(np.isnan(x))
+    B.data[1] = np.nan
+    x, info = getattr(gp.sparse.linalg, name)(B, np.ones(3), omega=0.2)
+    assert info == 30 and np.all(np.isnan(x))
+    x, info = getattr(gp.sparse.linalg, name)(A, np.array([1.0, np.inf, 1.0]), omega=0.2)
+    assert info == 30 and np.all(np.isnan(x))
+    for bad in (np.nan, np.inf):
+        x0 = np.array([bad, 0.0, 0.0])
+        x, info = getattr(gp.sparse.linalg, name)(A, np.ones(3), x0=x0, omega=0.2)
+        assert info == 30 and np.all(np.isnan(x))
+        assert x0[0] != 0  # x0 untouched
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_jacobi_refuses_a_non_finite_diagonal(bad):
+    """Jacobi divides by the diagonal: a NaN or inf there is refused by name."""
+    A = _tridiagonal()
+    A.data[0] = bad
+    word = "nan" if np.isnan(bad) else "inf"
+    with pytest.raises(ValueError, match=f"diagonal entry of row 0 is {word}"):
+        gp.sparse.linalg.jacobi(A, np.ones(3), omega=0.2)
 
 
 def test_cg_indefinite_as_scipy():

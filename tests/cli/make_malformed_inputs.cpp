@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
               "%%MatrixMarket matrix coordinate real general\n"
               "1099511627776 1099511627776 1\n1 1 1\n");
   // 2^27 rows, 4 columns, one entry: plausible, but y = A x takes 1 GiB
-  // (the out-of-memory test runs it under ulimit -v).
+  // (the out-of-memory test runs it under ulimit -d).
   ok &= write(dir / "rows_2p27.mtx",
               "%%MatrixMarket matrix coordinate real general\n134217728 4 1\n1 1 1\n");
   // Symmetric, 2^62 rows, no entries.

@@ -19,7 +19,12 @@
 #   DEVICE      "required" (a CUDA device) or "absent" (a machine without
 #               one); elsewhere the script prints "SKIP: <why>", which the
 #               tests take as their SKIP_REGULAR_EXPRESSION
-#   ULIMIT_V    run the command under `ulimit -v <KiB>`
+#   ULIMIT_D    run the command under `ulimit -d <KiB>`: at most that much
+#               writable private memory (heap, anonymous maps, stacks), as on
+#               a machine with that much memory; code mapped from shared
+#               libraries does not count, so the CPU-only and CUDA-enabled
+#               builds get the same room (`ulimit -v` would count the ~1 GiB
+#               of cuBLAS, cuSPARSE and NCCL the CUDA build maps at start)
 # Distributed round trip, when NP is given: the command once without
 # --distributed (one process), then under MPIEXEC (with MPIFLAGS) on NP
 # ranks with --distributed, both with --backend BACKEND (host unless given).
@@ -148,8 +153,8 @@ foreach(file IN ITEMS "${OUTPUT}" "${ABSENT}")
   endif()
 endforeach()
 set(run ${command})
-if(DEFINED ULIMIT_V)
-  set(run sh -c "ulimit -v ${ULIMIT_V} && exec \"\$0\" \"\$@\"" ${command})
+if(DEFINED ULIMIT_D)
+  set(run sh -c "ulimit -d ${ULIMIT_D} && exec \"\$0\" \"\$@\"" ${command})
 endif()
 execute_process(COMMAND ${run} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE exit_code)
 string(REPLACE ";" " " shown "${command}")
