@@ -90,7 +90,7 @@ note() { echo "$*" | tee -a "$summary"; }
 # SANITIZE_FILTER (a gtest filter), SANITIZE_TOOLS, SANITIZE_MAX_SIZE, SANITIZE_SHARDS
 # (sanitizer processes side by side, default 1), PROBE_TIMEOUT
 # (seconds a probe may run, default 300), PROBE_ARGS (the probe's
-# arguments, e.g. --segmented for tune_scan),
+# arguments, e.g. --segmented for probe_scan),
 # BENCH_FAMILY, BENCH_ARGS (e.g. --backend cuda), LADDER_FAMILIES,
 # BUILD_TARGETS (build only these CMake targets, e.g. "gpuprim-bench
 # gpuprim_sparse_cuda_tests"; default: everything).
@@ -104,9 +104,9 @@ cat "$summary"
 
 export PATH=/usr/local/cuda/bin:$PATH
 mkdir -p "$BUILD"
-# The requested probes (lab/probes/tune_NAME.cu): CMake targets
+# The requested probes (lab/probes/probe_NAME.cu): CMake targets
 # gpuprim_lab_probe_NAME, built with the library after the main build
-# (-lineinfo for Nsight Compute), then copied to $BUILD/tune_NAME.
+# (-lineinfo for Nsight Compute), then copied to $BUILD/probe_NAME.
 PROBES=()
 { [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; } && PROBES+=(radix_tile)
 { [ $RUN_TUNE_SCAN -eq 1 ] || [ $RUN_NCU_SCAN -eq 1 ] || [ $RUN_NCU_SMALL -eq 1 ]; } &&
@@ -138,7 +138,7 @@ if [ $MAIN_BUILD -eq 1 ] || [ ${#PROBES[@]} -gt 0 ]; then
       >>"$OUT/build-tests.log" 2>&1
     build_rc=$?
     for name in "${PROBES[@]}"; do
-      cp "$BUILD/lab/probes/gpuprim_lab_probe_$name" "$BUILD/tune_$name" 2>/dev/null
+      cp "$BUILD/lab/probes/gpuprim_lab_probe_$name" "$BUILD/probe_$name" 2>/dev/null
     done
   fi
   note "build: rc=$build_rc${PROBES:+ (probes: ${PROBES[*]})}"
@@ -215,11 +215,11 @@ if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
   # window 4, 2 blocks per SM) and of the probe's match-rank variants of
   # it (sass-radix.txt): what a tile's work compiles to, instruction by
   # instruction.
-  cuobjdump -sass "$BUILD/tune_radix_tile" 2>/dev/null |
+  cuobjdump -sass "$BUILD/probe_radix_tile" 2>/dev/null |
     awk '/Function : /{keep = /radix_(onesweep|match)_passIL?.*jNS[0-9]_9no_valuesELi32ELi4ELi2E/} keep' \
       >"$OUT/sass-radix.txt"
   if [ $RUN_TUNE_RADIX -eq 1 ]; then
-    "$BUILD/tune_radix_tile" >>"$OUT/tune-radix.txt" 2>&1
+    "$BUILD/probe_radix_tile" >>"$OUT/tune-radix.txt" 2>&1
     note "tune radix: rc=$?"
   fi
   if [ $RUN_NCU_RADIX -eq 1 ]; then
@@ -229,13 +229,13 @@ if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
       --section SpeedOfLight --section Occupancy --section LaunchStats \
       --section WarpStateStats --section InstructionStats --section ComputeWorkloadAnalysis \
       --section MemoryWorkloadAnalysis --section SchedulerStats --section SourceCounters \
-      "$BUILD/tune_radix_tile" --profile >"$OUT/ncu-radix.txt" 2>&1
+      "$BUILD/probe_radix_tile" --profile >"$OUT/ncu-radix.txt" 2>&1
     note "ncu radix: rc=$?"
     # Where the passes' warps wait, reason by reason (cycles per issued
     # instruction), in a file of its own: ncu-stalls.txt.
     ncu --kernel-name regex:'[Oo]nesweep|radix_match_pass' \
       --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
-      "$BUILD/tune_radix_tile" --profile >"$OUT/ncu-stalls.txt" 2>&1
+      "$BUILD/probe_radix_tile" --profile >"$OUT/ncu-stalls.txt" 2>&1
     note "ncu stalls: rc=$?"
   fi
 fi
@@ -243,10 +243,10 @@ fi
 # probe NAME: runs the stand-alone probe built above, output appended to
 # tune-NAME.txt.
 probe() {
-  timeout "${PROBE_TIMEOUT:-300}" "$BUILD/tune_$1" ${PROBE_ARGS:-} >>"$OUT/tune-$1.txt" 2>&1
+  timeout "${PROBE_TIMEOUT:-300}" "$BUILD/probe_$1" ${PROBE_ARGS:-} >>"$OUT/tune-$1.txt" 2>&1
   note "tune $1: rc=$?"
 }
-# The scan's look-back window widths against CUB (lab/probes/tune_scan.cu).
+# The scan's look-back window widths against CUB (lab/probes/probe_scan.cu).
 [ $RUN_TUNE_SCAN -eq 1 ] && probe scan
 if [ $RUN_NCU_SCAN -eq 1 ]; then
   # One default scan and one CUB scan of 2^26 floats under Nsight Compute
@@ -258,11 +258,11 @@ if [ $RUN_NCU_SCAN -eq 1 ]; then
     --section WarpStateStats --section SchedulerStats --section MemoryWorkloadAnalysis \
     --section SourceCounters \
     --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
-    "$BUILD/tune_scan" --profile >"$OUT/ncu-scan.txt" 2>&1
+    "$BUILD/probe_scan" --profile >"$OUT/ncu-scan.txt" 2>&1
   note "ncu scan: rc=$?"
   ncu --kernel-name regex:scan_decoupled_lookback -c 1 --section WarpStateStats \
     --section SourceCounters --page source --csv --print-source sass \
-    "$BUILD/tune_scan" --profile >"$OUT/ncu-scan-source.txt" 2>&1
+    "$BUILD/probe_scan" --profile >"$OUT/ncu-scan-source.txt" 2>&1
   note "ncu scan source: rc=$?"
 fi
 if [ $RUN_NCU_SMALL -eq 1 ]; then
@@ -273,14 +273,14 @@ if [ $RUN_NCU_SMALL -eq 1 ]; then
     ncu --kernel-name regex:'scan_decoupled_lookback|DeviceScan|reduce_single_pass|DeviceReduce' \
       --section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats \
       --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
-      "$BUILD/tune_$probe" --profile 20 >>"$OUT/ncu-small.txt" 2>&1
+      "$BUILD/probe_$probe" --profile 20 >>"$OUT/ncu-small.txt" 2>&1
     note "ncu small $probe: rc=$?"
   done
 fi
-# The byte histogram's kernels against CUB (lab/probes/tune_histogram.cu).
+# The byte histogram's kernels against CUB (lab/probes/probe_histogram.cu).
 [ $RUN_TUNE_HISTOGRAM -eq 1 ] && probe histogram
 if [ $RUN_PROBE_MERGE -eq 1 ]; then
-  # The distributed sort's merge against a copy (lab/probes/tune_dist_merge.cu),
+  # The distributed sort's merge against a copy (lab/probes/probe_dist_merge.cu),
   # then one merge and its partition under Nsight Compute (ncu-merge.txt:
   # time, memory, occupancy, warp states and stall reasons).
   probe dist_merge
@@ -288,29 +288,29 @@ if [ $RUN_PROBE_MERGE -eq 1 ]; then
     --section SpeedOfLight --section Occupancy --section LaunchStats \
     --section WarpStateStats --section SchedulerStats --section MemoryWorkloadAnalysis \
     --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
-    "$BUILD/tune_dist_merge" >"$OUT/ncu-merge.txt" 2>&1
+    "$BUILD/probe_dist_merge" >"$OUT/ncu-merge.txt" 2>&1
   note "ncu merge: rc=$?"
 fi
-# One CG iteration's kernels against variants (lab/probes/tune_cg.cu).
+# One CG iteration's kernels against variants (lab/probes/probe_cg.cu).
 [ $RUN_PROBE_CG -eq 1 ] && probe cg
-# The batched sort of full tiles against the partial arrays' kernel (lab/probes/tune_batched_sort.cu).
+# The batched sort of full tiles against the partial arrays' kernel (lab/probes/probe_batched_sort.cu).
 [ $RUN_PROBE_BATCHED_SORT -eq 1 ] && probe batched_sort
-# SpMV on the R-MAT matrix against cuSPARSE and variants (lab/probes/tune_spmv_rmat.cu).
+# SpMV on the R-MAT matrix against cuSPARSE and variants (lab/probes/probe_spmv_rmat.cu).
 [ $RUN_PROBE_SPMV_RMAT -eq 1 ] && probe spmv_rmat
 # The segmented float sum's variants against production and CUB
-# (lab/probes/tune_segmented_scan.cu).
+# (lab/probes/probe_segmented_scan.cu).
 [ $RUN_PROBE_SEGMENTED_SCAN -eq 1 ] && probe segmented_scan
 # The transpose's kernels at every element size on unaligned shapes
-# (lab/probes/tune_transpose.cu).
+# (lab/probes/probe_transpose.cu).
 [ $RUN_PROBE_TRANSPOSE -eq 1 ] && probe transpose
-# The reduction's block shapes against CUB (lab/probes/tune_reduce.cu).
+# The reduction's block shapes against CUB (lab/probes/probe_reduce.cu).
 [ $RUN_TUNE_REDUCE -eq 1 ] && probe reduce
 if [ $RUN_TUNE_GEMM -eq 1 ]; then
   # The bf16 tensor-core rung's variants against cuBLAS
-  # (lab/probes/tune_gemm_mma.cu), then the SASS of the ladder row's kernel
+  # (lab/probes/probe_gemm_mma.cu), then the SASS of the ladder row's kernel
   # (128 x 256 x 32, 4 stages, cp.async path; sass-gemm.txt).
   probe gemm_mma
-  cuobjdump -sass "$BUILD/tune_gemm_mma" 2>/dev/null |
+  cuobjdump -sass "$BUILD/probe_gemm_mma" 2>/dev/null |
     awk '/Function : /{keep = /gemm_mma_shapeILi128ELi256ELi32ELi64ELi64ELi4ELi1ELi16EEELb1E/} keep' \
       >"$OUT/sass-gemm.txt"
 fi
@@ -321,7 +321,7 @@ if [ $RUN_NCU_GEMM -eq 1 ]; then
     --section SpeedOfLight --section Occupancy --section LaunchStats \
     --section WarpStateStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
     --metrics 'sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,lts__t_sectors.sum,regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
-    "$BUILD/tune_gemm_mma" --profile >"$OUT/ncu-gemm.txt" 2>&1
+    "$BUILD/probe_gemm_mma" --profile >"$OUT/ncu-gemm.txt" 2>&1
   note "ncu gemm: rc=$?"
 fi
 

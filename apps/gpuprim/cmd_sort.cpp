@@ -3,7 +3,7 @@
 //
 // Like numpy.sort(a, axis=None, kind="stable"): the array is read in C order
 // and the result is 1-D. Keys are bool, 8/16/32/64-bit integers, float32 or
-// float64, in the order of gpuprim/detail/sort/radix_key.hpp: NaNs last (numpy
+// float64, in the order of gpuprim/sort_types.hpp: NaNs last (numpy
 // does the same), and -0.0 before +0.0 (numpy keeps them in input order).
 // --descending reverses the order of every key except NaNs, which stay
 // last; equal keys keep their input order in both directions.

@@ -11,7 +11,7 @@
 //    array_size + j] is the position within run a of its j-th key in order,
 //    as numpy.argsort(kind="stable") along the last axis. With `sorted_keys`
 //    the keys in that order are written too.
-//  - gp::sort's order (detail/sort/radix_key.hpp): -0.0 before +0.0, NaN
+//  - gp::sort's order (sort_types.hpp): -0.0 before +0.0, NaN
 //    last in both directions; stable: equal keys keep input order, also
 //    descending.
 //  - keys.size() must be a multiple of array_size (> 0 unless keys is

@@ -61,20 +61,86 @@
 #include <string>
 #include <type_traits>
 
+#include "gpuprim/closest_pair_types.hpp"
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/core/host_range.hpp"
 #include "gpuprim/core/matrix_view.hpp"
 #include "gpuprim/detail/closest_pair/closest_pair.hpp"
 #include "gpuprim/detail/closest_pair/point_set.hpp"
+#include "gpuprim/detail/closest_pair/precompiled.hpp"
+#include "gpuprim/detail/enum_name.hpp"
 #include "gpuprim/host/closest_pair.hpp"
 
 namespace gpuprim {
 
-// The coordinate types (closest_pair_coordinate), the automatic choice's
-// thresholds and closest_pair_algorithm_name are in
-// gpuprim/detail/closest_pair/closest_pair.hpp; closest_pair_algorithm and
-// closest_pair_result in gpuprim/detail/closest_pair/point_set.hpp.
+// closest_pair_result, closest_pair_algorithm and the automatic choice's
+// thresholds are in gpuprim/closest_pair_types.hpp.
+
+// The coordinate types: those compiled into the library.
+template <class T>
+concept closest_pair_coordinate = detail::precompiled_closest_pair<T>;
+
+// "brute_force", "tiled", "divide_and_conquer", "grid", "automatic".
+inline const char* closest_pair_algorithm_name(closest_pair_algorithm a) {
+  static constexpr const char* names[] = {"automatic", "brute_force", "tiled", "divide_and_conquer",
+                                          "grid"};
+  return detail::enum_name(a, names, "automatic");
+}
+
+namespace detail {
+
+// The host step: the checks, the bounds and the scale, then the algorithm.
+template <class T>
+closest_pair_result host_closest_pair(host_backend backend, point_set<T> s,
+                                      closest_pair_algorithm algorithm,
+                                      const closest_pair_progress& progress = {}) {
+  check_point_count(s.n);
+  const point_bounds b = host_detail::bounds(backend, s);
+  check_bounds(b);
+  s.scale = coordinate_scale<T>(b, s.dim);
+  double lo[3], hi[3];
+  bool all_same = true;
+  for (int d = 0; d < s.dim; ++d) {
+    lo[d] = b.lo[d] * s.scale;
+    hi[d] = b.hi[d] * s.scale;
+    all_same = all_same && lo[d] == hi[d];
+  }
+  if (all_same) return to_result({0.0, 0, 1}, s.scale);
+  if (algorithm == closest_pair_algorithm::automatic) {
+    algorithm = s.n <= closest_pair_host_brute_limit ? closest_pair_algorithm::brute_force
+                                                     : closest_pair_algorithm::grid;
+  }
+  auto run = [&]<int Dim>() {
+    switch (algorithm) {
+      case closest_pair_algorithm::brute_force:
+        return host_detail::brute_force<Dim>(backend, s, progress);
+      case closest_pair_algorithm::tiled:
+        return host_detail::blocked<Dim>(backend, s);
+      case closest_pair_algorithm::divide_and_conquer:
+        return host_detail::divide_and_conquer<Dim>(backend, s);
+      default:
+        return host_detail::grid<Dim>(backend, s, lo, hi);
+    }
+  };
+  const pair_candidate c = s.dim == 2 ? run.template operator()<2>() : run.template operator()<3>();
+  return to_result(c, s.scale);
+}
+
+template <class R>
+using host_coordinate_t = std::remove_cvref_t<std::ranges::range_value_t<R>>;
+template <class R>
+using device_coordinate_t = std::remove_const_t<device_range_value_t<const R>>;
+
+// Separate coordinate arrays of one supported type.
+template <class X, class... Rest>
+concept host_coordinate_arrays = closest_pair_coordinate<host_coordinate_t<X>> &&
+    (std::is_same_v<host_coordinate_t<X>, host_coordinate_t<Rest>>&&...);
+template <class X, class... Rest>
+concept device_coordinate_arrays = closest_pair_coordinate<device_coordinate_t<X>> &&
+    (std::is_same_v<device_coordinate_t<X>, device_coordinate_t<Rest>>&&...);
+
+}  // namespace detail
 
 // ---- host -----------------------------------------------------------------
 

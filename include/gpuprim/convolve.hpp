@@ -50,6 +50,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "gpuprim/convolve_types.hpp"
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/core/image_view.hpp"
 #include "gpuprim/core/matrix_view.hpp"
@@ -60,7 +61,22 @@
 
 namespace gpuprim {
 
-// gp::border, the border modes, is in gpuprim/detail/convolve/plan.hpp.
+namespace detail {
+
+// The host step of every convolution: the checks, then the host backend.
+template <class In, class Out>
+void run_convolve(host_backend backend, const char* algorithm, In in, Out out,
+                  const convolve_plan& plan) {
+  using T = convolve_element_t<Out>;
+  check_border(algorithm, plan.mode);
+  const auto images = checked_images<T>(algorithm, image_view<const T>(in), image_view<T>(out));
+  host_detail::convolve(backend, images, plan);
+}
+
+}  // namespace detail
+
+// gp::border (the border modes), gp::filter and max_filter_size are in
+// gpuprim/convolve_types.hpp.
 
 // ---- general filters ---------------------------------------------------------
 

@@ -43,12 +43,13 @@
 #include "gpuprim/core/matrix_view.hpp"
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/detail/gemm/gemm.hpp"
+#include "gpuprim/gemm_types.hpp"
 #include "gpuprim/host/gemm.hpp"
 
 namespace gpuprim {
 
-// matrix_op { none, transpose } and precision { standard, tf32 } are defined
-// with the problem description in gpuprim/detail/gemm/plan.hpp.
+// matrix_op { none, transpose } and precision { standard, tf32 } are in
+// gpuprim/gemm_types.hpp.
 
 // (input type, output type) pairs gemm takes.
 template <class In, class Out>

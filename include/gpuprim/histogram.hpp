@@ -93,6 +93,22 @@
 
 namespace gpuprim {
 
+namespace detail {
+
+// The host step of every histogram call: make(bins) checks the binning's
+// arguments against the number of counts and returns the binner; then the
+// samples are counted on the host.
+template <class R, class C, class MakeBinner>
+std::uint64_t host_histogram_with(host_backend backend, const R& samples, C& counts,
+                                  MakeBinner make) {
+  const auto binner = make(std::ranges::size(counts));
+  const auto s = host_span(samples);
+  return host_detail::histogram(backend, s.data(), s.size(), std::ranges::data(counts), binner.bins,
+                                binner);
+}
+
+}  // namespace detail
+
 // The lower edge of bin b (0 <= b <= bins) of histogram_even's `bins` even
 // bins over [lower, upper) (the default rule): lower + (upper - lower) * b /
 // bins, evaluated in double in that order, and exactly `upper` for b =
@@ -345,9 +361,8 @@ using numpy_sample_t = std::remove_const_t<std::ranges::range_value_t<R>>;
 // throws "autodetected range of [nan, nan] is not finite"). Samples of any
 // number type but bool, or gp::half for float16 data.
 template <host_range R>
-requires numpy_histogram_sample<detail::numpy_sample_t<R>>
-        numpy_bins numpy_histogram_bins(host_backend backend, const R& samples,
-                                        const std::optional<numpy_range>& range = {}) {
+requires numpy_histogram_sample<detail::numpy_sample_t<R>> numpy_bins numpy_histogram_bins(
+    host_backend backend, const R& samples, const std::optional<numpy_range>& range = {}) {
   using T = detail::numpy_sample_t<R>;
   const auto s = detail::host_span(samples);
   return detail::numpy_bins_for<T>(range, s.size(), [&] {
@@ -502,11 +517,10 @@ concept numpy_weight = std::is_arithmetic_v<W> && !std::is_same_v<W, bool>;
 template <class R, class W, class S>
 void check_weights(const char* algorithm, const R& samples, const W& weights, const S& sums) {
   if (std::ranges::size(weights) != std::ranges::size(samples)) {
-    throw histogram_argument_error(algorithm, "weights should have the same shape as a (" +
-                                                  std::to_string(std::ranges::size(weights)) +
-                                                  " weights, " +
-                                                  std::to_string(std::ranges::size(samples)) +
-                                                  " samples)");
+    throw histogram_argument_error(algorithm,
+                                   "weights should have the same shape as a (" +
+                                       std::to_string(std::ranges::size(weights)) + " weights, " +
+                                       std::to_string(std::ranges::size(samples)) + " samples)");
   }
   (void)sums;
 }
@@ -526,8 +540,8 @@ void numpy_histogram_weighted(host_backend backend, const R& samples, const W& w
   detail::check_weights("numpy_histogram_weighted", samples, weights, sums);
   const numpy_bins spec = numpy_histogram_bins(backend, samples, range);
   const std::size_t bins = std::ranges::size(sums);
-  detail::check_numpy_edges_output<Edge>("numpy_histogram_weighted", std::ranges::size(edges),
-                                         bins, spec);
+  detail::check_numpy_edges_output<Edge>("numpy_histogram_weighted", std::ranges::size(edges), bins,
+                                         spec);
   const auto binner = detail::numpy_binner_for<T>("numpy_histogram_weighted", bins, spec);
   Edge* e = std::ranges::data(edges);
   for (int b = 0; b <= binner.bins; ++b)
@@ -544,15 +558,15 @@ requires numpy_histogram_sample<detail::host_sample_t<R>> &&
     detail::numpy_weight<std::remove_const_t<std::ranges::range_value_t<W>>> &&
     std::is_same_v<std::remove_const_t<std::ranges::range_value_t<W>>,
                    std::ranges::range_value_t<S>> &&
-    std::is_same_v<std::remove_const_t<std::ranges::range_value_t<B>>, double>
-void numpy_histogram_of_edges_weighted(host_backend backend, const R& samples, const W& weights,
-                                       S&& sums, const B& edges) {
+    std::is_same_v < std::remove_const_t<std::ranges::range_value_t<B>>,
+double > void numpy_histogram_of_edges_weighted(host_backend backend, const R& samples,
+                                                const W& weights, S&& sums, const B& edges) {
   using T = detail::host_sample_t<R>;
   (void)backend;
   detail::check_weights("numpy_histogram_of_edges_weighted", samples, weights, sums);
   const std::span<const double> b = detail::host_span(edges);
-  const int bins =
-      detail::checked_numpy_edges_array("numpy_histogram_of_edges_weighted", std::ranges::size(sums), b);
+  const int bins = detail::checked_numpy_edges_array("numpy_histogram_of_edges_weighted",
+                                                     std::ranges::size(sums), b);
   const auto s = detail::host_span(samples);
   host_detail::weighted_histogram_of_edges(
       s.data(), std::ranges::data(weights), s.size(), std::ranges::data(sums), b.data(), bins,

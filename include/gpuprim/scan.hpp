@@ -43,8 +43,25 @@
 #include "gpuprim/core/operators.hpp"
 #include "gpuprim/core/value_index.hpp"
 #include "gpuprim/detail/scan/scan.hpp"
+#include "gpuprim/host/scan.hpp"
 
 namespace gpuprim {
+
+namespace detail {
+
+// The host step of every scan call: the checks, then the host scan.
+template <bool Exclusive, class R, class O, class T, class Op, class Fetch>
+void host_scan(host_backend backend, const R& in, O&& out, std::optional<T> init, Op op,
+               Fetch fetch, const char* algorithm) {
+  const auto s = host_span(in);
+  auto* o = std::ranges::data(out);
+  const std::size_t out_size = std::ranges::size(out);
+  check_scan_ranges(algorithm, s.data(), s.size_bytes(), s.size(), o, out_size * sizeof(*o),
+                    out_size);
+  host_detail::scan<Exclusive>(backend, s.data(), o, s.size(), init, op, fetch);
+}
+
+}  // namespace detail
 
 // ---- inclusive_scan -----------------------------------------------------
 
@@ -68,15 +85,18 @@ void inclusive_scan(cuda_backend backend, const R& in, O&& out, Op op = {}) {
 // (An init that is itself an operator with an identity picks the form
 // without init below.)
 template <host_range R, class O, class T, class Op = plus>
-requires detail::host_output_range<O> &&(!has_identity<std::ranges::range_value_t<O>, T>)
-void exclusive_scan(host_backend backend, const R& in, O&& out, T init, Op op = {}) {
+requires detail::host_output_range<O> &&
+    (!has_identity<std::ranges::range_value_t<O>, T>)void exclusive_scan(host_backend backend,
+                                                                         const R& in, O&& out,
+                                                                         T init, Op op = {}) {
   detail::host_scan<true>(backend, in, out, std::optional<T>{init}, op,
                           detail::unary_fetch<identity>{}, "exclusive_scan");
 }
 
 template <device_range R, device_range O, class T, class Op = plus>
-requires(!has_identity<device_range_value_t<O>, T>)
-void exclusive_scan(cuda_backend backend, const R& in, O&& out, T init, Op op = {}) {
+requires(!has_identity<device_range_value_t<O>, T>) void exclusive_scan(cuda_backend backend,
+                                                                        const R& in, O&& out,
+                                                                        T init, Op op = {}) {
   detail::device_scan(backend, in, out, scan_kind::exclusive, init, op,
                       detail::unary_fetch<identity>{}, "exclusive_scan");
 }

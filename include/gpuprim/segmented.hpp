@@ -33,6 +33,20 @@
 
 namespace gpuprim {
 
+namespace detail {
+
+// The host step of the segmented scans: the checks, then the host scan.
+template <bool Exclusive, class V, class Flag, class O, class T, class Op>
+void host_segmented_scan(host_backend backend, std::span<const V> v, const Flag* flags, O& out,
+                         T init, Op op, const char* algorithm) {
+  T* o = std::ranges::data(out);
+  check_scan_ranges(algorithm, v.data(), v.size_bytes(), v.size(), o,
+                    std::ranges::size(out) * sizeof(T), std::ranges::size(out));
+  host_detail::segmented_scan<Exclusive>(backend, v.data(), flags, o, v.size(), init, op);
+}
+
+}  // namespace detail
+
 // ---- segmented_reduce ---------------------------------------------------
 //
 // out[s] = init op v[b] op v[b + 1] op ... op v[e - 1] with b = offsets[s],

@@ -76,6 +76,67 @@
 
 namespace gpuprim {
 
+namespace solve_detail {
+
+// The host run: the diagonal's check, the zero right-hand side, then the
+// method, and the true residual of the Krylov methods.
+template <class T, class Op>
+solve_result host_solve(solve_method method, const Op& op, host_backend backend,
+                        std::span<const T> b, std::span<T> x, const solve_options& opts) {
+  const std::size_t n = op.n;
+  if (needs_diagonal(method, opts)) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const T d = op.diagonal(i);
+      if (d == T(0) || !std::isfinite(d)) {
+        throw std::invalid_argument(std::string("gpuprim::solve_") + name_of(method) +
+                                    ": the diagonal entry of row " + std::to_string(i) + " is " +
+                                    (d == T(0) ? std::string("zero") : std::to_string(d)) +
+                                    " (the Jacobi iteration and preconditioner divide by it)");
+      }
+    }
+  }
+  solve_result res;
+  if (!opts.use_initial_guess)
+    host_detail::parallel_for(backend, n, [&](std::size_t i) { x[i] = T(0); });
+  const double b2 = host_detail::parallel_sum(
+      backend, n, [&](std::size_t i) { return double(b[i]) * double(b[i]); });
+  const double b_norm = std::sqrt(b2);
+  if (b_norm == 0) {
+    host_detail::parallel_for(backend, n, [&](std::size_t i) { x[i] = T(0); });
+    res.converged = true;
+    res.status = solve_status::converged;
+    if (opts.keep_history) res.history.push_back(0.0);
+    return res;
+  }
+  const std::size_t max_iter = max_iterations(opts, n);
+  switch (method) {
+    case solve_method::cg:
+      host_detail::cg(op, backend, b.data(), x.data(), opts, max_iter, b_norm, res);
+      break;
+    case solve_method::bicgstab:
+      host_detail::bicgstab(op, backend, b.data(), x.data(), opts, max_iter, b_norm, res);
+      break;
+    case solve_method::jacobi:
+      host_detail::richardson(op, backend, b.data(), x.data(), opts, max_iter, b_norm, true, res);
+      break;
+    case solve_method::richardson:
+      host_detail::richardson(op, backend, b.data(), x.data(), opts, max_iter, b_norm,
+                              opts.precond == preconditioner::jacobi, res);
+      break;
+  }
+  if (method == solve_method::cg || method == solve_method::bicgstab) {
+    std::vector<T> r(n);
+    res.residual =
+        std::sqrt(host_detail::true_residual(op, backend, n, b.data(), x.data(), r.data())) /
+        b_norm;
+    if (res.converged && !relative_residual_met(res.residual, opts, b_norm)) res.converged = false;
+  }
+  finish(res);
+  return res;
+}
+
+}  // namespace solve_detail
+
 // ---- host ---------------------------------------------------------------------
 
 template <class T, class I>

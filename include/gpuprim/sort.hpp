@@ -8,7 +8,7 @@
 //
 // Semantics, for every backend:
 //  - Keys: 8/16/32/64-bit signed and unsigned integers, float, double, in
-//    the order of gpuprim/detail/sort/radix_key.hpp: floats by value with -0.0
+//    the order of gpuprim/sort_types.hpp: floats by value with -0.0
 //    before +0.0 and every NaN last (in both directions); descending is
 //    the reverse of ascending except that NaNs stay last.
 //  - Values (sort_by_key): any trivially copyable type of 4 or 8 bytes,
@@ -37,12 +37,29 @@
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/core/host_range.hpp"
 #include "gpuprim/detail/sort/sort.hpp"
+#include "gpuprim/host/radix_sort.hpp"
+#include "gpuprim/sort_types.hpp"
 
 namespace gpuprim {
 
 // sort_order { ascending, descending } and key_bits { begin, end } (bits
 // [begin, end) of the key's order pattern; end = -1 means the top bit) are
-// defined with the sort's plan in gpuprim/detail/sort/plan.hpp.
+// in gpuprim/sort_types.hpp.
+
+namespace detail {
+
+// The host step of every sort call: the checks, then the host radix sort.
+template <class K, class V>
+void host_sort(host_backend backend, std::span<const K> keys_in, std::span<K> keys_out,
+               std::span<const V> values_in, std::span<V> values_out, sort_order order,
+               key_bits bits, const char* algorithm) {
+  const radix_sort_plan plan =
+      check_sort<K, V>(keys_in, keys_out, values_in, values_out, order, bits, algorithm);
+  host_detail::radix_sort<K, V>(backend, keys_in.data(), keys_out.data(), values_in.data(),
+                                values_out.data(), plan);
+}
+
+}  // namespace detail
 
 // ---- sort (keys only) -----------------------------------------------------
 

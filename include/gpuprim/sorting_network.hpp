@@ -11,7 +11,7 @@
 //  - Keys: any trivially copyable, default-constructible type with a
 //    comparator that is a strict weak order (comp(a, b): a goes before b).
 //    The default, gp::sort_less, is the order of gp::sort
-//    (detail/sort/radix_key.hpp): -0.0 before +0.0, NaNs last, in both directions
+//    (sort_types.hpp): -0.0 before +0.0, NaNs last, in both directions
 //    with gp::sort_greater. Networks are not stable: keys that compare
 //    equal (NaNs with different payloads) may come out in any order.
 //  - sort_batched(data, array_size): data.size() must be a multiple of
@@ -46,11 +46,44 @@
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/core/host_range.hpp"
-#include "gpuprim/detail/sort/radix_key.hpp"
 #include "gpuprim/detail/sorting_network/sorting_network.hpp"
 #include "gpuprim/host/sorting_network.hpp"
+#include "gpuprim/sort_types.hpp"
 
 namespace gpuprim {
+
+namespace detail {
+
+// gp::bitonic_sort and gp::odd_even_merge_sort: one in-place network sort
+// per backend, the network a parameter.
+template <sorting_network Network>
+struct network_sort {
+  template <class R, class Comp = sort_less>
+  requires host_output_range<R>
+  void operator()(host_backend backend, R&& data, Comp comp = {}) const {
+    auto d = writable_host_span(data);
+    check_network_types<std::ranges::range_value_t<R>, Comp>();
+    if constexpr (Network == sorting_network::bitonic) {
+      host_detail::bitonic_sort(backend, d.data(), d.size(), comp);
+    } else {
+      host_detail::odd_even_merge_sort(backend, d.data(), d.size(), comp);
+    }
+  }
+
+  template <device_range R, class Comp = sort_less>
+  void operator()(cuda_backend backend, R&& data, Comp comp = {}) const {
+    auto d = writable_device_span(data);
+    check_precompiled_network<device_range_value_t<R>, Comp>();
+    if constexpr (Network == sorting_network::bitonic) {
+      on_cuda("bitonic_sort", [&] { cuda_bitonic_sort(d.data(), d.size(), comp, backend.stream); });
+    } else {
+      on_cuda("odd_even_merge_sort",
+              [&] { cuda_odd_even_merge_sort(d.data(), d.size(), comp, backend.stream); });
+    }
+  }
+};
+
+}  // namespace detail
 
 // ---- bitonic_sort / odd_even_merge_sort ------------------------------------
 

@@ -1,6 +1,6 @@
-// The kernels of the CG probe (tune_cg.cu): production's finishers and
+// The kernels of the CG probe (probe_cg.cu): production's finishers and
 // bodies of one CG iteration, launched one at a time, and the variants
-// it times against them (see tune_cg.cu for what each attacks).
+// it times against them (see probe_cg.cu for what each attacks).
 // Production's kernels are a thread per row (R = 1) and 16-byte slices of
 // one piece a thread (U = 1); the variants here are the other R and U,
 // the tile staged in shared memory and the update fused into the matvec.

@@ -1,4 +1,4 @@
-// The tuning probes' timing (lab/probes/tune_*.cu): the library's timing
+// The probes' timing (lab/probes/probe_*.cu): the library's timing
 // module (gpuprim/detail/timing.hpp) with the probes' counts, in
 // milliseconds. The probes are programs of their own (CMake targets
 // gpuprim_lab_probe_<name>, which scripts/device-check.sh builds), not part

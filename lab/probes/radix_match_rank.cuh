@@ -1,7 +1,7 @@
 // A variant of the onesweep radix sort's pass (cuda/device/
 // device_radix_sort.cuh) whose ranking finds a warp's lanes of equal digit
 // in registers (warp multi-split) instead of through shared memory, for
-// lab/probes/tune_radix_tile.cu to time beside production and CUB. Every
+// lab/probes/probe_radix_tile.cu to time beside production and CUB. Every
 // other step (digit histograms, digit starts, look-back, reorder, writes)
 // is production's; the output is the same (a stable sort).
 //

@@ -1,5 +1,5 @@
 // Variants of the inclusive segmented float sum with one-byte head flags
-// (lab/probes/tune_segmented_scan.cu times them against production's
+// (lab/probes/probe_segmented_scan.cu times them against production's
 // segmented_scan_lookback, cuda/device/device_segmented_scan.cuh, and the
 // scan over (value, head) pairs it replaced).
 //

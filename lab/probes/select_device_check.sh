@@ -4,7 +4,7 @@
 # instantiations for every precompiled type, the select tests, the ladder
 # and the probe) instead of the whole library, then runs the GPU tests,
 # the same tests under compute-sanitizer memcheck and racecheck (sizes
-# capped), and lab/probes/tune_select.cu. Logs go to $OUT.
+# capped), and lab/probes/probe_select.cu. Logs go to $OUT.
 # Usage (from the repository root): lab/probes/select_device_check.sh
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
@@ -37,7 +37,7 @@ for row in "uint8 std::uint8_t" "int32 std::int32_t" "uint32 std::uint32_t" "int
 done
 sources=(src/core/runtime_cuda.cpp src/core/timing.cpp src/core/timing_cuda.cpp src/tune/tuner_common.cpp
   lab/ladder/select_ladder.cu tests/sides/select_test.cpp tests/cuda/select_test.cpp
-  tests/cuda/select_custom_test.cu tests/cuda/select_ladder_test.cpp lab/probes/tune_select.cu "$B"/gen/select_*.cu)
+  tests/cuda/select_custom_test.cu tests/cuda/select_ladder_test.cpp lab/probes/probe_select.cu "$B"/gen/select_*.cu)
 obj() { case "$1" in /*) echo "$1.o" ;; *) echo "$B/$(echo "$1" | tr '/' '_').o" ;; esac; }
 compile() {
   local src=$1 obj
@@ -70,7 +70,7 @@ nvcc -arch=sm_90 -Xcompiler=-fopenmp -o "$B/select_tests" "$(obj tests/sides/sel
   "$(obj tests/cuda/select_ladder_test.cpp)" \
   "$(obj lab/ladder/select_ladder.cu)" "${lib[@]}" "${GTEST_LIBS[@]}" -lgtest_main -lgtest >>"$OUT/build.log" 2>&1 ||
   { stamp "link of the tests failed"; tail -30 "$OUT/build.log" >>"$summary"; }
-nvcc -arch=sm_90 -Xcompiler=-fopenmp -o "$B/tune_select" "$(obj lab/probes/tune_select.cu)" \
+nvcc -arch=sm_90 -Xcompiler=-fopenmp -o "$B/probe_select" "$(obj lab/probes/probe_select.cu)" \
   "$(obj lab/ladder/select_ladder.cu)" "${lib[@]}" >>"$OUT/build.log" 2>&1 ||
   { stamp "link of the probe failed"; tail -30 "$OUT/build.log" >>"$summary"; }
 stamp "linked"
@@ -86,8 +86,8 @@ if [ -x "$B/select_tests" ]; then
     stamp "$tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED)' "$OUT/sanitize-$tool.log" | tr '\n' ' ')"
   done
 fi
-if [ -x "$B/tune_select" ]; then
-  timeout ${PROBE_TIMEOUT:-120} "$B/tune_select" ${PROBE_ARGS:-} >"$OUT/tune-select.txt" 2>&1
+if [ -x "$B/probe_select" ]; then
+  timeout ${PROBE_TIMEOUT:-120} "$B/probe_select" ${PROBE_ARGS:-} >"$OUT/tune-select.txt" 2>&1
   stamp "probe rc=$?"
 fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >>"$summary" 2>&1

@@ -324,7 +324,7 @@ int main() {
   ok &= check<wide>(2100, 520, 40, 40, 520, 520, 1, 0, rng);  // 17 tile rows: a partial group
   ok &= check<deep>(264, 520, 328, 328, 520, 520, 1, 0, rng);
   ok &= check<deep>(77, 45, 39, 41, 47, 46, 1, 0, rng);
-  // the other shapes of lab/probes/tune_gemm_mma.cu
+  // the other shapes of lab/probes/probe_gemm_mma.cu
   ok &= check<shape<128, 256, 32, 64, 64, 6, 8>>(300, 520, 200, 200, 520, 520, 1, 0, rng);
   ok &= check<shape<128, 256, 32, 64, 64, 4, 1>>(300, 520, 200, 200, 520, 520, 1, 0, rng);
   ok &= check<shape<256, 128, 32, 64, 64, 4>>(300, 264, 200, 200, 264, 264, 1, 0, rng);

@@ -1,4 +1,4 @@
-// The SpMV probe's kernels (lab/probes/tune_spmv_rmat.cu): y = A x on a CSR
+// The SpMV probe's kernels (lab/probes/probe_spmv_rmat.cu): y = A x on a CSR
 // matrix of float values and int32 indices, with rows + nnz below 2^31
 // (positions on the merge path are 32-bit).
 //

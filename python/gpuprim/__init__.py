@@ -16,6 +16,7 @@ return 0-d device arrays.
 """
 
 import os as _os
+import sys as _sys
 
 # OpenMP threads that wait sleep instead of spinning, unless the user chose:
 # on a machine whose other cores are busy a spinning thread takes the core
@@ -27,6 +28,8 @@ _os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 # _sort, _dense, _histograms); _core below them takes typed arguments.
 from ._core import __version__, cuda_available, info, tune  # noqa: E402
 from ._dense import matmul, transpose  # noqa: E402
+from ._memory import scratch_limit  # noqa: E402
+from . import _arrays  # noqa: E402
 from ._reduction import (  # noqa: E402
     argmax,
     argmin,
@@ -69,6 +72,8 @@ __all__ = [
     "nanmax",
     "nanmin",
     "nansum",
+    "register_torch_ops",
+    "scratch_limit",
     "segmented_cumsum",
     "segmented_sum",
     "sort",
@@ -88,3 +93,17 @@ from .order import *  # noqa: E402,F401,F403
 from .order import __all__ as _order_all  # noqa: E402
 
 __all__ += _order_all
+
+
+def register_torch_ops():
+    """Registers gpuprim's functions as PyTorch custom operators
+    (``torch.ops.gpuprim.sort``, ...: see gpuprim/_torch_ops.py), so that
+    ``torch.compile(fullgraph=True)`` traces through sort, argsort, cumsum,
+    sum, histogram (int bins with a range), topk and searchsorted. Done by
+    itself when torch is imported before gpuprim, or at the first gpuprim
+    call after torch is imported; call it when the first call is compiled."""
+    return _arrays.load_torch_ops()
+
+
+if "torch" in _sys.modules:  # registered now; gpuprim never imports torch itself
+    register_torch_ops()

@@ -9,6 +9,7 @@ its argument logic in Python.
 """
 
 import operator
+import sys
 
 import numpy as np
 
@@ -206,3 +207,53 @@ def cast_result(x, dtype):
     if isinstance(x, np.generic):
         return np.asarray(x).astype(dtype)[()]
     return np.asarray(x).astype(dtype)
+
+
+# gpuprim._torch_ops (PyTorch custom operators) once loaded; never loaded
+# before torch is imported, so that gpuprim does not import torch.
+_torch_ops = None
+
+
+def load_torch_ops():
+    """Registers gpuprim's PyTorch custom operators (imports torch)."""
+    global _torch_ops
+    if _torch_ops is None:
+        from . import _torch_ops as ops
+
+        _torch_ops = ops
+    return _torch_ops
+
+
+def compiled_ops(x):
+    """gpuprim._torch_ops while torch.compile traces a call on the tensor x,
+    else None: the public functions then call their custom operator, which
+    the compiler traces through (their own code, which reaches the compiled
+    core, it could not). Loads the operators the first time torch is found
+    imported; then two type comparisons for a NumPy array (isinstance with
+    torch.Tensor, whose metaclass makes it slow, only for other arrays) and
+    torch.compiler.is_compiling() for a tensor."""
+    ops = _torch_ops
+    if ops is None:
+        if "torch" not in sys.modules:
+            return None
+        ops = load_torch_ops()
+    tp = type(x)
+    if tp is ops.Tensor or (tp is not np.ndarray and isinstance(x, ops.Tensor)):
+        return ops if ops.compiling() else None
+    return None
+
+
+def host_results_like(given, *results):
+    """NumPy results of a host call as tensors for a PyTorch CPU tensor and
+    jax.Array for a JAX CPU array (zero-copy), as every other function
+    answers them; NumPy arrays for anything else."""
+    module = type(given).__module__.split(".")[0]
+    if module == "torch":
+        import torch
+
+        return tuple(torch.from_numpy(np.ascontiguousarray(r)) for r in results)
+    if module in ("jax", "jaxlib"):
+        import jax.dlpack
+
+        return tuple(jax.dlpack.from_dlpack(np.ascontiguousarray(r)) for r in results)
+    return results

@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 
 from . import _core
+from ._arrays import cast_result, compiled_ops, dtype_of, host_results_like
 
 __all__ = ["histogram"]
 
@@ -211,9 +212,15 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     waits for the data's min and max (NumPy's checks need them); with
     ``range`` nothing waits.
     """
+    if weights is None and not density and range is not None and isinstance(bins, int):
+        ops = compiled_ops(a)
+        if ops is not None:  # traced by torch.compile: the custom operator
+            lo, hi = _range_pair(range)
+            return ops.histogram(a, bins, lo, hi)
     _core._refuse_masked(a, "histogram")
     if weights is not None:
         return _weighted(a, bins, range, density, weights)
+    given = a
     if not _on_device(a):
         a = _samples(a, stacklevel=3)
     if isinstance(bins, str):
@@ -223,8 +230,11 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     counts, edges = _counts_and_edges(a, bins, range, stream)
     if density:
         widths = (edges[1:] - edges[:-1]).astype(np.float64)
-        return counts / widths / counts.sum(), edges
+        counts = counts / widths / counts.sum()
+    if given is not a and not isinstance(given, np.ndarray):
+        return host_results_like(given, counts, edges)
     return counts, edges
+
 
 
 def _in_bin_type(a, range):
@@ -345,8 +355,7 @@ def _sums_and_edges(a, w, bins, range):
             edges = edges.astype(np.float16)
         return sums, edges
     edges = _edges_array(bins)
-    as_double = edges.astype(np.float64) if str(edges.dtype) != "float64" else edges
-    return _core._histogram_of_edges_weighted(a, w, as_double), edges
+    return _core._histogram_of_edges_weighted(a, w, _edges_in_double(edges)), edges
 
 
 def _bin_count(bins):
@@ -361,15 +370,31 @@ def _bin_count(bins):
     return n
 
 
-def _edges_array(bins):
+def _edges_array(bins, stream=None):
     if np.ndim(bins) != 1:
         raise ValueError("`bins` must be 1d, when an array")
     edges = bins if _on_device(bins) else np.asarray(bins)
     if len(edges) < 2:
         raise ValueError("histogram: `bins` needs at least 2 edges, when an array")
+    if _on_device(edges):
+        _core._refuse_capture(
+            "histogram",
+            "with an array of edges on the GPU it checks on the host that they increase (one "
+            "wait); pass bins=<int> with range=(lo, hi) to capture it",
+            edges,
+            stream,
+        )
     if bool((edges[:-1] > edges[1:]).any()):
         raise ValueError("`bins` must increase monotonically, when an array")
     return edges
+
+
+def _edges_in_double(edges):
+    """The edges as float64 in their own framework (NumPy, CuPy or PyTorch):
+    NumPy bins compare samples with float64 edges."""
+    if dtype_of(edges) == np.float64:
+        return edges
+    return cast_result(edges, np.dtype(np.float64))
 
 
 def _counts_and_edges(a, bins, range, stream):
@@ -380,6 +405,5 @@ def _counts_and_edges(a, bins, range, stream):
         if str(getattr(a, "dtype", "")) == "float16":
             edges = edges.astype(np.float16)  # float16 values, exactly
         return counts, edges
-    edges = _edges_array(bins)
-    as_double = edges.astype(np.float64) if str(edges.dtype) != "float64" else edges
-    return _core._histogram_of_edges(a, as_double, stream), edges
+    edges = _edges_array(bins, stream)
+    return _core._histogram_of_edges(a, _edges_in_double(edges), stream), edges

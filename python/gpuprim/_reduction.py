@@ -12,6 +12,7 @@ import numpy as np
 from . import _core
 from ._arrays import (
     as_dtype,
+    compiled_ops,
     cast_result,
     check_out,
     dtype_of,
@@ -41,6 +42,10 @@ def _result_type(op, dtype):
 
 
 def _reduce(op, fn, a, axis, dtype, out, keepdims, stream):
+    if op == _op.sum and dtype is None and out is None:
+        ops = compiled_ops(a)
+        if ops is not None:  # traced by torch.compile: the custom operator
+            return ops.sum(a, axis, bool(keepdims))
     if axis is None and dtype is None and out is None and not keepdims:
         return _core._reduce(op, a, False, stream)  # the common call, kept short
     ndim = ndim_of(a)

@@ -15,6 +15,7 @@ import numpy as np
 from . import _core
 from ._arrays import (
     as_dtype,
+    compiled_ops,
     cast_result,
     check_out,
     dtype_of,
@@ -91,6 +92,9 @@ def cumsum(a, axis=None, dtype=None, out=None, *, stream=None):
     type; out= (the result's shape and dtype, the input's kind and device,
     checked before any work) receives the result. Complex inputs sum their
     real and imaginary parts apart, as complex addition does."""
+    ops = compiled_ops(a)
+    if ops is not None and dtype is None and out is None:  # traced by torch.compile
+        return ops.cumsum(a.reshape(-1), 0) if axis is None else ops.cumsum(a, axis)
     fn = "cumsum"
     if axis is None and dtype is None and out is None and dtype_of(a).kind != "c":
         return _core._scan(fn, _op.sum, a, False, False, None, stream)  # the common call

@@ -16,6 +16,7 @@ import numpy as np
 from . import _core
 from ._arrays import (
     as_dtype,
+    compiled_ops,
     cast_result,
     dtype_of,
     framework,
@@ -62,8 +63,8 @@ def _check_dtype(fn, a, order):
     """a as the core takes it: a NumPy array of another byte order as a native
     copy; a dtype gpuprim does not sort refused by name (TypeError). order=
     needs fields: ValueError without them, as NumPy."""
-    if framework(a) is None:
-        a = np.asarray(a)
+    if framework(a) is None and not hasattr(a, "dtype"):
+        a = np.asarray(a)  # lists and scalars (arrays of other kinds go to the core)
     dt = dtype_of(a)
     if dt.kind in _REFUSED_KINDS:
         raise TypeError(
@@ -99,12 +100,20 @@ def _sort(fn, indices, a, axis, descending, stream):
     return move_last_axis_back(moved, ax)
 
 
+def _flat_axis(a, axis):
+    """(tensor, dim) for the custom operators: axis=None sorts the flattened tensor."""
+    return (a.reshape(-1), 0) if axis is None else (a, axis)
+
+
 def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False, stream=None):
     """A sorted copy, as numpy.sort: along `axis` (default the last; rows
     through the batched sorts) or of the flattened array (axis=None). NaN
     sorts last, also with descending=True. Every kind gives the stable
     order. The dtypes gpuprim does not sort (complex, longdouble, strings,
     object, structured, datetime64) raise TypeError naming them."""
+    ops = compiled_ops(a)
+    if ops is not None:  # traced by torch.compile: the custom operator
+        return ops.sort(*_flat_axis(a, axis), bool(descending))
     _check_kind("sort", kind, stable)
     wanted = getattr(a, "dtype", None)
     a = _check_dtype("sort", a, order)
@@ -118,6 +127,9 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False,
     """The indices (int64) that sort a, as numpy.argsort(kind='stable'), whatever
     the kind: along `axis` or of the flattened array (axis=None). NaN last;
     descending=True keeps equal keys in input order. Refused dtypes as sort's."""
+    ops = compiled_ops(a)
+    if ops is not None:
+        return ops.argsort(*_flat_axis(a, axis), bool(descending))
     _check_kind("argsort", kind, stable)
     a = _check_dtype("argsort", a, order)
     return _sort("argsort", True, a, axis, descending, stream)

@@ -252,8 +252,12 @@ def searchsorted(a, v, side="left", sorter=None, *, stream=None):
     given); bool and 1- and 2-byte integers are searched as int32."""
     if side not in ("left", "right"):
         raise ValueError(f"side={side!r} is invalid. Expected one of: 'left', 'right'")
+    ops = _arrays.compiled_ops(a)
+    if ops is not None and sorter is None and isinstance(v, ops.Tensor):  # torch.compile
+        return ops.searchsorted(a, v, side == "right")
     if any(_on_device(x) for x in (a, v, sorter) if x is not None):
         return _searchsorted_device(a, v, side, sorter, stream)
+    given = v
     a = _host_array("searchsorted", a, "a")
     if a.ndim != 1:
         raise ValueError(f"searchsorted: a must be 1-D (got {a.ndim}-D)")
@@ -278,7 +282,7 @@ def searchsorted(a, v, side="left", sorter=None, *, stream=None):
     out = _core._searchsorted(a_w, v_w, side == "right")
     if scalar or v.ndim == 0:
         return np.intp(out.reshape(()))
-    return out
+    return out if isinstance(given, np.ndarray) else _arrays.host_results_like(given, out)[0]
 
 
 def _searchsorted_device(a, v, side, sorter, stream):
@@ -295,6 +299,13 @@ def _searchsorted_device(a, v, side, sorter, stream):
                 raise TypeError(f"searchsorted: sorter must hold integers (got {s_dtype})")
             if _shape_of(sorter) != a_shape:
                 raise ValueError("sorter.size must equal a.size")
+            _core._refuse_capture(
+                fn,
+                "with sorter= it checks on the host that the indices are in range (one wait); "
+                "gather a[sorter] yourself and search that to capture it",
+                sorter,
+                stream,
+            )
             if a_shape[0] and _any_out_of_range(sorter, a_shape[0]):
                 raise ValueError("Sorter index out of range.")
             a = _gather(fn, a, sorter) if a_shape[0] else a
@@ -351,8 +362,12 @@ def topk(x, k, largest=True, sorted=True, axis=-1, *, dim=None, stream=None):
     arrays: 1-D or 2-D along the last axis, of a 4- or 8-byte dtype, k >= 1."""
     if dim is not None:
         axis = dim
+    ops = _arrays.compiled_ops(x)
+    if ops is not None:  # traced by torch.compile: the custom operator
+        return ops.topk(x, k, axis, bool(largest))
     if _on_device(x):
         return _topk_device(x, k, largest, axis, stream)
+    given = x
     x = _host_array("topk", x, "x")
     if x.ndim == 0:
         raise ValueError("topk: x must have at least one dimension")
@@ -374,7 +389,10 @@ def topk(x, k, largest=True, sorted=True, axis=-1, *, dim=None, stream=None):
         values, indices = _rows_topk(moved.reshape(rows, n), k, largest)
         values = values.reshape(lead + (k,))
         indices = indices.reshape(lead + (k,))
-    return np.moveaxis(values, -1, axis), np.moveaxis(indices, -1, axis)
+    values, indices = np.moveaxis(values, -1, axis), np.moveaxis(indices, -1, axis)
+    if isinstance(given, np.ndarray):
+        return values, indices
+    return _arrays.host_results_like(given, values, indices)
 
 
 def _device_axis(fn, x, axis):

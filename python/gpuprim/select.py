@@ -47,7 +47,7 @@ def _framework(a):
 
 def _as_array(a):
     """A NumPy array for lists and scalars; framework arrays as they are."""
-    if _framework(a) == "numpy" and not isinstance(a, np.ndarray):
+    if _framework(a) == "numpy" and not isinstance(a, np.ndarray) and not hasattr(a, "dtype"):
         return np.asarray(a)
     return a
 

@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -428,6 +429,36 @@ void unsupported_dtype(const char* fn, const array& a, const char* supported) {
 
 namespace {
 
+// jax.Array's implementation type lives in jaxlib (jaxlib.xla_extension,
+// jaxlib._jax, ... by version).
+bool is_jax_array(PyTypeObject* tp) {
+  nb::object module = nb::handle(reinterpret_cast<PyObject*>(tp)).attr("__module__");
+  const char* name = PyUnicode_Check(module.ptr()) ? PyUnicode_AsUTF8(module.ptr()) : nullptr;
+  if (!name) {
+    PyErr_Clear();
+    return false;
+  }
+  return std::string_view(name).starts_with("jax");
+}
+
+// A jax.Array: on the CPU through the buffer protocol, on a GPU through
+// __cuda_array_interface__ (or DLPack): its type offers a buffer for GPU
+// arrays too, which would be a copy on the host. Results become jax.Array.
+bool import_jax(array& a, nb::handle obj, const std::string& what, bool writable) {
+  nb::tuple where = nb::borrow<nb::tuple>(obj.attr("__dlpack_device__")());
+  bool contiguous;
+  if (nb::cast<int>(where[0]) == nb::device::cpu::value) {
+    contiguous = import_buffer(a, obj, what, writable);
+  } else if (nb::hasattr(obj, "__cuda_array_interface__")) {
+    contiguous = import_cai(a, obj, what);
+  } else {
+    contiguous = import_dlpack(a, obj, what);
+  }
+  a.kind = framework::other;
+  a.jax = true;
+  return contiguous;
+}
+
 array import_impl(nb::handle obj, const std::string& what, bool writable, bool may_copy) {
   frameworks& f = fw();
   PyTypeObject* tp = Py_TYPE(obj.ptr());
@@ -440,6 +471,8 @@ array import_impl(nb::handle obj, const std::string& what, bool writable, bool m
     contiguous = import_cupy(a, obj, what);
   } else if (is_instance(tp, torch_type())) {
     contiguous = import_torch(a, obj, what);
+  } else if (is_jax_array(tp)) {
+    contiguous = import_jax(a, obj, what, writable);
   } else if (tp->tp_as_buffer && tp->tp_as_buffer->bf_getbuffer) {
     refuse_masked(obj, what);
     contiguous = import_buffer(a, obj, what, writable);
@@ -493,6 +526,7 @@ context make_context(const char* fn, std::initializer_list<const array*> arrays,
   ctx.device = first->device;
   ctx.like = first->obj;
   ctx.like_type = first->type;
+  ctx.jax = first->jax;
   for (const array* a : arrays) {
     if (a->on_device != ctx.on_device) {
       value_error(std::string(fn) +
@@ -538,6 +572,28 @@ context make_context(const char* fn, std::initializer_list<const array*> arrays,
   }
   ctx.stream = reinterpret_cast<stream_t>(handle);
   return ctx;
+}
+
+bool capturing(const context& ctx) {
+#if GPUPRIM_HAS_CUDA
+  if (!ctx.on_device) return false;
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  const cudaError_t code =
+      cudaStreamIsCapturing(reinterpret_cast<cudaStream_t>(ctx.stream), &status);
+  if (code != cudaSuccess) {
+    cudaGetLastError();  // not sticky
+    return code == cudaErrorStreamCaptureImplicit;
+  }
+  return status != cudaStreamCaptureStatusNone;
+#else
+  (void)ctx;
+  return false;
+#endif
+}
+
+void refuse_capture(const context& ctx, const std::string& fn, const char* why) {
+  if (!capturing(ctx)) return;
+  throw std::runtime_error(fn + " cannot be captured in a CUDA graph: " + why);
 }
 
 device_guard::device_guard(const context& ctx) {
@@ -623,6 +679,17 @@ array empty_array(const context& ctx, const std::vector<std::int64_t>& shape, dt
       break;
   }
   return import_array(out, "result", true);
+}
+
+nb::object result_object(const context& ctx, const array& result) {
+  if (!ctx.jax) return result.obj;
+  if (ctx.on_device) {
+    const device_guard guard(ctx);
+    const nb::gil_scoped_release release;
+    synchronize(ctx.stream);
+  }
+  static nb::handle from_dlpack = keep(nb::module_::import_("jax.dlpack").attr("from_dlpack"));
+  return from_dlpack(result.obj);
 }
 
 nb::handle numpy_dtype(dtype type) {

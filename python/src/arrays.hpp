@@ -61,6 +61,7 @@ struct array {
   bool on_device = false;
   int device = -1;  // CUDA ordinal when on_device
   bool readonly = false;
+  bool jax = false;  // a jax.Array (read through __cuda_array_interface__ or __dlpack__)
   std::unique_ptr<Py_buffer, buffer_release> view;
 
   std::size_t size() const {
@@ -100,6 +101,7 @@ struct context {
   stream_t stream = nullptr;
   nb::object like;  // an input, for making results of its kind
   dtype like_type = dtype::float32;
+  bool jax = false;  // results are handed back as jax.Array (result_object)
 };
 
 // Checks that the arrays are all on the host or all on one device (else
@@ -107,6 +109,25 @@ struct context {
 // int; an object with __cuda_stream__, .ptr or .cuda_stream) and, on the
 // GPU, makes the arrays' device current (restored by the guard).
 context make_context(const char* fn, std::initializer_list<const array*> arrays, nb::handle stream);
+
+// Whether the call's stream is being captured into a CUDA graph
+// (cudaStreamIsCapturing; false on the host). The legacy default stream
+// counts as captured while another stream's global capture is active (using
+// it then would break that capture).
+bool capturing(const context& ctx);
+
+// Raises RuntimeError "<fn> cannot be captured in a CUDA graph: <why>" when
+// capturing(ctx): the one check of every binding (and, through
+// _core._refuse_capture, of the Python code) that would wait for the GPU or
+// read device data on the host, so that it fails before enqueueing anything
+// instead of inside the capture with the driver's error.
+void refuse_capture(const context& ctx, const std::string& fn, const char* why);
+
+// The reasons refuse_capture gives.
+inline constexpr const char* output_sized_by_data =
+    "the size of its output depends on the data, so it waits for the GPU to count it "
+    "(nonzero, flatnonzero, count_nonzero, extract, compress, unique and unique_consecutive "
+    "all do); call it outside the capture";
 
 // Makes the arrays' device current while it lives (GPU only).
 class device_guard {
@@ -123,6 +144,13 @@ class device_guard {
 // A new, uninitialized array of the context's kind (NumPy, CuPy, torch on
 // the same device, or a nanobind DLPack array) and its imported view.
 array empty_array(const context& ctx, const std::vector<std::int64_t>& shape, dtype type);
+
+// The Python object a binding hands back for a result it made with
+// empty_array: the array itself, except when the call's input was a
+// jax.Array: then a jax.Array of the same memory (zero-copy, through
+// jax.dlpack.from_dlpack), on the GPU after the call's stream is waited for
+// (JAX's own streams do not see gpuprim's work; one wait per call).
+nb::object result_object(const context& ctx, const array& result);
 
 // A NumPy scalar of `type` holding the bytes at `value` (host reductions).
 nb::object numpy_scalar(dtype type, const void* value);

@@ -20,6 +20,7 @@ void bind_sparse(nb::module_& m);
 void bind_spatial(nb::module_& m);
 void bind_select(nb::module_& m);
 void bind_order(nb::module_& m);
+void bind_memory(nb::module_& m);
 
 // NumPy's sum / cumsum result type: bool and signed integers -> int64,
 // unsigned -> uint64, floats as they are.

@@ -24,7 +24,7 @@ nb::object transpose_call(nb::handle a_obj, nb::handle stream) {
   std::vector<std::int64_t> shape = a.shape_vector();
   if (a.ndim == 2) std::swap(shape[0], shape[1]);
   array out = empty_array(ctx, shape, a.type);
-  if (a.size() == 0) return out.obj;
+  if (a.size() == 0) return result_object(ctx, out);
   const std::size_t size = dtype_size(a.type);
   if (ctx.on_device) {
     device_guard guard(ctx);
@@ -34,7 +34,7 @@ nb::object transpose_call(nb::handle a_obj, nb::handle stream) {
     nb::gil_scoped_release release;
     transpose_bytes(host, size, a.data, rows, cols, cols, out.data, rows);
   }
-  return out.obj;
+  return result_object(ctx, out);
 }
 
 nb::object matmul_call(nb::handle a_obj, nb::handle b_obj, nb::handle stream) {
@@ -70,7 +70,7 @@ nb::object matmul_call(nb::handle a_obj, nb::handle b_obj, nb::handle stream) {
   std::vector<std::int64_t> shape{std::int64_t(m), std::int64_t(n)};
   if (stacked) shape.insert(shape.begin(), std::int64_t(batch));
   array c = empty_array(ctx, shape, a.type);
-  if (c.size() == 0) return c.obj;
+  if (c.size() == 0) return result_object(ctx, c);
   // A stack of one broadcasts with stride 0.
   const std::size_t stride_a = batch_a == 1 ? 0 : m * k;
   const std::size_t stride_b = batch_b == 1 ? 0 : k * n;
@@ -96,7 +96,7 @@ nb::object matmul_call(nb::handle a_obj, nb::handle b_obj, nb::handle stream) {
       run(type_tag<double>{});
     }
   }
-  return c.obj;
+  return result_object(ctx, c);
 }
 
 }  // namespace

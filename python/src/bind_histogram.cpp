@@ -93,6 +93,11 @@ nb::object histogram_even(nb::handle x_obj, int bins, std::optional<std::pair<do
   const char* fn = "histogram";
   const array x = import_array(x_obj, "histogram: a");
   const context ctx = make_context(fn, {&x}, stream);
+  if (!r) {
+    refuse_capture(ctx, fn,
+                   "without range= it waits for the data's min and max to place the bins; pass "
+                   "range=(lo, hi) to capture it");
+  }
   const std::optional<numpy_range> range =
       r ? std::optional{numpy_range{r->first, r->second, range_arithmetic(bits)}} : std::nullopt;
   const array counts = empty_array(ctx, {bins}, dtype::int64);
@@ -118,7 +123,7 @@ nb::object histogram_even(nb::handle x_obj, int bins, std::optional<std::pair<do
       }
     });
   });
-  return nb::make_tuple(counts.obj, edges.obj);
+  return nb::make_tuple(result_object(ctx, counts), result_object(ctx, edges));
 }
 
 // counts of numpy.histogram(x, bins=edges) for float64 edges that do not
@@ -151,7 +156,7 @@ nb::object histogram_of_edges(nb::handle x_obj, nb::handle edges_obj, nb::handle
       }
     });
   });
-  return counts.obj;
+  return result_object(ctx, counts);
 }
 
 // Runs f(type_tag<W>) for the weights' type: float64, float32, int64 or
@@ -209,7 +214,7 @@ nb::object histogram_even_weighted(nb::handle x_obj, nb::handle w_obj, int bins,
       });
     });
   });
-  return nb::make_tuple(sums.obj, edges.obj);
+  return nb::make_tuple(result_object(ctx, sums), result_object(ctx, edges));
 }
 
 // sums of numpy.histogram(x, bins=edges, weights=w) for float64 edges, on
@@ -235,7 +240,7 @@ nb::object histogram_of_edges_weighted(nb::handle x_obj, nb::handle w_obj, nb::h
       });
     });
   });
-  return sums.obj;
+  return result_object(ctx, sums);
 }
 
 }  // namespace

@@ -76,7 +76,7 @@ nb::object searchsorted_call(nb::handle a_obj, nb::handle v_obj, bool right, nb:
   if (a.type != v.type) type_error("searchsorted: a and v must have one dtype");
   const context ctx = make_context(fn, {&a, &v}, stream);
   array out = empty_array(ctx, v.shape_vector(), dtype::int64);
-  if (v.size() == 0) return out.obj;
+  if (v.size() == 0) return result_object(ctx, out);
   visit_order_type(fn, a, [&]<class T>(type_tag<T>) {
     const T* s = a.ptr<const T>();
     const T* q = v.ptr<const T>();
@@ -92,7 +92,7 @@ nb::object searchsorted_call(nb::handle a_obj, nb::handle v_obj, bool right, nb:
       host_detail::search<false>(host, s, a.size(), q, v.size(), o, nan_last_less{});
     }
   });
-  return out.obj;
+  return result_object(ctx, out);
 }
 
 // One array (rows == 1) through topk, more through topk_rows, on the GPU.
@@ -152,7 +152,7 @@ nb::tuple topk_rows_call(nb::handle x_obj, std::int64_t k, bool largest, nb::han
       }
     });
   }
-  return nb::make_tuple(values.obj, indices.obj);
+  return nb::make_tuple(result_object(ctx, values), result_object(ctx, indices));
 }
 
 }  // namespace

@@ -146,7 +146,7 @@ nb::object reduce_call(reduce_op op, nb::handle x_obj, bool rows_form, nb::handl
     return numpy_scalar(rt, value);
   }
   array out = empty_array(ctx, out_shape, rt);
-  if (num_rows == 0) return out.obj;
+  if (num_rows == 0) return result_object(ctx, out);
   if (ctx.on_device) {
     device_guard guard(ctx);
     nb::gil_scoped_release release;
@@ -155,7 +155,7 @@ nb::object reduce_call(reduce_op op, nb::handle x_obj, bool rows_form, nb::handl
     nb::gil_scoped_release release;
     host_reduce(op, x, num_rows, cols, out.data, dtype_size(rt));
   }
-  return out.obj;
+  return result_object(ctx, out);
 }
 
 }  // namespace

@@ -92,7 +92,7 @@ nb::object scan_call(const char* fn, scan_op op, bool exclusive, nb::handle x_ob
       rows_form ? x.shape_vector() : std::vector<std::int64_t>{std::int64_t(x.size())};
   array out = empty_array(ctx, shape, acc);
   const std::size_t n = x.size();
-  if (n == 0) return out.obj;
+  if (n == 0) return result_object(ctx, out);
   if (rows_form) {
     const std::size_t cols = static_cast<std::size_t>(x.shape[x.ndim - 1]);
     const std::size_t rows = n / cols;
@@ -114,7 +114,7 @@ nb::object scan_call(const char* fn, scan_op op, bool exclusive, nb::handle x_ob
                                  std::span<T>(static_cast<T*>(out.data), n));
       });
     }
-    return out.obj;
+    return result_object(ctx, out);
   }
   if (ctx.on_device) {
     device_guard guard(ctx);
@@ -125,7 +125,7 @@ nb::object scan_call(const char* fn, scan_op op, bool exclusive, nb::handle x_ob
     nb::gil_scoped_release release;
     host_scan(op, exclusive, x, acc, out.data, exclusive ? init : nullptr);
   }
-  return out.obj;
+  return result_object(ctx, out);
 }
 
 // Offsets: a 1-D integer array on the data's side; on the host any integer
@@ -190,6 +190,9 @@ nb::object segmented_call(const char* fn, bool cumulative, nb::handle x_obj, nb:
       type_error(std::string(fn) + ": offsets on the GPU must be int64, not " + dtype_name(o.type));
     }
     if (check) {
+      refuse_capture(ctx, fn,
+                     "it copies the offsets to the host to check them (one wait); pass "
+                     "check=False to capture it");
       // One small copy and a wait: the GPU kernels trust the offsets.
       std::vector<std::int64_t> host_copy(o.size());
       {
@@ -214,7 +217,7 @@ nb::object segmented_call(const char* fn, bool cumulative, nb::handle x_obj, nb:
                            ctx.stream);
       }
     }
-    return out.obj;
+    return result_object(ctx, out);
   }
   const std::vector<std::int64_t> offsets = host_offsets(fn, o);
   check_offsets(fn, offsets, n, cumulative);
@@ -230,7 +233,7 @@ nb::object segmented_call(const char* fn, bool cumulative, nb::handle x_obj, nb:
       }
     });
   }
-  return out.obj;
+  return result_object(ctx, out);
 }
 
 }  // namespace

@@ -8,7 +8,8 @@
 //                                  elements of s, with its value and its length
 // A result's size depends on the data: on the GPU each of these counts
 // first and waits for that count once (one synchronization), then writes
-// its exact output asynchronously on the stream.
+// its exact output asynchronously on the stream. Under CUDA graph capture
+// they raise RuntimeError (refuse_capture) before enqueueing anything.
 #include <nanobind/stl/tuple.h>
 
 #include <cstdint>
@@ -99,6 +100,7 @@ std::int64_t count_nonzero_call(nb::handle a_obj, nb::handle stream) {
   const char* fn = "count_nonzero";
   array a = import_array(a_obj, "count_nonzero: a");
   const context ctx = make_context(fn, {&a}, stream);
+  refuse_capture(ctx, fn, output_sized_by_data);
   std::uint64_t k = 0;
   visit_select_type(fn, a, ctx.on_device, [&]<class T>(type_tag<T>) {
     detail::select_if<T, nonzero> s;
@@ -112,6 +114,7 @@ nb::object flatnonzero_call(nb::handle a_obj, nb::handle stream) {
   const char* fn = "flatnonzero";
   array a = import_array(a_obj, "flatnonzero: a");
   const context ctx = make_context(fn, {&a}, stream);
+  refuse_capture(ctx, fn, output_sized_by_data);
   nb::object result;
   visit_select_type(fn, a, ctx.on_device, [&]<class T>(type_tag<T>) {
     detail::select_index_if<T, nonzero, std::int64_t> s;
@@ -120,7 +123,7 @@ nb::object flatnonzero_call(nb::handle a_obj, nb::handle stream) {
     array out = empty_array(ctx, {std::int64_t(k)}, dtype::int64);
     s.out = out.ptr<std::int64_t>();
     if (k) run_sized(ctx, s, a.size());
-    result = out.obj;
+    result = result_object(ctx, out);
   });
   return result;
 }
@@ -135,6 +138,7 @@ nb::object compact_call(nb::handle flags_obj, nb::handle a_obj, nb::handle strea
                 " elements, the array " + std::to_string(a.size()));
   }
   const context ctx = make_context(fn, {&flags, &a}, stream);
+  refuse_capture(ctx, fn, output_sized_by_data);
   nb::object result;
   visit_select_type(fn, a, ctx.on_device, [&]<class T>(type_tag<T>) {
     detail::select_flagged<T, std::uint8_t> s;
@@ -144,7 +148,7 @@ nb::object compact_call(nb::handle flags_obj, nb::handle a_obj, nb::handle strea
     array out = empty_array(ctx, {std::int64_t(k)}, a.type);
     s.out = out.ptr<T>();
     if (k) run_sized(ctx, s, a.size());
-    result = out.obj;
+    result = result_object(ctx, out);
   });
   return result;
 }
@@ -168,7 +172,7 @@ nb::tuple unique_runs(const context& ctx, const array& s, const array* values, b
     sel.keys_out = u.ptr<K>();
     sel.values_out = v.ptr<std::int64_t>();
     if (k) run_sized(ctx, sel, n);
-    first = v.obj;
+    first = result_object(ctx, v);
   }
   if (want_counts) {
     array c = empty_array(ctx, shape, dtype::int64);
@@ -177,7 +181,7 @@ nb::tuple unique_runs(const context& ctx, const array& s, const array* values, b
     sel.keys_out = u.ptr<K>();
     sel.values_out = c.ptr<std::int64_t>();
     if (k) run_sized(ctx, sel, n);
-    counts = c.obj;
+    counts = result_object(ctx, c);
   }
   if (!values && !want_counts) {
     detail::unique_runs<K, detail::no_values, Eq> sel;
@@ -185,7 +189,7 @@ nb::tuple unique_runs(const context& ctx, const array& s, const array* values, b
     sel.keys_out = u.ptr<K>();
     if (k) run_sized(ctx, sel, n);
   }
-  return nb::make_tuple(u.obj, first, counts);
+  return nb::make_tuple(result_object(ctx, u), first, counts);
 }
 
 nb::tuple unique_runs_call(nb::handle s_obj, nb::handle values_obj, bool want_counts,
@@ -201,6 +205,7 @@ nb::tuple unique_runs_call(nb::handle s_obj, nb::handle values_obj, bool want_co
   }
   const context ctx =
       values ? make_context(fn, {&s, &*values}, stream) : make_context(fn, {&s}, stream);
+  refuse_capture(ctx, fn, output_sized_by_data);
   nb::tuple result;
   visit_select_type(fn, s, ctx.on_device, [&]<class K>(type_tag<K>) {
     const array* v = values ? &*values : nullptr;

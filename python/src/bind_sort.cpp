@@ -67,7 +67,7 @@ nb::object sort_call(const char* fn, bool want_indices, nb::handle x_obj, bool r
   const std::size_t rows = cols ? n / cols : 0;
   const context ctx = make_context(fn, {&x}, stream);
   array out = empty_array(ctx, shape, want_indices ? dtype::int64 : x.type);
-  if (n == 0) return out.obj;
+  if (n == 0) return result_object(ctx, out);
   void* keys_out = want_indices ? nullptr : out.data;
   std::int64_t* indices = want_indices ? out.ptr<std::int64_t>() : nullptr;
   if (ctx.on_device) {
@@ -82,7 +82,7 @@ nb::object sort_call(const char* fn, bool want_indices, nb::handle x_obj, bool r
                         descending);
     });
   }
-  return out.obj;
+  return result_object(ctx, out);
 }
 
 nb::object sort_by_key_call(nb::handle k_obj, nb::handle v_obj, bool descending,
@@ -129,7 +129,7 @@ nb::object sort_by_key_call(nb::handle k_obj, nb::handle v_obj, bool descending,
       });
     }
   }
-  return nb::make_tuple(ko.obj, vo.obj);
+  return nb::make_tuple(result_object(ctx, ko), result_object(ctx, vo));
 }
 
 }  // namespace

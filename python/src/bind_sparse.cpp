@@ -111,6 +111,9 @@ csr_row_stats check_call(const std::string& fn, nb::handle data, nb::handle indi
                          nb::handle stream) {
   csr_args A = import_csr(fn.c_str(), data, indices, indptr, rows, cols);
   const context ctx = make_context(fn.c_str(), {&A.data, &A.indices, &A.indptr}, stream);
+  refuse_capture(ctx, fn,
+                 "it checks the matrix's structure and reads the result on the host (one wait, "
+                 "once per matrix: call it once outside the capture, then capture the products)");
   csr_row_stats stats;
   try {
     visit_csr(A, [&]<class T, class I>(type_tag<T>, type_tag<I>) {
@@ -246,6 +249,9 @@ solve_vectors import_solve_vectors(const char* fn, std::initializer_list<const a
   all.push_back(&v.b);
   if (v.x0) all.push_back(&*v.x0);
   v.ctx = context_of(fn, all, stream);
+  refuse_capture(v.ctx, fn,
+                 "the solver reads its residual on the host to decide when to stop (it waits "
+                 "for the GPU every few iterations)");
   v.x = empty_array(v.ctx, {static_cast<std::int64_t>(n)}, a_type);
   return v;
 }

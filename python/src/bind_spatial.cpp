@@ -33,6 +33,7 @@ nb::tuple closest_pair_call(nb::handle points_obj, nb::handle stream) {
         ("closest_pair: " + std::to_string(n) + " points; a pair needs at least 2").c_str());
   }
   const context ctx = make_context(fn, {&p}, stream);
+  refuse_capture(ctx, fn, "it returns the pair as Python numbers, read from the GPU (one wait)");
   closest_pair_result r;
   visit_dtype(p.type, [&]<class T>(type_tag<T>) {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {

@@ -21,6 +21,7 @@ NB_MODULE(_core, m) {
       "_refuse_masked", [](nb::handle x, const std::string& what) { gpy::refuse_masked(x, what); },
       nb::arg("x"), nb::arg("what"),
       "Raises TypeError if x is a numpy.ma.MaskedArray (the check every array argument passes).");
+  gpy::bind_memory(m);
   gpy::bind_reduce(m);
   gpy::bind_scan(m);
   gpy::bind_sort(m);

@@ -1,6 +1,6 @@
 // The shared-atomics histogram of bytes by its two byte entries, launched
 // directly: through a byte -> bin table in shared memory
-// (byte_binning::table, the variant lab/probes/tune_histogram.cu times, so
+// (byte_binning::table, the variant lab/probes/probe_histogram.cu times, so
 // that a variant the tuning probe may pick is tested like the default), and
 // by the byte itself with a fold into the bins at each block's end
 // (byte_binning::fold, production's). The counts and the left-out count

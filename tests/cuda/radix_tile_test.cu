@@ -1,5 +1,5 @@
 // The GPU radix sort's tile configurations other than the default (keys per
-// thread, look-back window; see lab/probes/tune_radix_tile.cu), instantiated
+// thread, look-back window; see lab/probes/probe_radix_tile.cu), instantiated
 // here so that each one the tuning probe may pick is tested like the
 // default: sorted keys equal the stable reference sort's bit for bit, and
 // values (input positions) move with them.

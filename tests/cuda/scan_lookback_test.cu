@@ -1,6 +1,6 @@
 // The single-pass scan with look-back windows other than the default (each
 // lane of the look-back warp polling one or several status words; see
-// tile_lookback::exclusive_prefix and lab/probes/tune_scan.cu), instantiated
+// tile_lookback::exclusive_prefix and lab/probes/probe_scan.cu), instantiated
 // here so that every width the tuning probe may pick is tested like the
 // default. Each width must give the same bits as the one-word walk: every tile's
 // prefix is the same left fold of the tiles' aggregates whichever prefix
@@ -155,7 +155,7 @@ TEST_F(cuda_test, scan_lookback_windows_keep_the_order_of_a_matrix_product) {
   }
 }
 
-// The tile shapes the probe tries (lab/probes/tune_scan.cu: more elements per
+// The tile shapes the probe tries (lab/probes/probe_scan.cu: more elements per
 // tile, fewer tiles to look back over): 32-bit sums, exact (wrapping), equal
 // to a sequential loop, inclusive and exclusive.
 TEST_F(cuda_test, scan_tile_shapes_sum_like_a_loop) {

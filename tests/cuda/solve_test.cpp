@@ -61,8 +61,8 @@ gp::csr_matrix<T, I> tridiagonal(std::size_t n) {
 // of buffers of n + 8 elements (so the vectors' 16-byte slices start after
 // a head of one element at a time, and end with a tail of some), against
 // the host's solve: the GPU converges, its true residual meets the
-// tolerance, it takes the host's iterations (within 10%, the dot products
-// are summed in another order), its x is the host's (within cond(A) times
+// tolerance, it takes the host's iterations (within 10%, 25% for float
+// BiCGSTAB: the dot products are summed in another order), its x is the host's (within cond(A) times
 // the tolerance), and the buffers' other elements are untouched.
 template <class T, class I>
 void check_on_views(const gp::csr_matrix<T, I>& A, gp::solve_method method,
@@ -94,8 +94,14 @@ void check_on_views(const gp::csr_matrix<T, I>& A, gp::solve_method method,
   EXPECT_TRUE(host.converged) << label;
   EXPECT_TRUE(dev.converged) << label << ": " << dev.message;
   EXPECT_LE(dev.residual, opts.tolerance) << label;
+  // BiCGSTAB in float32 at a 1e-5 tolerance works near the type's rounding,
+  // where its residual is not monotone: a different summation order of the
+  // dot products can shift the iteration that first meets the tolerance by
+  // more than CG's 10% (65 against 59 seen on an H200).
+  const double spread =
+      method == gp::solve_method::bicgstab && std::is_same_v<T, float> ? 0.25 : 0.1;
   EXPECT_NEAR(double(dev.iterations), double(host.iterations),
-              std::max(3.0, 0.1 * double(host.iterations)))
+              std::max(3.0, spread * double(host.iterations)))
       << label;
   const double close = std::is_same_v<T, float> ? 1e-2 : 1e-6;
   EXPECT_LE(relative_error(x, std::vector<double>(xh.begin(), xh.end())), close) << label;

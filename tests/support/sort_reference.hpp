@@ -22,8 +22,8 @@
 #include <utility>
 #include <vector>
 
-#include "gpuprim/detail/sort/radix_key.hpp"
 #include "gpuprim/sort.hpp"
+#include "gpuprim/sort_types.hpp"
 #include "support/named.hpp"
 #include "support/test_data.hpp"
 

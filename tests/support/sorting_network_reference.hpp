@@ -18,7 +18,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "gpuprim/detail/sort/radix_key.hpp"
+#include "gpuprim/sort_types.hpp"
 #include "support/named.hpp"
 
 namespace gpuprim::test {

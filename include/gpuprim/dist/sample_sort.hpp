@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpuprim/detail/sort/radix_key.hpp"
 #include "gpuprim/sort.hpp"
+#include "gpuprim/sort_types.hpp"
 
 namespace gpuprim {
 

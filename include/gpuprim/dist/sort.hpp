@@ -36,13 +36,13 @@
 #include <utility>
 #include <vector>
 
-#include "gpuprim/detail/sort/radix_key.hpp"
 #include "gpuprim/dist/gpu_sort.hpp"
 #include "gpuprim/dist/mpi.hpp"
 #include "gpuprim/dist/mpi_gpu.hpp"
 #include "gpuprim/dist/sample_sort.hpp"
 #include "gpuprim/dist/staging.hpp"
 #include "gpuprim/sort.hpp"
+#include "gpuprim/sort_types.hpp"
 
 namespace gpuprim {
 

@@ -37,20 +37,6 @@
 #include "gpuprim/host/radix_sort.hpp"
 #include "gpuprim/host/reduce.hpp"
 
-namespace gpuprim {
-
-// Progress of the host brute force (O(n^2) pairs): `report` is called by
-// one thread at a time with the fraction of the pairs done and the seconds since the
-// start, once `interval` seconds have passed and then every `interval`
-// seconds (never for a run that ends sooner). Without `report` nothing is
-// counted.
-struct closest_pair_progress {
-  std::function<void(double fraction, double seconds)> report;
-  double interval = 1.0;
-};
-
-}  // namespace gpuprim
-
 namespace gpuprim::host_detail {
 
 using detail::better;

@@ -6,14 +6,13 @@
 #include <cstddef>
 
 #include "gpuprim/core/backend.hpp"
-#include "gpuprim/detail/gemm/plan.hpp"
+#include "gpuprim/detail/gemm/entry.hpp"
 
 namespace gpuprim {
 
 namespace detail {
 
-// The CPU backend (host_gemm.cpp).
-void host_gemm(host_backend backend, gemm_kind kind, const gemm_problem& problem);
+// The CPU backend, host_gemm, is declared in gpuprim/detail/gemm/entry.hpp.
 // Whether host_gemm calls an optimized BLAS ("OpenBLAS <version>") or not ("").
 const char* host_blas_name() noexcept;
 

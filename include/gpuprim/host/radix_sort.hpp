@@ -35,14 +35,14 @@
 
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/detail/sort/plan.hpp"
-#include "gpuprim/detail/sort/radix_key.hpp"
 #include "gpuprim/host/reduce.hpp"
 #include "gpuprim/host/streaming_store.hpp"
+#include "gpuprim/sort_types.hpp"
 
 namespace gpuprim::host_detail {
 
-// Keys only: a value type that moves nothing.
-struct no_value {};
+// Keys only: a value type that moves nothing (shared with the GPU backend).
+using detail::no_value;
 
 // Below this many keys a pass of 2048 buckets costs more in tables than
 // the pass it saves.

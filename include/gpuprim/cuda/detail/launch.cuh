@@ -48,7 +48,7 @@ unsigned persistent_grid_size(Kernel kernel, int threads, int blocks_per_multipr
 // and device, instead of through <<<...>>> (the runtime's cudaLaunchKernel,
 // which finds the function again on every call). Measured on sm_90, that
 // takes 3.1-3.3 us of host time per launch instead of 3.6-3.8, and an
-// isolated 2^20 sum 0.3-0.5 us less (lab/probes/tune_reduce.cu --launch): for
+// isolated 2^20 sum 0.3-0.5 us less (lab/probes/probe_reduce.cu --launch): for
 // small inputs the launch is most of the call.
 
 struct launch_shape {

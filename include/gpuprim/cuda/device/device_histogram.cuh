@@ -132,7 +132,7 @@ __global__ void histogram_zero(Counter* __restrict__ counts, int bins,
 enum class byte_binning {
   // The binner's bin (any sample type): `bins` entries a sub-histogram.
   binner,
-  // One-byte samples, a tuning variant (see lab/probes/tune_histogram.cu and
+  // One-byte samples, a tuning variant (see lab/probes/probe_histogram.cu and
   // tests/cuda/histogram_variants_test.cu): the block first maps all 256
   // byte values through the binner into a table in shared memory, and each
   // sample then costs one table read instead of the binner's arithmetic.
@@ -379,7 +379,7 @@ void launch_shared_atomics(const Sample* in, std::uint64_t n, Counter* counts, i
 
 // One-byte samples: 768 threads sharing one sub-histogram of the 256 byte
 // values per block, 4 loads in flight per thread. Measured
-// (lab/probes/tune_histogram.cu, CUB = 1, random bytes at 2^22 / 2^24 / 2^28):
+// (lab/probes/probe_histogram.cu, CUB = 1, random bytes at 2^22 / 2^24 / 2^28):
 // 1.16x / 1.10x / 1.08x, where 256 threads with one copy per warp gave
 // 1.11x / 0.84x / 1.11x: at 2^24 (one round of loads per thread) zeroing
 // and merging eight copies per block cost more than the atomics' conflicts

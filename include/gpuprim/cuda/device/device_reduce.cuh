@@ -269,12 +269,12 @@ struct reduce_config {
 };
 
 // Threads and Unroll other than reduce_config's are for tuning
-// (lab/probes/tune_reduce.cu).
+// (lab/probes/probe_reduce.cu).
 // How the block totals meet (step 4 of the kernel): the last block polls
 // the totals the others published, or the last block to finish, found by
 // an atomic ticket, reads them. Automatic: polled where a total fits one
 // status word with its flag (values of up to 4 bytes), else the ticket.
-// Measured (lab/probes/tune_reduce.cu, 2^20 floats): polled
+// Measured (lab/probes/probe_reduce.cu, 2^20 floats): polled
 // 10.85 us isolated and 6.25 us queued against the ticket's 11.58 and
 // 6.83 (data in L2), 11.78 against 12.45 from memory. Polling totals that
 // do not pack (a value, a fence, then the flag) made the harness's 2^24
@@ -318,7 +318,7 @@ void launch_reduce_single_pass(const In* in, std::uint64_t n, T* out, T init, Op
 
 namespace gpuprim::detail {
 
-// Declared in gpuprim/reduce.hpp; this is the definition that the library
+// Declared in gpuprim/detail/reduce/entry.hpp; this is the definition that the library
 // instantiates for its common types and that .cu files instantiate for theirs.
 template <class In, class T, class Op, class Fetch>
 void cuda_reduce_into(const In* in, std::size_t n, T* out, T init, Op op, Fetch fetch,

@@ -276,20 +276,20 @@ inline constexpr int scan_items_per_thread =
 // Status words each lane of the look-back warp polls at once: 32 tiles per
 // word (see tile_lookback::exclusive_prefix; a template parameter of
 // launch_scan, for tuning). 2 (64 tiles a round trip) measured best
-// (lab/probes/tune_scan.cu, float sums: 2^28 0.83x CUB with 1, 0.89x with
+// (lab/probes/probe_scan.cu, float sums: 2^28 0.83x CUB with 1, 0.89x with
 // 2, 0.82x with 4; 2^24 0.83x, 0.91x, 0.88x; 2^20 1.13x, 1.21x, 1.16x).
 inline constexpr int scan_lookback_words = 2;
 
 // The look-back warp's sleep before its first poll, in ns: the tiles just
 // behind have then mostly published, and the waiting warps load L2 less.
-// Measured (lab/probes/tune_scan.cu, 256 x 40 tiles, two runs): 1000 ns
+// Measured (lab/probes/probe_scan.cu, 256 x 40 tiles, two runs): 1000 ns
 // against none, 2^20 floats 12.0 vs 12.9 us and 1.34x
 // vs 1.29x CUB, 2^24 61.4 vs 62.9 us, 2^28 772.0 vs 773.7 us and 1-2%.
 inline constexpr int scan_first_poll_delay_ns = 1000;
 
 // Tiles ahead whose input a tile asks L2 for (see the kernel's step 0):
 // 64 tiles of 256 x 40 floats are 2.6 MB ahead, where 528 tiles are
-// resident at once. Measured (lab/probes/tune_scan.cu, 2^28
+// resident at once. Measured (lab/probes/probe_scan.cu, 2^28
 // floats, 512 x 16 tiles): none 0.89x CUB, 64 or 128 tiles 0.94x, 192-256
 // 0.91-0.93x, 512 and 1024 0.71x (L2 no longer holds the prefetched lines
 // until they are read). 256 x 40 tiles, three runs, 64
@@ -304,7 +304,7 @@ inline constexpr int scan_prefetch_tiles = 64;
 //    elements (10240 a tile, 41 KB of staging), compiled for 4 blocks per
 //    SM (64 registers a thread; 4 blocks are then resident). With the L2
 //    prefetch it measured 1.15x CUB at 2^28 floats (767 us), 1.11x at 2^24
-//    and 1.26x at 2^20 (lab/probes/tune_scan.cu, one run; compiled for 2
+//    and 1.26x at 2^20 (lab/probes/probe_scan.cu, one run; compiled for 2
 //    blocks per SM, which gave the same 64 registers), where 3 blocks (71
 //    registers) gave 1.10x, 1.07x, 1.25x and the earlier default, 512 x 16
 //    at 4 blocks per SM, 0.94x, 0.90x, 1.11x.
@@ -314,13 +314,13 @@ inline constexpr int scan_prefetch_tiles = 64;
 //    fits 64 registers without spills. Float sums with segments of 1024
 //    measured 1.33x CUB's InclusiveSumByKey at 2^28 and 1.19x at 2^24,
 //    where 512 x 16 at 2 blocks per SM in registers gave 0.99x and 1.02x
-//    (lab/probes/tune_scan.cu --segmented). The library's segmented scans
+//    (lab/probes/probe_scan.cu --segmented). The library's segmented scans
 //    of 4- and 8-byte values now take their own kernel (head_flag_scan
 //    below); this entry stays for the probes and the pair scan's tests.
 //  - otherwise 512 threads x scan_items_per_thread elements at
 //    scan_min_blocks blocks per SM (the earlier default for every type;
 //    not measured with the larger tile for 8-byte types).
-// Other values are for tuning (lab/probes/tune_scan.cu): given Threads, Items
+// Other values are for tuning (lab/probes/probe_scan.cu): given Threads, Items
 // and MinBlocks default to scan_items_per_thread and scan_min_blocks; the
 // tile's staging buffer must stay within 48 KB of static shared memory.
 // Staging (scan_staging): registers or rescan; automatic picks rescan for

@@ -317,7 +317,7 @@ void launch_segmented_reduce_parts(const In* in, const Offset* offsets, std::uin
 
 namespace gpuprim::detail {
 
-// Declared in gpuprim/segmented.hpp; this is the definition that the library
+// Declared in gpuprim/detail/segmented/entry.hpp; this is the definition that the library
 // instantiates for its common types and that .cu files instantiate for theirs.
 template <class In, class T, class Offset, class Op>
 void cuda_segmented_reduce_into(const In* in, std::size_t num_values, const Offset* offsets,

@@ -265,7 +265,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
 // The tile of segmented_scan_lookback for values of `Bytes` bytes (4 or 8).
 // 4 bytes: 256 threads x 24 elements, compiled for 4 blocks per SM (flags
 // in 8-byte words). Measured on float sums (H200, 2^28 elements, as % of a
-// device-to-device copy in the same run; lab/probes/tune_segmented_scan.cu
+// device-to-device copy in the same run; lab/probes/probe_segmented_scan.cu
 // and bench/results/attempts-2026-11-27-segmented-scan.md): segments of
 // 1024 100%, random lengths 1-2048 86%, segments of 8 99%, 2^20 + 12345
 // elements 98%, against the pair scan's 68%. 256 x 16 lost the random
@@ -291,7 +291,7 @@ inline constexpr std::uint64_t segmented_prefetch_unit_bytes = 256 * 40 * 4;
 
 // Launches segmented_scan_lookback on Threads x Items tiles compiled for
 // MinBlocks blocks per SM (launch_segmented_scan's shape, or another one
-// for lab/probes/tune_segmented_scan.cu); prefetch_distance: see
+// for lab/probes/probe_segmented_scan.cu); prefetch_distance: see
 // segmented_prefetch_unit_bytes, negative for the default.
 template <bool Exclusive, int Threads, int Items, int MinBlocks, class V, class Flag, class Op>
 void launch_segmented_scan_tiles(const V* values, const Flag* flags, V* out, std::uint64_t n,

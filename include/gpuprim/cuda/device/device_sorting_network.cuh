@@ -47,8 +47,8 @@
 #include "gpuprim/cuda/detail/tune_report.cuh"
 #include "gpuprim/cuda/detail/vector.cuh"
 #include "gpuprim/cuda/warp/warp_bitonic_sort.cuh"
-#include "gpuprim/detail/sort/radix_key.hpp"
 #include "gpuprim/detail/sorting_network/sorting_network.hpp"
+#include "gpuprim/sort_types.hpp"
 #include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim::cuda_detail {

@@ -48,7 +48,7 @@
 #include "gpuprim/cuda/detail/launch.cuh"
 #include "gpuprim/cuda/detail/scratch.cuh"
 #include "gpuprim/cuda/device/device_merge.cuh"
-#include "gpuprim/detail/sort/radix_key.hpp"
+#include "gpuprim/sort_types.hpp"
 
 namespace gpuprim::cuda_detail {
 

@@ -18,51 +18,10 @@
 #include <limits>
 #include <type_traits>
 
+#include "gpuprim/closest_pair_types.hpp"
 #include "gpuprim/core/macros.hpp"
 
 namespace gpuprim {
-
-// The answer of gp::closest_pair: indices into the input (i < j), the
-// distance sqrt(squared_distance), and the squared distance the pair was
-// chosen by (double; see squared_distance below).
-struct closest_pair_result {
-  std::size_t i = 0;
-  std::size_t j = 0;
-  double distance = 0.0;
-  double squared_distance = 0.0;
-};
-
-// The algorithms of the family, each callable by name (closest_pair's last
-// argument); `automatic` picks by n (see gpuprim/closest_pair.hpp).
-enum class closest_pair_algorithm { automatic, brute_force, tiled, divide_and_conquer, grid };
-
-// Launch shape of the quadratic kernels (the sweep of `gpuprim bench
-// closest_pair --sweep`): threads per block and blocks per grid, 0 for the
-// defaults. The grid strides over the points, so any block count works.
-struct closest_pair_launch {
-  int threads = 0;
-  int blocks = 0;
-  // The tiled rung's work items (float arithmetic; the double path keeps
-  // its defaults), 0 / false for the defaults: points i per thread (8 or
-  // 16; 16 allows at most 256 threads), points j per item (item_width: a
-  // multiple of threads dividing threads x points per thread; needs
-  // threads; default half the square), the order of the items (the
-  // full off-diagonal squares first, the diagonal halves last), and the
-  // width of the last wave's items (tail_item_width: about one item per
-  // resident block at the end, in whole squares; a multiple of threads
-  // dividing the item width; 0: as wide as the others).
-  int points_per_thread = 0;
-  int item_width = 0;
-  bool diagonals_last = false;
-  int tail_item_width = 0;
-};
-
-// What the occupancy calculator says about one kernel at one block size.
-struct closest_pair_occupancy {
-  int registers = 0;
-  int shared_bytes = 0;
-  int blocks_per_multiprocessor = 0;
-};
 
 namespace detail {
 

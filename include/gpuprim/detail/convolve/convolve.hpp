@@ -1,6 +1,7 @@
 // The convolution family's shared detail: the element types and views it
 // takes, the plans (taps, anchor, border) made from a filter, the checks of
-// images both backends make, and its CUDA entry point.
+// images both backends make, and the GPU step (the host one is in
+// gpuprim/convolve.hpp, the entry points in entry.hpp).
 #pragma once
 
 #include <cfloat>
@@ -13,14 +14,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "gpuprim/convolve_types.hpp"
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/core/image_view.hpp"
 #include "gpuprim/core/matrix_view.hpp"
+#include "gpuprim/detail/convolve/entry.hpp"
 #include "gpuprim/detail/convolve/plan.hpp"
 #include "gpuprim/detail/convolve/precompiled.hpp"
 #include "gpuprim/detail/cuda_dispatch.hpp"
-#include "gpuprim/filters.hpp"
-#include "gpuprim/host/convolve.hpp"
 
 namespace gpuprim::detail {
 
@@ -164,21 +165,6 @@ convolve_images<T> checked_images(const char* algorithm, basic_image_view<const 
   return convolve_images<T>{in.data(), out.data(),        in.count(), in.rows(),
                             in.cols(), in.channels(),     in.ld(),    in.image_stride(),
                             out.ld(),  out.image_stride()};
-}
-
-// Defined in gpuprim/cuda/device/device_convolve.cuh, compiled into the
-// library for each type of GPUPRIM_CONVOLVE_TYPES (detail/convolve/
-// precompiled.hpp). Enqueues the plan on `stream`.
-template <class T>
-void cuda_convolve(const convolve_images<T>& images, const convolve_plan& plan, stream_t stream);
-
-template <class In, class Out>
-void run_convolve(host_backend backend, const char* algorithm, In in, Out out,
-                  const convolve_plan& plan) {
-  using T = convolve_element_t<Out>;
-  check_border(algorithm, plan.mode);
-  const auto images = checked_images<T>(algorithm, image_view<const T>(in), image_view<T>(out));
-  host_detail::convolve(backend, images, plan);
 }
 
 template <class In, class Out>

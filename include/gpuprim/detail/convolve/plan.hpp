@@ -1,21 +1,16 @@
-// What the convolution family's backends share: the border modes, the
-// index arithmetic that extends an image past its edges, and the checked
-// description of one call (the images, the taps) that the public header
+// What the convolution family's backends share: the index arithmetic that
+// extends an image past its edges (under gp::border, convolve_types.hpp),
+// and the checked description of one call (the images, the taps) that the public header
 // hands to a backend.
 #pragma once
 
 #include <cstddef>
 #include <vector>
 
+#include "gpuprim/convolve_types.hpp"
 #include "gpuprim/core/macros.hpp"
 
 namespace gpuprim {
-
-// How pixels outside the image are made, as scipy.ndimage's modes: zero =
-// 'constant' with cval 0; replicate = 'nearest' (a a a | a b c d | d d d);
-// reflect = 'reflect' (d c b a | a b c d | d c b a); mirror = 'mirror'
-// (d c b | a b c d | c b a); wrap = 'wrap' (periodic).
-enum class border { zero, replicate, reflect, mirror, wrap };
 
 namespace detail {
 

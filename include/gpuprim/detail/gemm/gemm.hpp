@@ -1,5 +1,5 @@
-// The matrix multiply's shared detail: its CUDA entry point (cuBLAS) and the
-// checks of shapes, strides and overlap both backends make.
+// The matrix multiply's shared detail: the checks of shapes, strides and
+// overlap both backends make (the entry points are in entry.hpp).
 #pragma once
 
 #include <cstddef>
@@ -12,12 +12,10 @@
 #include "gpuprim/core/macros.hpp"
 #include "gpuprim/core/matrix_view.hpp"
 #include "gpuprim/detail/cuda_dispatch.hpp"
+#include "gpuprim/detail/gemm/entry.hpp"
 #include "gpuprim/detail/gemm/plan.hpp"
 
 namespace gpuprim::detail {
-
-// src/gemm/cublas_gemm.cpp: enqueues `problem` on `stream` through cuBLAS.
-void cuda_gemm(stream_t stream, gemm_kind kind, const gemm_problem& problem);
 
 template <class In>
 constexpr gemm_kind gemm_kind_of() {

@@ -1,21 +1,13 @@
 // The matrix multiply's problem description, shared by both backends: the
-// operand ops and precision a call asks for (matrix_op and precision, part
-// of the public API in gpuprim/gemm.hpp) and the checked problem.
+// checked problem made from the operand ops and precision a call asks for
+// (matrix_op and precision, gpuprim/gemm_types.hpp).
 #pragma once
 
 #include <cstddef>
 
+#include "gpuprim/gemm_types.hpp"
+
 namespace gpuprim {
-
-// op(X): X itself or its transpose.
-enum class matrix_op { none, transpose };
-
-// How float products are computed. standard: in the inputs' own precision
-// (fp32 products of fp32 inputs; half / bfloat16 products exact in fp32
-// accumulators). tf32: fp32 inputs rounded to TensorFloat-32 on tensor
-// cores (GPU only; much faster, about 3 decimal digits), never used unless
-// asked for. The host computes tf32 requests in full fp32.
-enum class precision { standard, tf32 };
 
 namespace detail {
 

@@ -1,7 +1,12 @@
-// The histogram family's entry points into its backends, side by side: the
-// CUDA ones (defined in gpuprim/cuda/device/, precompiled in
-// src/histogram/) and the check that a plain C++ caller names a
-// precompiled instance. The host backend is gpuprim/host/histogram.hpp.
+// The histogram family's entry points into its backends, side by side.
+//
+//   host (OpenMP, gpuprim/host/histogram.hpp)   CUDA (declared here)
+//   host_detail::histogram                      cuda_histogram_into
+//   detail::checked_numpy_edges (numpy_rule)    cuda_numpy_edges_into
+//
+// The CUDA ones are defined in gpuprim/cuda/device/ and precompiled in
+// src/histogram/; the _checked forms add the check that a plain C++ caller
+// names a precompiled instance.
 #pragma once
 
 #include <cstddef>

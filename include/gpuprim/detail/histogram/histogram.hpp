@@ -1,5 +1,6 @@
 // What the histogram facade (gpuprim/histogram.hpp) runs on top of the
 // binners and the NumPy rule: the counts' concepts and the device steps.
+// The host step is in the facade, which alone includes the host backend.
 #pragma once
 
 #include <cstddef>
@@ -15,7 +16,6 @@
 #include "gpuprim/detail/histogram/binners.hpp"
 #include "gpuprim/detail/histogram/entry.hpp"
 #include "gpuprim/detail/histogram/numpy_rule.hpp"
-#include "gpuprim/host/histogram.hpp"
 
 namespace gpuprim::detail {
 
@@ -55,15 +55,8 @@ inline std::uint64_t* left_out_pointer(const char* algorithm, device_span<std::u
 
 // The steps every facade call takes once its binner is known: make(bins)
 // checks the binning's arguments against the number of counts and returns
-// the binner; then the samples are counted on the backend.
-template <class R, class C, class MakeBinner>
-std::uint64_t host_histogram_with(host_backend backend, const R& samples, C& counts,
-                                  MakeBinner make) {
-  const auto binner = make(std::ranges::size(counts));
-  const auto s = host_span(samples);
-  return host_detail::histogram(backend, s.data(), s.size(), std::ranges::data(counts), binner.bins,
-                                binner);
-}
+// the binner; then the samples are counted on the backend (the host step,
+// host_histogram_with, is in gpuprim/histogram.hpp).
 
 // On the GPU, synchronizing: returns the left-out count.
 template <class R, class C, class MakeBinner>

@@ -1,6 +1,13 @@
-// The reduction's CUDA entry point and the steps both the facade and the
-// other families (histogram's range, the distributed reductions) call it
-// through.
+// The reduction's entry points into its backends, side by side, and the
+// steps both the facade and the other families (histogram's range, the
+// distributed reductions) call the GPU one through.
+//
+//   host (OpenMP, gpuprim/host/reduce.hpp)   CUDA (declared here)
+//   host_detail::transform_reduce            cuda_reduce_into
+//
+// Both take a fetch (an element -> the value reduced) and the operator; the
+// CUDA one is defined in gpuprim/cuda/device/device_reduce.cuh and compiled
+// into the library for GPUPRIM_REDUCE_TYPES (precompiled.hpp) by src/reduce/.
 #pragma once
 
 #include <cstddef>
@@ -14,8 +21,8 @@
 
 namespace gpuprim::detail {
 
-// Defined in gpuprim/cuda/device/device_reduce.cuh. Enqueues the reduction
-// of in[0, n) on `stream`; *out (device memory) receives the result.
+// Enqueues the reduction of in[0, n) on `stream`; *out (device memory)
+// receives the result.
 template <class In, class T, class Op, class Fetch>
 void cuda_reduce_into(const In* in, std::size_t n, T* out, T init, Op op, Fetch fetch,
                       stream_t stream);

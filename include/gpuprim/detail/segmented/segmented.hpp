@@ -1,6 +1,6 @@
-// The segmented family's shared detail: its CUDA entry points, the checks of
-// offsets and head flags both backends make, and the steps the facade
-// (gpuprim/segmented.hpp) runs.
+// The segmented family's shared detail: the checks of offsets and head flags
+// both backends make, and the GPU steps the facade (gpuprim/segmented.hpp)
+// runs; the entry points are in entry.hpp.
 #pragma once
 
 #include <cstddef>
@@ -19,15 +19,10 @@
 #include "gpuprim/core/segmented_operator.hpp"
 #include "gpuprim/detail/cuda_dispatch.hpp"
 #include "gpuprim/detail/scan/scan.hpp"
+#include "gpuprim/detail/segmented/entry.hpp"
 #include "gpuprim/detail/segmented/precompiled.hpp"
-#include "gpuprim/host/segmented_scan.hpp"
 
 namespace gpuprim::detail {
-
-// Defined in gpuprim/cuda/device/device_segmented_reduce.cuh.
-template <class In, class T, class Offset, class Op>
-void cuda_segmented_reduce_into(const In* in, std::size_t num_values, const Offset* offsets,
-                                std::size_t num_segments, T* out, T init, Op op, stream_t stream);
 
 inline void check_segmented_sizes(std::size_t num_offsets, std::size_t num_outputs,
                                   const char* algorithm) {
@@ -80,12 +75,6 @@ inline void check_head_flag_count(const char* algorithm, std::size_t flags, std:
   }
 }
 
-// Defined in gpuprim/cuda/device/device_segmented_scan.cuh: flags[offsets[s]]
-// = 1 for every offset below n (flags must be zeroed first).
-template <class Offset>
-void cuda_mark_segment_heads(const Offset* offsets, std::size_t num_offsets, std::uint8_t* flags,
-                             std::size_t n, stream_t stream);
-
 template <class Offset>
 void check_partition_offsets(std::span<const Offset> offsets, std::size_t n,
                              const char* algorithm) {
@@ -95,15 +84,6 @@ void check_partition_offsets(std::span<const Offset> offsets, std::size_t n,
                                 ": offsets must start at 0 and end at the input's size " +
                                 std::to_string(n));
   }
-}
-
-template <bool Exclusive, class V, class Flag, class O, class T, class Op>
-void host_segmented_scan(host_backend backend, std::span<const V> v, const Flag* flags, O& out,
-                         T init, Op op, const char* algorithm) {
-  T* o = std::ranges::data(out);
-  check_scan_ranges(algorithm, v.data(), v.size_bytes(), v.size(), o,
-                    std::ranges::size(out) * sizeof(T), std::ranges::size(out));
-  host_detail::segmented_scan<Exclusive>(backend, v.data(), flags, o, v.size(), init, op);
 }
 
 template <bool Exclusive, class V, class Flag, class T, class Op>

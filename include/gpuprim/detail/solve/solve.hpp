@@ -1,5 +1,6 @@
-// The iterative solvers' shared detail: their CUDA entry point and the
-// argument checks, iteration bounds and stopping rule both backends use.
+// The iterative solvers' shared detail: the argument checks, iteration bounds
+// and stopping rule both backends use (the host run is in gpuprim/solve.hpp,
+// the entry points in entry.hpp).
 #pragma once
 
 #include <algorithm>
@@ -14,23 +15,15 @@
 #include "gpuprim/core/macros.hpp"
 #include "gpuprim/core/matrix_view.hpp"
 #include "gpuprim/detail/cuda_dispatch.hpp"
+#include "gpuprim/detail/solve/entry.hpp"
 #include "gpuprim/detail/solve/precompiled.hpp"
 #include "gpuprim/detail/sparse/csr.hpp"
 #include "gpuprim/detail/sparse/spmv.hpp"
-#include "gpuprim/host/solve.hpp"
 #include "gpuprim/solve_types.hpp"
 
 namespace gpuprim {
 
 namespace detail {
-
-// Defined in gpuprim/cuda/device/device_solve.cuh and compiled for
-// each pair of GPUPRIM_SOLVE_TYPES (detail/solve/precompiled.hpp). Op is
-// device_csr_view<T, I> or device_matrix_view<const T>. Checks the diagonal
-// when it is needed (std::invalid_argument before x is written).
-template <class T, class Op>
-solve_result cuda_solve(solve_method method, const Op& A, const T* b, T* x, std::size_t n,
-                        const solve_options& opts, std::size_t max_iterations, stream_t stream);
 
 // The GPU solvers' row strategy for a CSR matrix (docs/families/solve.md,
 // "Solvers"). choose_spmv_kernel's strategy, except that merge_path and
@@ -132,61 +125,6 @@ inline void finish(solve_result& res) {
     res.status = solve_status::max_iterations;
     res.message = "not converged after " + std::to_string(res.iterations) + " iterations";
   }
-}
-
-template <class T, class Op>
-solve_result host_solve(solve_method method, const Op& op, host_backend backend,
-                        std::span<const T> b, std::span<T> x, const solve_options& opts) {
-  const std::size_t n = op.n;
-  if (needs_diagonal(method, opts)) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const T d = op.diagonal(i);
-      if (d == T(0) || !std::isfinite(d)) {
-        throw std::invalid_argument(std::string("gpuprim::solve_") + name_of(method) +
-                                    ": the diagonal entry of row " + std::to_string(i) + " is " +
-                                    (d == T(0) ? std::string("zero") : std::to_string(d)) +
-                                    " (the Jacobi iteration and preconditioner divide by it)");
-      }
-    }
-  }
-  solve_result res;
-  if (!opts.use_initial_guess)
-    host_detail::parallel_for(backend, n, [&](std::size_t i) { x[i] = T(0); });
-  const double b2 = host_detail::parallel_sum(
-      backend, n, [&](std::size_t i) { return double(b[i]) * double(b[i]); });
-  const double b_norm = std::sqrt(b2);
-  if (b_norm == 0) {
-    host_detail::parallel_for(backend, n, [&](std::size_t i) { x[i] = T(0); });
-    res.converged = true;
-    res.status = solve_status::converged;
-    if (opts.keep_history) res.history.push_back(0.0);
-    return res;
-  }
-  const std::size_t max_iter = max_iterations(opts, n);
-  switch (method) {
-    case solve_method::cg:
-      host_detail::cg(op, backend, b.data(), x.data(), opts, max_iter, b_norm, res);
-      break;
-    case solve_method::bicgstab:
-      host_detail::bicgstab(op, backend, b.data(), x.data(), opts, max_iter, b_norm, res);
-      break;
-    case solve_method::jacobi:
-      host_detail::richardson(op, backend, b.data(), x.data(), opts, max_iter, b_norm, true, res);
-      break;
-    case solve_method::richardson:
-      host_detail::richardson(op, backend, b.data(), x.data(), opts, max_iter, b_norm,
-                              opts.precond == preconditioner::jacobi, res);
-      break;
-  }
-  if (method == solve_method::cg || method == solve_method::bicgstab) {
-    std::vector<T> r(n);
-    res.residual =
-        std::sqrt(host_detail::true_residual(op, backend, n, b.data(), x.data(), r.data())) /
-        b_norm;
-    if (res.converged && !relative_residual_met(res.residual, opts, b_norm)) res.converged = false;
-  }
-  finish(res);
-  return res;
 }
 
 }  // namespace solve_detail

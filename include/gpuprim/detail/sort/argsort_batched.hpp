@@ -1,5 +1,5 @@
-// gp::argsort_batched's shared detail: its CUDA entry point and the checks
-// both backends make before anything is written.
+// gp::argsort_batched's shared detail: the checks both backends make before
+// anything is written (its CUDA entry point is in entry.hpp).
 #pragma once
 
 #include <cstddef>
@@ -8,17 +8,11 @@
 #include <string>
 
 #include "gpuprim/core/macros.hpp"
+#include "gpuprim/detail/sort/entry.hpp"
 #include "gpuprim/detail/sort/plan.hpp"
 #include "gpuprim/detail/sort/precompiled.hpp"
 
 namespace gpuprim::detail {
-
-// Defined in gpuprim/cuda/device/device_argsort_batched.cuh, compiled for
-// every radix key type (GPUPRIM_SORT_TYPES; src/sort/argsort_batched.cu).
-// indices[rows * cols] and, unless null, keys_out[rows * cols].
-template <class K>
-void cuda_argsort_batched(const K* in, K* keys_out, std::int64_t* indices, std::size_t rows,
-                          std::size_t cols, sort_order order, stream_t stream);
 
 template <class K>
 inline constexpr bool precompiled_argsort_batched = precompiled_sort<K>;

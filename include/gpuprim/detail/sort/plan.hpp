@@ -1,22 +1,17 @@
-// The radix sort's plan, shared by both backends: the order and key bits a
-// call asks for (sort_order and key_bits, part of the public API in
-// gpuprim/sort.hpp) and what one sort does once they are checked.
+// The radix sort's plan, shared by both backends: what one sort does once
+// the order and key bits a call asks for (sort_order and key_bits,
+// gpuprim/sort_types.hpp) are checked.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 
-namespace gpuprim {
+#include "gpuprim/sort_types.hpp"
 
-enum class sort_order { ascending, descending };
+namespace gpuprim::detail {
 
-// Bits [begin, end) of the key's order pattern; end = -1 means the top bit.
-struct key_bits {
-  int begin = 0;
-  int end = -1;
-};
-
-namespace detail {
+// Keys only: a value type that moves nothing.
+struct no_value {};
 
 // What one radix sort call does, after the public API's checks.
 struct radix_sort_plan {
@@ -34,5 +29,4 @@ struct radix_sort_plan {
   }
 };
 
-}  // namespace detail
-}  // namespace gpuprim
+}  // namespace gpuprim::detail

@@ -1,6 +1,6 @@
-// The radix sort's shared detail: its CUDA entry point, the checks of every
-// sort call (sizes, overlaps, bit range) both backends make, and the steps
-// the facade (gpuprim/sort.hpp) runs.
+// The radix sort's shared detail: the checks of every sort call (sizes,
+// overlaps, bit range) both backends make, and the GPU steps the facade
+// (gpuprim/sort.hpp) runs; the entry points are in entry.hpp.
 #pragma once
 
 #include <cstddef>
@@ -13,19 +13,12 @@
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/core/device_span.hpp"
 #include "gpuprim/detail/cuda_dispatch.hpp"
+#include "gpuprim/detail/sort/entry.hpp"
 #include "gpuprim/detail/sort/plan.hpp"
 #include "gpuprim/detail/sort/precompiled.hpp"
-#include "gpuprim/detail/sort/radix_key.hpp"
-#include "gpuprim/host/radix_sort.hpp"
+#include "gpuprim/sort_types.hpp"
 
 namespace gpuprim::detail {
-
-// Defined in gpuprim/cuda/device/device_radix_sort.cuh, compiled for every
-// radix key type (GPUPRIM_SORT_TYPES, detail/sort/precompiled.hpp). Sorts keys_in -> keys_out (and
-// values alongside, as opaque words); in and out may be the same memory.
-template <class K>
-void cuda_radix_sort(const K* keys_in, K* keys_out, const void* values_in, void* values_out,
-                     const radix_sort_plan& plan, stream_t stream);
 
 template <class K>
 radix_sort_plan make_radix_sort_plan(std::size_t n, sort_order order, key_bits bits,
@@ -82,7 +75,7 @@ inline void check_distinct(const char* algorithm, const void* keys, std::size_t 
 // 0 for keys only, else the value's size (4 or 8 bytes).
 template <class V>
 constexpr int value_word_bytes() {
-  if constexpr (std::is_same_v<V, host_detail::no_value>) {
+  if constexpr (std::is_same_v<V, no_value>) {
     return 0;
   } else {
     static_assert(std::is_trivially_copyable_v<V> && (sizeof(V) == 4 || sizeof(V) == 8),
@@ -101,7 +94,7 @@ radix_sort_plan check_sort(const KeysIn& keys_in, const KeysOut& keys_out,
       make_radix_sort_plan<K>(keys_in.size(), order, bits, value_word_bytes<V>(), algorithm);
   check_sort_output(algorithm, "the key output", keys_in.data(), keys_in.size(), keys_out.data(),
                     keys_out.size(), sizeof(K));
-  if constexpr (!std::is_same_v<V, host_detail::no_value>) {
+  if constexpr (!std::is_same_v<V, no_value>) {
     check_value_count(algorithm, keys_in.size(), values_in.size());
     check_sort_output(algorithm, "the value output", values_in.data(), values_in.size(),
                       values_out.data(), values_out.size(), sizeof(V));
@@ -116,16 +109,6 @@ radix_sort_plan check_sort(const KeysIn& keys_in, const KeysOut& keys_out,
 }
 
 template <class K, class V>
-void host_sort(host_backend backend, std::span<const K> keys_in, std::span<K> keys_out,
-               std::span<const V> values_in, std::span<V> values_out, sort_order order,
-               key_bits bits, const char* algorithm) {
-  const radix_sort_plan plan =
-      check_sort<K, V>(keys_in, keys_out, values_in, values_out, order, bits, algorithm);
-  host_detail::radix_sort<K, V>(backend, keys_in.data(), keys_out.data(), values_in.data(),
-                                values_out.data(), plan);
-}
-
-template <class K, class V>
 void device_sort(cuda_backend backend, device_span<const K> keys_in, device_span<K> keys_out,
                  device_span<const V> values_in, device_span<V> values_out, sort_order order,
                  key_bits bits, const char* algorithm) {
@@ -135,7 +118,7 @@ void device_sort(cuda_backend backend, device_span<const K> keys_in, device_span
                 "integers, float and double are); call it from a .cu file that includes "
                 "gpuprim/cuda/device/device_radix_sort.cuh");
 #endif
-  constexpr bool has_values = !std::is_same_v<V, host_detail::no_value>;
+  constexpr bool has_values = !std::is_same_v<V, no_value>;
   const radix_sort_plan plan =
       check_sort<K, V>(keys_in, keys_out, values_in, values_out, order, bits, algorithm);
   if (keys_in.size() >= (std::size_t{1} << 32)) {

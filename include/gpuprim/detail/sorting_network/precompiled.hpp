@@ -6,8 +6,8 @@
 
 #include <cstdint>
 
-#include "gpuprim/detail/sort/radix_key.hpp"
 #include "gpuprim/detail/type_list.hpp"
+#include "gpuprim/sort_types.hpp"
 
 #define GPUPRIM_SORTING_NETWORK_TYPES(X) GPUPRIM_ARITHMETIC_TYPES(X)
 

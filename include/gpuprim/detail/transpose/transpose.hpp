@@ -1,5 +1,5 @@
-// The transpose's shared detail: its CUDA entry point and the checks of
-// shapes, sizes and overlap both backends make.
+// The transpose's shared detail: the checks of shapes, sizes and overlap both
+// backends make (the entry points are in entry.hpp).
 #pragma once
 
 #include <cstddef>
@@ -9,16 +9,11 @@
 #include "gpuprim/core/macros.hpp"
 #include "gpuprim/core/matrix_view.hpp"
 #include "gpuprim/detail/cuda_dispatch.hpp"
+#include "gpuprim/detail/transpose/entry.hpp"
 #include "gpuprim/detail/transpose/plan.hpp"
 #include "gpuprim/detail/transpose/precompiled.hpp"
 
 namespace gpuprim::detail {
-
-// Defined in gpuprim/cuda/device/device_transpose.cuh and compiled for each
-// element size of GPUPRIM_TRANSPOSE_SIZES (detail/transpose/precompiled.hpp).
-// Enqueues the transposes `shape` describes on `stream`.
-template <std::size_t Bytes>
-void cuda_transpose_sized(const void* in, void* out, const transpose_shape& shape, stream_t stream);
 
 inline void check_element_size(const char* algorithm, std::size_t element_size) {
   if (element_size != 1 && element_size != 2 && element_size != 4 && element_size != 8 &&

@@ -46,8 +46,8 @@
 #include "gpuprim/cuda/block/block_radix_rank.cuh"
 #include "gpuprim/cuda/detail/prefetch.cuh"
 #include "gpuprim/cuda/device/decoupled_lookback.cuh"
-#include "gpuprim/detail/sort/radix_key.hpp"
 #include "gpuprim/detail/sort/routes.hpp"
+#include "gpuprim/sort_types.hpp"
 
 namespace gpuprim::cuda_detail {
 
@@ -97,7 +97,7 @@ struct radix_buffers {
 // Keys per thread: 32 when keys and values are at most 4 bytes (8192 keys a
 // tile), 16 otherwise (a 32 KB stage of 8-byte keys or values: more would
 // pass the 48 KB of static shared memory). Measured on sm_90 from 2^20 to
-// 2^28 (lab/probes/tune_radix_tile.cu): bigger tiles mean fewer tiles, so less
+// 2^28 (lab/probes/probe_radix_tile.cu): bigger tiles mean fewer tiles, so less
 // per-tile work (counter setup, digit scan, look-back, barriers) per key;
 // at 2^28 u32 keys went from 0.84x CUB at 16 to 0.94x at 32, u64 keys from
 // 0.86x at 12 to 0.96x at 16, and 2^20 stayed above 1.25x. (CUB's sm_90
@@ -360,7 +360,7 @@ inline constexpr int radix_pass_min_blocks = Items*((sizeof(K) + 3) / 4 + 1) <= 
 // Tiles ahead whose keys a pass's tile asks L2 for, as the scan does
 // (device_scan.cuh, scan_prefetch_tiles; a template parameter of
 // radix_sort, for tuning). Keys only: 64 tiles (2 MB of 4-byte keys ahead;
-// 396 tiles are resident). Measured (lab/probes/tune_radix_tile.cu,
+// 396 tiles are resident). Measured (lab/probes/probe_radix_tile.cu,
 // 2^28 keys): uint32 5782 us against 5904 without (0.96x CUB
 // against 0.94x), float 6308 against 6451 (0.92x, 0.90x), uint64 17288
 // against 17669 (0.98x, 0.96x); at 2^24 about 1% slower. With values, none:

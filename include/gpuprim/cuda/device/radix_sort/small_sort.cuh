@@ -19,7 +19,7 @@
 
 #include "gpuprim/cuda/block/block_radix_rank.cuh"
 #include "gpuprim/cuda/device/radix_sort/onesweep.cuh"
-#include "gpuprim/detail/sort/radix_key.hpp"
+#include "gpuprim/sort_types.hpp"
 
 namespace gpuprim::cuda_detail {
 

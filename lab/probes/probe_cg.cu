@@ -163,7 +163,7 @@ int run(int argc, char** argv) {
   const gp::device_csr_matrix<T, I> dA(host_A);
   const auto view = dA.view();
   const std::size_t n = host_A.rows(), nnz = host_A.nnz();
-  std::printf("tune_cg: %s, %d SMs; Poisson 2-D %zu^2 (%zu rows, %zu entries), float, int32\n",
+  std::printf("probe_cg: %s, %d SMs; Poisson 2-D %zu^2 (%zu rows, %zu entries), float, int32\n",
               prop.name, prop.multiProcessorCount, side, n, nnz);
   const csr_op A{n, view.row_offsets.data(), view.col_indices.data(), view.values.data()};
   if (nnz == 0 || reinterpret_cast<std::uintptr_t>(A.values) % 16 != 0 ||

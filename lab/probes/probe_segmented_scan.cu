@@ -20,7 +20,7 @@
 //    must equal production's bit for bit.
 // Segment shapes: segments of 1024 (the bench row), lengths 1-2048 drawn at
 // random (the bench's other row), segments of 8, 2^28 elements unless
-// given (tune_segmented_scan [LOG2N]); then 2^20 + 12345 elements, and
+// given (probe_segmented_scan [LOG2N]); then 2^20 + 12345 elements, and
 // double sums at half the count (production's 8-byte tile against the pair
 // scan); --profile [LOG2N]: production and
 // each other kernel once, segments of 1024, 2^24 unless given, for Nsight
@@ -33,7 +33,7 @@
 // repository root:
 //   nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr --extended-lambda \
 //     -DGPUPRIM_HAS_CUDA=1 -DSEGSCAN_STANDALONE -Iinclude -Ilab/probes \
-//     lab/probes/tune_segmented_scan.cu src/core/timing.cpp src/core/timing_cuda.cpp \
+//     lab/probes/probe_segmented_scan.cu src/core/timing.cpp src/core/timing_cuda.cpp \
 //     src/core/runtime_cuda.cpp src/tune/tuner_common.cpp -lcuda -o tune_segmented_scan
 #include <cuda_runtime.h>
 #include <cub/device/device_scan.cuh>
@@ -462,7 +462,7 @@ int main(int argc, char** argv) {
   const char* size = argc > (profile_only ? 2 : 1) ? argv[profile_only ? 2 : 1] : nullptr;
   const int log2n = size ? std::atoi(size) : (profile_only ? 24 : 28);
   if (log2n < 10 || log2n > 30) {
-    std::printf("tune_segmented_scan: LOG2N must be 10 to 30\n");
+    std::printf("probe_segmented_scan: LOG2N must be 10 to 30\n");
     return 2;
   }
   buffers b(std::size_t{1} << log2n);
@@ -479,6 +479,6 @@ int main(int argc, char** argv) {
   buffers odd((std::size_t{1} << 20) + 12345);
   compare_shape(odd, segment_shape{"segments of 1-2048 (odd n)", 0});
   compare_doubles(std::size_t{1} << (log2n - 1));
-  if (any_failed) std::printf("tune_segmented_scan: a variant FAILED its checks\n");
+  if (any_failed) std::printf("probe_segmented_scan: a variant FAILED its checks\n");
   return any_failed ? 1 : 0;
 }

@@ -27,13 +27,13 @@
 // traffic (nnz x 8 + (rows + 1) x 4 + x read + y written), the ratio of
 // cuSPARSE's isolated time to the kernel's, and the check. Also a
 // device-to-device copy for the "% of copy" of the bench's tables.
-// Usage: tune_spmv_rmat [scale] (default 22). Built and run by
+// Usage: probe_spmv_rmat [scale] (default 22). Built and run by
 // scripts/device-check.sh --probe-spmv-rmat (tune-spmv_rmat.txt). It also
 // builds on its own, from the repository root:
 //   nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr --extended-lambda \
 //     -DGPUPRIM_HAS_CUDA=1 -Iinclude -I. -Ilab/probes -Xcompiler=-fopenmp \
-//     lab/probes/tune_spmv_rmat.cu src/core/timing.cpp src/core/timing_cuda.cpp \
-//     src/core/runtime_cuda.cpp -lcusparse -lgomp -o tune_spmv_rmat
+//     lab/probes/probe_spmv_rmat.cu src/core/timing.cpp src/core/timing_cuda.cpp \
+//     src/core/runtime_cuda.cpp -lcusparse -lgomp -o probe_spmv_rmat
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -245,7 +245,7 @@ int main(int argc, char** argv) {
   const auto stats = host.stats();
   const gp::spmv_choice choice = gp::choose_spmv_kernel(stats);
   std::printf(
-      "tune_spmv_rmat: %s, %d SMs, L2 %d MB; R-MAT 2^%d: %zu rows, %zu entries (mean %.2f, "
+      "probe_spmv_rmat: %s, %d SMs, L2 %d MB; R-MAT 2^%d: %zu rows, %zu entries (mean %.2f, "
       "longest %zu, %zu empty); gp::spmv chooses %s\n",
       prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, scale, host.rows(), host.nnz(),
       stats.mean_row(), stats.max_row, stats.empty_rows,

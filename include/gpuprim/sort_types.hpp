@@ -1,6 +1,10 @@
-// The order gpuprim sorts keys in, as an unsigned bit pattern: radix sorts
-// sort these bits, and `sort_less` compares keys by them, so every sort in
-// the library (radix, networks, host, GPU) agrees on one order.
+// The sort family's public vocabulary (gpuprim/sort.hpp is the header to
+// include): the order of a sort, the key bits it compares, and the order
+// gpuprim sorts keys in.
+//
+// That order is an unsigned bit pattern per key: radix sorts sort these
+// bits, and `sort_less` compares keys by them, so every sort in the library
+// (radix, networks, host, GPU) agrees on one order.
 //
 //  - unsigned integers: their value.
 //  - signed integers: the sign bit flipped, so negatives come first.
@@ -18,6 +22,14 @@
 #include "gpuprim/core/macros.hpp"
 
 namespace gpuprim {
+
+enum class sort_order { ascending, descending };
+
+// Bits [begin, end) of the key's order pattern; end = -1 means the top bit.
+struct key_bits {
+  int begin = 0;
+  int end = -1;
+};
 
 template <class T>
 inline constexpr bool is_radix_key_v = (std::is_integral_v<T> && !std::is_same_v<T, bool>) ||

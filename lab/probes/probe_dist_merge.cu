@@ -156,7 +156,7 @@ void report(const char* what, std::uint64_t total, float ms, float copy_ms, cons
 int main() {
   cudaDeviceProp prop{};
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-  std::printf("tune_dist_merge: %s; uint32 keys\n", prop.name);
+  std::printf("probe_dist_merge: %s; uint32 keys\n", prop.name);
   const gd::compared_bits<key> bits_of{false, 0, 32};
 
   for (const int runs : {2, 4}) {
