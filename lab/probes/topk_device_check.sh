@@ -9,7 +9,7 @@
 # Environment: JOBS (default 16), TOPK_BUILD_DIR (default /root/build-topk),
 # SANITIZE=1 (also memcheck and racecheck of the top-k tests on small
 # sizes: a few minutes more), PROBE=1 (also build and run the standalone
-# probe lab/probes/tune_order.cu), NO_BENCH=1, BUILD_ONLY=1 (compile and
+# probe lab/probes/probe_order.cu), NO_BENCH=1, BUILD_ONLY=1 (compile and
 # link, run nothing), BENCH_ARGS (e.g. --quick).
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
@@ -66,7 +66,7 @@ ladder_src=(lab/ladder/topk_ladder.cu)
 bench_src=(lab/bench/main.cpp lab/bench/run.cpp lab/bench/report.cpp lab/bench/roofline.cpp
   lab/bench/system_info.cpp lab/bench/order_bench.cpp lab/bench/anchors_cub_order.cu
   lab/bench/anchors_cub_storage.cu "$B/gen/other_families.cpp")
-probe_src=(lab/probes/tune_order.cu)
+probe_src=(lab/probes/probe_order.cu)
 [ "${PROBE:-0}" = 1 ] || probe_src=()
 [ "${NO_BENCH:-0}" = 1 ] && bench_src=()
 sources=("${lib_src[@]}" "${tests_src[@]}" "${ladder_src[@]}" "${bench_src[@]}" "${probe_src[@]}")
@@ -116,7 +116,7 @@ if [ ${#bench_src[@]} -gt 0 ]; then
     >>"$OUT/build.log" 2>&1 || { stamp "link of gpuprim-bench failed"; tail -30 "$OUT/build.log" >>"$summary"; }
 fi
 if [ ${#probe_src[@]} -gt 0 ]; then
-  "${LINK[@]}" -o "$B/tune_order" $(objs "${probe_src[@]}" "${lib_src[@]}") >>"$OUT/build.log" 2>&1 ||
+  "${LINK[@]}" -o "$B/probe_order" $(objs "${probe_src[@]}" "${lib_src[@]}") >>"$OUT/build.log" 2>&1 ||
     { stamp "link of the probe failed"; tail -30 "$OUT/build.log" >>"$summary"; }
 fi
 stamp "linked"
@@ -146,8 +146,8 @@ if [ -x "$B/gpuprim-bench" ]; then
     >"$OUT/bench-order-ladder.txt" 2>"$OUT/bench-order-ladder.log"
   stamp "bench order --ladder rc=$?"
 fi
-if [ -x "$B/tune_order" ]; then
-  timeout 150 "$B/tune_order" >"$OUT/tune-order.txt" 2>&1
+if [ -x "$B/probe_order" ]; then
+  timeout 150 "$B/probe_order" >"$OUT/probe-order.txt" 2>&1
   stamp "probe rc=$?"
 fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >>"$summary" 2>&1

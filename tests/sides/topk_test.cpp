@@ -146,7 +146,7 @@ SIDE_TYPED_TEST(topk, around_the_select_threshold_and_all_equal_keys) {
       for (gp::topk_end end : {gp::largest, gp::smallest}) {
         const auto order = reference_topk(x->data(), n, n, end == gp::largest);
         for (std::size_t k : {std::size_t{1}, std::size_t{64}, std::size_t{65536}, n - 1, n})
-          expect_topk(*x, d, order, k, end);
+          if (k <= n) expect_topk(*x, d, order, k, end);
       }
     }
   }

@@ -4,9 +4,9 @@
 // select in shared memory.
 //
 // Each element's composite key is its order pattern (topk_pattern: NaN
-// largest, -0.0 == +0.0, inverted for the smallest; 32 bits) above its
-// index rank (cols - 1 - col, index_bits bits): distinct keys whose k largest
-// are the row's top k, ties to the smaller column.
+// largest, -0.0 == +0.0, inverted for the smallest; 8 * sizeof(T) bits)
+// above its index rank (cols - 1 - col, index_bits bits): distinct keys
+// whose k largest are the row's top k, ties to the smaller column.
 //
 // The shape of the algorithm, per block:
 //  1. load the row: each thread holds topk_block_items keys, columns
@@ -54,7 +54,7 @@ __global__ void __launch_bounds__(topk_block_threads)
   __shared__ unsigned listed;
   const int t = threadIdx.x;
   const T* row = x + std::uint64_t{blockIdx.x} * ld;
-  const int width_all = 32 + index_bits;
+  const int width_all = 8 * static_cast<int>(sizeof(T)) + index_bits;
   const std::uint64_t rank_top = cols - 1;
 
   // 1. Keys plus one, so that 0 is free for the sentinels.
