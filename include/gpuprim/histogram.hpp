@@ -68,6 +68,7 @@
 #pragma once
 
 #include <cmath>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -507,12 +508,24 @@ double > void numpy_histogram_of_edges_into(cuda_backend backend, const R& sampl
 // weights' running sum read at the edges, a bin the difference of its two
 // edges' totals), so the sums are numpy's (float sums too; with equal
 // samples of different weights numpy's unstable sort may add them in
-// another order). The GPU has no weighted form yet.
+// another order). numpy_histogram_of_edges_weighted also takes weights of
+// a number-like class type W (W{} the zero, W + W and W - W giving W:
+// numpy's object weights, such as a decimal type or a wrapper of Python
+// objects), added in the same order, as numpy's cumulative form adds
+// object weights for even bins too. The GPU has no weighted form yet.
 
 namespace detail {
 
 template <class W>
 concept numpy_weight = std::is_arithmetic_v<W> && !std::is_same_v<W, bool>;
+
+// A number-like class type: numpy's object weights (its cumulative form).
+template <class W>
+concept numpy_object_weight = std::is_class_v<W> && std::default_initializable<W> &&
+    std::copyable<W> && requires(const W& a, const W& b) {
+  { a + b } -> std::convertible_to<W>;
+  { a - b } -> std::convertible_to<W>;
+};
 
 template <class R, class W, class S>
 void check_weights(const char* algorithm, const R& samples, const W& weights, const S& sums) {
@@ -552,10 +565,12 @@ void numpy_histogram_weighted(host_backend backend, const R& samples, const W& w
 }
 
 // An array of sums.size() + 1 edges (float64) that do not decrease, as
-// numpy_histogram_of_edges bins them.
+// numpy_histogram_of_edges bins them. Weights of a number-like class type
+// (numpy's object weights) are summed here too, in numpy's order.
 template <host_range R, host_range W, host_range S, host_range B>
 requires numpy_histogram_sample<detail::host_sample_t<R>> &&
-    detail::numpy_weight<std::remove_const_t<std::ranges::range_value_t<W>>> &&
+    (detail::numpy_weight<std::remove_const_t<std::ranges::range_value_t<W>>> ||
+     detail::numpy_object_weight<std::remove_const_t<std::ranges::range_value_t<W>>>) &&
     std::is_same_v<std::remove_const_t<std::ranges::range_value_t<W>>,
                    std::ranges::range_value_t<S>> &&
     std::is_same_v < std::remove_const_t<std::ranges::range_value_t<B>>,

@@ -206,9 +206,16 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     weights its running sums may add them in another order than gpuprim's
     stable one (a difference of rounding).
 
-    Not supported (raising TypeError): weights of other dtypes (object,
-    such as Decimal), weights on the GPU, datetime64 samples, float16 data
-    on the GPU, a longdouble range. On the GPU, a call without ``range``
+    Object weights (Decimal, Fraction, any Python number; NumPy arrays on
+    the CPU) are summed as NumPy sums them, in its cumulative form for even
+    bins too: the library bins and sorts each block of samples and adds the
+    weights with Python's own + and - in NumPy's order, so the sums (an
+    object array) are NumPy's, Decimal ones exactly (the same caveat about
+    equal samples).
+
+    Not supported (raising TypeError): weights of other dtypes (str,
+    datetime64), weights on the GPU and object weights with GPU samples,
+    datetime64 samples, float16 data on the GPU, a longdouble range. On the GPU, a call without ``range``
     waits for the data's min and max (NumPy's checks need them); with
     ``range`` nothing waits.
     """
@@ -288,6 +295,11 @@ _WEIGHT_SUMS = {"f": np.float64, "i": np.int64, "u": np.uint64, "b": np.int64}
 
 def _weighted(a, bins, range, density, weights):
     if _on_device(a) or _on_device(weights):
+        if not _on_device(weights) and np.asarray(weights).dtype == object:
+            raise TypeError(
+                "histogram: object weights (such as Decimal) are summed on the CPU only "
+                "(NumPy arrays), not over a GPU array"
+            )
         raise TypeError("histogram: weights= is computed on the CPU only (NumPy arrays)")
     a = _samples(a, stacklevel=4)
     weights = np.asarray(weights)
@@ -301,6 +313,12 @@ def _weighted(a, bins, range, density, weights):
         raise TypeError(
             "Automated estimation of the number of bins is not supported for weighted data"
         )
+    if weights.dtype == object:
+        n, edges = _object_sums(_in_bin_type(a, range), weights, bins, range)
+        if density:
+            widths = np.array(np.diff(edges), float)
+            return n / widths / n.sum(), edges
+        return n, edges
     if weights.dtype.kind == "c":
         parts = weights.real, weights.imag
     elif weights.dtype.kind in _WEIGHT_SUMS:
@@ -356,6 +374,26 @@ def _sums_and_edges(a, w, bins, range):
         return sums, edges
     edges = _edges_array(bins)
     return _core._histogram_of_edges_weighted(a, w, _edges_in_double(edges)), edges
+
+
+def _object_sums(a, weights, bins, range):
+    """(sums, edges) for object weights (Decimal, Fraction, any Python
+    number): NumPy sums them in its cumulative form for even bins too, so
+    the edges are found as for counting and the library's
+    numpy_histogram_of_edges_weighted adds the weights with Python's + and -
+    in NumPy's order; the sums are an object array, as NumPy's."""
+    if np.ndim(bins) == 0:
+        n = _bin_count(bins)
+        pair = None if range is None else _range_pair(range)
+        edges = _core._histogram_even(a, n, pair, _range_bits(range), None)[1]
+        if a.dtype == np.float16:
+            edges = edges.astype(np.float16)
+    else:
+        edges = _edges_array(bins)
+    sums = _core._histogram_of_edges_object_weighted(a, list(weights), _edges_in_double(edges))
+    n = np.empty(len(sums), object)
+    n[:] = sums
+    return n, edges
 
 
 def _bin_count(bins):

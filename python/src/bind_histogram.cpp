@@ -12,6 +12,7 @@
 #include <span>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "arrays.hpp"
 #include "bind.hpp"
@@ -243,6 +244,54 @@ nb::object histogram_of_edges_weighted(nb::handle x_obj, nb::handle w_obj, nb::h
   return result_object(ctx, sums);
 }
 
+// A weight of numpy's object dtype (a Python object, such as a Decimal) as
+// the library's number-like weight type: + and - are Python's own (the
+// binding keeps the GIL), and the zero is Python's 0, as numpy's
+// np.zeros(..., object).
+struct object_weight {
+  nb::object value = nb::int_(0);
+  friend object_weight operator+(const object_weight& a, const object_weight& b) {
+    return {a.value + b.value};
+  }
+  friend object_weight operator-(const object_weight& a, const object_weight& b) {
+    return {a.value - b.value};
+  }
+};
+
+// sums (a list) of numpy.histogram(x, bins=edges, weights=w) for object
+// weights (a sequence of x's size), on the host: the library's cumulative
+// form with Python's arithmetic, so the sums are numpy's (numpy takes that
+// form for object weights with even bins too).
+nb::list histogram_of_edges_object_weighted(nb::handle x_obj, nb::sequence w_seq,
+                                            nb::handle edges_obj) {
+  const char* fn = "histogram";
+  const array x = import_array(x_obj, "histogram: a");
+  const array edges = import_array(edges_obj, "histogram: bins");
+  if (x.on_device || edges.on_device) {
+    type_error("histogram: object weights (such as Decimal) are summed on the CPU only (NumPy "
+               "arrays), not over a GPU array");
+  }
+  if (edges.type != dtype::float64 || edges.ndim != 1 || edges.size() < 2) {
+    type_error("histogram: the edges reach the binding as a 1-d float64 array of >= 2 values");
+  }
+  std::vector<object_weight> weights;
+  weights.reserve(nb::len(w_seq));
+  for (nb::handle w : w_seq)
+    weights.push_back({nb::borrow(w)});
+  std::vector<object_weight> sums(edges.size() - 1);
+  visit_sample(fn, x, false, [&]<class T>(type_tag<T>) {
+    numpy_errors_as_value_error([&] {
+      numpy_histogram_of_edges_weighted(
+          host, std::span<const T>(x.ptr<const T>(), x.size()), weights, sums,
+          std::span<const double>(edges.ptr<const double>(), edges.size()));
+    });
+  });
+  nb::list out;
+  for (const object_weight& s : sums)
+    out.append(s.value);
+  return out;
+}
+
 }  // namespace
 
 void bind_histogram(nb::module_& m) {
@@ -263,6 +312,11 @@ void bind_histogram(nb::module_& m) {
         nb::arg("weights"), nb::arg("edges"),
         "sums of numpy.histogram(a, bins=edges, weights=weights) on the host; see "
         "gpuprim.histogram.");
+  m.def("_histogram_of_edges_object_weighted", &histogram_of_edges_object_weighted, nb::arg("a"),
+        nb::arg("weights"), nb::arg("edges"),
+        "sums (a list) of numpy.histogram(a, bins=edges, weights=weights) on the host for "
+        "object weights (a sequence of Python numbers, such as Decimals), added with Python's "
+        "+ and - in NumPy's order; see gpuprim.histogram.");
 }
 
 }  // namespace gpuprim::python

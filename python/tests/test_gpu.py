@@ -188,6 +188,10 @@ def test_histogram_weights_are_host_only(xp):
         gp.histogram(d, bins=4, weights=xp.asarray(np.ones(10, np.float32)))
     with pytest.raises(TypeError, match="weights= is computed on the CPU only"):
         gp.histogram(np.arange(10.0), bins=4, weights=xp.asarray(np.ones(10)))
+    from decimal import Decimal
+
+    with pytest.raises(TypeError, match="object weights .* CPU only"):
+        gp.histogram(d, bins=4, weights=np.array([Decimal(1)] * 10))
 
 
 @pytest.mark.parametrize("name", ["cummax", "cummin"])

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "gpuprim/core/low_precision.hpp"
@@ -224,6 +225,33 @@ TEST(host_histogram_numpy, unit_weights_are_the_counts) {
   gp::numpy_histogram_of_edges_weighted(gp::host, x, ones, of_edges, edges);
   for (std::size_t b = 0; b < counts.size(); ++b)
     EXPECT_EQ(of_edges[b], double(counts[b])) << "bin " << b;
+}
+
+// A number-like class type as the weights (numpy's object weights): each
+// value records its additions, so the sums show numpy's order: its cumsum of
+// the sorted block (the first running sum the first weight itself), each
+// edge's total 0 + running sum, a bin the difference of two totals. The
+// expected texts are numpy 2.4's for the same object weights.
+struct recorded_weight {
+  std::string text = "0";
+  friend recorded_weight operator+(const recorded_weight& a, const recorded_weight& b) {
+    return {"(" + a.text + "+" + b.text + ")"};
+  }
+  friend recorded_weight operator-(const recorded_weight& a, const recorded_weight& b) {
+    return {"(" + a.text + "-" + b.text + ")"};
+  }
+};
+
+TEST(host_histogram_numpy, object_weights_are_added_in_numpys_order) {
+  const std::vector<double> x = {0.5, 2.5, -1.0, 1.5, std::nan(""), 3.0};
+  std::vector<recorded_weight> w;
+  for (const char* name : {"a", "b", "c", "d", "e", "f"})
+    w.push_back({name});
+  std::vector<recorded_weight> sums(3);
+  gp::numpy_histogram_of_edges_weighted(gp::host, x, w, sums, std::vector<double>{0, 1, 2, 3});
+  EXPECT_EQ(sums[0].text, "((0+(c+a))-(0+c))");
+  EXPECT_EQ(sums[1].text, "((0+((c+a)+d))-(0+(c+a)))");
+  EXPECT_EQ(sums[2].text, "((0+((((c+a)+d)+b)+f))-(0+((c+a)+d)))");
 }
 
 TEST(host_histogram_numpy, weights_of_another_size_throw_before_writing) {

@@ -167,7 +167,11 @@ void weighted_histogram_of_edges(const Sample* samples, const W* weights, std::s
     running.assign(m + 1, W{});
     for (std::size_t k = 0; k < m; ++k) {
       sorted[k] = key(order[k]);
-      running[k + 1] = static_cast<W>(running[k] + weights[order[k]]);
+      // numpy's cumsum: the first running sum is the first weight itself
+      // (for a number type the same as 0 + w; for an object type, such as
+      // a decimal, no addition it would round or refuse)
+      running[k + 1] = k == 0 ? static_cast<W>(weights[order[k]])
+                              : static_cast<W>(running[k] + weights[order[k]]);
     }
     // NaN last: a NaN is never below an edge, and every edge is below it.
     const auto below = [](double x, double edge) { return x < edge; };
