@@ -1,30 +1,34 @@
 // The host keys-only sort on AVX-512 (include/gpuprim/host/simd_sort.hpp):
-// an in-place vectorised quicksort. The library compiles for baseline
-// x86-64; every function that uses AVX-512 carries a target attribute and
-// runs only after __builtin_cpu_supports said yes. The shape of it:
+// a vectorised quicksort. The library compiles for baseline x86-64; every
+// function that uses AVX-512 carries a target attribute and runs only after
+// __builtin_cpu_supports said yes. The shape of it:
 //  1. Keys become integers whose signed (int32 / int64) or unsigned order
-//     is gpuprim's order: integers as they are; a float's bits with all
-//     but the sign flipped where the sign is set (so -0.0 < +0.0). NaNs
-//     are moved out of the way in this same pass (their payloads and input
-//     order survive) and written after the sorted keys at the end.
+//     is gpuprim's order: integers as they are, inverted for descending; a
+//     float's bits with all but the sign flipped where the sign is set (so
+//     -0.0 < +0.0), inverted for descending. Out of place, the first
+//     partition (2.) does this as it copies the input to the output; in
+//     place, or when that partition meets a NaN, a pass does it, moving
+//     NaNs out of the way (their payloads and input order survive) to be
+//     written after the sorted keys at the end.
 //  2. Quicksort: the pivot is the middle of 2 vectors of samples sorted by
 //     the network of 4.; a partition reads vectors from whichever end of
 //     the unread middle has less free space and writes each vector's keys
-//     below the pivot to the left, the rest to the right (compress, then a
-//     masked store: a compressing store to memory is slow on Zen 4), with
-//     2 x 4 vectors of each end held in registers so the writes never
-//     overtake the reads. It also gives the range's smallest and largest
-//     key: a range of equal keys is done.
+//     below the pivot to the left, the rest to the right (compress into a
+//     register, then a store: a compressing store to memory is slow on Zen
+//     4), with 2 x 4 vectors of each end held in registers so the writes
+//     never overtake the reads. It also gives the range's smallest and
+//     largest key: a range of equal keys is done.
 //  3. Duplicates: when the pivot is the samples' smallest, the partition is
 //     by <= pivot, and a side that can hold only keys equal to the pivot is
 //     not sorted again, so many equal keys cannot stall the recursion. A
 //     depth limit (2 log2 n) hands a bad range to heap sort.
 //  4. Ranges of at most 16 vectors (256 32-bit or 128 64-bit keys) are
 //     sorted in registers by a bitonic network: masked loads padded with
-//     the largest key, compare-exchanges within a vector by a lane
-//     permutation and a blend, between vectors by min / max.
-//  5. The keys go back to their type (and into descending order, NaNs
-//     still last) in one more pass.
+//     the largest key, compare-exchanges within a vector by a lane shuffle
+//     and a masked min, between vectors by min / max.
+//  5. Each range is written back as the caller's keys (the inverse of 1.)
+//     where it is done: the network's stores, ranges of equal keys, the
+//     heap sort's output. No pass follows the sort.
 #include "gpuprim/host/simd_sort.hpp"
 
 #include <algorithm>
@@ -462,18 +466,29 @@ GP_AVX512 std::size_t partition(typename V::T* a, std::size_t n, typename V::T p
 }
 
 // partition's counterpart from in[0, n) to out[0, n) (disjoint): the first
-// level of an out-of-place sort of integers, which then needs no copy.
-// n >= 1 vector.
+// level of an out-of-place sort, which then needs no copy. `key_in` turns
+// a vector of the input into sort keys (key_in(v)) and names its NaN lanes
+// (key_in.nan(v)); a NaN stops it: it returns no_split, its output half
+// written. n >= 1 vector.
+inline constexpr std::size_t no_split = ~std::size_t{0};
+
 template <class V>
+struct integers_in {
+  GP_AVX512_INLINE typename V::reg operator()(typename V::reg v) const { return v; }
+  GP_AVX512_INLINE unsigned nan(typename V::reg) const { return 0; }
+};
+
+template <class V, class KeyIn>
 GP_AVX512 std::size_t partition_copy(const typename V::T* in, typename V::T* out, std::size_t n,
                                      typename V::T pivot, typename V::T* smallest,
-                                     typename V::T* largest) {
+                                     typename V::T* largest, KeyIn key_in) {
   using reg = typename V::reg;
   using mask = typename V::mask;
   constexpr std::size_t L = V::lanes;
   constexpr unsigned all_lanes = (1u << L) - 1;
   const reg pv = V::set1(pivot);
-  const reg first = _mm512_loadu_si512(in);
+  const reg raw_first = _mm512_loadu_si512(in);
+  const reg first = key_in(raw_first);
   reg lo_min = first, hi_max = first;
   std::size_t lw = 0, rw = n;
   const auto put = [&](reg v, unsigned valid) GP_AVX512_LAMBDA {
@@ -493,11 +508,16 @@ GP_AVX512 std::size_t partition_copy(const typename V::T* in, typename V::T* out
     hi_max = V::max(hi_max, v);
   };
   std::size_t i = 0;
-  for (; i + L <= n; i += L)
-    put(_mm512_loadu_si512(in + i), all_lanes);
+  for (; i + L <= n; i += L) {
+    const reg raw = _mm512_loadu_si512(in + i);
+    if (key_in.nan(raw)) return no_split;
+    put(key_in(raw), all_lanes);
+  }
   if (i < n) {
     const int c = static_cast<int>(n - i);
-    put(V::load_n(in + i, c, first), (1u << c) - 1);  // lanes past c repeat `first`
+    const reg raw = V::load_n(in + i, c, raw_first);  // lanes past c repeat `first`
+    if (key_in.nan(raw)) return no_split;
+    put(key_in(raw), (1u << c) - 1);
   }
   *smallest = V::hmin(lo_min);
   *largest = V::hmax(hi_max);
@@ -577,7 +597,8 @@ GP_AVX512 void sort_integers(const K* in_keys, K* out_keys, std::size_t n, bool 
     // The first partition copies.
     T least, smallest, largest;
     const T p = choose_pivot<V>(in, n, &least);
-    const std::size_t split = partition_copy<V>(in, out, n, p, &smallest, &largest);
+    const std::size_t split =
+        partition_copy<V>(in, out, n, p, &smallest, &largest, integers_in<V>{});
     if (smallest == largest) return;
     const int depth = 2 * static_cast<int>(std::bit_width(n));
     quicksort<V>(out, split, depth, key_out<V>{});
@@ -615,6 +636,16 @@ struct float_nan<vec_i64> {
   }
 };
 
+// Vectors of float bits as sort keys (flipped, inverted for descending).
+template <class F, class V>
+struct floats_in {
+  __m512i invert;
+  GP_AVX512_INLINE __m512i operator()(__m512i v) const {
+    return _mm512_xor_si512(V::flip_negative(v), invert);
+  }
+  GP_AVX512_INLINE unsigned nan(__m512i v) const { return float_nan<V>::of(v); }
+};
+
 // F: float or double; V: the vector of signed integers of its size.
 template <class F, class V>
 GP_AVX512 void sort_floats(const F* in_keys, F* out_keys, std::size_t n, bool descending) {
@@ -623,6 +654,27 @@ GP_AVX512 void sort_floats(const F* in_keys, F* out_keys, std::size_t n, bool de
   const I* in = reinterpret_cast<const I*>(in_keys);
   I* out = reinterpret_cast<I*>(out_keys);
   const __m512i invert = _mm512_set1_epi32(descending ? -1 : 0);
+  const key_out<V> back{descending, true};
+  if (in != out && n > block_keys<V>) {
+    // The first partition flips and copies, unless it meets a NaN (then
+    // the pass below, from the input, which is still as it was).
+    const I inverted = descending ? I(-1) : I(0);
+    alignas(64) I s[2 * L];
+    const std::size_t step = n / (2 * L);
+    for (std::size_t j = 0; j < 2 * L; ++j)
+      s[j] = I(flip_negative(in[j * step + step / 2]) ^ inverted);
+    I least, smallest, largest;
+    const I p = choose_pivot<V>(s, 2 * L, &least);
+    const std::size_t split =
+        partition_copy<V>(in, out, n, p, &smallest, &largest, floats_in<F, V>{invert});
+    if (split != no_split) {
+      if (smallest == largest) return finish<V>(out, n, back);
+      const int depth = 2 * static_cast<int>(std::bit_width(n));
+      quicksort<V>(out, split, depth, back);
+      quicksort<V>(out + split, n - split, depth, back);
+      return;
+    }
+  }
   // Flipped (and inverted for descending) into out; NaNs, as their bits,
   // into `nans` in input order. Writes never pass reads: an in-place sort
   // reads ahead of what it writes.
@@ -653,7 +705,7 @@ GP_AVX512 void sort_floats(const F* in_keys, F* out_keys, std::size_t n, bool de
       out[w++] = I(flip_negative(bits) ^ (descending ? I(-1) : I(0)));
     }
   }
-  sort_native<V>(out, w, key_out<V>{descending, true});
+  sort_native<V>(out, w, back);
   std::copy(nans.begin(), nans.end(), out + w);
 }
 
