@@ -14,7 +14,11 @@
 //  - Values (sort_by_key): any trivially copyable type of 4 or 8 bytes,
 //    moved with their keys.
 //  - Stable: keys that compare equal keep their input order (so stable_sort
-//    and sort are the same algorithm).
+//    and sort are the same calls). The host's keys-only sort of 32- and
+//    64-bit keys over all their bits is a quicksort on processors with
+//    AVX-512 (host/simd_sort.hpp), whose output is the stable one all the
+//    same: such keys compare equal only when their bytes are (NaNs, which
+//    compare equal whatever their payload, keep their input order).
 //  - key_bits{begin, end}: only bits [begin, end) of each key's order
 //    pattern (radix_key<K>::to_bits) are compared; for unsigned integers
 //    these are the key's own bits. Default: all bits.

@@ -36,6 +36,7 @@
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/detail/sort/plan.hpp"
 #include "gpuprim/host/reduce.hpp"
+#include "gpuprim/host/simd_sort.hpp"
 #include "gpuprim/host/streaming_store.hpp"
 #include "gpuprim/sort_types.hpp"
 
@@ -716,12 +717,36 @@ bool msd_lsd_sort(host_backend backend, const K* keys_in, K* keys_out,
   return !has_nan && !skewed;
 }
 
+// Keys-only sorts of 32- and 64-bit keys over all their bits through the
+// vectorised quicksort of simd_sort.hpp (the key as the fixed-width type of
+// its size and signedness); false where it does not run.
+template <class K>
+bool simd_sort_of(const K* keys_in, K* keys_out, std::size_t n, bool descending) {
+  if constexpr (std::is_floating_point_v<K>) {
+    return simd_sort_keys(keys_in, keys_out, n, descending);
+  } else {
+    using F = std::conditional_t<std::is_signed_v<K>,
+                                 std::conditional_t<sizeof(K) == 4, std::int32_t, std::int64_t>,
+                                 std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>>;
+    return simd_sort_keys(reinterpret_cast<const F*>(keys_in), reinterpret_cast<F*>(keys_out), n,
+                          descending);
+  }
+}
+
 // Sorts keys_in -> keys_out (the same memory for an in-place sort), values
-// alongside unless W is no_value.
+// alongside unless W is no_value. Keys only, over all bits, 32- or 64-bit
+// keys: the vectorised quicksort where the processor has AVX-512 (one
+// thread; not stable, which keys alone cannot show), else the radix sort.
 template <class K, class W>
 void radix_sort(host_backend backend, const K* keys_in, K* keys_out, const W* values_in,
                 W* values_out, const detail::radix_sort_plan& plan) {
   if (plan.n == 0) return;
+  if constexpr (std::is_same_v<W, no_value> && (sizeof(K) == 4 || sizeof(K) == 8)) {
+    if (plan.begin_bit == 0 && plan.end_bit == radix_key<K>::bits &&
+        simd_sort_of(keys_in, keys_out, plan.n, plan.descending)) {
+      return;
+    }
+  }
   if constexpr (std::is_same_v<W, no_value> && std::is_integral_v<K> && sizeof(K) <= 2) {
     if (plan.begin_bit == 0 && plan.end_bit == radix_key<K>::bits && plan.n >= 4096) {
       counting_sort(backend, keys_in, keys_out, plan.n, plan.descending);
