@@ -78,6 +78,16 @@ def _blas_note():
         return "unknown (no threadpoolctl)"
 
 
+# Before each timed call: a pause, then one untimed call of the same
+# implementation. NumPy's OpenBLAS (a pthreads build) keeps its worker
+# threads spinning for about a tenth of a second after a call returns, and
+# a call timed right after one of its products runs on cores those threads
+# still hold (gpuprim's 2000^3 matmul: 130 ms right after np.matmul, 80 ms
+# otherwise); the untimed call then wakes the implementation's own threads
+# and caches, so each figure is that implementation's steady state.
+_SETTLE_S = 0.25
+
+
 def run_cpu(only=None, runs=11, scale=1.0, out=None):
     out = sys.stdout if out is None else out
     rng = np.random.default_rng(2026)
@@ -93,6 +103,8 @@ def run_cpu(only=None, runs=11, scale=1.0, out=None):
             order = ((peer, peer_t), (ours, our_t)) if r % 2 == 0 else ((ours, our_t),
                                                                         (peer, peer_t))
             for fn, times in order:
+                time.sleep(_SETTLE_S)
+                fn()
                 start = time.perf_counter()
                 fn()
                 times.append(time.perf_counter() - start)
@@ -112,6 +124,6 @@ def run_cpu(only=None, runs=11, scale=1.0, out=None):
     for r in rows:
         print(f"| {r['case']} | {r['size']} | {r['peer']} | {r['peer_ms']:.2f} | "
               f"{r['gpuprim_ms']:.2f} | {r['ratio']:.2f} |", file=out)
-    print(f"\nmedians of {runs} runs, peer and gpuprim alternating within each; above 1: "
-          "gpuprim is faster.", file=out)
+    print(f"\nmedians of {runs} runs, peer and gpuprim alternating within each, "
+          f"each after {_SETTLE_S} s of rest and an untimed call; above 1: gpuprim is faster.", file=out)
     return rows
