@@ -101,18 +101,6 @@ __global__ void count_different(const T* a, const T* b, std::uint64_t n, unsigne
   atomicAdd(bad, c);
 }
 
-template <class T>
-T* device_array(std::size_t n) {
-  T* p = nullptr;
-  CHECK_CUDA(cudaMalloc(&p, std::max<std::size_t>(n, 1) * sizeof(T)));
-  return p;
-}
-template <class T>
-std::vector<T> host_copy(const T* p, std::size_t n) {
-  std::vector<T> x(n);
-  CHECK_CUDA(cudaMemcpy(x.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
-  return x;
-}
 
 unsigned long long* counters = nullptr;  // two device counters
 

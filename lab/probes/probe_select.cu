@@ -43,25 +43,6 @@ struct above_half {
 };
 
 template <class T>
-T* device_copy(const std::vector<T>& x) {
-  T* p = nullptr;
-  CHECK_CUDA(cudaMalloc(&p, x.size() * sizeof(T)));
-  CHECK_CUDA(cudaMemcpy(p, x.data(), x.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return p;
-}
-template <class T>
-T* device_array(std::size_t n) {
-  T* p = nullptr;
-  CHECK_CUDA(cudaMalloc(&p, std::max<std::size_t>(n, 1) * sizeof(T)));
-  return p;
-}
-template <class T>
-std::vector<T> host_copy(const T* p, std::size_t n) {
-  std::vector<T> x(n);
-  CHECK_CUDA(cudaMemcpy(x.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
-  return x;
-}
-template <class T>
 std::uint64_t count_at(const T* p) {
   T k;
   CHECK_CUDA(cudaMemcpy(&k, p, sizeof(T), cudaMemcpyDeviceToHost));

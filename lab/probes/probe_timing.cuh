@@ -7,10 +7,13 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "gpuprim/detail/timing.hpp"
 
@@ -31,6 +34,28 @@ template <class... T>
 void free_device(T*... buffers) {
   for (void* buffer : {static_cast<void*>(buffers)...})
     CHECK_CUDA(cudaFree(buffer));
+}
+
+// A device buffer of n elements (at least one, so a pointer of an empty
+// input is still valid), a device copy of a host vector, and a host copy
+// of n device elements; each ends the probe on an error.
+template <class T>
+T* device_array(std::size_t n) {
+  T* p = nullptr;
+  CHECK_CUDA(cudaMalloc(&p, std::max<std::size_t>(n, 1) * sizeof(T)));
+  return p;
+}
+template <class T>
+T* device_copy(const std::vector<T>& x) {
+  T* p = device_array<T>(x.size());
+  CHECK_CUDA(cudaMemcpy(p, x.data(), x.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return p;
+}
+template <class T>
+std::vector<T> host_copy(const T* p, std::size_t n) {
+  std::vector<T> x(n);
+  CHECK_CUDA(cudaMemcpy(x.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return x;
 }
 
 // One CUB algorithm's two-phase calls on one set of arguments: `call(temp,
