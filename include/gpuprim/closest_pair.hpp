@@ -96,7 +96,7 @@ closest_pair_result host_closest_pair(host_backend backend, point_set<T> s,
                                       closest_pair_algorithm algorithm,
                                       const closest_pair_progress& progress = {}) {
   check_point_count(s.n);
-  const point_bounds b = host_detail::bounds(backend, s);
+  const point_bounds b = host_impl::bounds(backend, s);
   check_bounds(b);
   s.scale = coordinate_scale<T>(b, s.dim);
   double lo[3], hi[3];
@@ -114,13 +114,13 @@ closest_pair_result host_closest_pair(host_backend backend, point_set<T> s,
   auto run = [&]<int Dim>() {
     switch (algorithm) {
       case closest_pair_algorithm::brute_force:
-        return host_detail::brute_force<Dim>(backend, s, progress);
+        return host_impl::brute_force<Dim>(backend, s, progress);
       case closest_pair_algorithm::tiled:
-        return host_detail::blocked<Dim>(backend, s);
+        return host_impl::blocked<Dim>(backend, s);
       case closest_pair_algorithm::divide_and_conquer:
-        return host_detail::divide_and_conquer<Dim>(backend, s);
+        return host_impl::divide_and_conquer<Dim>(backend, s);
       default:
-        return host_detail::grid<Dim>(backend, s, lo, hi);
+        return host_impl::grid<Dim>(backend, s, lo, hi);
     }
   };
   const pair_candidate c = s.dim == 2 ? run.template operator()<2>() : run.template operator()<3>();

@@ -70,7 +70,7 @@ void run_convolve(host_backend backend, const char* algorithm, In in, Out out,
   using T = convolve_element_t<Out>;
   check_border(algorithm, plan.mode);
   const auto images = checked_images<T>(algorithm, image_view<const T>(in), image_view<T>(out));
-  host_detail::convolve(backend, images, plan);
+  host_impl::convolve(backend, images, plan);
 }
 
 }  // namespace detail

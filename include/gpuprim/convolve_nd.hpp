@@ -78,7 +78,7 @@ void correlate1d(host_backend backend, nd_view<const In> in, std::span<const dou
   if (axis >= in.ndim()) throw std::invalid_argument("correlate1d: axis out of range");
   if (weights.empty()) throw std::invalid_argument("correlate1d: no filter weights");
   detail::check_nd_origin("correlate1d", origin, weights.size());
-  host_detail::nd_along_axis(backend, in, std::vector<double>(weights.begin(), weights.end()), axis,
+  host_impl::nd_along_axis(backend, in, std::vector<double>(weights.begin(), weights.end()), axis,
                              out, mode, cval, origin, false);
 }
 
@@ -90,7 +90,7 @@ void uniform_filter1d(host_backend backend, nd_view<const In> in, std::size_t si
   if (axis >= in.ndim()) throw std::invalid_argument("uniform_filter1d: axis out of range");
   if (size == 0) throw std::invalid_argument("uniform_filter1d: size must be at least 1");
   detail::check_nd_origin("uniform_filter1d", origin, size);
-  host_detail::nd_along_axis(backend, in, std::vector<double>(size, 1.0), axis, out, mode, cval,
+  host_impl::nd_along_axis(backend, in, std::vector<double>(size, 1.0), axis, out, mode, cval,
                              origin, true);
 }
 
@@ -112,7 +112,7 @@ void correlate_nd(host_backend backend, nd_view<const In> in, nd_view<const doub
   }
   for (std::size_t a = 0; a < in.ndim(); ++a)
     detail::check_nd_origin("correlate_nd", o[a], weights.shape[a]);
-  host_detail::nd_correlate(backend, in, weights, out, mode, cval, o);
+  host_impl::nd_correlate(backend, in, weights, out, mode, cval, o);
 }
 
 }  // namespace gpuprim

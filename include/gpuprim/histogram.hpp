@@ -104,7 +104,7 @@ std::uint64_t host_histogram_with(host_backend backend, const R& samples, C& cou
                                   MakeBinner make) {
   const auto binner = make(std::ranges::size(counts));
   const auto s = host_span(samples);
-  return host_detail::histogram(backend, s.data(), s.size(), std::ranges::data(counts), binner.bins,
+  return host_impl::histogram(backend, s.data(), s.size(), std::ranges::data(counts), binner.bins,
                                 binner);
 }
 
@@ -417,7 +417,7 @@ requires numpy_histogram_sample<detail::host_sample_t<R>> std::uint64_t numpy_hi
   for (int b = 0; b <= binner.bins; ++b)
     e[b] = static_cast<Edge>(binner.edge(b));
   const auto s = detail::host_span(samples);
-  return host_detail::histogram(backend, s.data(), s.size(), std::ranges::data(counts), binner.bins,
+  return host_impl::histogram(backend, s.data(), s.size(), std::ranges::data(counts), binner.bins,
                                 binner);
 }
 
@@ -560,7 +560,7 @@ void numpy_histogram_weighted(host_backend backend, const R& samples, const W& w
   for (int b = 0; b <= binner.bins; ++b)
     e[b] = static_cast<Edge>(binner.edge(b));
   const auto s = detail::host_span(samples);
-  host_detail::weighted_histogram(s.data(), std::ranges::data(weights), s.size(),
+  host_impl::weighted_histogram(s.data(), std::ranges::data(weights), s.size(),
                                   std::ranges::data(sums), binner.bins, binner);
 }
 
@@ -583,7 +583,7 @@ double > void numpy_histogram_of_edges_weighted(host_backend backend, const R& s
   const int bins = detail::checked_numpy_edges_array("numpy_histogram_of_edges_weighted",
                                                      std::ranges::size(sums), b);
   const auto s = detail::host_span(samples);
-  host_detail::weighted_histogram_of_edges(
+  host_impl::weighted_histogram_of_edges(
       s.data(), std::ranges::data(weights), s.size(), std::ranges::data(sums), b.data(), bins,
       [](T x) { return static_cast<double>(detail::numpy_binner<T>::compared(x)); });
 }

@@ -105,7 +105,7 @@ void merge(host_backend backend, const RA& a, const RB& b, O&& out, Comp comp = 
                          detail::bytes_of(so));
   detail::order_disjoint(algorithm, "b", sb.data(), detail::bytes_of(sb), "output", so.data(),
                          detail::bytes_of(so));
-  host_detail::merge<T, void>(backend, {sa.data()}, sa.size(), {sb.data()}, sb.size(), {so.data()},
+  host_impl::merge<T, void>(backend, {sa.data()}, sa.size(), {sb.data()}, sb.size(), {so.data()},
                               comp);
 }
 
@@ -130,7 +130,7 @@ void merge_by_key(host_backend backend, const RKA& keys_a, const RVA& values_a, 
   detail::order_check_element<K>();
   detail::order_check_element<V>();
   detail::merge_by_key_checks(algorithm, ka, va, kb, vb, ko, vo);
-  host_detail::merge<K, V>(backend, {ka.data(), va.data()}, ka.size(), {kb.data(), vb.data()},
+  host_impl::merge<K, V>(backend, {ka.data(), va.data()}, ka.size(), {kb.data(), vb.data()},
                            kb.size(), {ko.data(), vo.data()}, comp);
 }
 
@@ -139,7 +139,7 @@ void merge_sort(host_backend backend, R&& x, Comp comp = {}) {
   const auto s = detail::writable_host_span(x);
   using T = typename decltype(s)::element_type;
   detail::order_check_element<T>();
-  host_detail::merge_sort<T, void>(backend, {s.data()}, s.size(), comp);
+  host_impl::merge_sort<T, void>(backend, {s.data()}, s.size(), comp);
 }
 
 template <class RK, class RV, class Comp = less>
@@ -154,7 +154,7 @@ void merge_sort_by_key(host_backend backend, RK&& keys, RV&& values, Comp comp =
   detail::order_same_length(algorithm, "the keys", k.size(), "the values", v.size());
   detail::order_disjoint(algorithm, "keys", k.data(), detail::bytes_of(k), "values", v.data(),
                          detail::bytes_of(v));
-  host_detail::merge_sort<K, V>(backend, {k.data(), v.data()}, k.size(), comp);
+  host_impl::merge_sort<K, V>(backend, {k.data(), v.data()}, k.size(), comp);
 }
 
 // The GPU forms: device spans (or device_vectors), enqueued on the

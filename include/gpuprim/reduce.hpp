@@ -51,7 +51,7 @@ namespace gpuprim {
 template <host_range R, class T, class Op = plus>
 T reduce(host_backend backend, const R& in, T init, Op op = {}) {
   const auto s = detail::host_span(in);
-  return host_detail::transform_reduce(backend, s.data(), s.size(), init, op,
+  return host_impl::transform_reduce(backend, s.data(), s.size(), init, op,
                                        detail::unary_fetch<identity>{});
 }
 
@@ -89,7 +89,7 @@ template <host_range R, class T, class ReduceOp, class Transform>
 T transform_reduce(host_backend backend, const R& in, T init, ReduceOp reduce_op,
                    Transform transform) {
   const auto s = detail::host_span(in);
-  return host_detail::transform_reduce(backend, s.data(), s.size(), init, reduce_op,
+  return host_impl::transform_reduce(backend, s.data(), s.size(), init, reduce_op,
                                        detail::unary_fetch<Transform>{transform});
 }
 
@@ -117,7 +117,7 @@ auto extreme_element(Backend backend, const R& in) {
     const auto s = host_span(in);
     if (s.empty()) return value_index<V>{V{}, 0};
     const value_index<V> init{V{}, value_index<V>::none};
-    return host_detail::transform_reduce(backend, s.data(), s.size(), init, Select{},
+    return host_impl::transform_reduce(backend, s.data(), s.size(), init, Select{},
                                          value_index_fetch{});
   }
 }

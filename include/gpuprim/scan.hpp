@@ -58,7 +58,7 @@ void host_scan(host_backend backend, const R& in, O&& out, std::optional<T> init
   const std::size_t out_size = std::ranges::size(out);
   check_scan_ranges(algorithm, s.data(), s.size_bytes(), s.size(), o, out_size * sizeof(*o),
                     out_size);
-  host_detail::scan<Exclusive>(backend, s.data(), o, s.size(), init, op, fetch);
+  host_impl::scan<Exclusive>(backend, s.data(), o, s.size(), init, op, fetch);
 }
 
 }  // namespace detail

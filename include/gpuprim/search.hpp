@@ -62,7 +62,7 @@ void search_call(host_backend backend, const RS& sorted, const RQ& queries, O& o
   const auto o = writable_host_span(out);
   using I = std::remove_const_t<typename decltype(o)::element_type>;
   search_checks<I>(algorithm, s, q, o);
-  host_detail::search<upper>(backend, s.data(), s.size(), q.data(), q.size(), o.data(), comp);
+  host_impl::search<upper>(backend, s.data(), s.size(), q.data(), q.size(), o.data(), comp);
 }
 
 template <bool upper, class RS, class RQ, class O, class Comp>
@@ -95,7 +95,7 @@ void upper_bound(Backend backend, const RS& sorted, const RQ& queries, O&& out, 
 template <class R, class Comp = less>
 std::size_t first_unsorted(host_backend backend, const R& x, Comp comp = {}) {
   const auto s = detail::host_span(x);
-  return host_detail::first_unsorted(backend, s.data(), s.size(), comp);
+  return host_impl::first_unsorted(backend, s.data(), s.size(), comp);
 }
 
 }  // namespace gpuprim

@@ -42,7 +42,7 @@ void host_segmented_scan(host_backend backend, std::span<const V> v, const Flag*
   T* o = std::ranges::data(out);
   check_scan_ranges(algorithm, v.data(), v.size_bytes(), v.size(), o,
                     std::ranges::size(out) * sizeof(T), std::ranges::size(out));
-  host_detail::segmented_scan<Exclusive>(backend, v.data(), flags, o, v.size(), init, op);
+  host_impl::segmented_scan<Exclusive>(backend, v.data(), flags, o, v.size(), init, op);
 }
 
 }  // namespace detail
@@ -76,7 +76,7 @@ void segmented_reduce(host_backend backend, const V& values, const O& offsets, O
   const std::span<T> result(std::ranges::data(out), std::ranges::size(out));
   detail::check_segmented_sizes(o.size(), result.size(), "segmented_reduce");
   detail::check_host_offsets(o, v.size(), "segmented_reduce");
-  host_detail::segmented_reduce(backend, v.data(), o.data(), result.size(), result.data(), init,
+  host_impl::segmented_reduce(backend, v.data(), o.data(), result.size(), result.data(), init,
                                 op);
 }
 

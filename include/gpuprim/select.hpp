@@ -90,7 +90,7 @@ auto select_output(cuda_backend, R& r) {
 
 template <class S>
 select_counts run_select(host_backend backend, const S& s, std::size_t n) {
-  return host_detail::select(backend, s, n);
+  return host_impl::select(backend, s, n);
 }
 template <class S>
 select_counts run_select(cuda_backend backend, const S& s, std::size_t n) {

@@ -76,7 +76,7 @@
 
 namespace gpuprim {
 
-namespace solve_detail {
+namespace detail::solve {
 
 // The host run: the diagonal's check, the zero right-hand side, then the
 // method, and the true residual of the Krylov methods.
@@ -97,12 +97,12 @@ solve_result host_solve(solve_method method, const Op& op, host_backend backend,
   }
   solve_result res;
   if (!opts.use_initial_guess)
-    host_detail::parallel_for(backend, n, [&](std::size_t i) { x[i] = T(0); });
-  const double b2 = host_detail::parallel_sum(
+    host_impl::parallel_for(backend, n, [&](std::size_t i) { x[i] = T(0); });
+  const double b2 = host_impl::parallel_sum(
       backend, n, [&](std::size_t i) { return double(b[i]) * double(b[i]); });
   const double b_norm = std::sqrt(b2);
   if (b_norm == 0) {
-    host_detail::parallel_for(backend, n, [&](std::size_t i) { x[i] = T(0); });
+    host_impl::parallel_for(backend, n, [&](std::size_t i) { x[i] = T(0); });
     res.converged = true;
     res.status = solve_status::converged;
     if (opts.keep_history) res.history.push_back(0.0);
@@ -111,23 +111,23 @@ solve_result host_solve(solve_method method, const Op& op, host_backend backend,
   const std::size_t max_iter = max_iterations(opts, n);
   switch (method) {
     case solve_method::cg:
-      host_detail::cg(op, backend, b.data(), x.data(), opts, max_iter, b_norm, res);
+      host_impl::cg(op, backend, b.data(), x.data(), opts, max_iter, b_norm, res);
       break;
     case solve_method::bicgstab:
-      host_detail::bicgstab(op, backend, b.data(), x.data(), opts, max_iter, b_norm, res);
+      host_impl::bicgstab(op, backend, b.data(), x.data(), opts, max_iter, b_norm, res);
       break;
     case solve_method::jacobi:
-      host_detail::richardson(op, backend, b.data(), x.data(), opts, max_iter, b_norm, true, res);
+      host_impl::richardson(op, backend, b.data(), x.data(), opts, max_iter, b_norm, true, res);
       break;
     case solve_method::richardson:
-      host_detail::richardson(op, backend, b.data(), x.data(), opts, max_iter, b_norm,
+      host_impl::richardson(op, backend, b.data(), x.data(), opts, max_iter, b_norm,
                               opts.precond == preconditioner::jacobi, res);
       break;
   }
   if (method == solve_method::cg || method == solve_method::bicgstab) {
     std::vector<T> r(n);
     res.residual =
-        std::sqrt(host_detail::true_residual(op, backend, n, b.data(), x.data(), r.data())) /
+        std::sqrt(host_impl::true_residual(op, backend, n, b.data(), x.data(), r.data())) /
         b_norm;
     if (res.converged && !relative_residual_met(res.residual, opts, b_norm)) res.converged = false;
   }
@@ -135,7 +135,7 @@ solve_result host_solve(solve_method method, const Op& op, host_backend backend,
   return res;
 }
 
-}  // namespace solve_detail
+}  // namespace detail::solve
 
 // ---- host ---------------------------------------------------------------------
 
@@ -143,15 +143,15 @@ template <class T, class I>
 solve_result solve(host_backend backend, solve_method method, const csr_view<T, I>& A,
                    std::type_identity_t<std::span<const T>> b, std::type_identity_t<std::span<T>> x,
                    const solve_options& opts = {}) {
-  solve_detail::check(method, A.rows, A.cols, b.size(), x.size(),
-                      sparse_detail::overlap(b.data(), b.size(), x.data(), x.size()), opts);
+  detail::solve::check(method, A.rows, A.cols, b.size(), x.size(),
+                      detail::sparse::overlap(b.data(), b.size(), x.data(), x.size()), opts);
   if (A.row_offsets.size() != A.rows + 1) {
     throw std::invalid_argument("gpuprim::solve: row_offsets has " +
                                 std::to_string(A.row_offsets.size()) + " entries, not rows + 1");
   }
-  const host_detail::csr_operator<T, I> op{backend, A.rows, A.row_offsets.data(),
+  const host_impl::csr_operator<T, I> op{backend, A.rows, A.row_offsets.data(),
                                            A.col_indices.data(), A.values.data()};
-  return solve_detail::host_solve<T>(method, op, backend, b, x, opts);
+  return detail::solve::host_solve<T>(method, op, backend, b, x, opts);
 }
 template <class T, class I>
 solve_result solve(host_backend backend, solve_method method, const csr_matrix<T, I>& A,
@@ -164,10 +164,10 @@ template <class T>
 solve_result solve(host_backend backend, solve_method method, matrix_view<const T> A,
                    std::type_identity_t<std::span<const T>> b, std::type_identity_t<std::span<T>> x,
                    const solve_options& opts = {}) {
-  solve_detail::check(method, A.rows(), A.cols(), b.size(), x.size(),
-                      sparse_detail::overlap(b.data(), b.size(), x.data(), x.size()), opts);
-  const host_detail::dense_operator<T> op{backend, A, A.rows()};
-  return solve_detail::host_solve<T>(method, op, backend, b, x, opts);
+  detail::solve::check(method, A.rows(), A.cols(), b.size(), x.size(),
+                      detail::sparse::overlap(b.data(), b.size(), x.data(), x.size()), opts);
+  const host_impl::dense_operator<T> op{backend, A, A.rows()};
+  return detail::solve::host_solve<T>(method, op, backend, b, x, opts);
 }
 template <class T>
 solve_result solve(host_backend backend, solve_method method, matrix_view<T> A,
@@ -182,8 +182,8 @@ template <class T, class I>
 solve_result solve(cuda_backend backend, solve_method method, const device_csr_view<T, I>& A,
                    std::type_identity_t<device_span<const T>> b,
                    std::type_identity_t<device_span<T>> x, const solve_options& opts = {}) {
-  solve_detail::check(method, A.rows, A.cols, b.size(), x.size(),
-                      sparse_detail::overlap(b.data(), b.size(), x.data(), x.size()), opts);
+  detail::solve::check(method, A.rows, A.cols, b.size(), x.size(),
+                      detail::sparse::overlap(b.data(), b.size(), x.data(), x.size()), opts);
   device_csr_view<T, I> a = A;
   if (!a.stats.known && a.rows) {
     a.stats = detail::on_cuda("spmv", [&] {
@@ -196,7 +196,7 @@ solve_result solve(cuda_backend backend, solve_method method, const device_csr_v
 #endif
   return detail::on_cuda("solve", [&] {
     return detail::cuda_solve<T>(method, a, b.data(), x.data(), A.rows, opts,
-                                 solve_detail::max_iterations(opts, A.rows), backend.stream);
+                                 detail::solve::max_iterations(opts, A.rows), backend.stream);
   });
 }
 template <class T, class I>
@@ -209,11 +209,11 @@ template <class T>
 solve_result solve(cuda_backend backend, solve_method method, device_matrix_view<const T> A,
                    std::type_identity_t<device_span<const T>> b,
                    std::type_identity_t<device_span<T>> x, const solve_options& opts = {}) {
-  solve_detail::check(method, A.rows(), A.cols(), b.size(), x.size(),
-                      sparse_detail::overlap(b.data(), b.size(), x.data(), x.size()), opts);
+  detail::solve::check(method, A.rows(), A.cols(), b.size(), x.size(),
+                      detail::sparse::overlap(b.data(), b.size(), x.data(), x.size()), opts);
   return detail::on_cuda("solve", [&] {
     return detail::cuda_solve<T>(method, A, b.data(), x.data(), A.rows(), opts,
-                                 solve_detail::max_iterations(opts, A.rows()), backend.stream);
+                                 detail::solve::max_iterations(opts, A.rows()), backend.stream);
   });
 }
 template <class T>

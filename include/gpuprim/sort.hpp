@@ -59,7 +59,7 @@ void host_sort(host_backend backend, std::span<const K> keys_in, std::span<K> ke
                key_bits bits, const char* algorithm) {
   const radix_sort_plan plan =
       check_sort<K, V>(keys_in, keys_out, values_in, values_out, order, bits, algorithm);
-  host_detail::radix_sort<K, V>(backend, keys_in.data(), keys_out.data(), values_in.data(),
+  host_impl::radix_sort<K, V>(backend, keys_in.data(), keys_out.data(), values_in.data(),
                                 values_out.data(), plan);
 }
 
@@ -73,7 +73,7 @@ void sort(host_backend backend, R&& keys, sort_order order = sort_order::ascendi
           key_bits bits = {}) {
   auto k = detail::writable_host_span(keys);
   using K = typename decltype(k)::value_type;
-  detail::host_sort<K, host_detail::no_value>(backend, detail::as_const(k), k, {}, {}, order, bits,
+  detail::host_sort<K, host_impl::no_value>(backend, detail::as_const(k), k, {}, {}, order, bits,
                                               "sort");
 }
 
@@ -82,7 +82,7 @@ void sort(cuda_backend backend, R&& keys, sort_order order = sort_order::ascendi
           key_bits bits = {}) {
   auto k = writable_device_span(keys);
   using K = std::remove_const_t<typename decltype(k)::element_type>;
-  detail::device_sort<K, host_detail::no_value>(backend, detail::as_const(k), k, {}, {}, order,
+  detail::device_sort<K, host_impl::no_value>(backend, detail::as_const(k), k, {}, {}, order,
                                                 bits, "sort");
 }
 
@@ -95,7 +95,7 @@ void sort(host_backend backend, const R& in, O&& out, sort_order order = sort_or
   using K = typename decltype(o)::value_type;
   static_assert(std::is_same_v<typename decltype(i)::value_type, K>,
                 "gpuprim::sort: input and output keys must have the same type");
-  detail::host_sort<K, host_detail::no_value>(backend, i, o, {}, {}, order, bits, "sort");
+  detail::host_sort<K, host_impl::no_value>(backend, i, o, {}, {}, order, bits, "sort");
 }
 
 template <device_range R, device_range O>
@@ -106,7 +106,7 @@ void sort(cuda_backend backend, const R& in, O&& out, sort_order order = sort_or
   using K = std::remove_const_t<typename decltype(o)::element_type>;
   static_assert(std::is_same_v<device_range_value_t<const R>, K>,
                 "gpuprim::sort: input and output keys must have the same type");
-  detail::device_sort<K, host_detail::no_value>(backend, i, o, {}, {}, order, bits, "sort");
+  detail::device_sort<K, host_impl::no_value>(backend, i, o, {}, {}, order, bits, "sort");
 }
 
 // ---- sort_by_key (keys and values) ------------------------------------------

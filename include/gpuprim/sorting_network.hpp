@@ -64,9 +64,9 @@ struct network_sort {
     auto d = writable_host_span(data);
     check_network_types<std::ranges::range_value_t<R>, Comp>();
     if constexpr (Network == sorting_network::bitonic) {
-      host_detail::bitonic_sort(backend, d.data(), d.size(), comp);
+      host_impl::bitonic_sort(backend, d.data(), d.size(), comp);
     } else {
-      host_detail::odd_even_merge_sort(backend, d.data(), d.size(), comp);
+      host_impl::odd_even_merge_sort(backend, d.data(), d.size(), comp);
     }
   }
 
@@ -102,7 +102,7 @@ void sort_batched(host_backend backend, R&& data, std::size_t array_size, Comp c
   auto d = detail::writable_host_span(data);
   detail::check_network_types<std::ranges::range_value_t<R>, Comp>();
   detail::check_batched_shape(d.size(), array_size);
-  host_detail::sort_batched(backend, d.data(), d.size(), array_size, comp);
+  host_impl::sort_batched(backend, d.data(), d.size(), array_size, comp);
 }
 
 template <device_range R, class Comp = sort_less>
@@ -124,7 +124,7 @@ void segmented_sort(host_backend backend, R&& data, const O& offsets, Comp comp 
   detail::check_network_types<std::ranges::range_value_t<R>, Comp>();
   const auto o = detail::host_span(offsets);
   detail::check_sort_offsets(o, d.size());
-  host_detail::segmented_sort(backend, d.data(), o, comp);
+  host_impl::segmented_sort(backend, d.data(), o, comp);
 }
 
 template <device_range R, device_range O, class Comp = sort_less>

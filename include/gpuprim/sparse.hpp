@@ -83,7 +83,7 @@ class csr_matrix {
         offsets_(std::move(row_offsets)),
         col_indices_(std::move(col_indices)),
         values_(std::move(values)) {
-    sparse_detail::check_csr<I>("csr_matrix", rows_, cols_, offsets_, col_indices_, values_.size());
+    detail::sparse::check_csr<I>("csr_matrix", rows_, cols_, offsets_, col_indices_, values_.size());
   }
 
   std::size_t rows() const { return rows_; }
@@ -98,7 +98,7 @@ class csr_matrix {
   csr_view<T, I> view() const { return {rows_, cols_, offsets_, col_indices_, values_}; }
   operator csr_view<T, I>() const { return view(); }
 
-  csr_row_stats stats() const { return sparse_detail::row_stats<I>(rows_, offsets_); }
+  csr_row_stats stats() const { return detail::sparse::row_stats<I>(rows_, offsets_); }
 
  private:
   std::size_t rows_ = 0;
@@ -156,8 +156,8 @@ class device_csr_matrix {
     const std::size_t min_count = std::max<std::size_t>(
         2, static_cast<std::size_t>(info.multiprocessor_count) * sizeof(T) / 32 + 1);
     const std::vector<I> cols = gpuprim::to_host(col_indices_);
-    sparse_detail::hot_column_analysis<I> a = sparse_detail::analyse_hot_columns<I>(
-        cols_, cols, sparse_detail::hot_table_capacity<T>(shared), min_count);
+    detail::sparse::hot_column_analysis<I> a = detail::sparse::analyse_hot_columns<I>(
+        cols_, cols, detail::sparse::hot_table_capacity<T>(shared), min_count);
     hot_columns_ = to_device(a.columns);
     hot_col_indices_ = to_device(a.recoded);
     stats_.hot_columns = a.columns.size();
@@ -203,7 +203,7 @@ csr_matrix<T, I> to_host(const device_csr_matrix<T, I>& device) {
 // Checks a view's structure (what the csr_matrix constructor checks).
 template <class T, class I>
 void check_csr(const csr_view<T, I>& A) {
-  sparse_detail::check_csr<I>("check_csr", A.rows, A.cols, A.row_offsets, A.col_indices,
+  detail::sparse::check_csr<I>("check_csr", A.rows, A.cols, A.row_offsets, A.col_indices,
                               A.values.size());
 }
 
@@ -217,19 +217,19 @@ void check_csr(const csr_view<T, I>& A) {
 template <class T, class I>
 csr_row_stats check_csr(host_backend, const csr_view<T, I>& A) {
   check_csr(A);
-  return sparse_detail::row_stats<I>(A.rows, A.row_offsets);
+  return detail::sparse::row_stats<I>(A.rows, A.row_offsets);
 }
 template <class T, class I>
 csr_row_stats check_csr(cuda_backend backend, const device_csr_view<T, I>& A) {
-  sparse_detail::check_csr_sizes<I>("check_csr", A.rows, A.cols, A.row_offsets.size(),
+  detail::sparse::check_csr_sizes<I>("check_csr", A.rows, A.cols, A.row_offsets.size(),
                                     A.col_indices.size(), A.values.size());
   const detail::csr_check_result r = detail::on_cuda("check_csr", [&] {
     return detail::cuda_check_csr<I>(A.rows, A.cols, A.values.size(), A.row_offsets.data(),
                                      A.col_indices.data(), backend.stream);
   });
   if (r.defect != csr_defect::none) {
-    throw std::invalid_argument(sparse_detail::where("check_csr") +
-                                sparse_detail::csr_defect_message(r.defect, r.row, r.begin, r.end,
+    throw std::invalid_argument(detail::sparse::where("check_csr") +
+                                detail::sparse::csr_defect_message(r.defect, r.row, r.begin, r.end,
                                                                   r.column, A.rows, A.cols,
                                                                   A.values.size()));
   }
@@ -242,7 +242,7 @@ csr_row_stats check_csr(cuda_backend backend, const device_csr_view<T, I>& A) {
 template <class T, class I>
 csr_matrix<T, I> coo_to_csr(std::size_t rows, std::size_t cols, std::span<const I> row_indices,
                             std::span<const I> col_indices, std::span<const T> values) {
-  const std::string w = sparse_detail::where("coo_to_csr");
+  const std::string w = detail::sparse::where("coo_to_csr");
   if (row_indices.size() != values.size() || col_indices.size() != values.size()) {
     throw std::invalid_argument(w + "row_indices, col_indices and values have " +
                                 std::to_string(row_indices.size()) + ", " +
@@ -344,16 +344,16 @@ template <class T, class I>
 void spmv(host_backend backend, std::type_identity_t<T> alpha, const csr_view<T, I>& A,
           std::type_identity_t<std::span<const T>> x, std::type_identity_t<T> beta,
           std::type_identity_t<std::span<T>> y) {
-  sparse_detail::check_spmv_sizes(A.rows, A.cols, x.size(), y.size());
+  detail::sparse::check_spmv_sizes(A.rows, A.cols, x.size(), y.size());
   if (A.row_offsets.size() != A.rows + 1) {
     throw std::invalid_argument(
         "gpuprim::spmv: row_offsets has " + std::to_string(A.row_offsets.size()) + " entries; " +
         std::to_string(A.rows) + " rows need " + std::to_string(A.rows + 1));
   }
-  if (sparse_detail::overlap(x.data(), x.size(), y.data(), y.size())) {
+  if (detail::sparse::overlap(x.data(), x.size(), y.data(), y.size())) {
     throw std::invalid_argument("gpuprim::spmv: x and y overlap");
   }
-  host_detail::spmv(backend, alpha, A.rows, A.row_offsets.data(), A.col_indices.data(),
+  host_impl::spmv(backend, alpha, A.rows, A.row_offsets.data(), A.col_indices.data(),
                     A.values.data(), x.data(), beta, y.data());
 }
 template <class T, class I>
@@ -367,13 +367,13 @@ template <class T, class I>
 void spmv(cuda_backend backend, std::type_identity_t<T> alpha, const device_csr_view<T, I>& A,
           std::type_identity_t<device_span<const T>> x, std::type_identity_t<T> beta,
           std::type_identity_t<device_span<T>> y, spmv_kernel kernel = spmv_kernel::automatic) {
-  sparse_detail::check_spmv_sizes(A.rows, A.cols, x.size(), y.size());
+  detail::sparse::check_spmv_sizes(A.rows, A.cols, x.size(), y.size());
   if (A.row_offsets.size() != A.rows + 1) {
     throw std::invalid_argument(
         "gpuprim::spmv: row_offsets has " + std::to_string(A.row_offsets.size()) + " entries; " +
         std::to_string(A.rows) + " rows need " + std::to_string(A.rows + 1));
   }
-  if (sparse_detail::overlap(x.data(), x.size(), y.data(), y.size())) {
+  if (detail::sparse::overlap(x.data(), x.size(), y.data(), y.size())) {
     throw std::invalid_argument("gpuprim::spmv: x and y overlap");
   }
   if (A.rows == 0) return;

@@ -19,7 +19,7 @@
 
 namespace gpuprim {
 
-namespace sparse_detail {
+namespace detail::sparse {
 
 inline std::uint64_t mix64(std::uint64_t x) {  // splitmix64's finalizer
   x += 0x9e3779b97f4a7c15ull;
@@ -32,7 +32,7 @@ inline double uniform01(std::uint64_t seed, std::uint64_t stream, std::uint64_t 
   return static_cast<double>(mix64(mix64(seed ^ (stream << 56)) ^ index) >> 11) * 0x1.0p-53;
 }
 
-}  // namespace sparse_detail
+}  // namespace detail::sparse
 
 // The 5-point Laplacian on an n x n grid (Dirichlet boundary): n^2 rows,
 // 4 on the diagonal, -1 for each grid neighbour; symmetric positive definite.
@@ -87,9 +87,9 @@ csr_matrix<T, I> random_spd(std::size_t n, std::size_t per_row, std::uint64_t se
   for (std::size_t i = 0; i < n && n > 1; ++i) {
     for (std::size_t e = 0; e < half; ++e) {
       const std::uint64_t id = i * half + e;
-      std::size_t j = static_cast<std::size_t>(sparse_detail::uniform01(seed, 1, id) * n);
+      std::size_t j = static_cast<std::size_t>(detail::sparse::uniform01(seed, 1, id) * n);
       if (j == i) j = (j + 1) % n;
-      const double x = 2.0 * sparse_detail::uniform01(seed, 2, id) - 1.0;
+      const double x = 2.0 * detail::sparse::uniform01(seed, 2, id) - 1.0;
       const T tx = static_cast<T>(x);
       r.push_back(static_cast<I>(i));
       c.push_back(static_cast<I>(j));
@@ -121,9 +121,9 @@ csr_matrix<T, I> random_diagonally_dominant(std::size_t n, std::size_t per_row,
     double sum = 1.0;
     for (std::size_t e = 0; e < per_row && n > 1; ++e) {
       const std::uint64_t id = i * per_row + e;
-      std::size_t j = static_cast<std::size_t>(sparse_detail::uniform01(seed, 3, id) * n);
+      std::size_t j = static_cast<std::size_t>(detail::sparse::uniform01(seed, 3, id) * n);
       if (j == i) j = (j + 1) % n;
-      const T x = static_cast<T>(2.0 * sparse_detail::uniform01(seed, 4, id) - 1.0);
+      const T x = static_cast<T>(2.0 * detail::sparse::uniform01(seed, 4, id) - 1.0);
       r.push_back(static_cast<I>(i));
       c.push_back(static_cast<I>(j));
       v.push_back(x);
@@ -158,14 +158,14 @@ csr_matrix<T, I> rmat(int scale, std::size_t edge_factor, std::uint64_t seed, do
     std::uint64_t row = 0, col = 0;
     for (int level = 0; level < scale; ++level) {
       const double p =
-          sparse_detail::uniform01(seed, 5 + level % 8, static_cast<std::uint64_t>(e) * 64 + level);
+          detail::sparse::uniform01(seed, 5 + level % 8, static_cast<std::uint64_t>(e) * 64 + level);
       const int quadrant = p < a ? 0 : p < a + b ? 1 : p < a + b + c ? 2 : 3;
       row = row * 2 + (quadrant >> 1);
       col = col * 2 + (quadrant & 1);
     }
     r[e] = static_cast<I>(row);
     cidx[e] = static_cast<I>(col);
-    v[e] = static_cast<T>(1.0 - sparse_detail::uniform01(seed, 4, static_cast<std::uint64_t>(e)));
+    v[e] = static_cast<T>(1.0 - detail::sparse::uniform01(seed, 4, static_cast<std::uint64_t>(e)));
   }
   return coo_to_csr<T, I>(n, n, r, cidx, v);
 }

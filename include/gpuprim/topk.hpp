@@ -79,7 +79,7 @@ void topk(host_backend backend, const R& x, std::size_t k, OV&& values, OI&& ind
                                        std::to_string(ix.size()) + " indices, k is " +
                                        std::to_string(k));
   }
-  host_detail::topk(backend, in.data(), in.size(), k, end == largest, v.data(), ix.data());
+  host_impl::topk(backend, in.data(), in.size(), k, end == largest, v.data(), ix.data());
 }
 
 template <class R, class OV, class OI>
@@ -126,7 +126,7 @@ void topk_rows(host_backend backend, matrix_view<const T> x, std::size_t k,
                                        std::to_string(indices.cols()) + ", they must be " +
                                        std::to_string(rows) + " x " + std::to_string(k));
   }
-  host_detail::topk_rows(backend, x.data(), rows, cols, x.ld(), k, end == largest, values.data(),
+  host_impl::topk_rows(backend, x.data(), rows, cols, x.ld(), k, end == largest, values.data(),
                          values.ld(), indices.data(), indices.ld());
 }
 

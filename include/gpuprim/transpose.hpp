@@ -55,7 +55,7 @@ template <class In, class Out>
 requires transposable<Out> && std::is_same_v<std::remove_const_t<In>, Out>
 void transpose(host_backend backend, matrix_view<In> in, matrix_view<Out> out) {
   const auto shape = detail::checked_transpose("transpose", in, out);
-  host_detail::transpose_sized<sizeof(Out)>(backend, in.data(), out.data(), shape);
+  host_impl::transpose_sized<sizeof(Out)>(backend, in.data(), out.data(), shape);
 }
 
 // out[b] = in[b]^T for a stack of `batch` packed rows x cols matrices
@@ -70,7 +70,7 @@ void transpose_batched(host_backend backend, std::span<In> in, std::span<Out> ou
     throw std::invalid_argument(
         "gpuprim::transpose_batched: in and out overlap (transpose is out of place)");
   }
-  host_detail::transpose_sized<sizeof(Out)>(backend, in.data(), out.data(), shape);
+  host_impl::transpose_sized<sizeof(Out)>(backend, in.data(), out.data(), shape);
 }
 
 // Raw elements of `element_size` bytes (1, 2, 4, 8 or 16; any alignment):
@@ -80,9 +80,9 @@ void transpose_batched(host_backend backend, std::span<In> in, std::span<Out> ou
 inline void transpose_bytes(host_backend backend, std::size_t element_size, const void* in,
                             std::size_t rows, std::size_t cols, std::size_t ld_in, void* out,
                             std::size_t ld_out) {
-  const detail::transpose_shape s = detail::checked_bytes_transpose<matrix_detail::host_space>(
+  const detail::transpose_shape s = detail::checked_bytes_transpose<detail::matrix::host_space>(
       element_size, in, rows, cols, ld_in, out, ld_out);
-  host_detail::transpose_bytes(backend, element_size, in, out, s);
+  host_impl::transpose_bytes(backend, element_size, in, out, s);
 }
 inline void transpose_bytes(host_backend backend, std::size_t element_size, const void* in,
                             std::size_t rows, std::size_t cols, void* out) {
@@ -96,7 +96,7 @@ inline void transpose_bytes_batched(host_backend backend, std::size_t element_si
                                     std::size_t cols) {
   const detail::transpose_shape s =
       detail::checked_bytes_batched_transpose(element_size, in, out, batch, rows, cols);
-  host_detail::transpose_bytes(backend, element_size, in, out, s);
+  host_impl::transpose_bytes(backend, element_size, in, out, s);
 }
 
 // ---- CUDA -------------------------------------------------------------------
@@ -135,7 +135,7 @@ void transpose_batched(cuda_backend backend, const R& in_range, W&& out_range, s
 inline void transpose_bytes(cuda_backend backend, std::size_t element_size, const void* in,
                             std::size_t rows, std::size_t cols, std::size_t ld_in, void* out,
                             std::size_t ld_out) {
-  const detail::transpose_shape s = detail::checked_bytes_transpose<matrix_detail::device_space>(
+  const detail::transpose_shape s = detail::checked_bytes_transpose<detail::matrix::device_space>(
       element_size, in, rows, cols, ld_in, out, ld_out);
   if (rows == 0 || cols == 0) return;
   detail::cuda_transpose_bytes(element_size, in, out, s, backend.stream);

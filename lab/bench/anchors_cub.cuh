@@ -8,7 +8,7 @@
 #include <cstddef>
 
 #include "anchors.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/support/check.cuh"
 
 namespace gpuprim::bench {
 

@@ -9,7 +9,7 @@
 #include "anchors_cub.cuh"
 #include "anchors_order.hpp"
 #include "gpuprim/core/device_span.hpp"
-#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
 #include "gpuprim/cuda/merge.cuh"
 
 namespace gpuprim::bench {
@@ -55,7 +55,7 @@ __global__ void check_records_kernel(const order_record* x, std::uint64_t n, boo
 
 void fill_order_records(order_record* records, std::size_t n, stream_t stream) {
   if (n == 0) return;
-  cuda_detail::launch("fill_records_kernel", "bench order", fill_records_kernel,
+  cuda_impl::launch("fill_records_kernel", "bench order", fill_records_kernel,
                       {4096, 256, 0, stream}, records, std::uint64_t{n});
 }
 
@@ -69,7 +69,7 @@ std::string check_order_records(const order_record* records, std::size_t n, bool
   GPUPRIM_CUDA_CHECK(cudaMalloc(&counts, 2 * sizeof(unsigned long long)), "bench order");
   GPUPRIM_CUDA_CHECK(cudaMemsetAsync(counts, 0, 2 * sizeof(unsigned long long), stream),
                      "bench order");
-  cuda_detail::launch("check_records_kernel", "bench order", check_records_kernel,
+  cuda_impl::launch("check_records_kernel", "bench order", check_records_kernel,
                       {1024, 256, 0, stream}, records, std::uint64_t{n}, stable, counts);
   unsigned long long host[2] = {0, 0};
   GPUPRIM_CUDA_CHECK(cudaMemcpyAsync(host, counts, sizeof host, cudaMemcpyDeviceToHost, stream),

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "anchors.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/support/check.cuh"
 
 namespace gpuprim::bench {
 

@@ -16,7 +16,7 @@
 #include <cuda_runtime_api.h>
 
 #include "gpuprim/core/device_vector.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/support/check.cuh"
 #endif
 
 namespace gpuprim::bench {

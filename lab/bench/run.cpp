@@ -22,7 +22,7 @@
 #if GPUPRIM_HAS_CUDA
 #include <cuda_runtime_api.h>
 
-#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/support/check.cuh"
 #endif
 
 namespace gpuprim::bench {

@@ -11,7 +11,7 @@
 
 namespace gpuprim::ladder {
 
-using namespace cuda_detail;
+using namespace cuda_impl;
 
 // The same recursion with every y ordering done by the library's bitonic
 // network (gpuprim/cuda/device/device_sorting_network.cuh) instead of the

@@ -9,7 +9,7 @@
 #include "lab/ladder/closest_pair_dc_networks.cuh"
 
 // Compiled in src/closest_pair/closest_pair_float.cu.
-extern template gpuprim::closest_pair_result gpuprim::cuda_detail::run_closest_pair<float>(
+extern template gpuprim::closest_pair_result gpuprim::cuda_impl::run_closest_pair<float>(
     const gpuprim::detail::point_set<float>&, gpuprim::closest_pair_algorithm,
     gpuprim::closest_pair_launch, gpuprim::stream_t);
 
@@ -24,7 +24,7 @@ detail::point_set<float> checked_points(device_matrix_view<const float> points) 
 template <closest_pair_algorithm Algorithm>
 closest_pair_result run(device_matrix_view<const float> points, closest_pair_launch shape,
                         stream_t stream) {
-  return cuda_detail::run_closest_pair<float>(checked_points(points), Algorithm, shape, stream);
+  return cuda_impl::run_closest_pair<float>(checked_points(points), Algorithm, shape, stream);
 }
 
 closest_pair_result run_dc_networks(device_matrix_view<const float> points, closest_pair_launch,
@@ -32,9 +32,9 @@ closest_pair_result run_dc_networks(device_matrix_view<const float> points, clos
   return closest_pair_dc_networks<float>(checked_points(points), stream);
 }
 
-template <cuda_detail::quadratic_kernel Kind>
+template <cuda_impl::quadratic_kernel Kind>
 closest_pair_occupancy occupancy(closest_pair_launch shape) {
-  return cuda_detail::quadratic_occupancy<float, float, 2>(Kind, shape);
+  return cuda_impl::quadratic_occupancy<float, float, 2>(Kind, shape);
 }
 
 closest_pair_occupancy no_occupancy(closest_pair_launch) {
@@ -45,13 +45,13 @@ constexpr closest_pair_rung rungs[] = {
     {"closest_pair_brute_force_global",
      "baseline: one thread per point against every later point, read from global memory (L1/L2)",
      true, run<closest_pair_algorithm::brute_force>,
-     occupancy<cuda_detail::quadratic_kernel::brute_force>},
+     occupancy<cuda_impl::quadratic_kernel::brute_force>},
     {"closest_pair_tiled_shared",
      "items of 1024 x 512 pairs, one block each; points j staged in shared memory, 8 points i "
      "per thread in registers: one shared load feeds 8 float distances (double recheck of the "
      "few within a rounding margin); 16 points, other item widths and the diagonal items last "
      "as launch options",
-     true, run<closest_pair_algorithm::tiled>, occupancy<cuda_detail::quadratic_kernel::tiled>},
+     true, run<closest_pair_algorithm::tiled>, occupancy<cuda_impl::quadratic_kernel::tiled>},
     {"closest_pair_divide_and_conquer_networks",
      "n log^2 n instead of n^2 (the thesis's D&C): radix sort by x, warp leaves; each level's y "
      "order by the bitonic network (registers, block tiles, global merge steps), strip checks",

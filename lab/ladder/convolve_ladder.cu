@@ -16,9 +16,9 @@
 #include "gpuprim/convolve.hpp"
 #include "gpuprim/core/memory.hpp"
 #include "gpuprim/core/runtime.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
-#include "gpuprim/cuda/detail/vector.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
+#include "gpuprim/cuda/support/vector.cuh"
 #include "lab/ladder/convolve.cuh"
 #include "lab/ladder/convolve_ladder.hpp"
 
@@ -81,12 +81,12 @@ void allow_shared_bytes(Kernel* kernel, unsigned shared) {
                      algorithm);
 }
 
-cuda_detail::launch_shape one_per_thread(device_matrix_view<const float> in, stream_t stream,
+cuda_impl::launch_shape one_per_thread(device_matrix_view<const float> in, stream_t stream,
                                          unsigned shared = 0) {
-  cuda_detail::launch_shape shape;
+  cuda_impl::launch_shape shape;
   shape.block = dim3(convolve_ladder_block, convolve_ladder_block);
-  shape.grid = dim3(static_cast<unsigned>(cuda_detail::ceil_div(in.cols(), convolve_ladder_block)),
-                    static_cast<unsigned>(cuda_detail::ceil_div(in.rows(), convolve_ladder_block)));
+  shape.grid = dim3(static_cast<unsigned>(cuda_impl::ceil_div(in.cols(), convolve_ladder_block)),
+                    static_cast<unsigned>(cuda_impl::ceil_div(in.rows(), convolve_ladder_block)));
   shape.shared_bytes = shared;
   shape.stream = stream;
   return shape;
@@ -101,7 +101,7 @@ void run_naive(device_matrix_view<const float> in, device_matrix_view<float> out
   const std::vector<float> w = outer(taps);
   const detail::scratch_buffer filter(w.size() * sizeof(float), stream);
   detail::copy_to_device(filter.get(), w.data(), w.size() * sizeof(float), stream);
-  cuda_detail::launch("convolve_naive_global", algorithm, convolve_naive_global,
+  cuda_impl::launch("convolve_naive_global", algorithm, convolve_naive_global,
                       one_per_thread(in, stream), in.data(), out.data(), int(in.rows()),
                       int(in.cols()), (long long)in.ld(), (long long)out.ld(),
                       filter.get<const float>(), int(taps.size()));
@@ -110,7 +110,7 @@ void run_naive(device_matrix_view<const float> in, device_matrix_view<float> out
 void run_constant(device_matrix_view<const float> in, device_matrix_view<float> out,
                   std::span<const float> taps, stream_t stream) {
   if (!start_with_constant_filter(in, out, taps, stream)) return;
-  cuda_detail::launch("convolve_constant_filter", algorithm, convolve_constant_filter,
+  cuda_impl::launch("convolve_constant_filter", algorithm, convolve_constant_filter,
                       one_per_thread(in, stream), in.data(), out.data(), int(in.rows()),
                       int(in.cols()), (long long)in.ld(), (long long)out.ld(), int(taps.size()));
 }
@@ -121,7 +121,7 @@ void run_tiled(device_matrix_view<const float> in, device_matrix_view<float> out
   const int side = convolve_ladder_block + static_cast<int>(taps.size()) - 1;
   const auto shared = static_cast<unsigned>(side * side * sizeof(float));
   allow_shared_bytes(convolve_tiled_halo, shared);
-  cuda_detail::launch("convolve_tiled_halo", algorithm, convolve_tiled_halo,
+  cuda_impl::launch("convolve_tiled_halo", algorithm, convolve_tiled_halo,
                       one_per_thread(in, stream, shared), in.data(), out.data(), int(in.rows()),
                       int(in.cols()), (long long)in.ld(), (long long)out.ld(), int(taps.size()));
 }
@@ -134,10 +134,10 @@ void run_register_blocked(device_matrix_view<const float> in, device_matrix_view
       static_cast<unsigned>((convolve_ladder_block * convolve_ladder_outputs + k - 1) *
                             (convolve_ladder_block + k - 1) * sizeof(float));
   allow_shared_bytes(convolve_register_blocked, shared);
-  cuda_detail::launch_shape shape = one_per_thread(in, stream, shared);
+  cuda_impl::launch_shape shape = one_per_thread(in, stream, shared);
   shape.grid.x = static_cast<unsigned>(
-      cuda_detail::ceil_div(in.cols(), convolve_ladder_block * convolve_ladder_outputs));
-  cuda_detail::launch("convolve_register_blocked", algorithm, convolve_register_blocked, shape,
+      cuda_impl::ceil_div(in.cols(), convolve_ladder_block * convolve_ladder_outputs));
+  cuda_impl::launch("convolve_register_blocked", algorithm, convolve_register_blocked, shape,
                       in.data(), out.data(), int(in.rows()), int(in.cols()), (long long)in.ld(),
                       (long long)out.ld(), k);
 }
@@ -185,7 +185,7 @@ int resident_blocks(Kernel* kernel, unsigned shared) {
 // 16, for which the grid's last wave of resident blocks (slots per wave) is
 // fullest, counting the `extra` rows a block stages beyond its own outputs.
 int rows_per_block(std::size_t rows, std::size_t tiles_x, int slots, int unit, int extra) {
-  const auto units = static_cast<long long>(cuda_detail::ceil_div(rows, unit));
+  const auto units = static_cast<long long>(cuda_impl::ceil_div(rows, unit));
   double best = -1;
   int pick = 0;
   for (int m = 1; m <= 16; ++m) {
@@ -218,8 +218,8 @@ convolve_band_geometry band_geometry(device_matrix_view<const float> in,
   g.lead = (ax + 3) / 4 * 4 - ax;
   g.sw = (g.lead + convolve_band_tile_w + span - 1 + 3) / 4 * 4;
   g.sh = sh;
-  g.vector_in = cuda_detail::is_aligned(in.data(), 16) && in.ld() % 4 == 0;
-  g.vector_out = cuda_detail::is_aligned(out.data(), 16) && out.ld() % 4 == 0;
+  g.vector_in = cuda_impl::is_aligned(in.data(), 16) && in.ld() % 4 == 0;
+  g.vector_out = cuda_impl::is_aligned(out.data(), 16) && out.ld() % 4 == 0;
   return g;
 }
 
@@ -235,16 +235,16 @@ void launch_band(const char* name, Kernel* kernel, convolve_band_geometry g, uns
                  int unit, int extra, device_matrix_view<const float> in,
                  device_matrix_view<float> out, stream_t stream) {
   allow_shared_bytes(kernel, shared);
-  const auto tiles_x = cuda_detail::ceil_div(in.cols(), convolve_band_tile_w);
-  const int slots = resident_blocks(kernel, shared) * cuda_detail::current_multiprocessor_count();
+  const auto tiles_x = cuda_impl::ceil_div(in.cols(), convolve_band_tile_w);
+  const int slots = resident_blocks(kernel, shared) * cuda_impl::current_multiprocessor_count();
   g.out_rows = rows_per_block(in.rows(), tiles_x, slots, unit, extra);
-  cuda_detail::launch_shape shape;
+  cuda_impl::launch_shape shape;
   shape.block = dim3(convolve_band_lanes, convolve_band_warps);
   shape.grid = dim3(static_cast<unsigned>(tiles_x),
-                    static_cast<unsigned>(cuda_detail::ceil_div(in.rows(), g.out_rows)));
+                    static_cast<unsigned>(cuda_impl::ceil_div(in.rows(), g.out_rows)));
   shape.shared_bytes = shared;
   shape.stream = stream;
-  cuda_detail::launch(name, algorithm, kernel, shape, in.data(), out.data(), g);
+  cuda_impl::launch(name, algorithm, kernel, shape, in.data(), out.data(), g);
 }
 
 // Rung 7 with the filter padded (zero taps, same centre) to K x K, K = 5 or

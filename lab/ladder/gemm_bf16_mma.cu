@@ -11,7 +11,7 @@
 #include <string>
 
 #include "gpuprim/core/error.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/support/check.cuh"
 #include "lab/ladder/dense.hpp"
 #include "lab/ladder/gemm_mma.cuh"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "gpuprim/core/error.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/support/check.cuh"
 #include "lab/ladder/gemm_wgmma.cuh"
 #include "lab/ladder/gemm_wgmma.hpp"
 

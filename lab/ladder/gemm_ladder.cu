@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/support/check.cuh"
 #include "gpuprim/gemm.hpp"
 #include "lab/ladder/dense.hpp"
 #include "lab/ladder/gemm.cuh"

@@ -67,7 +67,7 @@ struct gemm_mma_shape {
   static_assert(Stages >= 2);
 };
 
-namespace mma_detail {
+namespace mma_ops {
 
 __device__ __forceinline__ unsigned shared_address(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
@@ -164,7 +164,7 @@ __device__ __forceinline__ void store_pair(const gemm_mma_params& p, int r, int 
   if (c + 1 < p.n) out[1] = p.alpha * y + (p.beta != 0.0f ? p.beta * out[1] : 0.0f);
 }
 
-}  // namespace mma_detail
+}  // namespace mma_ops
 
 // Async: A and B rows are 16-byte aligned (k, n, lda, ldb multiples of 8,
 // aligned bases), so stages are filled with cp.async.
@@ -172,7 +172,7 @@ template <class S, bool Async>
 __global__ void __launch_bounds__(S::threads, S::min_blocks)
     gemm_bf16_mma_pipelined_kernel(gemm_mma_params p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  using namespace mma_detail;
+  using namespace mma_ops;
   constexpr int BM = S::bm, BN = S::bn, BK = S::bk, WM = S::wm, WN = S::wn;
   constexpr int ACR = S::a_chunks_per_row, BCR = S::b_chunks_per_row;
   constexpr int MT = WM / 16, NT = WN / 8;  // mma tiles of a warp

@@ -72,7 +72,7 @@ struct gemm_wgmma_shape {
   static_assert(a_stage_bytes % 1024 == 0 && b_box_bytes % 1024 == 0);
 };
 
-namespace wgmma_detail {
+namespace wgmma_ops {
 
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define GPUPRIM_WGMMA_AVAILABLE 1
@@ -251,7 +251,7 @@ __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], std::uint64_t 
 
 #endif  // GPUPRIM_WGMMA_AVAILABLE
 
-}  // namespace wgmma_detail
+}  // namespace wgmma_ops
 
 // Grid: one block per 128 x 256 tile of C, in clusters of S::cluster
 // blocks; m, n, k whole tiles (gemm_wgmma_takes). a_map: A as k (inner) x m
@@ -263,7 +263,7 @@ __global__ void __launch_bounds__(S::threads, 1)
                            const __grid_constant__ CUtensorMap b_map, float* c, int m, int n,
                            int k) {
 #if GPUPRIM_WGMMA_AVAILABLE
-  using namespace wgmma_detail;
+  using namespace wgmma_ops;
   extern __shared__ unsigned char shared_raw[];
   __shared__ __align__(8) std::uint64_t full[S::stages], empty[S::stages];
   const unsigned ring = (shared_address(shared_raw) + 1023u) & ~1023u;

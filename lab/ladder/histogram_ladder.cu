@@ -11,8 +11,8 @@
 #include <string>
 
 #include "gpuprim/core/runtime.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
 #include "gpuprim/histogram.hpp"
 #include "lab/ladder/histogram.cuh"
 #include "lab/ladder/ladder.hpp"
@@ -53,8 +53,8 @@ void run_rung(device_span<const std::uint8_t> samples, device_span<std::uint32_t
   const std::uint64_t rest = n - head;
   if (rest == 0) return;
   const std::uint64_t wanted =
-      cuda_detail::ceil_div(rest, std::uint64_t(Threads) * SamplesPerThread);
-  const std::uint64_t full = std::uint64_t(cuda_detail::current_multiprocessor_count()) * 8;
+      cuda_impl::ceil_div(rest, std::uint64_t(Threads) * SamplesPerThread);
+  const std::uint64_t full = std::uint64_t(cuda_impl::current_multiprocessor_count()) * 8;
   const auto grid = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(wanted, full)));
   Kernel<<<grid, Threads, 0, s>>>(samples.data() + head, rest, out);
   detail::check_launch("histogram ladder rung", algorithm);

@@ -12,7 +12,7 @@
 
 #include <cstdint>
 
-#include "gpuprim/cuda/detail/vector.cuh"
+#include "gpuprim/cuda/support/vector.cuh"
 
 namespace gpuprim::ladder {
 
@@ -219,8 +219,8 @@ __global__ void __launch_bounds__(Threads)
 template <unsigned Threads, class T>
 __global__ void __launch_bounds__(Threads)
     reduce_vector_loads(const T* __restrict__ in, T* __restrict__ block_sums, std::uint64_t n) {
-  constexpr int per_vector = cuda_detail::vector_items<T>;  // 4 for 4-byte T, 2 for 8-byte T
-  using vector_t = cuda_detail::vector_of<T, per_vector>;
+  constexpr int per_vector = cuda_impl::vector_items<T>;  // 4 for 4-byte T, 2 for 8-byte T
+  using vector_t = cuda_impl::vector_of<T, per_vector>;
   // `in` is aligned to sizeof(T), so fewer than per_vector elements come
   // before the first vector boundary, and fewer than per_vector after the
   // last one.

@@ -12,9 +12,9 @@
 
 #include "gpuprim/core/operators.hpp"
 #include "gpuprim/core/value_index.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
-#include "gpuprim/cuda/detail/scratch.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
+#include "gpuprim/cuda/support/scratch.cuh"
 #include "gpuprim/reduce.hpp"
 #include "lab/ladder/ladder.hpp"
 #include "lab/ladder/reduce.cuh"
@@ -47,12 +47,12 @@ std::uint64_t resident_blocks() {
                        algorithm);
     return std::max(blocks, 1);
   }();
-  return std::uint64_t(per_multiprocessor) * cuda_detail::current_multiprocessor_count();
+  return std::uint64_t(per_multiprocessor) * cuda_impl::current_multiprocessor_count();
 }
 
 template <auto Kernel, grid_rule Grid>
 std::uint64_t blocks_for(std::uint64_t count) {
-  const std::uint64_t tiles = cuda_detail::ceil_div(count, threads * Grid.items_per_thread);
+  const std::uint64_t tiles = cuda_impl::ceil_div(count, threads * Grid.items_per_thread);
   return Grid.grid_stride ? std::min(tiles, resident_blocks<Kernel>()) : tiles;
 }
 
@@ -80,8 +80,8 @@ void run_passes(device_span<const T> in, device_span<T> out, stream_t stream) {
   // two passes serve all of them in turn.
   const std::uint64_t second_blocks = first_blocks > 1 ? blocks_for<Kernel, Grid>(first_blocks) : 0;
   const std::size_t first_bytes =
-      first_blocks > 1 ? cuda_detail::align_up(first_blocks * sizeof(T), 16) : 0;
-  cuda_detail::scratch_buffer scratch(first_bytes + second_blocks * sizeof(T), stream);
+      first_blocks > 1 ? cuda_impl::align_up(first_blocks * sizeof(T), 16) : 0;
+  cuda_impl::scratch_buffer scratch(first_bytes + second_blocks * sizeof(T), stream);
   T* const buffers[2] = {scratch.get<T>(), reinterpret_cast<T*>(scratch.get<char>() + first_bytes)};
 
   const T* source = in.data();

@@ -13,9 +13,9 @@
 #include <string>
 
 #include "gpuprim/core/operators.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
-#include "gpuprim/cuda/detail/scratch.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
+#include "gpuprim/cuda/support/scratch.cuh"
 #include "gpuprim/scan.hpp"
 #include "lab/ladder/ladder.hpp"
 #include "lab/ladder/scan.cuh"
@@ -47,14 +47,14 @@ unsigned grid_size(std::uint64_t tiles) {
 // Scratch arrays start 256 bytes apart at least, so every level is aligned.
 template <class T>
 std::uint64_t padded_elements(std::uint64_t count) {
-  return cuda_detail::align_up(count * sizeof(T), 256) / sizeof(T);
+  return cuda_impl::align_up(count * sizeof(T), 256) / sizeof(T);
 }
 
 // Scratch the hierarchy needs to scan `count` elements: one array of tile
 // sums per level above the first.
 template <class T>
 std::uint64_t hierarchy_scratch_elements(std::uint64_t count) {
-  const std::uint64_t tiles = cuda_detail::ceil_div(count, hierarchy_tile);
+  const std::uint64_t tiles = cuda_impl::ceil_div(count, hierarchy_tile);
   if (tiles <= 1) return 0;
   return padded_elements<T>(tiles) + hierarchy_scratch_elements<T>(tiles);
 }
@@ -66,7 +66,7 @@ std::uint64_t hierarchy_scratch_elements(std::uint64_t count) {
 // This is rung 4, and the driver that scans the tile totals of rungs 1-3.
 template <class T>
 void scan_hierarchy(const T* in, T* out, std::uint64_t n, T* scratch, stream_t stream) {
-  const std::uint64_t tiles = cuda_detail::ceil_div(n, hierarchy_tile);
+  const std::uint64_t tiles = cuda_impl::ceil_div(n, hierarchy_tile);
   if (tiles == 0) return;
   if (tiles == 1) {
     scan_hierarchy_scan_tiles<threads, rows, T><<<1, threads, 0, stream>>>(in, out, n, nullptr);
@@ -87,7 +87,7 @@ void scan_hierarchy(const T* in, T* out, std::uint64_t n, T* scratch, stream_t s
 template <class T>
 void run_hierarchy(device_span<const T> in, device_span<T> out, stream_t stream) {
   require_same_size(in, out);
-  cuda_detail::scratch_buffer scratch(hierarchy_scratch_elements<T>(in.size()) * sizeof(T), stream);
+  cuda_impl::scratch_buffer scratch(hierarchy_scratch_elements<T>(in.size()) * sizeof(T), stream);
   scan_hierarchy(in.data(), out.data(), in.size(), scratch.get<T>(), stream);
 }
 
@@ -98,7 +98,7 @@ template <class T, auto Kernel, std::uint64_t TileElements, kernel_name Name>
 void run_tiles_then_add(device_span<const T> in, device_span<T> out, stream_t stream) {
   require_same_size(in, out);
   const std::uint64_t n = in.size();
-  const std::uint64_t tiles = cuda_detail::ceil_div(n, TileElements);
+  const std::uint64_t tiles = cuda_impl::ceil_div(n, TileElements);
   if (tiles == 0) return;
   const unsigned blocks = grid_size(tiles);
   if (tiles == 1) {
@@ -107,7 +107,7 @@ void run_tiles_then_add(device_span<const T> in, device_span<T> out, stream_t st
     return;
   }
   const std::uint64_t totals_elements = padded_elements<T>(tiles);
-  cuda_detail::scratch_buffer scratch(
+  cuda_impl::scratch_buffer scratch(
       (totals_elements + hierarchy_scratch_elements<T>(tiles)) * sizeof(T), stream);
   T* tile_totals = scratch.get<T>();
   Kernel<<<blocks, threads, 0, stream>>>(in.data(), out.data(), n, tile_totals);

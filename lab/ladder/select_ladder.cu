@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
 #include "gpuprim/cuda/scan.cuh"
 #include "gpuprim/cuda/select.cuh"
 #include "lab/ladder/select.cuh"
@@ -30,8 +30,8 @@ void require_room(device_span<const float> in, device_span<float> out) {
 
 // A grid of a few waves, each thread striding over the input.
 unsigned strided_grid(std::uint64_t n) {
-  const std::uint64_t wanted = cuda_detail::ceil_div(n, threads);
-  const std::uint64_t cap = std::uint64_t(cuda_detail::current_multiprocessor_count()) * 16;
+  const std::uint64_t wanted = cuda_impl::ceil_div(n, threads);
+  const std::uint64_t cap = std::uint64_t(cuda_impl::current_multiprocessor_count()) * 16;
   return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(wanted, cap)));
 }
 
@@ -48,7 +48,7 @@ std::size_t run_atomic_counter(device_span<const float> in, device_span<float> o
   const detail::scratch_buffer counter(sizeof(unsigned long long), stream);
   detail::fill_bytes(counter.get(), 0, sizeof(unsigned long long), stream);
   if (!in.empty()) {
-    cuda_detail::launch("select_atomic_counter", algorithm, select_atomic_counter,
+    cuda_impl::launch("select_atomic_counter", algorithm, select_atomic_counter,
                         {strided_grid(in.size()), threads, 0, stream}, in.data(), out.data(),
                         std::uint64_t(in.size()), threshold, counter.get<unsigned long long>());
   }
@@ -67,12 +67,12 @@ std::size_t run_scan_then_scatter(device_span<const float> in, device_span<float
   const detail::scratch_buffer positions(n * sizeof(std::uint32_t), stream);
   const detail::scratch_buffer count(sizeof(unsigned long long), stream);
   const unsigned grid = strided_grid(n);
-  cuda_detail::launch("select_flags", algorithm, select_flags, {grid, threads, 0, stream},
+  cuda_impl::launch("select_flags", algorithm, select_flags, {grid, threads, 0, stream},
                       in.data(), flags.get<std::uint32_t>(), std::uint64_t(n), threshold);
-  cuda_detail::launch_scan<true>(flags.get<const std::uint32_t>(), positions.get<std::uint32_t>(),
+  cuda_impl::launch_scan<true>(flags.get<const std::uint32_t>(), positions.get<std::uint32_t>(),
                                  std::uint64_t(n), std::uint32_t{0}, plus{},
                                  detail::unary_fetch<identity>{}, stream);
-  cuda_detail::launch("select_scatter", algorithm, select_scatter, {grid, threads, 0, stream},
+  cuda_impl::launch("select_scatter", algorithm, select_scatter, {grid, threads, 0, stream},
                       in.data(), flags.get<const std::uint32_t>(),
                       positions.get<const std::uint32_t>(), out.data(), std::uint64_t(n),
                       count.get<unsigned long long>());

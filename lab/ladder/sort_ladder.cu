@@ -14,9 +14,9 @@
 #include <utility>
 
 #include "gpuprim/core/operators.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
-#include "gpuprim/cuda/detail/scratch.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
+#include "gpuprim/cuda/support/scratch.cuh"
 #include "lab/ladder/ladder.hpp"
 #include "lab/ladder/sort.cuh"
 #include "gpuprim/scan.hpp"
@@ -29,7 +29,7 @@ constexpr const char* algorithm = "sort ladder";
 using key = std::uint32_t;
 
 unsigned blocks_for(std::uint64_t items, unsigned threads) {
-  const std::uint64_t blocks = cuda_detail::ceil_div(items, threads);
+  const std::uint64_t blocks = cuda_impl::ceil_div(items, threads);
   if (blocks > std::uint64_t(std::numeric_limits<int>::max())) {
     throw std::invalid_argument(
         "gpuprim::ladder: the input needs more blocks than a grid can have");
@@ -87,8 +87,8 @@ void run_radix_split_by_scan(device_span<key> keys, stream_t stream) {
   if (n > std::numeric_limits<std::uint32_t>::max()) {
     throw std::invalid_argument("gpuprim::ladder: the radix split sorts fewer than 2^32 keys");
   }
-  const std::size_t bytes = cuda_detail::align_up(n * sizeof(key), 256);
-  cuda_detail::scratch_buffer scratch(3 * bytes, stream);
+  const std::size_t bytes = cuda_impl::align_up(n * sizeof(key), 256);
+  cuda_impl::scratch_buffer scratch(3 * bytes, stream);
   key* other = scratch.get<key>();
   key* flags = other + bytes / sizeof(key);
   key* positions = flags + bytes / sizeof(key);

@@ -17,7 +17,7 @@ inline constexpr int topk_bitonic_max_k = 1024;
 // complement of its index (n < 2^32 - 1, so a key is never 0, the empty
 // slot), so larger keys are the better elements and no two are equal.
 __device__ inline std::uint64_t topk_bitonic_key(float x, std::uint64_t i) {
-  return (cuda_detail::topk_pattern(x, true) << 32) | (0xFFFFFFFFull - i);
+  return (cuda_impl::topk_pattern(x, true) << 32) | (0xFFFFFFFFull - i);
 }
 
 // Orders list[0, size) descending when `merge_only` is false (a full

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
 #include "gpuprim/cuda/topk.cuh"
 #include "lab/ladder/topk.cuh"
 #include "lab/ladder/topk_ladder.hpp"
@@ -49,18 +49,18 @@ void run_block_bitonic(device_span<const float> in, std::size_t k, device_span<f
   require(n < 0xFFFFFFFFull, "the block bitonic rung keys indices in 32 bits");
   const int kp = static_cast<int>(std::bit_ceil(k));
   const std::uint64_t blocks = std::max<std::uint64_t>(
-      1, std::min<std::uint64_t>(cuda_detail::ceil_div(n, topk_bitonic_batch),
-                                 std::uint64_t(cuda_detail::current_multiprocessor_count()) * 2));
-  const std::uint64_t chunk = cuda_detail::ceil_div(n, blocks);
+      1, std::min<std::uint64_t>(cuda_impl::ceil_div(n, topk_bitonic_batch),
+                                 std::uint64_t(cuda_impl::current_multiprocessor_count()) * 2));
+  const std::uint64_t chunk = cuda_impl::ceil_div(n, blocks);
   const std::uint64_t m = blocks * kp;
   const detail::scratch_buffer keys(m * sizeof(std::uint64_t), stream);
-  cuda_detail::launch("topk_block_bitonic", algorithm, topk_block_bitonic,
+  cuda_impl::launch("topk_block_bitonic", algorithm, topk_block_bitonic,
                       {static_cast<unsigned>(blocks), topk_bitonic_threads, 0, stream}, in.data(),
                       n, chunk, kp, keys.get<std::uint64_t>());
   detail::cuda_merge_sort_into(keys.get<std::uint64_t>(),
                                static_cast<detail::order_no_value*>(nullptr), m, greater{}, stream);
-  cuda_detail::launch("topk_bitonic_write", algorithm, topk_bitonic_write,
-                      {static_cast<unsigned>(cuda_detail::ceil_div(k, 256)), 256, 0, stream},
+  cuda_impl::launch("topk_bitonic_write", algorithm, topk_bitonic_write,
+                      {static_cast<unsigned>(cuda_impl::ceil_div(k, 256)), 256, 0, stream},
                       in.data(), keys.get<const std::uint64_t>(), std::uint64_t{k}, values.data(),
                       indices.data());
 }

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/support/check.cuh"
 #include "gpuprim/cuda/device/device_transpose.cuh"
 #include "gpuprim/transpose.hpp"
 #include "lab/ladder/dense.hpp"
@@ -51,7 +51,7 @@ void run_rotated_sectors(device_matrix_view<const float> in, device_matrix_view<
   check_shapes(in, out);
   const detail::transpose_shape s{
       .rows = in.rows(), .cols = in.cols(), .ld_in = in.ld(), .ld_out = out.ld()};
-  cuda_detail::launch_transpose_sectors<4, Rows, true>(in.data(), out.data(), s, stream);
+  cuda_impl::launch_transpose_sectors<4, Rows, true>(in.data(), out.data(), s, stream);
 }
 
 void run_production(device_matrix_view<const float> in, device_matrix_view<float> out,

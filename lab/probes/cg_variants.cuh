@@ -16,7 +16,7 @@
 namespace cg_probe {
 
 namespace gp = gpuprim;
-namespace gc = gpuprim::cuda_detail;
+namespace gc = gpuprim::cuda_impl;
 
 using T = float;
 using I = std::int32_t;

@@ -29,7 +29,7 @@ namespace gd = gpuprim::detail;
 namespace {
 
 using key = std::uint32_t;
-using no_value = gp::host_detail::no_value;
+using no_value = gp::host_impl::no_value;
 
 // How many of the first `diag` outputs of the merge of a and b come from a
 // (a first on equal keys).

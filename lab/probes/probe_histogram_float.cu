@@ -18,7 +18,7 @@
 #include "probe_timing.cuh"
 
 namespace gp = gpuprim;
-namespace gc = gpuprim::cuda_detail;
+namespace gc = gpuprim::cuda_impl;
 
 // CUB's rule: the bin of the rounded product, clamped.
 struct clamped_product_binner {

@@ -65,9 +65,9 @@ void row(const char* name, std::size_t n) {
   const std::vector<K> in = keys_of<K>(n);
   std::vector<K> out(n);
   const double simd = best_ms(in, out);
-  gp::host_detail::allow_simd_sort(false);
+  gp::host_impl::allow_simd_sort(false);
   const double radix = best_ms(in, out);
-  gp::host_detail::allow_simd_sort(true);
+  gp::host_impl::allow_simd_sort(true);
   std::printf("| %s | %.1f | %.1f |\n", name, simd, radix);
 }
 
@@ -76,7 +76,7 @@ void row(const char* name, std::size_t n) {
 int main(int argc, char** argv) {
   const std::size_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 10000000;
   std::printf("n=%zu, vectorised sort %s\n", n,
-              gp::host_detail::simd_sort_available() ? "available" : "NOT available");
+              gp::host_impl::simd_sort_available() ? "available" : "NOT available");
   std::printf("| keys | gp::sort, one thread (ms CPU) | radix sort, one thread (ms CPU) |\n");
   std::printf("| --- | ---: | ---: |\n");
   row<float>("float32", n);

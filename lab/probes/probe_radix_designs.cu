@@ -31,10 +31,10 @@
 #include "probe_timing.cuh"
 
 namespace gp = gpuprim;
-namespace gc = gpuprim::cuda_detail;
+namespace gc = gpuprim::cuda_impl;
 namespace gb = gpuprim::bench;
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // production's radix_digit_histograms, except that the lanes of a warp
 // whose digit equals the lane before's add nothing and each run's first
@@ -103,7 +103,7 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 namespace {
 

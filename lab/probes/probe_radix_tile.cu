@@ -32,7 +32,7 @@
 #include "radix_match_rank.cuh"
 
 namespace gp = gpuprim;
-namespace gc = gpuprim::cuda_detail;
+namespace gc = gpuprim::cuda_impl;
 
 template <class K>
 K random_key(std::mt19937_64& g) {

@@ -27,7 +27,7 @@
 #include "probe_timing.cuh"
 
 namespace gp = gpuprim;
-namespace gc = gpuprim::cuda_detail;
+namespace gc = gpuprim::cuda_impl;
 
 namespace {
 

@@ -24,7 +24,7 @@
 #include "probe_timing.cuh"
 
 namespace gp = gpuprim;
-namespace gc = gpuprim::cuda_detail;
+namespace gc = gpuprim::cuda_impl;
 
 __device__ __forceinline__ unsigned long long now() {
   unsigned long long t;

@@ -29,7 +29,7 @@
 #include "probe_timing.cuh"
 
 namespace gp = gpuprim;
-namespace gc = gpuprim::cuda_detail;
+namespace gc = gpuprim::cuda_impl;
 
 // A scan configuration: threads per block, look-back window words,
 // elements per thread and blocks per SM (0: the library's default), the

@@ -61,7 +61,7 @@ bool any_failed = false;    // a check failed: the probe exits with 1
 bool profile_only = false;  // --profile: each kernel once, no timing
 
 namespace gp = gpuprim;
-namespace gc = gpuprim::cuda_detail;
+namespace gc = gpuprim::cuda_impl;
 
 // ---- checks on the device (a 2^28 comparison on the host would cost more
 // than every timing together).

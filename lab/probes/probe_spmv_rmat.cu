@@ -299,7 +299,7 @@ int main(int argc, char** argv) {
 
   // Production: the merge path as gp::spmv launches it for this matrix.
   auto production = [&] {
-    gp::cuda_detail::launch_merge_path<float, std::int32_t>(1.0f, dv, s.x.data(), 0.0f, s.y.data(),
+    gp::cuda_impl::launch_merge_path<float, std::int32_t>(1.0f, dv, s.x.data(), 0.0f, s.y.data(),
                                                             s.stream);
   };
   production();
@@ -332,7 +332,7 @@ int main(int argc, char** argv) {
   // Production's hot-columns path as gp::spmv launches it for the analysed
   // matrix (false: it fell back, nothing enqueued).
   auto hot_columns = [&] {
-    if (!gp::cuda_detail::launch_merge_path_hot<float, std::int32_t>(1.0f, pv, s.x.data(), 0.0f,
+    if (!gp::cuda_impl::launch_merge_path_hot<float, std::int32_t>(1.0f, pv, s.x.data(), 0.0f,
                                                                      s.y.data(), s.stream)) {
       std::printf(
           "the hot-columns kernel did not run (no hot column, or the table does not fit)\n");

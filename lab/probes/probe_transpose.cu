@@ -21,7 +21,7 @@
 #include "probe_timing.cuh"
 
 namespace gd = gpuprim::detail;
-namespace gc = gpuprim::cuda_detail;
+namespace gc = gpuprim::cuda_impl;
 
 namespace {
 

@@ -37,7 +37,7 @@
 
 #include "gpuprim/cuda/device/device_radix_sort.cuh"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // How a warp's lanes of equal digit find each other in step 3a.
 enum class radix_peer_find {
@@ -312,4 +312,4 @@ void radix_sort_match(const K* keys_in, K* keys_out, const V* values_in, V* valu
   }
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

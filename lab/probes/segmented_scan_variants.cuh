@@ -45,9 +45,9 @@
 
 #include "gpuprim/core/operators.hpp"
 #include "gpuprim/core/segmented_operator.hpp"
-#include "gpuprim/cuda/detail/prefetch.cuh"
-#include "gpuprim/cuda/detail/thread_fetch.cuh"
-#include "gpuprim/cuda/detail/workspace.cuh"
+#include "gpuprim/cuda/support/prefetch.cuh"
+#include "gpuprim/cuda/support/thread_fetch.cuh"
+#include "gpuprim/cuda/support/workspace.cuh"
 #include "gpuprim/cuda/device/decoupled_lookback.cuh"
 #include "gpuprim/cuda/device/device_scan.cuh"
 #include "gpuprim/cuda/device/device_segmented_scan.cuh"
@@ -55,7 +55,7 @@
 namespace segscan {
 
 namespace gp = gpuprim;
-namespace gc = gpuprim::cuda_detail;
+namespace gc = gpuprim::cuda_impl;
 
 using pair_t = gp::flagged<float>;
 using lookback_t = gc::tile_lookback<pair_t>;

@@ -221,7 +221,7 @@ __device__ __forceinline__ void merge_tile(const matrix_view& A, const Gather& g
   // finished, the first held back for the earlier threads' sums.
   const int* ends = reinterpret_cast<const int*>(stage + nk);
   const float* products = reinterpret_cast<const float*>(stage);
-  const auto w = gpuprim::cuda_detail::walk_staged_tile<Items>(
+  const auto w = gpuprim::cuda_impl::walk_staged_tile<Items>(
       products, ends, nr, nk, tid, [&](int row, float sum) { y[r0 + row] = sum; });
   const int first_row = w.first_row;
   float first_sum = w.first_sum;

@@ -87,9 +87,9 @@ nb::object searchsorted_call(nb::handle a_obj, nb::handle v_obj, bool right, nb:
     }
     nb::gil_scoped_release release;
     if (right) {
-      host_detail::search<true>(host, s, a.size(), q, v.size(), o, nan_last_less{});
+      host_impl::search<true>(host, s, a.size(), q, v.size(), o, nan_last_less{});
     } else {
-      host_detail::search<false>(host, s, a.size(), q, v.size(), o, nan_last_less{});
+      host_impl::search<false>(host, s, a.size(), q, v.size(), o, nan_last_less{});
     }
   });
   return result_object(ctx, out);
@@ -146,9 +146,9 @@ nb::tuple topk_rows_call(nb::handle x_obj, std::int64_t k, bool largest, nb::han
       }
       nb::gil_scoped_release release;
       if (r == 1) {
-        host_detail::topk(host, in, c, kk, largest, v, ix);
+        host_impl::topk(host, in, c, kk, largest, v, ix);
       } else {
-        host_detail::topk_rows(host, in, r, c, c, kk, largest, v, kk, ix, kk);
+        host_impl::topk_rows(host, in, r, c, c, kk, largest, v, kk, ix, kk);
       }
     });
   }

@@ -76,7 +76,7 @@ std::uint64_t count_of(const context& ctx, S s, std::size_t n) {
     }
   }
   nb::gil_scoped_release release;
-  return host_detail::select(host, s, n)[0];
+  return host_impl::select(host, s, n)[0];
 }
 
 // Runs a selection whose outputs were sized by count_of (so its writes stay
@@ -93,7 +93,7 @@ void run_sized(const context& ctx, const S& s, std::size_t n) {
     }
   }
   nb::gil_scoped_release release;
-  host_detail::select(host, s, n);
+  host_impl::select(host, s, n);
 }
 
 std::int64_t count_nonzero_call(nb::handle a_obj, nb::handle stream) {

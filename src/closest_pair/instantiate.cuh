@@ -13,7 +13,7 @@ namespace gpuprim::detail {
 
 template <class T>
 constexpr auto entry_of(closest_pair_instance<T>) {
-  return std::tuple{&cuda_closest_pair<T>, &cuda_detail::run_closest_pair<T>};
+  return std::tuple{&cuda_closest_pair<T>, &cuda_impl::run_closest_pair<T>};
 }
 
 }  // namespace gpuprim::detail

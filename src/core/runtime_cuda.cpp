@@ -14,9 +14,9 @@
 #include "gpuprim/core/device_info.hpp"
 #include "gpuprim/core/memory.hpp"
 #include "gpuprim/core/runtime.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
-#include "gpuprim/cuda/detail/workspace.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
+#include "gpuprim/cuda/support/workspace.cuh"
 
 namespace gpuprim {
 namespace detail {
@@ -116,7 +116,7 @@ device_info get_device_info(int device) {
   return info;
 }
 
-namespace cuda_detail {
+namespace cuda_impl {
 
 int current_multiprocessor_count() {
   static std::array<std::atomic<int>, 64> cache{};
@@ -287,7 +287,7 @@ lookback_workspace stream_lookback_workspace(stream_t stream, std::size_t tiles,
           e.epoch};
 }
 
-}  // namespace cuda_detail
+}  // namespace cuda_impl
 
 // ---- scratch memory ------------------------------------------------------
 

@@ -2,7 +2,7 @@
 // stream.
 #include <cuda_runtime_api.h>
 
-#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/support/check.cuh"
 #include "gpuprim/detail/timing.hpp"
 
 namespace gpuprim::detail {

@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "gpuprim/core/operators.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/support/check.cuh"
 #include "gpuprim/dist/staging.hpp"
 
 namespace gpuprim::detail {

@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include "gpuprim/core/memory.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/support/check.cuh"
 #include "gpuprim/dist/gpu_sort.hpp"
 
 namespace gpuprim::detail {
@@ -147,7 +147,7 @@ __global__ void __launch_bounds__(merge_threads)
     merge_kernel(const K* a, const W* va, std::uint64_t na, const K* b, const W* vb,
                  std::uint64_t nb, const std::uint64_t* ends, K* out, W* vout,
                  compared_bits<K> bits_of) {
-  constexpr bool has_values = !std::is_same_v<W, host_detail::no_value>;
+  constexpr bool has_values = !std::is_same_v<W, host_impl::no_value>;
   __shared__ K keys[merge_tile];
   __shared__ K merged[merge_tile];
   __shared__ std::uint16_t from[has_values ? merge_tile : 1];

@@ -21,7 +21,7 @@
 #include <utility>
 
 #include "gpuprim/core/error.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/support/check.cuh"
 #include "gpuprim/detail/gemm/gemm.hpp"
 
 namespace gpuprim::detail {

@@ -550,9 +550,9 @@ void write_mtx(const std::filesystem::path& path, const csr_view<T, I>& A) {
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t p = 0; p < static_cast<std::int64_t>(parts); ++p) {
     const std::size_t first =
-        host_detail::balanced_row_start(A.row_offsets.data(), A.rows, p, parts);
+        host_impl::balanced_row_start(A.row_offsets.data(), A.rows, p, parts);
     const std::size_t last =
-        host_detail::balanced_row_start(A.row_offsets.data(), A.rows, p + 1, parts);
+        host_impl::balanced_row_start(A.row_offsets.data(), A.rows, p + 1, parts);
     std::string& out = text[p];
     out.resize(static_cast<std::size_t>(A.row_offsets[last] - A.row_offsets[first]) * 64);
     char* q = out.data();

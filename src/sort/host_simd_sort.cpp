@@ -44,7 +44,7 @@
 #include <immintrin.h>
 #endif
 
-namespace gpuprim::host_detail {
+namespace gpuprim::host_impl {
 namespace {
 
 std::atomic<bool> simd_allowed{true};
@@ -757,4 +757,4 @@ bool simd_sort_keys(const double* in, double* out, std::size_t n, bool descendin
   GPUPRIM_SIMD_SORT_CALL(sort_floats<double, vec_i64>(in, out, n, descending));
 }
 
-}  // namespace gpuprim::host_detail
+}  // namespace gpuprim::host_impl

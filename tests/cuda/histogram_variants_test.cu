@@ -21,7 +21,7 @@
 #include "support/test_data.hpp"
 
 namespace gp = gpuprim;
-namespace gc = gpuprim::cuda_detail;
+namespace gc = gpuprim::cuda_impl;
 using namespace gpuprim::test;
 
 namespace {

@@ -49,13 +49,13 @@ TEST_F(cuda_test, int8_sum_widened_to_int64) {
   EXPECT_EQ(gp::reduce(gp::cuda, gp::to_device(x), std::int64_t{0}), want);
 }
 
-// Both ways the block partials meet (cuda_detail::reduce_finish): the last
+// Both ways the block partials meet (cuda_impl::reduce_finish): the last
 // block polling published partials (in the status word for 4-byte values,
 // behind a fence for wider ones) and the atomic ticket, each exact (integer
 // sums) and each leaving its workspace ready for the next call, on sizes
 // from one block to a full persistent grid, several calls in a row.
 TEST_F(cuda_test, reduce_finishes_polled_and_ticket_sum_exactly) {
-  namespace gc = gpuprim::cuda_detail;
+  namespace gc = gpuprim::cuda_impl;
   auto rng = make_rng(22);
   const auto check = [&]<class T, gc::reduce_finish Finish>(const char* what) {
     for (std::size_t n : test_sizes({1, 1000, 65537, 5'000'011})) {
@@ -85,7 +85,7 @@ TEST_F(cuda_test, reduce_finishes_polled_and_ticket_sum_exactly) {
 
 // x -> a x + b modulo 2^16, composed left to right: associative, not
 // commutative, and 4 bytes, so it takes the polled finish. The sizes put
-// the boundaries of the work split (cuda_detail::split_warp_tiles) in
+// the boundaries of the work split (cuda_impl::split_warp_tiles) in
 // different places: no full warp tile, one tile, fewer tiles than warps
 // (the last block partly idle, the tail mid-grid), just under and at one
 // tile per warp of a full persistent grid, and several tiles per warp with

@@ -25,7 +25,7 @@
 #include "support/test_data.hpp"
 
 namespace gp = gpuprim;
-namespace gc = gpuprim::cuda_detail;
+namespace gc = gpuprim::cuda_impl;
 using namespace gpuprim::test;
 
 namespace {
@@ -221,7 +221,7 @@ TEST_F(cuda_test, scan_rescan_staging_gives_the_register_bits) {
 }
 
 // The head-flag bit mask a thread builds from 8- and 16-byte flag loads
-// (cuda/detail/thread_fetch.cuh) against a byte-by-byte loop.
+// (cuda/support/thread_fetch.cuh) against a byte-by-byte loop.
 TEST(scan_head_flags, nonzero_byte_bits_matches_a_loop) {
   static_assert(gc::nonzero_byte_bits(0) == 0);
   static_assert(gc::nonzero_byte_bits(0x0100000000000001ull) == 0x81);

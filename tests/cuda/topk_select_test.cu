@@ -72,7 +72,7 @@ void expect_select(const std::vector<T>& x, const gp::device_vector<T>& dx,
                    std::uint64_t threshold) {
   gp::device_vector<T> v(k);
   gp::device_vector<std::int64_t> ix(k);
-  gp::cuda_detail::topk_radix_select(dx.data(), x.size(), k, largest, v.data(), ix.data(), nullptr,
+  gp::cuda_impl::topk_radix_select(dx.data(), x.size(), k, largest, v.data(), ix.data(), nullptr,
                                      threshold);
   const auto gi = gp::to_host(ix);
   const auto gv = gp::to_host(v);
@@ -102,7 +102,7 @@ TYPED_TEST(topk_select, matches_a_stable_sort_at_every_stopping_point) {
         std::erase_if(ks, [&](std::size_t k) { return k == 0 || k > n; });
         for (const std::uint64_t threshold :
              {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{5000},
-              gp::cuda_detail::topk_select_threshold})
+              gp::cuda_impl::topk_select_threshold})
           for (const std::size_t k : ks)
             expect_select(x, dx, order, k, largest, threshold);
       }
@@ -125,7 +125,7 @@ TYPED_TEST(topk_select, short_rows_one_block_a_row) {
       for (const bool largest : {true, false}) {
         for (std::size_t k : {std::size_t{1}, std::size_t{64}, std::size_t{128}, cols}) {
           if (k > cols || k > 128) continue;
-          const bool block = gp::cuda_detail::topk_block_fits<T>(rows, cols, k);
+          const bool block = gp::cuda_impl::topk_block_fits<T>(rows, cols, k);
           EXPECT_EQ(block, sizeof(T) <= 4);
           gp::device_vector<T> v(rows * k);
           gp::device_vector<std::int64_t> ix(rows * k);

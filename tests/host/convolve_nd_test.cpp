@@ -180,10 +180,10 @@ TEST(host_convolve_nd, integer_outputs_truncate_and_wrap_as_scipy) {
     EXPECT_EQ(u8[i], static_cast<std::uint8_t>(t)) << i;
     EXPECT_EQ(i8[i], static_cast<std::int8_t>(static_cast<std::uint8_t>(t))) << i;
   }
-  EXPECT_EQ(gp::host_detail::nd_store<std::uint64_t>(-1.0), ~std::uint64_t{0});
-  EXPECT_EQ(gp::host_detail::nd_store<std::uint64_t>(1e19), std::uint64_t{10000000000000000000u});
-  EXPECT_EQ(gp::host_detail::nd_store<std::uint64_t>(3e19), std::uint64_t{0});
-  EXPECT_EQ(gp::host_detail::nd_store_unsigned_safe<std::uint64_t>(-1e19),
+  EXPECT_EQ(gp::host_impl::nd_store<std::uint64_t>(-1.0), ~std::uint64_t{0});
+  EXPECT_EQ(gp::host_impl::nd_store<std::uint64_t>(1e19), std::uint64_t{10000000000000000000u});
+  EXPECT_EQ(gp::host_impl::nd_store<std::uint64_t>(3e19), std::uint64_t{0});
+  EXPECT_EQ(gp::host_impl::nd_store_unsigned_safe<std::uint64_t>(-1e19),
             std::uint64_t{0} - std::uint64_t{10000000000000000000u});
 }
 

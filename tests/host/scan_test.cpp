@@ -20,12 +20,12 @@ using namespace gpuprim::test;
 
 // Several rounds of blocks per thread, an odd size and an output that
 // starts one element past a cache line: the carries between rounds, threads
-// and lanes. Both arrays are over host_detail::scan_streaming_bytes, so pass
+// and lanes. Both arrays are over host_impl::scan_streaming_bytes, so pass
 // 2 writes with streaming stores after each lane's first line boundary.
 template <class T>
 void expect_many_rounds_with_a_misaligned_output(std::size_t n) {
   using U = std::make_unsigned_t<T>;  // wrapping sums, exact as a loop's
-  ASSERT_GE(n * sizeof(T), gp::host_detail::scan_streaming_bytes);
+  ASSERT_GE(n * sizeof(T), gp::host_impl::scan_streaming_bytes);
   auto rng = make_rng(37);
   const auto x = random_vector<T>(n, rng);
   std::vector<T> storage(n + 1);

@@ -49,7 +49,7 @@ TEST(host_segmented_reduce, non_commutative_operator_keeps_order) {
     }
   }
   // One segment long enough to be reduced by all threads together.
-  const std::vector<mat2> x = random_mat2s(3 * gp::host_detail::parallel_segment_length + 11, rng);
+  const std::vector<mat2> x = random_mat2s(3 * gp::host_impl::parallel_segment_length + 11, rng);
   const std::vector<std::uint64_t> offsets = {0, 5, x.size() - 3, x.size()};
   const auto want = reference_segmented_reduce<mat2>(std::span<const mat2>(x), offsets,
                                                      mat2_identity(), mat2_product{});

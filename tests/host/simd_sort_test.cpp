@@ -23,7 +23,7 @@
 #include "support/test_data.hpp"
 
 namespace gp = gpuprim;
-namespace hd = gpuprim::host_detail;
+namespace hd = gpuprim::host_impl;
 using namespace gpuprim::test;
 
 namespace {

@@ -150,7 +150,7 @@ TEST(sparse_generate, rmat_is_power_law) {
 TEST(sparse_hot_columns, analysis_picks_and_recodes) {
   // Column counts: 0 -> 1, 1 -> 5, 2 -> 3, 3 -> 5, 4 -> 2, 5 -> 0, 6 -> 3.
   const std::vector<int> cols = {1, 3, 2, 1, 6, 3, 0, 1, 3, 2, 6, 4, 1, 3, 2, 6, 4, 1, 3};
-  auto a = gp::sparse_detail::analyse_hot_columns<int>(7, cols, 3, 2);
+  auto a = gp::detail::sparse::analyse_hot_columns<int>(7, cols, 3, 2);
   EXPECT_EQ(a.columns, (std::vector<int>{1, 2, 3}));  // 1 and 3 (5 each), then 2 before 6
   EXPECT_EQ(a.entries, 13u);
   ASSERT_EQ(a.recoded.size(), cols.size());
@@ -166,18 +166,18 @@ TEST(sparse_hot_columns, analysis_picks_and_recodes) {
     }
   }
   // min_count excludes the rare columns; a large capacity takes the rest.
-  a = gp::sparse_detail::analyse_hot_columns<int>(7, cols, 100, 4);
+  a = gp::detail::sparse::analyse_hot_columns<int>(7, cols, 100, 4);
   EXPECT_EQ(a.columns, (std::vector<int>{1, 3}));
   EXPECT_EQ(a.entries, 10u);
   // Nothing hot: no recoded copy.
-  a = gp::sparse_detail::analyse_hot_columns<int>(7, cols, 100, 6);
+  a = gp::detail::sparse::analyse_hot_columns<int>(7, cols, 100, 6);
   EXPECT_TRUE(a.columns.empty());
   EXPECT_TRUE(a.recoded.empty());
   EXPECT_EQ(a.entries, 0u);
-  EXPECT_TRUE((gp::sparse_detail::analyse_hot_columns<std::int64_t>(0, {}, 10, 1).columns.empty()));
+  EXPECT_TRUE((gp::detail::sparse::analyse_hot_columns<std::int64_t>(0, {}, 10, 1).columns.empty()));
   // int64: the flag is the sign bit of 64 bits.
   const std::vector<std::int64_t> wide = {5, 5, 9, 5};
-  const auto b = gp::sparse_detail::analyse_hot_columns<std::int64_t>(10, wide, 1, 2);
+  const auto b = gp::detail::sparse::analyse_hot_columns<std::int64_t>(10, wide, 1, 2);
   EXPECT_EQ(b.columns, (std::vector<std::int64_t>{5}));
   EXPECT_EQ(b.recoded, (std::vector<std::int64_t>{gp::hot_column_flag<std::int64_t>,
                                                   gp::hot_column_flag<std::int64_t>, 9,
@@ -209,9 +209,9 @@ TEST(sparse_hot_columns, choice_rule) {
   EXPECT_EQ(gp::choose_spmv_kernel(s, gp::spmv_kernel::hot_columns).kernel,
             gp::spmv_kernel::hot_columns);
   // The table: what a block's shared memory holds beside 32 warp stages.
-  EXPECT_EQ(gp::sparse_detail::hot_table_capacity<float>(232448), 49888u);
-  EXPECT_EQ(gp::sparse_detail::hot_shared_bytes<float>(49888), 232448u);
-  EXPECT_EQ(gp::sparse_detail::hot_table_capacity<double>(232448), 20832u);
-  EXPECT_LE(gp::sparse_detail::hot_shared_bytes<double>(20832), 232448u);
-  EXPECT_EQ(gp::sparse_detail::hot_table_capacity<float>(1000), 0u);
+  EXPECT_EQ(gp::detail::sparse::hot_table_capacity<float>(232448), 49888u);
+  EXPECT_EQ(gp::detail::sparse::hot_shared_bytes<float>(49888), 232448u);
+  EXPECT_EQ(gp::detail::sparse::hot_table_capacity<double>(232448), 20832u);
+  EXPECT_LE(gp::detail::sparse::hot_shared_bytes<double>(20832), 232448u);
+  EXPECT_EQ(gp::detail::sparse::hot_table_capacity<float>(1000), 0u);
 }

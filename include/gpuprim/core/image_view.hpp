@@ -26,7 +26,7 @@ class basic_image_view {
  public:
   using element_type = T;
   using value_type = std::remove_cv_t<T>;
-  static constexpr bool on_host = std::is_same_v<Space, matrix_detail::host_space>;
+  static constexpr bool on_host = std::is_same_v<Space, detail::matrix::host_space>;
 
   constexpr basic_image_view() = default;
   // One packed image: ld = cols * channels.
@@ -47,7 +47,7 @@ class basic_image_view {
     if (empty()) return;
     constexpr std::size_t max = std::numeric_limits<std::size_t>::max();
     if (cols > max / channels) throw std::invalid_argument("image_view: the row does not fit");
-    const std::size_t one = matrix_detail::checked_extent(rows, cols * channels, ld, "image_view");
+    const std::size_t one = detail::matrix::checked_extent(rows, cols * channels, ld, "image_view");
     if (count > 1) {
       if (image_stride < one) {
         throw std::invalid_argument("image_view: image stride " + std::to_string(image_stride) +
@@ -105,8 +105,8 @@ class basic_image_view {
 };
 
 template <class T>
-using image_view = basic_image_view<T, matrix_detail::host_space>;
+using image_view = basic_image_view<T, detail::matrix::host_space>;
 template <class T>
-using device_image_view = basic_image_view<T, matrix_detail::device_space>;
+using device_image_view = basic_image_view<T, detail::matrix::device_space>;
 
 }  // namespace gpuprim

@@ -26,7 +26,7 @@
 
 namespace gpuprim {
 
-namespace matrix_detail {
+namespace detail::matrix {
 
 // The number of elements from the first to one past the last of a
 // rows x cols matrix with leading dimension ld (0 for an empty matrix).
@@ -51,14 +51,14 @@ inline std::size_t checked_extent(std::size_t rows, std::size_t cols, std::size_
 struct host_space {};
 struct device_space {};
 
-}  // namespace matrix_detail
+}  // namespace detail::matrix
 
 template <class T, class Space>
 class basic_matrix_view {
  public:
   using element_type = T;
   using value_type = std::remove_cv_t<T>;
-  static constexpr bool on_host = std::is_same_v<Space, matrix_detail::host_space>;
+  static constexpr bool on_host = std::is_same_v<Space, detail::matrix::host_space>;
 
   constexpr basic_matrix_view() = default;
   // A packed matrix: ld = cols.
@@ -66,7 +66,7 @@ class basic_matrix_view {
       : basic_matrix_view(data, rows, cols, cols) {}
   basic_matrix_view(T* data, std::size_t rows, std::size_t cols, std::size_t ld)
       : data_(data), rows_(rows), cols_(cols), ld_(ld) {
-    matrix_detail::checked_extent(rows, cols, ld, "matrix_view");
+    detail::matrix::checked_extent(rows, cols, ld, "matrix_view");
   }
 
   // A view of T converts to a view of const T.
@@ -115,14 +115,14 @@ class basic_matrix_view {
 
 // A row-major matrix in host memory.
 template <class T>
-using matrix_view = basic_matrix_view<T, matrix_detail::host_space>;
+using matrix_view = basic_matrix_view<T, detail::matrix::host_space>;
 // A row-major matrix in device memory (element access only inside kernels).
 template <class T>
-using device_matrix_view = basic_matrix_view<T, matrix_detail::device_space>;
+using device_matrix_view = basic_matrix_view<T, detail::matrix::device_space>;
 
 // Views over a span, checked against its size: std::invalid_argument when
 // the matrix reaches past the end of the span.
-namespace matrix_detail {
+namespace detail::matrix {
 // Throws when a rows x cols matrix with leading dimension ld needs more
 // than `size` elements (`what` names the span in the message).
 inline void check_span_holds(std::size_t rows, std::size_t cols, std::size_t ld, std::size_t size,
@@ -135,12 +135,12 @@ inline void check_span_holds(std::size_t rows, std::size_t cols, std::size_t ld,
                                 " elements, " + what + " has " + std::to_string(size));
   }
 }
-}  // namespace matrix_detail
+}  // namespace detail::matrix
 
 template <class T>
 matrix_view<T> make_matrix_view(std::span<T> s, std::size_t rows, std::size_t cols,
                                 std::size_t ld) {
-  matrix_detail::check_span_holds(rows, cols, ld, s.size(), "the span");
+  detail::matrix::check_span_holds(rows, cols, ld, s.size(), "the span");
   return matrix_view<T>(s.data(), rows, cols, ld);
 }
 template <class T>
@@ -150,7 +150,7 @@ matrix_view<T> make_matrix_view(std::span<T> s, std::size_t rows, std::size_t co
 template <class T>
 device_matrix_view<T> make_matrix_view(device_span<T> s, std::size_t rows, std::size_t cols,
                                        std::size_t ld) {
-  matrix_detail::check_span_holds(rows, cols, ld, s.size(), "the device span");
+  detail::matrix::check_span_holds(rows, cols, ld, s.size(), "the device span");
   return device_matrix_view<T>(s.data(), rows, cols, ld);
 }
 template <class T>

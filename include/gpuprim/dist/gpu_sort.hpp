@@ -36,7 +36,7 @@
 namespace gpuprim::detail {
 
 // Kernels of dist_sort.cu (stubs without CUDA). W: the value word
-// (host_detail::no_value, std::uint32_t or std::uint64_t).
+// (host_impl::no_value, std::uint32_t or std::uint64_t).
 template <class K>
 void cuda_pick_samples(const K* sorted, std::uint64_t n, std::uint64_t step, std::uint64_t offset,
                        compared_bits<K> bits_of, sort_rank_key* out, std::uint64_t slots,
@@ -61,9 +61,9 @@ void cuda_fill_random(float* out, std::uint64_t n, std::uint64_t seed, std::uint
   template void cuda_find_cuts<K>(const sort_rank_key*, int, std::uint64_t, std::uint64_t,         \
                                   const K*, std::uint64_t, std::uint64_t, compared_bits<K>,        \
                                   std::uint64_t*, stream_t);                                       \
-  template void cuda_merge_runs<K, host_detail::no_value>(                                         \
-      const K*, const host_detail::no_value*, std::uint64_t, const K*,                             \
-      const host_detail::no_value*, std::uint64_t, K*, host_detail::no_value*, compared_bits<K>,   \
+  template void cuda_merge_runs<K, host_impl::no_value>(                                         \
+      const K*, const host_impl::no_value*, std::uint64_t, const K*,                             \
+      const host_impl::no_value*, std::uint64_t, K*, host_impl::no_value*, compared_bits<K>,   \
       stream_t);                                                                                   \
   template void cuda_merge_runs<K, std::uint32_t>(const K*, const std::uint32_t*, std::uint64_t,   \
                                                   const K*, const std::uint32_t*, std::uint64_t,   \
@@ -101,7 +101,7 @@ enum workspace_slot : int {
 
 template <class V>
 using value_word_t =
-    std::conditional_t<std::is_same_v<V, host_detail::no_value>, host_detail::no_value,
+    std::conditional_t<std::is_same_v<V, host_impl::no_value>, host_impl::no_value,
                        std::conditional_t<sizeof(V) == 4, std::uint32_t, std::uint64_t>>;
 
 inline double seconds_now() {
@@ -132,7 +132,7 @@ struct sorted_run {
 template <class K, class W>
 void merge_run_tree(std::vector<sorted_run<K, W>> runs, K* out, W* vout, K* tmp, W* vtmp,
                     const compared_bits<K>& bits_of, stream_t stream) {
-  constexpr bool has_values = !std::is_same_v<W, host_detail::no_value>;
+  constexpr bool has_values = !std::is_same_v<W, host_impl::no_value>;
   if (runs.empty()) return;
   int levels = 0;
   while ((std::size_t{1} << levels) < runs.size())
@@ -178,7 +178,7 @@ sort_report gpu_sample_sort(const Group& g, const std::vector<std::uint64_t>& of
                             const std::vector<device_span<const K>>& keys,
                             const std::vector<device_span<const V>>& values, Output output,
                             sort_order order, key_bits bits, const char* algorithm) {
-  constexpr bool has_values = !std::is_same_v<V, host_detail::no_value>;
+  constexpr bool has_values = !std::is_same_v<V, host_impl::no_value>;
   using W = value_word_t<V>;
   const int p = g.ranks(), local = g.local_devices();
   const std::uint64_t total = offsets.back();

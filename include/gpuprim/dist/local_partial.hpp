@@ -16,7 +16,7 @@ std::optional<T> local_partial(host_backend local, const R& in, Op op, Fetch fet
   const auto s = host_span(in);
   if (s.empty()) return std::nullopt;
   const T first = static_cast<T>(fetch(s[0], 0));
-  return host_detail::transform_reduce(local, s.data() + 1, s.size() - 1, first, op, fetch);
+  return host_impl::transform_reduce(local, s.data() + 1, s.size() - 1, first, op, fetch);
 }
 
 template <class T, class R, class Op, class Fetch>

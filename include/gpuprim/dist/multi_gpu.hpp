@@ -576,7 +576,7 @@ sort_report multi_gpu_sample_sort(const multi_gpu& gpus, const multi_gpu_vector<
                                   const multi_gpu_vector<V>* values, multi_gpu_vector<K>& keys_out,
                                   multi_gpu_vector<V>* values_out, sort_order order, key_bits bits,
                                   const char* algorithm) {
-  constexpr bool has_values = !std::is_same_v<V, host_detail::no_value>;
+  constexpr bool has_values = !std::is_same_v<V, host_impl::no_value>;
   check_slices(algorithm, gpus, keys);
   const int p = gpus.size();
   if constexpr (has_values) {
@@ -615,7 +615,7 @@ template <class K>
 sort_report sort(const multi_gpu& gpus, const multi_gpu_vector<K>& keys,
                  multi_gpu_vector<K>& keys_out, sort_order order = sort_order::ascending,
                  key_bits bits = {}) {
-  return detail::multi_gpu_sample_sort<K, host_detail::no_value>(gpus, keys, nullptr, keys_out,
+  return detail::multi_gpu_sample_sort<K, host_impl::no_value>(gpus, keys, nullptr, keys_out,
                                                                  nullptr, order, bits, "sort");
 }
 

@@ -98,7 +98,7 @@ void exchange_pieces(MPI_Comm comm, const T* send, const std::vector<std::uint64
 template <class K, class V>
 void merge_runs(std::vector<K>& keys, std::vector<V>& values, std::vector<std::uint64_t> b,
                 const compared_bits<K>& bits_of) {
-  constexpr bool has_values = !std::is_same_v<V, host_detail::no_value>;
+  constexpr bool has_values = !std::is_same_v<V, host_impl::no_value>;
   std::vector<K> k2(keys.size());
   std::vector<V> v2(has_values ? values.size() : 0);
   while (b.size() > 2) {
@@ -150,7 +150,7 @@ sort_report host_sample_sort(MPI_Comm comm, host_backend local, std::span<const 
                              std::span<const V> values_in, std::vector<K>& keys_out,
                              std::vector<V>& values_out, sort_order order, key_bits bits,
                              const char* algorithm) {
-  constexpr bool has_values = !std::is_same_v<V, host_detail::no_value>;
+  constexpr bool has_values = !std::is_same_v<V, host_impl::no_value>;
   if constexpr (has_values) check_value_count(algorithm, keys_in.size(), values_in.size());
   const compared_bits<K> bits_of =
       compared_bits_of<K>(keys_in.size(), order, bits, value_word_bytes<V>(), algorithm);
@@ -206,7 +206,7 @@ sort_report cuda_sample_sort(MPI_Comm comm, cuda_backend local, device_span<cons
                              device_span<const V> values_in, device_vector<K>& keys_out,
                              device_vector<V>* values_out, sort_order order, key_bits bits,
                              const char* algorithm) {
-  constexpr bool has_values = !std::is_same_v<V, host_detail::no_value>;
+  constexpr bool has_values = !std::is_same_v<V, host_impl::no_value>;
   if constexpr (has_values) check_value_count(algorithm, keys_in.size(), values_in.size());
   // Bad arguments throw on every rank, before any collective.
   (void)compared_bits_of<K>(keys_in.size(), order, bits, value_word_bytes<V>(), algorithm);
@@ -238,8 +238,8 @@ template <host_range R, class K>
 sort_report sort(mpi<host_backend> backend, const R& keys, std::vector<K>& keys_out,
                  sort_order order = sort_order::ascending, key_bits bits = {}) {
   static_assert(std::is_same_v<std::ranges::range_value_t<R>, K>);
-  std::vector<host_detail::no_value> none;
-  return detail::host_sample_sort<K, host_detail::no_value>(backend.comm, backend.local,
+  std::vector<host_impl::no_value> none;
+  return detail::host_sample_sort<K, host_impl::no_value>(backend.comm, backend.local,
                                                             detail::host_span(keys), {}, keys_out,
                                                             none, order, bits, "sort");
 }
@@ -261,7 +261,7 @@ template <device_range R, class K>
 sort_report sort(mpi<cuda_backend> backend, const R& keys, device_vector<K>& keys_out,
                  sort_order order = sort_order::ascending, key_bits bits = {}) {
   device_span<const K> s = as_device_span(keys);
-  return detail::cuda_sample_sort<K, host_detail::no_value>(backend.comm, backend.local, s, {},
+  return detail::cuda_sample_sort<K, host_impl::no_value>(backend.comm, backend.local, s, {},
                                                             keys_out, nullptr, order, bits, "sort");
 }
 

@@ -37,7 +37,7 @@
 #include "gpuprim/host/radix_sort.hpp"
 #include "gpuprim/host/reduce.hpp"
 
-namespace gpuprim::host_detail {
+namespace gpuprim::host_impl {
 
 using detail::better;
 using detail::make_candidate;
@@ -464,4 +464,4 @@ pair_candidate grid(host_backend backend, const point_set<T>& s, const double* l
   return grid_with_index<Dim, std::uint64_t>(backend, s, lo, hi);
 }
 
-}  // namespace gpuprim::host_detail
+}  // namespace gpuprim::host_impl

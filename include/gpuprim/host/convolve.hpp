@@ -28,7 +28,7 @@
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/detail/convolve/plan.hpp"
 
-namespace gpuprim::host_detail {
+namespace gpuprim::host_impl {
 
 // float and 8-bit images are computed in float, double images in double.
 template <class T>
@@ -227,4 +227,4 @@ void convolve(host_backend backend, const detail::convolve_images<T>& im,
   }
 }
 
-}  // namespace gpuprim::host_detail
+}  // namespace gpuprim::host_impl

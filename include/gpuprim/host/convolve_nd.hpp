@@ -72,7 +72,7 @@ struct nd_view {
 
 }  // namespace gpuprim
 
-namespace gpuprim::host_detail {
+namespace gpuprim::host_impl {
 
 // x86-64's truncating conversions (cvttsd2si): NaN and values out of
 // range give the type's lowest value.
@@ -442,4 +442,4 @@ void nd_correlate(host_backend backend, const nd_view<const In>& in,
   }
 }
 
-}  // namespace gpuprim::host_detail
+}  // namespace gpuprim::host_impl

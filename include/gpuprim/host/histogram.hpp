@@ -21,7 +21,7 @@
 
 #include "gpuprim/core/backend.hpp"
 
-namespace gpuprim::host_detail {
+namespace gpuprim::host_impl {
 
 inline constexpr std::size_t histogram_min_samples_per_thread = std::size_t{1} << 15;
 
@@ -187,4 +187,4 @@ void weighted_histogram_of_edges(const Sample* samples, const W* weights, std::s
     sums[b] = static_cast<W>(total[b + 1] - total[b]);
 }
 
-}  // namespace gpuprim::host_detail
+}  // namespace gpuprim::host_impl

@@ -23,7 +23,7 @@
 
 #include "gpuprim/core/backend.hpp"
 
-namespace gpuprim::host_detail {
+namespace gpuprim::host_impl {
 
 // Keys and, when V is not void, the values that travel with them.
 template <class K, class V>
@@ -194,4 +194,4 @@ void merge_sort(host_backend backend, merge_arrays<K, V> data, std::size_t n, Co
   }
 }
 
-}  // namespace gpuprim::host_detail
+}  // namespace gpuprim::host_impl

@@ -40,7 +40,7 @@
 #include "gpuprim/host/streaming_store.hpp"
 #include "gpuprim/sort_types.hpp"
 
-namespace gpuprim::host_detail {
+namespace gpuprim::host_impl {
 
 // Keys only: a value type that moves nothing (shared with the GPU backend).
 using detail::no_value;
@@ -769,4 +769,4 @@ void radix_sort(host_backend backend, const K* keys_in, K* keys_out, const W* va
   }
 }
 
-}  // namespace gpuprim::host_detail
+}  // namespace gpuprim::host_impl

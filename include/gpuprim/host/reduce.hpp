@@ -23,7 +23,7 @@
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/core/operators.hpp"
 
-namespace gpuprim::host_detail {
+namespace gpuprim::host_impl {
 
 // Below this many elements per thread, fewer threads are used.
 inline constexpr std::size_t min_elements_per_thread = 32 * 1024;
@@ -116,4 +116,4 @@ T transform_reduce(host_backend backend, const In* in, std::size_t n, T init, Op
   return op(init, total);
 }
 
-}  // namespace gpuprim::host_detail
+}  // namespace gpuprim::host_impl

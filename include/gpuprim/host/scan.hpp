@@ -34,7 +34,7 @@
 #include "gpuprim/host/streaming_store.hpp"
 #include "gpuprim/host/vector_scan.hpp"
 
-namespace gpuprim::host_detail {
+namespace gpuprim::host_impl {
 
 inline constexpr std::size_t scan_lanes = 8;
 // Per thread and round: about 256K elements (1 MiB of floats), which stays
@@ -188,4 +188,4 @@ void scan(host_backend backend, const In* in, Out* out, std::size_t n, std::opti
   }
 }
 
-}  // namespace gpuprim::host_detail
+}  // namespace gpuprim::host_impl

@@ -12,7 +12,7 @@
 
 #include "gpuprim/core/backend.hpp"
 
-namespace gpuprim::host_detail {
+namespace gpuprim::host_impl {
 
 // The first position p in sorted[0, n) with !before(sorted[p]): `before`
 // is true on a prefix of the array (comp(e, q) for lower_bound,
@@ -71,4 +71,4 @@ std::size_t first_unsorted(host_backend backend, const T* sorted, std::size_t n,
   return first == count ? n : static_cast<std::size_t>(first);
 }
 
-}  // namespace gpuprim::host_detail
+}  // namespace gpuprim::host_impl

@@ -1,12 +1,12 @@
 // CPU backend of segmented_reduce: OpenMP over segments.
 //
-// Each segment is reduced by one thread with host_detail::reduce_chunk (the
+// Each segment is reduced by one thread with host_impl::reduce_chunk (the
 // eight-accumulator loop of the plain reduction), so its result does not
 // depend on the thread count or the schedule. Segments are handed out
 // dynamically in chunks: lengths may vary widely, and a static split would
 // leave threads idle behind the one that drew the long segments. Segments
 // long enough to keep every thread busy on their own are set aside and
-// reduced afterwards, one at a time, by all threads (host_detail::
+// reduced afterwards, one at a time, by all threads (host_impl::
 // transform_reduce); their results then depend on the thread count, as
 // gp::reduce's do.
 #pragma once
@@ -20,7 +20,7 @@
 #include "gpuprim/core/value_index.hpp"
 #include "gpuprim/host/reduce.hpp"
 
-namespace gpuprim::host_detail {
+namespace gpuprim::host_impl {
 
 // A segment at least this long is reduced by all threads together (below
 // it, transform_reduce would use fewer than four threads anyway).
@@ -77,4 +77,4 @@ void segmented_reduce(host_backend backend, const In* values, const Offset* offs
   }
 }
 
-}  // namespace gpuprim::host_detail
+}  // namespace gpuprim::host_impl

@@ -15,7 +15,7 @@
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/host/reduce.hpp"
 
-namespace gpuprim::host_detail {
+namespace gpuprim::host_impl {
 
 template <bool Exclusive, class In, class Flag, class T, class Op>
 void segmented_scan(host_backend backend, const In* values, const Flag* flags, T* out,
@@ -87,4 +87,4 @@ void segmented_scan(host_backend backend, const In* values, const Flag* flags, T
   }
 }
 
-}  // namespace gpuprim::host_detail
+}  // namespace gpuprim::host_impl

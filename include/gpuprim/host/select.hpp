@@ -24,7 +24,7 @@
 #include "gpuprim/detail/select/selections.hpp"
 #include "gpuprim/host/reduce.hpp"
 
-namespace gpuprim::host_detail {
+namespace gpuprim::host_impl {
 
 // The counted classes' totals (the rest's is n minus their sum).
 using select_totals = std::array<std::uint64_t, 2>;
@@ -98,4 +98,4 @@ select_totals select(host_backend backend, const S& s, std::size_t n) {
   return {counts[threads].c[0], counts[threads].c[1]};
 }
 
-}  // namespace gpuprim::host_detail
+}  // namespace gpuprim::host_impl

@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace gpuprim::host_detail {
+namespace gpuprim::host_impl {
 
 // Sorts in[0, n) into out[0, n) (out may be in itself; otherwise disjoint),
 // one thread. Returns false, having touched nothing, when the processor (or
@@ -33,4 +33,4 @@ bool simd_sort_available();
 // paths on machines with AVX-512. Not thread-safe against running sorts.
 void allow_simd_sort(bool allowed);
 
-}  // namespace gpuprim::host_detail
+}  // namespace gpuprim::host_impl

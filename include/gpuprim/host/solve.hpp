@@ -3,7 +3,7 @@
 // dot products accumulated in double.
 //
 // Every solver checks ||r|| / ||b|| before each iteration; CG and BiCGStab
-// run the outer loop both backends share (solve_detail::
+// run the outer loop both backends share (detail::solve::
 // iterate_with_replacement: residual replacement).
 // solver_state::record applies the divergence and stagnation rules
 // (solve_watch, gpuprim/solve_types.hpp) to every residual, and calls the
@@ -30,11 +30,11 @@
 
 namespace gpuprim {
 
-namespace host_detail {
+namespace host_impl {
 
-using solve_detail::diverged_message;
-using solve_detail::number;
-using solve_detail::stagnated_message;
+using detail::solve::diverged_message;
+using detail::solve::number;
+using detail::solve::stagnated_message;
 
 // A square CSR matrix as an operator: y = alpha A x + beta y, and its diagonal.
 template <class T, class I>
@@ -186,7 +186,7 @@ inline bool broke_down(solve_result& res, solve_breakdown cause, std::string mes
   return false;
 }
 
-// The host side of solve_detail::iterate_with_replacement for one method:
+// The host side of detail::solve::iterate_with_replacement for one method:
 // restart() starts its recurrences from r (the true residual b - A x);
 // iterate(rr) makes one iteration and sets rr = ||r||^2 after it, or
 // returns false after a breakdown (with res.breakdown and res.message).
@@ -200,7 +200,7 @@ class host_krylov {
     restart_();
     stop_ = s_.record(rr_);
   }
-  solve_detail::krylov_status status() const { return {stop_, s_.met(rr_), s_.result.iterations}; }
+  detail::solve::krylov_status status() const { return {stop_, s_.met(rr_), s_.result.iterations}; }
   void replace() {
     rr_ = true_residual(op_, s_.backend, s_.n, b_, x_, r_);
     s_.result.residual = s_.relative(rr_);
@@ -231,7 +231,7 @@ template <class T, class Op, class Restart, class Iterate>
 void run_krylov(const Op& op, solver_state<T>& s, const T* b, T* x, T* r, std::size_t max_iter,
                 Restart restart, Iterate iterate) {
   host_krylov<T, Op, Restart, Iterate> solver(op, s, b, x, r, restart, iterate);
-  solve_detail::iterate_with_replacement(solver, max_iter, s.result);
+  detail::solve::iterate_with_replacement(solver, max_iter, s.result);
 }
 
 // Preconditioned conjugate gradients.
@@ -293,7 +293,7 @@ void bicgstab(const Op& op, host_backend backend, const T* b, T* x, const solve_
     rhat = r;
     fresh = true;
   };
-  constexpr double below = solve_detail::bicgstab_breakdown_below<T>;
+  constexpr double below = detail::solve::bicgstab_breakdown_below<T>;
   auto iterate = [&](double& rr) {
     const double rho_new = dot(rhat, r);
     if (!(std::abs(rho_new) >= below))
@@ -366,5 +366,5 @@ void richardson(const Op& op, host_backend backend, const T* b, T* x, const solv
   }
 }
 
-}  // namespace host_detail
+}  // namespace host_impl
 }  // namespace gpuprim

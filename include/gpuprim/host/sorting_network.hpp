@@ -22,7 +22,7 @@
 
 #include "gpuprim/core/backend.hpp"
 
-namespace gpuprim::host_detail {
+namespace gpuprim::host_impl {
 
 // Keys per chunk whose steps run without a barrier between them (fits L2).
 inline constexpr std::size_t network_chunk_bytes = 256 * 1024;
@@ -190,4 +190,4 @@ void segmented_sort(host_backend backend, T* data, std::span<const Offset> offse
   }
 }
 
-}  // namespace gpuprim::host_detail
+}  // namespace gpuprim::host_impl

@@ -17,7 +17,7 @@
 
 #include "gpuprim/core/backend.hpp"
 
-namespace gpuprim::host_detail {
+namespace gpuprim::host_impl {
 
 // The first row of part `part` of `parts` equal shares of rows + nnz.
 template <class I>
@@ -95,4 +95,4 @@ void spmv(host_backend backend, T alpha, std::size_t rows, const I* offsets, con
   }
 }
 
-}  // namespace gpuprim::host_detail
+}  // namespace gpuprim::host_impl

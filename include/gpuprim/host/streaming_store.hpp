@@ -10,7 +10,7 @@
 #include <emmintrin.h>
 #endif
 
-namespace gpuprim::host_detail {
+namespace gpuprim::host_impl {
 
 // Writes one 64-byte-aligned cache line from `line` (any alignment)
 // without reading it into the cache first (x86 streaming stores; a plain
@@ -33,4 +33,4 @@ inline void streaming_stores_done() {
 #endif
 }
 
-}  // namespace gpuprim::host_detail
+}  // namespace gpuprim::host_impl

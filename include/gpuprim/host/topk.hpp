@@ -21,7 +21,7 @@
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/order_types.hpp"
 
-namespace gpuprim::host_detail {
+namespace gpuprim::host_impl {
 
 // Whether x[i] goes before x[j] in top-k's order.
 template <class T>
@@ -115,4 +115,4 @@ void topk_rows(host_backend backend, const T* x, std::size_t rows, std::size_t c
   }
 }
 
-}  // namespace gpuprim::host_detail
+}  // namespace gpuprim::host_impl

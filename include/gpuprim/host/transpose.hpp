@@ -34,7 +34,7 @@
 
 namespace gpuprim {
 
-namespace host_detail {
+namespace host_impl {
 
 using detail::transpose_shape;
 
@@ -209,5 +209,5 @@ inline void transpose_bytes(host_backend backend, std::size_t element_size, cons
   });
 }
 
-}  // namespace host_detail
+}  // namespace host_impl
 }  // namespace gpuprim

@@ -26,7 +26,7 @@
 #include "gpuprim/core/operators.hpp"
 #include "gpuprim/core/value_index.hpp"
 
-namespace gpuprim::host_detail {
+namespace gpuprim::host_impl {
 
 #if defined(__SSE2__)
 
@@ -181,4 +181,4 @@ inline constexpr bool vector_scan_applies =
     std::is_same_v<In, T>&& std::is_same_v<Out, T>&& std::is_same_v<Op, plus>&&
         std::is_same_v<Fetch, detail::unary_fetch<identity>>&& has_vector_scan_ops<T>;
 
-}  // namespace gpuprim::host_detail
+}  // namespace gpuprim::host_impl

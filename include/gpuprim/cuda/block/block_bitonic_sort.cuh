@@ -13,7 +13,7 @@
 
 #include "gpuprim/cuda/warp/warp_bitonic_sort.cuh"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // Index of the t-th pair's lower element for a step whose highest mask bit
 // is `top`: t with a zero bit inserted at top's position.
@@ -102,4 +102,4 @@ struct block_bitonic_sort {
   }
 };
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

@@ -33,9 +33,9 @@
 
 #include <cstdint>
 
-#include "gpuprim/cuda/detail/shuffle.cuh"
+#include "gpuprim/cuda/support/shuffle.cuh"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 inline constexpr int radix_digits = 256;
 
@@ -156,4 +156,4 @@ struct block_radix_rank {
   }
 };
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

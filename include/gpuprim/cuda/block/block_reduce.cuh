@@ -3,10 +3,10 @@
 // `storage` in shared memory (so a kernel can reuse it between phases).
 #pragma once
 
-#include "gpuprim/cuda/detail/partial.cuh"
+#include "gpuprim/cuda/support/partial.cuh"
 #include "gpuprim/cuda/warp/warp_reduce.cuh"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 template <int Threads, class T>
 struct block_reduce {
@@ -44,4 +44,4 @@ struct block_reduce {
   }
 };
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

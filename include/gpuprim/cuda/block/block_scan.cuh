@@ -4,11 +4,11 @@
 // combination of all lower threads' values) and the block's total.
 #pragma once
 
-#include "gpuprim/cuda/detail/partial.cuh"
-#include "gpuprim/cuda/detail/shuffle_up.cuh"
+#include "gpuprim/cuda/support/partial.cuh"
+#include "gpuprim/cuda/support/shuffle_up.cuh"
 #include "gpuprim/cuda/warp/warp_scan.cuh"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 template <int Threads, class T>
 struct block_scan {
@@ -47,4 +47,4 @@ struct block_scan {
   }
 };
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

@@ -16,7 +16,7 @@
 // bits on every run. (A tree over the window, as in CUB, would be faster
 // to combine but would round differently depending on timing.)
 //
-// Status words (cuda/detail/workspace.cuh): 64 bits per tile, the flag
+// Status words (cuda/support/workspace.cuh): 64 bits per tile, the flag
 // (epoch * 8 + spare bit * 4 + kind) in the upper half, read and written
 // with relaxed device-scope atomics. A value of up to 4 bytes (plus one
 // spare bit: a segmented scan's head flag) rides in the lower half, so one
@@ -31,9 +31,9 @@
 #include <type_traits>
 
 #include "gpuprim/core/segmented_operator.hpp"
-#include "gpuprim/cuda/detail/shuffle_up.cuh"
+#include "gpuprim/cuda/support/shuffle_up.cuh"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // How a tile's value rides in its status word: 32 payload bits in the lower
 // half plus one spare bit in the flag half. Values of up to 4 bytes pack;
@@ -235,4 +235,4 @@ struct tile_lookback {
   }
 };
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

@@ -25,11 +25,11 @@
 #include <cstdint>
 
 #include "gpuprim/core/memory.hpp"
-#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
 #include "gpuprim/detail/sort/argsort_batched.hpp"
 #include "gpuprim/detail/sort/sort.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 inline constexpr int argsort_threads = 256;
 
@@ -68,20 +68,20 @@ inline launch_shape elementwise_shape(std::uint64_t n, stream_t stream) {
           stream};
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 namespace gpuprim::detail {
 
 template <class K>
 void cuda_argsort_batched(const K* in, K* keys_out, std::int64_t* indices, std::size_t rows,
                           std::size_t cols, sort_order order, stream_t stream) {
-  using cuda_detail::elementwise_shape;
-  using cuda_detail::launch;
+  using cuda_impl::elementwise_shape;
+  using cuda_impl::launch;
   const std::size_t n = rows * cols;
   if (n == 0) return;
   // 1-2. Keys with their global positions, sorted.
   const scratch_buffer iota(n * sizeof(std::int64_t), stream);
-  launch("fill_positions", "argsort_batched", cuda_detail::fill_positions<std::int64_t>,
+  launch("fill_positions", "argsort_batched", cuda_impl::fill_positions<std::int64_t>,
          elementwise_shape(n, stream), iota.get<std::int64_t>(), n);
   const scratch_buffer sorted_keys(rows == 1 && keys_out ? 0 : n * sizeof(K), stream);
   K* keys = rows == 1 && keys_out ? keys_out : sorted_keys.get<K>();
@@ -93,7 +93,7 @@ void cuda_argsort_batched(const K* in, K* keys_out, std::int64_t* indices, std::
   // 3. Stable by row.
   const scratch_buffer row_keys(2 * n * sizeof(std::uint64_t), stream);
   std::uint64_t* row = row_keys.get<std::uint64_t>();
-  launch("row_of_positions", "argsort_batched", cuda_detail::row_of_positions<std::int64_t>,
+  launch("row_of_positions", "argsort_batched", cuda_impl::row_of_positions<std::int64_t>,
          elementwise_shape(n, stream), by_key, row, n, cols);
   const int bits = std::max(1, static_cast<int>(std::bit_width(rows - 1)));
   std::int64_t* by_row = iota.get<std::int64_t>();  // free again
@@ -103,7 +103,7 @@ void cuda_argsort_batched(const K* in, K* keys_out, std::int64_t* indices, std::
                                           "argsort_batched"),
       stream);
   // 4. Keys and in-row indices.
-  launch("gather_sorted_rows", "argsort_batched", cuda_detail::gather_sorted_rows<K>,
+  launch("gather_sorted_rows", "argsort_batched", cuda_impl::gather_sorted_rows<K>,
          elementwise_shape(n, stream), in, by_row, keys_out, indices, n, cols);
 }
 

@@ -53,7 +53,7 @@
 #include "gpuprim/cuda/device/closest_pair/tiled.cuh"
 
 namespace gpuprim {
-namespace cuda_detail {
+namespace cuda_impl {
 
 // The pass-1 kernel of the quadratic algorithm `k` (for the tiled one,
 // `points` points per thread; 0 for the default).
@@ -134,14 +134,14 @@ closest_pair_occupancy quadratic_occupancy(quadratic_kernel kind, closest_pair_l
   return o;
 }
 
-}  // namespace cuda_detail
+}  // namespace cuda_impl
 
 namespace detail {
 
 template <class T>
 closest_pair_result cuda_closest_pair(const point_set<T>& points, closest_pair_algorithm algorithm,
                                       stream_t stream) {
-  return cuda_detail::run_closest_pair(points, algorithm, {}, stream);
+  return cuda_impl::run_closest_pair(points, algorithm, {}, stream);
 }
 
 }  // namespace detail

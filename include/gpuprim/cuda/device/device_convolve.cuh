@@ -55,14 +55,14 @@
 #include <utility>
 
 #include "gpuprim/core/device_info.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
-#include "gpuprim/cuda/detail/tune_report.cuh"
-#include "gpuprim/cuda/detail/vector.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
+#include "gpuprim/cuda/support/tune_report.cuh"
+#include "gpuprim/cuda/support/vector.cuh"
 #include "gpuprim/detail/convolve/convolve.hpp"
 #include "gpuprim/tune/choice.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 inline constexpr int convolve_threads_x = 32;  // one warp across a tile row
 inline constexpr int convolve_threads_y = 8;
@@ -612,13 +612,13 @@ void cuda_convolve_dispatch(const detail::convolve_images<T>& im, const detail::
   }
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 namespace gpuprim::detail {
 
 template <class T>
 void cuda_convolve(const convolve_images<T>& images, const convolve_plan& plan, stream_t stream) {
-  cuda_detail::cuda_convolve_dispatch(images, plan, stream);
+  cuda_impl::cuda_convolve_dispatch(images, plan, stream);
 }
 
 }  // namespace gpuprim::detail

@@ -24,11 +24,11 @@
 #include "gpuprim/core/memory.hpp"
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/cuda/block/block_reduce.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
 #include "gpuprim/cuda/device/device_spmv.cuh"
 #include "gpuprim/detail/sparse/spmv.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // The words the check kernels write (device memory).
 struct csr_check_words {
@@ -100,14 +100,14 @@ __global__ void __launch_bounds__(spmv_threads)
   }
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 namespace gpuprim::detail {
 
 template <class I>
 csr_check_result cuda_check_csr(std::size_t rows, std::size_t cols, std::size_t nnz,
                                 const I* offsets, const I* col_indices, stream_t stream) {
-  using cuda_detail::csr_check_words;
+  using cuda_impl::csr_check_words;
   csr_check_result out;
   out.stats.known = true;
   out.stats.rows = rows;
@@ -132,17 +132,17 @@ csr_check_result cuda_check_csr(std::size_t rows, std::size_t cols, std::size_t 
     return out;
   }
   {
-    auto kernel = cuda_detail::csr_check_rows<I>;
-    cuda_detail::launch(
+    auto kernel = cuda_impl::csr_check_rows<I>;
+    cuda_impl::launch(
         "csr_check_rows", "check_csr", kernel,
-        {dim3(cuda_detail::grid_for(kernel, rows)), dim3(cuda_detail::spmv_threads), 0, stream},
+        {dim3(cuda_impl::grid_for(kernel, rows)), dim3(cuda_impl::spmv_threads), 0, stream},
         rows, static_cast<long long>(nnz), offsets, words);
   }
   if (nnz > 0) {
-    auto kernel = cuda_detail::csr_check_columns<I>;
-    cuda_detail::launch(
+    auto kernel = cuda_impl::csr_check_columns<I>;
+    cuda_impl::launch(
         "csr_check_columns", "check_csr", kernel,
-        {dim3(cuda_detail::grid_for(kernel, nnz)), dim3(cuda_detail::spmv_threads), 0, stream}, nnz,
+        {dim3(cuda_impl::grid_for(kernel, nnz)), dim3(cuda_impl::spmv_threads), 0, stream}, nnz,
         static_cast<long long>(cols), col_indices, words);
   }
   csr_check_words host{};

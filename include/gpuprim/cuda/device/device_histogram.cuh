@@ -36,14 +36,14 @@
 
 #include "gpuprim/core/device_info.hpp"
 #include "gpuprim/core/runtime.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
-#include "gpuprim/cuda/detail/tune_report.cuh"
-#include "gpuprim/cuda/detail/vector.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
+#include "gpuprim/cuda/support/tune_report.cuh"
+#include "gpuprim/cuda/support/vector.cuh"
 #include "gpuprim/detail/histogram/histogram.hpp"
 #include "gpuprim/tune/choice.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 inline constexpr int histogram_threads = 256;
 inline constexpr int histogram_unroll = 4;  // vector loads in flight per thread
@@ -427,14 +427,14 @@ void histogram_launch(const Sample* in, std::uint64_t n, Counter* counts, int bi
   }
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 namespace gpuprim::detail {
 
 template <class Sample, class Counter, class Binner>
 void cuda_histogram_into(const Sample* samples, std::size_t n, Counter* counts, int bins,
                          Binner binner, std::uint64_t* left_out, stream_t stream) {
-  using namespace cuda_detail;
+  using namespace cuda_impl;
   const cudaStream_t s = reinterpret_cast<cudaStream_t>(stream);
   // The tuner's space "histogram" (src/tune/config.cpp): blocks per SM of
   // the persistent grid, 0 = as many as are resident (the default).

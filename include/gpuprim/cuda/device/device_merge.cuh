@@ -37,11 +37,11 @@
 
 #include "gpuprim/core/macros.hpp"
 #include "gpuprim/core/memory.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
 #include "gpuprim/detail/order/entry.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 using order_no_value = detail::order_no_value;
 
@@ -319,14 +319,14 @@ void merge_launch(const merge_pairs<K, V>& pairs, std::uint64_t total, K* out, V
          static_cast<const std::uint64_t*>(splits), out, vout, comp);
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 namespace gpuprim::detail {
 
 template <class K, class V, class Comp>
 void cuda_merge_into(const K* ka, const V* va, std::size_t na, const K* kb, const V* vb,
                      std::size_t nb, K* ko, V* vo, Comp comp, stream_t stream) {
-  using namespace cuda_detail;
+  using namespace cuda_impl;
   const std::uint64_t total = std::uint64_t{na} + nb;
   if (total == 0) return;
   const std::uint64_t tiles = ceil_div(total, merge_tile_of<K>());
@@ -338,7 +338,7 @@ void cuda_merge_into(const K* ka, const V* va, std::size_t na, const K* kb, cons
 
 template <class K, class V, class Comp>
 void cuda_merge_sort_into(K* keys, V* values, std::size_t n, Comp comp, stream_t stream) {
-  using namespace cuda_detail;
+  using namespace cuda_impl;
   constexpr bool has_values = !std::is_same_v<V, order_no_value>;
   const char* algorithm = has_values ? "merge_sort_by_key" : "merge_sort";
   if (n <= 1) return;

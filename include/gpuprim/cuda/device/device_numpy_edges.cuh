@@ -10,10 +10,10 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
 #include "gpuprim/detail/histogram/entry.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 inline constexpr int numpy_edges_threads = 256;
 
@@ -29,13 +29,13 @@ __global__ void numpy_edges(Edge* edges, detail::numpy_edge_rule rule) {
   }
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 namespace gpuprim::detail {
 
 template <class Edge>
 void cuda_numpy_edges_into(Edge* edges, numpy_edge_rule rule, stream_t stream) {
-  using namespace cuda_detail;
+  using namespace cuda_impl;
   const std::uint64_t count = static_cast<std::uint64_t>(rule.bins) + 1;
   const unsigned grid =
       static_cast<unsigned>(std::min<std::uint64_t>(ceil_div(count, numpy_edges_threads), 1024));

@@ -24,17 +24,17 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
-#include "gpuprim/cuda/detail/scratch.cuh"
-#include "gpuprim/cuda/detail/tune_report.cuh"
-#include "gpuprim/cuda/detail/workspace.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
+#include "gpuprim/cuda/support/scratch.cuh"
+#include "gpuprim/cuda/support/tune_report.cuh"
+#include "gpuprim/cuda/support/workspace.cuh"
 #include "gpuprim/cuda/device/radix_sort/onesweep.cuh"
 #include "gpuprim/cuda/device/radix_sort/small_sort.cuh"
 #include "gpuprim/detail/sort/sort.hpp"
 #include "gpuprim/tune/choice.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // The run-time launch parameters (the tuner's "radix_sort" space, src/tune/
 // config.cpp): the onesweep pass's prefetch distance in tiles (-1: the
@@ -196,7 +196,7 @@ void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* v
   }
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 namespace gpuprim::detail {
 
@@ -206,7 +206,7 @@ namespace gpuprim::detail {
 template <class K>
 void cuda_radix_sort(const K* keys_in, K* keys_out, const void* values_in, void* values_out,
                      const radix_sort_plan& plan, stream_t stream) {
-  using cuda_detail::radix_sort_by_size;
+  using cuda_impl::radix_sort_by_size;
   switch (plan.value_bytes) {
     case 4:
       radix_sort_by_size(keys_in, keys_out, static_cast<const std::uint32_t*>(values_in),
@@ -220,7 +220,7 @@ void cuda_radix_sort(const K* keys_in, K* keys_out, const void* values_in, void*
       const tuning::config c =
           tuning::choose(tuning::algorithm::radix_sort, tuning::element_type_of<K>(), plan.n)
               .choice;
-      radix_sort_by_size<K, cuda_detail::no_values>(keys_in, keys_out, nullptr, nullptr, plan,
+      radix_sort_by_size<K, cuda_impl::no_values>(keys_in, keys_out, nullptr, nullptr, plan,
                                                     stream, {c[0], c[1]});
     }
   }

@@ -34,16 +34,16 @@
 #include "gpuprim/core/device_span.hpp"
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/core/value_index.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
-#include "gpuprim/cuda/detail/tune_report.cuh"
-#include "gpuprim/cuda/detail/vector.cuh"
-#include "gpuprim/cuda/detail/workspace.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
+#include "gpuprim/cuda/support/tune_report.cuh"
+#include "gpuprim/cuda/support/vector.cuh"
+#include "gpuprim/cuda/support/workspace.cuh"
 #include "gpuprim/cuda/device/decoupled_lookback.cuh"
 #include "gpuprim/cuda/warp/warp_reduce.cuh"
 #include "gpuprim/tune/choice.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // Thread 0 folds, in order, the totals of the block's first `count` warps
 // (the only ones holding one), handed over through `shared`; the result is
@@ -314,7 +314,7 @@ void launch_reduce_single_pass(const In* in, std::uint64_t n, T* out, T init, Op
   }
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 namespace gpuprim::detail {
 
@@ -323,7 +323,7 @@ namespace gpuprim::detail {
 template <class In, class T, class Op, class Fetch>
 void cuda_reduce_into(const In* in, std::size_t n, T* out, T init, Op op, Fetch fetch,
                       stream_t stream) {
-  using namespace cuda_detail;
+  using namespace cuda_impl;
   constexpr int vec = vector_items<In>;
   const reduce_config config = reduce_config::choose<In>(n);
   // 16-byte loads need 16-byte alignment; a subspan may start anywhere.

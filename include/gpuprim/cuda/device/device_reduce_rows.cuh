@@ -18,10 +18,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
 #include "gpuprim/detail/segmented/rows.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 inline constexpr int reduce_rows_threads = 256;
 
@@ -54,7 +54,7 @@ __global__ void __launch_bounds__(reduce_rows_threads)
   if (i < count) offsets[i] = static_cast<Offset>(i) * step;
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 namespace gpuprim::detail {
 
@@ -65,10 +65,10 @@ void cuda_reduce_rows_into(const In* x, std::size_t rows, std::size_t cols, Out*
   const std::size_t max_rows = (std::size_t{1} << 31) - 1;
   for (std::size_t first = 0; first < rows; first += max_rows) {
     const std::size_t count = std::min(max_rows, rows - first);
-    cuda_detail::launch(
+    cuda_impl::launch(
         "reduce_rows_by_blocks", "reduce_rows",
-        cuda_detail::reduce_rows_by_blocks<In, T, Op, Fetch, Out, Result>,
-        {dim3(static_cast<unsigned>(count)), dim3(cuda_detail::reduce_rows_threads), 0, stream},
+        cuda_impl::reduce_rows_by_blocks<In, T, Op, Fetch, Out, Result>,
+        {dim3(static_cast<unsigned>(count)), dim3(cuda_impl::reduce_rows_threads), 0, stream},
         x + first * cols, static_cast<std::uint64_t>(cols), out + first, init, op, fetch, result);
   }
 }
@@ -77,10 +77,10 @@ inline void regular_offsets_into(std::int64_t* offsets, std::size_t count, std::
                                  stream_t stream) {
   if (count == 0) return;
   const auto blocks =
-      static_cast<unsigned>(cuda_detail::ceil_div(count, cuda_detail::reduce_rows_threads));
-  cuda_detail::launch("fill_regular_offsets", "segmented_reduce",
-                      cuda_detail::fill_regular_offsets<std::int64_t>,
-                      {dim3(blocks), dim3(cuda_detail::reduce_rows_threads), 0, stream}, offsets,
+      static_cast<unsigned>(cuda_impl::ceil_div(count, cuda_impl::reduce_rows_threads));
+  cuda_impl::launch("fill_regular_offsets", "segmented_reduce",
+                      cuda_impl::fill_regular_offsets<std::int64_t>,
+                      {dim3(blocks), dim3(cuda_impl::reduce_rows_threads), 0, stream}, offsets,
                       static_cast<std::uint64_t>(count), step);
 }
 

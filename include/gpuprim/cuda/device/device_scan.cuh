@@ -32,19 +32,19 @@
 #include "gpuprim/core/device_span.hpp"
 #include "gpuprim/core/segmented_operator.hpp"
 #include "gpuprim/cuda/block/block_scan.cuh"
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
-#include "gpuprim/cuda/detail/partial.cuh"
-#include "gpuprim/cuda/detail/prefetch.cuh"
-#include "gpuprim/cuda/detail/thread_fetch.cuh"
-#include "gpuprim/cuda/detail/tune_report.cuh"
-#include "gpuprim/cuda/detail/vector.cuh"
-#include "gpuprim/cuda/detail/workspace.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
+#include "gpuprim/cuda/support/partial.cuh"
+#include "gpuprim/cuda/support/prefetch.cuh"
+#include "gpuprim/cuda/support/thread_fetch.cuh"
+#include "gpuprim/cuda/support/tune_report.cuh"
+#include "gpuprim/cuda/support/vector.cuh"
+#include "gpuprim/cuda/support/workspace.cuh"
 #include "gpuprim/cuda/device/decoupled_lookback.cuh"
 #include "gpuprim/detail/scan/scan.hpp"
 #include "gpuprim/tune/choice.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // Resident blocks per SM the compiler must allow. The kernel's speed is set
 // by how fast published prefixes move from tile to tile, which grows with
@@ -439,7 +439,7 @@ struct head_flag_scan<V, V, flagged<V>, segmented<Op>,
   }
 };
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 namespace gpuprim::detail {
 
@@ -457,7 +457,7 @@ void cuda_scan_into(const In* in, Out* out, std::size_t n, scan_kind kind, T ini
   constexpr tuning::algorithm space =
       is_flagged_scan<T> ? tuning::algorithm::segmented_scan : tuning::algorithm::scan;
   const int prefetch = tuning::choose(space, tuning::element_type_of<In>(), n).choice[0];
-  using head_flags = cuda_detail::head_flag_scan<In, Out, T, Op, Fetch>;
+  using head_flags = cuda_impl::head_flag_scan<In, Out, T, Op, Fetch>;
   if constexpr (head_flags::fits) {
     if (kind == scan_kind::inclusive) {
       head_flags::launch(in, out, n, op, fetch, stream, prefetch);
@@ -465,9 +465,9 @@ void cuda_scan_into(const In* in, Out* out, std::size_t n, scan_kind kind, T ini
     }
   }
   if (kind == scan_kind::exclusive) {
-    cuda_detail::launch_scan<true>(in, out, n, init, op, fetch, stream, prefetch);
+    cuda_impl::launch_scan<true>(in, out, n, init, op, fetch, stream, prefetch);
   } else {
-    cuda_detail::launch_scan<false>(in, out, n, init, op, fetch, stream, prefetch);
+    cuda_impl::launch_scan<false>(in, out, n, init, op, fetch, stream, prefetch);
   }
 }
 

@@ -13,10 +13,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
 #include "gpuprim/detail/order/entry.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 inline constexpr int search_threads = 256;
 
@@ -45,7 +45,7 @@ __global__ void __launch_bounds__(search_threads)
   }
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 namespace gpuprim::detail {
 
@@ -56,13 +56,13 @@ void cuda_search_into(const T* sorted, std::size_t n, const Q* queries, std::siz
   // Enough blocks to fill the device several times over; the grid-stride
   // loop takes the rest.
   const std::uint64_t blocks = std::min<std::uint64_t>(
-      cuda_detail::ceil_div(m, cuda_detail::search_threads), std::uint64_t{1} << 20);
-  cuda_detail::launch_shape shape;
+      cuda_impl::ceil_div(m, cuda_impl::search_threads), std::uint64_t{1} << 20);
+  cuda_impl::launch_shape shape;
   shape.grid = dim3(static_cast<unsigned>(blocks));
-  shape.block = dim3(cuda_detail::search_threads);
+  shape.block = dim3(cuda_impl::search_threads);
   shape.stream = stream;
-  cuda_detail::launch("search_kernel", upper ? "upper_bound" : "lower_bound",
-                      &cuda_detail::search_kernel<upper, T, Q, I, Comp>, shape, sorted, n, queries,
+  cuda_impl::launch("search_kernel", upper ? "upper_bound" : "lower_bound",
+                      &cuda_impl::search_kernel<upper, T, Q, I, Comp>, shape, sorted, n, queries,
                       m, out, comp);
 }
 

@@ -39,18 +39,18 @@
 #include "gpuprim/core/operators.hpp"
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/cuda/block/block_reduce.cuh"
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
-#include "gpuprim/cuda/detail/partial.cuh"
-#include "gpuprim/cuda/detail/shuffle.cuh"
-#include "gpuprim/cuda/detail/tune_report.cuh"
-#include "gpuprim/cuda/detail/vector.cuh"
-#include "gpuprim/cuda/detail/workspace.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
+#include "gpuprim/cuda/support/partial.cuh"
+#include "gpuprim/cuda/support/shuffle.cuh"
+#include "gpuprim/cuda/support/tune_report.cuh"
+#include "gpuprim/cuda/support/vector.cuh"
+#include "gpuprim/cuda/support/workspace.cuh"
 #include "gpuprim/cuda/warp/warp_group_reduce.cuh"
 #include "gpuprim/cuda/warp/warp_reduce.cuh"
 #include "gpuprim/tune/choice.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 __device__ __forceinline__ std::uint64_t smaller(std::uint64_t a, std::uint64_t b) {
   return a < b ? a : b;
@@ -313,7 +313,7 @@ void launch_segmented_reduce_parts(const In* in, const Offset* offsets, std::uin
          init, op);
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 namespace gpuprim::detail {
 
@@ -322,7 +322,7 @@ namespace gpuprim::detail {
 template <class In, class T, class Offset, class Op>
 void cuda_segmented_reduce_into(const In* in, std::size_t num_values, const Offset* offsets,
                                 std::size_t num_segments, T* out, T init, Op op, stream_t stream) {
-  using namespace cuda_detail;
+  using namespace cuda_impl;
   using config = segmented_reduce_config;
   if (num_segments == 0) return;
   // The tuner's space "segmented_reduce" (src/tune/config.cpp): blocks per

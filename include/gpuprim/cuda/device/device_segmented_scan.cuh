@@ -55,19 +55,19 @@
 #include <type_traits>
 
 #include "gpuprim/core/segmented_operator.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
-#include "gpuprim/cuda/detail/prefetch.cuh"
-#include "gpuprim/cuda/detail/shuffle_up.cuh"
-#include "gpuprim/cuda/detail/thread_fetch.cuh"
-#include "gpuprim/cuda/detail/tune_report.cuh"
-#include "gpuprim/cuda/detail/vector.cuh"
-#include "gpuprim/cuda/detail/workspace.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
+#include "gpuprim/cuda/support/prefetch.cuh"
+#include "gpuprim/cuda/support/shuffle_up.cuh"
+#include "gpuprim/cuda/support/thread_fetch.cuh"
+#include "gpuprim/cuda/support/tune_report.cuh"
+#include "gpuprim/cuda/support/vector.cuh"
+#include "gpuprim/cuda/support/workspace.cuh"
 #include "gpuprim/cuda/device/decoupled_lookback.cuh"
 #include "gpuprim/cuda/device/device_scan.cuh"
 #include "gpuprim/detail/segmented/segmented.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // Waits at hardware barrier 1 (barrier 0 is __syncthreads) with `count`
 // threads, whole warps.
@@ -346,7 +346,7 @@ __global__ void mark_segment_heads(const Offset* offsets, std::uint64_t num_offs
   }
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 namespace gpuprim::detail {
 
@@ -355,9 +355,9 @@ void cuda_mark_segment_heads(const Offset* offsets, std::size_t num_offsets, std
                              std::size_t n, stream_t stream) {
   constexpr int threads = 256;
   const auto blocks = static_cast<unsigned>(
-      std::min<std::uint64_t>(cuda_detail::ceil_div(num_offsets, threads), 4096));
-  cuda_detail::launch("mark_segment_heads", "segmented_scan",
-                      cuda_detail::mark_segment_heads<Offset>, {blocks, threads, 0, stream},
+      std::min<std::uint64_t>(cuda_impl::ceil_div(num_offsets, threads), 4096));
+  cuda_impl::launch("mark_segment_heads", "segmented_scan",
+                      cuda_impl::mark_segment_heads<Offset>, {blocks, threads, 0, stream},
                       offsets, num_offsets, flags, n);
 }
 

@@ -36,17 +36,17 @@
 #include <type_traits>
 
 #include "gpuprim/cuda/block/block_scan.cuh"
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
-#include "gpuprim/cuda/detail/partial.cuh"
-#include "gpuprim/cuda/detail/vector.cuh"
-#include "gpuprim/cuda/detail/workspace.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
+#include "gpuprim/cuda/support/partial.cuh"
+#include "gpuprim/cuda/support/vector.cuh"
+#include "gpuprim/cuda/support/workspace.cuh"
 #include "gpuprim/cuda/device/decoupled_lookback.cuh"
 #include "gpuprim/cuda/device/device_scan.cuh"
 #include "gpuprim/detail/select/entry.hpp"
 #include "gpuprim/detail/select/selections.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // ---- accumulators -----------------------------------------------------------
 
@@ -361,7 +361,7 @@ void launch_select_counted(const S& s, std::uint64_t n, std::uint64_t* counts, s
   }
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 namespace gpuprim::detail {
 
@@ -378,14 +378,14 @@ void cuda_select_into(const S& s, std::size_t n, std::uint64_t* counts, stream_t
       const scratch_buffer total(sizeof(std::uint64_t), stream);
       S counting = s;
       counting.emits = false;
-      cuda_detail::launch_select_counted(counting, n, total.get<std::uint64_t>(), stream);
+      cuda_impl::launch_select_counted(counting, n, total.get<std::uint64_t>(), stream);
       S placing = s;
       placing.selected_total = total.get<std::uint64_t>();
-      cuda_detail::launch_select_counted(placing, n, counts, stream);
+      cuda_impl::launch_select_counted(placing, n, counts, stream);
       return;
     }
   }
-  cuda_detail::launch_select_counted(s, n, counts, stream);
+  cuda_impl::launch_select_counted(s, n, counts, stream);
 }
 
 }  // namespace gpuprim::detail

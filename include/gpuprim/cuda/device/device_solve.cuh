@@ -34,7 +34,7 @@
 //     residual meets the tolerance, the true residual b - A x is computed;
 //     if it does not meet it, the iteration restarts from x (residual
 //     replacement: the outer loop both backends share,
-//     solve_detail::iterate_with_replacement).
+//     detail::solve::iterate_with_replacement).
 // Files: solve/kernels.cuh (1 and 3), solve/device_solver.cuh (4: the
 // launches, the reads, the outer loop); this file: the methods (2).
 #pragma once
@@ -48,7 +48,7 @@
 #include "gpuprim/cuda/device/solve/device_solver.cuh"
 #include "gpuprim/cuda/device/solve/kernels.cuh"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // A breakdown found by a finisher: halt before the update that would
 // divide by `value` (so x never takes a NaN from it).
@@ -144,7 +144,7 @@ void conjugate_gradients(device_solver<T, Op>& ds, const T* b, T* x, const T* di
       ds, b, x, r, opts, res, [&] { cg_restart(ds, r, p, dinv); },
       [&] { cg_iteration(ds, x, r, p, q, dinv); },
       [](const solver_scalars& s) {
-        return "breakdown: p.Ap = " + solve_detail::number(s.breakdown_value) +
+        return "breakdown: p.Ap = " + detail::solve::number(s.breakdown_value) +
                " (is the matrix symmetric positive definite?)";
       });
 }
@@ -154,7 +154,7 @@ void conjugate_gradients(device_solver<T, Op>& ds, const T* b, T* x, const T* di
 // rhat = p = r, p^ = D^-1 p; rr = rho = r.r.
 template <class T, class Op>
 void bicgstab_restart(device_solver<T, Op>& ds, const T* r, T* rhat, T* p, T* ph, const T* dinv) {
-  const double below = solve_detail::bicgstab_breakdown_below<T>;
+  const double below = detail::solve::bicgstab_breakdown_below<T>;
   ds.template reduce<1>(
       {r, rhat, p, ph, dinv},
       [=] __device__(auto at, const solver_scalars&) {
@@ -198,7 +198,7 @@ void bicgstab_iteration(device_solver<T, Op>& ds, T* x, const bicgstab_vectors<T
                         const T* dinv) {
   T *r = w.r, *rhat = w.rhat, *p = w.p, *v = w.v, *sv = w.sv, *t = w.t, *ph = w.ph, *sh = w.sh;
   const bool pre = dinv != nullptr;
-  const double below = solve_detail::bicgstab_breakdown_below<T>;
+  const double below = detail::solve::bicgstab_breakdown_below<T>;
   double* history = ds.history();
   const int ring = ds.check_every();
   // v = A p^, alpha = rho / rhat.v
@@ -322,7 +322,7 @@ void bicgstab(device_solver<T, Op>& ds, const T* b, T* x, const T* dinv, const s
       ds, b, x, w.r, opts, res, [&] { bicgstab_restart(ds, w.r, w.rhat, w.p, w.ph, dinv); },
       [&] { bicgstab_iteration(ds, x, w, dinv); },
       [](const solver_scalars& s) {
-        const std::string value = solve_detail::number(s.breakdown_value);
+        const std::string value = detail::solve::number(s.breakdown_value);
         return s.breakdown == static_cast<int>(solve_breakdown::rho)
                    ? "breakdown: rhat.r = " + value
                    : "breakdown: a division by " + value + " (omega, rhat.Ap or t.t)";
@@ -396,7 +396,7 @@ double final_residual(device_solver<T, Op>& ds, const T* b, const T* x, solve_re
   return std::sqrt(s.rr / s.b2);
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 namespace gpuprim::detail {
 
@@ -404,7 +404,7 @@ template <class T, class DeviceOp>
 solve_result cuda_solve_operator(solve_method method, const DeviceOp& op, int lanes, const T* b,
                                  T* x, std::size_t n, const solve_options& opts,
                                  std::size_t max_iterations, stream_t stream) {
-  using namespace cuda_detail;
+  using namespace cuda_impl;
   solve_result res;
   if (n == 0) {
     res.converged = true;
@@ -413,7 +413,7 @@ solve_result cuda_solve_operator(solve_method method, const DeviceOp& op, int la
     return res;
   }
   device_solver<T, DeviceOp> ds(op, lanes, b, x, opts, max_iterations, stream);
-  const bool diagonal = solve_detail::needs_diagonal(method, opts);
+  const bool diagonal = detail::solve::needs_diagonal(method, opts);
   const typename device_solver<T, DeviceOp>::vectors_like inverse(ds, diagonal ? 1 : 0);
   T* dinv = diagonal ? inverse.vector(0) : nullptr;
   const T omega = static_cast<T>(opts.omega);
@@ -454,11 +454,11 @@ solve_result cuda_solve_operator(solve_method method, const DeviceOp& op, int la
   }
   if (method == solve_method::cg || method == solve_method::bicgstab) {
     res.residual = final_residual(ds, b, x, scratch);
-    if (res.converged && !solve_detail::relative_residual_met(res.residual, opts, std::sqrt(s.b2)))
+    if (res.converged && !detail::solve::relative_residual_met(res.residual, opts, std::sqrt(s.b2)))
       res.converged = false;
   }
   synchronize(stream);
-  solve_detail::finish(res);
+  detail::solve::finish(res);
   return res;
 }
 
@@ -466,17 +466,17 @@ template <class T, class Op>
 solve_result cuda_solve(solve_method method, const Op& A, const T* b, T* x, std::size_t n,
                         const solve_options& opts, std::size_t max_iterations, stream_t stream) {
   if constexpr (std::is_same_v<Op, device_matrix_view<const T>>) {
-    const cuda_detail::dense_device_operator<T> op{A.rows(), A.data(), A.ld()};
+    const cuda_impl::dense_device_operator<T> op{A.rows(), A.data(), A.ld()};
     return cuda_solve_operator<T>(method, op, 32, b, x, n, opts, max_iterations, stream);
   } else {
-    const cuda_detail::csr_device_operator<T, typename Op::index_type> op{
+    const cuda_impl::csr_device_operator<T, typename Op::index_type> op{
         A.rows, A.row_offsets.data(), A.col_indices.data(), A.values.data()};
     // The row strategy: solve_thread_per_row (detail/solve/solve.hpp);
     // merge_path and hot_columns (no per-row epilogue) take a warp per row.
     const spmv_choice choice = choose_spmv_kernel(A.stats);
     const bool merge =
         choice.kernel == spmv_kernel::merge_path || choice.kernel == spmv_kernel::hot_columns;
-    const int lanes = solve_thread_per_row(A.stats) ? cuda_detail::thread_row_group
+    const int lanes = solve_thread_per_row(A.stats) ? cuda_impl::thread_row_group
                       : merge                       ? 32
                                                     : choice.lanes;
     return cuda_solve_operator<T>(method, op, lanes, b, x, n, opts, max_iterations, stream);

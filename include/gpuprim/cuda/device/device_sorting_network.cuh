@@ -41,17 +41,17 @@
 
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/cuda/block/block_bitonic_sort.cuh"
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
-#include "gpuprim/cuda/detail/scratch.cuh"
-#include "gpuprim/cuda/detail/tune_report.cuh"
-#include "gpuprim/cuda/detail/vector.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
+#include "gpuprim/cuda/support/scratch.cuh"
+#include "gpuprim/cuda/support/tune_report.cuh"
+#include "gpuprim/cuda/support/vector.cuh"
 #include "gpuprim/cuda/warp/warp_bitonic_sort.cuh"
 #include "gpuprim/detail/sorting_network/sorting_network.hpp"
 #include "gpuprim/sort_types.hpp"
 #include "gpuprim/tune/choice.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // ---- keys --------------------------------------------------------------------
 
@@ -579,14 +579,14 @@ void sort_arrays(T* data, Arrays arrays, std::uint64_t count, std::uint64_t padd
   }
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 namespace gpuprim::detail {
 
 template <class T, class Comp>
 void cuda_sort_batched(T* data, std::size_t n, std::size_t array_size, Comp comp, stream_t stream) {
   if (n == 0 || array_size < 2) return;
-  using namespace cuda_detail;
+  using namespace cuda_impl;
   const std::uint64_t padded = std::bit_ceil(std::uint64_t(array_size));
   const bool full = padded == array_size && is_aligned(data, 16);
   // The tuner's "sorting_network" space (src/tune/config.cpp), keyed by the
@@ -605,7 +605,7 @@ void cuda_bitonic_sort(T* data, std::size_t n, Comp comp, stream_t stream) {
 
 template <class T, class Comp>
 void cuda_odd_even_merge_sort(T* data, std::size_t n, Comp comp, stream_t stream) {
-  using namespace cuda_detail;
+  using namespace cuda_impl;
   using codec = sort_codec<T, Comp>;
   using K = typename codec::key;
   if (n < 2) return;
@@ -628,7 +628,7 @@ void cuda_odd_even_merge_sort(T* data, std::size_t n, Comp comp, stream_t stream
 template <class T, class Comp>
 void cuda_segmented_sort(T* data, std::size_t n, const std::uint64_t* offsets,
                          std::size_t num_offsets, Comp comp, stream_t stream) {
-  using namespace cuda_detail;
+  using namespace cuda_impl;
   using codec = sort_codec<T, Comp>;
   using K = typename codec::key;
   if (n == 0 || num_offsets < 2) return;

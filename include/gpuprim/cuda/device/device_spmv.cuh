@@ -51,13 +51,13 @@
 #include <utility>
 
 #include "gpuprim/core/memory.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
-#include "gpuprim/cuda/detail/tune_report.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
+#include "gpuprim/cuda/support/tune_report.cuh"
 #include "gpuprim/detail/sparse/spmv.hpp"
 #include "gpuprim/tune/choice.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 inline constexpr int spmv_threads = 256;
 
@@ -482,12 +482,12 @@ void launch_merge_path(T alpha, const device_csr_view<T, I>& A, const T* x, T be
          tiles, rows, carry_rows, carry_values, alpha, y);
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 // ---- 3. merge path, hot columns' x in shared memory: its own file ---------------
 #include "gpuprim/cuda/device/device_spmv_hot_columns.cuh"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // ---- row statistics of a device matrix -------------------------------------------
 
@@ -513,7 +513,7 @@ __global__ void __launch_bounds__(spmv_threads)
   }
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 namespace gpuprim::detail {
 
@@ -525,10 +525,10 @@ csr_row_stats cuda_row_stats(std::size_t rows, const I* offsets, stream_t stream
   if (rows == 0) return s;
   const scratch_buffer out(2 * sizeof(unsigned long long), stream);
   fill_bytes(out.get(), 0, 2 * sizeof(unsigned long long), stream);
-  auto kernel = cuda_detail::spmv_row_stats<I>;
-  cuda_detail::launch(
+  auto kernel = cuda_impl::spmv_row_stats<I>;
+  cuda_impl::launch(
       "spmv_row_stats", "spmv", kernel,
-      {dim3(cuda_detail::grid_for(kernel, rows)), dim3(cuda_detail::spmv_threads), 0, stream}, rows,
+      {dim3(cuda_impl::grid_for(kernel, rows)), dim3(cuda_impl::spmv_threads), 0, stream}, rows,
       offsets, out.get<unsigned long long>());
   unsigned long long host[2];
   I nnz = 0;
@@ -546,22 +546,22 @@ void cuda_spmv(T alpha, const device_csr_view<T, I>& A, const T* x, T beta, T* y
                spmv_choice choice, stream_t stream) {
   if (A.rows == 0) return;
   if (choice.kernel == spmv_kernel::hot_columns &&
-      cuda_detail::launch_merge_path_hot(alpha, A, x, beta, y, stream)) {
+      cuda_impl::launch_merge_path_hot(alpha, A, x, beta, y, stream)) {
     return;
   }
   if (choice.kernel == spmv_kernel::merge_path || choice.kernel == spmv_kernel::hot_columns) {
-    cuda_detail::launch_merge_path(alpha, A, x, beta, y, stream);
+    cuda_impl::launch_merge_path(alpha, A, x, beta, y, stream);
     return;
   }
-  const cuda_detail::csr_device_operator<T, I> op{A.rows, A.row_offsets.data(),
+  const cuda_impl::csr_device_operator<T, I> op{A.rows, A.row_offsets.data(),
                                                   A.col_indices.data(), A.values.data()};
-  const cuda_detail::axpby_epilogue<T> epilogue{alpha, beta, y};
+  const cuda_impl::axpby_epilogue<T> epilogue{alpha, beta, y};
   // The tuner's "spmv" space (src/tune/config.cpp), keyed by rows: blocks
   // per SM of the row-group kernels' grid (0: all resident).
   const int blocks_per_sm =
       tuning::choose(tuning::algorithm::spmv, tuning::element_type_of<T>(), A.rows).choice[0];
-  cuda_detail::with_lanes(choice.lanes, [&](auto g) {
-    cuda_detail::launch_row_groups<decltype(g)::value>("spmv", op, x, epilogue, stream,
+  cuda_impl::with_lanes(choice.lanes, [&](auto g) {
+    cuda_impl::launch_row_groups<decltype(g)::value>("spmv", op, x, epilogue, stream,
                                                        blocks_per_sm);
   });
 }

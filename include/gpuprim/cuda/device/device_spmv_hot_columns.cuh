@@ -6,7 +6,7 @@
 
 #include "gpuprim/cuda/device/device_spmv.cuh"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // ---- 3. merge path, hot columns' x in shared memory -----------------------------------
 
@@ -247,7 +247,7 @@ bool launch_merge_path_hot(T alpha, const device_csr_view<T, I>& A, const T* x, 
   const std::int64_t n_hot = static_cast<std::int64_t>(A.hot.columns.size());
   if (n_hot == 0 || A.hot.col_indices.size() != A.nnz()) return false;
   const std::int64_t slots = (n_hot + 3) / 4 * 4;
-  const std::size_t shared = sparse_detail::hot_shared_bytes<T>(static_cast<std::size_t>(slots));
+  const std::size_t shared = detail::sparse::hot_shared_bytes<T>(static_cast<std::size_t>(slots));
   int device = 0, optin = 0;
   GPUPRIM_CUDA_CHECK(cudaGetDevice(&device), "spmv");
   GPUPRIM_CUDA_CHECK(
@@ -296,4 +296,4 @@ bool launch_merge_path_hot(T alpha, const device_csr_view<T, I>& A, const T* x, 
   return true;
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

@@ -21,14 +21,14 @@
 #include <cstdint>
 
 #include "gpuprim/core/memory.hpp"
-#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
 #include "gpuprim/cuda/device/device_merge.cuh"
 #include "gpuprim/cuda/device/topk_rows_block.cuh"
 #include "gpuprim/cuda/device/topk_select.cuh"
 #include "gpuprim/detail/order/entry.hpp"
 #include "gpuprim/order_types.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 template <class T>
 __global__ void topk_gather_kernel(const T* __restrict__ x, std::uint64_t cols, std::uint64_t ld,
@@ -73,7 +73,7 @@ inline launch_shape topk_shape(std::uint64_t n, stream_t stream) {
   return s;
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 namespace gpuprim::detail {
 
@@ -82,7 +82,7 @@ template <class T>
 void cuda_topk_by_sort(const T* x, std::size_t rows, std::size_t cols, std::size_t ld,
                        std::size_t k, bool largest, T* values, std::size_t ldv,
                        std::int64_t* indices, std::size_t ldi, stream_t stream) {
-  using namespace cuda_detail;
+  using namespace cuda_impl;
   const char* algorithm = rows == 1 ? "topk" : "topk_rows";
   const std::uint64_t n = std::uint64_t{rows} * cols;
   if (n == 0 || k == 0) return;
@@ -115,15 +115,15 @@ template <class T>
 void cuda_topk_into(const T* x, std::size_t rows, std::size_t cols, std::size_t ld, std::size_t k,
                     bool largest, T* values, std::size_t ldv, std::int64_t* indices,
                     std::size_t ldi, stream_t stream) {
-  if constexpr (cuda_detail::topk_select_key<T>) {
+  if constexpr (cuda_impl::topk_select_key<T>) {
     if (rows == 1) {
-      cuda_detail::topk_radix_select(x, std::uint64_t{cols}, std::uint64_t{k}, largest, values,
+      cuda_impl::topk_radix_select(x, std::uint64_t{cols}, std::uint64_t{k}, largest, values,
                                      indices, stream);
       return;
     }
-    if constexpr (cuda_detail::topk_block_key<T>) {
-      if (cuda_detail::topk_block_fits<T>(rows, cols, k)) {
-        cuda_detail::topk_rows_block(x, std::uint64_t{rows}, std::uint64_t{cols}, std::uint64_t{ld},
+    if constexpr (cuda_impl::topk_block_key<T>) {
+      if (cuda_impl::topk_block_fits<T>(rows, cols, k)) {
+        cuda_impl::topk_rows_block(x, std::uint64_t{rows}, std::uint64_t{cols}, std::uint64_t{ld},
                                      std::uint64_t{k}, largest, values, std::uint64_t{ldv}, indices,
                                      std::uint64_t{ldi}, stream);
         return;

@@ -36,13 +36,13 @@
 #include <stdexcept>
 #include <string>
 
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
-#include "gpuprim/cuda/detail/tune_report.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
+#include "gpuprim/cuda/support/tune_report.cuh"
 #include "gpuprim/detail/transpose/transpose.hpp"
 #include "gpuprim/tune/choice.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 inline constexpr unsigned transpose_threads = 256;
 inline constexpr unsigned transpose_in_flight = 4;  // vectors per thread loaded before storing
@@ -667,13 +667,13 @@ void launch_transpose_sectors(const void* in, void* out, const detail::transpose
   launch("transpose_sectors", "transpose", kernel, shape, static_cast<const E*>(in),
          static_cast<E*>(out), k);
 }
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
 namespace gpuprim::detail {
 
 template <std::size_t Bytes>
 void cuda_transpose_sized(const void* in, void* out, const transpose_shape& s, stream_t stream) {
-  using E = typename cuda_detail::transpose_element<Bytes>::type;
+  using E = typename cuda_impl::transpose_element<Bytes>::type;
   if (s.rows == 0 || s.cols == 0 || s.batch == 0) return;
   constexpr std::size_t alignment = alignof(E);
   if (reinterpret_cast<std::uintptr_t>(in) % alignment != 0 ||
@@ -689,25 +689,25 @@ void cuda_transpose_sized(const void* in, void* out, const transpose_shape& s, s
   if constexpr (Bytes <= 8) {
     c = tuning::choose(
             tuning::algorithm::transpose,
-            tuning::element_type_of<typename cuda_detail::transpose_element<Bytes>::type>(),
+            tuning::element_type_of<typename cuda_impl::transpose_element<Bytes>::type>(),
             s.rows * s.cols)
             .choice;
   }
-  const cuda_detail::transpose_tiling t = cuda_detail::transpose_tiling_for<Bytes>(
+  const cuda_impl::transpose_tiling t = cuda_impl::transpose_tiling_for<Bytes>(
       s, in, out, Bytes <= 8 ? unsigned(c[0]) : 0u, Bytes <= 8 ? unsigned(c[1]) : 0u);
   const std::uint64_t tiles = t.tiles_down * t.tiles_across * s.batch;
   const std::uint64_t grid_cap =
-      c[2] > 0 ? std::uint64_t(c[2]) * cuda_detail::current_multiprocessor_count() : 1u << 20;
+      c[2] > 0 ? std::uint64_t(c[2]) * cuda_impl::current_multiprocessor_count() : 1u << 20;
   const auto grid = static_cast<unsigned>(std::min<std::uint64_t>(tiles, grid_cap));
-  cuda_detail::launch_shape shape;
+  cuda_impl::launch_shape shape;
   shape.grid = dim3(grid);
-  shape.block = dim3(cuda_detail::transpose_threads);
+  shape.block = dim3(cuda_impl::transpose_threads);
   shape.shared_bytes = t.tile_rows * t.pitch * static_cast<unsigned>(Bytes);
   shape.stream = stream;
   const auto run = [&](auto kernel) {
-    cuda_detail::report_launch_to_tuner(kernel, cuda_detail::transpose_threads, shape.shared_bytes,
+    cuda_impl::report_launch_to_tuner(kernel, cuda_impl::transpose_threads, shape.shared_bytes,
                                         grid);
-    cuda_detail::launch("transpose_tiles", "transpose", kernel, shape, static_cast<const E*>(in),
+    cuda_impl::launch("transpose_tiles", "transpose", kernel, shape, static_cast<const E*>(in),
                         static_cast<E*>(out), s, t);
   };
   // Which kernel: rows that all start on 16-byte boundaries (in and out)
@@ -728,16 +728,16 @@ void cuda_transpose_sized(const void* in, void* out, const transpose_shape& s, s
   if constexpr (Bytes < 16) {
     if (!(t.vector_loads && t.vector_stores)) {
       if constexpr (Bytes <= 4) {
-        constexpr unsigned band = cuda_detail::transpose_sector_rows;
-        if (s.rows >= band && s.cols >= cuda_detail::transpose_sector_cols &&
-            cuda_detail::transpose_sectors_fit<band>(s)) {
-          return cuda_detail::launch_transpose_sectors<Bytes, band, false>(in, out, s, stream);
+        constexpr unsigned band = cuda_impl::transpose_sector_rows;
+        if (s.rows >= band && s.cols >= cuda_impl::transpose_sector_cols &&
+            cuda_impl::transpose_sectors_fit<band>(s)) {
+          return cuda_impl::launch_transpose_sectors<Bytes, band, false>(in, out, s, stream);
         }
       }
-      return run(cuda_detail::transpose_tiles<Bytes, true>);
+      return run(cuda_impl::transpose_tiles<Bytes, true>);
     }
   }
-  run(cuda_detail::transpose_tiles<Bytes, false>);
+  run(cuda_impl::transpose_tiles<Bytes, false>);
 }
 
 // Each size is compiled once, in the file CMake generates for it from

@@ -27,10 +27,10 @@
 #include <bit>
 #include <cstdint>
 
-#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
 #include "gpuprim/cuda/device/topk_select.cuh"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 inline constexpr int topk_block_threads = 256;
 inline constexpr int topk_block_items = 16;
@@ -165,4 +165,4 @@ void topk_rows_block(const T* x, std::uint64_t rows, std::uint64_t cols, std::ui
          index_bits, values, ldv, indices, ldi);
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

@@ -45,12 +45,12 @@
 
 #include "gpuprim/core/macros.hpp"
 #include "gpuprim/core/memory.hpp"
-#include "gpuprim/cuda/detail/launch.cuh"
-#include "gpuprim/cuda/detail/scratch.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
+#include "gpuprim/cuda/support/scratch.cuh"
 #include "gpuprim/cuda/device/device_merge.cuh"
 #include "gpuprim/sort_types.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 template <class T>
 inline constexpr bool topk_select_key = is_radix_key_v<T>;
@@ -344,4 +344,4 @@ void topk_radix_select(const T* x, std::uint64_t n, std::uint64_t k, bool larges
          values, indices);
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

@@ -30,9 +30,9 @@
 #include <concepts>
 #include <cstdint>
 
-#include "gpuprim/cuda/detail/shuffle.cuh"
+#include "gpuprim/cuda/support/shuffle.cuh"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 template <int Items, int Lanes>
 struct blocked_layout {
@@ -156,4 +156,4 @@ __device__ __forceinline__ void bitonic_merge_registers(K (&v)[Items], unsigned 
     bitonic_step_registers<Layout, Guarded>(v, j, j, base, lane, valid, less);
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

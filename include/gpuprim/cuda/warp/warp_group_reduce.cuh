@@ -10,10 +10,10 @@
 // an invalid partial.
 #pragma once
 
-#include "gpuprim/cuda/detail/partial.cuh"
-#include "gpuprim/cuda/detail/shuffle.cuh"
+#include "gpuprim/cuda/support/partial.cuh"
+#include "gpuprim/cuda/support/shuffle.cuh"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 template <int G, class T, class Op>
 __device__ __forceinline__ partial<T> warp_group_reduce(partial<T> value, Op op) {
@@ -30,4 +30,4 @@ __device__ __forceinline__ partial<T> warp_group_reduce(partial<T> value, Op op)
   return value;
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

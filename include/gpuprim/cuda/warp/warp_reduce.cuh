@@ -4,10 +4,10 @@
 // needed afterwards).
 #pragma once
 
-#include "gpuprim/cuda/detail/partial.cuh"
-#include "gpuprim/cuda/detail/shuffle.cuh"
+#include "gpuprim/cuda/support/partial.cuh"
+#include "gpuprim/cuda/support/shuffle.cuh"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // All 32 lanes hold a value.
 template <class T, class Op>
@@ -52,4 +52,4 @@ __device__ __forceinline__ T warp_reduce_prefix(T value, unsigned count, Op op) 
   return value;
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

@@ -4,10 +4,10 @@
 // the operator only has to be associative.
 #pragma once
 
-#include "gpuprim/cuda/detail/partial.cuh"
-#include "gpuprim/cuda/detail/shuffle_up.cuh"
+#include "gpuprim/cuda/support/partial.cuh"
+#include "gpuprim/cuda/support/shuffle_up.cuh"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 template <class T, class Op>
 __device__ __forceinline__ partial<T> warp_inclusive_scan(partial<T> value, Op op) {
@@ -20,4 +20,4 @@ __device__ __forceinline__ partial<T> warp_inclusive_scan(partial<T> value, Op o
   return value;
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

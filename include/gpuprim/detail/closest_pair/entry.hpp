@@ -1,13 +1,13 @@
 // The closest-pair family's entry points into its backends, side by side.
 //
 //   host (OpenMP, gpuprim/host/closest_pair.hpp)   CUDA (declared here)
-//   host_detail::brute_force<Dim>                  cuda_closest_pair<T>
-//   host_detail::blocked<Dim>                        (every algorithm, chosen
-//   host_detail::divide_and_conquer<Dim>              on the host side of the
-//   host_detail::grid<Dim>                            entry)
+//   host_impl::brute_force<Dim>                  cuda_closest_pair<T>
+//   host_impl::blocked<Dim>                        (every algorithm, chosen
+//   host_impl::divide_and_conquer<Dim>              on the host side of the
+//   host_impl::grid<Dim>                            entry)
 //
 // detail::host_closest_pair (gpuprim/closest_pair.hpp) finds the bounds and
-// the scale (host_detail::bounds), then runs one of the host ones.
+// the scale (host_impl::bounds), then runs one of the host ones.
 #pragma once
 
 #include "gpuprim/closest_pair_types.hpp"

@@ -12,7 +12,7 @@
 
 namespace gpuprim::detail {
 
-// cuda_closest_pair<T> and the run it calls, cuda_detail::run_closest_pair<T>
+// cuda_closest_pair<T> and the run it calls, cuda_impl::run_closest_pair<T>
 // (which the ladder calls directly).
 template <class T>
 struct closest_pair_instance {};

@@ -180,7 +180,7 @@ void run_convolve(cuda_backend backend, const char* algorithm, In in, Out out,
 
 template <class Backend>
 using convolve_space_t = std::conditional_t<std::is_same_v<Backend, host_backend>,
-                                            matrix_detail::host_space, matrix_detail::device_space>;
+                                            detail::matrix::host_space, detail::matrix::device_space>;
 
 template <class Backend>
 concept convolve_backend =

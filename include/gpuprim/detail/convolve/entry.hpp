@@ -1,7 +1,7 @@
 // The convolution family's entry points into its backends, side by side.
 //
 //   host (OpenMP, gpuprim/host/convolve.hpp)   CUDA (declared here)
-//   host_detail::convolve                      cuda_convolve
+//   host_impl::convolve                      cuda_convolve
 //
 // Both take the checked images and the plan (plan.hpp). The CUDA one is
 // defined in gpuprim/cuda/device/device_convolve.cuh and compiled into the

@@ -1,7 +1,7 @@
 // The histogram family's entry points into its backends, side by side.
 //
 //   host (OpenMP, gpuprim/host/histogram.hpp)   CUDA (declared here)
-//   host_detail::histogram                      cuda_histogram_into
+//   host_impl::histogram                      cuda_histogram_into
 //   detail::checked_numpy_edges (numpy_rule)    cuda_numpy_edges_into
 //
 // The CUDA ones are defined in gpuprim/cuda/device/ and precompiled in

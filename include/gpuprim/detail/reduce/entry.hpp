@@ -3,7 +3,7 @@
 // distributed reductions) call the GPU one through.
 //
 //   host (OpenMP, gpuprim/host/reduce.hpp)   CUDA (declared here)
-//   host_detail::transform_reduce            cuda_reduce_into
+//   host_impl::transform_reduce            cuda_reduce_into
 //
 // Both take a fetch (an element -> the value reduced) and the operator; the
 // CUDA one is defined in gpuprim/cuda/device/device_reduce.cuh and compiled

@@ -1,7 +1,7 @@
 // The scans' entry points into their backends, side by side.
 //
 //   host (OpenMP, gpuprim/host/scan.hpp)   CUDA (declared here)
-//   host_detail::scan<Exclusive>           cuda_scan_into (kind: scan_kind)
+//   host_impl::scan<Exclusive>           cuda_scan_into (kind: scan_kind)
 //
 // The CUDA one is defined in gpuprim/cuda/device/device_scan.cuh and
 // compiled into the library for GPUPRIM_SCAN_TYPES (precompiled.hpp) by

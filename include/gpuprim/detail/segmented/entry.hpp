@@ -1,9 +1,9 @@
 // The segmented family's entry points into its backends, side by side.
 //
 //   host (OpenMP, gpuprim/host/)                CUDA (declared here)
-//   host_detail::segmented_reduce               cuda_segmented_reduce_into
+//   host_impl::segmented_reduce               cuda_segmented_reduce_into
 //     (segmented_reduce.hpp)
-//   host_detail::segmented_scan                 cuda_scan_into (detail/scan/entry.hpp)
+//   host_impl::segmented_scan                 cuda_scan_into (detail/scan/entry.hpp)
 //     (segmented_scan.hpp)                        over head flags made by
 //                                                 cuda_mark_segment_heads
 //

@@ -1,7 +1,7 @@
 // The selection family's entry points, side by side, and the checks both
 // backends make before anything runs.
 //
-//   host: host_detail::select(backend, selection, n)  (gpuprim/host/select.hpp)
+//   host: host_impl::select(backend, selection, n)  (gpuprim/host/select.hpp)
 //   GPU:  cuda_select_into(selection, n, counts, stream) below, defined in
 //         gpuprim/cuda/device/device_select.cuh
 //

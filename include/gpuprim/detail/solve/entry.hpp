@@ -1,11 +1,11 @@
 // The iterative solvers' entry points into their backends, side by side.
 //
 //   host (OpenMP, gpuprim/host/solve.hpp)   CUDA (declared here)
-//   host_detail::cg                         cuda_solve(method, ...)
-//   host_detail::bicgstab                     (every method, chosen on the
-//   host_detail::richardson (and jacobi)       host side of the entry)
+//   host_impl::cg                         cuda_solve(method, ...)
+//   host_impl::bicgstab                     (every method, chosen on the
+//   host_impl::richardson (and jacobi)       host side of the entry)
 //
-// The host ones are run by solve_detail::host_solve (gpuprim/solve.hpp).
+// The host ones are run by detail::solve::host_solve (gpuprim/solve.hpp).
 // The CUDA one is defined in gpuprim/cuda/device/device_solve.cuh and
 // compiled into the library for each pair of GPUPRIM_SOLVE_TYPES
 // (precompiled.hpp) by src/solve/.

@@ -11,7 +11,7 @@
 
 #include "gpuprim/solve_types.hpp"
 
-namespace gpuprim::solve_detail {
+namespace gpuprim::detail::solve {
 
 inline std::string number(double v) {
   char text[32];
@@ -76,4 +76,4 @@ void iterate_with_replacement(Solver& solver, std::size_t max_iterations, solve_
   }
 }
 
-}  // namespace gpuprim::solve_detail
+}  // namespace gpuprim::detail::solve

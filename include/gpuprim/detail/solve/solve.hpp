@@ -54,7 +54,7 @@ struct solve_with {
 
 }  // namespace detail
 
-namespace solve_detail {
+namespace detail::solve {
 
 inline void check(solve_method method, std::size_t rows, std::size_t cols, std::size_t b_size,
                   std::size_t x_size, bool overlap, const solve_options& opts) {
@@ -127,6 +127,6 @@ inline void finish(solve_result& res) {
   }
 }
 
-}  // namespace solve_detail
+}  // namespace detail::solve
 
 }  // namespace gpuprim

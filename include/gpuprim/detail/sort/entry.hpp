@@ -1,7 +1,7 @@
 // The sort family's entry points into its backends, side by side.
 //
 //   host (OpenMP, gpuprim/host/radix_sort.hpp)   CUDA (declared here)
-//   host_detail::radix_sort<K, V>                cuda_radix_sort<K>
+//   host_impl::radix_sort<K, V>                cuda_radix_sort<K>
 //   detail::host_argsort_batched (argsort.hpp)   cuda_argsort_batched<K>
 //
 // The CUDA ones are defined in gpuprim/cuda/device/device_radix_sort.cuh and

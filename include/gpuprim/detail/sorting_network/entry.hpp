@@ -1,10 +1,10 @@
 // The sorting networks' entry points into their backends, side by side.
 //
 //   host (OpenMP, gpuprim/host/sorting_network.hpp)   CUDA (declared here)
-//   host_detail::bitonic_sort                         cuda_bitonic_sort
-//   host_detail::odd_even_merge_sort                  cuda_odd_even_merge_sort
-//   host_detail::sort_batched                         cuda_sort_batched
-//   host_detail::segmented_sort                       cuda_segmented_sort
+//   host_impl::bitonic_sort                         cuda_bitonic_sort
+//   host_impl::odd_even_merge_sort                  cuda_odd_even_merge_sort
+//   host_impl::sort_batched                         cuda_sort_batched
+//   host_impl::segmented_sort                       cuda_segmented_sort
 //
 // The CUDA ones are defined in gpuprim/cuda/device/device_sorting_network.cuh
 // and compiled into the library for GPUPRIM_SORTING_NETWORK_TYPES

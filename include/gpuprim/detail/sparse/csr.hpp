@@ -97,7 +97,7 @@ enum class csr_defect : int {
   column_outside,  // a column index of row r outside [0, cols)
 };
 
-namespace sparse_detail {
+namespace detail::sparse {
 
 inline std::string where(const char* algorithm) {
   return std::string("gpuprim::") + algorithm + ": ";
@@ -265,5 +265,5 @@ hot_column_analysis<I> analyse_hot_columns(std::size_t cols, std::span<const I> 
   return out;
 }
 
-}  // namespace sparse_detail
+}  // namespace detail::sparse
 }  // namespace gpuprim

@@ -120,7 +120,7 @@ csr_check_result cuda_check_csr(std::size_t rows, std::size_t cols, std::size_t 
 
 }  // namespace detail
 
-namespace sparse_detail {
+namespace detail::sparse {
 
 // Shared memory of a hot-columns block beside its table: the warps'
 // stages, 32 x spmv_hot_items + 1 values each.
@@ -163,5 +163,5 @@ bool overlap(const A* a, std::size_t na, const B* b, std::size_t nb) {
   return a0 < b0 + nb * sizeof(B) && b0 < a0 + na * sizeof(A);
 }
 
-}  // namespace sparse_detail
+}  // namespace detail::sparse
 }  // namespace gpuprim

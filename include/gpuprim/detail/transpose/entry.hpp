@@ -2,8 +2,8 @@
 // elements as opaque words of Bytes bytes, for the checked shape (plan.hpp).
 //
 //   host (OpenMP, gpuprim/host/transpose.hpp)   CUDA (declared here)
-//   host_detail::transpose_sized<Bytes>         cuda_transpose_sized<Bytes>
-//   host_detail::transpose_bytes                cuda_transpose_bytes (by_size.hpp)
+//   host_impl::transpose_sized<Bytes>         cuda_transpose_sized<Bytes>
+//   host_impl::transpose_bytes                cuda_transpose_bytes (by_size.hpp)
 //
 // The CUDA one is defined in gpuprim/cuda/device/device_transpose.cuh and
 // compiled into the library for each element size of GPUPRIM_TRANSPOSE_SIZES

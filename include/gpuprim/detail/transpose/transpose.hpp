@@ -47,7 +47,7 @@ inline transpose_shape checked_batched_transpose(const char* algorithm, std::siz
                                                  std::size_t out_size, std::size_t batch,
                                                  std::size_t rows, std::size_t cols) {
   const std::string where = std::string("gpuprim::") + algorithm + ": ";
-  const std::size_t per_matrix = matrix_detail::checked_extent(rows, cols, cols, algorithm);
+  const std::size_t per_matrix = detail::matrix::checked_extent(rows, cols, cols, algorithm);
   if (per_matrix != 0 && batch > static_cast<std::size_t>(-1) / per_matrix) {
     throw std::invalid_argument(where + "the stack does not fit in memory");
   }

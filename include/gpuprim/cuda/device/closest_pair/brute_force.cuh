@@ -7,7 +7,7 @@
 #include "gpuprim/cuda/device/closest_pair/quadratic.cuh"
 
 namespace gpuprim {
-namespace cuda_detail {
+namespace cuda_impl {
 
 // Rung 1: one thread per point i, the points after it read from global memory.
 template <class T, class C, int Dim>
@@ -76,5 +76,5 @@ pair_candidate brute_force(const point_set<T>& s, closest_pair_launch shape, str
   return finish_candidates(block_out.get<pair_candidate>(), pass2_blocks, stream);
 }
 
-}  // namespace cuda_detail
+}  // namespace cuda_impl
 }  // namespace gpuprim

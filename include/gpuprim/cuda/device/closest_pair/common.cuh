@@ -19,12 +19,12 @@
 
 #include "gpuprim/detail/closest_pair/closest_pair.hpp"
 #include "gpuprim/core/device_info.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
-#include "gpuprim/cuda/detail/scratch.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
+#include "gpuprim/cuda/support/scratch.cuh"
 
 namespace gpuprim {
-namespace cuda_detail {
+namespace cuda_impl {
 
 using detail::better;
 using detail::make_candidate;
@@ -248,5 +248,5 @@ closest_pair_result closest_pair_with(point_set<T> s, stream_t stream, Solve&& s
   return detail::to_result(c, s.scale);
 }
 
-}  // namespace cuda_detail
+}  // namespace cuda_impl
 }  // namespace gpuprim

@@ -8,7 +8,7 @@
 #include "gpuprim/detail/sort/sort.hpp"
 
 namespace gpuprim {
-namespace cuda_detail {
+namespace cuda_impl {
 
 // ---- 4. divide and conquer -------------------------------------------------------
 
@@ -277,5 +277,5 @@ pair_candidate divide_and_conquer(const point_set<T>& s, stream_t stream) {
   return best_of_points(best_of.get<pair_candidate>(), n, blocks, stream);
 }
 
-}  // namespace cuda_detail
+}  // namespace cuda_impl
 }  // namespace gpuprim

@@ -4,13 +4,13 @@
 // data, after a search for copies of points in crowded float data.
 #pragma once
 
-#include "gpuprim/cuda/detail/tune_report.cuh"
+#include "gpuprim/cuda/support/tune_report.cuh"
 #include "gpuprim/cuda/device/closest_pair/common.cuh"
 #include "gpuprim/detail/sort/sort.hpp"
 #include "gpuprim/tune/choice.hpp"
 
 namespace gpuprim {
-namespace cuda_detail {
+namespace cuda_impl {
 
 inline constexpr int closest_grid_window = 3;
 inline constexpr double closest_crowding_limit = 8;
@@ -305,5 +305,5 @@ pair_candidate grid(const point_set<T>& s, const double* lo, const double* hi, s
   return grid_with_keys<T, std::uint32_t, Dim>(s, g, lo, hi, stream);
 }
 
-}  // namespace cuda_detail
+}  // namespace cuda_impl
 }  // namespace gpuprim

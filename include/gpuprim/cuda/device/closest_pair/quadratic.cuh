@@ -7,7 +7,7 @@
 #include "gpuprim/cuda/device/closest_pair/common.cuh"
 
 namespace gpuprim {
-namespace cuda_detail {
+namespace cuda_impl {
 
 // ---- 2. brute force and tiled -----------------------------------------------------
 
@@ -129,5 +129,5 @@ inline int checked_quadratic_threads(quadratic_kernel kind, closest_pair_launch 
   return threads;
 }
 
-}  // namespace cuda_detail
+}  // namespace cuda_impl
 }  // namespace gpuprim

@@ -6,7 +6,7 @@
 #include "gpuprim/cuda/device/closest_pair/quadratic.cuh"
 
 namespace gpuprim {
-namespace cuda_detail {
+namespace cuda_impl {
 
 // Points per thread in the tiled kernel: 8 in float (1 shared load per 40
 // arithmetic instructions in 2-D, about 40 registers), 4 in double (8 would
@@ -452,5 +452,5 @@ pair_candidate tiled(const point_set<T>& s, closest_pair_launch shape, stream_t 
   return finish_candidates(block_out.get<pair_candidate>(), pass2_blocks, stream);
 }
 
-}  // namespace cuda_detail
+}  // namespace cuda_impl
 }  // namespace gpuprim

@@ -44,12 +44,12 @@
 #include <type_traits>
 
 #include "gpuprim/cuda/block/block_radix_rank.cuh"
-#include "gpuprim/cuda/detail/prefetch.cuh"
+#include "gpuprim/cuda/support/prefetch.cuh"
 #include "gpuprim/cuda/device/decoupled_lookback.cuh"
 #include "gpuprim/detail/sort/routes.hpp"
 #include "gpuprim/sort_types.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // A pass's digit of a key: bits [shift, shift + 8) of its order pattern,
 // masked to the pass's width (the last pass of a bit range may be narrower).
@@ -406,4 +406,4 @@ __global__ void __launch_bounds__(256, MinBlocks)
   }
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

@@ -21,7 +21,7 @@
 #include "gpuprim/cuda/device/radix_sort/onesweep.cuh"
 #include "gpuprim/sort_types.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // The bits in which the block's keys differ: OR ^ AND of their order
 // patterns over the block (`warp_or`, `warp_and`: a word per warp). Ends
@@ -128,4 +128,4 @@ __global__ void __launch_bounds__(256, 1)
   }
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

@@ -1,7 +1,7 @@
 // The host side of the GPU solvers: device_solver (the scalars, the
 // history ring and the launches of the three kernel kinds), the steps
 // every method starts with, and the GPU side of the outer loop CG and
-// BiCGStab share (run_krylov over solve_detail::iterate_with_replacement).
+// BiCGStab share (run_krylov over detail::solve::iterate_with_replacement).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -17,11 +17,11 @@
 
 #include "gpuprim/core/memory.hpp"
 #include "gpuprim/core/runtime.hpp"
-#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
 #include "gpuprim/cuda/device/solve/kernels.cuh"
 #include "gpuprim/detail/solve/residual_replacement.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 template <class T, class Op>
 class device_solver {
@@ -231,12 +231,12 @@ inline void report_stop(const solver_scalars& s, const solve_options& opts, solv
   const double residual = std::sqrt(s.rr / s.b2);
   if (s.stopped == solve_watch::diverged) {
     res.status = solve_status::diverged;
-    res.message = solve_detail::diverged_message(static_cast<std::size_t>(s.iterations), residual,
+    res.message = detail::solve::diverged_message(static_cast<std::size_t>(s.iterations), residual,
                                                  std::sqrt(s.watch.start / s.b2));
   } else if (s.stopped == solve_watch::stagnated) {
     res.status = solve_status::stagnated;
     res.message =
-        solve_detail::stagnated_message(static_cast<std::size_t>(s.iterations), residual, opts);
+        detail::solve::stagnated_message(static_cast<std::size_t>(s.iterations), residual, opts);
   }
 }
 
@@ -288,7 +288,7 @@ void record_start(device_solver<T, Op>& ds) {
 
 // ---- the outer loop of CG and BiCGStab ---------------------------------------------
 
-// The GPU side of solve_detail::iterate_with_replacement: the scalars as
+// The GPU side of detail::solve::iterate_with_replacement: the scalars as
 // last read; restart() starts the method's recurrences from r and sets
 // halt when r meets the tolerance; step() queues one iteration, whose
 // kernels do nothing once a finisher has set halt.
@@ -298,7 +298,7 @@ class device_krylov {
   device_krylov(device_solver<T, Op>& ds, const T* b, const T* x, T* r, solve_result& res,
                 Restart& restart, Step& step, const solver_scalars& s)
       : ds_(ds), b_(b), x_(x), r_(r), res_(res), restart_(restart), step_(step), s_(s) {}
-  solve_detail::krylov_status status() const {
+  detail::solve::krylov_status status() const {
     const bool stopped = s_.halt && (s_.stopped || s_.breakdown);
     return {stopped, s_.halt && !stopped, static_cast<std::size_t>(s_.iterations)};
   }
@@ -345,7 +345,7 @@ void run_krylov(device_solver<T, Op>& ds, const T* b, T* x, T* r, const solve_op
   const solver_scalars first = ds.read(res);
   if (first.b2 == 0) return;
   device_krylov<T, Op, Restart, Step> solver(ds, b, x, r, res, restart, step, first);
-  solve_detail::iterate_with_replacement(solver, ds.max_iterations(), res);
+  detail::solve::iterate_with_replacement(solver, ds.max_iterations(), res);
   const solver_scalars& s = solver.scalars();
   if (s.breakdown) {
     res.breakdown = true;
@@ -357,4 +357,4 @@ void run_krylov(device_solver<T, Op>& ds, const T* b, T* x, T* r, const solve_op
   res.iterations = s.iterations;
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

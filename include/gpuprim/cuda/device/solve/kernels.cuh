@@ -17,11 +17,11 @@
 #include <initializer_list>
 #include <type_traits>
 
-#include "gpuprim/cuda/detail/vector.cuh"
+#include "gpuprim/cuda/support/vector.cuh"
 #include "gpuprim/cuda/device/device_spmv.cuh"
 #include "gpuprim/detail/solve/solve.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 struct solver_scalars {
   double b2;
@@ -386,4 +386,4 @@ __global__ void __launch_bounds__(spmv_threads)
   }
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

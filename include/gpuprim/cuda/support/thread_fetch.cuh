@@ -13,9 +13,9 @@
 #include <type_traits>
 
 #include "gpuprim/core/segmented_operator.hpp"
-#include "gpuprim/cuda/detail/prefetch.cuh"
+#include "gpuprim/cuda/support/prefetch.cuh"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // Bit i set where byte i of `w` is not zero (i = 0 is the lowest byte, the
 // first in memory on a little-endian machine).
@@ -153,4 +153,4 @@ __device__ __forceinline__ void prefetch_fetch_inputs(
   prefetch_block_to_l2(fetch.flags + begin, count * sizeof(Flag));
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

@@ -9,11 +9,11 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "gpuprim/cuda/detail/check.cuh"
-#include "gpuprim/cuda/detail/launch.cuh"
+#include "gpuprim/cuda/support/check.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
 #include "gpuprim/tune/choice.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // `grid` blocks of `threads` with `dynamic_shared` bytes each, about to be
 // launched on the current device. primary: the kernel the call's tuned
@@ -44,4 +44,4 @@ void report_launch_to_tuner(Kernel kernel, int threads, std::size_t dynamic_shar
   tuning::detail::report_kernel(report, primary);
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

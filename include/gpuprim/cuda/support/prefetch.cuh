@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // The threads of a block ask L2 for the 128-byte lines of
 // [begin, begin + bytes), one line each in turn (prefetch.global.L2: no
@@ -19,4 +19,4 @@ __device__ __forceinline__ void prefetch_block_to_l2(const void* begin, std::siz
   }
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

@@ -11,9 +11,9 @@
 #include <utility>
 
 #include "gpuprim/core/macros.hpp"
-#include "gpuprim/cuda/detail/check.cuh"
+#include "gpuprim/cuda/support/check.cuh"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
   return (a + b - 1) / b;
@@ -90,4 +90,4 @@ void launch(const char* kernel_name, const char* algorithm, void (*kernel)(Param
       values);
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <type_traits>
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 inline constexpr unsigned full_warp_mask = 0xffffffffu;
 
@@ -36,4 +36,4 @@ __device__ __forceinline__ T shuffle_xor(const T& value, int lane_mask) {
       value, [lane_mask](auto x) { return __shfl_xor_sync(full_warp_mask, x, lane_mask); });
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

@@ -15,7 +15,7 @@
 
 #include "gpuprim/core/macros.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 struct workspace {
   unsigned* counter;  // zero at kernel start; the kernel must leave it zero
@@ -25,9 +25,9 @@ struct workspace {
 // The current device's workspace for `stream`, grown to hold `scratch_bytes`.
 workspace stream_workspace(stream_t stream, std::size_t scratch_bytes);
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // Tile-status storage for decoupled look-back kernels, per (device, stream).
 // One 64-bit status word per tile whose upper half is always a flag
@@ -48,4 +48,4 @@ struct lookback_workspace {
 lookback_workspace stream_lookback_workspace(stream_t stream, std::size_t tiles,
                                              std::size_t value_bytes_per_tile);
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 // Elements per 16-byte load; 1 for types whose size does not divide 16.
 template <class T>
@@ -25,4 +25,4 @@ inline bool is_aligned(const void* p, std::size_t alignment) {
   return reinterpret_cast<std::uintptr_t>(p) % alignment == 0;
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

@@ -2,10 +2,10 @@
 // through shuffle_by_words in shuffle.cuh).
 #pragma once
 
-#include "gpuprim/cuda/detail/partial.cuh"
-#include "gpuprim/cuda/detail/shuffle.cuh"
+#include "gpuprim/cuda/support/partial.cuh"
+#include "gpuprim/cuda/support/shuffle.cuh"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 template <class T>
 __device__ __forceinline__ T shuffle_up(const T& value, unsigned delta) {
@@ -31,4 +31,4 @@ __device__ __forceinline__ partial<T> shuffle_from(const partial<T>& p, int sour
           static_cast<bool>(__shfl_sync(full_warp_mask, p.valid, source_lane))};
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

@@ -3,8 +3,8 @@
 
 #include "gpuprim/core/memory.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 using detail::scratch_buffer;
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl

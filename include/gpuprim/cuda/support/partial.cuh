@@ -5,7 +5,7 @@
 
 #include "gpuprim/core/macros.hpp"
 
-namespace gpuprim::cuda_detail {
+namespace gpuprim::cuda_impl {
 
 template <class T>
 struct partial {
@@ -22,4 +22,4 @@ __device__ __forceinline__ partial<T> combine(const partial<T>& left, const part
   return left.valid ? left : right;
 }
 
-}  // namespace gpuprim::cuda_detail
+}  // namespace gpuprim::cuda_impl
