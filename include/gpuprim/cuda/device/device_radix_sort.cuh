@@ -40,9 +40,14 @@ namespace gpuprim::cuda_impl {
 // config.cpp): the onesweep pass's prefetch distance in tiles (-1: the
 // PrefetchTiles template argument; 0: none; only where PrefetchTiles
 // compiled the prefetch in) and the digit-histogram kernel's blocks per SM.
+// skip_constant_digits false runs the design before constant digits were
+// skipped (every pass sorts, on routes planned by the host; the histogram
+// adds one a key and pass): the sort ladder's and probes' reference, not a
+// tuner parameter. It changes nothing in the one-block sort.
 struct radix_launch_config {
   int prefetch_tiles = -1;
   int histogram_blocks_per_sm = 8;
+  bool skip_constant_digits = true;
 };
 
 // Keys per thread of the one-block sort of n keys: the fewest of 4, 16 and
@@ -164,14 +169,23 @@ void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* v
       ceil_div(n, threads * 16),
       std::uint64_t(current_multiprocessor_count()) *
           static_cast<unsigned>(std::max(1, config.histogram_blocks_per_sm))));
-  launch("radix_digit_histograms", "sort", radix_digit_histograms<K>,
+  const bool skip = config.skip_constant_digits;
+  launch("radix_digit_histograms", "sort",
+         skip ? radix_digit_histograms<K, true> : radix_digit_histograms<K, false>,
          {hist_blocks, threads, 0, stream}, keys_in, n, histogram_digit, passes, counts);
 
   // 2. Digit starts and routes. In place, the first move must not write
-  // the array it reads, for keys or for values.
+  // the array it reads, for keys or for values. Skipping nothing, the
+  // host plans the routes (no pass trivial) and the passes take them as
+  // arguments.
   const bool in_place = keys_in == keys_out || (has_values && values_in == values_out);
+  radix_route host_routes[radix_max_passes + 1] = {};
+  if (!skip) {
+    const bool none_trivial[radix_max_passes] = {};
+    detail::radix_plan_routes(none_trivial, passes, in_place, host_routes);
+  }
   launch("radix_route_passes", "sort", radix_route_passes<K>, {1, radix_digits, 0, stream}, counts,
-         passes, n, in_place, routes);
+         passes, n, in_place, skip ? routes : nullptr);
 
   // 3. The passes.
   scratch_buffer key_temp(n * sizeof(K), stream);
@@ -192,7 +206,8 @@ void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* v
     const radix_digit<K> digit_of{plan.shift(digit_pass), plan.mask(digit_pass), plan.descending};
     launch("radix_onesweep_pass", "sort", pass_kernel,
            {static_cast<unsigned>(tiles), threads, 0, stream}, buffers, n, digit_of,
-           counts + digit_pass * radix_digits, lookback, prefetch_tiles, routes + p);
+           counts + digit_pass * radix_digits, lookback, prefetch_tiles, host_routes[p],
+           skip ? routes + p : nullptr);
   }
 }
 

@@ -3,7 +3,9 @@
 // The host driver that launches them is cuda/device/device_radix_sort.cuh.
 //
 //   radix_digit_histograms  one read of the keys counts every pass's digits
-//                           (shared-memory counters per block, then global).
+//                           (shared-memory counters per block, then global;
+//                           a digit the same in a whole warp's keys is
+//                           added once for the warp).
 //   radix_route_passes      one block: each pass's counts become where each
 //                           digit's keys start in the pass's output; a pass
 //                           whose digit is the same for all n keys is
@@ -28,7 +30,11 @@
 // The routes are decided on the device, so a sort stays one stream-ordered
 // sequence of launches (no host synchronization: queued calls and graph
 // capture keep working); the host launches every pass, and a skipped one
-// costs an empty launch.
+// costs an empty launch (each block reads 4 bytes and returns). The design
+// that skips nothing (every pass sorts, on routes the host planned, and
+// the histogram adds one a key and pass) stays runnable with
+// radix_launch_config::skip_constant_digits false, for the probes and the
+// sort ladder.
 //
 // Tiles learn their index from blockIdx.x and wait only on lower tiles,
 // which the hardware starts first: the same assumption as the scan's
@@ -44,8 +50,9 @@
 #include <type_traits>
 
 #include "gpuprim/cuda/block/block_radix_rank.cuh"
-#include "gpuprim/cuda/support/prefetch.cuh"
 #include "gpuprim/cuda/device/decoupled_lookback.cuh"
+#include "gpuprim/cuda/support/prefetch.cuh"
+#include "gpuprim/cuda/support/shuffle.cuh"
 #include "gpuprim/detail/sort/routes.hpp"
 #include "gpuprim/sort_types.hpp"
 
@@ -149,8 +156,40 @@ __device__ void load_warp_striped(const T* in, std::uint64_t base, unsigned warp
   }
 }
 
+// The bits in which the patterns of a full warp's 32 keys differ: each
+// lane's pattern XOR lane 0's, OR-reduced over the warp (one shuffle and
+// one reduction a 32-bit pattern).
+template <class B>
+__device__ B warp_varying_bits(B bits) {
+  const auto reduce_or = [](unsigned x) {
+#if __CUDA_ARCH__ >= 800
+    return __reduce_or_sync(full_warp_mask, x);
+#else
+    for (int d = 16; d >= 1; d /= 2)
+      x |= __shfl_xor_sync(full_warp_mask, x, d);
+    return x;
+#endif
+  };
+  if constexpr (sizeof(B) <= 4) {
+    const unsigned b = bits;
+    return static_cast<B>(reduce_or(b ^ __shfl_sync(full_warp_mask, b, 0)));
+  } else {
+    const B d = bits ^ __shfl_sync(full_warp_mask, bits, 0);
+    return (B{reduce_or(static_cast<unsigned>(d >> 32))} << 32) |
+           B{reduce_or(static_cast<unsigned>(d))};
+  }
+}
+
 // Every pass's digit counts: hist[p * 256 + d] += count of digit d in pass p.
-template <class K>
+// WarpUniform: a pass whose digit is the same in all 32 keys of a warp
+// (warp_varying_bits: about three instructions a key for all passes
+// together) adds 32 from one lane instead of 1 from each: 32 shared
+// atomics on one address serialize, and the keys whose digits are constant
+// (small integers, all equal, one top byte) or nearly so across a warp
+// (sorted keys' high digits) are the ones that do this. Without it, one
+// shared atomic a key and pass (the design before constant digits were
+// skipped; lab/probes/probe_radix_designs.cu times both).
+template <class K, bool WarpUniform = true>
 __global__ void __launch_bounds__(256)
     radix_digit_histograms(const K* keys, std::uint64_t n, radix_digit<K> first, int passes,
                            unsigned* hist) {
@@ -159,32 +198,57 @@ __global__ void __launch_bounds__(256)
   for (int p = 0; p < passes; ++p)
     counts[p][threadIdx.x] = 0;
   __syncthreads();
+  const auto pass_digit = [&](auto bits, int p) {
+    return static_cast<unsigned>(bits >> (first.shift + 8 * p)) &
+           (p + 1 == passes ? first.mask : 0xffu);
+  };
   auto count = [&](K key) {
     const auto bits = radix_key<K>::to_bits(key, first.descending);
 #pragma unroll
     for (int p = 0; p < max_passes; ++p) {
+      if (p < passes) atomicAdd(&counts[p][pass_digit(bits, p)], 1u);
+    }
+  };
+  // Every lane of a full warp calls it.
+  const unsigned lane = threadIdx.x % 32;
+  auto count_warp = [&](K key) {
+    const auto bits = radix_key<K>::to_bits(key, first.descending);
+    const auto varying = warp_varying_bits(bits);
+#pragma unroll
+    for (int p = 0; p < max_passes; ++p) {
       if (p < passes) {
-        const int shift = first.shift + 8 * p;
-        atomicAdd(&counts[p][static_cast<unsigned>(bits >> shift) &
-                             (p + 1 == passes ? first.mask : 0xffu)],
-                  1u);
+        const unsigned digit = pass_digit(bits, p);
+        if (pass_digit(varying, p) != 0) {
+          atomicAdd(&counts[p][digit], 1u);
+        } else if (lane == 0) {
+          atomicAdd(&counts[p][digit], 32u);
+        }
       }
     }
   };
   // Grid-stride, `loads` keys loaded before any is counted: one load in
   // flight per thread is too few to cover memory latency (Nsight Compute at
-  // 2^26 keys: 45% of DRAM bandwidth with one).
+  // 2^26 keys: 45% of DRAM bandwidth with one). With WarpUniform the loop
+  // runs while the warp's last key is in range (the lanes of a warp hold
+  // consecutive keys, so the whole warp takes the same trips), and the
+  // tail counts key by key.
   constexpr int loads = 4;
   const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
   std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x;
-  for (; i + (loads - 1) * stride < n; i += loads * stride) {
+  const std::uint64_t warp_last = WarpUniform ? 31 - lane : 0;
+  for (; i + warp_last + (loads - 1) * stride < n; i += loads * stride) {
     K k[loads];
 #pragma unroll
     for (int j = 0; j < loads; ++j)
       k[j] = keys[i + j * stride];
 #pragma unroll
-    for (int j = 0; j < loads; ++j)
-      count(k[j]);
+    for (int j = 0; j < loads; ++j) {
+      if constexpr (WarpUniform) {
+        count_warp(k[j]);
+      } else {
+        count(k[j]);
+      }
+    }
   }
   for (; i < n; i += stride)
     count(keys[i]);
@@ -198,7 +262,9 @@ __global__ void __launch_bounds__(256)
 // One block of 256 threads: each pass's digit counts become where each
 // digit's keys start in that pass's output (an exclusive scan over the 256
 // digits, in place), once, instead of in every tile; and the routes of the
-// passes (detail::radix_plan_routes), routes[0 .. passes].
+// passes (detail::radix_plan_routes), routes[0 .. passes]; with routes
+// null, the digit starts alone (every pass sorts, on routes the host
+// planned: the design that skips nothing).
 template <class K>
 __global__ void __launch_bounds__(radix_digits)
     radix_route_passes(unsigned* hist, int passes, std::uint64_t n, bool in_place,
@@ -221,7 +287,7 @@ __global__ void __launch_bounds__(radix_digits)
     }
   }
   __syncthreads();
-  if (threadIdx.x == 0) detail::radix_plan_routes(trivial, passes, in_place, routes);
+  if (routes && threadIdx.x == 0) detail::radix_plan_routes(trivial, passes, in_place, routes);
 }
 
 // Thread d of tile `tile` (> 0): how many keys of digit d the tiles before
@@ -373,16 +439,19 @@ inline constexpr int radix_prefetch_tiles = std::is_same_v<V, no_values> ? 64 : 
 // keys_of_digit_before); 1 is the plain serial walk.
 inline constexpr int radix_lookback_window = 4;
 
-// One launch of a pass: its route (read first, by every block) says
-// whether it sorts, copies or does nothing, and between which buffers.
+// One launch of a pass: its route (read first, by every block, from
+// `route` when the device planned the routes, else the host's
+// `fixed_route`) says whether it sorts, copies or does nothing, and
+// between which buffers.
 template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles>
 __global__ void __launch_bounds__(256, MinBlocks)
     radix_onesweep_pass(radix_buffers<K, V> buffers, std::uint64_t n, radix_digit<K> digit_of,
                         const unsigned* digit_starts, tile_lookback<unsigned> lookback,
-                        unsigned prefetch_tiles, const radix_route* route) {
+                        unsigned prefetch_tiles, radix_route fixed_route,
+                        const radix_route* route) {
   __shared__ radix_tile_storage<K, V, Items> s;
   constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
-  const radix_route r = *route;
+  const radix_route r = route ? *route : fixed_route;
   if (r.move == radix_skip) return;
   if (r.move == radix_copy_tiles) {
     radix_copy_tile<K, V, tile_size>(buffers.keys(r.from), buffers.keys_to(r.to),
