@@ -22,8 +22,9 @@
 // cmake --build <build> --target gpuprim_lab_probe_radix_designs
 // (lab/probes/sort_skip_device_check.sh builds and runs it).
 //
-// Prints per distribution, type and size: CUB's sort, both designs (time,
-// CUB / design, skip against all passes, same as CUB), then the three
+// Prints first what a skipped pass costs (time_skipped_pass), then per
+// distribution, type and size: CUB's sort, both designs (time, CUB /
+// design, skip against all passes, same as CUB), then the three
 // histograms (time, same counts). Medians of 20 isolated calls after 3
 // warm-ups, CUDA events.
 #include <cuda_runtime.h>
@@ -223,9 +224,51 @@ void compare(const distribution& dist, std::size_t n) {
   free_device(keys, keys_out, hist);
 }
 
+__global__ void empty_kernel() {}
+
+// What a skipped pass costs: one pass launch over the tiles of 2^28 uint32
+// keys whose route says skip (every block reads the route and returns;
+// the pass kernel's shared memory still limits how many blocks an SM
+// holds), the same with the route passed by value (no load), and empty
+// kernels of one block and of as many blocks without shared memory.
+void time_skipped_pass() {
+  using K = std::uint32_t;
+  using V = gc::no_values;
+  constexpr int items = gc::radix_items<K, V>;
+  const std::size_t n = std::size_t{1} << 28;
+  const unsigned tiles = static_cast<unsigned>(gc::ceil_div(n, 256 * items));
+  gc::radix_route* route = device_array<gc::radix_route>(1);
+  CHECK_CUDA(cudaMemset(route, 0, sizeof(gc::radix_route)));  // radix_skip
+  const gc::radix_route skip{};
+  const auto pass = gc::radix_onesweep_pass<K, V, items, gc::radix_lookback_window,
+                                            gc::radix_pass_min_blocks<K, items>,
+                                            gc::radix_prefetch_tiles<V>>;
+  const gc::radix_buffers<K, V> buffers{};
+  const gc::radix_digit<K> digit{0, 0xffu, false};
+  const gc::tile_lookback<unsigned> lookback{nullptr, nullptr, 1};
+  const float device_route_ms = median_ms([&] {
+    pass<<<tiles, 256>>>(buffers, n, digit, nullptr, lookback, 0, skip, route);
+    CHECK_CUDA(cudaGetLastError());
+  });
+  const float host_route_ms = median_ms([&] {
+    pass<<<tiles, 256>>>(buffers, n, digit, nullptr, lookback, 0, skip, nullptr);
+    CHECK_CUDA(cudaGetLastError());
+  });
+  const float one_block_ms = median_ms([&] { empty_kernel<<<1, 1>>>(); });
+  const float empty_grid_ms = median_ms([&] { empty_kernel<<<tiles, 256>>>(); });
+  std::printf(
+      "skipped pass, %u tiles (2^28 uint32 keys): route on the device %.1f us, route by value "
+      "%.1f us; empty kernel of 1 block %.1f us, of %u blocks %.1f us\n",
+      tiles, device_route_ms * 1e3, host_route_ms * 1e3, one_block_ms * 1e3, tiles,
+      empty_grid_ms * 1e3);
+  std::fflush(stdout);
+  free_device(route);
+}
+
 }  // namespace
 
 int main() {
+  time_skipped_pass();
   using kd = gb::key_distribution;
   const std::size_t big = std::size_t{1} << 28, mid = std::size_t{1} << 20;
   const std::size_t odd = (std::size_t{1} << 24) + 77;  // a warp's keys run past the end
