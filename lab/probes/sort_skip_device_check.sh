@@ -7,11 +7,11 @@
 # the sort tests, the probe) and links two programs from them, then runs
 #   1. the sort GPU tests (tests/cuda/sort_test.cpp, tests/sides/sort_test.cpp,
 #      tests/sides/argsort_test.cpp, tests/cuda/sort_ladder_test.cpp,
-#      tests/cuda/radix_tile_test.cu);
+#      tests/cuda/radix_tile_test.cu, tests/cuda/radix_all_passes_test.cu);
 #   2. the tests of skipped passes, graph capture, the cut-overs and the
-#      ladder under compute-sanitizer memcheck (sizes capped at 140000, so
-#      the one-block sort, tiles of 8 keys a thread and the default tiles
-#      all run);
+#      design that sorts every pass under compute-sanitizer memcheck (sizes
+#      capped at 140000, so the one-block sort, tiles of 8 keys a thread
+#      and the default tiles all run);
 #   3. lab/probes/probe_radix_designs.cu: a skipped pass's cost, then
 #      every pass sorting against constant digits skipped against CUB, per
 #      distribution.
@@ -45,7 +45,7 @@ library+=("$lib_dir/instantiate/scan_uint32.cu.o" "$lib_dir/sort/argsort_batched
 for file in config search cache tuner_common; do library+=("$lib_dir/tune/$file.cpp.o"); done
 tests=("$test_dir/cuda/sort_test.cpp.o" "$test_dir/sides/sort_test.cpp.o"
   "$test_dir/sides/argsort_test.cpp.o" "$test_dir/cuda/sort_ladder_test.cpp.o"
-  "$test_dir/cuda/radix_tile_test.cu.o")
+  "$test_dir/cuda/radix_tile_test.cu.o" "$test_dir/cuda/radix_all_passes_test.cu.o")
 probe=lab/probes/CMakeFiles/gpuprim_lab_probe_radix_designs.dir/probe_radix_designs.cu.o
 
 note "build: $((${#library[@]} + ${#tests[@]} + 1)) objects, -j $JOBS"
@@ -71,8 +71,8 @@ if [ -x "$B/sort_tests" ]; then
   note "tests rc=$? $(grep -E '^\[  (PASSED|FAILED)|tests ran' "$OUT/tests.log" | tr '\n' ' ')"
   grep -E "^\[  FAILED|^\[  SKIPPED" "$OUT/tests.log" >>"$summary"
   filter='*distributions_whose_constant_digits*:*captured_in_a_graph*:*narrow_keys_back_to_back*'
-  filter+=':*sizes_around_the_cut_overs*:*sort_ladder_every_rung_sorts_a_subspan*'
-  GPUPRIM_TEST_MAX_SIZE=${SANITIZE_MAX_SIZE:-140000} timeout "${SANITIZE_TIMEOUT:-100}" \
+  filter+=':*sizes_around_the_cut_overs*:*radix_sort_design_that_sorts_every_pass*'
+  GPUPRIM_TEST_MAX_SIZE=${SANITIZE_MAX_SIZE:-140000} timeout "${SANITIZE_TIMEOUT:-80}" \
     compute-sanitizer --tool memcheck --error-exitcode 9 "$B/sort_tests" --gtest_filter="$filter" \
     >"$OUT/memcheck.log" 2>&1
   note "memcheck rc=$? $(grep -E 'ERROR SUMMARY|^\[  (PASSED|FAILED)' "$OUT/memcheck.log" | tr '\n' ' ')"

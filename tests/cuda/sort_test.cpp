@@ -384,6 +384,7 @@ TEST_F(cuda_radix_sort_api, captured_in_a_graph_the_replay_skips_what_its_keys_a
   gp::device_vector<std::uint32_t> keys_out(n);
   const gp::device_vector<std::uint32_t> values = gp::to_device(positions(n));
   gp::device_vector<std::uint32_t> values_out(n);
+  gp::synchronize();  // the copies, before a stream that does not wait for them
   // Before any capture: the kernels load, the stream's workspaces and the
   // scratch pool grow to this size.
   gp::sort_by_key(on, keys, values, keys_out, values_out);
@@ -409,9 +410,11 @@ TEST_F(cuda_radix_sort_api, captured_in_a_graph_the_replay_skips_what_its_keys_a
     gp::sort(on, in_place, gp::sort_order::descending);
     ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess) << name;
     ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess) << name;
-    // The keys arrive after the capture.
-    ASSERT_EQ(cudaMemcpy(keys.data(), x.data(), n * 4, cudaMemcpyHostToDevice), cudaSuccess);
-    ASSERT_EQ(cudaMemcpy(in_place.data(), x.data(), n * 4, cudaMemcpyHostToDevice), cudaSuccess);
+    // The keys arrive after the capture, on the graph's stream.
+    ASSERT_EQ(cudaMemcpyAsync(keys.data(), x.data(), n * 4, cudaMemcpyHostToDevice, stream),
+              cudaSuccess);
+    ASSERT_EQ(cudaMemcpyAsync(in_place.data(), x.data(), n * 4, cudaMemcpyHostToDevice, stream),
+              cudaSuccess);
     ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess) << name;
     ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess) << name;
     cudaGraphExecDestroy(exec);
