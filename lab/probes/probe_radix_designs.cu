@@ -1,15 +1,18 @@
 // Probe of the GPU radix sort's designs against cub::DeviceRadixSort in one
 // process, per key distribution (lab/bench/key_distributions.hpp) and key
 // type, out of place, all bits (nobody passes bit bounds):
-//   1. the sort, two designs of the same onesweep kernels, both through
+//   1. the sort, three designs of the same onesweep kernels, all through
 //      cuda_impl::radix_sort_by_size with the tuner's launch parameters:
 //      "all passes" (every 8-bit pass sorts and the histogram adds one a
 //      key and pass: the design before constant digits were skipped,
 //      radix_launch_config::skip_constant_digits false; also rung 4 of the
-//      sort ladder) and "skip" (production: a pass whose digit is the same
-//      in all n keys returns at once, its route decided on the device), and
-//      CUB over all bits; each output checked against CUB's bit for bit
-//      (all three sorts are stable);
+//      sort ladder), "skip" (production: a pass whose digit is the same
+//      in all n keys returns at once, its route decided on the device) and
+//      "skip on a resident grid" (a candidate, radix_launch_config::
+//      resident_grid: the passes' blocks are as many as are resident and
+//      take tiles from a counter, so a skipped pass is one wave and each
+//      block reads its route once), and CUB over all bits; each output
+//      checked against CUB's bit for bit (all four sorts are stable);
 //   2. the first kernel alone, the digit histogram, three ways: "plain"
 //      (one shared atomic add a key and pass: the all-passes design),
 //      "warp" (production: a digit the same in a whole warp's keys added
@@ -23,9 +26,9 @@
 // (lab/probes/sort_skip_device_check.sh builds and runs it).
 //
 // Prints first what a skipped pass costs (time_skipped_pass), then per
-// distribution, type and size: CUB's sort, both designs (time, CUB /
-// design, skip against all passes, same as CUB), then the three
-// histograms (time, same counts). Medians of 20 isolated calls after 3
+// distribution, type and size: CUB's sort, the designs (time, CUB /
+// design, skip against all passes, resident grid against skip, same as
+// CUB), then the three histograms (time, same counts). Medians of 20 isolated calls after 3
 // warm-ups, CUDA events.
 #include <cuda_runtime.h>
 #include <cub/device/device_radix_sort.cuh>
@@ -185,8 +188,8 @@ void compare(const distribution& dist, std::size_t n) {
   const gp::tuning::config c =
       gp::tuning::choose(gp::tuning::algorithm::radix_sort, gp::tuning::element_type_of<K>(), n)
           .choice;
-  auto design = [&](bool skip, bool& same) {
-    const gc::radix_launch_config config{c[0], c[1], skip};
+  auto design = [&](bool skip, bool resident, bool& same) {
+    const gc::radix_launch_config config{c[0], c[1], skip, resident};
     CHECK_CUDA(cudaMemset(keys_out, 0, n * sizeof(K)));
     const float ms = median_ms([&] {
       gc::radix_sort_by_size<K, gc::no_values>(keys, keys_out, nullptr, nullptr, plan, nullptr,
@@ -196,9 +199,10 @@ void compare(const distribution& dist, std::size_t n) {
     same = std::memcmp(host_copy(keys_out, n).data(), cub_keys.data(), n * sizeof(K)) == 0;
     return ms;
   };
-  bool all_same = false, skip_same = false;
-  const float all_ms = design(false, all_same);
-  const float skip_ms = design(true, skip_same);
+  bool all_same = false, skip_same = false, resident_same = false;
+  const float all_ms = design(false, false, all_same);
+  const float skip_ms = design(true, false, skip_same);
+  const float resident_ms = design(true, true, resident_same);
 
   std::vector<unsigned> plain_counts, warp_counts, runs_counts;
   const float plain_ms =
@@ -214,6 +218,9 @@ void compare(const distribution& dist, std::size_t n) {
       dist.name, type_name<K>(), std::log2(double(n)), cub_ms * 1e3, all_ms * 1e3, cub_ms / all_ms,
       all_same ? "same as CUB" : "DIFFERENT FROM CUB", skip_ms * 1e3, cub_ms / skip_ms,
       all_ms / skip_ms, skip_same ? "same as CUB" : "DIFFERENT FROM CUB");
+  std::printf("%-18s   skip on a resident grid %8.1f us %.2fx CUB, %.2fx skip, %s\n", "",
+              resident_ms * 1e3, cub_ms / resident_ms, skip_ms / resident_ms,
+              resident_same ? "same as CUB" : "DIFFERENT FROM CUB");
   std::printf(
       "%-18s   histogram: plain %7.1f us | warp %7.1f us %.2fx plain, %s | runs %7.1f us "
       "%.2fx plain, %s\n",
@@ -229,8 +236,9 @@ __global__ void empty_kernel() {}
 // What a skipped pass costs: one pass launch over the tiles of 2^28 uint32
 // keys whose route says skip (every block reads the route and returns;
 // the pass kernel's shared memory still limits how many blocks an SM
-// holds), the same with the route passed by value (no load), and empty
-// kernels of one block and of as many blocks without shared memory.
+// holds), the same with the route passed by value (no load), on a
+// resident grid (one wave), and empty kernels of one block and of as many
+// blocks as tiles without shared memory.
 void time_skipped_pass() {
   using K = std::uint32_t;
   using V = gc::no_values;
@@ -247,22 +255,30 @@ void time_skipped_pass() {
   const gc::radix_digit<K> digit{0, 0xffu, false};
   const gc::tile_lookback<unsigned> lookback{nullptr, nullptr, 1};
   const float device_route_ms = median_ms([&] {
-    pass<<<tiles, 256>>>(buffers, n, digit, nullptr, lookback, 0, skip, route);
+    pass<<<tiles, 256>>>(buffers, n, digit, nullptr, lookback, 0, skip, route, nullptr);
     CHECK_CUDA(cudaGetLastError());
   });
   const float host_route_ms = median_ms([&] {
-    pass<<<tiles, 256>>>(buffers, n, digit, nullptr, lookback, 0, skip, nullptr);
+    pass<<<tiles, 256>>>(buffers, n, digit, nullptr, lookback, 0, skip, nullptr, nullptr);
+    CHECK_CUDA(cudaGetLastError());
+  });
+  const unsigned resident = gc::persistent_grid_size(pass, 256, 0);
+  unsigned* counter = device_array<unsigned>(1);
+  CHECK_CUDA(cudaMemset(counter, 0, sizeof(unsigned)));
+  const float resident_ms = median_ms([&] {
+    pass<<<resident, 256>>>(buffers, n, digit, nullptr, lookback, 0, skip, route, counter);
     CHECK_CUDA(cudaGetLastError());
   });
   const float one_block_ms = median_ms([&] { empty_kernel<<<1, 1>>>(); });
   const float empty_grid_ms = median_ms([&] { empty_kernel<<<tiles, 256>>>(); });
   std::printf(
-      "skipped pass, %u tiles (2^28 uint32 keys): route on the device %.1f us, route by value "
-      "%.1f us; empty kernel of 1 block %.1f us, of %u blocks %.1f us\n",
-      tiles, device_route_ms * 1e3, host_route_ms * 1e3, one_block_ms * 1e3, tiles,
-      empty_grid_ms * 1e3);
+      "skipped pass, %u tiles (2^28 uint32 keys): a block a tile, route on the device %.1f us, "
+      "route by value %.1f us; resident grid of %u blocks %.1f us; empty kernel of 1 block "
+      "%.1f us, of %u blocks %.1f us\n",
+      tiles, device_route_ms * 1e3, host_route_ms * 1e3, resident, resident_ms * 1e3,
+      one_block_ms * 1e3, tiles, empty_grid_ms * 1e3);
   std::fflush(stdout);
-  free_device(route);
+  free_device(route, counter);
 }
 
 }  // namespace

@@ -8,13 +8,13 @@
 #   1. the sort GPU tests (tests/cuda/sort_test.cpp, tests/sides/sort_test.cpp,
 #      tests/sides/argsort_test.cpp, tests/cuda/sort_ladder_test.cpp,
 #      tests/cuda/radix_tile_test.cu, tests/cuda/radix_all_passes_test.cu);
-#   2. the tests of skipped passes, graph capture, the cut-overs and the
-#      design that sorts every pass under compute-sanitizer memcheck (sizes
-#      capped at 140000, so the one-block sort, tiles of 8 keys a thread
-#      and the default tiles all run);
+#   2. the tests of skipped passes, graph capture, the cut-overs, the
+#      design that sorts every pass and the resident grid under
+#      compute-sanitizer memcheck (sizes capped at 140000, so the one-block
+#      sort, tiles of 8 keys a thread and the default tiles all run);
 #   3. lab/probes/probe_radix_designs.cu: a skipped pass's cost, then
-#      every pass sorting against constant digits skipped against CUB, per
-#      distribution.
+#      every pass sorting against constant digits skipped (one block a
+#      tile, and on a resident grid) against CUB, per distribution.
 # Writes 4 files to $OUT: summary.txt (times, results, the probe's table),
 # build.log, tests.log, memcheck.log.
 # Usage (from the repository root): lab/probes/sort_skip_device_check.sh
@@ -72,6 +72,7 @@ if [ -x "$B/sort_tests" ]; then
   grep -E "^\[  FAILED|^\[  SKIPPED" "$OUT/tests.log" >>"$summary"
   filter='*distributions_whose_constant_digits*:*captured_in_a_graph*:*narrow_keys_back_to_back*'
   filter+=':*sizes_around_the_cut_overs*:*radix_sort_design_that_sorts_every_pass*'
+  filter+=':*radix_sort_passes_on_a_resident_grid*'
   GPUPRIM_TEST_MAX_SIZE=${SANITIZE_MAX_SIZE:-140000} timeout "${SANITIZE_TIMEOUT:-80}" \
     compute-sanitizer --tool memcheck --error-exitcode 9 "$B/sort_tests" --gtest_filter="$filter" \
     >"$OUT/memcheck.log" 2>&1

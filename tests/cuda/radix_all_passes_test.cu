@@ -1,11 +1,14 @@
-// The GPU radix sort's design that sorts every pass
-// (radix_launch_config::skip_constant_digits false: the routes planned on
-// the host and passed to each pass by value, the plain digit histogram),
-// which the sort ladder (rung 4) and lab/probes/probe_radix_designs.cu
-// measure production against: it must sort like the stable reference on
-// the paths production takes (the one-block sort, tiles of 8 keys a thread,
-// the default tiles), in place with an odd number of passes (its last
-// launch copies), with values, 8-byte keys and descending.
+// The GPU radix sort's designs other than production's, which the sort
+// ladder (rung 4) and lab/probes/probe_radix_designs.cu measure it
+// against: the one that sorts every pass (radix_launch_config::
+// skip_constant_digits false: the routes planned on the host and passed to
+// each pass by value, the plain digit histogram) and the passes on a
+// resident grid (radix_launch_config::resident_grid: blocks take tiles
+// from a counter). Each must sort like the stable reference on the paths
+// production takes (the one-block sort, tiles of 8 keys a thread, the
+// default tiles), in place with an odd number of passes (the last launch
+// copies), with values, 8-byte keys, bit ranges and descending, and with
+// passes skipped.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -27,10 +30,11 @@ using namespace gpuprim::test;
 namespace {
 
 // Keys (and values: their input positions, as V) sorted by bits [begin,
-// end) in place or out of place, every pass sorting.
+// end) in place or out of place, with the design `config` names.
 template <class K, class V>
-void expect_all_passes_sort(const std::vector<K>& keys, int begin, int end, bool descending,
-                            bool in_place, const std::string& what) {
+void expect_design_sorts(const gc::radix_launch_config& config, const std::vector<K>& keys,
+                         int begin, int end, bool descending, bool in_place,
+                         const std::string& what) {
   constexpr bool pairs = !std::is_same_v<V, gc::no_values>;
   const std::size_t n = keys.size();
   const std::vector<std::uint32_t> perm =
@@ -45,8 +49,6 @@ void expect_all_passes_sort(const std::vector<K>& keys, int begin, int end, bool
   gp::device_vector<W> values_out(n);
 
   const gp::detail::radix_sort_plan plan{n, begin, end, descending, pairs ? int(sizeof(V)) : 0};
-  gc::radix_launch_config config;
-  config.skip_constant_digits = false;
   K* keys_out = in_place ? in.data() : out.data();
   W* values_to = in_place ? values.data() : values_out.data();
   if constexpr (pairs) {
@@ -66,9 +68,9 @@ void expect_all_passes_sort(const std::vector<K>& keys, int begin, int end, bool
   }
 }
 
-}  // namespace
-
-TEST_F(cuda_test, radix_sort_design_that_sorts_every_pass) {
+// Uniform keys, keys below 2^16 (two passes skipped where skipping) and
+// all equal keys at every tile shape, through the design `config` names.
+void expect_design_sorts_everything(const gc::radix_launch_config& config) {
   auto rng = make_rng(216);
   for (std::size_t n : test_sizes({5000, 100003, 400009})) {
     const auto uniform = random_bits_keys<std::uint32_t>(n, rng);
@@ -78,16 +80,36 @@ TEST_F(cuda_test, radix_sort_design_that_sorts_every_pass) {
         k = static_cast<std::uint32_t>(rng() & 0xffff);
       return x;
     }();
+    const std::vector<std::uint32_t> equal(n, 0x5a5a1234u);
     const auto wide = random_bits_keys<std::uint64_t>(n, rng);
-    for (const auto* keys : {&uniform, &narrow}) {
-      const std::string what = keys == &uniform ? "uniform uint32" : "uint32 below 2^16";
-      expect_all_passes_sort<std::uint32_t, gc::no_values>(*keys, 0, 32, false, false, what);
-      expect_all_passes_sort<std::uint32_t, gc::no_values>(*keys, 0, 24, true, true, what);
-      expect_all_passes_sort<std::uint32_t, std::uint32_t>(*keys, 0, 32, false, false, what);
-      expect_all_passes_sort<std::uint32_t, std::uint32_t>(*keys, 4, 28, false, true, what);
+    for (const auto* keys : {&uniform, &narrow, &equal}) {
+      const std::string what = keys == &uniform  ? "uniform uint32"
+                               : keys == &narrow ? "uint32 below 2^16"
+                                                 : "equal uint32";
+      using u32 = std::uint32_t;
+      expect_design_sorts<u32, gc::no_values>(config, *keys, 0, 32, false, false, what);
+      expect_design_sorts<u32, gc::no_values>(config, *keys, 0, 24, true, true, what);
+      expect_design_sorts<u32, u32>(config, *keys, 0, 32, false, false, what);
+      expect_design_sorts<u32, u32>(config, *keys, 4, 28, false, true, what);
     }
-    expect_all_passes_sort<std::uint64_t, std::uint64_t>(wide, 0, 64, true, true, "uint64");
-    expect_all_passes_sort<std::uint64_t, std::uint64_t>(wide, 8, 48, false, false, "uint64");
-    if (HasFatalFailure()) return;
+    expect_design_sorts<std::uint64_t, std::uint64_t>(config, wide, 0, 64, true, true, "uint64");
+    expect_design_sorts<std::uint64_t, std::uint64_t>(config, wide, 8, 48, false, false, "uint64");
+    if (::testing::Test::HasFatalFailure()) return;
   }
+}
+
+}  // namespace
+
+TEST_F(cuda_test, radix_sort_design_that_sorts_every_pass) {
+  gc::radix_launch_config config;
+  config.skip_constant_digits = false;
+  expect_design_sorts_everything(config);
+}
+
+TEST_F(cuda_test, radix_sort_passes_on_a_resident_grid) {
+  gc::radix_launch_config config;
+  config.resident_grid = true;
+  expect_design_sorts_everything(config);
+  config.skip_constant_digits = false;
+  expect_design_sorts_everything(config);
 }

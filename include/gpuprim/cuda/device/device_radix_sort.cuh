@@ -10,7 +10,8 @@
 //   2. radix_route_passes: the digit starts of each pass, and each pass's
 //      route (skip a trivial pass, sort, or copy, between the input, the
 //      output and a temporary array);
-//   3. radix_onesweep_pass once per pass (a skipped pass returns at once),
+//   3. radix_onesweep_pass once per pass (a skipped pass returns at once;
+//      one block a tile, or resident blocks taking tiles from a counter),
 //      and once more after the last pass of an in-place sort with an odd
 //      number of passes (the final copy, when no trivial pass could do it).
 // The tile shape goes by size (radix_sort_by_size): one block up to one
@@ -40,14 +41,20 @@ namespace gpuprim::cuda_impl {
 // config.cpp): the onesweep pass's prefetch distance in tiles (-1: the
 // PrefetchTiles template argument; 0: none; only where PrefetchTiles
 // compiled the prefetch in) and the digit-histogram kernel's blocks per SM.
+// Two designs for the probes, the tests and the sort ladder, not tuner
+// parameters (neither changes the one-block sort):
 // skip_constant_digits false runs the design before constant digits were
 // skipped (every pass sorts, on routes planned by the host; the histogram
-// adds one a key and pass): the sort ladder's and probes' reference, not a
-// tuner parameter. It changes nothing in the one-block sort.
+// adds one a key and pass); resident_grid true runs each pass on as many
+// blocks as are resident at once, taking tiles in order from a counter
+// (radix_onesweep_pass), so that a skipped pass is one wave of blocks that
+// return and a block reads its route once, not once a tile (a candidate:
+// lab/probes/probe_radix_designs.cu times it).
 struct radix_launch_config {
   int prefetch_tiles = -1;
   int histogram_blocks_per_sm = 8;
   bool skip_constant_digits = true;
+  bool resident_grid = false;
 };
 
 // Keys per thread of the one-block sort of n keys: the fewest of 4, 16 and
@@ -157,13 +164,16 @@ void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* v
   const int passes = plan.passes();
 
   // 1. Every pass's digit counts (the histogram kernel masks every pass
-  // but the last to 8 bits, so it takes the last pass's mask), and room
-  // after them for the routes.
+  // but the last to 8 bits, so it takes the last pass's mask), after them
+  // each pass's tile counter (resident grid), zeroed with them, then room
+  // for the routes.
   const std::size_t hist_bytes = std::size_t(passes) * radix_digits * sizeof(unsigned);
-  scratch_buffer hist(hist_bytes + (radix_max_passes + 1) * sizeof(radix_route), stream);
+  const std::size_t zeroed_bytes = hist_bytes + (radix_max_passes + 1) * sizeof(unsigned);
+  scratch_buffer hist(zeroed_bytes + (radix_max_passes + 1) * sizeof(radix_route), stream);
   unsigned* counts = hist.get<unsigned>();
-  radix_route* routes = reinterpret_cast<radix_route*>(hist.get<unsigned char>() + hist_bytes);
-  GPUPRIM_CUDA_CHECK(cudaMemsetAsync(counts, 0, hist_bytes, stream), "sort");
+  unsigned* tile_counters = counts + std::size_t(passes) * radix_digits;
+  radix_route* routes = reinterpret_cast<radix_route*>(hist.get<unsigned char>() + zeroed_bytes);
+  GPUPRIM_CUDA_CHECK(cudaMemsetAsync(counts, 0, zeroed_bytes, stream), "sort");
   const radix_digit<K> histogram_digit{plan.begin_bit, plan.mask(passes - 1), plan.descending};
   const unsigned hist_blocks = static_cast<unsigned>(std::min<std::uint64_t>(
       ceil_div(n, threads * 16),
@@ -198,16 +208,20 @@ void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* v
   const auto pass_kernel =
       radix_onesweep_pass<K, V, Items, LookbackWindow, MinBlocks, PrefetchTiles>;
   report_launch_to_tuner(pass_kernel, threads, 0, static_cast<unsigned>(tiles));
+  const unsigned grid =
+      config.resident_grid
+          ? static_cast<unsigned>(std::min<std::uint64_t>(
+                tiles, std::max(1u, persistent_grid_size(pass_kernel, threads, 0))))
+          : static_cast<unsigned>(tiles);
   const bool final_copy_possible = in_place && passes % 2 == 1;
   for (int p = 0; p < passes + (final_copy_possible ? 1 : 0); ++p) {
     const lookback_workspace ws = stream_lookback_workspace(stream, tiles * radix_digits, 0);
     const tile_lookback<unsigned> lookback{ws.status, nullptr, ws.epoch};
     const int digit_pass = std::min(p, passes - 1);  // (the final copy has no digit)
     const radix_digit<K> digit_of{plan.shift(digit_pass), plan.mask(digit_pass), plan.descending};
-    launch("radix_onesweep_pass", "sort", pass_kernel,
-           {static_cast<unsigned>(tiles), threads, 0, stream}, buffers, n, digit_of,
-           counts + digit_pass * radix_digits, lookback, prefetch_tiles, host_routes[p],
-           skip ? routes + p : nullptr);
+    launch("radix_onesweep_pass", "sort", pass_kernel, {grid, threads, 0, stream}, buffers, n,
+           digit_of, counts + digit_pass * radix_digits, lookback, prefetch_tiles, host_routes[p],
+           skip ? routes + p : nullptr, config.resident_grid ? tile_counters + p : nullptr);
   }
 }
 

@@ -13,9 +13,11 @@
 //                           and the block writes each pass's route: skip it,
 //                           sort, or copy, and between which buffers, so
 //                           that the last move lands in the output.
-//   radix_onesweep_pass (xP) one block per tile of 256 * Items keys; reads
-//                           its pass's route first (skipped passes return at
-//                           once, copies move their tile as it is):
+//   radix_onesweep_pass (xP) one block per tile of 256 * Items keys (or
+//                           resident blocks that take tiles in order from a
+//                           counter); reads its pass's route first (skipped
+//                           passes return at once, copies move their tiles
+//                           as they are):
 //     1. load the tile, count its digits and publish the counts at once;
 //        then rank the tile stably by the pass's digit (block_radix_rank);
 //     2. learn from the tiles before it, by decoupled look-back per digit
@@ -37,8 +39,9 @@
 // sort ladder.
 //
 // Tiles learn their index from blockIdx.x and wait only on lower tiles,
-// which the hardware starts first: the same assumption as the scan's
-// look-back (cuda/device/decoupled_lookback.cuh), whose status words and
+// which the hardware starts first (on a resident grid, from a counter, so
+// a tile's number is taken after every lower one's): the scan's look-back
+// (cuda/device/decoupled_lookback.cuh), whose status words and
 // per-pass epochs this reuses (one word per tile and digit, the count in
 // the lower half: fewer than 2^32 keys per call).
 #pragma once
@@ -316,8 +319,9 @@ __device__ unsigned keys_of_digit_before(const tile_lookback<unsigned>& lookback
   }
 }
 
-// One tile of one pass (see the top of the file). Full: the tile has no
-// element past the end of the input, so nothing is checked per item.
+// One tile of one pass (see the top of the file), tile number `tile`.
+// Full: the tile has no element past the end of the input, so nothing is
+// checked per item.
 // The route's buffers are picked where each is used, not once up front:
 // four pointers held across the ranking cost registers the tile's keys
 // need (the pairs pass spilled).
@@ -325,11 +329,10 @@ template <bool Full, int LookbackWindow, class K, class V, int Items>
 __device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items>& s,
                                     const radix_buffers<K, V>& buffers, radix_route route,
                                     std::uint64_t n, radix_digit<K> digit_of,
-                                    const unsigned* digit_starts,
-                                    tile_lookback<unsigned> lookback) {
+                                    const unsigned* digit_starts, tile_lookback<unsigned> lookback,
+                                    std::uint64_t tile) {
   constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
   constexpr bool has_values = !std::is_same_v<V, no_values>;
-  const std::uint64_t tile = blockIdx.x;
   const std::uint64_t tile_begin = tile * tile_size;
   const int warp = threadIdx.x / 32;
   const std::uint64_t warp_begin = tile_begin + std::uint64_t(warp) * 32 * Items;
@@ -403,11 +406,11 @@ __device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items>& s,
   }
 }
 
-// A copy route's tile: the keys (and values) of this tile as they are.
+// A copy route's tile `tile`: its keys (and values) as they are.
 template <class K, class V, int TileSize>
 __device__ void radix_copy_tile(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
-                                std::uint64_t n) {
-  const std::uint64_t begin = std::uint64_t(blockIdx.x) * TileSize;
+                                std::uint64_t n, std::uint64_t tile) {
+  const std::uint64_t begin = tile * TileSize;
   const std::uint64_t end = n - begin < TileSize ? n : begin + TileSize;
   for (std::uint64_t i = begin + threadIdx.x; i < end; i += blockDim.x) {
     keys_out[i] = keys_in[i];
@@ -442,36 +445,67 @@ inline constexpr int radix_lookback_window = 4;
 // One launch of a pass: its route (read first, by every block, from
 // `route` when the device planned the routes, else the host's
 // `fixed_route`) says whether it sorts, copies or does nothing, and
-// between which buffers.
+// between which buffers. Which tiles a block takes: with tile_counter
+// null, block b takes tile b (a grid of one block a tile, the default);
+// else the grid is as many blocks as are resident at once, and they take
+// tiles in order from *tile_counter (zero at launch), each asking for its
+// next tile while it works on one (radix_launch_config::resident_grid).
+// Tiles taken in order keep the look-back free of deadlock: a tile only
+// waits for lower tiles, which blocks already running hold, and a block
+// holding a tile it has not started finishes the one it works on without
+// waiting for any higher tile.
 template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles>
 __global__ void __launch_bounds__(256, MinBlocks)
     radix_onesweep_pass(radix_buffers<K, V> buffers, std::uint64_t n, radix_digit<K> digit_of,
                         const unsigned* digit_starts, tile_lookback<unsigned> lookback,
-                        unsigned prefetch_tiles, radix_route fixed_route,
-                        const radix_route* route) {
+                        unsigned prefetch_tiles, radix_route fixed_route, const radix_route* route,
+                        unsigned* tile_counter) {
   __shared__ radix_tile_storage<K, V, Items> s;
+  __shared__ unsigned next_tile;
   constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
   const radix_route r = route ? *route : fixed_route;
   if (r.move == radix_skip) return;
+  const std::uint64_t tiles = (n + tile_size - 1) / tile_size;
   if (r.move == radix_copy_tiles) {
-    radix_copy_tile<K, V, tile_size>(buffers.keys(r.from), buffers.keys_to(r.to),
-                                     buffers.values(r.from), buffers.values_to(r.to), n);
+    for (std::uint64_t t = blockIdx.x; t < tiles; t += gridDim.x)
+      radix_copy_tile<K, V, tile_size>(buffers.keys(r.from), buffers.keys_to(r.to),
+                                       buffers.values(r.from), buffers.values_to(r.to), n, t);
     return;
   }
-  // PrefetchTiles > 0 compiles the prefetch in; prefetch_tiles (run time,
-  // 0: none) is the distance.
-  if constexpr (PrefetchTiles > 0) {
-    const std::uint64_t ahead = std::uint64_t(blockIdx.x) + prefetch_tiles;
-    if (prefetch_tiles > 0 && ahead < gridDim.x) {
-      const std::uint64_t begin = ahead * tile_size;
-      const std::uint64_t count = std::min<std::uint64_t>(tile_size, n - begin);
-      prefetch_block_to_l2(buffers.keys(r.from) + begin, count * sizeof(K));
+  const auto sort_tile = [&](std::uint64_t tile) {
+    // PrefetchTiles > 0 compiles the prefetch in; prefetch_tiles (run
+    // time, 0: none) is the distance.
+    if constexpr (PrefetchTiles > 0) {
+      const std::uint64_t ahead = tile + prefetch_tiles;
+      if (prefetch_tiles > 0 && ahead < tiles) {
+        const std::uint64_t begin = ahead * tile_size;
+        const std::uint64_t count = std::min<std::uint64_t>(tile_size, n - begin);
+        prefetch_block_to_l2(buffers.keys(r.from) + begin, count * sizeof(K));
+      }
     }
+    if ((tile + 1) * tile_size <= n) {
+      radix_onesweep_tile<true, LookbackWindow>(s, buffers, r, n, digit_of, digit_starts, lookback,
+                                                tile);
+    } else {
+      radix_onesweep_tile<false, LookbackWindow>(s, buffers, r, n, digit_of, digit_starts, lookback,
+                                                 tile);
+    }
+  };
+  std::uint64_t tile = blockIdx.x;
+  if (tile_counter) {
+    if (threadIdx.x == 0) next_tile = atomicAdd(tile_counter, 1u);
+    __syncthreads();
+    tile = next_tile;
   }
-  if ((std::uint64_t(blockIdx.x) + 1) * tile_size <= n) {
-    radix_onesweep_tile<true, LookbackWindow>(s, buffers, r, n, digit_of, digit_starts, lookback);
-  } else {
-    radix_onesweep_tile<false, LookbackWindow>(s, buffers, r, n, digit_of, digit_starts, lookback);
+  while (tile < tiles) {
+    unsigned following = 0;
+    if (tile_counter && threadIdx.x == 0) following = atomicAdd(tile_counter, 1u);
+    sort_tile(tile);
+    if (!tile_counter) return;
+    __syncthreads();  // the tile is done with shared memory and next_tile
+    if (threadIdx.x == 0) next_tile = following;
+    __syncthreads();
+    tile = next_tile;
   }
 }
 
