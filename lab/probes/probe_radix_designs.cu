@@ -8,10 +8,10 @@
 //      radix_launch_config::skip_constant_digits false; also rung 4 of the
 //      sort ladder), "skip" (production: a pass whose digit is the same
 //      in all n keys returns at once, its route decided on the device) and
-//      "skip on a resident grid" (a candidate, radix_launch_config::
-//      resident_grid: the passes' blocks are as many as are resident and
-//      take tiles from a counter, so a skipped pass is one wave and each
-//      block reads its route once), and CUB over all bits; each output
+//      "skip on a resident grid" (a candidate, radix_sort_by_size's
+//      ResidentGrid, radix_onesweep_pass_resident: the passes' blocks are
+//      as many as are resident and take tiles from a counter, so a skipped
+//      pass is one wave and each block reads its route once), and CUB over all bits; each output
 //      checked against CUB's bit for bit (all four sorts are stable);
 //   2. the first kernel alone, the digit histogram, three ways: "plain"
 //      (one shared atomic add a key and pass: the all-passes design),
@@ -189,11 +189,16 @@ void compare(const distribution& dist, std::size_t n) {
       gp::tuning::choose(gp::tuning::algorithm::radix_sort, gp::tuning::element_type_of<K>(), n)
           .choice;
   auto design = [&](bool skip, bool resident, bool& same) {
-    const gc::radix_launch_config config{c[0], c[1], skip, resident};
+    const gc::radix_launch_config config{c[0], c[1], skip};
     CHECK_CUDA(cudaMemset(keys_out, 0, n * sizeof(K)));
     const float ms = median_ms([&] {
-      gc::radix_sort_by_size<K, gc::no_values>(keys, keys_out, nullptr, nullptr, plan, nullptr,
-                                               config);
+      if (resident) {
+        gc::radix_sort_by_size<K, gc::no_values, true>(keys, keys_out, nullptr, nullptr, plan,
+                                                       nullptr, config);
+      } else {
+        gc::radix_sort_by_size<K, gc::no_values>(keys, keys_out, nullptr, nullptr, plan, nullptr,
+                                                 config);
+      }
     });
     CHECK_CUDA(cudaDeviceSynchronize());
     same = std::memcmp(host_copy(keys_out, n).data(), cub_keys.data(), n * sizeof(K)) == 0;
@@ -254,19 +259,23 @@ void time_skipped_pass() {
   const gc::radix_buffers<K, V> buffers{};
   const gc::radix_digit<K> digit{0, 0xffu, false};
   const gc::tile_lookback<unsigned> lookback{nullptr, nullptr, 1};
+  const auto resident_pass =
+      gc::radix_onesweep_pass_resident<K, V, items, gc::radix_lookback_window,
+                                       gc::radix_pass_min_blocks<K, items>,
+                                       gc::radix_prefetch_tiles<V>>;
   const float device_route_ms = median_ms([&] {
-    pass<<<tiles, 256>>>(buffers, n, digit, nullptr, lookback, 0, skip, route, nullptr);
+    pass<<<tiles, 256>>>(buffers, n, digit, nullptr, lookback, 0, skip, route);
     CHECK_CUDA(cudaGetLastError());
   });
   const float host_route_ms = median_ms([&] {
-    pass<<<tiles, 256>>>(buffers, n, digit, nullptr, lookback, 0, skip, nullptr, nullptr);
+    pass<<<tiles, 256>>>(buffers, n, digit, nullptr, lookback, 0, skip, nullptr);
     CHECK_CUDA(cudaGetLastError());
   });
-  const unsigned resident = gc::persistent_grid_size(pass, 256, 0);
+  const unsigned resident = gc::persistent_grid_size(resident_pass, 256, 0);
   unsigned* counter = device_array<unsigned>(1);
   CHECK_CUDA(cudaMemset(counter, 0, sizeof(unsigned)));
   const float resident_ms = median_ms([&] {
-    pass<<<resident, 256>>>(buffers, n, digit, nullptr, lookback, 0, skip, route, counter);
+    resident_pass<<<resident, 256>>>(buffers, n, digit, nullptr, lookback, 0, skip, route, counter);
     CHECK_CUDA(cudaGetLastError());
   });
   const float one_block_ms = median_ms([&] { empty_kernel<<<1, 1>>>(); });

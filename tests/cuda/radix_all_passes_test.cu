@@ -3,8 +3,8 @@
 // against: the one that sorts every pass (radix_launch_config::
 // skip_constant_digits false: the routes planned on the host and passed to
 // each pass by value, the plain digit histogram) and the passes on a
-// resident grid (radix_launch_config::resident_grid: blocks take tiles
-// from a counter). Each must sort like the stable reference on the paths
+// resident grid (radix_sort_by_size's ResidentGrid: blocks take tiles from
+// a counter). Each must sort like the stable reference on the paths
 // production takes (the one-block sort, tiles of 8 keys a thread, the
 // default tiles), in place with an odd number of passes (the last launch
 // copies), with values, 8-byte keys, bit ranges and descending, and with
@@ -30,8 +30,9 @@ using namespace gpuprim::test;
 namespace {
 
 // Keys (and values: their input positions, as V) sorted by bits [begin,
-// end) in place or out of place, with the design `config` names.
-template <class K, class V>
+// end) in place or out of place, with the design `config` and Resident
+// name.
+template <bool Resident, class K, class V>
 void expect_design_sorts(const gc::radix_launch_config& config, const std::vector<K>& keys,
                          int begin, int end, bool descending, bool in_place,
                          const std::string& what) {
@@ -52,10 +53,11 @@ void expect_design_sorts(const gc::radix_launch_config& config, const std::vecto
   K* keys_out = in_place ? in.data() : out.data();
   W* values_to = in_place ? values.data() : values_out.data();
   if constexpr (pairs) {
-    gc::radix_sort_by_size<K, V>(in.data(), keys_out, values.data(), values_to, plan, nullptr,
-                                 config);
+    gc::radix_sort_by_size<K, V, Resident>(in.data(), keys_out, values.data(), values_to, plan,
+                                           nullptr, config);
   } else {
-    gc::radix_sort_by_size<K, V>(in.data(), keys_out, nullptr, nullptr, plan, nullptr, config);
+    gc::radix_sort_by_size<K, V, Resident>(in.data(), keys_out, nullptr, nullptr, plan, nullptr,
+                                           config);
   }
   const std::string where = what + ", n " + std::to_string(n) + ", bits [" + std::to_string(begin) +
                             ", " + std::to_string(end) + ")" + (descending ? ", descending" : "") +
@@ -69,7 +71,9 @@ void expect_design_sorts(const gc::radix_launch_config& config, const std::vecto
 }
 
 // Uniform keys, keys below 2^16 (two passes skipped where skipping) and
-// all equal keys at every tile shape, through the design `config` names.
+// all equal keys at every tile shape, through the design `config` and
+// Resident name.
+template <bool Resident>
 void expect_design_sorts_everything(const gc::radix_launch_config& config) {
   auto rng = make_rng(216);
   for (std::size_t n : test_sizes({5000, 100003, 400009})) {
@@ -87,13 +91,15 @@ void expect_design_sorts_everything(const gc::radix_launch_config& config) {
                                : keys == &narrow ? "uint32 below 2^16"
                                                  : "equal uint32";
       using u32 = std::uint32_t;
-      expect_design_sorts<u32, gc::no_values>(config, *keys, 0, 32, false, false, what);
-      expect_design_sorts<u32, gc::no_values>(config, *keys, 0, 24, true, true, what);
-      expect_design_sorts<u32, u32>(config, *keys, 0, 32, false, false, what);
-      expect_design_sorts<u32, u32>(config, *keys, 4, 28, false, true, what);
+      expect_design_sorts<Resident, u32, gc::no_values>(config, *keys, 0, 32, false, false, what);
+      expect_design_sorts<Resident, u32, gc::no_values>(config, *keys, 0, 24, true, true, what);
+      expect_design_sorts<Resident, u32, u32>(config, *keys, 0, 32, false, false, what);
+      expect_design_sorts<Resident, u32, u32>(config, *keys, 4, 28, false, true, what);
     }
-    expect_design_sorts<std::uint64_t, std::uint64_t>(config, wide, 0, 64, true, true, "uint64");
-    expect_design_sorts<std::uint64_t, std::uint64_t>(config, wide, 8, 48, false, false, "uint64");
+    expect_design_sorts<Resident, std::uint64_t, std::uint64_t>(config, wide, 0, 64, true, true,
+                                                                "uint64");
+    expect_design_sorts<Resident, std::uint64_t, std::uint64_t>(config, wide, 8, 48, false, false,
+                                                                "uint64");
     if (::testing::Test::HasFatalFailure()) return;
   }
 }
@@ -103,13 +109,12 @@ void expect_design_sorts_everything(const gc::radix_launch_config& config) {
 TEST_F(cuda_test, radix_sort_design_that_sorts_every_pass) {
   gc::radix_launch_config config;
   config.skip_constant_digits = false;
-  expect_design_sorts_everything(config);
+  expect_design_sorts_everything<false>(config);
 }
 
 TEST_F(cuda_test, radix_sort_passes_on_a_resident_grid) {
   gc::radix_launch_config config;
-  config.resident_grid = true;
-  expect_design_sorts_everything(config);
+  expect_design_sorts_everything<true>(config);
   config.skip_constant_digits = false;
-  expect_design_sorts_everything(config);
+  expect_design_sorts_everything<true>(config);
 }

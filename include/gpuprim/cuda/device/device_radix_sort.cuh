@@ -10,8 +10,7 @@
 //   2. radix_route_passes: the digit starts of each pass, and each pass's
 //      route (skip a trivial pass, sort, or copy, between the input, the
 //      output and a temporary array);
-//   3. radix_onesweep_pass once per pass (a skipped pass returns at once;
-//      one block a tile, or resident blocks taking tiles from a counter),
+//   3. radix_onesweep_pass once per pass (a skipped pass returns at once),
 //      and once more after the last pass of an in-place sort with an odd
 //      number of passes (the final copy, when no trivial pass could do it).
 // The tile shape goes by size (radix_sort_by_size): one block up to one
@@ -41,20 +40,14 @@ namespace gpuprim::cuda_impl {
 // config.cpp): the onesweep pass's prefetch distance in tiles (-1: the
 // PrefetchTiles template argument; 0: none; only where PrefetchTiles
 // compiled the prefetch in) and the digit-histogram kernel's blocks per SM.
-// Two designs for the probes, the tests and the sort ladder, not tuner
-// parameters (neither changes the one-block sort):
 // skip_constant_digits false runs the design before constant digits were
 // skipped (every pass sorts, on routes planned by the host; the histogram
-// adds one a key and pass); resident_grid true runs each pass on as many
-// blocks as are resident at once, taking tiles in order from a counter
-// (radix_onesweep_pass), so that a skipped pass is one wave of blocks that
-// return and a block reads its route once, not once a tile (a candidate:
-// lab/probes/probe_radix_designs.cu times it).
+// adds one a key and pass): the sort ladder's and probes' reference, not a
+// tuner parameter. It changes nothing in the one-block sort.
 struct radix_launch_config {
   int prefetch_tiles = -1;
   int histogram_blocks_per_sm = 8;
   bool skip_constant_digits = true;
-  bool resident_grid = false;
 };
 
 // Keys per thread of the one-block sort of n keys: the fewest of 4, 16 and
@@ -82,8 +75,11 @@ void launch_radix_small_sort(const auto* keys_in, auto* keys_out, const auto* va
 }
 
 // The sort of more than one tile (steps 1-3 above), at the given tile
-// shape (defined below).
-template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles>
+// shape (defined below). ResidentGrid: the passes run as
+// radix_onesweep_pass_resident (a candidate the probes and tests name; a
+// template parameter, so the library compiles one pass kernel a shape).
+template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles,
+          bool ResidentGrid = false>
 void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
                          const detail::radix_sort_plan& plan, stream_t stream,
                          const radix_launch_config& config);
@@ -91,9 +87,10 @@ void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* v
 // One sort at one tile shape (the tuning probes and tests name shapes
 // other than the default): the one-block sort up to one tile, else the
 // onesweep passes.
-template <
-    class K, class V, int Items = radix_items<K, V>, int LookbackWindow = radix_lookback_window,
-    int MinBlocks = radix_pass_min_blocks<K, Items>, int PrefetchTiles = radix_prefetch_tiles<V>>
+template <class K, class V, int Items = radix_items<K, V>,
+          int LookbackWindow = radix_lookback_window,
+          int MinBlocks = radix_pass_min_blocks<K, Items>,
+          int PrefetchTiles = radix_prefetch_tiles<V>, bool ResidentGrid = false>
 void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
                 const detail::radix_sort_plan& plan, stream_t stream,
                 const radix_launch_config& config = {}) {
@@ -123,7 +120,7 @@ void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out
                                    static_cast<unsigned>(n), first, passes, plan.end_bit, stream);
     return;
   }
-  radix_onesweep_sort<K, V, Items, LookbackWindow, MinBlocks, PrefetchTiles>(
+  radix_onesweep_sort<K, V, Items, LookbackWindow, MinBlocks, PrefetchTiles, ResidentGrid>(
       keys_in, keys_out, values_in, values_out, plan, stream, config);
 }
 
@@ -138,22 +135,27 @@ inline constexpr int radix_mid_items = 8;
 inline constexpr std::uint64_t radix_mid_max = std::uint64_t{1} << 17;
 
 // The library's sort: the default tile shape, except between one tile and
-// radix_mid_max keys (radix_mid_items).
-template <class K, class V>
+// radix_mid_max keys (radix_mid_items). ResidentGrid: see
+// radix_onesweep_sort.
+template <class K, class V, bool ResidentGrid = false>
 void radix_sort_by_size(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
                         const detail::radix_sort_plan& plan, stream_t stream,
                         const radix_launch_config& config = {}) {
   constexpr int default_tile = radix_tile_storage<K, V, radix_items<K, V>>::tile;
   if (plan.n > std::uint64_t(default_tile) && plan.n <= radix_mid_max && plan.passes() > 0) {
     radix_onesweep_sort<K, V, radix_mid_items, radix_lookback_window,
-                        radix_pass_min_blocks<K, radix_mid_items>, radix_prefetch_tiles<V>>(
-        keys_in, keys_out, values_in, values_out, plan, stream, config);
+                        radix_pass_min_blocks<K, radix_mid_items>, radix_prefetch_tiles<V>,
+                        ResidentGrid>(keys_in, keys_out, values_in, values_out, plan, stream,
+                                      config);
   } else {
-    radix_sort<K, V>(keys_in, keys_out, values_in, values_out, plan, stream, config);
+    radix_sort<K, V, radix_items<K, V>, radix_lookback_window,
+               radix_pass_min_blocks<K, radix_items<K, V>>, radix_prefetch_tiles<V>, ResidentGrid>(
+        keys_in, keys_out, values_in, values_out, plan, stream, config);
   }
 }
 
-template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles>
+template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles,
+          bool ResidentGrid>
 void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
                          const detail::radix_sort_plan& plan, stream_t stream,
                          const radix_launch_config& config) {
@@ -208,20 +210,27 @@ void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* v
   const auto pass_kernel =
       radix_onesweep_pass<K, V, Items, LookbackWindow, MinBlocks, PrefetchTiles>;
   report_launch_to_tuner(pass_kernel, threads, 0, static_cast<unsigned>(tiles));
-  const unsigned grid =
-      config.resident_grid
-          ? static_cast<unsigned>(std::min<std::uint64_t>(
-                tiles, std::max(1u, persistent_grid_size(pass_kernel, threads, 0))))
-          : static_cast<unsigned>(tiles);
   const bool final_copy_possible = in_place && passes % 2 == 1;
   for (int p = 0; p < passes + (final_copy_possible ? 1 : 0); ++p) {
     const lookback_workspace ws = stream_lookback_workspace(stream, tiles * radix_digits, 0);
     const tile_lookback<unsigned> lookback{ws.status, nullptr, ws.epoch};
     const int digit_pass = std::min(p, passes - 1);  // (the final copy has no digit)
     const radix_digit<K> digit_of{plan.shift(digit_pass), plan.mask(digit_pass), plan.descending};
-    launch("radix_onesweep_pass", "sort", pass_kernel, {grid, threads, 0, stream}, buffers, n,
-           digit_of, counts + digit_pass * radix_digits, lookback, prefetch_tiles, host_routes[p],
-           skip ? routes + p : nullptr, config.resident_grid ? tile_counters + p : nullptr);
+    const unsigned* starts = counts + digit_pass * radix_digits;
+    const radix_route* route = skip ? routes + p : nullptr;
+    if constexpr (ResidentGrid) {
+      const auto resident_kernel =
+          radix_onesweep_pass_resident<K, V, Items, LookbackWindow, MinBlocks, PrefetchTiles>;
+      const unsigned grid = static_cast<unsigned>(std::min<std::uint64_t>(
+          tiles, std::max(1u, persistent_grid_size(resident_kernel, threads, 0))));
+      launch("radix_onesweep_pass_resident", "sort", resident_kernel, {grid, threads, 0, stream},
+             buffers, n, digit_of, starts, lookback, prefetch_tiles, host_routes[p], route,
+             tile_counters + p);
+    } else {
+      launch("radix_onesweep_pass", "sort", pass_kernel,
+             {static_cast<unsigned>(tiles), threads, 0, stream}, buffers, n, digit_of, starts,
+             lookback, prefetch_tiles, host_routes[p], route);
+    }
   }
 }
 

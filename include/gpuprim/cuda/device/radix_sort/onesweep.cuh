@@ -442,70 +442,101 @@ inline constexpr int radix_prefetch_tiles = std::is_same_v<V, no_values> ? 64 : 
 // keys_of_digit_before); 1 is the plain serial walk.
 inline constexpr int radix_lookback_window = 4;
 
-// One launch of a pass: its route (read first, by every block, from
+// The shared start of both pass kernels below: the pass's route (from
 // `route` when the device planned the routes, else the host's
-// `fixed_route`) says whether it sorts, copies or does nothing, and
-// between which buffers. Which tiles a block takes: with tile_counter
-// null, block b takes tile b (a grid of one block a tile, the default);
-// else the grid is as many blocks as are resident at once, and they take
-// tiles in order from *tile_counter (zero at launch), each asking for its
-// next tile while it works on one (radix_launch_config::resident_grid).
-// Tiles taken in order keep the look-back free of deadlock: a tile only
-// waits for lower tiles, which blocks already running hold, and a block
-// holding a tile it has not started finishes the one it works on without
-// waiting for any higher tile.
+// `fixed_route`), and, for a copy route, the copy of tiles blockIdx.x,
+// blockIdx.x + gridDim.x, ... Returns whether the block is done (skip or
+// copy).
+template <class K, class V, int TileSize>
+__device__ bool radix_pass_route(const radix_buffers<K, V>& buffers, std::uint64_t n,
+                                 radix_route fixed_route, const radix_route* route,
+                                 radix_route& r) {
+  r = route ? *route : fixed_route;
+  if (r.move == radix_skip) return true;
+  if (r.move != radix_copy_tiles) return false;
+  const std::uint64_t tiles = (n + TileSize - 1) / TileSize;
+  for (std::uint64_t t = blockIdx.x; t < tiles; t += gridDim.x)
+    radix_copy_tile<K, V, TileSize>(buffers.keys(r.from), buffers.keys_to(r.to),
+                                    buffers.values(r.from), buffers.values_to(r.to), n, t);
+  return true;
+}
+
+// One sorting tile of a pass: the L2 prefetch of a later tile's keys
+// (PrefetchTiles > 0 compiles it in; prefetch_tiles, run time, 0: none, is
+// the distance in tiles), then the tile, Full or not.
+template <int LookbackWindow, int PrefetchTiles, class K, class V, int Items>
+__device__ void radix_pass_tile(radix_tile_storage<K, V, Items>& s,
+                                const radix_buffers<K, V>& buffers, radix_route r, std::uint64_t n,
+                                radix_digit<K> digit_of, const unsigned* digit_starts,
+                                tile_lookback<unsigned> lookback, unsigned prefetch_tiles,
+                                std::uint64_t tile, std::uint64_t tiles) {
+  constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
+  if constexpr (PrefetchTiles > 0) {
+    const std::uint64_t ahead = tile + prefetch_tiles;
+    if (prefetch_tiles > 0 && ahead < tiles) {
+      const std::uint64_t begin = ahead * tile_size;
+      const std::uint64_t count = std::min<std::uint64_t>(tile_size, n - begin);
+      prefetch_block_to_l2(buffers.keys(r.from) + begin, count * sizeof(K));
+    }
+  }
+  if ((tile + 1) * tile_size <= n) {
+    radix_onesweep_tile<true, LookbackWindow>(s, buffers, r, n, digit_of, digit_starts, lookback,
+                                              tile);
+  } else {
+    radix_onesweep_tile<false, LookbackWindow>(s, buffers, r, n, digit_of, digit_starts, lookback,
+                                               tile);
+  }
+}
+
+// One launch of a pass, one block a tile (block b, tile b): its route
+// (read first, by every block) says whether it sorts, copies or does
+// nothing, and between which buffers.
 template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles>
 __global__ void __launch_bounds__(256, MinBlocks)
     radix_onesweep_pass(radix_buffers<K, V> buffers, std::uint64_t n, radix_digit<K> digit_of,
                         const unsigned* digit_starts, tile_lookback<unsigned> lookback,
-                        unsigned prefetch_tiles, radix_route fixed_route, const radix_route* route,
-                        unsigned* tile_counter) {
+                        unsigned prefetch_tiles, radix_route fixed_route,
+                        const radix_route* route) {
+  __shared__ radix_tile_storage<K, V, Items> s;
+  constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
+  radix_route r;
+  if (radix_pass_route<K, V, tile_size>(buffers, n, fixed_route, route, r)) return;
+  radix_pass_tile<LookbackWindow, PrefetchTiles>(s, buffers, r, n, digit_of, digit_starts, lookback,
+                                                 prefetch_tiles, blockIdx.x, gridDim.x);
+}
+
+// The same pass on a resident grid (a candidate: radix_sort_by_size's
+// ResidentGrid): as many blocks as are resident at once take tiles in
+// order from *tile_counter (zero at launch), each asking for its next
+// tile while it works on one, so a skipped pass is one wave of blocks and
+// a block reads its route once, not once a tile. Tiles taken in order
+// keep the look-back free of deadlock: a tile waits only for lower tiles,
+// which running blocks hold, and a block holding a tile it has not started
+// finishes the one it works on without waiting for a higher tile. (Its own
+// kernel: the loop's registers made the one-block-a-tile pass spill.)
+template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles>
+__global__ void __launch_bounds__(256, MinBlocks)
+    radix_onesweep_pass_resident(radix_buffers<K, V> buffers, std::uint64_t n,
+                                 radix_digit<K> digit_of, const unsigned* digit_starts,
+                                 tile_lookback<unsigned> lookback, unsigned prefetch_tiles,
+                                 radix_route fixed_route, const radix_route* route,
+                                 unsigned* tile_counter) {
   __shared__ radix_tile_storage<K, V, Items> s;
   __shared__ unsigned next_tile;
   constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
-  const radix_route r = route ? *route : fixed_route;
-  if (r.move == radix_skip) return;
+  radix_route r;
+  if (radix_pass_route<K, V, tile_size>(buffers, n, fixed_route, route, r)) return;
   const std::uint64_t tiles = (n + tile_size - 1) / tile_size;
-  if (r.move == radix_copy_tiles) {
-    for (std::uint64_t t = blockIdx.x; t < tiles; t += gridDim.x)
-      radix_copy_tile<K, V, tile_size>(buffers.keys(r.from), buffers.keys_to(r.to),
-                                       buffers.values(r.from), buffers.values_to(r.to), n, t);
-    return;
-  }
-  const auto sort_tile = [&](std::uint64_t tile) {
-    // PrefetchTiles > 0 compiles the prefetch in; prefetch_tiles (run
-    // time, 0: none) is the distance.
-    if constexpr (PrefetchTiles > 0) {
-      const std::uint64_t ahead = tile + prefetch_tiles;
-      if (prefetch_tiles > 0 && ahead < tiles) {
-        const std::uint64_t begin = ahead * tile_size;
-        const std::uint64_t count = std::min<std::uint64_t>(tile_size, n - begin);
-        prefetch_block_to_l2(buffers.keys(r.from) + begin, count * sizeof(K));
-      }
-    }
-    if ((tile + 1) * tile_size <= n) {
-      radix_onesweep_tile<true, LookbackWindow>(s, buffers, r, n, digit_of, digit_starts, lookback,
-                                                tile);
-    } else {
-      radix_onesweep_tile<false, LookbackWindow>(s, buffers, r, n, digit_of, digit_starts, lookback,
-                                                 tile);
-    }
-  };
-  std::uint64_t tile = blockIdx.x;
-  if (tile_counter) {
-    if (threadIdx.x == 0) next_tile = atomicAdd(tile_counter, 1u);
-    __syncthreads();
-    tile = next_tile;
-  }
-  while (tile < tiles) {
+  if (threadIdx.x == 0) next_tile = atomicAdd(tile_counter, 1u);
+  __syncthreads();
+  for (unsigned tile = next_tile; tile < tiles; tile = next_tile) {
     unsigned following = 0;
-    if (tile_counter && threadIdx.x == 0) following = atomicAdd(tile_counter, 1u);
-    sort_tile(tile);
-    if (!tile_counter) return;
+    if (threadIdx.x == 0) following = atomicAdd(tile_counter, 1u);
+    radix_pass_tile<LookbackWindow, PrefetchTiles>(s, buffers, r, n, digit_of, digit_starts,
+                                                   lookback, prefetch_tiles, tile, tiles);
     __syncthreads();  // the tile is done with shared memory and next_tile
     if (threadIdx.x == 0) next_tile = following;
     __syncthreads();
-    tile = next_tile;
   }
 }
 
