@@ -312,6 +312,15 @@ int main(int argc, char** argv) {
   const float vendor_ms = median_ms([&] { vendor(); }, s.stream);
 
   split_lists lists4{}, lists8{};
+  // A row split's preparation: its lists (rows of up to short_max entries
+  // short), and how many rows are huge and long.
+  auto make_split = [&](split_lists& lists, int short_max) {
+    return [&lists, short_max, &host, &s] {
+      lists = make_lists(host.row_offsets(), short_max, s);
+      return std::to_string(lists.n_huge) + " huge, " + std::to_string(lists.n_long) +
+             " long rows";
+    };
+  };
   // The same matrix with prepare_spmv's column analysis, for production's
   // hot-columns kernel (a second device copy: the first stays unanalysed).
   gp::device_csr_matrix<float, std::int32_t> prepared(host);
@@ -435,18 +444,10 @@ int main(int argc, char** argv) {
        [&] { run_merge<32, 16, 4, cache::evict_last, cache::no_allocate>(s); }},
       {"row split, 4 lanes a row (<= 64)",
        "no shared memory (all L1 for x), no search; idle lanes on short rows",
-       [&] {
-         lists4 = make_lists(host.row_offsets(), 64, s);
-         return std::to_string(lists4.n_huge) + " huge, " + std::to_string(lists4.n_long) +
-                " long rows";
-       },
+       make_split(lists4, 64),
        [&] { run_split<4, cache::evict_last, cache::no_allocate>(s, lists4, 64); }},
       {"row split, 8 lanes a row (<= 128)", "the same, fewer long rows",
-       [&] {
-         lists8 = make_lists(host.row_offsets(), 128, s);
-         return std::to_string(lists8.n_huge) + " huge, " + std::to_string(lists8.n_long) +
-                " long rows";
-       },
+       make_split(lists8, 128),
        [&] { run_split<8, cache::evict_last, cache::no_allocate>(s, lists8, 128); }},
       {"row split, 8 lanes, ldg", "the same with production's loads",
        [&] {
