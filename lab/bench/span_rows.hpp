@@ -49,10 +49,11 @@ void add_span_rows(const context& ctx, plan& p, std::size_t index,
     with_type(c.type, [&]<class T>() {
       row header = header_of.template operator()<T>(std::size_t{1} << c.log2_n);
       header.variant = variant(c.kind);
-      p.cases.push_back(
-          {index, header,
-           [measure, header, kind = c.kind] { return measure.template operator()<T>(header, kind); },
-           c.kind == headline && c.type == scalar::f32 && headline_size(c.log2_n)});
+      p.cases.push_back({index, header,
+                         [measure, header, kind = c.kind] {
+                           return measure.template operator()<T>(header, kind);
+                         },
+                         c.kind == headline && c.type == scalar::f32 && headline_size(c.log2_n)});
     });
   }
 }

@@ -20,11 +20,11 @@
 #include <string>
 #include <vector>
 
+#include "enum_name.hpp"
 #include "gpuprim/solve.hpp"
 #include "gpuprim/sparse.hpp"
 #include "gpuprim/sparse_generate.hpp"
 #include "inputs.hpp"
-#include "enum_name.hpp"
 #include "plan.hpp"
 
 #if GPUPRIM_HAS_CUDA
@@ -222,7 +222,8 @@ struct device_cases {
 std::string choice_name(spmv_choice c) {
   if (c.kernel == spmv_kernel::automatic || c.kernel == spmv_kernel::subwarp)
     return c.lanes == 32 ? "warp per row" : std::to_string(c.lanes) + " lanes per row";
-  return enum_name(c.kernel, {"", "row per thread", "", "merge path", "staged rows", "hot columns"});
+  return enum_name(c.kernel,
+                   {"", "row per thread", "", "merge path", "staged rows", "hot columns"});
 }
 
 void plan_cuda_spmv(const context& ctx, plan& p, const std::shared_ptr<device_cases>& cases) {
