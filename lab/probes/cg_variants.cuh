@@ -29,8 +29,8 @@ constexpr int threads = gc::spmv_threads;  // reduce_and_finish folds 256 thread
 struct alpha_finish {
   __device__ void operator()(const gc::dots<1>& t, gc::solver_scalars& sc) const {
     const double pq = t.v[0];
-    if (!(pq > 0) || !isfinite(pq) || !(sc.rz > 0)) {
-      gc::break_down(sc, pq);
+    if (pq == 0 || !isfinite(pq) || sc.rz == 0) {
+      gc::break_down(sc, gp::solve_breakdown::curvature, pq);
     } else {
       sc.alpha = sc.rz / pq;
       sc.run_update = 1;
