@@ -72,6 +72,18 @@ __global__ void __launch_bounds__(topk_block_threads)
   }
   __syncthreads();
 
+  // Calls f(c) for each c = key - 1 of this thread's keys whose top `known`
+  // bits stand in relation `keep` to the prefix's (every key while none are
+  // known).
+  const auto for_each_key = [&](int known, std::uint64_t prefix, auto keep, auto f) {
+#pragma unroll
+    for (int j = 0; j < topk_block_items; ++j) {
+      if (key[j] == 0) continue;
+      const std::uint64_t c = key[j] - 1;
+      if (known == 0 || keep(c >> (width_all - known), prefix >> (width_all - known))) f(c);
+    }
+  };
+
   // 2.
   int known = 0;
   while (total_s > std::uint64_t(topk_block_candidates) && known < width_all) {
@@ -80,13 +92,11 @@ __global__ void __launch_bounds__(topk_block_threads)
     const std::uint64_t prefix = prefix_s;
     at_or_above[t] = 0;
     __syncthreads();
-#pragma unroll
-    for (int j = 0; j < topk_block_items; ++j) {
-      if (key[j] == 0) continue;
-      const std::uint64_t c = key[j] - 1;
-      if (known != 0 && (c >> (width_all - known)) != (prefix >> (width_all - known))) continue;
-      atomicAdd(&at_or_above[(c >> shift) & ((1u << width) - 1)], 1ull);
-    }
+    for_each_key(
+        known, prefix, [](std::uint64_t top, std::uint64_t of_prefix) { return top == of_prefix; },
+        [&](std::uint64_t c) {
+          atomicAdd(&at_or_above[(c >> shift) & ((1u << width) - 1)], 1ull);
+        });
     __syncthreads();
     const unsigned long long mine = at_or_above[t];
     for (int offset = 1; offset < topk_select_digits; offset *= 2) {
@@ -112,14 +122,12 @@ __global__ void __launch_bounds__(topk_block_threads)
   for (int j = t; j < topk_block_candidates; j += topk_block_threads)
     list[j] = 0;
   __syncthreads();
-#pragma unroll
-  for (int j = 0; j < topk_block_items; ++j) {
-    if (key[j] == 0) continue;
-    const std::uint64_t c = key[j] - 1;
-    if (known != 0 && (c >> (width_all - known)) < (prefix >> (width_all - known))) continue;
-    const unsigned slot = atomicAdd(&listed, 1u);
-    if (slot < topk_block_candidates) list[slot] = key[j];
-  }
+  for_each_key(
+      known, prefix, [](std::uint64_t top, std::uint64_t of_prefix) { return top >= of_prefix; },
+      [&](std::uint64_t c) {
+        const unsigned slot = atomicAdd(&listed, 1u);
+        if (slot < topk_block_candidates) list[slot] = c + 1;
+      });
   __syncthreads();
 
   // 4. Bitonic sort, descending: each thread orders one pair per step.
