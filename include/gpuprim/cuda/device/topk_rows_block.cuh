@@ -48,7 +48,7 @@ __global__ void __launch_bounds__(topk_block_threads)
                            std::uint64_t k, bool largest, int index_bits, T* __restrict__ values,
                            std::uint64_t ldv, std::int64_t* __restrict__ indices,
                            std::uint64_t ldi) {
-  __shared__ unsigned long long at_or_above[topk_select_digits];
+  __shared__ unsigned at_or_above[topk_select_digits];  // counts <= topk_block_max_cols
   __shared__ std::uint64_t list[topk_block_candidates];
   __shared__ std::uint64_t prefix_s, need_s, total_s;
   __shared__ unsigned listed;
@@ -72,18 +72,6 @@ __global__ void __launch_bounds__(topk_block_threads)
   }
   __syncthreads();
 
-  // Calls f(c) for each c = key - 1 of this thread's keys whose top `known`
-  // bits stand in relation `keep` to the prefix's (every key while none are
-  // known).
-  const auto for_each_key = [&](int known, std::uint64_t prefix, auto keep, auto f) {
-#pragma unroll
-    for (int j = 0; j < topk_block_items; ++j) {
-      if (key[j] == 0) continue;
-      const std::uint64_t c = key[j] - 1;
-      if (known == 0 || keep(c >> (width_all - known), prefix >> (width_all - known))) f(c);
-    }
-  };
-
   // 2.
   int known = 0;
   while (total_s > std::uint64_t(topk_block_candidates) && known < width_all) {
@@ -92,15 +80,25 @@ __global__ void __launch_bounds__(topk_block_threads)
     const std::uint64_t prefix = prefix_s;
     at_or_above[t] = 0;
     __syncthreads();
-    for_each_key(
-        known, prefix, [](std::uint64_t top, std::uint64_t of_prefix) { return top == of_prefix; },
-        [&](std::uint64_t c) {
-          atomicAdd(&at_or_above[(c >> shift) & ((1u << width) - 1)], 1ull);
-        });
+    // One atomic a distinct digit a warp: the lanes holding one digit add
+    // their count together (a row whose keys share their top bits would
+    // otherwise send every key's atomic to one counter).
+    const unsigned lane = t % 32;
+#pragma unroll
+    for (int j = 0; j < topk_block_items; ++j) {
+      const std::uint64_t c = key[j] - 1;
+      const bool counted = key[j] != 0 && (known == 0 || (c >> (width_all - known)) ==
+                                                             (prefix >> (width_all - known)));
+      const unsigned digit =
+          counted ? static_cast<unsigned>((c >> shift) & ((1u << width) - 1)) : ~0u;
+      const unsigned same = __match_any_sync(~0u, digit);
+      if (counted && lane == static_cast<unsigned>(__ffs(same) - 1))
+        atomicAdd(&at_or_above[digit], static_cast<unsigned>(__popc(same)));
+    }
     __syncthreads();
-    const unsigned long long mine = at_or_above[t];
+    const unsigned mine = at_or_above[t];
     for (int offset = 1; offset < topk_select_digits; offset *= 2) {
-      const unsigned long long add = t + offset < topk_select_digits ? at_or_above[t + offset] : 0;
+      const unsigned add = t + offset < topk_select_digits ? at_or_above[t + offset] : 0;
       __syncthreads();
       at_or_above[t] += add;
       __syncthreads();
@@ -122,12 +120,14 @@ __global__ void __launch_bounds__(topk_block_threads)
   for (int j = t; j < topk_block_candidates; j += topk_block_threads)
     list[j] = 0;
   __syncthreads();
-  for_each_key(
-      known, prefix, [](std::uint64_t top, std::uint64_t of_prefix) { return top >= of_prefix; },
-      [&](std::uint64_t c) {
-        const unsigned slot = atomicAdd(&listed, 1u);
-        if (slot < topk_block_candidates) list[slot] = c + 1;
-      });
+#pragma unroll
+  for (int j = 0; j < topk_block_items; ++j) {
+    if (key[j] == 0) continue;
+    const std::uint64_t c = key[j] - 1;
+    if (known != 0 && (c >> (width_all - known)) < (prefix >> (width_all - known))) continue;
+    const unsigned slot = atomicAdd(&listed, 1u);
+    if (slot < topk_block_candidates) list[slot] = key[j];
+  }
   __syncthreads();
 
   // 4. Bitonic sort, descending: each thread orders one pair per step.
