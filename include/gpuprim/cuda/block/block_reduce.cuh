@@ -13,8 +13,9 @@ struct block_reduce {
   static_assert(Threads % 32 == 0 && Threads <= 1024, "whole warps, at most 1024 threads");
   static constexpr int warps = Threads / 32;
 
+  // One partial a warp (block_scan's storage too).
   struct storage {
-    partial<T> warp_results[warps];
+    partial<T> warp_totals[warps];
   };
 
   storage& shared;
@@ -33,11 +34,11 @@ struct block_reduce {
   __device__ partial<T> reduce_warp_totals(const partial<T>& warp_total, Op op) {
     const int warp = threadIdx.x / 32;
     const int lane = threadIdx.x % 32;
-    if (lane == 0) shared.warp_results[warp] = warp_total;
+    if (lane == 0) shared.warp_totals[warp] = warp_total;
     __syncthreads();
     partial<T> result{};
     if (warp == 0) {
-      partial<T> mine = lane < warps ? shared.warp_results[lane] : partial<T>{T{}, false};
+      partial<T> mine = lane < warps ? shared.warp_totals[lane] : partial<T>{T{}, false};
       result = warp_reduce(mine, op);
     }
     return result;

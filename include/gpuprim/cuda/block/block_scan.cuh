@@ -4,6 +4,7 @@
 // combination of all lower threads' values) and the block's total.
 #pragma once
 
+#include "gpuprim/cuda/block/block_reduce.cuh"
 #include "gpuprim/cuda/support/partial.cuh"
 #include "gpuprim/cuda/support/shuffle_up.cuh"
 #include "gpuprim/cuda/warp/warp_scan.cuh"
@@ -12,13 +13,9 @@ namespace gpuprim::cuda_impl {
 
 template <int Threads, class T>
 struct block_scan {
-  static_assert(Threads % 32 == 0 && Threads <= 1024, "whole warps, at most 1024 threads");
-  static constexpr int warps = Threads / 32;
-
-  struct storage {
-    partial<T> warp_totals[warps];
-  };
-
+  // The warps' totals meet where block_reduce's do.
+  using storage = typename block_reduce<Threads, T>::storage;
+  static constexpr int warps = block_reduce<Threads, T>::warps;
   storage& shared;
 
   struct result {

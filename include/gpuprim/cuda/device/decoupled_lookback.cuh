@@ -27,11 +27,15 @@
 #include <cuda/atomic>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "gpuprim/core/segmented_operator.hpp"
 #include "gpuprim/cuda/support/shuffle_up.cuh"
+#include "gpuprim/cuda/support/workspace.cuh"
 
 namespace gpuprim::cuda_impl {
 
@@ -234,5 +238,34 @@ struct tile_lookback {
     return acc;
   }
 };
+
+// The look-back's polling defaults for the single-pass kernels (scan,
+// segmented scan, selection), measured on the scan:
+//
+// Status words each lane of the look-back warp polls at once: 32 tiles per
+// word (see tile_lookback::exclusive_prefix; a template parameter of
+// launch_scan, for tuning). 2 (64 tiles a round trip) measured best
+// (lab/probes/probe_scan.cu, float sums: 2^28 0.83x CUB with 1, 0.89x with
+// 2, 0.82x with 4; 2^24 0.83x, 0.91x, 0.88x; 2^20 1.13x, 1.21x, 1.16x).
+inline constexpr int scan_lookback_words = 2;
+
+// The look-back warp's sleep before its first poll, in ns: the tiles just
+// behind have then mostly published, and the waiting warps load L2 less.
+// Measured (lab/probes/probe_scan.cu, 256 x 40 tiles, two runs): 1000 ns
+// against none, 2^20 floats 12.0 vs 12.9 us and 1.34x
+// vs 1.29x CUB, 2^24 61.4 vs 62.9 us, 2^28 772.0 vs 773.7 us and 1-2%.
+inline constexpr int scan_first_poll_delay_ns = 1000;
+
+// The status words of `tiles` tiles for one launch, from the stream's
+// workspace (with the side array of values that do not pack). A tile
+// learns its index from blockIdx.x, so past 2^31 - 1 tiles this throws
+// std::invalid_argument naming `what` (the calling function).
+template <class T>
+tile_lookback<T> stream_tile_lookback(stream_t stream, std::uint64_t tiles, const char* what) {
+  if (tiles > 0x7fffffffull) throw std::invalid_argument(std::string(what) + ": input too large");
+  const lookback_workspace ws =
+      stream_lookback_workspace(stream, tiles, tile_lookback<T>::packed ? 0 : 2 * sizeof(T));
+  return {ws.status, static_cast<T*>(ws.values), ws.epoch};
+}
 
 }  // namespace gpuprim::cuda_impl

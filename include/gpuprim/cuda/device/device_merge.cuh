@@ -76,40 +76,40 @@ __device__ __forceinline__ I merge_path_of(const K* a, I na, const K* b, I nb, I
   return lo;
 }
 
-// Where the pair of runs an output position belongs to lies. A plain merge
-// is one pair (width 0): a and b are two arrays. A merge-sort pass of run
-// width w: pair p is src[2pw, 2pw + w) and src[2pw + w, 2(p+1)w), cut at n.
+// Two sorted runs to merge (a before b on ties), whose merge starts at
+// output position `first`.
 template <class K, class V>
-struct merge_pairs {
+struct merge_runs {
   const K* ka;
   const V* va;
   std::uint64_t na;
   const K* kb;
   const V* vb;
   std::uint64_t nb;
-  std::uint64_t width;  // 0: one merge of (ka, na) and (kb, nb)
+  std::uint64_t first;
+};
 
-  struct pair {
-    const K* ka;
-    const V* va;
-    std::uint64_t na;
-    const K* kb;
-    const V* vb;
-    std::uint64_t nb;
-    std::uint64_t first;  // the pair's first output position
-  };
+// Where the pair of runs an output position belongs to lies. A plain merge
+// is one pair (width 0): `runs` itself. A merge-sort pass of run width w:
+// pair p is src[2pw, 2pw + w) and src[2pw + w, 2(p+1)w), cut at n, where
+// (runs.ka, runs.va, runs.na) is the pass's whole input (src, n).
+template <class K, class V>
+struct merge_pairs {
+  merge_runs<K, V> runs;
+  std::uint64_t width;  // 0: one merge of runs
 
-  __device__ pair at(std::uint64_t d) const {
-    if (width == 0) return {ka, va, na, kb, vb, nb, 0};
-    const std::uint64_t n = na;  // a pass's total length
+  __device__ merge_runs<K, V> at(std::uint64_t d) const {
+    if (width == 0) return runs;
+    const std::uint64_t n = runs.na;  // a pass's total length
     const std::uint64_t first = d / (2 * width) * (2 * width);
     const std::uint64_t la = width < n - first ? width : n - first;
     const std::uint64_t lb = width < n - first - la ? width : n - first - la;
+    const K* k = runs.ka;
     const V* v = nullptr;
-    if constexpr (!std::is_same_v<V, order_no_value>) v = va;
-    return {ka + first, v ? v + first : v, la, ka + first + la, v ? v + first + la : v, lb, first};
+    if constexpr (!std::is_same_v<V, order_no_value>) v = runs.va;
+    return {k + first, v ? v + first : v, la, k + first + la, v ? v + first + la : v, lb, first};
   }
-  __device__ std::uint64_t total() const { return width == 0 ? na + nb : na; }
+  __device__ std::uint64_t total() const { return width == 0 ? runs.na + runs.nb : runs.na; }
 };
 
 // For every tile t (and t = tiles), the number of a's elements before the
@@ -130,16 +130,25 @@ __global__ void merge_partition_kernel(merge_pairs<K, V> pairs, std::uint64_t ti
   splits[t] = merge_path_of<K, std::uint64_t>(p.ka, p.na, p.kb, p.nb, d - p.first, comp);
 }
 
+// A block's tile in shared memory: its keys and, with values, the position
+// each key came from (its value is gathered by it at the end).
+template <class K, class V>
+struct merge_tile_storage {
+  static constexpr bool has_values = !std::is_same_v<V, order_no_value>;
+  alignas(K) unsigned char keys_raw[merge_tile_of<K>() * sizeof(K)];
+  std::uint16_t from[has_values ? merge_tile_of<K>() : 1];
+  __device__ K* keys() { return reinterpret_cast<K*>(keys_raw); }
+};
+
 template <class K, class V, class Comp>
 __global__ void __launch_bounds__(merge_block_threads)
     merge_tile_kernel(merge_pairs<K, V> pairs, const std::uint64_t* splits, K* out, V* vout,
                       Comp comp) {
-  constexpr bool has_values = !std::is_same_v<V, order_no_value>;
-  constexpr int items = merge_items_of<K>();
-  constexpr int tile = merge_tile_of<K>();
-  __shared__ alignas(K) unsigned char keys_raw[tile * sizeof(K)];
-  __shared__ std::uint16_t from[has_values ? tile : 1];
-  K* keys = reinterpret_cast<K*>(keys_raw);
+  using storage = merge_tile_storage<K, V>;
+  constexpr int items = merge_items_of<K>(), tile = merge_tile_of<K>();
+  __shared__ storage shared;
+  K* keys = shared.keys();
+  std::uint16_t* from = shared.from;
 
   const std::uint64_t total = pairs.total();
   const std::uint64_t d0 = std::uint64_t{blockIdx.x} * tile;
@@ -181,13 +190,13 @@ __global__ void __launch_bounds__(merge_block_threads)
     const int o = diag + k;
     if (o < len) {
       keys[o] = picked[k];
-      if constexpr (has_values) from[o] = static_cast<std::uint16_t>(source[k]);
+      if constexpr (storage::has_values) from[o] = static_cast<std::uint16_t>(source[k]);
     }
   }
   __syncthreads();
   for (int o = threadIdx.x; o < len; o += merge_block_threads) {
     out[d0 + o] = keys[o];
-    if constexpr (has_values) {
+    if constexpr (storage::has_values) {
       const int s = from[o];
       vout[d0 + o] = s < la ? p.va[a0 + s] : p.vb[b0 + (s - la)];
     }
@@ -199,12 +208,11 @@ __global__ void __launch_bounds__(merge_block_threads)
 template <class K, class V, class Comp>
 __global__ void __launch_bounds__(merge_block_threads)
     block_sort_kernel(const K* src, const V* vsrc, std::uint64_t n, K* dst, V* vdst, Comp comp) {
-  constexpr bool has_values = !std::is_same_v<V, order_no_value>;
-  constexpr int items = merge_items_of<K>();
-  constexpr int tile = merge_tile_of<K>();
-  __shared__ alignas(K) unsigned char keys_raw[tile * sizeof(K)];
-  __shared__ std::uint16_t from[has_values ? tile : 1];
-  K* keys = reinterpret_cast<K*>(keys_raw);
+  using storage = merge_tile_storage<K, V>;
+  constexpr int items = merge_items_of<K>(), tile = merge_tile_of<K>();
+  __shared__ storage shared;
+  K* keys = shared.keys();
+  std::uint16_t* from = shared.from;
 
   const std::uint64_t base = std::uint64_t{blockIdx.x} * tile;
   const int len = static_cast<int>(n - base < tile ? n - base : std::uint64_t{tile});
@@ -240,7 +248,7 @@ __global__ void __launch_bounds__(merge_block_threads)
   for (int k = 0; k < items; ++k) {
     if (mine + k < len) {
       keys[mine + k] = key[k];
-      if constexpr (has_values) from[mine + k] = static_cast<std::uint16_t>(idx[k]);
+      if constexpr (storage::has_values) from[mine + k] = static_cast<std::uint16_t>(idx[k]);
     }
   }
   __syncthreads();
@@ -263,7 +271,7 @@ __global__ void __launch_bounds__(merge_block_threads)
         if (k < count) {
           const bool take_a = i < la && (j >= lb || !comp(sb[j], sa[i]));
           key[k] = take_a ? sa[i] : sb[j];
-          if constexpr (has_values) idx[k] = from[first + (take_a ? i : la + j)];
+          if constexpr (storage::has_values) idx[k] = from[first + (take_a ? i : la + j)];
           i += take_a;
           j += !take_a;
         }
@@ -274,13 +282,13 @@ __global__ void __launch_bounds__(merge_block_threads)
     for (int k = 0; k < items; ++k) {
       if (k < count) {
         keys[mine + k] = key[k];
-        if constexpr (has_values) from[mine + k] = static_cast<std::uint16_t>(idx[k]);
+        if constexpr (storage::has_values) from[mine + k] = static_cast<std::uint16_t>(idx[k]);
       }
     }
     __syncthreads();
   }
 
-  if constexpr (has_values) {
+  if constexpr (storage::has_values) {
     // Read every value of the tile before any is written (dst may be src).
     V value[items];
 #pragma unroll
@@ -331,7 +339,7 @@ void cuda_merge_into(const K* ka, const V* va, std::size_t na, const K* kb, cons
   if (total == 0) return;
   const std::uint64_t tiles = ceil_div(total, merge_tile_of<K>());
   const scratch_buffer splits((tiles + 1) * sizeof(std::uint64_t), stream);
-  const merge_pairs<K, V> pairs{ka, va, na, kb, vb, nb, 0};
+  const merge_pairs<K, V> pairs{{ka, va, na, kb, vb, nb, 0}, 0};
   merge_launch(pairs, total, ko, vo, comp, splits.get<std::uint64_t>(), stream,
                std::is_same_v<V, order_no_value> ? "merge" : "merge_by_key");
 }
@@ -362,8 +370,8 @@ void cuda_merge_sort_into(K* keys, V* values, std::size_t n, Comp comp, stream_t
          static_cast<const K*>(keys), static_cast<const V*>(values), std::uint64_t{n}, kbuf[cur],
          has_values ? vbuf[cur] : nullptr, comp);
   for (std::uint64_t w = tile; w < n; w *= 2) {
-    const merge_pairs<K, V> pairs{kbuf[cur], has_values ? vbuf[cur] : nullptr, n, nullptr,
-                                  nullptr, 0, w};
+    const merge_pairs<K, V> pairs{
+        {kbuf[cur], has_values ? vbuf[cur] : nullptr, n, nullptr, nullptr, 0, 0}, w};
     merge_launch(pairs, n, kbuf[1 - cur], has_values ? vbuf[1 - cur] : nullptr, comp,
                  splits.get<std::uint64_t>(), stream, algorithm);
     cur = 1 - cur;

@@ -7,7 +7,7 @@
 //
 // One block handles one tile of Threads * Items elements:
 //  1. Each warp loads its 32 * Items elements with coalesced (vector) loads
-//     into a padded shared buffer (the scan's warp_exchange); each lane then
+//     into a padded shared buffer (cuda/warp/warp_exchange.cuh); each lane then
 //     reads back its Items consecutive elements.
 //  2. Each lane classifies its elements (dropped, or one of up to three
 //     output classes; unique's and the reductions' classes look at the
@@ -36,13 +36,13 @@
 #include <type_traits>
 
 #include "gpuprim/cuda/block/block_scan.cuh"
+#include "gpuprim/cuda/device/decoupled_lookback.cuh"
 #include "gpuprim/cuda/support/check.cuh"
 #include "gpuprim/cuda/support/launch.cuh"
 #include "gpuprim/cuda/support/partial.cuh"
 #include "gpuprim/cuda/support/vector.cuh"
 #include "gpuprim/cuda/support/workspace.cuh"
-#include "gpuprim/cuda/device/decoupled_lookback.cuh"
-#include "gpuprim/cuda/device/device_scan.cuh"
+#include "gpuprim/cuda/warp/warp_exchange.cuh"
 #include "gpuprim/detail/select/entry.hpp"
 #include "gpuprim/detail/select/selections.hpp"
 
@@ -336,10 +336,7 @@ void launch_select(const S& s, std::uint64_t n, std::uint64_t* counts, stream_t 
   constexpr int vec = vector_items<K>;
   constexpr bool can_vectorize = vec > 1 && items % vec == 0;
   const std::uint64_t tiles = ceil_div(n, std::uint64_t(threads) * items);
-  if (tiles > 0x7fffffffull) throw std::invalid_argument("gpuprim::select: input too large");
-  const lookback_workspace ws =
-      stream_lookback_workspace(stream, tiles, tile_lookback<T>::packed ? 0 : 2 * sizeof(T));
-  const tile_lookback<T> lookback{ws.status, static_cast<T*>(ws.values), ws.epoch};
+  const auto lookback = stream_tile_lookback<T>(stream, tiles, "gpuprim::select");
   const launch_shape shape{static_cast<unsigned>(tiles), threads, 0, stream};
   if (can_vectorize && is_aligned(s.input, 16)) {
     launch("select_decoupled_lookback", "select",

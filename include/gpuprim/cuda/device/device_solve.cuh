@@ -4,7 +4,7 @@
 // Shape of the algorithm:
 //  1. Three kinds of kernel, all grid-stride over a grid of resident blocks:
 //     matvec_reduce (A times a vector with an epilogue per row, from
-//     device_spmv.cuh's row groups, or a thread per row on rows of at most
+//     spmv/kernels.cuh's row groups, or a thread per row on rows of at most
 //     5 entries: solve_thread_per_row), vector_reduce (an update per
 //     element, in 16-byte slices of every vector) and vector_update (no
 //     dot product, the same slices). The reducing kinds return up to

@@ -17,8 +17,9 @@
 
 #include "gpuprim/core/memory.hpp"
 #include "gpuprim/core/runtime.hpp"
-#include "gpuprim/cuda/support/launch.cuh"
+#include "gpuprim/cuda/device/device_spmv.cuh"
 #include "gpuprim/cuda/device/solve/kernels.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
 #include "gpuprim/detail/solve/residual_replacement.hpp"
 
 namespace gpuprim::cuda_impl {

@@ -17,8 +17,8 @@
 #include <initializer_list>
 #include <type_traits>
 
+#include "gpuprim/cuda/device/spmv/kernels.cuh"
 #include "gpuprim/cuda/support/vector.cuh"
-#include "gpuprim/cuda/device/device_spmv.cuh"
 #include "gpuprim/detail/solve/solve.hpp"
 
 namespace gpuprim::cuda_impl {

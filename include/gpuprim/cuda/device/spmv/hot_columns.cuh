@@ -1,10 +1,17 @@
-// Section 3 of device_spmv.cuh, the hot-columns merge path (see the shape
-// of the algorithm there, step 3): it builds on the merge path's tiles,
-// walk and fixup of section 2, so device_spmv.cuh includes it after them.
-// Include device_spmv.cuh, not this file.
+// The hot-columns merge path's kernels (section 3 of the SpMV, step 3 of
+// the shape of the algorithm in spmv/kernels.cuh): they build on the merge
+// path's tiles, walk and fixup of section 2. Launched by
+// launch_merge_path_hot in cuda/device/device_spmv.cuh.
 #pragma once
 
-#include "gpuprim/cuda/device/device_spmv.cuh"
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "gpuprim/cuda/device/spmv/kernels.cuh"
+#include "gpuprim/detail/sparse/spmv.hpp"
 
 namespace gpuprim::cuda_impl {
 
@@ -234,66 +241,6 @@ __global__ void __launch_bounds__(spmv_hot_threads, 1)
     }
     __syncwarp();  // the next tile overwrites the stage
   }
-}
-
-// The hot-columns SpMV; false (nothing enqueued) when the view has no hot
-// columns or their table does not fit this device's shared memory (a
-// matrix analysed on a larger GPU).
-template <class T, class I>
-bool launch_merge_path_hot(T alpha, const device_csr_view<T, I>& A, const T* x, T beta, T* y,
-                           stream_t stream) {
-  const std::int64_t rows = static_cast<std::int64_t>(A.rows);
-  const std::int64_t nnz = static_cast<std::int64_t>(A.nnz());
-  const std::int64_t n_hot = static_cast<std::int64_t>(A.hot.columns.size());
-  if (n_hot == 0 || A.hot.col_indices.size() != A.nnz()) return false;
-  const std::int64_t slots = (n_hot + 3) / 4 * 4;
-  const std::size_t shared = detail::sparse::hot_shared_bytes<T>(static_cast<std::size_t>(slots));
-  int device = 0, optin = 0;
-  GPUPRIM_CUDA_CHECK(cudaGetDevice(&device), "spmv");
-  GPUPRIM_CUDA_CHECK(
-      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "spmv");
-  if (shared > static_cast<std::size_t>(optin)) return false;
-  // 16-byte loads of the streams where both start 16-byte aligned
-  // (device allocations do; a view into the middle of an array may not).
-  const bool aligned = reinterpret_cast<std::uintptr_t>(A.hot.col_indices.data()) % 16 == 0 &&
-                       reinterpret_cast<std::uintptr_t>(A.values.data()) % 16 == 0;
-  auto kernel = aligned ? spmv_merge_path_hot<true, T, I> : spmv_merge_path_hot<false, T, I>;
-  // Always the device's whole opt-in (the attribute is a maximum): calls
-  // with smaller tables, from any thread, never lower what another needs.
-  GPUPRIM_CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin), "spmv");
-  const std::int64_t tiles = (rows + nnz + hot_tile - 1) / hot_tile;
-  // Scratch: the packed table (first: 16-byte aligned), the tiles'
-  // corners and carried rows (8-byte slots), then their carried sums.
-  const std::size_t table_bytes = (static_cast<std::size_t>(slots) * sizeof(T) + 15) / 16 * 16;
-  const detail::scratch_buffer scratch(
-      table_bytes + (2 * (tiles + 1) + tiles) * sizeof(std::int64_t) + tiles * sizeof(T), stream);
-  auto* hot_x = scratch.get<T>();
-  auto* tile_corners = reinterpret_cast<std::int64_t*>(scratch.get<unsigned char>() + table_bytes);
-  auto* carry_rows = tile_corners + 2 * (tiles + 1);
-  auto* carry_values = reinterpret_cast<T*>(carry_rows + tiles);
-  const auto blocks = [](std::int64_t n) {
-    return dim3(
-        static_cast<unsigned>(std::max<std::int64_t>(1, (n + spmv_threads - 1) / spmv_threads)));
-  };
-  launch("spmv_merge_path_partition", "spmv", spmv_merge_path_partition<I, hot_tile>,
-         {blocks(tiles + 1), dim3(spmv_threads), 0, stream}, tiles, A.row_offsets.data(), rows, nnz,
-         tile_corners);
-  launch("spmv_hot_gather", "spmv", spmv_hot_gather<T, I>,
-         {blocks(slots), dim3(spmv_threads), 0, stream}, x, A.hot.columns.data(), n_hot, slots,
-         hot_x);
-  // A persistent grid: one block a SM (the table takes the SM's shared memory).
-  const unsigned grid = static_cast<unsigned>(
-      std::min<std::int64_t>(current_multiprocessor_count(),
-                             (tiles + spmv_hot_threads / 32 - 1) / (spmv_hot_threads / 32)));
-  launch("spmv_merge_path_hot", "spmv", kernel,
-         {dim3(grid), dim3(spmv_hot_threads), static_cast<unsigned>(shared), stream}, nnz, tiles,
-         A.row_offsets.data(), A.hot.col_indices.data(), A.values.data(), x, alpha, beta, y,
-         tile_corners, carry_rows, carry_values, hot_x, static_cast<int>(slots));
-  launch("spmv_merge_path_fixup", "spmv", spmv_merge_path_fixup<T>,
-         {blocks(tiles), dim3(spmv_threads), 0, stream}, tiles, rows, carry_rows, carry_values,
-         alpha, y);
-  return true;
 }
 
 }  // namespace gpuprim::cuda_impl
