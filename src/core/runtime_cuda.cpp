@@ -236,9 +236,15 @@ void* allocate_or_throw(std::size_t bytes, stream_t stream, std::size_t zeroed_b
   }
   return data;
 }
-void free_after_stream(void* old, stream_t stream, const char* what) {
+// Frees `old` once the stream is done with it; on an error frees `grown`
+// (the buffer that was to replace it) before throwing.
+void free_after_stream(void* old, void* grown, stream_t stream, const char* what) {
   if (!old) return;
-  GPUPRIM_CUDA_CHECK(cudaStreamSynchronize(stream), what);
+  const cudaError_t code = cudaStreamSynchronize(stream);
+  if (code != cudaSuccess) {
+    cudaFree(grown);
+    detail::throw_cuda_error(code, "cudaStreamSynchronize", what);
+  }
   cudaFree(old);
 }
 
@@ -312,7 +318,7 @@ workspace stream_workspace_of(stream_t stream, std::size_t scratch_bytes) {
   if (!e.data || e.scratch_bytes < scratch_bytes) {
     const std::size_t grown = std::max<std::size_t>(scratch_bytes, 2 * e.scratch_bytes);
     void* data = allocate_or_throw(counter_bytes + grown, stream, counter_bytes, "workspace");
-    free_after_stream(e.data, stream, "workspace");
+    free_after_stream(e.data, data, stream, "workspace");
     e = {data, grown};
   }
   return {static_cast<unsigned*>(e.data), static_cast<char*>(e.data) + counter_bytes};
@@ -329,7 +335,7 @@ lookback_workspace stream_lookback_workspace_of(stream_t stream, std::size_t til
     const std::size_t flag_bytes = align_up(grown_tiles * sizeof(unsigned long long), 256);
     void* data =
         allocate_or_throw(flag_bytes + grown_values, stream, flag_bytes, "lookback workspace");
-    free_after_stream(e.data, stream, "lookback workspace");
+    free_after_stream(e.data, data, stream, "lookback workspace");
     e.data = data;
     e.tiles = grown_tiles;
     e.value_bytes = grown_values;
