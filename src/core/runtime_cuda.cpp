@@ -223,10 +223,30 @@ namespace {
 // The kept buffers of the stream workspaces below: allocated when they
 // grow, the old one freed once the kernels already enqueued on its stream
 // (which may still use it) are done.
+//
+// Under CUDA-graph capture the buffers work as outside it: the allocation
+// is made outside the graph (cudaMalloc in relaxed capture mode, so a
+// global-mode capture of another thread or of the caller's framework does
+// not refuse it) and outlives every replay; a buffer that a capture has
+// used is never freed (a graph may still replay with it), only retired.
+bool stream_capturing(stream_t stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  const cudaError_t code = cudaStreamIsCapturing(stream, &status);
+  if (code != cudaSuccess) {
+    cudaGetLastError();  // not sticky
+    return code == cudaErrorStreamCaptureImplicit;
+  }
+  return status != cudaStreamCaptureStatusNone;
+}
+// `bytes` of device memory whose first `zeroed_bytes` are zero for every
+// kernel later enqueued on `stream`.
 void* allocate_or_throw(std::size_t bytes, stream_t stream, std::size_t zeroed_bytes,
                         const char* what) {
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  GPUPRIM_CUDA_CHECK(cudaThreadExchangeStreamCaptureMode(&mode), what);
   void* data = nullptr;
   cudaError_t code = cudaMalloc(&data, bytes);
+  cudaThreadExchangeStreamCaptureMode(&mode);  // the caller's mode back
   if (code != cudaSuccess) detail::throw_cuda_error(code, "cudaMalloc", what, bytes);
   // Stream-ordered: the zeroing precedes every kernel later enqueued here.
   code = cudaMemsetAsync(data, 0, zeroed_bytes, stream);
@@ -236,10 +256,13 @@ void* allocate_or_throw(std::size_t bytes, stream_t stream, std::size_t zeroed_b
   }
   return data;
 }
-// Frees `old` once the stream is done with it; on an error frees `grown`
-// (the buffer that was to replace it) before throwing.
-void free_after_stream(void* old, void* grown, stream_t stream, const char* what) {
+// Frees `old` once the stream is done with it, unless a graph may hold it;
+// on an error frees `grown` (the buffer that was to replace it) before
+// throwing.
+void retire_buffer(void* old, bool used_in_capture, void* grown, stream_t stream,
+                   const char* what) {
   if (!old) return;
+  if (used_in_capture || stream_capturing(stream)) return;  // a graph may hold it: kept
   const cudaError_t code = cudaStreamSynchronize(stream);
   if (code != cudaSuccess) {
     cudaFree(grown);
@@ -263,12 +286,14 @@ class thread_workspaces {
   struct plain {
     void* data = nullptr;
     std::size_t scratch_bytes = 0;
+    bool captured = false;  // used by a captured graph
   };
   struct lookback {
     void* data = nullptr;
     std::size_t tiles = 0;
     std::size_t value_bytes = 0;
     unsigned epoch = 0;
+    bool captured = false;  // used by a captured graph
   };
   struct slot {
     plain single;
@@ -288,15 +313,16 @@ class thread_workspaces {
     return s;
   }
 
-  // When the thread ends. cudaFree waits for work still using a buffer; on
-  // an error (the runtime shutting down, another thread capturing a graph)
-  // the buffer is left to the process's end.
+  // When the thread ends. cudaFree waits for work still using a buffer; a
+  // buffer a graph has used stays (the graph may outlive the thread), and
+  // on an error (the runtime shutting down, another thread capturing a
+  // graph) the buffer is left to the process's end.
   ~thread_workspaces() {
     if (slots_.empty()) return;
     for (auto& [key, s] : slots_) {
       if (cudaSetDevice(key.first) != cudaSuccess) continue;
-      if (s.single.data) cudaFree(s.single.data);
-      if (s.status.data) cudaFree(s.status.data);
+      if (s.single.data && !s.single.captured) cudaFree(s.single.data);
+      if (s.status.data && !s.status.captured) cudaFree(s.status.data);
     }
     cudaGetLastError();
   }
@@ -318,9 +344,11 @@ workspace stream_workspace_of(stream_t stream, std::size_t scratch_bytes) {
   if (!e.data || e.scratch_bytes < scratch_bytes) {
     const std::size_t grown = std::max<std::size_t>(scratch_bytes, 2 * e.scratch_bytes);
     void* data = allocate_or_throw(counter_bytes + grown, stream, counter_bytes, "workspace");
-    free_after_stream(e.data, data, stream, "workspace");
+    retire_buffer(e.data, e.captured, data, stream, "workspace");
     e = {data, grown};
   }
+  // The kernels leave the counter zero, so a replay finds it as they left it.
+  e.captured = e.captured || stream_capturing(stream);
   return {static_cast<unsigned*>(e.data), static_cast<char*>(e.data) + counter_bytes};
 }
 
@@ -335,12 +363,20 @@ lookback_workspace stream_lookback_workspace_of(stream_t stream, std::size_t til
     const std::size_t flag_bytes = align_up(grown_tiles * sizeof(unsigned long long), 256);
     void* data =
         allocate_or_throw(flag_bytes + grown_values, stream, flag_bytes, "lookback workspace");
-    free_after_stream(e.data, data, stream, "lookback workspace");
+    retire_buffer(e.data, e.captured, data, stream, "lookback workspace");
     e.data = data;
     e.tiles = grown_tiles;
     e.value_bytes = grown_values;
   }
   const std::size_t flag_bytes = align_up(e.tiles * sizeof(unsigned long long), 256);
+  if (stream_capturing(stream)) {
+    // The epoch is a kernel argument, fixed in the graph: every replay
+    // would find the flags its previous replay left with that epoch as if
+    // they were its own. So the graph zeroes the flags of its tiles first.
+    e.captured = true;
+    GPUPRIM_CUDA_CHECK(cudaMemsetAsync(e.data, 0, tiles * sizeof(unsigned long long), stream),
+                       "lookback workspace");
+  }
   if (++e.epoch == (1u << 29)) {
     // Wrapped: flags of epoch 1 may still lie in slots no call has reached since.
     GPUPRIM_CUDA_CHECK(cudaMemsetAsync(e.data, 0, flag_bytes, stream), "lookback workspace");

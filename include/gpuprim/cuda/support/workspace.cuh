@@ -12,9 +12,8 @@
 // same stream, whose kernels may come between a call's kernels) get
 // workspaces of their own. The lookup takes no lock: a thread-local table,
 // a compare when the stream is the thread's last one. A workspace is freed
-// when its thread ends (cudaFree waits for the kernels still using it), so
-// a CUDA graph that captured a call is to be replayed while the capturing
-// thread lives.
+// when its thread ends (cudaFree waits for the kernels still using it),
+// unless a CUDA graph captured a call using it: the graph may replay later.
 #pragma once
 
 #include <cstddef>
