@@ -53,21 +53,32 @@ nb::handle keep(nb::object o) {
   return o.release();
 }
 
+frameworks* load_frameworks() {
+  auto* p = new frameworks;
+  nb::module_ np = nb::module_::import_("numpy");
+  p->numpy_ndarray = reinterpret_cast<PyTypeObject*>(keep(np.attr("ndarray")).ptr());
+  p->numpy_empty = keep(np.attr("empty"));
+  p->numpy_asarray = keep(np.attr("asarray"));
+  p->numpy_ascontiguousarray = keep(np.attr("ascontiguousarray"));
+  for (int i = 0; i < dtype_count; ++i) {
+    const bool is_bool = static_cast<dtype>(i) == dtype::bool8;
+    p->numpy_dtypes[i] = keep(np.attr("dtype")(name_of(i)));
+    p->numpy_scalars[i] = keep(np.attr(is_bool ? "bool_" : name_of(i)));
+  }
+  return p;
+}
+
+// Looked up once, under the GIL. Not a function-local static with an
+// initializer: its guard would be held while the initializer calls into
+// Python, which may hand the GIL to another thread that then waits on the
+// guard while holding the GIL (a deadlock). Here two threads may both load
+// (the GIL can pass between them); the first to finish is kept.
 frameworks& fw() {
-  static frameworks* f = [] {
-    auto* p = new frameworks;
-    nb::module_ np = nb::module_::import_("numpy");
-    p->numpy_ndarray = reinterpret_cast<PyTypeObject*>(keep(np.attr("ndarray")).ptr());
-    p->numpy_empty = keep(np.attr("empty"));
-    p->numpy_asarray = keep(np.attr("asarray"));
-    p->numpy_ascontiguousarray = keep(np.attr("ascontiguousarray"));
-    for (int i = 0; i < dtype_count; ++i) {
-      const bool is_bool = static_cast<dtype>(i) == dtype::bool8;
-      p->numpy_dtypes[i] = keep(np.attr("dtype")(name_of(i)));
-      p->numpy_scalars[i] = keep(np.attr(is_bool ? "bool_" : name_of(i)));
-    }
-    return p;
-  }();
+  static frameworks* f = nullptr;  // constant-initialized: no guard
+  if (!f) {
+    frameworks* p = load_frameworks();
+    if (!f) f = p;
+  }
   return *f;
 }
 
@@ -689,8 +700,13 @@ nb::object result_object(const context& ctx, const array& result) {
     const nb::gil_scoped_release release;
     synchronize(ctx.stream);
   }
-  static nb::handle from_dlpack = keep(nb::module_::import_("jax.dlpack").attr("from_dlpack"));
-  return from_dlpack(result.obj);
+  // Looked up once, under the GIL (as fw(): the import runs Python code).
+  static PyObject* from_dlpack = nullptr;
+  if (!from_dlpack) {
+    nb::handle f = keep(nb::module_::import_("jax.dlpack").attr("from_dlpack"));
+    if (!from_dlpack) from_dlpack = f.ptr();
+  }
+  return nb::handle(from_dlpack)(result.obj);
 }
 
 nb::handle numpy_dtype(dtype type) {

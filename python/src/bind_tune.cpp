@@ -103,9 +103,13 @@ nb::dict tune(const std::string& algorithm, const std::string& type, std::uint64
     const auto path = tn::cache_path(device);
     if (path) {
       const int log2_size = static_cast<int>(std::lround(std::log2(static_cast<double>(n))));
-      tn::store_cache(*path, device,
-                      {{r.algorithm->id, r.type, log2_size, r.rows[r.winner].candidate,
-                        r.rows[r.winner].time.median_us, r.rows[0].time.median_us}});
+      {
+        // File work (a lock, a write, an fsync): other threads run meanwhile.
+        nb::gil_scoped_release release;
+        tn::store_cache(*path, device,
+                        {{r.algorithm->id, r.type, log2_size, r.rows[r.winner].candidate,
+                          r.rows[r.winner].time.median_us, r.rows[0].time.median_us}});
+      }
       d["stored_in"] = path->string();
     }
   }

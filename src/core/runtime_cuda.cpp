@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -134,21 +135,27 @@ int current_multiprocessor_count() {
 }
 
 int occupancy_blocks_per_multiprocessor(const void* kernel, int threads) {
-  static std::mutex mutex;
-  static std::map<std::pair<const void*, int>, int> cache;
-  std::lock_guard lock(mutex);
-  auto [it, inserted] = cache.try_emplace({kernel, threads}, 0);
-  if (inserted) {
-    int blocks = 0;
-    const cudaError_t code =
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, 0);
-    if (code != cudaSuccess) {
-      cache.erase(it);
-      detail::throw_cuda_error(code, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", "launch");
+  // Per thread, as kernel_function's handles: no lock on the launch path.
+  struct key {
+    int device;
+    int threads;
+    const void* kernel;
+    bool operator<(const key& o) const {
+      return std::tie(device, threads, kernel) < std::tie(o.device, o.threads, o.kernel);
     }
-    it->second = blocks > 0 ? blocks : 1;
+  };
+  thread_local std::map<key, int> cache;
+  const key k{current_device(), threads, kernel};
+  if (const auto it = cache.find(k); it != cache.end()) return it->second;
+  int blocks = 0;
+  const cudaError_t code =
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, 0);
+  if (code != cudaSuccess) {
+    detail::throw_cuda_error(code, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", "launch");
   }
-  return it->second;
+  blocks = blocks > 0 ? blocks : 1;
+  cache.emplace(k, blocks);
+  return blocks;
 }
 
 namespace {
@@ -212,6 +219,7 @@ void launch_function(cudaFunction_t function, const launch_shape& shape, void** 
 }
 
 namespace {
+
 // The kept buffers of the stream workspaces below: allocated when they
 // grow, the old one freed once the kernels already enqueued on its stream
 // (which may still use it) are done.
@@ -230,42 +238,113 @@ bool stream_capturing(stream_t stream) {
   }
   return status != cudaStreamCaptureStatusNone;
 }
-void* allocate_or_throw(std::size_t bytes, const char* what) {
+// `bytes` of device memory whose first `zeroed_bytes` are zero for every
+// kernel later enqueued on `stream`.
+void* allocate_or_throw(std::size_t bytes, stream_t stream, std::size_t zeroed_bytes,
+                        const char* what) {
   cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
   GPUPRIM_CUDA_CHECK(cudaThreadExchangeStreamCaptureMode(&mode), what);
   void* data = nullptr;
-  const cudaError_t code = cudaMalloc(&data, bytes);
+  cudaError_t code = cudaMalloc(&data, bytes);
   cudaThreadExchangeStreamCaptureMode(&mode);  // the caller's mode back
   if (code != cudaSuccess) detail::throw_cuda_error(code, "cudaMalloc", what, bytes);
+  // Stream-ordered: the zeroing precedes every kernel later enqueued here.
+  code = cudaMemsetAsync(data, 0, zeroed_bytes, stream);
+  if (code != cudaSuccess) {
+    cudaFree(data);
+    detail::throw_cuda_error(code, "cudaMemsetAsync", what);
+  }
   return data;
 }
-void retire_buffer(void* old, bool used_in_capture, stream_t stream, const char* what) {
+// Frees `old` once the stream is done with it, unless a graph may hold it;
+// on an error frees `grown` (the buffer that was to replace it) before
+// throwing.
+void retire_buffer(void* old, bool used_in_capture, void* grown, stream_t stream,
+                   const char* what) {
   if (!old) return;
   if (used_in_capture || stream_capturing(stream)) return;  // a graph may hold it: kept
-  GPUPRIM_CUDA_CHECK(cudaStreamSynchronize(stream), what);
+  const cudaError_t code = cudaStreamSynchronize(stream);
+  if (code != cudaSuccess) {
+    cudaFree(grown);
+    detail::throw_cuda_error(code, "cudaStreamSynchronize", what);
+  }
   cudaFree(old);
 }
-}  // namespace
 
-workspace stream_workspace(stream_t stream, std::size_t scratch_bytes) {
-  constexpr std::size_t counter_bytes = 256;  // keeps the scratch area 256-byte aligned
-  struct entry {
+// One thread's workspaces, per (device, stream). Per thread and not per
+// stream alone, because several threads may enqueue on one stream handle:
+// the legacy default stream (every framework's default), or
+// cudaStreamPerThread, one handle naming a different stream on each
+// thread. A call that keeps data in its workspace from one kernel to the
+// next (segmented reduce's parts) must not find another thread's kernel
+// between the two, writing the same memory; and a buffer one thread has
+// just been handed must not be freed by another growing it. Only the owning
+// thread reads or grows its entries: no lock, one thread-local lookup per
+// call (a compare when the stream is the thread's last one).
+class thread_workspaces {
+ public:
+  struct plain {
     void* data = nullptr;
     std::size_t scratch_bytes = 0;
     bool captured = false;  // used by a captured graph
   };
-  static std::mutex mutex;
-  static std::map<std::pair<int, stream_t>, entry>
-      workspaces;  // never freed: lives with the process
-  const int device = current_device();
-  std::lock_guard lock(mutex);
-  entry& e = workspaces[{device, stream}];
+  struct lookback {
+    void* data = nullptr;
+    std::size_t tiles = 0;
+    std::size_t value_bytes = 0;
+    unsigned epoch = 0;
+    bool captured = false;  // used by a captured graph
+  };
+  struct slot {
+    plain single;
+    lookback status;
+  };
+
+  thread_workspaces() = default;
+  thread_workspaces(const thread_workspaces&) = delete;
+  thread_workspaces& operator=(const thread_workspaces&) = delete;
+
+  slot& at(int device, stream_t stream) {
+    if (last_ && last_device_ == device && last_stream_ == stream) return *last_;
+    slot& s = slots_[{device, stream}];  // map nodes stay put
+    last_ = &s;
+    last_device_ = device;
+    last_stream_ = stream;
+    return s;
+  }
+
+  // When the thread ends. cudaFree waits for work still using a buffer; a
+  // buffer a graph has used stays (the graph may outlive the thread), and
+  // on an error (the runtime shutting down, another thread capturing a
+  // graph) the buffer is left to the process's end.
+  ~thread_workspaces() {
+    if (slots_.empty()) return;
+    for (auto& [key, s] : slots_) {
+      if (cudaSetDevice(key.first) != cudaSuccess) continue;
+      if (s.single.data && !s.single.captured) cudaFree(s.single.data);
+      if (s.status.data && !s.status.captured) cudaFree(s.status.data);
+    }
+    cudaGetLastError();
+  }
+
+ private:
+  std::map<std::pair<int, stream_t>, slot> slots_;
+  slot* last_ = nullptr;
+  int last_device_ = -1;
+  stream_t last_stream_ = nullptr;
+};
+
+thread_local thread_workspaces this_thread_workspaces;
+
+}  // namespace
+
+workspace stream_workspace_of(stream_t stream, std::size_t scratch_bytes) {
+  constexpr std::size_t counter_bytes = 256;  // keeps the scratch area 256-byte aligned
+  thread_workspaces::plain& e = this_thread_workspaces.at(current_device(), stream).single;
   if (!e.data || e.scratch_bytes < scratch_bytes) {
     const std::size_t grown = std::max<std::size_t>(scratch_bytes, 2 * e.scratch_bytes);
-    void* data = allocate_or_throw(counter_bytes + grown, "workspace");
-    // Stream-ordered: the zeroing precedes every kernel later enqueued here.
-    GPUPRIM_CUDA_CHECK(cudaMemsetAsync(data, 0, counter_bytes, stream), "workspace");
-    retire_buffer(e.data, e.captured, stream, "workspace");
+    void* data = allocate_or_throw(counter_bytes + grown, stream, counter_bytes, "workspace");
+    retire_buffer(e.data, e.captured, data, stream, "workspace");
     e = {data, grown};
   }
   // The kernels leave the counter zero, so a replay finds it as they left it.
@@ -273,29 +352,18 @@ workspace stream_workspace(stream_t stream, std::size_t scratch_bytes) {
   return {static_cast<unsigned*>(e.data), static_cast<char*>(e.data) + counter_bytes};
 }
 
-lookback_workspace stream_lookback_workspace(stream_t stream, std::size_t tiles,
-                                             std::size_t value_bytes_per_tile) {
-  struct entry {
-    void* data = nullptr;
-    std::size_t tiles = 0;
-    std::size_t value_bytes = 0;
-    unsigned epoch = 0;
-    bool captured = false;  // used by a captured graph
-  };
-  static std::mutex mutex;
-  static std::map<std::pair<int, stream_t>, entry> workspaces;  // lives with the process
-  const int device = current_device();
-  std::lock_guard lock(mutex);
-  entry& e = workspaces[{device, stream}];
+lookback_workspace stream_lookback_workspace_of(stream_t stream, std::size_t tiles,
+                                                std::size_t value_bytes_per_tile) {
+  thread_workspaces::lookback& e = this_thread_workspaces.at(current_device(), stream).status;
   tiles = std::max<std::size_t>(tiles, 1);
   const std::size_t value_bytes = tiles * value_bytes_per_tile;
   if (!e.data || e.tiles < tiles || e.value_bytes < value_bytes) {
     const std::size_t grown_tiles = std::max(tiles, 2 * e.tiles);
     const std::size_t grown_values = std::max(value_bytes, 2 * e.value_bytes);
     const std::size_t flag_bytes = align_up(grown_tiles * sizeof(unsigned long long), 256);
-    void* data = allocate_or_throw(flag_bytes + grown_values, "lookback workspace");
-    GPUPRIM_CUDA_CHECK(cudaMemsetAsync(data, 0, flag_bytes, stream), "lookback workspace");
-    retire_buffer(e.data, e.captured, stream, "lookback workspace");
+    void* data =
+        allocate_or_throw(flag_bytes + grown_values, stream, flag_bytes, "lookback workspace");
+    retire_buffer(e.data, e.captured, data, stream, "lookback workspace");
     e.data = data;
     e.tiles = grown_tiles;
     e.value_bytes = grown_values;

@@ -271,7 +271,8 @@ struct loaded_state {
   // Tables are never freed while the process runs (a reset keeps the old
   // ones here), so a reader holding a pointer cannot be left dangling.
   std::vector<std::unique_ptr<table>> all;
-  std::optional<device_key> test_device;
+  std::optional<device_key> test_device;  // read and written under the mutex
+  std::atomic<bool> testing{false};       // test_device is set (read without it)
 };
 
 loaded_state& state() {
@@ -319,7 +320,9 @@ std::unique_ptr<table> load_table(int ordinal) {
 
 const table* table_for_current_device() {
   loaded_state& s = state();
-  const int ordinal = s.test_device ? 0 : current_device();
+  // Lock-free after the first call on a device: one atomic load of the
+  // table (and cudaGetDevice).
+  const int ordinal = s.testing.load(std::memory_order_acquire) ? 0 : current_device();
   if (ordinal < 0 || ordinal >= max_devices) return nullptr;
   if (const table* t = s.tables[ordinal].load(std::memory_order_acquire)) return t;
   std::lock_guard lock(s.mutex);
@@ -382,6 +385,7 @@ void reset_loaded_caches() {
 void set_device_for_testing(std::optional<device_key> device) {
   loaded_state& s = state();
   std::lock_guard lock(s.mutex);
+  s.testing.store(device.has_value(), std::memory_order_release);
   s.test_device = std::move(device);
 }
 

@@ -74,7 +74,9 @@ void store_cache(const std::filesystem::path& path, const device_key& device,
 std::string format_cache(const cache_contents& contents);
 
 namespace detail {
-// Forget the loaded caches (tests only: no launch may run concurrently).
+// Forget the loaded caches, so that the next lookup on each device reads
+// its file again (tests). Safe beside concurrent lookups: each sees the
+// old table or the new one (old tables are kept until the process ends).
 void reset_loaded_caches();
 // Use this device key instead of asking the CUDA runtime (host tests).
 void set_device_for_testing(std::optional<device_key> device);

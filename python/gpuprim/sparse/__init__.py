@@ -17,6 +17,7 @@ arrays (the last 16 tuples, by the arrays' identity).
 """
 
 import numbers
+import threading
 import weakref
 
 from .. import _core
@@ -57,8 +58,11 @@ _CHECKED = "_gpuprim_csr_checked"
 # A (data, indices, indptr, shape) tuple has no object to keep it on: the
 # last few checks, keyed by the arrays' ids, each with weak references that
 # tell a reused id from the same array.
+# Threads share it: the lock makes "drop the oldest, add this one" one step
+# (two threads dropping the same oldest entry would raise KeyError).
 _TUPLE_CHECKS = {}
 _TUPLE_CHECKS_KEPT = 16
+_TUPLE_CHECKS_LOCK = threading.Lock()
 
 
 def _kept_tuple_check(key, arrays):
@@ -73,9 +77,10 @@ def _keep_tuple_check(key, arrays, stats):
         refs = tuple(weakref.ref(a) for a in arrays)
     except TypeError:
         return  # arrays without weak references: checked on every call
-    if len(_TUPLE_CHECKS) >= _TUPLE_CHECKS_KEPT:
-        _TUPLE_CHECKS.pop(next(iter(_TUPLE_CHECKS)))
-    _TUPLE_CHECKS[key] = (refs, stats)
+    with _TUPLE_CHECKS_LOCK:
+        if key not in _TUPLE_CHECKS and len(_TUPLE_CHECKS) >= _TUPLE_CHECKS_KEPT:
+            del _TUPLE_CHECKS[next(iter(_TUPLE_CHECKS))]
+        _TUPLE_CHECKS[key] = (refs, stats)
 
 
 def _checked_csr(fn, A, stream):

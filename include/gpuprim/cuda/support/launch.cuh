@@ -22,11 +22,13 @@ constexpr std::size_t align_up(std::size_t x, std::size_t a) {
   return (x + a - 1) / a * a;
 }
 
-// Multiprocessor count of the current device (cached per device).
+// Multiprocessor count of the current device (cached per device, read with
+// one relaxed atomic load).
 int current_multiprocessor_count();
 
 // Occupancy calculator's maximum resident blocks of `kernel` per
-// multiprocessor at `threads` per block (cached per kernel and block size).
+// multiprocessor at `threads` per block (cached per thread, device, kernel
+// and block size: no lock).
 int occupancy_blocks_per_multiprocessor(const void* kernel, int threads);
 
 // Blocks of `kernel` to launch as a persistent grid on the current device:
