@@ -286,14 +286,16 @@ class thread_workspaces {
   struct plain {
     void* data = nullptr;
     std::size_t scratch_bytes = 0;
-    bool captured = false;  // used by a captured graph
+    bool captured = false;        // used by a captured graph
+    std::size_t zero_before = 0;  // bytes still to zero for calls outside a graph
   };
   struct lookback {
     void* data = nullptr;
     std::size_t tiles = 0;
     std::size_t value_bytes = 0;
     unsigned epoch = 0;
-    bool captured = false;  // used by a captured graph
+    bool captured = false;        // used by a captured graph
+    std::size_t zero_before = 0;  // bytes still to zero for calls outside a graph
   };
   struct slot {
     plain single;
@@ -336,6 +338,16 @@ class thread_workspaces {
 
 thread_local thread_workspaces this_thread_workspaces;
 
+// A buffer allocated while its stream was being captured was zeroed by a
+// memset node of that graph only: the first call outside a capture zeroes
+// it in the stream's order.
+template <class Entry>
+void zero_outside_graphs(Entry& e, stream_t stream, const char* what) {
+  if (e.zero_before == 0 || stream_capturing(stream)) return;
+  GPUPRIM_CUDA_CHECK(cudaMemsetAsync(e.data, 0, e.zero_before, stream), what);
+  e.zero_before = 0;
+}
+
 }  // namespace
 
 workspace stream_workspace_of(stream_t stream, std::size_t scratch_bytes) {
@@ -346,7 +358,9 @@ workspace stream_workspace_of(stream_t stream, std::size_t scratch_bytes) {
     void* data = allocate_or_throw(counter_bytes + grown, stream, counter_bytes, "workspace");
     retire_buffer(e.data, e.captured, data, stream, "workspace");
     e = {data, grown};
+    if (stream_capturing(stream)) e.zero_before = counter_bytes;
   }
+  zero_outside_graphs(e, stream, "workspace");
   // The kernels leave the counter zero, so a replay finds it as they left it.
   e.captured = e.captured || stream_capturing(stream);
   return {static_cast<unsigned*>(e.data), static_cast<char*>(e.data) + counter_bytes};
@@ -367,7 +381,9 @@ lookback_workspace stream_lookback_workspace_of(stream_t stream, std::size_t til
     e.data = data;
     e.tiles = grown_tiles;
     e.value_bytes = grown_values;
+    if (stream_capturing(stream)) e.zero_before = flag_bytes;
   }
+  zero_outside_graphs(e, stream, "lookback workspace");
   const std::size_t flag_bytes = align_up(e.tiles * sizeof(unsigned long long), 256);
   if (stream_capturing(stream)) {
     // The epoch is a kernel argument, fixed in the graph: every replay
