@@ -61,34 +61,65 @@ namespace gpuprim {
 // gpuprim/detail/sparse/csr.hpp; the GPU kernel choice (spmv_kernel,
 // spmv_choice, choose_spmv_kernel) in gpuprim/detail/sparse/spmv.hpp.
 
-// A CSR matrix in host memory: owns its arrays; the constructor checks them.
-template <class T, class I>
-class csr_matrix {
+namespace detail::sparse {
+
+// What the host and the device CSR matrix share: the shape and the three
+// arrays (row offsets, column indices, values), in IndexArray/ValueArray.
+template <class T, class I, class IndexArray, class ValueArray>
+class csr_arrays {
   static_assert(sparse_value<T> && sparse_index<I>,
-                "gpuprim::csr_matrix<T, I>: T is float or double, I is int32 or int64");
+                "gpuprim::csr_matrix<T, I> and device_csr_matrix<T, I>: T is float or double, I "
+                "is int32 or int64");
 
  public:
   using value_type = T;
   using index_type = I;
 
-  // The empty 0 x 0 matrix.
-  csr_matrix() : offsets_(1, 0) {}
-  // An all-zero rows x cols matrix.
-  csr_matrix(std::size_t rows, std::size_t cols)
-      : rows_(rows), cols_(cols), offsets_(rows + 1, 0) {}
-  csr_matrix(std::size_t rows, std::size_t cols, std::vector<I> row_offsets,
-             std::vector<I> col_indices, std::vector<T> values)
+  std::size_t rows() const { return rows_; }
+  std::size_t cols() const { return cols_; }
+  std::size_t nnz() const { return values_.size(); }
+
+ protected:
+  csr_arrays() = default;
+  csr_arrays(std::size_t rows, std::size_t cols, IndexArray row_offsets, IndexArray col_indices,
+             ValueArray values)
       : rows_(rows),
         cols_(cols),
         offsets_(std::move(row_offsets)),
         col_indices_(std::move(col_indices)),
-        values_(std::move(values)) {
+        values_(std::move(values)) {}
+
+  std::size_t rows_ = 0;
+  std::size_t cols_ = 0;
+  IndexArray offsets_;
+  IndexArray col_indices_;
+  ValueArray values_;
+};
+
+}  // namespace detail::sparse
+
+// A CSR matrix in host memory: owns its arrays; the constructor checks them.
+template <class T, class I>
+class csr_matrix : public detail::sparse::csr_arrays<T, I, std::vector<I>, std::vector<T>> {
+  using base = detail::sparse::csr_arrays<T, I, std::vector<I>, std::vector<T>>;
+  using base::cols_;
+  using base::col_indices_;
+  using base::offsets_;
+  using base::rows_;
+  using base::values_;
+
+ public:
+  // The empty 0 x 0 matrix.
+  csr_matrix() : base(0, 0, std::vector<I>(1, 0), {}, {}) {}
+  // An all-zero rows x cols matrix.
+  csr_matrix(std::size_t rows, std::size_t cols)
+      : base(rows, cols, std::vector<I>(rows + 1, 0), {}, {}) {}
+  csr_matrix(std::size_t rows, std::size_t cols, std::vector<I> row_offsets,
+             std::vector<I> col_indices, std::vector<T> values)
+      : base(rows, cols, std::move(row_offsets), std::move(col_indices), std::move(values)) {
     detail::sparse::check_csr<I>("csr_matrix", rows_, cols_, offsets_, col_indices_, values_.size());
   }
 
-  std::size_t rows() const { return rows_; }
-  std::size_t cols() const { return cols_; }
-  std::size_t nnz() const { return values_.size(); }
   const std::vector<I>& row_offsets() const { return offsets_; }
   const std::vector<I>& col_indices() const { return col_indices_; }
   const std::vector<T>& values() const { return values_; }
@@ -99,39 +130,28 @@ class csr_matrix {
   operator csr_view<T, I>() const { return view(); }
 
   csr_row_stats stats() const { return detail::sparse::row_stats<I>(rows_, offsets_); }
-
- private:
-  std::size_t rows_ = 0;
-  std::size_t cols_ = 0;
-  std::vector<I> offsets_;
-  std::vector<I> col_indices_;
-  std::vector<T> values_;
 };
 
 // A CSR matrix in device memory, with the row statistics measured when it
 // was made.
 template <class T, class I>
-class device_csr_matrix {
-  static_assert(sparse_value<T> && sparse_index<I>,
-                "gpuprim::device_csr_matrix<T, I>: T is float or double, I is int32 or int64");
+class device_csr_matrix
+    : public detail::sparse::csr_arrays<T, I, device_vector<I>, device_vector<T>> {
+  using base = detail::sparse::csr_arrays<T, I, device_vector<I>, device_vector<T>>;
+  using base::cols_;
+  using base::col_indices_;
+  using base::offsets_;
+  using base::rows_;
+  using base::values_;
 
  public:
-  using value_type = T;
-  using index_type = I;
-
   device_csr_matrix() = default;
   // Checked on the host, then copied.
   explicit device_csr_matrix(const csr_matrix<T, I>& host)
-      : rows_(host.rows()),
-        cols_(host.cols()),
-        offsets_(to_device(host.row_offsets())),
-        col_indices_(to_device(host.col_indices())),
-        values_(to_device(host.values())),
+      : base(host.rows(), host.cols(), to_device(host.row_offsets()),
+             to_device(host.col_indices()), to_device(host.values())),
         stats_(host.stats()) {}
 
-  std::size_t rows() const { return rows_; }
-  std::size_t cols() const { return cols_; }
-  std::size_t nnz() const { return values_.size(); }
   const csr_row_stats& stats() const { return stats_; }
   device_span<T> mutable_values() { return values_.span(); }
 
@@ -181,11 +201,6 @@ class device_csr_matrix {
   }
 
  private:
-  std::size_t rows_ = 0;
-  std::size_t cols_ = 0;
-  device_vector<I> offsets_;
-  device_vector<I> col_indices_;
-  device_vector<T> values_;
   csr_row_stats stats_;
   device_vector<I> hot_columns_;      // prepare_spmv: the hot columns
   device_vector<I> hot_col_indices_;  // and the column indices, hot ones recoded
