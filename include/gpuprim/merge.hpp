@@ -80,8 +80,8 @@ void merge_checks(const SA& sa, const SB& sb, const SO& so) {
 // type, matching lengths, the outputs apart from the inputs and from each
 // other.
 template <class SKA, class SVA, class SKB, class SVB, class SKO, class SVO>
-void merge_by_key_checks(const SKA& ka, const SVA& va, const SKB& kb, const SVB& vb,
-                         const SKO& ko, const SVO& vo) {
+void merge_by_key_checks(const SKA& ka, const SVA& va, const SKB& kb, const SVB& vb, const SKO& ko,
+                         const SVO& vo) {
   using K = order_element_t<SKA>;
   using V = order_element_t<SVA>;
   static_assert(std::is_same_v<K, order_element_t<SKB>> && std::is_same_v<K, order_element_t<SKO>>,

@@ -137,7 +137,7 @@ void host_sort(host_backend backend, std::span<const K> keys_in, std::span<K> ke
   const radix_sort_plan plan =
       check_sort<K, V>(keys_in, keys_out, values_in, values_out, order, bits, algorithm);
   host_impl::radix_sort<K, V>(backend, keys_in.data(), keys_out.data(), values_in.data(),
-                                values_out.data(), plan);
+                              values_out.data(), plan);
 }
 
 }  // namespace detail
@@ -151,7 +151,7 @@ void sort(host_backend backend, R&& keys, sort_order order = sort_order::ascendi
   auto k = detail::writable_host_span(keys);
   using K = typename decltype(k)::value_type;
   detail::host_sort<K, host_impl::no_value>(backend, detail::as_const(k), k, {}, {}, order, bits,
-                                              "sort");
+                                            "sort");
 }
 
 template <device_range R>
@@ -159,8 +159,8 @@ void sort(cuda_backend backend, R&& keys, sort_order order = sort_order::ascendi
           key_bits bits = {}) {
   auto k = writable_device_span(keys);
   using K = std::remove_const_t<typename decltype(k)::element_type>;
-  detail::device_sort<K, host_impl::no_value>(backend, detail::as_const(k), k, {}, {}, order,
-                                                bits, "sort");
+  detail::device_sort<K, host_impl::no_value>(backend, detail::as_const(k), k, {}, {}, order, bits,
+                                              "sort");
 }
 
 // Out of place: `in` is left as it was.

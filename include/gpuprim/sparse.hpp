@@ -102,8 +102,8 @@ class csr_arrays {
 template <class T, class I>
 class csr_matrix : public detail::sparse::csr_arrays<T, I, std::vector<I>, std::vector<T>> {
   using base = detail::sparse::csr_arrays<T, I, std::vector<I>, std::vector<T>>;
-  using base::cols_;
   using base::col_indices_;
+  using base::cols_;
   using base::offsets_;
   using base::rows_;
   using base::values_;
@@ -117,7 +117,8 @@ class csr_matrix : public detail::sparse::csr_arrays<T, I, std::vector<I>, std::
   csr_matrix(std::size_t rows, std::size_t cols, std::vector<I> row_offsets,
              std::vector<I> col_indices, std::vector<T> values)
       : base(rows, cols, std::move(row_offsets), std::move(col_indices), std::move(values)) {
-    detail::sparse::check_csr<I>("csr_matrix", rows_, cols_, offsets_, col_indices_, values_.size());
+    detail::sparse::check_csr<I>("csr_matrix", rows_, cols_, offsets_, col_indices_,
+                                 values_.size());
   }
 
   const std::vector<I>& row_offsets() const { return offsets_; }
@@ -138,8 +139,8 @@ template <class T, class I>
 class device_csr_matrix
     : public detail::sparse::csr_arrays<T, I, device_vector<I>, device_vector<T>> {
   using base = detail::sparse::csr_arrays<T, I, device_vector<I>, device_vector<T>>;
-  using base::cols_;
   using base::col_indices_;
+  using base::cols_;
   using base::offsets_;
   using base::rows_;
   using base::values_;
@@ -148,8 +149,8 @@ class device_csr_matrix
   device_csr_matrix() = default;
   // Checked on the host, then copied.
   explicit device_csr_matrix(const csr_matrix<T, I>& host)
-      : base(host.rows(), host.cols(), to_device(host.row_offsets()),
-             to_device(host.col_indices()), to_device(host.values())),
+      : base(host.rows(), host.cols(), to_device(host.row_offsets()), to_device(host.col_indices()),
+             to_device(host.values())),
         stats_(host.stats()) {}
 
   const csr_row_stats& stats() const { return stats_; }
@@ -219,7 +220,7 @@ csr_matrix<T, I> to_host(const device_csr_matrix<T, I>& device) {
 template <class T, class I>
 void check_csr(const csr_view<T, I>& A) {
   detail::sparse::check_csr<I>("check_csr", A.rows, A.cols, A.row_offsets, A.col_indices,
-                              A.values.size());
+                               A.values.size());
 }
 
 // The same check on a backend, returning the row statistics spmv's kernel
@@ -237,7 +238,7 @@ csr_row_stats check_csr(host_backend, const csr_view<T, I>& A) {
 template <class T, class I>
 csr_row_stats check_csr(cuda_backend backend, const device_csr_view<T, I>& A) {
   detail::sparse::check_csr_sizes<I>("check_csr", A.rows, A.cols, A.row_offsets.size(),
-                                    A.col_indices.size(), A.values.size());
+                                     A.col_indices.size(), A.values.size());
   const detail::csr_check_result r = detail::on_cuda("check_csr", [&] {
     return detail::cuda_check_csr<I>(A.rows, A.cols, A.values.size(), A.row_offsets.data(),
                                      A.col_indices.data(), backend.stream);
@@ -245,8 +246,8 @@ csr_row_stats check_csr(cuda_backend backend, const device_csr_view<T, I>& A) {
   if (r.defect != csr_defect::none) {
     throw std::invalid_argument(detail::sparse::where("check_csr") +
                                 detail::sparse::csr_defect_message(r.defect, r.row, r.begin, r.end,
-                                                                  r.column, A.rows, A.cols,
-                                                                  A.values.size()));
+                                                                   r.column, A.rows, A.cols,
+                                                                   A.values.size()));
   }
   return r.stats;
 }
@@ -355,21 +356,32 @@ csr_matrix<T, I> coo_to_csr(std::size_t rows, std::size_t cols, const std::vecto
 
 // ---- SpMV -------------------------------------------------------------------
 
-template <class T, class I>
-void spmv(host_backend backend, std::type_identity_t<T> alpha, const csr_view<T, I>& A,
-          std::type_identity_t<std::span<const T>> x, std::type_identity_t<T> beta,
-          std::type_identity_t<std::span<T>> y) {
-  detail::sparse::check_spmv_sizes(A.rows, A.cols, x.size(), y.size());
+namespace detail::sparse {
+
+// The checks of spmv on both backends (A a host or device CSR view): the
+// sizes, the row offsets' length, x apart from y.
+template <class View, class X, class Y>
+void check_spmv(const View& A, const X& x, const Y& y) {
+  check_spmv_sizes(A.rows, A.cols, x.size(), y.size());
   if (A.row_offsets.size() != A.rows + 1) {
     throw std::invalid_argument(
         "gpuprim::spmv: row_offsets has " + std::to_string(A.row_offsets.size()) + " entries; " +
         std::to_string(A.rows) + " rows need " + std::to_string(A.rows + 1));
   }
-  if (detail::sparse::overlap(x.data(), x.size(), y.data(), y.size())) {
+  if (overlap(x.data(), x.size(), y.data(), y.size())) {
     throw std::invalid_argument("gpuprim::spmv: x and y overlap");
   }
+}
+
+}  // namespace detail::sparse
+
+template <class T, class I>
+void spmv(host_backend backend, std::type_identity_t<T> alpha, const csr_view<T, I>& A,
+          std::type_identity_t<std::span<const T>> x, std::type_identity_t<T> beta,
+          std::type_identity_t<std::span<T>> y) {
+  detail::sparse::check_spmv(A, x, y);
   host_impl::spmv(backend, alpha, A.rows, A.row_offsets.data(), A.col_indices.data(),
-                    A.values.data(), x.data(), beta, y.data());
+                  A.values.data(), x.data(), beta, y.data());
 }
 template <class T, class I>
 void spmv(host_backend backend, std::type_identity_t<T> alpha, const csr_matrix<T, I>& A,
@@ -382,15 +394,7 @@ template <class T, class I>
 void spmv(cuda_backend backend, std::type_identity_t<T> alpha, const device_csr_view<T, I>& A,
           std::type_identity_t<device_span<const T>> x, std::type_identity_t<T> beta,
           std::type_identity_t<device_span<T>> y, spmv_kernel kernel = spmv_kernel::automatic) {
-  detail::sparse::check_spmv_sizes(A.rows, A.cols, x.size(), y.size());
-  if (A.row_offsets.size() != A.rows + 1) {
-    throw std::invalid_argument(
-        "gpuprim::spmv: row_offsets has " + std::to_string(A.row_offsets.size()) + " entries; " +
-        std::to_string(A.rows) + " rows need " + std::to_string(A.rows + 1));
-  }
-  if (detail::sparse::overlap(x.data(), x.size(), y.data(), y.size())) {
-    throw std::invalid_argument("gpuprim::spmv: x and y overlap");
-  }
+  detail::sparse::check_spmv(A, x, y);
   if (A.rows == 0) return;
   csr_row_stats stats = A.stats;
   if (!stats.known && kernel == spmv_kernel::automatic) {

@@ -247,11 +247,11 @@ void mpi_gpu_group::allgather(const std::vector<void*>& buffers, std::size_t byt
 }
 
 void mpi_gpu_group::alltoallv(const std::vector<const void*>& sends,
-                              const std::vector<std::vector<std::uint64_t>>& send_counts,
-                              const std::vector<std::vector<std::uint64_t>>& send_offsets,
+                              const detail::rank_table& send_counts,
+                              const detail::rank_table& send_offsets,
                               const std::vector<void*>& recvs,
-                              const std::vector<std::vector<std::uint64_t>>& recv_counts,
-                              const std::vector<std::vector<std::uint64_t>>& recv_offsets,
+                              const detail::rank_table& recv_counts,
+                              const detail::rank_table& recv_offsets,
                               std::size_t element_bytes) const {
   const auto& sc = send_counts[0];
   const auto& so = send_offsets[0];
