@@ -71,9 +71,9 @@ void merge_checks(const SA& sa, const SB& sb, const SO& so) {
                 "gpuprim::merge: a, b and out must have one element type");
   order_check_element<T>();
   const char* algorithm = "merge";
-  order_same_length(algorithm, "the output", so.size(), "a and b together", sa.size() + sb.size());
-  order_disjoint(algorithm, "a", sa.data(), bytes_of(sa), "output", so.data(), bytes_of(so));
-  order_disjoint(algorithm, "b", sb.data(), bytes_of(sb), "output", so.data(), bytes_of(so));
+  check_same_length(algorithm, "the output", so.size(), "a and b together", sa.size() + sb.size());
+  check_disjoint(algorithm, "a", sa.data(), bytes_of(sa), "output", so.data(), bytes_of(so));
+  check_disjoint(algorithm, "b", sb.data(), bytes_of(sb), "output", so.data(), bytes_of(so));
 }
 
 // The checks of merge_by_key on both backends: one key type and one value
@@ -91,11 +91,11 @@ void merge_by_key_checks(const SKA& ka, const SVA& va, const SKB& kb, const SVB&
   order_check_element<K>();
   order_check_element<V>();
   const char* algorithm = "merge_by_key";
-  order_same_length(algorithm, "a's keys", ka.size(), "a's values", va.size());
-  order_same_length(algorithm, "b's keys", kb.size(), "b's values", vb.size());
-  order_same_length(algorithm, "the keys output", ko.size(), "a and b together",
+  check_same_length(algorithm, "a's keys", ka.size(), "a's values", va.size());
+  check_same_length(algorithm, "b's keys", kb.size(), "b's values", vb.size());
+  check_same_length(algorithm, "the keys output", ko.size(), "a and b together",
                     ka.size() + kb.size());
-  order_same_length(algorithm, "the values output", vo.size(), "a and b together",
+  check_same_length(algorithm, "the values output", vo.size(), "a and b together",
                     ka.size() + kb.size());
   const std::pair<const char*, std::pair<const void*, std::size_t>> inputs[] = {
       {"a's keys", {ka.data(), bytes_of(ka)}},
@@ -104,11 +104,11 @@ void merge_by_key_checks(const SKA& ka, const SVA& va, const SKB& kb, const SVB&
       {"b's values", {vb.data(), bytes_of(vb)}},
       {"the values output", {vo.data(), bytes_of(vo)}}};
   for (const auto& [name, range] : inputs) {
-    order_disjoint(algorithm, name, range.first, range.second, "the keys output", ko.data(),
+    check_disjoint(algorithm, name, range.first, range.second, "the keys output", ko.data(),
                    bytes_of(ko));
   }
   for (int i = 0; i < 4; ++i) {
-    order_disjoint(algorithm, inputs[i].first, inputs[i].second.first, inputs[i].second.second,
+    check_disjoint(algorithm, inputs[i].first, inputs[i].second.first, inputs[i].second.second,
                    "the values output", vo.data(), bytes_of(vo));
   }
 }
@@ -120,8 +120,8 @@ void merge_sort_by_key_checks(const SK& k, const SV& v) {
   order_check_element<order_element_t<SK>>();
   order_check_element<order_element_t<SV>>();
   const char* algorithm = "merge_sort_by_key";
-  order_same_length(algorithm, "the keys", k.size(), "the values", v.size());
-  order_disjoint(algorithm, "keys", k.data(), bytes_of(k), "values", v.data(), bytes_of(v));
+  check_same_length(algorithm, "the keys", k.size(), "the values", v.size());
+  check_disjoint(algorithm, "keys", k.data(), bytes_of(k), "values", v.data(), bytes_of(v));
 }
 
 }  // namespace detail

@@ -47,11 +47,11 @@ namespace detail {
 // holds the table's length, and an output apart from both inputs.
 template <class I, class S, class Q, class O>
 void search_checks(const char* algorithm, const S& s, const Q& q, const O& o) {
-  order_same_length(algorithm, "the queries", q.size(), "the output", o.size());
+  check_same_length(algorithm, "the queries", q.size(), "the output", o.size());
   order_index_fits<I>(algorithm, s.size());
-  order_disjoint(algorithm, "queries", q.data(), q.size_bytes(), "output", o.data(),
+  check_disjoint(algorithm, "queries", q.data(), q.size_bytes(), "output", o.data(),
                  o.size_bytes());
-  order_disjoint(algorithm, "sorted array", s.data(), s.size_bytes(), "output", o.data(),
+  check_disjoint(algorithm, "sorted array", s.data(), s.size_bytes(), "output", o.data(),
                  o.size_bytes());
 }
 

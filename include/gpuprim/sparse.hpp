@@ -102,11 +102,6 @@ class csr_arrays {
 template <class T, class I>
 class csr_matrix : public detail::sparse::csr_arrays<T, I, std::vector<I>, std::vector<T>> {
   using base = detail::sparse::csr_arrays<T, I, std::vector<I>, std::vector<T>>;
-  using base::col_indices_;
-  using base::cols_;
-  using base::offsets_;
-  using base::rows_;
-  using base::values_;
 
  public:
   // The empty 0 x 0 matrix.
@@ -117,20 +112,22 @@ class csr_matrix : public detail::sparse::csr_arrays<T, I, std::vector<I>, std::
   csr_matrix(std::size_t rows, std::size_t cols, std::vector<I> row_offsets,
              std::vector<I> col_indices, std::vector<T> values)
       : base(rows, cols, std::move(row_offsets), std::move(col_indices), std::move(values)) {
-    detail::sparse::check_csr<I>("csr_matrix", rows_, cols_, offsets_, col_indices_,
-                                 values_.size());
+    detail::sparse::check_csr<I>("csr_matrix", this->rows_, this->cols_, this->offsets_,
+                                 this->col_indices_, this->values_.size());
   }
 
-  const std::vector<I>& row_offsets() const { return offsets_; }
-  const std::vector<I>& col_indices() const { return col_indices_; }
-  const std::vector<T>& values() const { return values_; }
+  const std::vector<I>& row_offsets() const { return this->offsets_; }
+  const std::vector<I>& col_indices() const { return this->col_indices_; }
+  const std::vector<T>& values() const { return this->values_; }
   // Values may change in place (the structure may not).
-  std::span<T> mutable_values() { return values_; }
+  std::span<T> mutable_values() { return this->values_; }
 
-  csr_view<T, I> view() const { return {rows_, cols_, offsets_, col_indices_, values_}; }
+  csr_view<T, I> view() const {
+    return {this->rows_, this->cols_, this->offsets_, this->col_indices_, this->values_};
+  }
   operator csr_view<T, I>() const { return view(); }
 
-  csr_row_stats stats() const { return detail::sparse::row_stats<I>(rows_, offsets_); }
+  csr_row_stats stats() const { return detail::sparse::row_stats<I>(this->rows_, this->offsets_); }
 };
 
 // A CSR matrix in device memory, with the row statistics measured when it
@@ -139,11 +136,6 @@ template <class T, class I>
 class device_csr_matrix
     : public detail::sparse::csr_arrays<T, I, device_vector<I>, device_vector<T>> {
   using base = detail::sparse::csr_arrays<T, I, device_vector<I>, device_vector<T>>;
-  using base::col_indices_;
-  using base::cols_;
-  using base::offsets_;
-  using base::rows_;
-  using base::values_;
 
  public:
   device_csr_matrix() = default;
@@ -154,7 +146,7 @@ class device_csr_matrix
         stats_(host.stats()) {}
 
   const csr_row_stats& stats() const { return stats_; }
-  device_span<T> mutable_values() { return values_.span(); }
+  device_span<T> mutable_values() { return this->values_.span(); }
 
   // The column analysis for spmv, made once (cf. cusparseSpMV_preprocess):
   // the columns with the most entries, as many as the current device's
@@ -176,9 +168,9 @@ class device_csr_matrix
     // each) outweigh that.
     const std::size_t min_count = std::max<std::size_t>(
         2, static_cast<std::size_t>(info.multiprocessor_count) * sizeof(T) / 32 + 1);
-    const std::vector<I> cols = gpuprim::to_host(col_indices_);
+    const std::vector<I> cols = gpuprim::to_host(this->col_indices_);
     detail::sparse::hot_column_analysis<I> a = detail::sparse::analyse_hot_columns<I>(
-        cols_, cols, detail::sparse::hot_table_capacity<T>(shared), min_count);
+        this->cols_, cols, detail::sparse::hot_table_capacity<T>(shared), min_count);
     hot_columns_ = to_device(a.columns);
     hot_col_indices_ = to_device(a.recoded);
     stats_.hot_columns = a.columns.size();
@@ -186,19 +178,19 @@ class device_csr_matrix
   }
 
   device_csr_view<T, I> view() const {
-    return {rows_,
-            cols_,
-            offsets_.span(),
-            col_indices_.span(),
-            values_.span(),
+    return {this->rows_,
+            this->cols_,
+            this->offsets_.span(),
+            this->col_indices_.span(),
+            this->values_.span(),
             stats_,
             {hot_columns_.span(), hot_col_indices_.span()}};
   }
   operator device_csr_view<T, I>() const { return view(); }
 
   csr_matrix<T, I> to_host() const {
-    return csr_matrix<T, I>(rows_, cols_, gpuprim::to_host(offsets_),
-                            gpuprim::to_host(col_indices_), gpuprim::to_host(values_));
+    return csr_matrix<T, I>(this->rows_, this->cols_, gpuprim::to_host(this->offsets_),
+                            gpuprim::to_host(this->col_indices_), gpuprim::to_host(this->values_));
   }
 
  private:

@@ -54,9 +54,9 @@ template <class T, class V, class I>
 void topk_check(const char* algorithm, const T* x, std::size_t x_bytes, std::size_t k,
                 std::size_t n, const V* v, std::size_t v_bytes, const I* i, std::size_t i_bytes) {
   order_check_k(algorithm, k, n);
-  order_disjoint(algorithm, "input", x, x_bytes, "values output", v, v_bytes);
-  order_disjoint(algorithm, "input", x, x_bytes, "indices output", i, i_bytes);
-  order_disjoint(algorithm, "values output", v, v_bytes, "indices output", i, i_bytes);
+  check_disjoint(algorithm, "input", x, x_bytes, "values output", v, v_bytes);
+  check_disjoint(algorithm, "input", x, x_bytes, "indices output", i, i_bytes);
+  check_disjoint(algorithm, "values output", v, v_bytes, "indices output", i, i_bytes);
 }
 
 // The checks of topk over one array (host spans or device spans): the
@@ -72,8 +72,9 @@ void topk_check_array(const In& in, std::size_t k, const OV& v, const OI& ix) {
   topk_check(algorithm, in.data(), in.size_bytes(), k, in.size(), v.data(), v.size_bytes(),
              ix.data(), ix.size_bytes());
   if (v.size() < k || ix.size() < k) {
-    order_error(algorithm, "the outputs hold " + std::to_string(v.size()) + " values and " +
-                               std::to_string(ix.size()) + " indices, k is " + std::to_string(k));
+    argument_error(algorithm, "the outputs hold " + std::to_string(v.size()) + " values and " +
+                                  std::to_string(ix.size()) + " indices, k is " +
+                                  std::to_string(k));
   }
 }
 
@@ -84,7 +85,7 @@ void topk_check_rows(const X& x, std::size_t k, const OV& values, const OI& indi
   using T = std::remove_cvref_t<decltype(*x.data())>;
   const char* algorithm = "topk_rows";
   const std::size_t rows = x.rows();
-  if (rows == 0) order_error(algorithm, "the matrix has no rows");
+  if (rows == 0) argument_error(algorithm, "the matrix has no rows");
   const auto extent = [](const auto& m) {
     return m.rows() == 0 || m.cols() == 0 ? 0 : ((m.rows() - 1) * m.ld() + m.cols());
   };
@@ -92,11 +93,11 @@ void topk_check_rows(const X& x, std::size_t k, const OV& values, const OI& indi
              extent(values) * sizeof(T), indices.data(), extent(indices) * sizeof(std::int64_t));
   if (values.rows() != rows || values.cols() != k || indices.rows() != rows ||
       indices.cols() != k) {
-    order_error(algorithm, "the outputs are " + std::to_string(values.rows()) + " x " +
-                               std::to_string(values.cols()) + " and " +
-                               std::to_string(indices.rows()) + " x " +
-                               std::to_string(indices.cols()) + ", they must be " +
-                               std::to_string(rows) + " x " + std::to_string(k));
+    argument_error(algorithm, "the outputs are " + std::to_string(values.rows()) + " x " +
+                                  std::to_string(values.cols()) + " and " +
+                                  std::to_string(indices.rows()) + " x " +
+                                  std::to_string(indices.cols()) + ", they must be " +
+                                  std::to_string(rows) + " x " + std::to_string(k));
   }
 }
 
