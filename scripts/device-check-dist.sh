@@ -19,8 +19,8 @@
 # 24), BACKEND (of the round trips, default cuda), NO_BUILD=1 (use the
 # build directory as it is), TESTS_REGEX (a ctest -R filter of the dist tests).
 set -uo pipefail
-OUT=${OUT:-$PWD/out}
-mkdir -p "$OUT"
+# shellcheck source-path=SCRIPTDIR source=device_common.sh
+. "$(dirname "$0")/device_common.sh"
 BUILD=${GPUPRIM_BUILD_DIR:-build/device}
 GPUS=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 RANKS=${RANKS:-$((GPUS > 2 ? GPUS : 2))}
@@ -42,24 +42,15 @@ for arg in "$@"; do
     --quick) QUICK=--quick; K=${K_QUICK:-22}; PER_GPU=2^20; TOTAL=2^22 ;;
   esac
 done
-summary="$OUT/summary.txt"
-: >"$summary"
-note() { echo "$*" | tee -a "$summary"; }
-{
-  date -u
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-  mpirun --version | head -1
-} >>"$summary" 2>&1
+device_init eval 'mpirun --version | head -1'
 
-export PATH=/usr/local/cuda/bin:$PATH
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-4}
 MPIRUN=(mpirun --allow-run-as-root --oversubscribe)
 
 build_rc=0
 if [ "${NO_BUILD:-0}" != 1 ]; then
-  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" -DGPUPRIM_INSTANTIATION_ROWS_PER_FILE=1 >"$OUT/build-tests.log" 2>&1 &&
+  device_configure "$BUILD" &&
     cmake --build "$BUILD" -j "$(nproc)" --target gpuprim-cli gpuprim_mpi_tests \
       gpuprim_multi_gpu_tests gpuprim_gpu_sort_tests make_dist_cli_arrays \
       >>"$OUT/build-tests.log" 2>&1
@@ -85,13 +76,11 @@ if [ $RUN_BENCH -eq 1 ]; then
 fi
 
 if [ $RUN_TESTS -eq 1 ]; then
-  (cd "$BUILD" && ctest -L dist -R "${TESTS_REGEX:-.}" --output-on-failure -j 8 --timeout 300) >"$OUT/ctest.tmp" 2>&1
-  note "dist tests: rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.tmp" | tail -1)"
+  device_ctest "$BUILD" "dist tests" -L dist -R "${TESTS_REGEX:-.}" -j 8 --timeout 300
   note "skipped: $(grep -c 'Skipped' "$OUT/ctest.tmp")" \
     "(of them dist.cli.cuda: $(grep 'Skipped' "$OUT/ctest.tmp" | grep -c 'dist.cli.cuda'))"
-  grep -E '(\*\*\*Failed|Not Run|Timeout)' "$OUT/ctest.tmp" | head -20 | tee -a "$summary"
   grep -E 'Skipped' "$OUT/ctest.tmp" | head -10 >>"$summary"
-  cat "$OUT/ctest.tmp" >>"$OUT/build-tests.log" && rm "$OUT/ctest.tmp"
+  device_ctest_done
 fi
 
 if [ $RUN_ROUNDTRIP -eq 1 ]; then

@@ -30,55 +30,29 @@
 # --probe-transpose times the transpose's kernels at every element size on
 # unaligned shapes against a copy: tune-transpose.txt.
 set -uo pipefail
-OUT=${OUT:-$PWD/out}
-mkdir -p "$OUT"
+# shellcheck source-path=SCRIPTDIR source=device_common.sh
+. "$(dirname "$0")/device_common.sh"
 BUILD=${GPUPRIM_BUILD_DIR:-build/device}  # e.g. build/cuda after scripts/gpuprim built it
 RUN_BENCH=1
 RUN_SANITIZE=1
 RUN_TESTS=1
-RUN_TUNE_RADIX=0
-RUN_NCU_RADIX=0
-RUN_TUNE_SCAN=0
-RUN_NCU_SCAN=0
-RUN_NCU_SMALL=0
-RUN_TUNE_HISTOGRAM=0
-RUN_TUNE_REDUCE=0
-RUN_TUNE_GEMM=0
-RUN_NCU_GEMM=0
-RUN_PROBE_MERGE=0
-RUN_PROBE_CG=0
-RUN_PROBE_BATCHED_SORT=0
-RUN_PROBE_SPMV_RMAT=0
-RUN_PROBE_SEGMENTED_SCAN=0
-RUN_PROBE_TRANSPOSE=0
-RUN_PYTHON=0
+# The options that turn on one probe or profile: --tune-radix sets
+# RUN_TUNE_RADIX=1, and so on.
+on_options=(tune-radix ncu-radix tune-scan ncu-scan ncu-small tune-histogram tune-reduce tune-gemm
+  ncu-gemm probe-merge probe-cg probe-batched-sort probe-spmv-rmat probe-segmented-scan
+  probe-transpose python)
+option_variable() { local v=${1//-/_}; echo "RUN_${v^^}"; }
+for option in "${on_options[@]}"; do declare "$(option_variable "$option")=0"; done
 for arg in "$@"; do
   case "$arg" in
     --no-bench) RUN_BENCH=0 ;;
     --no-sanitize) RUN_SANITIZE=0 ;;
     --tests-only) RUN_BENCH=0; RUN_SANITIZE=0 ;;
     --no-tests) RUN_TESTS=0 ;;
-    --tune-radix) RUN_TUNE_RADIX=1 ;;
-    --ncu-radix) RUN_NCU_RADIX=1 ;;
-    --tune-scan) RUN_TUNE_SCAN=1 ;;
-    --ncu-scan) RUN_NCU_SCAN=1 ;;
-    --ncu-small) RUN_NCU_SMALL=1 ;;
-    --tune-histogram) RUN_TUNE_HISTOGRAM=1 ;;
-    --tune-reduce) RUN_TUNE_REDUCE=1 ;;
-    --tune-gemm) RUN_TUNE_GEMM=1 ;;
-    --ncu-gemm) RUN_NCU_GEMM=1 ;;
-    --probe-merge) RUN_PROBE_MERGE=1 ;;
-    --probe-cg) RUN_PROBE_CG=1 ;;
-    --probe-batched-sort) RUN_PROBE_BATCHED_SORT=1 ;;
-    --probe-spmv-rmat) RUN_PROBE_SPMV_RMAT=1 ;;
-    --probe-segmented-scan) RUN_PROBE_SEGMENTED_SCAN=1 ;;
-    --probe-transpose) RUN_PROBE_TRANSPOSE=1 ;;
-    --python) RUN_PYTHON=1 ;;
+    --*) [[ " ${on_options[*]} " == *" ${arg#--} "* ]] && declare "$(option_variable "${arg#--}")=1" ;;
   esac
 done
-summary="$OUT/summary.txt"
-: >"$summary"
-note() { echo "$*" | tee -a "$summary"; }
+device_init eval 'nvcc --version | tail -1; cmake --version | head -1'
 
 # At most 8 files come back: summary.txt, build-tests.log, sanitize.log,
 # tune-radix.txt, ncu-radix.txt, ncu-stalls.txt, sass-radix.txt,
@@ -94,15 +68,8 @@ note() { echo "$*" | tee -a "$summary"; }
 # BENCH_FAMILY, BENCH_ARGS (e.g. --backend cuda), LADDER_FAMILIES,
 # BUILD_TARGETS (build only these CMake targets, e.g. "gpuprim-bench
 # gpuprim_sparse_cuda_tests"; default: everything).
-{
-  date -u
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
-  nvcc --version | tail -1
-  cmake --version | head -1
-} >>"$summary" 2>&1
 cat "$summary"
 
-export PATH=/usr/local/cuda/bin:$PATH
 mkdir -p "$BUILD"
 # The requested probes (lab/probes/probe_NAME.cu): CMake targets
 # gpuprim_lab_probe_NAME, built with the library after the main build
@@ -124,9 +91,9 @@ PROBES=()
 MAIN_BUILD=0
 { [ $RUN_TESTS -eq 1 ] || [ $RUN_SANITIZE -eq 1 ] || [ $RUN_BENCH -eq 1 ]; } && MAIN_BUILD=1
 if [ $MAIN_BUILD -eq 1 ] || [ ${#PROBES[@]} -gt 0 ]; then
-  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" -DGPUPRIM_INSTANTIATION_ROWS_PER_FILE=1 ${GPUPRIM_CMAKE_ARGS:-} \
-    $([ $RUN_PYTHON -eq 1 ] && echo -DGPUPRIM_BUILD_PYTHON=ON) >"$OUT/build-tests.log" 2>&1
+  python_args=()
+  [ $RUN_PYTHON -eq 1 ] && python_args=(-DGPUPRIM_BUILD_PYTHON=ON)
+  device_configure "$BUILD" ${GPUPRIM_CMAKE_ARGS:-} "${python_args[@]}"
   build_rc=$?
   if [ $build_rc -eq 0 ] && [ $MAIN_BUILD -eq 1 ]; then
     cmake --build "$BUILD" -j "$(nproc)" ${BUILD_TARGETS:+--target $BUILD_TARGETS} \
@@ -149,11 +116,9 @@ if [ $MAIN_BUILD -eq 1 ] || [ ${#PROBES[@]} -gt 0 ]; then
 fi
 
 if [ $RUN_TESTS -eq 1 ]; then
-  (cd "$BUILD" && ctest --output-on-failure -j "${CTEST_JOBS:-4}" --timeout "${CTEST_TIMEOUT:-600}" \
-    ${CTEST_REGEX:+-R "$CTEST_REGEX"} ${CTEST_ARGS:-}) >"$OUT/ctest.tmp" 2>&1
-  note "tests: rc=$? $(grep -E 'tests passed|tests failed' "$OUT/ctest.tmp" | tail -1)"
-  grep -E '(Failed|Not Run|Timeout)' "$OUT/ctest.tmp" | head -20 | tee -a "$summary"
-  cat "$OUT/ctest.tmp" >>"$OUT/build-tests.log" && rm "$OUT/ctest.tmp"
+  device_ctest "$BUILD" tests -j "${CTEST_JOBS:-4}" --timeout "${CTEST_TIMEOUT:-600}" \
+    ${CTEST_REGEX:+-R "$CTEST_REGEX"} ${CTEST_ARGS:-}
+  device_ctest_done
 fi
 
 if [ $RUN_SANITIZE -eq 1 ]; then

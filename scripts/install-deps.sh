@@ -50,14 +50,22 @@ have_cmake() {
   ((major > 3 || (major == 3 && minor >= 25)))
 }
 
+# prefix_flags FLAG SUBDIR: FLAG<prefix>/SUBDIR for each prefix of
+# CMAKE_PREFIX_PATH, into the array prefix_flags.
+prefix_flags() {
+  local prefix prefixes
+  prefix_flags=()
+  IFS=':' read -r -a prefixes <<<"${CMAKE_PREFIX_PATH:-}"
+  for prefix in "${prefixes[@]}"; do
+    [ -n "$prefix" ] && prefix_flags+=("$1$prefix/$2")
+  done
+}
+
 # A library the compiler links (-l<name>), in its own paths or under a prefix.
 have_library() {
   have_command "$cxx" || return 1
-  local flags=() prefix
-  IFS=':' read -r -a prefixes <<<"${CMAKE_PREFIX_PATH:-}"
-  for prefix in "${prefixes[@]}"; do
-    [ -n "$prefix" ] && flags+=("-L$prefix/lib")
-  done
+  prefix_flags -L lib
+  local flags=("${prefix_flags[@]}")
   local probe="${TMPDIR:-/tmp}/gpuprim-library-probe.$$"
   printf 'int main() { return 0; }\n' | "$cxx" -x c++ - "${flags[@]}" "-l$1" -o "$probe" \
     >/dev/null 2>&1
@@ -69,11 +77,8 @@ have_library() {
 # A header the compiler finds, in its own paths or under a prefix.
 have_header() {
   have_command "$cxx" || return 1
-  local flags=() prefix
-  IFS=':' read -r -a prefixes <<<"${CMAKE_PREFIX_PATH:-}"
-  for prefix in "${prefixes[@]}"; do
-    [ -n "$prefix" ] && flags+=("-I$prefix/include")
-  done
+  prefix_flags -I include
+  local flags=("${prefix_flags[@]}")
   printf '#include <%s>\n' "$1" | "$cxx" -std=c++20 "${flags[@]}" -E -x c++ - -o /dev/null \
     >/dev/null 2>&1
 }

@@ -9,6 +9,7 @@
 
 #include "anchors_cub.cuh"
 #include "anchors_select.hpp"
+#include "enum_name.hpp"
 
 namespace gpuprim::bench {
 namespace {
@@ -63,21 +64,9 @@ void cub_select::enqueue(const void* in, const void* aux, void* out, void* out2,
 }
 
 const char* cub_select::name(cub_select_kind kind) {
-  switch (kind) {
-    case cub_select_kind::flagged:
-      return "cub::DeviceSelect::Flagged";
-    case cub_select_kind::if_above_one:
-      return "cub::DeviceSelect::If";
-    case cub_select_kind::partition:
-      return "cub::DevicePartition::If";
-    case cub_select_kind::unique:
-      return "cub::DeviceSelect::Unique";
-    case cub_select_kind::run_length:
-      return "cub::DeviceRunLengthEncode::Encode";
-    case cub_select_kind::reduce_by_key:
-      return "cub::DeviceReduce::ReduceByKey";
-  }
-  return "cub";
+  return enum_name(kind, {"cub::DeviceSelect::Flagged", "cub::DeviceSelect::If",
+                          "cub::DevicePartition::If", "cub::DeviceSelect::Unique",
+                          "cub::DeviceRunLengthEncode::Encode", "cub::DeviceReduce::ReduceByKey"});
 }
 
 }  // namespace gpuprim::bench

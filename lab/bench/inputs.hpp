@@ -13,14 +13,13 @@
 #include <vector>
 
 #include "gpuprim/core/device_vector.hpp"
+#include "gpuprim/sparse_generate.hpp"
 
 namespace gpuprim::bench {
 
-inline std::uint64_t mix_bits(std::uint64_t x) {  // splitmix64's finalizer
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
+// splitmix64's finalizer, the sparse generators' own.
+inline std::uint64_t mix_bits(std::uint64_t x) {
+  return detail::sparse::mix64(x);
 }
 
 // Floats in [0.5, 1.5): sums stay far from zero, so a relative check of

@@ -12,8 +12,9 @@ namespace gpuprim::bench {
 
 // Key distributions of the sort bench's "sort distributions" table and of
 // lab/probes/probe_radix_designs.cu: 32-bit patterns (uint32 keys, or the
-// bits of float keys for the two float distributions). Key i depends on i
-// and the seed alone (splitmix64).
+// bits of float keys for the three float distributions; uint64 keys below
+// 2^32 are the uniform patterns widened). Key i depends on i and the seed
+// alone (splitmix64).
 enum class key_distribution {
   uniform,         // every bit random
   sorted,          // ascending, distinct
@@ -21,11 +22,13 @@ enum class key_distribution {
   all_equal,       // one value
   sixteen_values,  // 16 distinct random values
   below_2_16,      // small integers: [0, 2^16)
+  below_2_20,      // ids: [0, 2^20)
   zipf,            // Zipf-like (s = 1 over 2^24 ranks), ranks hashed to keys
   low_entropy,     // the AND of three uniform words (each bit 1 with p = 1/8)
   one_top_byte,    // the top byte 0x5A in every key, the rest random
   special_floats,  // float: NaNs (both signs, payloads), +-inf, +-0.0, uniform
   denormals,       // float: half denormal (both signs), half uniform in (-1, 1)
+  narrow_floats,   // float: uniform in [100, 100.5) (the top 16 bits are the same)
 };
 
 // Uniform in (-1000, 1000), from 53 random bits of b.
@@ -51,6 +54,8 @@ inline std::uint32_t distribution_bits(key_distribution d, std::size_t i, std::s
       return static_cast<std::uint32_t>(mix_bits(b & 15));
     case key_distribution::below_2_16:
       return static_cast<std::uint32_t>(b & 0xffff);
+    case key_distribution::below_2_20:
+      return static_cast<std::uint32_t>(b & 0xfffff);
     case key_distribution::zipf: {
       // P(rank >= r) ~ 1 - ln(r) / ln(2^24): the continuous s = 1 law.
       const double u = static_cast<double>(b >> 11) * 0x1.0p-53;
@@ -80,6 +85,9 @@ inline std::uint32_t distribution_bits(key_distribution d, std::size_t i, std::s
       return (static_cast<std::uint32_t>(b >> 63) << 31) |
              ((static_cast<std::uint32_t>(b >> 8) & 0x7fffffu) | 1u);
     }
+    case key_distribution::narrow_floats:
+      // 100 is 0x42c80000; the 2^16 floats above it reach 100.5.
+      return 0x42c80000u + static_cast<std::uint32_t>(b & 0xffff);
   }
   return 0;
 }

@@ -13,26 +13,12 @@
 #include "inputs.hpp"
 #include "lab/ladder/ladder.hpp"
 #include "plan.hpp"
+#include "span_rows.hpp"
 
 namespace gpuprim::bench {
 namespace {
 
 constexpr std::uint64_t input_seed = 20261122;
-
-enum class scalar { f32, f64, i32 };
-
-// Calls f.template operator()<T>() with the C++ type `s` names.
-template <class F>
-void with_type(scalar s, F&& f) {
-  switch (s) {
-    case scalar::f32:
-      return f.template operator()<float>();
-    case scalar::f64:
-      return f.template operator()<double>();
-    case scalar::i32:
-      return f.template operator()<std::int32_t>();
-  }
-}
 
 std::string relative_error_check(double got, double expected, double tolerance,
                                  const char* reference) {
@@ -60,6 +46,11 @@ std::string check_result(reduce_op op, T got, T expected, const char* reference)
 row make_header(const char* backend, const char* type, std::size_t n, std::size_t element_bytes) {
   return make_row("reduce", "", backend, type, n, static_cast<double>(n * element_bytes));
 }
+
+// A CUDA row's header for n elements of T.
+constexpr auto cuda_header = []<class T>(std::size_t n) {
+  return make_header("cuda", type_name<T>(), n, sizeof(T));
+};
 
 // ---- host ---------------------------------------------------------------
 
@@ -171,14 +162,7 @@ std::vector<row> measure_cuda_reduce(const context& ctx, row r, reduce_op op) {
   return {r};
 }
 
-struct cuda_case {
-  reduce_op op;
-  scalar type;
-  int log2_n;
-  bool in_quick_runs;
-};
-
-constexpr cuda_case cuda_cases[] = {
+constexpr span_case<reduce_op> cuda_cases[] = {
     {reduce_op::sum, scalar::f32, 20, true},  {reduce_op::sum, scalar::f32, 24, true},
     {reduce_op::sum, scalar::f32, 28, false}, {reduce_op::sum, scalar::f64, 24, true},
     {reduce_op::sum, scalar::f64, 28, false}, {reduce_op::sum, scalar::i32, 24, true},
@@ -196,16 +180,10 @@ void plan_cuda_rows(const context& ctx, plan& p) {
           l2_note(ctx.l2_cache_bytes, false),
           faster_note("check compares the two results."),
       }));
-  for (const cuda_case& c : kept_cases(ctx, cuda_cases)) {
-    with_type(c.type, [&]<class T>() {
-      row header = make_header("cuda", type_name<T>(), std::size_t{1} << c.log2_n, sizeof(T));
-      header.variant = name_of(c.op);
-      p.cases.push_back(
-          {index, header,
-           [ctx, header, op = c.op] { return measure_cuda_reduce<T>(ctx, header, op); },
-           c.op == reduce_op::sum && c.type == scalar::f32 && headline_size(c.log2_n)});
-    });
-  }
+  add_span_rows(ctx, p, index, cuda_cases, reduce_op::sum, cuda_header, name_of,
+                [ctx]<class T>(const row& header, reduce_op op) {
+                  return measure_cuda_reduce<T>(ctx, header, op);
+                });
 }
 
 // The ladder's rungs share one input set per type; the reference result is
@@ -245,8 +223,8 @@ void plan_ladder(const context& ctx, plan& p, int log2_n) {
              l2_note(ctx.l2_cache_bytes, false)};
   const auto inputs = std::make_shared<ladder_inputs<T>>();
   add_span_ladder<T>(
-      p, std::move(t), make_header("cuda", type_name<T>(), std::size_t{1} << log2_n, sizeof(T)),
-      ctx.stream, ladder::reduce_rungs<T>(),
+      p, std::move(t), cuda_header.template operator()<T>(std::size_t{1} << log2_n), ctx.stream,
+      ladder::reduce_rungs<T>(),
       [ctx, inputs](const row& r, const span_enqueuer<T>& enqueue) {
         return measure_ladder_row<T>(ctx, *inputs, r, enqueue);
       },
@@ -259,9 +237,7 @@ void plan_ladder(const context& ctx, plan& p, int log2_n) {
 
 planners reduce_planners() {
   return GPUPRIM_BENCH_PLANNERS(plan_cuda_rows, plan_host_rows, [](const context& ctx, plan& p) {
-    const int log2_n = ctx.quick ? 24 : 26;
-    plan_ladder<float>(ctx, p, log2_n);
-    if (!ctx.quick) plan_ladder<std::int32_t>(ctx, p, log2_n);
+    plan_span_ladders(ctx, [&]<class T>(int log2_n) { plan_ladder<T>(ctx, p, log2_n); });
   });
 }
 

@@ -22,6 +22,7 @@
 #include "inputs.hpp"
 #include "lab/ladder/ladder.hpp"
 #include "plan.hpp"
+#include "span_rows.hpp"
 
 namespace gpuprim::bench {
 namespace {
@@ -36,6 +37,11 @@ row make_header(const char* backend, const char* type, std::size_t n, std::size_
   return make_row("scan", "", backend, type, n,
                   2.0 * static_cast<double>(n) * static_cast<double>(element_bytes));
 }
+
+// A CUDA row's header for n elements of T.
+constexpr auto cuda_header = []<class T>(std::size_t n) {
+  return make_header("cuda", type_name<T>(), n, sizeof(T));
+};
 
 // Compares two scans element by element. Integers must match exactly. Float
 // prefix sums (of positive inputs) are compared with a relative tolerance
@@ -236,16 +242,7 @@ std::vector<row> measure_cuda_scan(const context& ctx, row r, scan_kind kind) {
   return {r};
 }
 
-enum class scalar { f32, i32 };
-
-struct cuda_case {
-  scan_kind kind;
-  scalar type;
-  int log2_n;
-  bool in_quick_runs;
-};
-
-constexpr cuda_case cuda_cases[] = {
+constexpr span_case<scan_kind> cuda_cases[] = {
     {scan_kind::inclusive, scalar::f32, 20, true},  {scan_kind::exclusive, scalar::f32, 20, true},
     {scan_kind::inclusive, scalar::f32, 24, true},  {scan_kind::exclusive, scalar::f32, 24, true},
     {scan_kind::inclusive, scalar::f32, 28, false}, {scan_kind::exclusive, scalar::f32, 28, false},
@@ -265,21 +262,10 @@ void plan_cuda_rows(const context& ctx, plan& p) {
           faster_note("check compares every element of the two outputs (floats within a relative "
                       "1e-3: the two round differently)."),
       }));
-  for (const cuda_case& c : kept_cases(ctx, cuda_cases)) {
-    const auto add = [&]<class T>() {
-      row header = make_header("cuda", type_name<T>(), std::size_t{1} << c.log2_n, sizeof(T));
-      header.variant = variant_name(c.kind);
-      p.cases.push_back(
-          {index, header,
-           [ctx, header, kind = c.kind] { return measure_cuda_scan<T>(ctx, header, kind); },
-           c.kind == scan_kind::inclusive && c.type == scalar::f32 && headline_size(c.log2_n)});
-    };
-    if (c.type == scalar::f32) {
-      add.template operator()<float>();
-    } else {
-      add.template operator()<std::int32_t>();
-    }
-  }
+  add_span_rows(ctx, p, index, cuda_cases, scan_kind::inclusive, cuda_header, variant_name,
+                [ctx]<class T>(const row& header, scan_kind kind) {
+                  return measure_cuda_scan<T>(ctx, header, kind);
+                });
 }
 
 // A segmented scan's inputs on the device: values and outputs as for a plain
@@ -399,8 +385,8 @@ void plan_ladder(const context& ctx, plan& p, int log2_n) {
       l2_note(ctx.l2_cache_bytes, true)};
   const auto inputs = std::make_shared<ladder_inputs<T>>();
   add_span_ladder<T>(
-      p, std::move(t), make_header("cuda", type_name<T>(), std::size_t{1} << log2_n, sizeof(T)),
-      ctx.stream, ladder::scan_rungs<T>(),
+      p, std::move(t), cuda_header.template operator()<T>(std::size_t{1} << log2_n), ctx.stream,
+      ladder::scan_rungs<T>(),
       [ctx, inputs](const row& r, const span_enqueuer<T>& enqueue) {
         return measure_ladder_row<T>(ctx, *inputs, r, enqueue);
       },
@@ -423,9 +409,7 @@ planners scan_planners() {
                 plan_host_segmented_rows(ctx, p);
               },
           .ladder = GPUPRIM_BENCH_CUDA([](const context& ctx, plan& p) {
-            const int log2_n = ctx.quick ? 24 : 26;
-            plan_ladder<float>(ctx, p, log2_n);
-            if (!ctx.quick) plan_ladder<std::int32_t>(ctx, p, log2_n);
+            plan_span_ladders(ctx, [&]<class T>(int log2_n) { plan_ladder<T>(ctx, p, log2_n); });
           })};
 }
 

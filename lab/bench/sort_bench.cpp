@@ -177,10 +177,14 @@ void plan_cuda_rows(const context& ctx, plan& p) {
 
 // ---- cuda, key distributions ---------------------------------------------
 
+// A row's key type: uint32 or float (the pattern's bits), or uint64 (the
+// 32-bit pattern widened: keys below 2^32).
+enum class row_key { uint32, float32, uint64 };
+
 struct distribution_row {
   const char* name;
   key_distribution d;
-  bool floats = false;
+  row_key type = row_key::uint32;
   int cub_end_bit = -1;  // CUB given these bits (-1: all)
   check_against check = check_against::cub;
 };
@@ -189,9 +193,22 @@ template <class K>
 host_array<K> distribution_keys(key_distribution d, std::size_t n) {
   host_array<K> a{std::unique_ptr<K[]>(new K[n]), n};
 #pragma omp parallel for
-  for (std::size_t i = 0; i < n; ++i)
-    a.data[i] = std::bit_cast<K>(distribution_bits(d, i, n, input_seed));
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t bits = distribution_bits(d, i, n, input_seed);
+    if constexpr (sizeof(K) == 8) {
+      a.data[i] = K{bits};
+    } else {
+      a.data[i] = std::bit_cast<K>(bits);
+    }
+  }
   return a;
+}
+
+template <class K>
+std::vector<row> measure_distribution(const context& ctx, const row& header,
+                                      const distribution_row& d) {
+  return measure_cuda_sort<K, void>(ctx, header, distribution_keys<K>(d.d, header.n), d.cub_end_bit,
+                                    d.check);
 }
 
 void plan_cuda_distribution_rows(const context& ctx, plan& p) {
@@ -201,12 +218,14 @@ void plan_cuda_distribution_rows(const context& ctx, plan& p) {
           "gpuprim::sort(gp::cuda.on(stream), in, out) (out of place, all bits: gpuprim finds "
           "the digits that are the same in every key itself) against "
           "cub::DeviceRadixSort::SortKeys (all bits unless the vendor column names end_bit), "
-          "keys of each distribution; uint32 unless the type says float.",
+          "keys of each distribution; uint32 unless the type says float or uint64.",
           "Distributions: uniform (every bit random), sorted and reversed (distinct), all equal, "
-          "16 distinct values, integers below 2^16, Zipf-like (s = 1 over 2^24 ranks, hashed), "
-          "low entropy (the AND of three uniform words), one top byte (0x5A) for all keys, "
-          "special floats (1/8 NaN of both signs and many payloads, 1/8 +-inf, 1/8 +-0.0, the "
-          "rest uniform in (-1000, 1000)), denormals (half denormal, both signs).",
+          "16 distinct values, integers below 2^16 and below 2^20, Zipf-like (s = 1 over 2^24 "
+          "ranks, hashed), low entropy (the AND of three uniform words), one top byte (0x5A) for "
+          "all keys, uint64 below 2^32 (uniform 32-bit values), special floats (1/8 NaN of both "
+          "signs and many payloads, 1/8 +-inf, 1/8 +-0.0, the rest uniform in (-1000, 1000)), "
+          "denormals (half denormal, both signs), floats in [100, 100.5) (the top 16 bits the "
+          "same in every key).",
           l2_note(ctx.l2_cache_bytes, true),
           "check: keys equal CUB's bit for bit; special floats (CUB orders NaNs and -0.0 "
           "otherwise): equal to gpuprim's host radix sort bit for bit and in gp::sort_less order.",
@@ -218,26 +237,34 @@ void plan_cuda_distribution_rows(const context& ctx, plan& p) {
       {"all equal", key_distribution::all_equal},
       {"16 distinct values", key_distribution::sixteen_values},
       {"below 2^16", key_distribution::below_2_16},
-      {"below 2^16, CUB given 16 bits", key_distribution::below_2_16, false, 16},
+      {"below 2^16, CUB given 16 bits", key_distribution::below_2_16, row_key::uint32, 16},
+      {"below 2^20", key_distribution::below_2_20},
       {"Zipf", key_distribution::zipf},
       {"low entropy", key_distribution::low_entropy},
       {"one top byte", key_distribution::one_top_byte},
-      {"NaN, inf, -0.0", key_distribution::special_floats, true, -1, check_against::host_sort},
-      {"denormals", key_distribution::denormals, true},
+      {"below 2^32", key_distribution::uniform, row_key::uint64},
+      {"NaN, inf, -0.0", key_distribution::special_floats, row_key::float32, -1,
+       check_against::host_sort},
+      {"denormals", key_distribution::denormals, row_key::float32},
+      {"in [100, 100.5)", key_distribution::narrow_floats, row_key::float32},
   };
   const std::size_t n = std::size_t{1} << (ctx.quick ? 24 : 28);
   for (const distribution_row& d : rows) {
+    const bool wide = d.type == row_key::uint64;
     row header = make_header("cuda", (std::string("keys, ") + d.name).c_str(),
-                             d.floats ? "float" : "uint32", n, 4);
+                             d.type == row_key::float32 ? "float"
+                             : wide                     ? "uint64"
+                                                        : "uint32",
+                             n, wide ? 8 : 4);
     p.cases.push_back({index, header, [&ctx, header, d] {
-                         if (d.floats) {
-                           return measure_cuda_sort<float, void>(
-                               ctx, header, distribution_keys<float>(d.d, header.n), d.cub_end_bit,
-                               d.check);
+                         switch (d.type) {
+                           case row_key::float32:
+                             return measure_distribution<float>(ctx, header, d);
+                           case row_key::uint64:
+                             return measure_distribution<std::uint64_t>(ctx, header, d);
+                           default:
+                             return measure_distribution<std::uint32_t>(ctx, header, d);
                          }
-                         return measure_cuda_sort<std::uint32_t, void>(
-                             ctx, header, distribution_keys<std::uint32_t>(d.d, header.n),
-                             d.cub_end_bit, d.check);
                        }});
   }
 }

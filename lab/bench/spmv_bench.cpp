@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "enum_name.hpp"
 #include "gpuprim/solve.hpp"
 #include "gpuprim/sparse.hpp"
 #include "gpuprim/sparse_generate.hpp"
@@ -219,18 +220,10 @@ struct device_cases {
 };
 
 std::string choice_name(spmv_choice c) {
-  switch (c.kernel) {
-    case spmv_kernel::row_per_thread:
-      return "row per thread";
-    case spmv_kernel::merge_path:
-      return "merge path";
-    case spmv_kernel::staged_rows:
-      return "staged rows";
-    case spmv_kernel::hot_columns:
-      return "hot columns";
-    default:
-      return c.lanes == 32 ? "warp per row" : std::to_string(c.lanes) + " lanes per row";
-  }
+  if (c.kernel == spmv_kernel::automatic || c.kernel == spmv_kernel::subwarp)
+    return c.lanes == 32 ? "warp per row" : std::to_string(c.lanes) + " lanes per row";
+  return enum_name(c.kernel,
+                   {"", "row per thread", "", "merge path", "staged rows", "hot columns"});
 }
 
 void plan_cuda_spmv(const context& ctx, plan& p, const std::shared_ptr<device_cases>& cases) {

@@ -231,12 +231,11 @@ template <class T>
 std::vector<T> random_slice(std::uint64_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<T> v(n);
-  for (auto& x : v) {
-    if constexpr (std::is_floating_point_v<T>) {
-      x = std::uniform_real_distribution<T>(0, 1)(rng);
-    } else {
-      x = static_cast<T>(rng());
-    }
+  if constexpr (std::is_floating_point_v<T>) {
+    std::uniform_real_distribution<T> uniform(0, 1);
+    std::generate(v.begin(), v.end(), [&] { return uniform(rng); });
+  } else {
+    std::generate(v.begin(), v.end(), [&] { return static_cast<T>(rng()); });
   }
   return v;
 }

@@ -68,8 +68,6 @@ constexpr closest_pair_rung rungs[] = {
 
 }  // namespace
 
-std::span<const closest_pair_rung> closest_pair_rungs() {
-  return rungs;
-}
+GPUPRIM_LADDER_DEFINE(closest_pair_rung, closest_pair_rungs, rungs);
 
 }  // namespace gpuprim::ladder

@@ -22,11 +22,13 @@ __device__ __forceinline__ int ladder_clamp(int i, int n) {
   return i < 0 ? 0 : (i >= n ? n - 1 : i);
 }
 
-// 1. Baseline: one output per thread, its whole k x k window and the filter read from global
-// memory.
-__global__ void convolve_naive_global(const float* __restrict__ in, float* __restrict__ out,
-                                      int rows, int cols, long long in_ld, long long out_ld,
-                                      const float* __restrict__ filter, int k) {
+// Rungs 1 and 2: this thread's output pixel, its k x k window read from
+// global memory, tap t of the filter from tap(t).
+template <class Tap>
+__device__ __forceinline__ void convolve_one_pixel(const float* __restrict__ in,
+                                                   float* __restrict__ out, int rows, int cols,
+                                                   long long in_ld, long long out_ld, Tap tap,
+                                                   int k) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= cols || y >= rows) return;
@@ -35,9 +37,18 @@ __global__ void convolve_naive_global(const float* __restrict__ in, float* __res
   for (int i = 0; i < k; ++i) {
     const long long sy = ladder_clamp(y + i - c, rows);
     for (int j = 0; j < k; ++j)
-      sum += filter[i * k + j] * in[sy * in_ld + ladder_clamp(x + j - c, cols)];
+      sum += tap(i * k + j) * in[sy * in_ld + ladder_clamp(x + j - c, cols)];
   }
   out[y * out_ld + x] = sum;
+}
+
+// 1. Baseline: one output per thread, its whole k x k window and the filter read from global
+// memory.
+__global__ void convolve_naive_global(const float* __restrict__ in, float* __restrict__ out,
+                                      int rows, int cols, long long in_ld, long long out_ld,
+                                      const float* __restrict__ filter, int k) {
+  convolve_one_pixel(
+      in, out, rows, cols, in_ld, out_ld, [filter](int t) { return filter[t]; }, k);
 }
 
 // 2. The filter in constant memory: one broadcast read per tap for the whole warp, off the L1/L2
@@ -45,17 +56,23 @@ __global__ void convolve_naive_global(const float* __restrict__ in, float* __res
 __global__ void convolve_constant_filter(const float* __restrict__ in, float* __restrict__ out,
                                          int rows, int cols, long long in_ld, long long out_ld,
                                          int k) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= cols || y >= rows) return;
-  const int c = k / 2;
-  float sum = 0.0f;
-  for (int i = 0; i < k; ++i) {
-    const long long sy = ladder_clamp(y + i - c, rows);
-    for (int j = 0; j < k; ++j)
-      sum += convolve_ladder_filter[i * k + j] * in[sy * in_ld + ladder_clamp(x + j - c, cols)];
+  convolve_one_pixel(
+      in, out, rows, cols, in_ld, out_ld, [](int t) { return convolve_ladder_filter[t]; }, k);
+}
+
+// Rungs 3 and 4: the block stages the side_h x side_w window of `in` from
+// (top, left), edges clamped, into tile (row-major), then waits for it.
+__device__ __forceinline__ void stage_tile_with_halo(float* tile, const float* __restrict__ in,
+                                                     int rows, int cols, long long in_ld, int top,
+                                                     int left, int side_h, int side_w) {
+  const int tid = threadIdx.y * convolve_ladder_block + threadIdx.x;
+  for (int idx = tid; idx < side_w * side_h; idx += convolve_ladder_block * convolve_ladder_block) {
+    const int r = idx / side_w;
+    const int q = idx - r * side_w;
+    const long long sy = ladder_clamp(top + r, rows);
+    tile[idx] = in[sy * in_ld + ladder_clamp(left + q, cols)];
   }
-  out[y * out_ld + x] = sum;
+  __syncthreads();
 }
 
 // 3. A 16 x 16 tile and its halo staged in shared memory: each pixel read from global once per
@@ -67,14 +84,7 @@ __global__ void convolve_tiled_halo(const float* __restrict__ in, float* __restr
   const int c = k / 2;
   const int x0 = blockIdx.x * convolve_ladder_block;
   const int y0 = blockIdx.y * convolve_ladder_block;
-  const int tid = threadIdx.y * convolve_ladder_block + threadIdx.x;
-  for (int idx = tid; idx < side * side; idx += convolve_ladder_block * convolve_ladder_block) {
-    const int r = idx / side;
-    const int q = idx - r * side;
-    const long long sy = ladder_clamp(y0 + r - c, rows);
-    convolve_ladder_tile[idx] = in[sy * in_ld + ladder_clamp(x0 + q - c, cols)];
-  }
-  __syncthreads();
+  stage_tile_with_halo(convolve_ladder_tile, in, rows, cols, in_ld, y0 - c, x0 - c, side, side);
   const int x = x0 + threadIdx.x;
   const int y = y0 + threadIdx.y;
   if (x >= cols || y >= rows) return;
@@ -99,14 +109,7 @@ __global__ void convolve_register_blocked(const float* __restrict__ in, float* _
   const int c = k / 2;
   const int x0 = blockIdx.x * tile_w;
   const int y0 = blockIdx.y * convolve_ladder_block;
-  const int tid = threadIdx.y * convolve_ladder_block + threadIdx.x;
-  for (int idx = tid; idx < side_w * side_h; idx += convolve_ladder_block * convolve_ladder_block) {
-    const int r = idx / side_w;
-    const int q = idx - r * side_w;
-    const long long sy = ladder_clamp(y0 + r - c, rows);
-    convolve_ladder_tile[idx] = in[sy * in_ld + ladder_clamp(x0 + q - c, cols)];
-  }
-  __syncthreads();
+  stage_tile_with_halo(convolve_ladder_tile, in, rows, cols, in_ld, y0 - c, x0 - c, side_h, side_w);
   float acc[convolve_ladder_outputs] = {};
   for (int i = 0; i < k; ++i) {
     const float* row = convolve_ladder_tile + (threadIdx.y + i) * side_w + threadIdx.x;

@@ -51,12 +51,14 @@ std::vector<float> outer(std::span<const float> taps) {
   return w;
 }
 
-// cudaMemcpyToSymbolAsync from pageable memory returns once the data are
-// staged, so `w` may go when this returns.
-void copy_filter(const std::vector<float>& w, stream_t stream) {
+// Copies the filter `w` into a __constant__ array (convolve_ladder_filter,
+// convolve_band_filter). cudaMemcpyToSymbolAsync from pageable memory
+// returns once the data are staged, so `w` may go when this returns.
+template <class Symbol>
+void copy_filter(const Symbol& symbol, const std::vector<float>& w, stream_t stream) {
   GPUPRIM_CUDA_CHECK(
-      cudaMemcpyToSymbolAsync(convolve_ladder_filter, w.data(), w.size() * sizeof(float), 0,
-                              cudaMemcpyHostToDevice, reinterpret_cast<cudaStream_t>(stream)),
+      cudaMemcpyToSymbolAsync(symbol, w.data(), w.size() * sizeof(float), 0, cudaMemcpyHostToDevice,
+                              reinterpret_cast<cudaStream_t>(stream)),
       algorithm);
 }
 
@@ -67,7 +69,7 @@ bool start_with_constant_filter(device_matrix_view<const float> in, device_matri
                                 std::span<const float> taps, stream_t stream) {
   check_problem(in, out, taps);
   if (in.empty()) return false;
-  copy_filter(outer(taps), stream);
+  copy_filter(convolve_ladder_filter, outer(taps), stream);
   return true;
 }
 
@@ -223,13 +225,6 @@ convolve_band_geometry band_geometry(device_matrix_view<const float> in,
   return g;
 }
 
-void copy_band_filter(const std::vector<float>& w, stream_t stream) {
-  GPUPRIM_CUDA_CHECK(
-      cudaMemcpyToSymbolAsync(convolve_band_filter, w.data(), w.size() * sizeof(float), 0,
-                              cudaMemcpyHostToDevice, reinterpret_cast<cudaStream_t>(stream)),
-      algorithm);
-}
-
 template <class Kernel>
 void launch_band(const char* name, Kernel* kernel, convolve_band_geometry g, unsigned shared,
                  int unit, int extra, device_matrix_view<const float> in,
@@ -259,7 +254,7 @@ void general_pipelined_unrolled(device_matrix_view<const float> in, device_matri
     for (int j = 0; j < k; ++j)
       w[(i + s) * K + j + s] = taps[i] * taps[j];
   }
-  copy_band_filter(w, stream);
+  copy_filter(convolve_band_filter, w, stream);
   const convolve_band_geometry g =
       band_geometry(in, out, K, K / 2, K / 2, K, convolve_band_h + K - 1);
   const auto shared = static_cast<unsigned>(2 * g.sh * g.sw * sizeof(float));
@@ -284,7 +279,7 @@ void general_pipelined_looped(device_matrix_view<const float> in, device_matrix_
       w[i * pitch + c * convolve_band_chunk_pitch + f] = taps[i] * taps[j];
     }
   }
-  copy_band_filter(w, stream);
+  copy_filter(convolve_band_filter, w, stream);
   convolve_band_geometry g =
       band_geometry(in, out, k, k / 2, span / 2, span, convolve_band_h + k - 1);
   g.chunks = chunks;
@@ -313,7 +308,7 @@ void separable_streaming(device_matrix_view<const float> in, device_matrix_view<
     w[s + j] = taps[j];
     w[convolve_band_column_taps + s + j] = taps[j];
   }
-  copy_band_filter(w, stream);
+  copy_filter(convolve_band_filter, w, stream);
   const convolve_band_geometry g = band_geometry(in, out, K, K / 2, K / 2, K, K);
   const auto shared =
       static_cast<unsigned>((2 * K * g.sw + K * convolve_band_tile_w) * sizeof(float));
@@ -359,8 +354,6 @@ constexpr convolve_rung convolve_ladder[] = {
 
 }  // namespace
 
-std::span<const convolve_rung> convolve_rungs() {
-  return convolve_ladder;
-}
+GPUPRIM_LADDER_DEFINE(convolve_rung, convolve_rungs, convolve_ladder);
 
 }  // namespace gpuprim::ladder

@@ -250,6 +250,30 @@ __global__ void __launch_bounds__(gemm_2d_threads)
   }
 }
 
+// The main loop of rungs 6 and 7, double buffered in shared memory: the
+// first k-slice is fetched (into registers) and stashed (into stage 0);
+// then each slice's math, compute(stage), runs while the next slice's
+// loads (fetch(k0)) are in flight, and the next slice is stashed into the
+// other stage (last read before the previous barrier).
+template <int BK, class Fetch, class Stash, class Compute>
+__device__ __forceinline__ void double_buffered_k_loop(int k, Fetch& fetch, Stash& stash,
+                                                       Compute&& compute) {
+  int stage = 0;
+  fetch(0);
+  stash(0);
+  __syncthreads();
+  for (int k0 = 0; k0 < k; k0 += BK) {
+    const bool more = k0 + BK < k;
+    if (more) fetch(k0 + BK);
+    compute(stage);
+    if (more) {
+      stage ^= 1;
+      stash(stage);
+      __syncthreads();
+    }
+  }
+}
+
 // 6. Warp tiling: 128 x 128 x 16 block tile, 4 warps of 64 x 64, each lane 4 sub-tiles of 8 x 4; a
 // warp's shared loads touch few addresses (broadcasts), and two stages of shared tiles.
 inline constexpr int gemm_wt_bm = 128, gemm_wt_bn = 128, gemm_wt_bk = 16;
@@ -302,13 +326,7 @@ __global__ void __launch_bounds__(gemm_wt_threads)
 
   float acc[WMITER * TM][WNITER * TN] = {};
   float rm[WMITER * TM], rn[WNITER * TN];
-  int stage = 0;
-  fetch(0);
-  stash(0);
-  __syncthreads();
-  for (int k0 = 0; k0 < d.k; k0 += BK) {
-    const bool more = k0 + BK < d.k;
-    if (more) fetch(k0 + BK);
+  double_buffered_k_loop<BK>(d.k, fetch, stash, [&](int stage) {
 #pragma unroll
     for (int p = 0; p < BK; ++p) {
 #pragma unroll
@@ -340,12 +358,7 @@ __global__ void __launch_bounds__(gemm_wt_threads)
         for (int j = 0; j < WNITER * TN; ++j)
           acc[i][j] += rm[i] * rn[j];
     }
-    if (more) {
-      stage ^= 1;
-      stash(stage);
-      __syncthreads();
-    }
-  }
+  });
 #pragma unroll
   for (int wm = 0; wm < WMITER; ++wm)
 #pragma unroll
@@ -422,13 +435,7 @@ __global__ void __launch_bounds__(gemm_tc_threads)
 #pragma unroll
     for (int j = 0; j < 2; ++j)
       wmma::fill_fragment(acc[i][j], 0.0f);
-  int stage = 0;
-  fetch(0);
-  stash(0);
-  __syncthreads();
-  for (int k0 = 0; k0 < d.k; k0 += BK) {
-    const bool more = k0 + BK < d.k;
-    if (more) fetch(k0 + BK);
+  double_buffered_k_loop<BK>(d.k, fetch, stash, [&](int stage) {
     const __nv_bfloat16* as = smem + stage * STAGE;
     const __nv_bfloat16* bs = as + BM * AP;
 #pragma unroll
@@ -447,12 +454,7 @@ __global__ void __launch_bounds__(gemm_tc_threads)
         for (int j = 0; j < 2; ++j)
           wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
     }
-    if (more) {
-      stage ^= 1;
-      stash(stage);
-      __syncthreads();
-    }
-  }
+  });
   // Results through shared memory (each warp its own 16 x 16 staging square)
   // so edges are guarded and rows leave as whole lines.
   __syncthreads();

@@ -86,8 +86,6 @@ constexpr histogram_rung histogram_ladder[] = {
 
 }  // namespace
 
-std::span<const histogram_rung> histogram_rungs() {
-  return histogram_ladder;
-}
+GPUPRIM_LADDER_DEFINE(histogram_rung, histogram_rungs, histogram_ladder);
 
 }  // namespace gpuprim::ladder

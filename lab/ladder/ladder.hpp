@@ -50,6 +50,14 @@ struct kernel_name {
   char text[N];
 };
 
+// Defines the table `name()` of a family as the array `table` (in the
+// family's .cu).
+#define GPUPRIM_LADDER_DEFINE(Rung, name, table) \
+  std::span<const Rung> name() {                 \
+    return table;                                \
+  }                                              \
+  static_assert(true)
+
 // Defines the typed table `name<T>()` of a family precompiled for float,
 // double, std::int32_t and std::int64_t as the variable template
 // `table<T>`, and instantiates it for those types (in the family's .cu).

@@ -37,19 +37,33 @@ __device__ __forceinline__ T sum_last_warp(T* partials, unsigned tid) {
   return sum;
 }
 
-// Sums partials[0, Threads) (written, then __syncthreads) into thread 0's
-// return value. Threads is a compile-time constant, so the loop unrolls and
-// the tid tests of steps the block cannot reach disappear.
+// Thread 0 receives the block's sum of `sum`, folded by a tree in shared
+// memory. Threads is a compile-time constant, so the loop unrolls and the
+// tid tests of steps the block cannot reach disappear.
 template <unsigned Threads, class T>
-__device__ __forceinline__ T block_sum_unrolled(T* partials, unsigned tid) {
+__device__ __forceinline__ T block_sum_unrolled(T sum) {
   static_assert(Threads >= 64 && Threads <= 1024 && (Threads & (Threads - 1)) == 0,
                 "a power of two from 64 to 1024 threads");
+  __shared__ T partials[Threads];
+  const unsigned tid = threadIdx.x;
+  partials[tid] = sum;
+  __syncthreads();
 #pragma unroll
   for (unsigned stride = Threads / 2; stride > 32; stride /= 2) {
     if (tid < stride) partials[tid] += partials[tid + stride];
     __syncthreads();
   }
   return tid < 32 ? sum_last_warp(partials, tid) : T{};
+}
+
+// The thread's sum of in[0, n) over a grid-stride loop.
+template <unsigned Threads, class T>
+__device__ __forceinline__ T grid_stride_sum(const T* __restrict__ in, std::uint64_t n) {
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * Threads;
+  T sum{};
+  for (std::uint64_t i = std::uint64_t(blockIdx.x) * Threads + threadIdx.x; i < n; i += stride)
+    sum += in[i];
+  return sum;
 }
 
 // Lane 0 receives the sum of the warp's 32 values, passed register to
@@ -80,94 +94,61 @@ __device__ __forceinline__ T block_sum_shuffle(T sum) {
 
 // ---- the rungs ------------------------------------------------------------
 
-// 1. Baseline tree in shared memory; `tid % (2*s)` leaves most lanes of each warp idle (divergent).
-template <class T>
-__global__ void __launch_bounds__(reduce_ladder_threads)
-    reduce_interleaved_divergent(const T* __restrict__ in, T* __restrict__ block_sums,
-                                 std::uint64_t n) {
-  __shared__ T partials[reduce_ladder_threads];
-  const unsigned tid = threadIdx.x;
-  const std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + tid;
-  partials[tid] = i < n ? in[i] : T{};
-  __syncthreads();
-  for (unsigned s = 1; s < blockDim.x; s *= 2) {
-    if (tid % (2 * s) == 0) partials[tid] += partials[tid + s];
-    __syncthreads();
+// Rungs 1-5 are one kernel, reduce_shared_tree<Tree, Loads>: each thread
+// loads Loads elements (blockDim.x apart) into partials[tid], then the
+// block folds partials with the tree step Tree.
+enum class shared_tree {
+  // 1. Baseline tree in shared memory; `tid % (2*s)` leaves most lanes of each warp idle
+  // (divergent).
+  interleaved_divergent,
+  // 2. Active threads are contiguous (no divergence), but index = 2*s*tid causes bank conflicts.
+  interleaved_strided_index,
+  // 3. Halving stride from blockDim/2 is conflict-free; half the threads idle from the first step.
+  //    (4. With Loads = 2: each thread adds two elements while loading, half the blocks; the
+  //    last warp still syncs.)
+  sequential_addressing,
+  // 5. Last 6 steps in one warp, __syncwarp instead of __syncthreads; the block loop is not
+  //    unrolled.
+  unrolled_last_warp,
+};
+
+// partials[0, blockDim.x) folded into thread 0's return value.
+template <shared_tree Tree, class T>
+__device__ __forceinline__ T fold_shared_tree(T* partials, unsigned tid) {
+  if constexpr (Tree == shared_tree::interleaved_divergent) {
+    for (unsigned s = 1; s < blockDim.x; s *= 2) {
+      if (tid % (2 * s) == 0) partials[tid] += partials[tid + s];
+      __syncthreads();
+    }
+  } else if constexpr (Tree == shared_tree::interleaved_strided_index) {
+    for (unsigned s = 1; s < blockDim.x; s *= 2) {
+      const unsigned index = 2 * s * tid;
+      if (index < blockDim.x) partials[index] += partials[index + s];
+      __syncthreads();
+    }
+  } else {
+    constexpr unsigned last = Tree == shared_tree::unrolled_last_warp ? 32 : 0;
+    for (unsigned s = blockDim.x / 2; s > last; s /= 2) {
+      if (tid < s) partials[tid] += partials[tid + s];
+      __syncthreads();
+    }
+    if constexpr (last == 32) return tid < 32 ? sum_last_warp(partials, tid) : T{};
   }
-  if (tid == 0) block_sums[blockIdx.x] = partials[0];
+  return partials[0];
 }
 
-// 2. Active threads are contiguous (no divergence), but index = 2*s*tid causes bank conflicts.
-template <class T>
+template <shared_tree Tree, unsigned Loads, class T>
 __global__ void __launch_bounds__(reduce_ladder_threads)
-    reduce_interleaved_strided_index(const T* __restrict__ in, T* __restrict__ block_sums,
-                                     std::uint64_t n) {
+    reduce_shared_tree(const T* __restrict__ in, T* __restrict__ block_sums, std::uint64_t n) {
+  static_assert(Loads == 1 || Loads == 2, "one or two elements per thread");
   __shared__ T partials[reduce_ladder_threads];
   const unsigned tid = threadIdx.x;
-  const std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + tid;
-  partials[tid] = i < n ? in[i] : T{};
-  __syncthreads();
-  for (unsigned s = 1; s < blockDim.x; s *= 2) {
-    const unsigned index = 2 * s * tid;
-    if (index < blockDim.x) partials[index] += partials[index + s];
-    __syncthreads();
-  }
-  if (tid == 0) block_sums[blockIdx.x] = partials[0];
-}
-
-// 3. Halving stride from blockDim/2 is conflict-free; half the threads idle from the first step.
-template <class T>
-__global__ void __launch_bounds__(reduce_ladder_threads)
-    reduce_sequential_addressing(const T* __restrict__ in, T* __restrict__ block_sums,
-                                 std::uint64_t n) {
-  __shared__ T partials[reduce_ladder_threads];
-  const unsigned tid = threadIdx.x;
-  const std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + tid;
-  partials[tid] = i < n ? in[i] : T{};
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
-    if (tid < s) partials[tid] += partials[tid + s];
-    __syncthreads();
-  }
-  if (tid == 0) block_sums[blockIdx.x] = partials[0];
-}
-
-// 4. Each thread adds two elements while loading (half the blocks); the last warp still syncs.
-template <class T>
-__global__ void __launch_bounds__(reduce_ladder_threads)
-    reduce_first_add_during_load(const T* __restrict__ in, T* __restrict__ block_sums,
-                                 std::uint64_t n) {
-  __shared__ T partials[reduce_ladder_threads];
-  const unsigned tid = threadIdx.x;
-  const std::uint64_t i = std::uint64_t(blockIdx.x) * (2 * blockDim.x) + tid;
+  const std::uint64_t i = std::uint64_t(blockIdx.x) * (Loads * blockDim.x) + tid;
   T sum = i < n ? in[i] : T{};
-  if (i + blockDim.x < n) sum += in[i + blockDim.x];
+  if (Loads == 2 && i + blockDim.x < n) sum += in[i + blockDim.x];
   partials[tid] = sum;
   __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
-    if (tid < s) partials[tid] += partials[tid + s];
-    __syncthreads();
-  }
-  if (tid == 0) block_sums[blockIdx.x] = partials[0];
-}
-
-// 5. Last 6 steps in one warp, __syncwarp instead of __syncthreads; the block loop is not unrolled.
-template <class T>
-__global__ void __launch_bounds__(reduce_ladder_threads)
-    reduce_unrolled_last_warp(const T* __restrict__ in, T* __restrict__ block_sums,
-                              std::uint64_t n) {
-  __shared__ T partials[reduce_ladder_threads];
-  const unsigned tid = threadIdx.x;
-  const std::uint64_t i = std::uint64_t(blockIdx.x) * (2 * blockDim.x) + tid;
-  T sum = i < n ? in[i] : T{};
-  if (i + blockDim.x < n) sum += in[i + blockDim.x];
-  partials[tid] = sum;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 32; s /= 2) {
-    if (tid < s) partials[tid] += partials[tid + s];
-    __syncthreads();
-  }
-  if (tid < 32) sum = sum_last_warp(partials, tid);
+  sum = fold_shared_tree<Tree>(partials, tid);
   if (tid == 0) block_sums[blockIdx.x] = sum;
 }
 
@@ -175,15 +156,11 @@ __global__ void __launch_bounds__(reduce_ladder_threads)
 template <unsigned Threads, class T>
 __global__ void __launch_bounds__(Threads)
     reduce_complete_unroll(const T* __restrict__ in, T* __restrict__ block_sums, std::uint64_t n) {
-  __shared__ T partials[Threads];
-  const unsigned tid = threadIdx.x;
-  const std::uint64_t i = std::uint64_t(blockIdx.x) * (2 * Threads) + tid;
+  const std::uint64_t i = std::uint64_t(blockIdx.x) * (2 * Threads) + threadIdx.x;
   T sum = i < n ? in[i] : T{};
   if (i + Threads < n) sum += in[i + Threads];
-  partials[tid] = sum;
-  __syncthreads();
-  sum = block_sum_unrolled<Threads>(partials, tid);
-  if (tid == 0) block_sums[blockIdx.x] = sum;
+  sum = block_sum_unrolled<Threads>(sum);
+  if (threadIdx.x == 0) block_sums[blockIdx.x] = sum;
 }
 
 // 7. Fixed grid, grid-stride loop: many elements per thread (cost-optimal); tree still in shared.
@@ -191,27 +168,15 @@ template <unsigned Threads, class T>
 __global__ void __launch_bounds__(Threads)
     reduce_multiple_elements_per_thread(const T* __restrict__ in, T* __restrict__ block_sums,
                                         std::uint64_t n) {
-  __shared__ T partials[Threads];
-  const unsigned tid = threadIdx.x;
-  const std::uint64_t stride = std::uint64_t(gridDim.x) * Threads;
-  T sum{};
-  for (std::uint64_t i = std::uint64_t(blockIdx.x) * Threads + tid; i < n; i += stride)
-    sum += in[i];
-  partials[tid] = sum;
-  __syncthreads();
-  sum = block_sum_unrolled<Threads>(partials, tid);
-  if (tid == 0) block_sums[blockIdx.x] = sum;
+  const T sum = block_sum_unrolled<Threads>(grid_stride_sum<Threads>(in, n));
+  if (threadIdx.x == 0) block_sums[blockIdx.x] = sum;
 }
 
 // 8. Warp shuffles replace the shared tree (one barrier); scalar loads keep few bytes in flight.
 template <unsigned Threads, class T>
 __global__ void __launch_bounds__(Threads)
     reduce_warp_shuffle(const T* __restrict__ in, T* __restrict__ block_sums, std::uint64_t n) {
-  const std::uint64_t stride = std::uint64_t(gridDim.x) * Threads;
-  T sum{};
-  for (std::uint64_t i = std::uint64_t(blockIdx.x) * Threads + threadIdx.x; i < n; i += stride)
-    sum += in[i];
-  sum = block_sum_shuffle<Threads>(sum);
+  const T sum = block_sum_shuffle<Threads>(grid_stride_sum<Threads>(in, n));
   if (threadIdx.x == 0) block_sums[blockIdx.x] = sum;
 }
 

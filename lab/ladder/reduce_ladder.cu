@@ -108,19 +108,27 @@ void run_single_pass(device_span<const T> in, device_span<T> out, stream_t strea
 // A rung that runs `kernel<args...>` in passes (run_passes), named after it.
 #define GPUPRIM_REDUCE_PASSES_RUNG(kernel, fixes, items, ...) \
   { #kernel, fixes, run_passes<T, kernel<__VA_ARGS__>, items, #kernel> }
+// A rung of reduce_shared_tree<Tree, Loads> in passes, named `name`.
+#define GPUPRIM_REDUCE_TREE_RUNG(name, fixes, tree, loads, items) \
+  { name, fixes, run_passes<T, reduce_shared_tree<shared_tree::tree, loads, T>, items, name> }
 
 template <class T>
 constexpr reduce_rung<T> reduce_ladder[] = {
-  GPUPRIM_REDUCE_PASSES_RUNG(reduce_interleaved_divergent,
-      "baseline: shared-memory tree, divergent warps", one_item_per_thread, T),
-  GPUPRIM_REDUCE_PASSES_RUNG(reduce_interleaved_strided_index,
-      "no divergence (strided index); bank conflicts", one_item_per_thread, T),
-  GPUPRIM_REDUCE_PASSES_RUNG(reduce_sequential_addressing,
-      "sequential addressing: no bank conflicts", one_item_per_thread, T),
-  GPUPRIM_REDUCE_PASSES_RUNG(reduce_first_add_during_load,
-      "first add during load: no idle half, half the blocks", two_items_per_thread, T),
-  GPUPRIM_REDUCE_PASSES_RUNG(reduce_unrolled_last_warp,
-      "last warp unrolled, __syncwarp instead of __syncthreads", two_items_per_thread, T),
+  GPUPRIM_REDUCE_TREE_RUNG("reduce_interleaved_divergent",
+      "baseline: shared-memory tree, divergent warps",
+      interleaved_divergent, 1, one_item_per_thread),
+  GPUPRIM_REDUCE_TREE_RUNG("reduce_interleaved_strided_index",
+      "no divergence (strided index); bank conflicts",
+      interleaved_strided_index, 1, one_item_per_thread),
+  GPUPRIM_REDUCE_TREE_RUNG("reduce_sequential_addressing",
+      "sequential addressing: no bank conflicts",
+      sequential_addressing, 1, one_item_per_thread),
+  GPUPRIM_REDUCE_TREE_RUNG("reduce_first_add_during_load",
+      "first add during load: no idle half, half the blocks",
+      sequential_addressing, 2, two_items_per_thread),
+  GPUPRIM_REDUCE_TREE_RUNG("reduce_unrolled_last_warp",
+      "last warp unrolled, __syncwarp instead of __syncthreads",
+      unrolled_last_warp, 2, two_items_per_thread),
   GPUPRIM_REDUCE_PASSES_RUNG(reduce_complete_unroll,
       "block size as template parameter: tree fully unrolled", two_items_per_thread, threads, T),
   GPUPRIM_REDUCE_PASSES_RUNG(reduce_multiple_elements_per_thread,

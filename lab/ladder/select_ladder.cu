@@ -98,8 +98,6 @@ constexpr select_rung select_ladder[] = {
 
 }  // namespace
 
-std::span<const select_rung> select_rungs() {
-  return select_ladder;
-}
+GPUPRIM_LADDER_DEFINE(select_rung, select_rungs, select_ladder);
 
 }  // namespace gpuprim::ladder

@@ -11,8 +11,11 @@
 //     flag the keys whose bit is 0, exclusive-scan the flags (gp's scan),
 //     and scatter stably (zeros to their scanned position, ones after all
 //     zeros in order). O(n) work per bit instead of O(n log^2 n) in total.
-//  4. The library's radix sort (gp::sort): several bits per pass, ranks
-//     within a tile, one pass per digit.
+//  4. The onesweep radix sort (cuda/device/radix_sort/onesweep.cuh) with
+//     every pass sorting: 8 bits a pass, ranks within a tile, one pass per
+//     digit.
+//  5. The library's radix sort (gp::sort): rung 4 that skips the passes
+//     whose digit is the same in every key, decided on the device.
 // Rungs 1-2 pad the network to a power of two P; pairs with an end >= n
 // are skipped (positions past n act as +infinity and are never touched).
 // Kernels run on the host's launchers in lab/ladder/sort_ladder.cu.

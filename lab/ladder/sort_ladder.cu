@@ -1,6 +1,7 @@
 // Host side of the sort ladder: the launch sequences of rungs 1-3, the
-// library's radix sort as rung 4, and the table that the tests and
-// `gpuprim bench sort --ladder` iterate.
+// onesweep radix sort that sorts every pass (rung 4), the library's radix
+// sort as rung 5, and the table that the tests and `gpuprim bench sort
+// --ladder` iterate.
 #include <cuda_runtime_api.h>
 
 #include <bit>
@@ -14,13 +15,14 @@
 #include <utility>
 
 #include "gpuprim/core/operators.hpp"
+#include "gpuprim/cuda/device/device_radix_sort.cuh"
 #include "gpuprim/cuda/support/check.cuh"
 #include "gpuprim/cuda/support/launch.cuh"
 #include "gpuprim/cuda/support/scratch.cuh"
-#include "lab/ladder/ladder.hpp"
-#include "lab/ladder/sort.cuh"
 #include "gpuprim/scan.hpp"
 #include "gpuprim/sort.hpp"
+#include "lab/ladder/ladder.hpp"
+#include "lab/ladder/sort.cuh"
 
 namespace gpuprim::ladder {
 namespace {
@@ -107,7 +109,19 @@ void run_radix_split_by_scan(device_span<key> keys, stream_t stream) {
   }
 }
 
-// Rung 4: the library's radix sort.
+// Rung 4: the onesweep radix sort before constant digits were skipped:
+// every 8-bit pass sorts, whatever the keys (the library's kernels and
+// tile shapes, radix_launch_config::skip_constant_digits false).
+void run_radix_all_passes(device_span<key> keys, stream_t stream) {
+  const detail::radix_sort_plan plan =
+      detail::make_radix_sort_plan<key>(keys.size(), sort_order::ascending, {}, 0, algorithm);
+  cuda_impl::radix_launch_config config;
+  config.skip_constant_digits = false;
+  cuda_impl::radix_sort_by_size<key, cuda_impl::no_values>(keys.data(), keys.data(), nullptr,
+                                                           nullptr, plan, stream, config);
+}
+
+// Rung 5: the library's radix sort (constant digits skipped).
 void run_radix_sort(device_span<key> keys, stream_t stream) {
   gpuprim::sort(cuda.on(stream), keys);
 }
@@ -120,7 +134,9 @@ constexpr sort_rung<key> sort_ladder[] = {
    run_bitonic_shared},
   {"sort_radix_split_by_scan", "one-bit split by scan, 32 passes: O(n) work per bit, not O(n log^2 n)",
    run_radix_split_by_scan},
-  {"sort_radix", "gp::sort: many bits per pass, keys ranked within tiles on chip",
+  {"sort_radix_all_passes", "onesweep: 8 bits a pass, keys ranked within tiles on chip, every pass sorts",
+   run_radix_all_passes},
+  {"sort_radix", "gp::sort: passes whose digit is the same in every key skipped, decided on the device",
    run_radix_sort},
 };
 // clang-format on

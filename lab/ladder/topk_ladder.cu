@@ -87,8 +87,6 @@ constexpr topk_rung topk_ladder[] = {
 
 }  // namespace
 
-std::span<const topk_rung> topk_rungs() {
-  return topk_ladder;
-}
+GPUPRIM_LADDER_DEFINE(topk_rung, topk_rungs, topk_ladder);
 
 }  // namespace gpuprim::ladder

@@ -13,26 +13,30 @@ namespace gpuprim::ladder {
 inline constexpr int transpose_tile = 32;
 inline constexpr int transpose_block_rows = 8;
 
-// 0. The ceiling: a copy of the same bytes, coalesced on both sides.
-__global__ void transpose_copy(const float* __restrict__ in, float* __restrict__ out, int rows,
-                               int cols) {
+// Rungs 0 and 1: each thread moves 4 elements of the block's 32 x 32 tile
+// straight from in to out, to the same place (a copy) or transposed.
+template <bool Transposed>
+__device__ __forceinline__ void move_tile_directly(const float* __restrict__ in,
+                                                   float* __restrict__ out, int rows, int cols) {
   const int c = blockIdx.x * transpose_tile + threadIdx.x;
   const int r0 = blockIdx.y * transpose_tile + threadIdx.y;
   for (int j = 0; j < transpose_tile; j += transpose_block_rows) {
     const int r = r0 + j;
-    if (r < rows && c < cols) out[std::size_t(r) * cols + c] = in[std::size_t(r) * cols + c];
+    const std::size_t to = Transposed ? std::size_t(c) * rows + r : std::size_t(r) * cols + c;
+    if (r < rows && c < cols) out[to] = in[std::size_t(r) * cols + c];
   }
+}
+
+// 0. The ceiling: a copy of the same bytes, coalesced on both sides.
+__global__ void transpose_copy(const float* __restrict__ in, float* __restrict__ out, int rows,
+                               int cols) {
+  move_tile_directly<false>(in, out, rows, cols);
 }
 
 // 1. Naive: reads along rows (coalesced), writes down columns (a 4-byte write per 32-byte sector).
 __global__ void transpose_naive(const float* __restrict__ in, float* __restrict__ out, int rows,
                                 int cols) {
-  const int c = blockIdx.x * transpose_tile + threadIdx.x;
-  const int r0 = blockIdx.y * transpose_tile + threadIdx.y;
-  for (int j = 0; j < transpose_tile; j += transpose_block_rows) {
-    const int r = r0 + j;
-    if (r < rows && c < cols) out[std::size_t(c) * rows + r] = in[std::size_t(r) * cols + c];
-  }
+  move_tile_directly<true>(in, out, rows, cols);
 }
 
 // Loads the block's 32 x 32 tile into shared memory and writes it back

@@ -89,8 +89,6 @@ constexpr transpose_rung transpose_ladder[] = {
 
 }  // namespace
 
-std::span<const transpose_rung> transpose_rungs() {
-  return transpose_ladder;
-}
+GPUPRIM_LADDER_DEFINE(transpose_rung, transpose_rungs, transpose_ladder);
 
 }  // namespace gpuprim::ladder

@@ -29,8 +29,8 @@ constexpr int threads = gc::spmv_threads;  // reduce_and_finish folds 256 thread
 struct alpha_finish {
   __device__ void operator()(const gc::dots<1>& t, gc::solver_scalars& sc) const {
     const double pq = t.v[0];
-    if (!(pq > 0) || !isfinite(pq) || !(sc.rz > 0)) {
-      gc::break_down(sc, pq);
+    if (pq == 0 || !isfinite(pq) || sc.rz == 0) {
+      gc::break_down(sc, gp::solve_breakdown::curvature, pq);
     } else {
       sc.alpha = sc.rz / pq;
       sc.run_update = 1;
@@ -230,6 +230,23 @@ __device__ __forceinline__ void thread_rows_times(const csr_op& A, std::size_t r
                 [&](int k) { return __ldg(A.cols + k); }, begin, end, x_at, sum);
 }
 
+// A thread's rows, grid-stride, R at a time (row0, row0 + threads, ...):
+// each row's product with x (x[c] = x_at(c)) handed to visit(row, sum).
+template <int R, class X, class Visit>
+__device__ __forceinline__ void for_thread_rows(const csr_op& A, X x_at, Visit visit) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * threads;
+  for (std::size_t row0 = static_cast<std::size_t>(blockIdx.x) * threads * R + threadIdx.x;
+       row0 < A.rows; row0 += stride * R) {
+    T sum[R];
+    thread_rows_times<R>(A, row0, x_at, sum);
+#pragma unroll
+    for (int u = 0; u < R; ++u) {
+      const std::size_t row = row0 + u * threads;
+      if (row < A.rows) visit(row, sum[u]);
+    }
+  }
+}
+
 // A thread per row, R rows of a thread in flight at once. Bound attacked:
 // latency (the staged-rows kernel: 64 registers, 48% occupancy, DRAM
 // 45-49%): every thread issues its rows' offsets, entries and gathers
@@ -240,21 +257,12 @@ __global__ void __launch_bounds__(threads)
                        gc::reduction_slots slots, int g) {
   if (gc::skip_block(g, slots.scalars)) return;
   gc::dots<1> acc{};
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * threads;
-  for (std::size_t row0 = static_cast<std::size_t>(blockIdx.x) * threads * R + threadIdx.x;
-       row0 < A.rows; row0 += stride * R) {
-    T sum[R];
-    thread_rows_times<R>(
-        A, row0, [&](I c) { return __ldg(p + c); }, sum);
-#pragma unroll
-    for (int u = 0; u < R; ++u) {
-      const std::size_t row = row0 + u * threads;
-      if (row < A.rows) {
-        q[row] = sum[u];
-        acc.v[0] += double(p[row]) * double(sum[u]);
-      }
-    }
-  }
+  for_thread_rows<R>(
+      A, [&](I c) { return __ldg(p + c); },
+      [&](std::size_t row, T sum) {
+        q[row] = sum;
+        acc.v[0] += double(p[row]) * double(sum);
+      });
   gc::reduce_and_finish<1>(acc, slots, alpha_finish{});
 }
 
@@ -272,25 +280,16 @@ __global__ void __launch_bounds__(threads)
   if (gc::skip_block(g, slots.scalars)) return;
   const T a = static_cast<T>(slots.scalars->alpha), b = static_cast<T>(slots.scalars->beta);
   gc::dots<1> acc{};
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * threads;
-  for (std::size_t row0 = static_cast<std::size_t>(blockIdx.x) * threads * R + threadIdx.x;
-       row0 < A.rows; row0 += stride * R) {
-    T sum[R];
-    thread_rows_times<R>(
-        A, row0, [&](I c) { return __ldg(r + c) + b * __ldg(p + c); }, sum);
-#pragma unroll
-    for (int u = 0; u < R; ++u) {
-      const std::size_t row = row0 + u * threads;
-      if (row < A.rows) {
+  for_thread_rows<R>(
+      A, [&](I c) { return __ldg(r + c) + b * __ldg(p + c); },
+      [&](std::size_t row, T sum) {
         const T pi = p[row];
         const T pn = r[row] + b * pi;
         x[row] += a * pi;
         p_next[row] = pn;
-        q[row] = sum[u];
-        acc.v[0] += double(pn) * double(sum[u]);
-      }
-    }
-  }
+        q[row] = sum;
+        acc.v[0] += double(pn) * double(sum);
+      });
   gc::reduce_and_finish<1>(acc, slots, alpha_finish{});
 }
 

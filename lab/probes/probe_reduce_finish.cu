@@ -64,6 +64,22 @@ __device__ float warp_tiles_sum(const float4* in, unsigned tiles_per_warp) {
   return acc;
 }
 
+// Thread 0 gets start plus the sum of every thread's `mine` (8 warps: a
+// warp sum each, then thread 0 folds the 8 through totals); the others
+// get start.
+__device__ float fold_onto(float start, float mine, float* totals) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  mine = warp_sum(mine);
+  __syncthreads();
+  if (lane == 0) totals[warp] = mine;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int w = 0; w < 8; ++w)
+      start += totals[w];
+  }
+  return start;
+}
+
 // The minimal polled sum. Timed: %globaltimer stamps in times (per block:
 // start, data done, published), polls (per thread of the last block: when
 // its word was seen, how many polls) and end (folded, written).
@@ -112,14 +128,8 @@ __global__ void __launch_bounds__(256)
     polls[2 * threadIdx.x] = now();
     polls[2 * threadIdx.x + 1] = count;
   }
-  mine = warp_sum(mine);
-  __syncthreads();
-  if (lane == 0) warp_totals[warp] = mine;
-  __syncthreads();
+  const float total = fold_onto(block_total, mine, warp_totals);
   if (threadIdx.x == 0) {
-    float total = block_total;
-    for (int w = 0; w < 8; ++w)
-      total += warp_totals[w];
     if (Timed) end[0] = now();
     *out = total;
     if (Timed) end[1] = now();
@@ -159,16 +169,8 @@ __global__ void __launch_bounds__(256) mixed_sum(const float4* in, unsigned tile
   } else {
     float mine = 0;
     if (threadIdx.x < last) mine = published.read(threadIdx.x).value;
-    mine = warp_sum(mine);
-    __syncthreads();
-    if (lane == 0) fold_totals[warp] = mine;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      float total = block_total;
-      for (int w = 0; w < 8; ++w)
-        total += fold_totals[w];
-      *out = total;
-    }
+    const float total = fold_onto(block_total, mine, fold_totals);
+    if (threadIdx.x == 0) *out = total;
   }
 }
 

@@ -58,6 +58,11 @@ namespace gp = gpuprim;
 namespace sp = spmv_probe;
 using sp::cache;
 
+// A merge-tiles kernel's address, for its shared-memory carveout.
+template <int TileThreads, int Items, int Vec, cache XC, cache SC>
+const void* const merge_kernel =
+    reinterpret_cast<const void*>(sp::merge_tiles<TileThreads, Items, Vec, XC, SC>);
+
 #define CHECK_SPARSE(x)                                              \
   do {                                                               \
     const cusparseStatus_t e = (x);                                  \
@@ -312,6 +317,14 @@ int main(int argc, char** argv) {
   const float vendor_ms = median_ms([&] { vendor(); }, s.stream);
 
   split_lists lists4{}, lists8{};
+  // A row split's preparation: its lists (rows of up to short_max entries
+  // short), and how many rows are huge and long.
+  auto make_split = [&](split_lists& lists, int short_max) {
+    return [&lists, short_max, &host, &s] {
+      lists = make_lists(host.row_offsets(), short_max, s);
+      return std::to_string(lists.n_huge) + " huge, " + std::to_string(lists.n_long) + " long rows";
+    };
+  };
   // The same matrix with prepare_spmv's column analysis, for production's
   // hot-columns kernel (a second device copy: the first stays unanalysed).
   gp::device_csr_matrix<float, std::int32_t> prepared(host);
@@ -388,22 +401,14 @@ int main(int argc, char** argv) {
   auto carveout = [](const void* kernel, int c) {
     return [kernel, c] { return set_carveout(kernel, c); };
   };
-  const void* m256_ldg =
-      reinterpret_cast<const void*>(sp::merge_tiles<256, 8, 1, cache::ldg, cache::ldg>);
-  const void* m256_na =
-      reinterpret_cast<const void*>(sp::merge_tiles<256, 8, 1, cache::ldg, cache::no_allocate>);
-  const void* m256_el = reinterpret_cast<const void*>(
-      sp::merge_tiles<256, 8, 1, cache::evict_last, cache::no_allocate>);
-  const void* m256_v4 = reinterpret_cast<const void*>(
-      sp::merge_tiles<256, 8, 4, cache::evict_last, cache::no_allocate>);
-  const void* w8_v4 = reinterpret_cast<const void*>(
-      sp::merge_tiles<32, 8, 4, cache::evict_last, cache::no_allocate>);
-  const void* w8_ldg =
-      reinterpret_cast<const void*>(sp::merge_tiles<32, 8, 4, cache::ldg, cache::ldg>);
-  const void* w8_l2 =
-      reinterpret_cast<const void*>(sp::merge_tiles<32, 8, 4, cache::evict_last, cache::stream_l2>);
-  const void* w16_v4 = reinterpret_cast<const void*>(
-      sp::merge_tiles<32, 16, 4, cache::evict_last, cache::no_allocate>);
+  const void* m256_ldg = merge_kernel<256, 8, 1, cache::ldg, cache::ldg>;
+  const void* m256_na = merge_kernel<256, 8, 1, cache::ldg, cache::no_allocate>;
+  const void* m256_el = merge_kernel<256, 8, 1, cache::evict_last, cache::no_allocate>;
+  const void* m256_v4 = merge_kernel<256, 8, 4, cache::evict_last, cache::no_allocate>;
+  const void* w8_v4 = merge_kernel<32, 8, 4, cache::evict_last, cache::no_allocate>;
+  const void* w8_ldg = merge_kernel<32, 8, 4, cache::ldg, cache::ldg>;
+  const void* w8_l2 = merge_kernel<32, 8, 4, cache::evict_last, cache::stream_l2>;
+  const void* w16_v4 = merge_kernel<32, 16, 4, cache::evict_last, cache::no_allocate>;
 
   const std::vector<variant> variants = {
       {"production merge path (256 x 8)", "(reference) L2-bound: a 32-byte sector a gather of x",
@@ -435,18 +440,9 @@ int main(int argc, char** argv) {
        [&] { run_merge<32, 16, 4, cache::evict_last, cache::no_allocate>(s); }},
       {"row split, 4 lanes a row (<= 64)",
        "no shared memory (all L1 for x), no search; idle lanes on short rows",
-       [&] {
-         lists4 = make_lists(host.row_offsets(), 64, s);
-         return std::to_string(lists4.n_huge) + " huge, " + std::to_string(lists4.n_long) +
-                " long rows";
-       },
+       make_split(lists4, 64),
        [&] { run_split<4, cache::evict_last, cache::no_allocate>(s, lists4, 64); }},
-      {"row split, 8 lanes a row (<= 128)", "the same, fewer long rows",
-       [&] {
-         lists8 = make_lists(host.row_offsets(), 128, s);
-         return std::to_string(lists8.n_huge) + " huge, " + std::to_string(lists8.n_long) +
-                " long rows";
-       },
+      {"row split, 8 lanes a row (<= 128)", "the same, fewer long rows", make_split(lists8, 128),
        [&] { run_split<8, cache::evict_last, cache::no_allocate>(s, lists8, 128); }},
       {"row split, 8 lanes, ldg", "the same with production's loads",
        [&] {

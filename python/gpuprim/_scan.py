@@ -146,7 +146,12 @@ def _stack(rows):
     if kind == "cupy":
         import cupy
 
-        return cupy.stack(rows)
+        # Row by row on the device: cupy.stack copies the rows' pointers from
+        # the host, which a CUDA-graph capture refuses.
+        out = cupy.empty((len(rows),) + tuple(rows[0].shape), rows[0].dtype)
+        for i, row in enumerate(rows):
+            out[i] = row
+        return out
     return np.stack(rows)
 
 

@@ -1,6 +1,7 @@
 #include "arrays.hpp"
 
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
 
 #include <cstring>
 #include <optional>

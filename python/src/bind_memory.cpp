@@ -11,6 +11,7 @@
 //   _scratch_allocate(bytes, stream) draws `bytes` of scratch from the
 //                                  current resource and gives them back.
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
 
 #include <atomic>
 #include <cstddef>

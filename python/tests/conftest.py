@@ -16,6 +16,11 @@ ALL_TYPES = [np.bool_] + INT_TYPES + FLOAT_TYPES
 SIZES = [0, 1, 2, 31, 32, 33, 1023, 1024, 1025, 100_003]
 
 
+def every_type_and_size(test):
+    """Parametrizes `test` over `dtype` (ALL_TYPES) and `n` (SIZES)."""
+    return pytest.mark.parametrize("dtype", ALL_TYPES)(pytest.mark.parametrize("n", SIZES)(test))
+
+
 def random_array(dtype, n, seed=0, shape=None):
     """Random values of `dtype` (integers over a good part of their range)."""
     rng = np.random.default_rng(seed)

@@ -409,3 +409,27 @@ def test_transpose_axes_and_out(dtype):
         gp.transpose(a, (0,))
     with pytest.raises(ValueError):  # AxisError is a ValueError
         gp.transpose(a, (0, 2))
+
+
+class _CudaArrayInterfaceOnly:
+    """An array known only by __cuda_array_interface__ (as JAX's GPU arrays
+    and Numba's are); its pointer is never read on a host-only build."""
+
+    def __init__(self, typestr):
+        self.__cuda_array_interface__ = {
+            "shape": (3,),
+            "typestr": typestr,
+            "data": (0, False),
+            "strides": None,
+            "version": 3,
+        }
+
+
+@pytest.mark.skipif(gp.info()["cuda_built"], reason="a CUDA build would read the fake pointer")
+def test_cuda_array_interface_is_parsed_before_the_backend_check():
+    # The typestr is read as a str (an unparsed one would surface as
+    # RuntimeError std::bad_cast); a host-only build then refuses the GPU.
+    with pytest.raises(ValueError, match="built without the CUDA backend"):
+        gp.sum(_CudaArrayInterfaceOnly("<f4"))
+    with pytest.raises(TypeError, match="typestr"):
+        gp.sum(_CudaArrayInterfaceOnly("<c32"))

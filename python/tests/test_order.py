@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import gpuprim as gp
-from conftest import ALL_TYPES, FLOAT_TYPES, INT_TYPES, SIZES, random_array
+from conftest import ALL_TYPES, FLOAT_TYPES, every_type_and_size, random_array
 
 
 def sorted_table(dtype, n, seed, nans=0):
@@ -19,8 +19,7 @@ def sorted_table(dtype, n, seed, nans=0):
     return np.sort(x)
 
 
-@pytest.mark.parametrize("dtype", ALL_TYPES)
-@pytest.mark.parametrize("n", SIZES)
+@every_type_and_size
 @pytest.mark.parametrize("side", ["left", "right"])
 def test_searchsorted_as_numpy(dtype, n, side):
     a = sorted_table(dtype, n, seed=n)
@@ -97,21 +96,39 @@ def reference_order(x, largest):
     return (n - 1 - np.argsort(x[..., ::-1], axis=-1, kind="stable"))[..., ::-1]
 
 
+def topk_input(dtype, n):
+    """n random values, every fifth tied with the second and, for floats,
+    every ninth NaN (past n = 8)."""
+    x = random_array(dtype, n, seed=n)
+    if n > 8:
+        x[::5] = x[1]
+        if np.dtype(dtype).kind == "f":
+            x[::9] = np.nan
+    return x
+
+
+def topk_ks(n):
+    """The k asked of an array of n: 1, 2, n // 2, n - 1 and n where in [1, n]."""
+    return sorted(k for k in {1, 2, n // 2, n - 1, n} if 1 <= k <= n)
+
+
+def check_topk(x, order, k, values, indices):
+    """values and indices (NumPy arrays) are top-k's answer for x, its
+    reference_order `order`."""
+    assert values.dtype == x.dtype and indices.dtype == np.int64
+    np.testing.assert_array_equal(indices, order[:k])
+    np.testing.assert_array_equal(values, x[order[:k]])
+
+
 @pytest.mark.parametrize("dtype", ALL_TYPES + [np.float16])
 @pytest.mark.parametrize("n", [1, 2, 33, 1025, 100_003])
 @pytest.mark.parametrize("largest", [True, False])
 def test_topk_one_array(dtype, n, largest):
-    x = random_array(dtype, n, seed=n)
-    if n > 8:
-        x[::5] = x[1]  # ties
-    if np.dtype(dtype).kind == "f" and n > 8:
-        x[::9] = np.nan
+    x = topk_input(dtype, n)
     order = reference_order(x, largest)
-    for k in sorted(k for k in {1, 2, n // 2, n - 1, n} if 1 <= k <= n):
+    for k in topk_ks(n):
         values, indices = gp.topk(x, k, largest=largest)
-        assert values.dtype == x.dtype and indices.dtype == np.int64
-        np.testing.assert_array_equal(indices, order[:k])
-        np.testing.assert_array_equal(values, x[order[:k]])
+        check_topk(x, order, k, values, indices)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.int64, np.uint8])

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import gpuprim as gp
-from conftest import ALL_TYPES, FLOAT_TYPES, SIZES, random_array
+from conftest import FLOAT_TYPES, every_type_and_size, random_array
 
 SUMS = ["sum", "nansum"]
 EXTREMES = ["min", "max", "nanmin", "nanmax"]
@@ -21,8 +21,7 @@ def check_value(got, want, dtype):
         assert got == want
 
 
-@pytest.mark.parametrize("dtype", ALL_TYPES)
-@pytest.mark.parametrize("n", SIZES)
+@every_type_and_size
 @pytest.mark.parametrize("name", SUMS + EXTREMES + ARGS)
 def test_all_elements(name, dtype, n):
     x = random_array(dtype, n, seed=n)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import gpuprim as gp
-from conftest import ALL_TYPES, SIZES, random_array
+from conftest import ALL_TYPES, every_type_and_size, random_array
 
 
 def assert_close(got, want):
@@ -18,8 +18,7 @@ def assert_close(got, want):
         np.testing.assert_array_equal(got, want)
 
 
-@pytest.mark.parametrize("dtype", ALL_TYPES)
-@pytest.mark.parametrize("n", SIZES)
+@every_type_and_size
 def test_cumsum(dtype, n):
     x = random_array(dtype, n, seed=n)
     before = x.copy()

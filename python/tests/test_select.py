@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import gpuprim as gp
-from conftest import ALL_TYPES, SIZES, random_array
+from conftest import ALL_TYPES, every_type_and_size, random_array
 
 
 def with_zeros(dtype, n, seed):
@@ -21,14 +21,12 @@ def runs(dtype, n, seed):
     return np.repeat(rng.integers(0, 20, size=n), rng.integers(1, 8, size=n))[:n].astype(dtype)
 
 
-@pytest.mark.parametrize("dtype", ALL_TYPES)
-@pytest.mark.parametrize("n", SIZES)
+@every_type_and_size
 def test_nonzero_flatnonzero_count_nonzero(dtype, n):
     x = with_zeros(dtype, n, seed=n)
     before = x.copy()
-    got = gp.flatnonzero(x)
-    assert got.dtype == np.int64
-    np.testing.assert_array_equal(got, np.flatnonzero(x))
+    want = np.flatnonzero(x).astype(np.int64)
+    np.testing.assert_array_equal(gp.flatnonzero(x), want, strict=True)
     (idx,) = gp.nonzero(x)
     np.testing.assert_array_equal(idx, np.nonzero(x)[0])
     c = gp.count_nonzero(x)
@@ -103,8 +101,7 @@ def check_unique(x):
     np.testing.assert_array_equal(c, want[3])
 
 
-@pytest.mark.parametrize("dtype", ALL_TYPES)
-@pytest.mark.parametrize("n", SIZES)
+@every_type_and_size
 def test_unique_as_numpy(dtype, n):
     check_unique(runs(dtype, n, seed=n))
     check_unique(random_array(dtype, n, seed=n + 7))

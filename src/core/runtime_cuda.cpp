@@ -215,14 +215,33 @@ namespace {
 // The kept buffers of the stream workspaces below: allocated when they
 // grow, the old one freed once the kernels already enqueued on its stream
 // (which may still use it) are done.
+//
+// Under CUDA-graph capture the buffers work as outside it: the allocation
+// is made outside the graph (cudaMalloc in relaxed capture mode, so a
+// global-mode capture of another thread or of the caller's framework does
+// not refuse it) and outlives every replay; a buffer that a capture has
+// used is never freed (a graph may still replay with it), only retired.
+bool stream_capturing(stream_t stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  const cudaError_t code = cudaStreamIsCapturing(stream, &status);
+  if (code != cudaSuccess) {
+    cudaGetLastError();  // not sticky
+    return code == cudaErrorStreamCaptureImplicit;
+  }
+  return status != cudaStreamCaptureStatusNone;
+}
 void* allocate_or_throw(std::size_t bytes, const char* what) {
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  GPUPRIM_CUDA_CHECK(cudaThreadExchangeStreamCaptureMode(&mode), what);
   void* data = nullptr;
   const cudaError_t code = cudaMalloc(&data, bytes);
+  cudaThreadExchangeStreamCaptureMode(&mode);  // the caller's mode back
   if (code != cudaSuccess) detail::throw_cuda_error(code, "cudaMalloc", what, bytes);
   return data;
 }
-void free_after_stream(void* old, stream_t stream, const char* what) {
+void retire_buffer(void* old, bool used_in_capture, stream_t stream, const char* what) {
   if (!old) return;
+  if (used_in_capture || stream_capturing(stream)) return;  // a graph may hold it: kept
   GPUPRIM_CUDA_CHECK(cudaStreamSynchronize(stream), what);
   cudaFree(old);
 }
@@ -233,6 +252,7 @@ workspace stream_workspace(stream_t stream, std::size_t scratch_bytes) {
   struct entry {
     void* data = nullptr;
     std::size_t scratch_bytes = 0;
+    bool captured = false;  // used by a captured graph
   };
   static std::mutex mutex;
   static std::map<std::pair<int, stream_t>, entry>
@@ -245,9 +265,11 @@ workspace stream_workspace(stream_t stream, std::size_t scratch_bytes) {
     void* data = allocate_or_throw(counter_bytes + grown, "workspace");
     // Stream-ordered: the zeroing precedes every kernel later enqueued here.
     GPUPRIM_CUDA_CHECK(cudaMemsetAsync(data, 0, counter_bytes, stream), "workspace");
-    free_after_stream(e.data, stream, "workspace");
+    retire_buffer(e.data, e.captured, stream, "workspace");
     e = {data, grown};
   }
+  // The kernels leave the counter zero, so a replay finds it as they left it.
+  e.captured = e.captured || stream_capturing(stream);
   return {static_cast<unsigned*>(e.data), static_cast<char*>(e.data) + counter_bytes};
 }
 
@@ -258,6 +280,7 @@ lookback_workspace stream_lookback_workspace(stream_t stream, std::size_t tiles,
     std::size_t tiles = 0;
     std::size_t value_bytes = 0;
     unsigned epoch = 0;
+    bool captured = false;  // used by a captured graph
   };
   static std::mutex mutex;
   static std::map<std::pair<int, stream_t>, entry> workspaces;  // lives with the process
@@ -272,12 +295,20 @@ lookback_workspace stream_lookback_workspace(stream_t stream, std::size_t tiles,
     const std::size_t flag_bytes = align_up(grown_tiles * sizeof(unsigned long long), 256);
     void* data = allocate_or_throw(flag_bytes + grown_values, "lookback workspace");
     GPUPRIM_CUDA_CHECK(cudaMemsetAsync(data, 0, flag_bytes, stream), "lookback workspace");
-    free_after_stream(e.data, stream, "lookback workspace");
+    retire_buffer(e.data, e.captured, stream, "lookback workspace");
     e.data = data;
     e.tiles = grown_tiles;
     e.value_bytes = grown_values;
   }
   const std::size_t flag_bytes = align_up(e.tiles * sizeof(unsigned long long), 256);
+  if (stream_capturing(stream)) {
+    // The epoch is a kernel argument, fixed in the graph: every replay
+    // would find the flags its previous replay left with that epoch as if
+    // they were its own. So the graph zeroes the flags of its tiles first.
+    e.captured = true;
+    GPUPRIM_CUDA_CHECK(cudaMemsetAsync(e.data, 0, tiles * sizeof(unsigned long long), stream),
+                       "lookback workspace");
+  }
   if (++e.epoch == (1u << 29)) {
     // Wrapped: flags of epoch 1 may still lie in slots no call has reached since.
     GPUPRIM_CUDA_CHECK(cudaMemsetAsync(e.data, 0, flag_bytes, stream), "lookback workspace");

@@ -22,7 +22,7 @@ struct mod13 {
 
 template <class C, class T, class F>
 reference_histogram<C> reference_classified(const std::vector<T>& x, std::size_t bins, F f) {
-  reference_histogram<C> r{std::vector<C>(bins, 0), 0};
+  reference_histogram<C> r(bins);
   for (const T& v : x) {
     const auto b = f(v);
     if (b >= 0 && static_cast<std::size_t>(b) < bins) {

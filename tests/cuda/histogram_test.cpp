@@ -11,7 +11,6 @@
 
 #include "gpuprim/histogram.hpp"
 #include "support/cuda_fixture.hpp"
-#include "support/expect_message.hpp"
 #include "support/histogram_cases.hpp"
 #include "support/histogram_reference.hpp"
 #include "support/test_data.hpp"
@@ -194,36 +193,16 @@ TEST_F(cuda_test, histogram_range_into_with_device_boundaries) {
                                       .counts));
 }
 
-TEST_F(cuda_test, histogram_bad_arguments_throw_and_leave_counts_untouched) {
+// The asynchronous forms' refusals; those of both backends are in
+// tests/sides/histogram_test.cpp.
+TEST_F(cuda_test, histogram_into_bad_arguments_throw_and_leave_counts_untouched) {
   const auto x = gp::to_device(std::vector<float>{0.5f, 1.5f});
   auto counts = poisoned_counts_on<cuda_side, std::uint32_t>(4);
-  gp::device_vector<std::uint32_t> empty;
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  const auto expect_message = [&](auto&& call, const std::string& text) {
-    expect_invalid_argument(call, text);
-    for (auto c : gp::to_host(counts))
-      ASSERT_EQ(c, poison);
-  };
-  expect_message([&] { gp::histogram_even(gp::cuda, x, empty, 0.0f, 1.0f); }, "counts is empty");
-  expect_message([&] { gp::histogram_even(gp::cuda, x, counts, 1.0f, 0.0f); }, "must be less");
-  expect_message([&] { gp::histogram_even(gp::cuda, x, counts, nan, 1.0f); }, "lower is NaN");
-  expect_message([&] { gp::histogram_even_into(gp::cuda, x, counts, 0.0f, nan); }, "upper is NaN");
-  expect_message(
-      [&] {
-        gp::histogram_range(gp::cuda, x, counts, std::vector<float>{0, 1, 2, 3});
-      },
-      "boundaries has 4 entries; 4 bins need 5");
-  expect_message(
-      [&] {
-        gp::histogram_range(gp::cuda, x, counts, std::vector<float>{0, 2, 1, 3, 4});
-      },
-      "boundaries must increase");
-  expect_message(
-      [&] {
-        gp::histogram_range(gp::cuda, x, counts, std::vector<float>{0, 1, 2, 3, nan});
-      },
-      "boundaries[4] is NaN");
   const auto short_boundaries = gp::to_device(std::vector<float>{0, 1, 2});
-  expect_message([&] { gp::histogram_range_into(gp::cuda, x, counts, short_boundaries); },
-                 "boundaries has 3 entries");
+  expect_refused_leaving<cuda_side>(
+      counts, [&] { gp::histogram_even_into(gp::cuda, x, counts, 0.0f, nan); }, "upper is NaN");
+  expect_refused_leaving<cuda_side>(
+      counts, [&] { gp::histogram_range_into(gp::cuda, x, counts, short_boundaries); },
+      "boundaries has 3 entries");
 }

@@ -2,10 +2,8 @@
 // must produce the exact sum (integers) or one within tolerance (floats).
 #include <gtest/gtest.h>
 
-#include <cstdint>
 #include <span>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "gpuprim/core/device_vector.hpp"
@@ -14,69 +12,39 @@
 #include "support/ladder_table.hpp"
 #include "support/reduce_reference.hpp"
 #include "support/test_data.hpp"
+#include "support/typed_ladder.hpp"
 
 namespace gp = gpuprim;
 using namespace gpuprim::test;
 
 namespace {
 
+// Runs a rung on `in` into a poisoned one-element output: the sum of x.
 template <class T>
-void expect_sum(T got, std::span<const T> x, const std::string& where) {
-  const auto want = reference_sum<T>(x);
-  if constexpr (std::is_floating_point_v<T>) {
-    EXPECT_NEAR(got, want, sum_tolerance<T>(x.size(), max_abs<T>(x))) << where;
-  } else {
-    EXPECT_EQ(got, want) << where;
-  }
-}
-
-// Runs a rung on `in` into a poisoned one-element output and returns out[0].
-template <class T>
-T run_rung(const gp::ladder::reduce_rung<T>& rung, gp::device_span<const T> in) {
+void expect_rung_sums(const gp::ladder::reduce_rung<T>& rung, std::span<const T> x,
+                      gp::device_span<const T> in, const std::string& where) {
   gp::device_vector<T> out(1);
   out.fill_bytes(0xA5);
   rung.run(in, out.span(), nullptr);
-  return gp::to_host(out)[0];
+  expect_sum<T>(gp::to_host(out)[0], x, where);
 }
 
 }  // namespace
 
 template <class T>
 class cuda_reduce_ladder : public typed_cuda_test<T> {};
-using ladder_types = ::testing::Types<float, double, std::int32_t, std::int64_t>;
-TYPED_TEST_SUITE(cuda_reduce_ladder, ladder_types);
+TYPED_TEST_SUITE(cuda_reduce_ladder, typed_ladder_types);
 
 TYPED_TEST(cuda_reduce_ladder, every_rung_sums_every_size) {
-  using T = TypeParam;
-  auto rng = make_rng(41);
-  for (std::size_t n : standard_sizes()) {
-    const auto x = random_vector<T>(n, rng);
-    const auto d = gp::to_device(x);
-    for (const auto& rung : gp::ladder::reduce_rungs<T>()) {
-      const T got = run_rung(rung, d.span());
-      expect_sum<T>(got, x, std::string(rung.name) + " n=" + std::to_string(n));
-    }
-  }
+  check_every_rung_at_every_size<TypeParam>(gp::ladder::reduce_rungs<TypeParam>(), 41,
+                                            expect_rung_sums<TypeParam>);
 }
 
 // Subspans that start off a 16-byte boundary: the vector-load rungs must
 // handle the head and tail around their aligned body.
 TYPED_TEST(cuda_reduce_ladder, every_rung_sums_unaligned_subspans) {
-  using T = TypeParam;
-  auto rng = make_rng(42);
-  const auto x = random_vector<T>(100003, rng);
-  const auto d = gp::to_device(x);
-  for (std::size_t offset : {1u, 2u, 3u}) {
-    for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{5}, x.size() - offset - 2}) {
-      const auto part = std::span<const T>(x).subspan(offset, n);
-      for (const auto& rung : gp::ladder::reduce_rungs<T>()) {
-        const T got = run_rung(rung, d.span().subspan(offset, n));
-        expect_sum<T>(got, part,
-                      std::string(rung.name) + " offset=" + std::to_string(offset) +
-                          " n=" + std::to_string(n));
-      }
-    }
-  }
+  check_every_rung_on_subspans<TypeParam>(gp::ladder::reduce_rungs<TypeParam>(), 42, 100003,
+                                          {1, 2, 3}, {1, 2, 5}, expect_rung_sums<TypeParam>);
 }
 
 TYPED_TEST(cuda_reduce_ladder, every_rung_rejects_an_empty_output) {

@@ -14,6 +14,7 @@
 #include "support/cuda_fixture.hpp"
 #include "support/ladder_table.hpp"
 #include "support/test_data.hpp"
+#include "support/typed_ladder.hpp"
 
 namespace gp = gpuprim;
 using namespace gpuprim::test;
@@ -59,51 +60,34 @@ void expect_prefix_sums(const std::vector<T>& got, std::span<const T> x, const s
                        << (wrong ? static_cast<double>(want[first_wrong]) : 0.0);
 }
 
-// Runs a rung into a poisoned output: NaN for floats (which never passes),
-// 0xA5A5... for integers (far from any prefix sum of the test data).
+// Runs a rung on `in` into a poisoned output, NaN for floats (which never
+// passes), 0xA5A5... for integers (far from any prefix sum of the test
+// data): the prefix sums of x.
 template <class T>
-std::vector<T> run_rung(const gp::ladder::scan_rung<T>& rung, gp::device_span<const T> in) {
+void expect_rung_scans(const gp::ladder::scan_rung<T>& rung, std::span<const T> x,
+                       gp::device_span<const T> in, const std::string& where) {
   gp::device_vector<T> out(in.size());
   out.fill_bytes(std::is_floating_point_v<T> ? 0xFF : 0xA5);
   rung.run(in, out.span(), nullptr);
-  return gp::to_host(out);
+  expect_prefix_sums<T>(gp::to_host(out), x, where);
 }
 
 }  // namespace
 
 template <class T>
 class cuda_scan_ladder : public typed_cuda_test<T> {};
-using ladder_types = ::testing::Types<float, double, std::int32_t, std::int64_t>;
-TYPED_TEST_SUITE(cuda_scan_ladder, ladder_types);
+TYPED_TEST_SUITE(cuda_scan_ladder, typed_ladder_types);
 
 TYPED_TEST(cuda_scan_ladder, every_rung_scans_every_size) {
-  using T = TypeParam;
-  auto rng = make_rng(51);
-  for (std::size_t n : standard_sizes()) {
-    const auto x = random_vector<T>(n, rng);
-    const auto d = gp::to_device(x);
-    for (const auto& rung : gp::ladder::scan_rungs<T>()) {
-      expect_prefix_sums<T>(run_rung(rung, d.span()), x,
-                            std::string(rung.name) + " n=" + std::to_string(n));
-    }
-  }
+  check_every_rung_at_every_size<TypeParam>(gp::ladder::scan_rungs<TypeParam>(), 51,
+                                            expect_rung_scans<TypeParam>);
 }
 
 // Subspans that start off a 16-byte boundary (the production rung's vector
 // loads fall back to scalar ones).
 TYPED_TEST(cuda_scan_ladder, every_rung_scans_unaligned_subspans) {
-  using T = TypeParam;
-  auto rng = make_rng(52);
-  const auto x = random_vector<T>(20011, rng);
-  const auto d = gp::to_device(x);
-  for (std::size_t offset : {1u, 3u}) {
-    const std::size_t n = x.size() - offset - 2;
-    const auto part = std::span<const T>(x).subspan(offset, n);
-    for (const auto& rung : gp::ladder::scan_rungs<T>()) {
-      expect_prefix_sums<T>(run_rung(rung, d.span().subspan(offset, n)), part,
-                            std::string(rung.name) + " offset=" + std::to_string(offset));
-    }
-  }
+  check_every_rung_on_subspans<TypeParam>(gp::ladder::scan_rungs<TypeParam>(), 52, 20011, {1, 3},
+                                          {}, expect_rung_scans<TypeParam>);
 }
 
 TYPED_TEST(cuda_scan_ladder, every_rung_rejects_a_size_mismatch) {

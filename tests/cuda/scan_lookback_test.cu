@@ -34,10 +34,9 @@ using identity_fetch = gp::detail::unary_fetch<gp::identity>;
 
 // One scan of x with Words status words per look-back lane, a tile of
 // Threads x Items elements compiled for MinBlocks blocks per SM (0: the
-// library's default shape), the look-back's sleeps (ns), and the tiles
-// ahead whose input is prefetched into L2.
-// ahead whose input is prefetched into L2, and where a thread keeps its
-// scanned elements (gc::scan_staging).
+// library's default shape), the look-back's sleeps (ns), the tiles ahead
+// whose input is prefetched into L2, and where a thread keeps its scanned
+// elements (gc::scan_staging).
 template <int Words, bool Exclusive, int Threads = 0, int Items = 0, int MinBlocks = 0,
           int FirstDelay = gc::scan_first_poll_delay_ns, int PollDelay = 0,
           int Prefetch = gc::scan_prefetch_tiles,
@@ -55,9 +54,9 @@ std::vector<T> scan_with_window(const std::vector<T>& x, T init, Op op) {
 // flags that start `flag_offset` bytes into their buffer (an odd offset
 // leaves them unaligned for the vector loads): `launch(in, flags, out, n)`.
 template <class Launch>
-std::vector<std::uint32_t> segmented_sum_with(const std::vector<std::uint32_t>& x,
-                                              const std::vector<std::uint8_t>& flags,
-                                              std::size_t flag_offset, const Launch& launch) {
+std::vector<std::uint32_t> segmented_sum(const std::vector<std::uint32_t>& x,
+                                         const std::vector<std::uint8_t>& flags,
+                                         std::size_t flag_offset, const Launch& launch) {
   std::vector<std::uint8_t> padded(flag_offset, 0xEE);
   padded.insert(padded.end(), flags.begin(), flags.end());
   const gp::device_vector<std::uint32_t> in = gp::to_device(x);
@@ -68,41 +67,33 @@ std::vector<std::uint32_t> segmented_sum_with(const std::vector<std::uint32_t>& 
   return gp::to_host(out);
 }
 
-// On the scan over (value, head) pairs, on the given tile.
+// The launch of the scan over (value, head) pairs, on the given tile.
 template <bool Exclusive, int Threads = 0, int Items = 0, int MinBlocks = 0,
           gc::scan_staging Staging = gc::scan_staging::automatic>
-std::vector<std::uint32_t> segmented_sum(const std::vector<std::uint32_t>& x,
-                                         const std::vector<std::uint8_t>& flags,
-                                         std::size_t flag_offset, std::uint32_t init) {
-  return segmented_sum_with(
-      x, flags, flag_offset,
-      [&](const std::uint32_t* in, const std::uint8_t* f, std::uint32_t* out, std::size_t n) {
-        using pair = gp::flagged<std::uint32_t>;
-        const auto scan = [&](auto fetch) {
-          gc::launch_scan<false, Threads, gc::scan_lookback_words, Items, MinBlocks, 0, 0,
-                          gc::scan_prefetch_tiles, Staging>(
-              in, out, n, pair{}, gp::segmented<gp::plus>{}, fetch, nullptr);
-        };
-        if constexpr (Exclusive) {
-          scan(gp::detail::exclusive_head_flag_fetch<std::uint32_t, std::uint32_t, std::uint8_t>{
-              in, f, init});
-        } else {
-          scan(gp::detail::head_flag_fetch<std::uint32_t, std::uint8_t>{f});
-        }
-      });
+auto pair_scan(std::uint32_t init) {
+  return [init](const std::uint32_t* in, const std::uint8_t* f, std::uint32_t* out, std::size_t n) {
+    using pair = gp::flagged<std::uint32_t>;
+    const auto scan = [&](auto fetch) {
+      gc::launch_scan<false, Threads, gc::scan_lookback_words, Items, MinBlocks, 0, 0,
+                      gc::scan_prefetch_tiles, Staging>(in, out, n, pair{},
+                                                        gp::segmented<gp::plus>{}, fetch, nullptr);
+    };
+    if constexpr (Exclusive) {
+      scan(gp::detail::exclusive_head_flag_fetch<std::uint32_t, std::uint32_t, std::uint8_t>{in, f,
+                                                                                             init});
+    } else {
+      scan(gp::detail::head_flag_fetch<std::uint32_t, std::uint8_t>{f});
+    }
+  };
 }
 
-// On the segmented kernel (device_segmented_scan.cuh), as the library
-// launches it for 4-byte values.
+// The launch of the segmented kernel (device_segmented_scan.cuh), as the
+// library launches it for 4-byte values.
 template <bool Exclusive>
-std::vector<std::uint32_t> segmented_kernel_sum(const std::vector<std::uint32_t>& x,
-                                                const std::vector<std::uint8_t>& flags,
-                                                std::size_t flag_offset, std::uint32_t init) {
-  return segmented_sum_with(
-      x, flags, flag_offset,
-      [&](const std::uint32_t* in, const std::uint8_t* f, std::uint32_t* out, std::size_t n) {
-        gc::launch_segmented_scan<Exclusive>(in, f, out, n, init, gp::plus{}, nullptr, -1);
-      });
+auto segmented_kernel(std::uint32_t init) {
+  return [init](const std::uint32_t* in, const std::uint8_t* f, std::uint32_t* out, std::size_t n) {
+    gc::launch_segmented_scan<Exclusive>(in, f, out, n, init, gp::plus{}, nullptr, -1);
+  };
 }
 
 // Sizes with one tile, a few, and hundreds (walks over several windows).
@@ -265,24 +256,26 @@ TEST_F(cuda_test, segmented_scan_tiles_and_flag_alignments_sum_like_a_loop) {
     const std::string what = "n=" + std::to_string(n);
     for (std::size_t offset : {0, 1, 8}) {
       const std::string where = what + ", flags at +" + std::to_string(offset);
-      EXPECT_EQ(segmented_sum<false>(x, flags, offset, 0), inclusive) << where << " inclusive";
-      EXPECT_EQ(segmented_sum<true>(x, flags, offset, 7), exclusive) << where << " exclusive";
-      EXPECT_EQ(segmented_kernel_sum<false>(x, flags, offset, 0), inclusive)
+      EXPECT_EQ(segmented_sum(x, flags, offset, pair_scan<false>(0)), inclusive)
+          << where << " inclusive";
+      EXPECT_EQ(segmented_sum(x, flags, offset, pair_scan<true>(7)), exclusive)
+          << where << " exclusive";
+      EXPECT_EQ(segmented_sum(x, flags, offset, segmented_kernel<false>(0)), inclusive)
           << where << " segmented kernel, inclusive";
-      EXPECT_EQ(segmented_kernel_sum<true>(x, flags, offset, 7), exclusive)
+      EXPECT_EQ(segmented_sum(x, flags, offset, segmented_kernel<true>(7)), exclusive)
           << where << " segmented kernel, exclusive";
     }
     constexpr auto rescan = gc::scan_staging::rescan;
     constexpr auto registers = gc::scan_staging::registers;
-    EXPECT_EQ((segmented_sum<false, 512, 16, 2, registers>(x, flags, 0, 0)), inclusive)
+    EXPECT_EQ(segmented_sum(x, flags, 0, pair_scan<false, 512, 16, 2, registers>(0)), inclusive)
         << what << " 512 x 16 in registers";
-    EXPECT_EQ((segmented_sum<true, 512, 16, 2, registers>(x, flags, 0, 7)), exclusive)
+    EXPECT_EQ(segmented_sum(x, flags, 0, pair_scan<true, 512, 16, 2, registers>(7)), exclusive)
         << what << " 512 x 16 in registers, exclusive";
-    EXPECT_EQ((segmented_sum<false, 512, 16, 3, rescan>(x, flags, 0, 0)), inclusive)
+    EXPECT_EQ(segmented_sum(x, flags, 0, pair_scan<false, 512, 16, 3, rescan>(0)), inclusive)
         << what << " 512 x 16 rescan";
-    EXPECT_EQ((segmented_sum<false, 256, 24, 4, rescan>(x, flags, 0, 0)), inclusive)
+    EXPECT_EQ(segmented_sum(x, flags, 0, pair_scan<false, 256, 24, 4, rescan>(0)), inclusive)
         << what << " 256 x 24 rescan (8-byte flag loads)";
-    EXPECT_EQ((segmented_sum<false, 256, 36, 4, rescan>(x, flags, 0, 0)), inclusive)
+    EXPECT_EQ(segmented_sum(x, flags, 0, pair_scan<false, 256, 36, 4, rescan>(0)), inclusive)
         << what << " 256 x 36 rescan (byte loads: 36 is no multiple of 8)";
   }
 }

@@ -11,6 +11,7 @@
 #include "gpuprim/core/device_vector.hpp"
 #include "lab/ladder/select_ladder.hpp"
 #include "support/cuda_fixture.hpp"
+#include "support/ladder_table.hpp"
 #include "support/select_reference.hpp"
 #include "support/test_data.hpp"
 
@@ -19,13 +20,11 @@ using namespace gpuprim::test;
 
 TEST_F(cuda_test, select_ladder_every_rung_selects_the_same_elements) {
   auto rng = make_rng(101);
-  const auto rungs = gp::ladder::select_rungs();
-  ASSERT_EQ(rungs.size(), 3u);
   for (std::size_t n : test_sizes({0, 1, 33, 6145, 1'000'003})) {
     const std::vector<float> x = random_vector<float>(n, rng);
     const auto want = reference_copy_if(x, [](float v) { return v > 0.25f; });
     const auto d = gp::to_device(x);
-    for (const auto& rung : rungs) {
+    for (const auto& rung : gp::ladder::select_rungs()) {
       gp::device_vector<float> out(n);
       out.fill_bytes(0xA5);
       const std::size_t k = rung.run(d.span(), out.span(), 0.25f, nullptr);
@@ -42,4 +41,10 @@ TEST_F(cuda_test, select_ladder_every_rung_selects_the_same_elements) {
       }
     }
   }
+}
+
+// Reading the table needs no device.
+TEST(select_ladder_table, has_three_named_rungs) {
+  expect_complete_ladder(gp::ladder::select_rungs(), 3, "select_atomic_counter",
+                         "select_decoupled_lookback");
 }

@@ -52,9 +52,9 @@ TEST_F(cuda_test, sort_ladder_every_rung_sorts_a_subspan_only) {
 }
 
 // Reading the table needs no device.
-TEST(sort_ladder_table, has_four_named_rungs) {
+TEST(sort_ladder_table, has_five_named_rungs) {
 #if GPUPRIM_HAS_CUDA
-  gpuprim::test::expect_complete_ladder(gp::ladder::sort_rungs<std::uint32_t>(), 4,
+  gpuprim::test::expect_complete_ladder(gp::ladder::sort_rungs<std::uint32_t>(), 5,
                                         "sort_bitonic_global", "sort_radix");
 #else
   EXPECT_TRUE(gp::ladder::sort_rungs<std::uint32_t>().empty());

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -159,16 +160,13 @@ std::vector<K> keys_with_constant_digits(std::size_t n, unsigned constant_digits
 // skipped pass must leave the keys where the next pass (or the caller)
 // looks for them.
 template <class K>
-void expect_constant_digit_sorts(std::size_t n, unsigned constant_digits, gp::key_bits bits,
-                                 std::mt19937_64& rng) {
-  const std::vector<K> x = keys_with_constant_digits<K>(n, constant_digits, rng);
+void expect_every_sort_of(const std::vector<K>& x, gp::key_bits bits, const std::string& name) {
+  const std::size_t n = x.size();
   const std::vector<std::uint32_t> pos = positions(n);
   const int end = bits.end < 0 ? int(8 * sizeof(K)) : bits.end;
   for (bool descending : {false, true}) {
     const auto order = descending ? gp::sort_order::descending : gp::sort_order::ascending;
-    const std::string what = std::to_string(n) + " keys of " + std::to_string(8 * sizeof(K)) +
-                             " bits, constant digits " + std::to_string(constant_digits) +
-                             ", key_bits{" + std::to_string(bits.begin) + ", " +
+    const std::string what = name + ", key_bits{" + std::to_string(bits.begin) + ", " +
                              std::to_string(end) + "}" + (descending ? ", descending" : "");
     const auto perm =
         reference_sort_permutation(std::span<const K>(x), descending, bits.begin, end);
@@ -200,6 +198,23 @@ void expect_constant_digit_sorts(std::size_t n, unsigned constant_digits, gp::ke
     ASSERT_EQ(std::vector<std::uint32_t>(vp_host.begin(), vp_host.end()), perm)
         << what << ", pairs in place, 8-byte values";
   }
+}
+
+template <class K>
+void expect_constant_digit_sorts(std::size_t n, unsigned constant_digits, gp::key_bits bits,
+                                 std::mt19937_64& rng) {
+  expect_every_sort_of(keys_with_constant_digits<K>(n, constant_digits, rng), bits,
+                       std::to_string(n) + " keys of " + std::to_string(8 * sizeof(K)) +
+                           " bits, constant digits " + std::to_string(constant_digits));
+}
+
+// n keys drawn from `key(rng, i)`.
+template <class K, class F>
+std::vector<K> keys_from(std::size_t n, std::mt19937_64& rng, F key) {
+  std::vector<K> x(n);
+  for (std::size_t i = 0; i < n; ++i)
+    x[i] = key(rng, i);
+  return x;
 }
 
 }  // namespace
@@ -294,6 +309,126 @@ TEST_F(cuda_radix_sort_api, narrow_keys_back_to_back) {
   EXPECT_EQ(gp::to_host(o_equal), equal);
   EXPECT_EQ(gp::to_host(d_equal), equal);
 }
+
+// The distributions that skip passes (and uniform keys, which skip none),
+// as the sort bench and lab/probes/probe_radix_designs.cu time them: in the
+// one-block sort, over tiles of 8 keys a thread and over the default
+// tiles; keys and pairs, in and out of place, both orders, against the
+// stable reference.
+TEST_F(cuda_radix_sort_api, distributions_whose_constant_digits_are_skipped) {
+  auto rng = make_rng(214);
+  using u32 = std::uint32_t;
+  using u64 = std::uint64_t;
+  for (std::size_t n : test_sizes({3000, 100003, (std::size_t{1} << 21) + 5})) {
+    const std::string size = std::to_string(n) + " ";
+    const u32 fixed = static_cast<u32>(rng());
+    const u32 step = static_cast<u32>((u64{1} << 32) / n);
+    std::vector<u32> values16(16);
+    for (u32& v : values16)
+      v = static_cast<u32>(rng());
+    expect_every_sort_of(keys_from<u32>(n, rng, [](auto& r, std::size_t) { return u32(r()); }), {},
+                         size + "uniform uint32");
+    expect_every_sort_of(
+        keys_from<u32>(n, rng, [](auto& r, std::size_t) { return u32(r() & 0xffff); }), {},
+        size + "uint32 below 2^16");
+    expect_every_sort_of(
+        keys_from<u32>(n, rng, [](auto& r, std::size_t) { return u32(r() & 0xfffff); }), {},
+        size + "uint32 below 2^20");
+    expect_every_sort_of(std::vector<u32>(n, fixed), {}, size + "uint32, all equal");
+    expect_every_sort_of(
+        keys_from<u32>(n, rng, [&](auto&, std::size_t i) { return u32(i) * step; }), {},
+        size + "sorted uint32");
+    expect_every_sort_of(
+        keys_from<u32>(n, rng, [&](auto& r, std::size_t) { return values16[r() % 16]; }), {},
+        size + "16 distinct uint32");
+    expect_every_sort_of(
+        keys_from<u32>(
+            n, rng, [&](auto& r, std::size_t) { return (fixed & 0x00ffffffu) | u32(r() << 24); }),
+        {}, size + "uint32, only the top digit varies");
+    expect_every_sort_of(
+        keys_from<float>(n, rng,
+                         [](auto& r, std::size_t) {
+                           // [100, 100.5): the top 16 bits are the same.
+                           return std::bit_cast<float>(0x42c80000u + u32(r() & 0xffff));
+                         }),
+        {}, size + "float in [100, 100.5)");
+    expect_every_sort_of(
+        keys_from<u64>(n, rng, [](auto& r, std::size_t) { return u64(r() & 0xffffffffu); }), {},
+        size + "uint64 below 2^32");
+    expect_every_sort_of(keys_from<u64>(n, rng,
+                                        [&](auto& r, std::size_t) {
+                                          return (u64{fixed} * 0x9e3779b97f4a7c15u >> 8) |
+                                                 (u64(r()) << 56);
+                                        }),
+                         {}, size + "uint64, only the top digit varies");
+    expect_every_sort_of(std::vector<u64>(n, u64{fixed} << 20), {}, size + "uint64, all equal");
+    if (HasFatalFailure()) return;
+  }
+}
+
+#if GPUPRIM_HAS_CUDA
+// A sort captured once in a CUDA graph (the capture fails if the sort
+// waits for the device or reads device data on the host), then replayed
+// on key sets put into the captured buffers after the capture, one after
+// another: which passes are skipped is decided by each replay on the
+// device, from its own keys.
+TEST_F(cuda_radix_sort_api, captured_in_a_graph_each_replay_skips_what_its_keys_allow) {
+  auto rng = make_rng(215);
+  const std::size_t n = std::min<std::size_t>((std::size_t{1} << 21) + 5,
+                                              std::max<std::size_t>(test_size_cap(), 100003));
+  test_stream s;
+  const auto on = gp::cuda.on(s.get());
+  const auto stream = static_cast<cudaStream_t>(s.get());
+  const std::vector<std::uint32_t> zeros(n);
+  gp::device_vector<std::uint32_t> keys = gp::to_device(zeros), in_place = gp::to_device(zeros);
+  gp::device_vector<std::uint32_t> keys_out(n);
+  const gp::device_vector<std::uint32_t> values = gp::to_device(positions(n));
+  gp::device_vector<std::uint32_t> values_out(n);
+  gp::synchronize();  // the copies, before a stream that does not wait for them
+  // Before the capture: the kernels load, the scratch pool's settings.
+  gp::sort_by_key(on, keys, values, keys_out, values_out);
+  gp::sort(on, in_place, gp::sort_order::descending);
+  gp::synchronize(s.get());
+
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  gp::sort_by_key(on, keys, values, keys_out, values_out);
+  gp::sort(on, in_place, gp::sort_order::descending);
+  ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+
+  const std::vector<std::pair<const char*, std::uint32_t>> sets = {
+      {"uniform", 0xffffffffu},
+      {"below 2^16", 0xffffu},
+      {"all equal", 0u},
+      {"only the top digit varies", 0xff000000u},
+      {"below 2^16 again", 0xffffu},
+      {"uniform again", 0xffffffffu}};
+  for (const auto& [name, varying] : sets) {
+    std::vector<std::uint32_t> x(n);
+    const std::uint32_t fixed = static_cast<std::uint32_t>(rng());
+    for (auto& k : x)
+      k = (static_cast<std::uint32_t>(rng()) & varying) | (fixed & ~varying);
+    // The keys arrive after the capture, on the graph's stream.
+    ASSERT_EQ(cudaMemcpyAsync(keys.data(), x.data(), n * 4, cudaMemcpyHostToDevice, stream),
+              cudaSuccess);
+    ASSERT_EQ(cudaMemcpyAsync(in_place.data(), x.data(), n * 4, cudaMemcpyHostToDevice, stream),
+              cudaSuccess);
+    ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess) << name;
+    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess) << name;
+    const auto keys_span = std::span<const std::uint32_t>(x);
+    const auto perm = reference_sort_permutation(keys_span, false);
+    expect_same_bytes(gp::to_host(keys_out), gather(keys_span, perm),
+                      std::string(name) + ": pairs, keys");
+    ASSERT_EQ(gp::to_host(values_out), perm) << name << ": pairs, values";
+    expect_same_bytes(gp::to_host(in_place), reference_sort(keys_span, true),
+                      std::string(name) + ": in place, descending");
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+}
+#endif
 
 // ---- stable_ names, limits and errors -------------------------------------------------
 

@@ -14,6 +14,7 @@
 #include "lab/ladder/topk_ladder.hpp"
 #include "support/cuda_fixture.hpp"
 #include "support/expect_message.hpp"
+#include "support/ladder_table.hpp"
 #include "support/order_reference.hpp"
 #include "support/test_data.hpp"
 
@@ -22,8 +23,6 @@ using namespace gpuprim::test;
 
 TEST_F(cuda_test, topk_ladder_every_rung_gives_the_top_k) {
   auto rng = make_rng(102);
-  const auto rungs = gp::ladder::topk_rungs();
-  ASSERT_EQ(rungs.size(), 3u);
   for (std::size_t n : test_sizes({1, 33, 2049, 6145, 1'000'003})) {
     for (const bool tied : {false, true}) {
       std::vector<float> x = tied ? tied_vector<float>(n, 9, rng) : random_vector<float>(n, rng);
@@ -35,7 +34,7 @@ TEST_F(cuda_test, topk_ladder_every_rung_gives_the_top_k) {
       for (std::size_t k : {std::size_t{1}, std::size_t{16}, std::size_t{1000}, std::size_t{1024},
                             std::size_t{5000}, n}) {
         if (k > n) continue;
-        for (const auto& rung : rungs) {
+        for (const auto& rung : gp::ladder::topk_rungs()) {
           if (std::string(rung.name) == "topk_block_bitonic" && k > 1024) continue;
           gp::device_vector<float> v(k);
           gp::device_vector<std::int64_t> ix(k);
@@ -64,4 +63,9 @@ TEST_F(cuda_test, topk_ladder_refuses_bad_k) {
                               "keeps at most 1024 per block, k is 1025");
     }
   }
+}
+
+// Reading the table needs no device.
+TEST(topk_ladder_table, has_three_named_rungs) {
+  expect_complete_ladder(gp::ladder::topk_rungs(), 3, "topk_full_sort", "topk_radix_select");
 }

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <vector>
 
@@ -193,6 +194,42 @@ TEST_F(cuda_test, topk_select_of_two_to_the_31_plus_5_bytes) {
   const auto small = gp::to_host(ix);
   EXPECT_EQ(std::vector<std::int64_t>(small.begin(), small.begin() + 3),
             (std::vector<std::int64_t>{0, 200, 400}));
+}
+
+// As `gpuprim bench order` runs it: 2^27 + 5 floats of a wide range, where
+// every value occurs about eight times, so the k-th key ties with others
+// of larger index; through the public gp::topk (the production route).
+TEST_F(cuda_test, topk_of_a_large_array_with_many_ties_keeps_the_smaller_indices) {
+  const auto sizes = test_sizes({(std::size_t{1} << 27) + 5});
+  if (sizes.empty()) GTEST_SKIP() << "above GPUPRIM_TEST_MAX_SIZE";
+  const std::size_t n = sizes[0];
+  std::mt19937_64 rng(4547);
+  std::vector<float> x(n);
+  for (auto& v : x)
+    v = static_cast<float>(std::ldexp(static_cast<double>(rng() >> 11), -53) * 2000.0 - 1000.0);
+  const auto dx = gp::to_device(x);
+  for (const bool largest : {true, false}) {
+    // The reference: the largest (smallest) k by value, ties to the smaller index.
+    const auto before = [&](std::int64_t i, std::int64_t j) {
+      if (x[i] != x[j]) return largest ? x[i] > x[j] : x[i] < x[j];
+      return i < j;
+    };
+    std::vector<std::int64_t> order(n);
+    std::iota(order.begin(), order.end(), std::int64_t{0});
+    const std::size_t most = 65536;
+    std::partial_sort(order.begin(), order.begin() + most, order.end(), before);
+    for (const std::size_t k : {std::size_t{16}, std::size_t{1024}, most}) {
+      gp::device_vector<float> v(k);
+      gp::device_vector<std::int64_t> ix(k);
+      gp::topk(gp::cuda, dx, k, v, ix, largest ? gp::topk_end::largest : gp::topk_end::smallest);
+      const auto gi = gp::to_host(ix);
+      const auto gv = gp::to_host(v);
+      for (std::size_t j = 0; j < k; ++j) {
+        ASSERT_EQ(gi[j], order[j]) << "k " << k << " largest " << largest << " at " << j;
+        ASSERT_EQ(gv[j], x[order[j]]) << "k " << k << " at " << j;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -47,21 +47,6 @@ TEST_F(cuda_test, transpose_over_two_gigabytes_of_bytes) {
   }
 }
 
-TEST_F(cuda_test, transpose_bytes_matches_host) {
-  auto rng = make_rng(405);
-  const std::size_t rows = 129, cols = 67;
-  for (const std::size_t size : {1u, 2u, 4u, 8u, 16u}) {
-    const auto in = distinct_elements<unsigned char>(rows * cols * size, rng);
-    std::vector<unsigned char> expected(in.size());
-    gp::transpose_bytes(gp::host, size, in.data(), rows, cols, expected.data());
-    const auto d_in = gp::to_device(in);
-    gp::device_vector<unsigned char> d_out(in.size());
-    d_out.fill_bytes(0);
-    gp::transpose_bytes(gp::cuda, size, d_in.data(), rows, cols, cols, d_out.data(), rows);
-    ASSERT_EQ(gp::to_host(d_out), expected) << "size " << size;
-  }
-}
-
 // One shape of the byte-generic check below: rows x cols with leading
 // dimensions ld_in / ld_out, `in_at` / `out_at` elements into the buffers.
 struct strided_case {

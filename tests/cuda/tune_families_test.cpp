@@ -59,6 +59,18 @@ std::vector<double> as_doubles(const std::vector<T>& v) {
   return std::vector<double>(v.begin(), v.end());
 }
 
+// A rows x cols matrix of unit_values on the device, and an output of as many
+// elements for a matrix call to write.
+struct matrix_call {
+  std::size_t rows, cols;
+  gp::device_vector<float> in, out;
+  matrix_call(std::size_t r, std::size_t c, std::uint64_t seed)
+      : rows(r), cols(c), in(gp::to_device(unit_values(r * c, seed))), out(r * c) {}
+  gp::device_matrix_view<const float> input() const { return {in.data(), rows, cols}; }
+  gp::device_matrix_view<float> output(std::size_t r, std::size_t c) { return {out.data(), r, c}; }
+  std::vector<double> result() const { return as_doubles(gp::to_host(out)); }
+};
+
 std::vector<plugged> plugged_algorithms() {
   std::vector<plugged> all;
   // scan: 2^23 floats is more tiles than are resident, so the prefetch acts.
@@ -105,30 +117,22 @@ std::vector<plugged> plugged_algorithms() {
   // transpose: odd sides (edge tiles of every candidate's shape).
   all.push_back({algorithm::transpose,
                  [] {
-                   const std::size_t rows = 1001, cols = 777;
-                   const auto in = gp::to_device(unit_values(rows * cols, 4));
-                   gp::device_vector<float> out(rows * cols);
-                   gp::transpose(gp::cuda,
-                                 gp::device_matrix_view<const float>(in.data(), rows, cols),
-                                 gp::device_matrix_view<float>(out.data(), cols, rows));
-                   return as_doubles(gp::to_host(out));
+                   matrix_call m(1001, 777, 4);
+                   gp::transpose(gp::cuda, m.input(), m.output(m.cols, m.rows));
+                   return m.result();
                  },
                  0.0});
   // convolve: a general 5 x 5 filter (unrolled or looped kernel, capacity
   // 5 or 9).
   all.push_back({algorithm::convolve,
                  [] {
-                   const std::size_t rows = 300, cols = 517;
-                   const auto in = gp::to_device(unit_values(rows * cols, 5));
-                   gp::device_vector<float> out(rows * cols);
+                   matrix_call m(300, 517, 5);
                    std::vector<double> w(25);
                    for (std::size_t i = 0; i < w.size(); ++i)
                      w[i] = 0.5 + 0.03 * double(i);
-                   gp::convolve(
-                       gp::cuda, gp::device_matrix_view<const float>(in.data(), rows, cols),
-                       gp::filter(5, 5, w), gp::device_matrix_view<float>(out.data(), rows, cols),
-                       gp::border::mirror);
-                   return as_doubles(gp::to_host(out));
+                   gp::convolve(gp::cuda, m.input(), gp::filter(5, 5, w), m.output(m.rows, m.cols),
+                                gp::border::mirror);
+                   return m.result();
                  },
                  64 * 1.2e-7});
   all.push_back({algorithm::spmv,

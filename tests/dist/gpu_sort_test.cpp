@@ -20,6 +20,7 @@
 #include "gpuprim/dist/gpu_sort.hpp"
 #include "gpuprim/sort.hpp"
 #include "support/cuda_fixture.hpp"
+#include "support/order_reference.hpp"
 
 namespace gp = gpuprim;
 
@@ -54,12 +55,12 @@ class one_device_group {
                                             nullptr);
         }
   }
-  void alltoallv(const std::vector<const void*>& sends,
-                 const std::vector<std::vector<std::uint64_t>>& send_counts,
-                 const std::vector<std::vector<std::uint64_t>>& send_offsets,
-                 const std::vector<void*>& recvs,
-                 const std::vector<std::vector<std::uint64_t>>& recv_counts,
-                 const std::vector<std::vector<std::uint64_t>>& recv_offsets,
+  // counts[d][e] and offsets[d][e], in elements: what rank d sends to (or
+  // receives from) rank e.
+  using table = std::vector<std::vector<std::uint64_t>>;
+  void alltoallv(const std::vector<const void*>& sends, const table& send_counts,
+                 const table& send_offsets, const std::vector<void*>& recvs,
+                 const table& recv_counts, const table& recv_offsets,
                  std::size_t element_bytes) const {
     for (int d = 0; d < p_; ++d) {
       for (int e = 0; e < p_; ++e) {
@@ -261,17 +262,8 @@ TEST(gpu_sample_sort, MergeOfTwoRunsIsStdMerge) {
       x = static_cast<std::uint32_t>(rng() % 1000);
     std::sort(a.begin(), a.end());
     std::sort(b.begin(), b.end());
-    std::vector<std::uint64_t> va(na), vb(nb);
-    std::iota(va.begin(), va.end(), 0);
-    std::iota(vb.begin(), vb.end(), na);
-    // std::merge takes from the first range on ties, as the kernel must.
-    std::vector<std::pair<std::uint32_t, std::uint64_t>> pa, pb, want(na + nb);
-    for (std::size_t i = 0; i < na; ++i)
-      pa.push_back({a[i], va[i]});
-    for (std::size_t i = 0; i < nb; ++i)
-      pb.push_back({b[i], vb[i]});
-    std::merge(pa.begin(), pa.end(), pb.begin(), pb.end(), want.begin(),
-               [](const auto& x, const auto& y) { return x.first < y.first; });
+    const auto va = gp::test::origins<std::uint64_t>(na, 0);
+    const auto vb = gp::test::origins<std::uint64_t>(nb, na);
     const auto da = gp::to_device(a), db = gp::to_device(b);
     const auto dva = gp::to_device(va), dvb = gp::to_device(vb);
     gp::device_vector<std::uint32_t> out(na + nb);
@@ -282,12 +274,9 @@ TEST(gpu_sample_sort, MergeOfTwoRunsIsStdMerge) {
                                                               dvb.data(), nb, out.data(),
                                                               vout.data(), bits, nullptr);
     gp::synchronize(nullptr);
-    const auto k = gp::to_host(out);
-    const auto v = gp::to_host(vout);
-    for (std::size_t i = 0; i < na + nb; ++i) {
-      ASSERT_EQ(k[i], want[i].first) << "at " << i;
-      ASSERT_EQ(v[i], want[i].second) << "at " << i;
-    }
+    // The kernel takes from a on ties, as std::merge does.
+    gp::test::expect_pairs(gp::to_host(out), gp::to_host(vout),
+                           gp::test::reference_merge_by_key(a, va, b, vb), "");
   }
 }
 

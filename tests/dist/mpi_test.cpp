@@ -29,6 +29,7 @@
 #endif
 #include "support/named.hpp"
 #include "support/sides.hpp"
+#include "support/test_data.hpp"
 
 namespace gp = gpuprim;
 
@@ -78,18 +79,16 @@ std::pair<std::size_t, std::size_t> slice_of(std::size_t n, split s) {
 
 const std::size_t sizes[] = {0, 1, 2, 3, 5, 33, 1000, 100003};
 
+// The same n values on every rank: floats in [-1, 1), integers over their
+// whole range.
 template <class T>
 std::vector<T> random_values(std::size_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
-  std::vector<T> v(n);
-  for (auto& x : v) {
-    if constexpr (std::is_floating_point_v<T>) {
-      x = static_cast<T>(std::uniform_real_distribution<double>(-1, 1)(rng));
-    } else {
-      x = static_cast<T>(rng());
-    }
+  if constexpr (std::is_floating_point_v<T>) {
+    return gp::test::draw_vector<T>(n, rng, std::uniform_real_distribution<double>(-1, 1));
+  } else {
+    return gp::test::draw_vector<T>(n, rng, [](std::mt19937_64& r) { return r(); });
   }
-  return v;
 }
 
 template <class T>

@@ -40,7 +40,6 @@ std::vector<std::int64_t> reference_argsort(const std::vector<T>& keys, std::siz
 SIDE_TYPED_SUITE(argsort_batched, side_value_types);
 
 SIDE_TYPED_TEST(argsort_batched, positions_and_keys_of_every_run) {
-  using T = TypeParam;
   auto rng = make_rng(61);
   const std::size_t shapes[][2] = {{1, 1}, {1, 1000}, {7, 33}, {1000, 3}, {64, 1025}, {3, 4096}};
   for (const auto& shape : shapes) {

@@ -138,7 +138,6 @@ SIDE_TYPED_SUITE(closest_pair, coordinate_types);
 // ---- the shared cases ----------------------------------------------------------
 
 SIDE_TYPED_TEST(closest_pair, random_sets_of_many_sizes) {
-  using T = TypeParam;
   auto rng = make_rng(on_cuda ? 11 : 1);
   const auto sizes =
       on_cuda ? test_sizes({2, 3, 5, 31, 32, 33, 63, 64, 65, 1000, 1023, 1025, 4099, 7919, 20011})
@@ -155,7 +154,6 @@ SIDE_TYPED_TEST(closest_pair, random_sets_of_many_sizes) {
 // (on the host the quadratic ones are left out; one dimension per type
 // keeps the CPU suite short: 2-D float, 3-D double).
 SIDE_TYPED_TEST(closest_pair, large_set_agrees_with_the_host) {
-  using T = TypeParam;
   auto rng = make_rng(on_cuda ? 12 : 2);
   const std::vector<int> dims =
       on_cuda ? std::vector<int>{2, 3} : std::vector<int>{std::is_same_v<T, float> ? 2 : 3};
@@ -170,7 +168,6 @@ SIDE_TYPED_TEST(closest_pair, large_set_agrees_with_the_host) {
 }
 
 SIDE_TYPED_TEST(closest_pair, ties_go_to_the_smallest_pair) {
-  using T = TypeParam;
   // Three pairs at distance 1, listed so that the first pair an algorithm
   // meets in x order ((2, 5) at x = 0) is not the smallest (i, j): (1, 4).
   const std::vector<T> xy = {T(9), T(9), T(5), T(0), T(0), T(0), T(8),  T(3),
@@ -182,7 +179,6 @@ SIDE_TYPED_TEST(closest_pair, ties_go_to_the_smallest_pair) {
 }
 
 SIDE_TYPED_TEST(closest_pair, bad_inputs_throw) {
-  using T = TypeParam;
   const auto view = [](const auto& a, std::size_t n, std::size_t dim) {
     return side::matrix_view<const T>(a.data(), n, dim);
   };
@@ -218,7 +214,6 @@ SIDE_TYPED_TEST(closest_pair, bad_inputs_throw) {
 // ---- the host's sizes ------------------------------------------------------------
 
 SIDE_TYPED_TEST(closest_pair, duplicates_and_ties_take_the_smallest_pair) {
-  using T = TypeParam;
   auto rng = make_rng(3);
   for (int dim : {2, 3}) {
     // Points 2000 and 2500 duplicate point 700, 2900 duplicates 10: the
@@ -231,13 +226,11 @@ SIDE_TYPED_TEST(closest_pair, duplicates_and_ties_take_the_smallest_pair) {
 }
 
 SIDE_TYPED_TEST(closest_pair, lattices_tie_everywhere) {
-  using T = TypeParam;
   auto rng = make_rng(4);
-  check_lattices<TypeParam>(rng, 64, 14);
+  check_lattices<T>(rng, 64, 14);
 }
 
 SIDE_TYPED_TEST(closest_pair, clustered_collinear_and_circle_sets) {
-  using T = TypeParam;
   auto rng = make_rng(5);
   for (int dim : {2, 3}) {
     for (std::size_t n : test_sizes({33, 1000, 5003})) {
@@ -248,7 +241,6 @@ SIDE_TYPED_TEST(closest_pair, clustered_collinear_and_circle_sets) {
 }
 
 SIDE_TYPED_TEST(closest_pair, coordinates_near_the_limits) {
-  using T = TypeParam;
   auto rng = make_rng(6);
   for (int dim : {2, 3}) {
     const auto ends = check_extreme_sets<T>(rng, 2000, dim);
@@ -260,7 +252,6 @@ SIDE_TYPED_TEST(closest_pair, coordinates_near_the_limits) {
 // ---- the GPU's sizes and its kernels' paths ------------------------------------------
 
 SIDE_TYPED_TEST(closest_pair, duplicates_ties_and_lattices) {
-  using T = TypeParam;
   auto rng = make_rng(13);
   for (int dim : {2, 3}) {
     check_copies<T>(rng, dim, 5000, {4000, 4500, 4900}, T(-3));
@@ -269,7 +260,6 @@ SIDE_TYPED_TEST(closest_pair, duplicates_ties_and_lattices) {
 }
 
 SIDE_TYPED_TEST(closest_pair, clustered_collinear_circle_and_extreme_sets) {
-  using T = TypeParam;
   auto rng = make_rng(14);
   for (int dim : {2, 3}) {
     for (std::size_t n : test_sizes({33, 1000, 10007}))
@@ -287,7 +277,6 @@ SIDE_TYPED_TEST(closest_pair, clustered_collinear_circle_and_extreme_sets) {
 // underflow (every square qualifies for the recheck). Sizes span several
 // squares of 1024 x 1024 (diagonal, full and partial last column).
 SIDE_TYPED_TEST(closest_pair, tiled_float_filter_near_ties_and_limits) {
-  using T = TypeParam;
   auto rng = make_rng(17);
   for (int dim : {2, 3}) {
     for (std::size_t n : test_sizes({1024, 1025, 3001, 8192})) {
@@ -322,7 +311,6 @@ SIDE_TYPED_TEST(closest_pair, tiled_float_filter_near_ties_and_limits) {
 // answers; double input takes the second grid. Also +0 / -0 (one point),
 // and a set whose copies are far apart in the index order.
 SIDE_TYPED_TEST(closest_pair, grid_on_clustered_sets_with_copies) {
-  using T = TypeParam;
   auto rng = make_rng(18);
   std::normal_distribution<double> g(0.0, 1.0);
   for (int dim : {2, 3}) {

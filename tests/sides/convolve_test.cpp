@@ -33,23 +33,23 @@ SIDE_TYPED_SUITE(convolve, side_float_types);
 }  // namespace
 
 SIDE_TYPED_TEST(convolve, every_border_at_every_edge_and_corner) {
-  check_borders_and_sizes<TypeParam>(run_on_side<TypeParam>, 1);
+  check_borders_and_sizes<T>(run_on_side<T>, 1);
 }
 
 SIDE_TYPED_TEST(convolve, large_images_and_filters) {
-  check_large<TypeParam>(run_on_side<TypeParam>, 2);
+  check_large<T>(run_on_side<T>, 2);
 }
 
 SIDE_TYPED_TEST(convolve, named_filters) {
-  check_named_filters<TypeParam>(run_on_side<TypeParam>, 3);
+  check_named_filters<T>(run_on_side<T>, 3);
 }
 
 SIDE_TYPED_TEST(convolve, nan_and_inf_propagate) {
-  check_nan_inf<TypeParam>(run_on_side<TypeParam>, 4);
+  check_nan_inf<T>(run_on_side<T>, 4);
 }
 
 SIDE_TYPED_TEST(convolve, batch_in_one_call) {
-  check_batch<TypeParam>(run_on_side<TypeParam>, 5);
+  check_batch<T>(run_on_side<T>, 5);
 }
 
 SIDE_TEST(convolve_bytes, channels_batches_and_rounding) {

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <numeric>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -50,7 +50,6 @@ std::vector<std::size_t> merge_sizes() {
 SIDE_TYPED_SUITE(merge, side_value_types);
 
 SIDE_TYPED_TEST(merge, merge_and_merge_by_key_are_stable_a_first) {
-  using T = TypeParam;
   auto rng = make_rng(49);
   for (std::size_t n : merge_sizes()) {
     for (const std::size_t nb : {std::size_t{0}, n / 3, n, 2 * n + 1}) {
@@ -66,36 +65,22 @@ SIDE_TYPED_TEST(merge, merge_and_merge_by_key_are_stable_a_first) {
       EXPECT_EQ(side::get(out), want) << "n " << n << " + " << nb;
       // Values: a's indices 0 .. n-1, b's n .. n+nb-1; ties keep a first
       // and their own order, as std::merge of (key, origin) pairs.
-      std::vector<std::int64_t> va(n), vb(nb);
-      std::iota(va.begin(), va.end(), std::int64_t{0});
-      std::iota(vb.begin(), vb.end(), static_cast<std::int64_t>(n));
-      std::vector<std::pair<T, std::int64_t>> pa, pb, pairs(n + nb);
-      for (std::size_t i = 0; i < n; ++i)
-        pa.push_back({a[i], va[i]});
-      for (std::size_t i = 0; i < nb; ++i)
-        pb.push_back({b[i], vb[i]});
-      std::merge(pa.begin(), pa.end(), pb.begin(), pb.end(), pairs.begin(),
-                 [](const auto& x, const auto& y) { return x.first < y.first; });
+      const auto va = origins<std::int64_t>(n, 0);
+      const auto vb = origins<std::int64_t>(nb, static_cast<std::int64_t>(n));
       auto keys = side::filled_bytes<T>(n + nb, 0xA5);
       auto values = side::filled_bytes<std::int64_t>(n + nb, 0xA5);
       gp::merge_by_key(side::backend(), da, side::put(va), db, side::put(vb), keys, values);
-      const auto k = side::get(keys);
-      const auto v = side::get(values);
-      for (std::size_t i = 0; i < n + nb; ++i) {
-        ASSERT_EQ(k[i], pairs[i].first) << "n " << n << " + " << nb << " at " << i;
-        ASSERT_EQ(v[i], pairs[i].second) << "n " << n << " + " << nb << " at " << i;
-      }
+      expect_pairs(side::get(keys), side::get(values), reference_merge_by_key(a, va, b, vb),
+                   "n " + std::to_string(n) + " + " + std::to_string(nb));
     }
   }
 }
 
 SIDE_TYPED_TEST(merge, merge_sort_and_by_key_are_stable) {
-  using T = TypeParam;
   auto rng = make_rng(50);
   for (std::size_t n : merge_sizes()) {
     const auto keys = tied_vector<T>(n, n / 16 + 2, rng);
-    std::vector<std::int64_t> values(n);
-    std::iota(values.begin(), values.end(), std::int64_t{0});
+    const auto values = origins<std::int64_t>(n, 0);
     std::vector<std::pair<T, std::int64_t>> pairs(n);
     for (std::size_t i = 0; i < n; ++i)
       pairs[i] = {keys[i], values[i]};
@@ -111,12 +96,7 @@ SIDE_TYPED_TEST(merge, merge_sort_and_by_key_are_stable) {
       } else {
         gp::merge_sort_by_key(side::backend(), k, v);
       }
-      const auto gk = side::get(k);
-      const auto gv = side::get(v);
-      for (std::size_t i = 0; i < n; ++i) {
-        ASSERT_EQ(gk[i], want[i].first) << "n " << n << " at " << i;
-        ASSERT_EQ(gv[i], want[i].second) << "n " << n << " at " << i;
-      }
+      expect_pairs(side::get(k), side::get(v), want, "n " + std::to_string(n));
       auto x = side::put(keys);
       if (descending) {
         gp::merge_sort(side::backend(), x, gp::greater{});
@@ -167,8 +147,7 @@ TEST(host_merge, every_thread_count_gives_the_same_stable_result) {
   auto rng = make_rng(52);
   const std::size_t n = (1u << 20) + 7;
   const auto keys = tied_vector<std::int32_t>(n, 1000, rng);
-  std::vector<std::int32_t> values(n);
-  std::iota(values.begin(), values.end(), 0);
+  const auto values = origins<std::int32_t>(n, 0);
   std::vector<std::pair<std::int32_t, std::int32_t>> want(n);
   for (std::size_t i = 0; i < n; ++i)
     want[i] = {keys[i], values[i]};
@@ -179,10 +158,7 @@ TEST(host_merge, every_thread_count_gives_the_same_stable_result) {
     auto k = keys;
     auto v = values;
     gp::merge_sort_by_key(gp::host.threads(threads), k, v);
-    for (std::size_t i = 0; i < n; ++i) {
-      ASSERT_EQ(k[i], want[i].first) << threads << " threads, at " << i;
-      ASSERT_EQ(v[i], want[i].second) << threads << " threads, at " << i;
-    }
+    expect_pairs(k, v, want, std::to_string(threads) + " threads");
   }
 }
 #endif

@@ -5,6 +5,7 @@
 
 #include <limits>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "gpuprim/reduce.hpp"
@@ -16,22 +17,14 @@
 SIDE_TYPED_SUITE(reduce, side_value_types);
 
 SIDE_TYPED_TEST(reduce, sum_matches_reference_at_every_size) {
-  using T = TypeParam;
   auto rng = make_rng(11);
   for (std::size_t n : standard_sizes()) {
     const auto x = random_vector<T>(n, rng);
-    const T got = gp::reduce(side::backend(), side::put(x), T{});
-    const auto want = reference_sum<T>(x);
-    if constexpr (std::is_floating_point_v<T>) {
-      EXPECT_NEAR(got, want, sum_tolerance<T>(n, max_abs<T>(x))) << "n=" << n;
-    } else {
-      EXPECT_EQ(got, want) << "n=" << n;
-    }
+    expect_sum<T>(gp::reduce(side::backend(), side::put(x), T{}), x, "n=" + std::to_string(n));
   }
 }
 
 SIDE_TYPED_TEST(reduce, min_max_and_elements) {
-  using T = TypeParam;
   auto rng = make_rng(12);
   for (std::size_t n : standard_sizes()) {
     if (n == 0) continue;
@@ -50,24 +43,17 @@ SIDE_TYPED_TEST(reduce, min_max_and_elements) {
 
 #if GPUPRIM_TEST_ON_CUDA
 SIDE_TYPED_TEST(reduce, unaligned_subspans_take_the_scalar_path) {
-  using T = TypeParam;
   auto rng = make_rng(13);
   const auto x = random_vector<T>(100000, rng);
   const auto d = side::put(x);
   for (std::size_t offset : {1u, 2u, 3u}) {
     const std::size_t n = x.size() - offset - 5;
-    const auto part = std::span<const T>(x).subspan(offset, n);
-    const T got = gp::reduce(side::backend(), side::span(d).subspan(offset, n), T{});
-    if constexpr (std::is_floating_point_v<T>) {
-      EXPECT_NEAR(got, reference_sum<T>(part), sum_tolerance<T>(n, 1.0));
-    } else {
-      EXPECT_EQ(got, reference_sum<T>(part));
-    }
+    expect_sum<T>(gp::reduce(side::backend(), side::span(d).subspan(offset, n), T{}),
+                  std::span<const T>(x).subspan(offset, n), "offset=" + std::to_string(offset));
   }
 }
 
 SIDE_TYPED_TEST(reduce, reduce_into_writes_the_poisoned_output) {
-  using T = TypeParam;
   auto rng = make_rng(14);
   const auto x = random_vector<T>(4097, rng);
   auto out = side::filled_bytes<T>(1, 0xA5);
@@ -76,7 +62,6 @@ SIDE_TYPED_TEST(reduce, reduce_into_writes_the_poisoned_output) {
 }
 #else
 SIDE_TYPED_TEST(reduce, init_is_combined_once) {
-  using T = TypeParam;
   std::vector<T> x(100000, T(1));
   for (int threads : {1, 2, 3, 7}) {
     EXPECT_EQ(gp::reduce(gp::host.threads(threads), x, T(5)), T(100005)) << threads;
@@ -90,11 +75,11 @@ SIDE_TYPED_TEST(reduce, init_is_combined_once) {
 SIDE_TYPED_SUITE(nan_rules, side_float_types);
 
 SIDE_TYPED_TEST(nan_rules, follow_numpy) {
-  nan_rule_cases<side, TypeParam>();
+  nan_rule_cases<side, T>();
 }
 
 SIDE_TYPED_TEST(nan_rules, min_scan_propagates_nan) {
-  nan_propagates_through_min_scan<side, TypeParam>();
+  nan_propagates_through_min_scan<side, T>();
 }
 
 SIDE_TEST(nan_rules, integers_use_the_plain_operators) {

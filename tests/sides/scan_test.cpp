@@ -17,7 +17,6 @@
 SIDE_TYPED_SUITE(scan, side_value_types);
 
 SIDE_TYPED_TEST(scan, inclusive_and_exclusive_sums_at_every_size) {
-  using T = TypeParam;
   auto rng = make_rng(41);
   std::vector<std::size_t> sizes = standard_sizes();
   sizes.push_back(4096);  // exactly one GPU tile of 4-byte types
@@ -40,7 +39,6 @@ SIDE_TYPED_TEST(scan, inclusive_and_exclusive_sums_at_every_size) {
 }
 
 SIDE_TYPED_TEST(scan, min_max_and_in_place) {
-  using T = TypeParam;
   auto rng = make_rng(42);
   const auto x = random_vector<T>(2'000'003, rng);
   auto d = side::put(x);
@@ -59,7 +57,6 @@ SIDE_TYPED_TEST(scan, min_max_and_in_place) {
 
 #if GPUPRIM_TEST_ON_CUDA
 SIDE_TYPED_TEST(scan, unaligned_subspans) {
-  using T = TypeParam;
   auto rng = make_rng(43);
   const auto x = random_vector<T>(50000, rng);
   const auto d = side::put(x);
@@ -95,7 +92,6 @@ SIDE_TEST(scan, bad_ranges_throw_and_leave_output_untouched) {
 SIDE_TYPED_SUITE(scan_nan, side_float_types);
 
 SIDE_TYPED_TEST(scan_nan, minimum_propagates_and_minimum_number_skips) {
-  using T = TypeParam;
   const T inf = std::numeric_limits<T>::infinity();
   for (std::size_t n :
        {std::size_t{7}, std::size_t{4096 * 3 + 17}, std::size_t{100'003}, std::size_t{2'000'003}}) {
@@ -145,7 +141,6 @@ void expect_exclusive_is_inclusive_shifted(const std::vector<T>& x, Op op, const
 }
 
 SIDE_TYPED_TEST(scan_nan, exclusive_from_the_identity_is_the_inclusive_shifted) {
-  using T = TypeParam;
   const T nan = std::numeric_limits<T>::quiet_NaN();
   const std::vector<T> issue{nan, T(1), nan, T(2)};
   for (const auto& x :
@@ -167,7 +162,6 @@ SIDE_TYPED_TEST(scan_nan, exclusive_from_the_identity_is_the_inclusive_shifted) 
 }
 
 SIDE_TYPED_TEST(scan, exclusive_without_init_starts_from_the_identity) {
-  using T = TypeParam;
   auto rng = make_rng(44);
   const auto x = random_vector<T>(33'333, rng);
   expect_exclusive_is_inclusive_shifted(x, gp::minimum{}, "min");

@@ -40,7 +40,6 @@ void expect_bounds(const std::vector<T>& sorted, const std::vector<T>& queries, 
 SIDE_TYPED_SUITE(search, side_value_types);
 
 SIDE_TYPED_TEST(search, bounds_of_many_queries_with_ties_and_misses) {
-  using T = TypeParam;
   auto rng = make_rng(45);
   for (std::size_t n : standard_sizes()) {
     // Many ties: values 0 .. n/8; queries on and between them and past both ends.
@@ -63,7 +62,6 @@ SIDE_TYPED_TEST(search, bounds_of_many_queries_with_ties_and_misses) {
 }
 
 SIDE_TYPED_TEST(search, no_queries_and_an_empty_table) {
-  using T = TypeParam;
   const auto s = side::put(std::vector<T>{T(1), T(2), T(2), T(5)});
   const auto none = side::put(std::vector<T>{});
   auto out = side::filled_bytes<std::int64_t>(0, 0);
@@ -84,7 +82,6 @@ SIDE_TYPED_TEST(search, no_queries_and_an_empty_table) {
 SIDE_TYPED_SUITE(search_nan, side_float_types);
 
 SIDE_TYPED_TEST(search_nan, nan_sorts_last_as_numpy) {
-  using T = TypeParam;
   const T nan = std::numeric_limits<T>::quiet_NaN();
   const T inf = std::numeric_limits<T>::infinity();
   const std::vector<T> sorted = {-inf, T(-1), T(0), T(0), T(2), inf, nan, nan};

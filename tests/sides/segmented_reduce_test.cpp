@@ -78,14 +78,14 @@ SIDE_TYPED_SUITE(segmented_reduce, side_value_types);
 SIDE_TYPED_TEST(segmented_reduce, matches_reference_on_every_layout_with_uint64_offsets) {
   auto rng = make_rng(51);
   for (const segment_layout& layout : segment_layouts(rng))
-    check_layout<TypeParam, std::uint64_t>(layout, rng);
+    check_layout<T, std::uint64_t>(layout, rng);
 }
 
 #if GPUPRIM_TEST_ON_CUDA
 SIDE_TYPED_TEST(segmented_reduce, matches_reference_on_every_layout_with_int64_offsets) {
   auto rng = make_rng(52);
   for (const segment_layout& layout : segment_layouts(rng))
-    check_layout<TypeParam, std::int64_t>(layout, rng);
+    check_layout<T, std::int64_t>(layout, rng);
 }
 #endif
 

@@ -19,7 +19,6 @@
 SIDE_TYPED_SUITE(segmented_scan, side_value_types);
 
 SIDE_TYPED_TEST(segmented_scan, flags_and_offsets_agree_with_the_reference) {
-  using T = TypeParam;
   auto rng = make_rng(71);
   std::vector<std::size_t> sizes = standard_sizes();
   if (on_cuda) sizes.push_back(3'000'017);  // many tiles

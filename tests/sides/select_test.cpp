@@ -50,7 +50,6 @@ using select_types = ::testing::Types<std::uint8_t, std::int32_t, std::uint32_t,
 SIDE_TYPED_SUITE(select, select_types);
 
 SIDE_TYPED_TEST(select, copy_if_count_if_copy_flagged_and_indices) {
-  using T = TypeParam;
   auto rng = make_rng(71);
   for (std::size_t n : select_sizes()) {
     auto x = random_vector<T>(n, rng);
@@ -94,7 +93,6 @@ SIDE_TYPED_TEST(select, copy_if_count_if_copy_flagged_and_indices) {
 }
 
 SIDE_TYPED_TEST(select, partition_stable_and_reversed_and_three_way) {
-  using T = TypeParam;
   auto rng = make_rng(72);
   for (std::size_t n : select_sizes()) {
     const auto x = random_vector<T>(n, rng);
@@ -127,7 +125,6 @@ SIDE_TYPED_TEST(select, partition_stable_and_reversed_and_three_way) {
 }
 
 SIDE_TYPED_TEST(select, unique_run_length_encode_and_reduce_by_key) {
-  using T = TypeParam;
   auto rng = make_rng(73);
   for (std::size_t n : select_sizes()) {
     const auto keys = keys_in_runs<T>(n, rng);
@@ -191,7 +188,6 @@ SIDE_TYPED_SUITE(select_nan, side_float_types);
 // equal_to: every NaN is a run of its own (std::unique); same_value: a run
 // of NaNs is one (numpy.unique); -0.0 equals 0.0 under both.
 SIDE_TYPED_TEST(select_nan, unique_keeps_or_merges_nans) {
-  using T = TypeParam;
   const T nan = std::numeric_limits<T>::quiet_NaN();
   std::vector<T> x;
   for (int rep = 0; rep < 3000; ++rep) {

@@ -23,32 +23,32 @@ SIDE_TYPED_TEST(radix_sort, keys_at_every_size_pattern_and_order) {
   auto rng = make_rng(201);
   auto sizes = sort_sizes();
   if (on_cuda) sizes.push_back((std::size_t{3} << 20) + 1);
-  check_keys_at_every_size<side, TypeParam>(test_sizes(sizes), rng);
+  check_keys_at_every_size<side, T>(test_sizes(sizes), rng);
 }
 
 SIDE_TYPED_TEST(radix_sort, pairs_keep_equal_keys_in_input_order) {
   auto rng = make_rng(202);
-  check_pairs_keep_equal_keys_in_input_order<side, TypeParam>(sort_sizes(), rng);
+  check_pairs_keep_equal_keys_in_input_order<side, T>(sort_sizes(), rng);
 }
 
 SIDE_TYPED_TEST(radix_sort, eight_byte_values_move_with_their_keys) {
   auto rng = make_rng(203);
-  check_value_types<side, TypeParam>(rng);
+  check_value_types<side, T>(rng);
 }
 
 SIDE_TYPED_TEST(radix_sort, bit_ranges) {
   auto rng = make_rng(204);
-  check_bit_ranges<side, TypeParam>({1, 33, 4097, 20011, 100003}, rng);
+  check_bit_ranges<side, T>({1, 33, 4097, 20011, 100003}, rng);
 }
 
 SIDE_TYPED_TEST(radix_sort, unaligned_subspans) {
   auto rng = make_rng(205);
-  check_unaligned_subspans<side, TypeParam>(rng);
+  check_unaligned_subspans<side, T>(rng);
 }
 
 #if !GPUPRIM_TEST_ON_CUDA
 SIDE_TYPED_TEST(radix_sort, out_of_place_leaves_the_input_unchanged) {
-  using K = TypeParam;
+  using K = T;
   auto rng = make_rng(102);
   const std::vector<K> x = random_bits_keys<K>(100003, rng);
   std::vector<K> in = x;
@@ -64,7 +64,7 @@ SIDE_TYPED_TEST(radix_sort, out_of_place_leaves_the_input_unchanged) {
 }
 
 SIDE_TYPED_TEST(radix_sort, thread_counts_give_the_same_stable_result) {
-  using K = TypeParam;
+  using K = T;
   auto rng = make_rng(106);
   for (key_pattern pattern : {key_pattern::few_distinct, key_pattern::random_bits}) {
     const std::vector<K> x = pattern_keys<K>(pattern, 300007, rng);
@@ -88,5 +88,5 @@ SIDE_TYPED_SUITE(radix_sort_float, side_float_types);
 
 SIDE_TYPED_TEST(radix_sort_float, nan_zeros_infinities_and_denormals) {
   auto rng = make_rng(206);
-  check_special_floats<side, TypeParam>({1, 3, 200, 2000, 20000}, rng);
+  check_special_floats<side, T>({1, 3, 200, 2000, 20000}, rng);
 }

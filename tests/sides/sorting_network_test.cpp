@@ -54,12 +54,12 @@ void check_every_size_and_pattern(Sort sort, std::size_t salt) {
 SIDE_TYPED_SUITE(sorting_network, side_value_types);
 
 SIDE_TYPED_TEST(sorting_network, bitonic_sort_every_size_and_pattern) {
-  check_every_size_and_pattern<TypeParam>(
+  check_every_size_and_pattern<T>(
       [](auto& keys, auto comp) { gp::bitonic_sort(side::backend(), keys, comp); }, 71);
 }
 
 SIDE_TYPED_TEST(sorting_network, odd_even_merge_sort_every_size_and_pattern) {
-  check_every_size_and_pattern<TypeParam>(
+  check_every_size_and_pattern<T>(
       [](auto& keys, auto comp) { gp::odd_even_merge_sort(side::backend(), keys, comp); }, 72);
 }
 
@@ -68,7 +68,6 @@ SIDE_TYPED_TEST(sorting_network, odd_even_merge_sort_every_size_and_pattern) {
 // tiles (one chunk of a warp's keys up to the largest that fits twice in
 // shared memory).
 SIDE_TYPED_TEST(sorting_network, batched_every_array_size) {
-  using T = TypeParam;
   auto rng = make_rng(73);
   const std::size_t many_arrays = on_cuda ? 300 : 40;
   for (std::size_t array_size :
@@ -90,7 +89,6 @@ SIDE_TYPED_TEST(sorting_network, batched_every_array_size) {
 // 256 of 4, to 2048 or 4096), the sizes past it that take the shared tiles
 // (4096 keys of 8 bytes, 8192 of 4), and one array of each (a single block).
 SIDE_TYPED_TEST(sorting_network, batched_full_arrays_descending) {
-  using T = TypeParam;
   auto rng = make_rng(77);
   for (std::size_t array_size : {128u, 256u, 512u, 1024u, 2048u, 4096u, 8192u}) {
     for (std::size_t count : {std::size_t{1}, std::size_t{33}}) {
@@ -111,7 +109,6 @@ SIDE_TYPED_TEST(sorting_network, batched_full_arrays_descending) {
 // (the guarded shared-memory kernel), NaN payloads and signed zeros
 // included, in both orders; and both are sorted.
 SIDE_TYPED_TEST(sorting_network, batched_full_tiles_same_bits_as_unaligned) {
-  using T = TypeParam;
   auto rng = make_rng(79);
   for (std::size_t array_size : {128u, 256u, 512u, 1024u, 2048u, 4096u, 8192u}) {
     const std::size_t n = array_size * 37;
@@ -144,36 +141,39 @@ SIDE_TYPED_TEST(sorting_network, batched_full_tiles_same_bits_as_unaligned) {
   }
 }
 
-// Arrays of a full tile that are not 16-byte aligned take the shared-memory
-// tiles with their guards.
-SIDE_TYPED_TEST(sorting_network, batched_unaligned_full_tiles) {
-  using T = TypeParam;
-  auto rng = make_rng(78);
-  const auto input = make_keys<T>(1024 * 40 + 1, key_pattern::random, rng);
+namespace {
+
+// sort_batched of `arrays` arrays of array_size random keys that start one
+// key into the buffer (off a 16-byte boundary); the key before them stays.
+template <class T, class Comp>
+void check_unaligned_batches(std::size_t array_size, std::size_t arrays, Comp comp,
+                             std::size_t salt) {
+  auto rng = make_rng(salt);
+  const auto input = make_keys<T>(array_size * arrays + 1, key_pattern::random, rng);
   auto keys = side::put(input);
-  gp::sort_batched(side::backend(), side::span(keys).subspan(1, 1024 * 40), 1024);
+  gp::sort_batched(side::backend(), side::span(keys).subspan(1, array_size * arrays), array_size,
+                   comp);
   const auto got = side::get(keys);
   EXPECT_EQ(got[0], input[0]);
   EXPECT_TRUE(is_batched_sort_of<T>(std::span<const T>(got).subspan(1),
-                                    std::span<const T>(input).subspan(1), 1024, gp::sort_less{}));
+                                    std::span<const T>(input).subspan(1), array_size, comp));
+}
+
+}  // namespace
+
+// Arrays of a full tile that are not 16-byte aligned take the shared-memory
+// tiles with their guards.
+SIDE_TYPED_TEST(sorting_network, batched_unaligned_full_tiles) {
+  check_unaligned_batches<T>(1024, 40, gp::sort_less{}, 78);
 }
 
 // Unaligned data takes the guarded loads of full arrays.
 SIDE_TYPED_TEST(sorting_network, batched_unaligned_subspan) {
-  using T = TypeParam;
-  auto rng = make_rng(74);
-  const auto input = make_keys<T>(32 * 1000 + 1, key_pattern::random, rng);
-  auto keys = side::put(input);
-  gp::sort_batched(side::backend(), side::span(keys).subspan(1, 32 * 1000), 32, gp::sort_greater{});
-  const auto got = side::get(keys);
-  EXPECT_EQ(got[0], input[0]);
-  EXPECT_TRUE(is_batched_sort_of<T>(std::span<const T>(got).subspan(1),
-                                    std::span<const T>(input).subspan(1), 32, gp::sort_greater{}));
+  check_unaligned_batches<T>(32, 1000, gp::sort_greater{}, 74);
 }
 
 // The benchmark's shape: 2^20 arrays of 32 keys.
 SIDE_TYPED_TEST(sorting_network, batched_many_arrays_of_32) {
-  using T = TypeParam;
   auto rng = make_rng(75);
   const auto input = make_keys<T>(std::size_t{32} << 20, key_pattern::random, rng);
   auto keys = side::put(input);
@@ -183,7 +183,6 @@ SIDE_TYPED_TEST(sorting_network, batched_many_arrays_of_32) {
 #endif
 
 SIDE_TYPED_TEST(sorting_network, segmented_every_layout) {
-  using T = TypeParam;
   auto rng = make_rng(76);
   for (std::size_t n : {0u, 1u, 1000u, 100003u}) {
     const auto input = make_keys<T>(n, key_pattern::special, rng);

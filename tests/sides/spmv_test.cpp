@@ -129,30 +129,30 @@ gp::csr_matrix<T, I> every_column_hot(std::size_t cols, std::size_t per_row, boo
 }  // namespace
 
 SIDE_TYPED_TEST(spmv, matches_reference_at_every_size) {
-  using T = typename TypeParam::value;
-  using I = typename TypeParam::index;
+  using V = typename T::value;
+  using I = typename T::index;
   auto rng = make_rng(501);
   for (const std::size_t n : standard_sizes()) {
     for (const std::size_t mean : {1, 4, 5, 40}) {
       if (n > 100000 && mean == 40) continue;
-      const auto A = random_csr<T, I>(n, n ? n : 1, mean, rng);
-      check_spmv<T, I>(A, T(1), T(0), rng);
-      check_spmv<T, I>(A, T(-0.5), T(2), rng, true);
+      const auto A = random_csr<V, I>(n, n ? n : 1, mean, rng);
+      check_spmv<V, I>(A, V(1), V(0), rng);
+      check_spmv<V, I>(A, V(-0.5), V(2), rng, true);
     }
   }
 }
 
 SIDE_TYPED_TEST(spmv, uneven_rows_and_rectangular) {
-  using T = typename TypeParam::value;
-  using I = typename TypeParam::index;
+  using V = typename T::value;
+  using I = typename T::index;
   auto rng = make_rng(502);
-  check_spmv<T, I>(random_csr<T, I>(5000, 3000, 3, rng, 97, 2500), T(1.5), T(0), rng);
+  check_spmv<V, I>(random_csr<V, I>(5000, 3000, 3, rng, 97, 2500), V(1.5), V(0), rng);
   // Rows longer than a GPU merge-path tile (2048 items), across tiles.
-  check_spmv<T, I>(random_csr<T, I>(20000, 30000, 3, rng, 997, 25000), T(1.5), T(0), rng);
-  check_spmv<T, I>(random_csr<T, I>(3, 100000, 2, rng, 1, 90000), T(1), T(1), rng);
-  check_spmv<T, I>(random_csr<T, I>(10000, 7, 0, rng), T(1), T(1), rng);  // all rows empty
-  check_spmv<T, I>(gp::rmat<T, I>(14, 16, 9), T(1), T(0), rng);
-  check_spmv<T, I>(gp::poisson2d<T, I>(100), T(1), T(0), rng);
+  check_spmv<V, I>(random_csr<V, I>(20000, 30000, 3, rng, 997, 25000), V(1.5), V(0), rng);
+  check_spmv<V, I>(random_csr<V, I>(3, 100000, 2, rng, 1, 90000), V(1), V(1), rng);
+  check_spmv<V, I>(random_csr<V, I>(10000, 7, 0, rng), V(1), V(1), rng);  // all rows empty
+  check_spmv<V, I>(gp::rmat<V, I>(14, 16, 9), V(1), V(0), rng);
+  check_spmv<V, I>(gp::poisson2d<V, I>(100), V(1), V(0), rng);
 }
 
 // The hot-columns kernel's cases (check_spmv runs it on the GPU): more hot
@@ -160,26 +160,26 @@ SIDE_TYPED_TEST(spmv, uneven_rows_and_rectangular) {
 // every column, few columns (all hot, a small table), and a column
 // analysis that finds no hot column (uniform random columns).
 SIDE_TYPED_TEST(spmv, hot_columns_cases) {
-  using T = typename TypeParam::value;
-  using I = typename TypeParam::index;
+  using V = typename T::value;
+  using I = typename T::index;
   auto rng = make_rng(504);
-  const auto wide = every_column_hot<T, I>(60000, 40, false, 5, rng);
-  check_spmv<T, I>(wide, T(1), T(0), rng);
-  check_spmv<T, I>(every_column_hot<T, I>(60000, 40, true, 7, rng), T(-0.5), T(2), rng);
-  check_spmv<T, I>(every_column_hot<T, I>(500, 50, true, 3, rng), T(1), T(1), rng, true);
-  check_spmv<T, I>(every_column_hot<T, I>(37, 37, false, 1000, rng), T(2), T(0), rng);
-  check_spmv<T, I>(random_csr<T, I>(50000, 50000, 4, rng, 501, 20000), T(1), T(0), rng);
-  check_spmv<T, I>(gp::rmat<T, I>(16, 16, 5), T(1), T(0.5), rng);
+  const auto wide = every_column_hot<V, I>(60000, 40, false, 5, rng);
+  check_spmv<V, I>(wide, V(1), V(0), rng);
+  check_spmv<V, I>(every_column_hot<V, I>(60000, 40, true, 7, rng), V(-0.5), V(2), rng);
+  check_spmv<V, I>(every_column_hot<V, I>(500, 50, true, 3, rng), V(1), V(1), rng, true);
+  check_spmv<V, I>(every_column_hot<V, I>(37, 37, false, 1000, rng), V(2), V(0), rng);
+  check_spmv<V, I>(random_csr<V, I>(50000, 50000, 4, rng, 501, 20000), V(1), V(0), rng);
+  check_spmv<V, I>(gp::rmat<V, I>(16, 16, 5), V(1), V(0.5), rng);
   if constexpr (on_cuda) {
     // More hot columns than one SM's table: the hottest that fit, all
     // with 41 entries (40, and the huge row's; the huge row replaced 40
     // columns' entry of row 5); none in the uniform matrix.
-    gp::device_csr_matrix<T, I> dA(wide);
+    gp::device_csr_matrix<V, I> dA(wide);
     dA.prepare_spmv();
     EXPECT_GT(dA.stats().hot_columns, std::size_t{1000});
     EXPECT_LT(dA.stats().hot_columns, wide.cols());
     EXPECT_EQ(dA.stats().hot_entries, 41 * dA.stats().hot_columns);
-    gp::device_csr_matrix<T, I> uniform(random_csr<T, I>(50000, 50000, 2, rng));
+    gp::device_csr_matrix<V, I> uniform(random_csr<V, I>(50000, 50000, 2, rng));
     uniform.prepare_spmv();
     EXPECT_EQ(uniform.stats().hot_columns, 0u);
     EXPECT_EQ(uniform.stats().hot_entries, 0u);
@@ -190,12 +190,12 @@ SIDE_TYPED_TEST(spmv, hot_columns_cases) {
 // for each defect the host check's message (the first bad row), on the
 // view's own memory.
 SIDE_TYPED_TEST(spmv, structure_check) {
-  using T = typename TypeParam::value;
-  using I = typename TypeParam::index;
+  using V = typename T::value;
+  using I = typename T::index;
   auto rng = make_rng(505);
   // Runs the check of this side on the arrays; returns its message or "".
   auto check = [](std::size_t rows, std::size_t cols, const std::vector<I>& offsets,
-                  const std::vector<I>& columns, const std::vector<T>& values,
+                  const std::vector<I>& columns, const std::vector<V>& values,
                   gp::csr_row_stats* stats = nullptr) -> std::string {
     const auto o = side::put(offsets);
     const auto c = side::put(columns);
@@ -204,10 +204,10 @@ SIDE_TYPED_TEST(spmv, structure_check) {
       gp::csr_row_stats s;
       if constexpr (on_cuda) {
         s = gp::check_csr(side::backend(),
-                          gp::device_csr_view<T, I>{
+                          gp::device_csr_view<V, I>{
                               rows, cols, side::span(o), side::span(c), side::span(v), {}, {}});
       } else {
-        s = gp::check_csr(side::backend(), gp::csr_view<T, I>{rows, cols, side::span(o),
+        s = gp::check_csr(side::backend(), gp::csr_view<V, I>{rows, cols, side::span(o),
                                                               side::span(c), side::span(v)});
       }
       if (stats) *stats = s;
@@ -216,8 +216,8 @@ SIDE_TYPED_TEST(spmv, structure_check) {
       return e.what();
     }
   };
-  for (const auto& A : {random_csr<T, I>(3001, 2000, 4, rng, 7, 100), gp::poisson2d<T, I>(30),
-                        random_csr<T, I>(1000, 7, 0, rng), gp::csr_matrix<T, I>(0, 5)}) {
+  for (const auto& A : {random_csr<V, I>(3001, 2000, 4, rng, 7, 100), gp::poisson2d<V, I>(30),
+                        random_csr<V, I>(1000, 7, 0, rng), gp::csr_matrix<V, I>(0, 5)}) {
     gp::csr_row_stats s;
     EXPECT_EQ(check(A.rows(), A.cols(), A.row_offsets(), A.col_indices(), A.values(), &s), "");
     const gp::csr_row_stats want = A.stats();
@@ -228,13 +228,13 @@ SIDE_TYPED_TEST(spmv, structure_check) {
     EXPECT_EQ(s.empty_rows, want.empty_rows);
   }
   // Each defect: the same message as the host's csr_matrix check.
-  const auto P = gp::poisson2d<T, I>(5);  // 25 x 25
+  const auto P = gp::poisson2d<V, I>(5);  // 25 x 25
   auto expect_defect = [&](std::vector<I> offsets, std::vector<I> columns, const char* what,
                            std::size_t rows = 25) {
-    const std::vector<T> values(columns.size(), T(1));
+    const std::vector<V> values(columns.size(), V(1));
     std::string host;
     try {
-      gp::check_csr(gp::csr_view<T, I>{rows, 25, offsets, columns, values});
+      gp::check_csr(gp::csr_view<V, I>{rows, 25, offsets, columns, values});
     } catch (const std::invalid_argument& e) {
       host = e.what();
     }

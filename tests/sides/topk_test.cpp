@@ -42,7 +42,6 @@ std::vector<std::size_t> ks_for(std::size_t n) {
 SIDE_TYPED_SUITE(topk, side_value_types);
 
 SIDE_TYPED_TEST(topk, largest_and_smallest_sorted_ties_to_the_smaller_index) {
-  using T = TypeParam;
   auto rng = make_rng(46);
   for (std::size_t n : standard_sizes()) {
     if (n == 0) continue;
@@ -62,7 +61,6 @@ SIDE_TYPED_TEST(topk, largest_and_smallest_sorted_ties_to_the_smaller_index) {
 SIDE_TYPED_SUITE(topk_nan, side_float_types);
 
 SIDE_TYPED_TEST(topk_nan, nan_is_the_largest) {
-  using T = TypeParam;
   const T nan = std::numeric_limits<T>::quiet_NaN();
   auto rng = make_rng(47);
   for (std::size_t n : {5u, 1000u, 300'001u}) {
@@ -90,7 +88,6 @@ SIDE_TYPED_TEST(topk_nan, nan_is_the_largest) {
 }
 
 SIDE_TYPED_TEST(topk, rows_of_a_matrix) {
-  using T = TypeParam;
   auto rng = make_rng(48);
   struct shape {
     std::size_t rows, cols, k;
@@ -130,7 +127,6 @@ SIDE_TYPED_TEST(topk, rows_of_a_matrix) {
 // keys (every digit of the value ties: the index decides) and keys equal
 // but for the sign of zero.
 SIDE_TYPED_TEST(topk, around_the_select_threshold_and_all_equal_keys) {
-  using T = TypeParam;
   auto rng = make_rng(49);
   for (std::size_t n : {65535u, 65536u, 65537u, 65536u + 1000u, 200'003u}) {
     if (n > test_size_cap()) continue;

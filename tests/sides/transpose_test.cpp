@@ -1,12 +1,13 @@
 // gp::transpose on each backend (support/side_test.hpp): every element size
-// (1, 2, 4, 8, 16 bytes), every shape of the shared list, leading
-// dimensions wider than the matrices, unaligned views, stacks. Outputs are
-// poisoned first, so an unwritten element fails. The backends' own cases are
+// (1, 2, 4, 8, 16 bytes), typed and byte-generic, every shape of the shared
+// list, leading dimensions wider than the matrices, unaligned views, stacks.
+// Outputs are poisoned first, so an unwritten element fails. The backends' own cases are
 // in tests/host/transpose_test.cpp and tests/cuda/transpose_test.cpp.
 #include <gtest/gtest.h>
 
 #include <complex>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "gpuprim/transpose.hpp"
@@ -22,7 +23,6 @@ using element_types = ::testing::Types<std::int8_t, std::uint16_t, float, double
 SIDE_TYPED_SUITE(transpose, element_types);
 
 SIDE_TYPED_TEST(transpose, every_shape_packed_padded_and_unaligned) {
-  using T = TypeParam;
   auto rng = make_rng(401);
   for (const auto [rows, cols] : transpose_shapes()) {
     check_transpose<side, T>(rng, rows, cols, cols, rows);
@@ -34,7 +34,6 @@ SIDE_TYPED_TEST(transpose, every_shape_packed_padded_and_unaligned) {
 
 #if GPUPRIM_TEST_ON_CUDA
 SIDE_TYPED_TEST(transpose, primes_and_thin_shapes) {
-  using T = TypeParam;
   auto rng = make_rng(402);
   check_transpose<side, T>(rng, 10007, 301, 301, 10007);
   check_transpose<side, T>(rng, (1u << 16) + 3, 4, 4, (1u << 16) + 3);
@@ -44,7 +43,6 @@ SIDE_TYPED_TEST(transpose, primes_and_thin_shapes) {
 #endif
 
 SIDE_TYPED_TEST(transpose, batched_stack) {
-  using T = TypeParam;
   auto rng = make_rng(403);
   for (const auto [rows, cols] :
        {dense_shape{3, 5}, dense_shape{65, 33}, dense_shape{65, 130}, dense_shape{1, 7}}) {
@@ -62,6 +60,25 @@ SIDE_TYPED_TEST(transpose, batched_stack) {
         ASSERT_TRUE(is_transpose(one_in, rows, cols, cols, one_out, rows))
             << "matrix " << b << " of " << batch;
       }
+    }
+  }
+}
+
+// The byte-generic entry for every element size, against the definition:
+// element (r, c) of in is element (c, r) of out, byte for byte.
+SIDE_TEST(transpose_bytes, every_element_size) {
+  auto rng = make_rng(405);
+  for (const auto [rows, cols] : {dense_shape{37, 71}, dense_shape{129, 67}}) {
+    for (const std::size_t size : {1u, 2u, 4u, 8u, 16u}) {
+      const auto in = distinct_elements<unsigned char>(rows * cols * size, rng);
+      const auto d_in = side::put(in);
+      auto d_out = side::filled_bytes<unsigned char>(in.size(), 0xA5);
+      gp::transpose_bytes(side::backend(), size, d_in.data(), rows, cols, cols, d_out.data(), rows);
+      const auto out = side::get(d_out);
+      for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t c = 0; c < cols; ++c)
+          ASSERT_EQ(0, std::memcmp(&out[(c * rows + r) * size], &in[(r * cols + c) * size], size))
+              << rows << " x " << cols << ", size " << size << ", at " << r << ", " << c;
     }
   }
 }

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstddef>
@@ -28,27 +29,22 @@ struct conv_shape {
   std::size_t size() const { return count * rows * cols * channels; }
 };
 
+// The index that index i (any integer) of a line of n reads under `mode`,
+// -1 for a zero pixel, by scipy.ndimage's picture of each mode (for a b c d):
+// constant 0 0 | a b c d | 0 0, nearest a a | a b c d | d d, wrap c d |
+// a b c d | a b, reflect b a | a b c d | d c, mirror c b | a b c d | c b.
 inline long long reference_index(long long i, long long n, border mode) {
-  if (i >= 0 && i < n) return i;
-  switch (mode) {
-    case border::zero:
-      return -1;
-    case border::replicate:
-      return i < 0 ? 0 : n - 1;
-    case border::wrap:
-      return ((i % n) + n) % n;
-    case border::reflect:
-      // Step outwards one reflection at a time (scipy extends that way).
-      while (i < 0 || i >= n)
-        i = i < 0 ? -i - 1 : 2 * n - 1 - i;
-      return i;
-    case border::mirror:
-      if (n == 1) return 0;
-      while (i < 0 || i >= n)
-        i = i < 0 ? -i : 2 * n - 2 - i;
-      return i;
-  }
-  return -1;
+  const bool inside = i >= 0 && i < n;
+  if (mode == border::zero) return inside ? i : -1;
+  if (mode == border::replicate) return std::clamp(i, 0LL, n - 1);
+  if (mode == border::wrap) return ((i % n) + n) % n;
+  if (mode == border::mirror && n == 1) return 0;
+  // reflect and mirror: step outwards one reflection at a time (scipy
+  // extends that way); mirror does not repeat the edge pixel.
+  const long long edge_repeats = mode == border::reflect ? 1 : 0;
+  while (i < 0 || i >= n)
+    i = i < 0 ? -i - edge_repeats : 2 * (n - 1) + edge_repeats - i;
+  return i;
 }
 
 // out(y, x) = sum_{i, j} w(i, j) * in(y + s * (i - ci), x + s * (j - cj)),

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "gpuprim/histogram.hpp"
+#include "support/expect_message.hpp"
 #include "support/histogram_reference.hpp"
 #include "support/sides.hpp"
 #include "support/test_data.hpp"
@@ -27,6 +28,15 @@ namespace gpuprim::test {
 template <class Side, class C>
 auto poisoned_counts_on(std::size_t bins) {
   return Side::put(std::vector<C>(bins, C(poison)));
+}
+
+// call() is refused with a message containing `text` and leaves `counts`
+// (an array of Side, made by poisoned_counts_on) as they were.
+template <class Side, class Counts, class Call>
+void expect_refused_leaving(const Counts& counts, Call&& call, const std::string& text) {
+  expect_invalid_argument(call, text);
+  for (auto c : Side::get(counts))
+    ASSERT_EQ(c, poison);
 }
 
 // histogram_even over part of the samples' range (some samples left out) at

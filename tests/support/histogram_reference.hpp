@@ -19,8 +19,11 @@
 
 namespace gpuprim::test {
 
+// The counts of `bins` bins and how many samples no bin takes, all zero to
+// start.
 template <class Counter>
 struct reference_histogram {
+  explicit reference_histogram(std::size_t bins) : counts(bins, 0) {}
   std::vector<Counter> counts;
   std::uint64_t left_out = 0;
 };
@@ -33,7 +36,7 @@ template <class Counter, class T>
 reference_histogram<Counter> reference_histogram_even(std::span<const T> x, std::size_t bins,
                                                       histogram_level_t<T> lower,
                                                       histogram_level_t<T> upper) {
-  reference_histogram<Counter> r{std::vector<Counter>(bins, 0), 0};
+  reference_histogram<Counter> r(bins);
   const double lo = static_cast<double>(lower), hi = static_cast<double>(upper);
   const auto edge = [&](std::size_t b) {
     return b == bins ? hi : lo + (hi - lo) * static_cast<double>(b) / static_cast<double>(bins);
@@ -83,7 +86,7 @@ template <class Counter, class T>
 reference_histogram<Counter> reference_histogram_range(
     std::span<const T> x, std::span<const histogram_level_t<T>> boundaries) {
   const std::size_t bins = boundaries.size() - 1;
-  reference_histogram<Counter> r{std::vector<Counter>(bins, 0), 0};
+  reference_histogram<Counter> r(bins);
   for (const T v : x) {
     const auto w = static_cast<histogram_level_t<T>>(v);
     bool counted = false;

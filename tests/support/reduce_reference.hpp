@@ -2,16 +2,20 @@
 // tests use to prove that the generic paths keep input order.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <random>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 #include "gpuprim/core/macros.hpp"
 #include "gpuprim/core/value_index.hpp"
+#include "support/test_data.hpp"
 
 namespace gpuprim::test {
 
@@ -32,6 +36,18 @@ double max_abs(std::span<const T> x) {
   for (const T& v : x)
     m = std::max(m, std::abs(static_cast<double>(v)));
   return m;
+}
+
+// `got` is the sum of x: exactly for integers, within sum_tolerance for
+// floats.
+template <class T>
+void expect_sum(T got, std::span<const T> x, const std::string& where) {
+  const auto want = reference_sum<T>(x);
+  if constexpr (std::is_floating_point_v<T>) {
+    EXPECT_NEAR(got, want, sum_tolerance<T>(x.size(), max_abs<T>(x))) << where;
+  } else {
+    EXPECT_EQ(got, want) << where;
+  }
 }
 
 // First smallest / largest, NaNs skipped unless all are NaN.

@@ -13,8 +13,11 @@
 //   SIDE_TYPED_SUITE(name, types)
 //                           the typed suite SIDE(name) over `types`, its
 //                           fixture a side_typed_test
-//   SIDE_TEST_F, SIDE_TYPED_TEST_SUITE, SIDE_TYPED_TEST
+//   SIDE_TEST_F, SIDE_TYPED_TEST_SUITE
 //                           GoogleTest's macros with SIDE(suite)
+//   SIDE_TYPED_TEST(suite, test)
+//                           TYPED_TEST with SIDE(suite) whose body names the
+//                           suite's type T (GoogleTest's TypeParam)
 //   SIDE_TEST(suite, test)  a test without a fixture of its own: on the host
 //                           host_<suite>.<test>, on the GPU
 //                           cuda_test.<suite>_<test> (the fixture that skips)
@@ -70,7 +73,16 @@ using exact_t = std::conditional_t<std::is_floating_point_v<T>, double, T>;
 #define GPUPRIM_SIDE_TYPED_TEST_SUITE_(suite, types) TYPED_TEST_SUITE(suite, types)
 #define SIDE_TYPED_TEST_SUITE(suite, types) GPUPRIM_SIDE_TYPED_TEST_SUITE_(SIDE(suite), types)
 #define GPUPRIM_SIDE_TYPED_TEST_(suite, test) TYPED_TEST(suite, test)
-#define SIDE_TYPED_TEST(suite, test) GPUPRIM_SIDE_TYPED_TEST_(SIDE(suite), test)
+// The body is a function template of T that the test calls with TypeParam.
+#define GPUPRIM_SIDE_BODY(suite, test) GPUPRIM_SIDE_PASTE(GPUPRIM_SIDE_PASTE(suite, test), body)
+#define SIDE_TYPED_TEST(suite, test)             \
+  template <class T>                             \
+  static void GPUPRIM_SIDE_BODY(suite, test)();  \
+  GPUPRIM_SIDE_TYPED_TEST_(SIDE(suite), test) {  \
+    GPUPRIM_SIDE_BODY(suite, test)<TypeParam>(); \
+  }                                              \
+  template <class T>                             \
+  static void GPUPRIM_SIDE_BODY(suite, test)()
 #define SIDE_TYPED_SUITE(suite, types)                               \
   template <class T>                                                 \
   class SIDE(suite) : public ::gpuprim::test::side_typed_test<T> {}; \

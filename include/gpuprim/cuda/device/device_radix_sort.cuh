@@ -40,9 +40,14 @@ namespace gpuprim::cuda_impl {
 // config.cpp): the onesweep pass's prefetch distance in tiles (-1: the
 // PrefetchTiles template argument; 0: none; only where PrefetchTiles
 // compiled the prefetch in) and the digit-histogram kernel's blocks per SM.
+// skip_constant_digits false runs the design before constant digits were
+// skipped (every pass sorts, on routes planned by the host; the histogram
+// adds one a key and pass): the sort ladder's and probes' reference, not a
+// tuner parameter. It changes nothing in the one-block sort.
 struct radix_launch_config {
   int prefetch_tiles = -1;
   int histogram_blocks_per_sm = 8;
+  bool skip_constant_digits = true;
 };
 
 // Keys per thread of the one-block sort of n keys: the fewest of 4, 16 and
@@ -70,8 +75,11 @@ void launch_radix_small_sort(const auto* keys_in, auto* keys_out, const auto* va
 }
 
 // The sort of more than one tile (steps 1-3 above), at the given tile
-// shape (defined below).
-template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles>
+// shape (defined below). ResidentGrid: the passes run as
+// radix_onesweep_pass_resident (a candidate the probes and tests name; a
+// template parameter, so the library compiles one pass kernel a shape).
+template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles,
+          bool ResidentGrid = false>
 void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
                          const detail::radix_sort_plan& plan, stream_t stream,
                          const radix_launch_config& config);
@@ -79,9 +87,10 @@ void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* v
 // One sort at one tile shape (the tuning probes and tests name shapes
 // other than the default): the one-block sort up to one tile, else the
 // onesweep passes.
-template <
-    class K, class V, int Items = radix_items<K, V>, int LookbackWindow = radix_lookback_window,
-    int MinBlocks = radix_pass_min_blocks<K, Items>, int PrefetchTiles = radix_prefetch_tiles<V>>
+template <class K, class V, int Items = radix_items<K, V>,
+          int LookbackWindow = radix_lookback_window,
+          int MinBlocks = radix_pass_min_blocks<K, Items>,
+          int PrefetchTiles = radix_prefetch_tiles<V>, bool ResidentGrid = false>
 void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
                 const detail::radix_sort_plan& plan, stream_t stream,
                 const radix_launch_config& config = {}) {
@@ -111,7 +120,7 @@ void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out
                                    static_cast<unsigned>(n), first, passes, plan.end_bit, stream);
     return;
   }
-  radix_onesweep_sort<K, V, Items, LookbackWindow, MinBlocks, PrefetchTiles>(
+  radix_onesweep_sort<K, V, Items, LookbackWindow, MinBlocks, PrefetchTiles, ResidentGrid>(
       keys_in, keys_out, values_in, values_out, plan, stream, config);
 }
 
@@ -126,22 +135,27 @@ inline constexpr int radix_mid_items = 8;
 inline constexpr std::uint64_t radix_mid_max = std::uint64_t{1} << 17;
 
 // The library's sort: the default tile shape, except between one tile and
-// radix_mid_max keys (radix_mid_items).
-template <class K, class V>
+// radix_mid_max keys (radix_mid_items). ResidentGrid: see
+// radix_onesweep_sort.
+template <class K, class V, bool ResidentGrid = false>
 void radix_sort_by_size(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
                         const detail::radix_sort_plan& plan, stream_t stream,
                         const radix_launch_config& config = {}) {
   constexpr int default_tile = radix_tile_storage<K, V, radix_items<K, V>>::tile;
   if (plan.n > std::uint64_t(default_tile) && plan.n <= radix_mid_max && plan.passes() > 0) {
     radix_onesweep_sort<K, V, radix_mid_items, radix_lookback_window,
-                        radix_pass_min_blocks<K, radix_mid_items>, radix_prefetch_tiles<V>>(
-        keys_in, keys_out, values_in, values_out, plan, stream, config);
+                        radix_pass_min_blocks<K, radix_mid_items>, radix_prefetch_tiles<V>,
+                        ResidentGrid>(keys_in, keys_out, values_in, values_out, plan, stream,
+                                      config);
   } else {
-    radix_sort<K, V>(keys_in, keys_out, values_in, values_out, plan, stream, config);
+    radix_sort<K, V, radix_items<K, V>, radix_lookback_window,
+               radix_pass_min_blocks<K, radix_items<K, V>>, radix_prefetch_tiles<V>, ResidentGrid>(
+        keys_in, keys_out, values_in, values_out, plan, stream, config);
   }
 }
 
-template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles>
+template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles,
+          bool ResidentGrid>
 void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
                          const detail::radix_sort_plan& plan, stream_t stream,
                          const radix_launch_config& config) {
@@ -152,26 +166,38 @@ void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* v
   const int passes = plan.passes();
 
   // 1. Every pass's digit counts (the histogram kernel masks every pass
-  // but the last to 8 bits, so it takes the last pass's mask), and room
-  // after them for the routes.
+  // but the last to 8 bits, so it takes the last pass's mask), after them
+  // each pass's tile counter (resident grid), zeroed with them, then room
+  // for the routes.
   const std::size_t hist_bytes = std::size_t(passes) * radix_digits * sizeof(unsigned);
-  scratch_buffer hist(hist_bytes + (radix_max_passes + 1) * sizeof(radix_route), stream);
+  const std::size_t zeroed_bytes = hist_bytes + (radix_max_passes + 1) * sizeof(unsigned);
+  scratch_buffer hist(zeroed_bytes + (radix_max_passes + 1) * sizeof(radix_route), stream);
   unsigned* counts = hist.get<unsigned>();
-  radix_route* routes = reinterpret_cast<radix_route*>(hist.get<unsigned char>() + hist_bytes);
-  GPUPRIM_CUDA_CHECK(cudaMemsetAsync(counts, 0, hist_bytes, stream), "sort");
+  unsigned* tile_counters = counts + std::size_t(passes) * radix_digits;
+  radix_route* routes = reinterpret_cast<radix_route*>(hist.get<unsigned char>() + zeroed_bytes);
+  GPUPRIM_CUDA_CHECK(cudaMemsetAsync(counts, 0, zeroed_bytes, stream), "sort");
   const radix_digit<K> histogram_digit{plan.begin_bit, plan.mask(passes - 1), plan.descending};
   const unsigned hist_blocks = static_cast<unsigned>(std::min<std::uint64_t>(
       ceil_div(n, threads * 16),
       std::uint64_t(current_multiprocessor_count()) *
           static_cast<unsigned>(std::max(1, config.histogram_blocks_per_sm))));
-  launch("radix_digit_histograms", "sort", radix_digit_histograms<K>,
+  const bool skip = config.skip_constant_digits;
+  launch("radix_digit_histograms", "sort",
+         skip ? radix_digit_histograms<K, true> : radix_digit_histograms<K, false>,
          {hist_blocks, threads, 0, stream}, keys_in, n, histogram_digit, passes, counts);
 
   // 2. Digit starts and routes. In place, the first move must not write
-  // the array it reads, for keys or for values.
+  // the array it reads, for keys or for values. Skipping nothing, the
+  // host plans the routes (no pass trivial) and the passes take them as
+  // arguments.
   const bool in_place = keys_in == keys_out || (has_values && values_in == values_out);
+  radix_route host_routes[radix_max_passes + 1] = {};
+  if (!skip) {
+    const bool none_trivial[radix_max_passes] = {};
+    detail::radix_plan_routes(none_trivial, passes, in_place, host_routes);
+  }
   launch("radix_route_passes", "sort", radix_route_passes<K>, {1, radix_digits, 0, stream}, counts,
-         passes, n, in_place, routes);
+         passes, n, in_place, skip ? routes : nullptr);
 
   // 3. The passes.
   scratch_buffer key_temp(n * sizeof(K), stream);
@@ -190,9 +216,21 @@ void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* v
     const tile_lookback<unsigned> lookback{ws.status, nullptr, ws.epoch};
     const int digit_pass = std::min(p, passes - 1);  // (the final copy has no digit)
     const radix_digit<K> digit_of{plan.shift(digit_pass), plan.mask(digit_pass), plan.descending};
-    launch("radix_onesweep_pass", "sort", pass_kernel,
-           {static_cast<unsigned>(tiles), threads, 0, stream}, buffers, n, digit_of,
-           counts + digit_pass * radix_digits, lookback, prefetch_tiles, routes + p);
+    const unsigned* starts = counts + digit_pass * radix_digits;
+    const radix_route* route = skip ? routes + p : nullptr;
+    if constexpr (ResidentGrid) {
+      const auto resident_kernel =
+          radix_onesweep_pass_resident<K, V, Items, LookbackWindow, MinBlocks, PrefetchTiles>;
+      const unsigned grid = static_cast<unsigned>(std::min<std::uint64_t>(
+          tiles, std::max(1u, persistent_grid_size(resident_kernel, threads, 0))));
+      launch("radix_onesweep_pass_resident", "sort", resident_kernel, {grid, threads, 0, stream},
+             buffers, n, digit_of, starts, lookback, prefetch_tiles, host_routes[p], route,
+             tile_counters + p);
+    } else {
+      launch("radix_onesweep_pass", "sort", pass_kernel,
+             {static_cast<unsigned>(tiles), threads, 0, stream}, buffers, n, digit_of, starts,
+             lookback, prefetch_tiles, host_routes[p], route);
+    }
   }
 }
 

@@ -48,7 +48,7 @@ __global__ void __launch_bounds__(topk_block_threads)
                            std::uint64_t k, bool largest, int index_bits, T* __restrict__ values,
                            std::uint64_t ldv, std::int64_t* __restrict__ indices,
                            std::uint64_t ldi) {
-  __shared__ unsigned long long at_or_above[topk_select_digits];
+  __shared__ unsigned at_or_above[topk_select_digits];  // counts <= topk_block_max_cols
   __shared__ std::uint64_t list[topk_block_candidates];
   __shared__ std::uint64_t prefix_s, need_s, total_s;
   __shared__ unsigned listed;
@@ -80,17 +80,25 @@ __global__ void __launch_bounds__(topk_block_threads)
     const std::uint64_t prefix = prefix_s;
     at_or_above[t] = 0;
     __syncthreads();
+    // One atomic a distinct digit a warp: the lanes holding one digit add
+    // their count together (a row whose keys share their top bits would
+    // otherwise send every key's atomic to one counter).
+    const unsigned lane = t % 32;
 #pragma unroll
     for (int j = 0; j < topk_block_items; ++j) {
-      if (key[j] == 0) continue;
       const std::uint64_t c = key[j] - 1;
-      if (known != 0 && (c >> (width_all - known)) != (prefix >> (width_all - known))) continue;
-      atomicAdd(&at_or_above[(c >> shift) & ((1u << width) - 1)], 1ull);
+      const bool counted = key[j] != 0 && (known == 0 || (c >> (width_all - known)) ==
+                                                             (prefix >> (width_all - known)));
+      const unsigned digit =
+          counted ? static_cast<unsigned>((c >> shift) & ((1u << width) - 1)) : ~0u;
+      const unsigned same = __match_any_sync(~0u, digit);
+      if (counted && lane == static_cast<unsigned>(__ffs(same) - 1))
+        atomicAdd(&at_or_above[digit], static_cast<unsigned>(__popc(same)));
     }
     __syncthreads();
-    const unsigned long long mine = at_or_above[t];
+    const unsigned mine = at_or_above[t];
     for (int offset = 1; offset < topk_select_digits; offset *= 2) {
-      const unsigned long long add = t + offset < topk_select_digits ? at_or_above[t + offset] : 0;
+      const unsigned add = t + offset < topk_select_digits ? at_or_above[t + offset] : 0;
       __syncthreads();
       at_or_above[t] += add;
       __syncthreads();

@@ -3,7 +3,9 @@
 // The host driver that launches them is cuda/device/device_radix_sort.cuh.
 //
 //   radix_digit_histograms  one read of the keys counts every pass's digits
-//                           (shared-memory counters per block, then global).
+//                           (shared-memory counters per block, then global;
+//                           a digit the same in a whole warp's keys is
+//                           added once for the warp).
 //   radix_route_passes      one block: each pass's counts become where each
 //                           digit's keys start in the pass's output; a pass
 //                           whose digit is the same for all n keys is
@@ -11,9 +13,11 @@
 //                           and the block writes each pass's route: skip it,
 //                           sort, or copy, and between which buffers, so
 //                           that the last move lands in the output.
-//   radix_onesweep_pass (xP) one block per tile of 256 * Items keys; reads
-//                           its pass's route first (skipped passes return at
-//                           once, copies move their tile as it is):
+//   radix_onesweep_pass (xP) one block per tile of 256 * Items keys (or
+//                           resident blocks that take tiles in order from a
+//                           counter); reads its pass's route first (skipped
+//                           passes return at once, copies move their tiles
+//                           as they are):
 //     1. load the tile, count its digits and publish the counts at once;
 //        then rank the tile stably by the pass's digit (block_radix_rank);
 //     2. learn from the tiles before it, by decoupled look-back per digit
@@ -28,11 +32,16 @@
 // The routes are decided on the device, so a sort stays one stream-ordered
 // sequence of launches (no host synchronization: queued calls and graph
 // capture keep working); the host launches every pass, and a skipped one
-// costs an empty launch.
+// costs an empty launch (each block reads 4 bytes and returns). The design
+// that skips nothing (every pass sorts, on routes the host planned, and
+// the histogram adds one a key and pass) stays runnable with
+// radix_launch_config::skip_constant_digits false, for the probes and the
+// sort ladder.
 //
 // Tiles learn their index from blockIdx.x and wait only on lower tiles,
-// which the hardware starts first: the same assumption as the scan's
-// look-back (cuda/device/decoupled_lookback.cuh), whose status words and
+// which the hardware starts first (on a resident grid, from a counter, so
+// a tile's number is taken after every lower one's): the scan's look-back
+// (cuda/device/decoupled_lookback.cuh), whose status words and
 // per-pass epochs this reuses (one word per tile and digit, the count in
 // the lower half: fewer than 2^32 keys per call).
 #pragma once
@@ -44,8 +53,9 @@
 #include <type_traits>
 
 #include "gpuprim/cuda/block/block_radix_rank.cuh"
-#include "gpuprim/cuda/support/prefetch.cuh"
 #include "gpuprim/cuda/device/decoupled_lookback.cuh"
+#include "gpuprim/cuda/support/prefetch.cuh"
+#include "gpuprim/cuda/support/shuffle.cuh"
 #include "gpuprim/detail/sort/routes.hpp"
 #include "gpuprim/sort_types.hpp"
 
@@ -149,8 +159,40 @@ __device__ void load_warp_striped(const T* in, std::uint64_t base, unsigned warp
   }
 }
 
+// The bits in which the patterns of a full warp's 32 keys differ: each
+// lane's pattern XOR lane 0's, OR-reduced over the warp (one shuffle and
+// one reduction a 32-bit pattern).
+template <class B>
+__device__ B warp_varying_bits(B bits) {
+  const auto reduce_or = [](unsigned x) {
+#if __CUDA_ARCH__ >= 800
+    return __reduce_or_sync(full_warp_mask, x);
+#else
+    for (int d = 16; d >= 1; d /= 2)
+      x |= __shfl_xor_sync(full_warp_mask, x, d);
+    return x;
+#endif
+  };
+  if constexpr (sizeof(B) <= 4) {
+    const unsigned b = bits;
+    return static_cast<B>(reduce_or(b ^ __shfl_sync(full_warp_mask, b, 0)));
+  } else {
+    const B d = bits ^ __shfl_sync(full_warp_mask, bits, 0);
+    return (B{reduce_or(static_cast<unsigned>(d >> 32))} << 32) |
+           B{reduce_or(static_cast<unsigned>(d))};
+  }
+}
+
 // Every pass's digit counts: hist[p * 256 + d] += count of digit d in pass p.
-template <class K>
+// WarpUniform: a pass whose digit is the same in all 32 keys of a warp
+// (warp_varying_bits: about three instructions a key for all passes
+// together) adds 32 from one lane instead of 1 from each: 32 shared
+// atomics on one address serialize, and the keys whose digits are constant
+// (small integers, all equal, one top byte) or nearly so across a warp
+// (sorted keys' high digits) are the ones that do this. Without it, one
+// shared atomic a key and pass (the design before constant digits were
+// skipped; lab/probes/probe_radix_designs.cu times both).
+template <class K, bool WarpUniform = true>
 __global__ void __launch_bounds__(256)
     radix_digit_histograms(const K* keys, std::uint64_t n, radix_digit<K> first, int passes,
                            unsigned* hist) {
@@ -159,32 +201,57 @@ __global__ void __launch_bounds__(256)
   for (int p = 0; p < passes; ++p)
     counts[p][threadIdx.x] = 0;
   __syncthreads();
+  const auto pass_digit = [&](auto bits, int p) {
+    return static_cast<unsigned>(bits >> (first.shift + 8 * p)) &
+           (p + 1 == passes ? first.mask : 0xffu);
+  };
   auto count = [&](K key) {
     const auto bits = radix_key<K>::to_bits(key, first.descending);
 #pragma unroll
     for (int p = 0; p < max_passes; ++p) {
+      if (p < passes) atomicAdd(&counts[p][pass_digit(bits, p)], 1u);
+    }
+  };
+  // Every lane of a full warp calls it.
+  const unsigned lane = threadIdx.x % 32;
+  auto count_warp = [&](K key) {
+    const auto bits = radix_key<K>::to_bits(key, first.descending);
+    const auto varying = warp_varying_bits(bits);
+#pragma unroll
+    for (int p = 0; p < max_passes; ++p) {
       if (p < passes) {
-        const int shift = first.shift + 8 * p;
-        atomicAdd(&counts[p][static_cast<unsigned>(bits >> shift) &
-                             (p + 1 == passes ? first.mask : 0xffu)],
-                  1u);
+        const unsigned digit = pass_digit(bits, p);
+        if (pass_digit(varying, p) != 0) {
+          atomicAdd(&counts[p][digit], 1u);
+        } else if (lane == 0) {
+          atomicAdd(&counts[p][digit], 32u);
+        }
       }
     }
   };
   // Grid-stride, `loads` keys loaded before any is counted: one load in
   // flight per thread is too few to cover memory latency (Nsight Compute at
-  // 2^26 keys: 45% of DRAM bandwidth with one).
+  // 2^26 keys: 45% of DRAM bandwidth with one). With WarpUniform the loop
+  // runs while the warp's last key is in range (the lanes of a warp hold
+  // consecutive keys, so the whole warp takes the same trips), and the
+  // tail counts key by key.
   constexpr int loads = 4;
   const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
   std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x;
-  for (; i + (loads - 1) * stride < n; i += loads * stride) {
+  const std::uint64_t warp_last = WarpUniform ? 31 - lane : 0;
+  for (; i + warp_last + (loads - 1) * stride < n; i += loads * stride) {
     K k[loads];
 #pragma unroll
     for (int j = 0; j < loads; ++j)
       k[j] = keys[i + j * stride];
 #pragma unroll
-    for (int j = 0; j < loads; ++j)
-      count(k[j]);
+    for (int j = 0; j < loads; ++j) {
+      if constexpr (WarpUniform) {
+        count_warp(k[j]);
+      } else {
+        count(k[j]);
+      }
+    }
   }
   for (; i < n; i += stride)
     count(keys[i]);
@@ -198,7 +265,9 @@ __global__ void __launch_bounds__(256)
 // One block of 256 threads: each pass's digit counts become where each
 // digit's keys start in that pass's output (an exclusive scan over the 256
 // digits, in place), once, instead of in every tile; and the routes of the
-// passes (detail::radix_plan_routes), routes[0 .. passes].
+// passes (detail::radix_plan_routes), routes[0 .. passes]; with routes
+// null, the digit starts alone (every pass sorts, on routes the host
+// planned: the design that skips nothing).
 template <class K>
 __global__ void __launch_bounds__(radix_digits)
     radix_route_passes(unsigned* hist, int passes, std::uint64_t n, bool in_place,
@@ -221,7 +290,7 @@ __global__ void __launch_bounds__(radix_digits)
     }
   }
   __syncthreads();
-  if (threadIdx.x == 0) detail::radix_plan_routes(trivial, passes, in_place, routes);
+  if (routes && threadIdx.x == 0) detail::radix_plan_routes(trivial, passes, in_place, routes);
 }
 
 // Thread d of tile `tile` (> 0): how many keys of digit d the tiles before
@@ -250,8 +319,9 @@ __device__ unsigned keys_of_digit_before(const tile_lookback<unsigned>& lookback
   }
 }
 
-// One tile of one pass (see the top of the file). Full: the tile has no
-// element past the end of the input, so nothing is checked per item.
+// One tile of one pass (see the top of the file), tile number `tile`.
+// Full: the tile has no element past the end of the input, so nothing is
+// checked per item.
 // The route's buffers are picked where each is used, not once up front:
 // four pointers held across the ranking cost registers the tile's keys
 // need (the pairs pass spilled).
@@ -259,11 +329,10 @@ template <bool Full, int LookbackWindow, class K, class V, int Items>
 __device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items>& s,
                                     const radix_buffers<K, V>& buffers, radix_route route,
                                     std::uint64_t n, radix_digit<K> digit_of,
-                                    const unsigned* digit_starts,
-                                    tile_lookback<unsigned> lookback) {
+                                    const unsigned* digit_starts, tile_lookback<unsigned> lookback,
+                                    std::uint64_t tile) {
   constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
   constexpr bool has_values = !std::is_same_v<V, no_values>;
-  const std::uint64_t tile = blockIdx.x;
   const std::uint64_t tile_begin = tile * tile_size;
   const int warp = threadIdx.x / 32;
   const std::uint64_t warp_begin = tile_begin + std::uint64_t(warp) * 32 * Items;
@@ -337,11 +406,11 @@ __device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items>& s,
   }
 }
 
-// A copy route's tile: the keys (and values) of this tile as they are.
+// A copy route's tile `tile`: its keys (and values) as they are.
 template <class K, class V, int TileSize>
 __device__ void radix_copy_tile(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
-                                std::uint64_t n) {
-  const std::uint64_t begin = std::uint64_t(blockIdx.x) * TileSize;
+                                std::uint64_t n, std::uint64_t tile) {
+  const std::uint64_t begin = tile * TileSize;
   const std::uint64_t end = n - begin < TileSize ? n : begin + TileSize;
   for (std::uint64_t i = begin + threadIdx.x; i < end; i += blockDim.x) {
     keys_out[i] = keys_in[i];
@@ -373,36 +442,101 @@ inline constexpr int radix_prefetch_tiles = std::is_same_v<V, no_values> ? 64 : 
 // keys_of_digit_before); 1 is the plain serial walk.
 inline constexpr int radix_lookback_window = 4;
 
-// One launch of a pass: its route (read first, by every block) says
-// whether it sorts, copies or does nothing, and between which buffers.
-template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles>
-__global__ void __launch_bounds__(256, MinBlocks)
-    radix_onesweep_pass(radix_buffers<K, V> buffers, std::uint64_t n, radix_digit<K> digit_of,
-                        const unsigned* digit_starts, tile_lookback<unsigned> lookback,
-                        unsigned prefetch_tiles, const radix_route* route) {
-  __shared__ radix_tile_storage<K, V, Items> s;
+// The shared start of both pass kernels below: the pass's route (from
+// `route` when the device planned the routes, else the host's
+// `fixed_route`), and, for a copy route, the copy of tiles blockIdx.x,
+// blockIdx.x + gridDim.x, ... Returns whether the block is done (skip or
+// copy).
+template <class K, class V, int TileSize>
+__device__ bool radix_pass_route(const radix_buffers<K, V>& buffers, std::uint64_t n,
+                                 radix_route fixed_route, const radix_route* route,
+                                 radix_route& r) {
+  r = route ? *route : fixed_route;
+  if (r.move == radix_skip) return true;
+  if (r.move != radix_copy_tiles) return false;
+  const std::uint64_t tiles = (n + TileSize - 1) / TileSize;
+  for (std::uint64_t t = blockIdx.x; t < tiles; t += gridDim.x)
+    radix_copy_tile<K, V, TileSize>(buffers.keys(r.from), buffers.keys_to(r.to),
+                                    buffers.values(r.from), buffers.values_to(r.to), n, t);
+  return true;
+}
+
+// One sorting tile of a pass: the L2 prefetch of a later tile's keys
+// (PrefetchTiles > 0 compiles it in; prefetch_tiles, run time, 0: none, is
+// the distance in tiles), then the tile, Full or not.
+template <int LookbackWindow, int PrefetchTiles, class K, class V, int Items>
+__device__ void radix_pass_tile(radix_tile_storage<K, V, Items>& s,
+                                const radix_buffers<K, V>& buffers, radix_route r, std::uint64_t n,
+                                radix_digit<K> digit_of, const unsigned* digit_starts,
+                                tile_lookback<unsigned> lookback, unsigned prefetch_tiles,
+                                std::uint64_t tile, std::uint64_t tiles) {
   constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
-  const radix_route r = *route;
-  if (r.move == radix_skip) return;
-  if (r.move == radix_copy_tiles) {
-    radix_copy_tile<K, V, tile_size>(buffers.keys(r.from), buffers.keys_to(r.to),
-                                     buffers.values(r.from), buffers.values_to(r.to), n);
-    return;
-  }
-  // PrefetchTiles > 0 compiles the prefetch in; prefetch_tiles (run time,
-  // 0: none) is the distance.
   if constexpr (PrefetchTiles > 0) {
-    const std::uint64_t ahead = std::uint64_t(blockIdx.x) + prefetch_tiles;
-    if (prefetch_tiles > 0 && ahead < gridDim.x) {
+    const std::uint64_t ahead = tile + prefetch_tiles;
+    if (prefetch_tiles > 0 && ahead < tiles) {
       const std::uint64_t begin = ahead * tile_size;
       const std::uint64_t count = std::min<std::uint64_t>(tile_size, n - begin);
       prefetch_block_to_l2(buffers.keys(r.from) + begin, count * sizeof(K));
     }
   }
-  if ((std::uint64_t(blockIdx.x) + 1) * tile_size <= n) {
-    radix_onesweep_tile<true, LookbackWindow>(s, buffers, r, n, digit_of, digit_starts, lookback);
+  if ((tile + 1) * tile_size <= n) {
+    radix_onesweep_tile<true, LookbackWindow>(s, buffers, r, n, digit_of, digit_starts, lookback,
+                                              tile);
   } else {
-    radix_onesweep_tile<false, LookbackWindow>(s, buffers, r, n, digit_of, digit_starts, lookback);
+    radix_onesweep_tile<false, LookbackWindow>(s, buffers, r, n, digit_of, digit_starts, lookback,
+                                               tile);
+  }
+}
+
+// One launch of a pass, one block a tile (block b, tile b): its route
+// (read first, by every block) says whether it sorts, copies or does
+// nothing, and between which buffers.
+template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles>
+__global__ void __launch_bounds__(256, MinBlocks)
+    radix_onesweep_pass(radix_buffers<K, V> buffers, std::uint64_t n, radix_digit<K> digit_of,
+                        const unsigned* digit_starts, tile_lookback<unsigned> lookback,
+                        unsigned prefetch_tiles, radix_route fixed_route,
+                        const radix_route* route) {
+  __shared__ radix_tile_storage<K, V, Items> s;
+  constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
+  radix_route r;
+  if (radix_pass_route<K, V, tile_size>(buffers, n, fixed_route, route, r)) return;
+  radix_pass_tile<LookbackWindow, PrefetchTiles>(s, buffers, r, n, digit_of, digit_starts, lookback,
+                                                 prefetch_tiles, blockIdx.x, gridDim.x);
+}
+
+// The same pass on a resident grid (a candidate: radix_sort_by_size's
+// ResidentGrid): as many blocks as are resident at once take tiles in
+// order from *tile_counter (zero at launch), each asking for its next
+// tile while it works on one, so a skipped pass is one wave of blocks and
+// a block reads its route once, not once a tile. Tiles taken in order
+// keep the look-back free of deadlock: a tile waits only for lower tiles,
+// which running blocks hold, and a block holding a tile it has not started
+// finishes the one it works on without waiting for a higher tile. (Its own
+// kernel: the loop's registers made the one-block-a-tile pass spill.)
+template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles>
+__global__ void __launch_bounds__(256, MinBlocks)
+    radix_onesweep_pass_resident(radix_buffers<K, V> buffers, std::uint64_t n,
+                                 radix_digit<K> digit_of, const unsigned* digit_starts,
+                                 tile_lookback<unsigned> lookback, unsigned prefetch_tiles,
+                                 radix_route fixed_route, const radix_route* route,
+                                 unsigned* tile_counter) {
+  __shared__ radix_tile_storage<K, V, Items> s;
+  __shared__ unsigned next_tile;
+  constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
+  radix_route r;
+  if (radix_pass_route<K, V, tile_size>(buffers, n, fixed_route, route, r)) return;
+  const std::uint64_t tiles = (n + tile_size - 1) / tile_size;
+  if (threadIdx.x == 0) next_tile = atomicAdd(tile_counter, 1u);
+  __syncthreads();
+  for (unsigned tile = next_tile; tile < tiles; tile = next_tile) {
+    unsigned following = 0;
+    if (threadIdx.x == 0) following = atomicAdd(tile_counter, 1u);
+    radix_pass_tile<LookbackWindow, PrefetchTiles>(s, buffers, r, n, digit_of, digit_starts,
+                                                   lookback, prefetch_tiles, tile, tiles);
+    __syncthreads();  // the tile is done with shared memory and next_tile
+    if (threadIdx.x == 0) next_tile = following;
+    __syncthreads();
   }
 }
 
