@@ -169,13 +169,8 @@ void write_scan(B b, std::span<const T> values, const segment_list& segments,
 template <class B>
 void scan_array(B b, const io::npy_array& array, const segment_list& segments,
                 const scan_options& opts) {
-  visit_dtype(array.type, [&]<class T>(std::type_identity<T>) {
-    if constexpr (std::is_same_v<T, half>) {
-      throw usage_error(opts.file + ": dtype " + std::string(io::dtype_name(array.type)) +
-                        " is not supported (bool, integers, float32 and float64 are)");
-    } else {
-      write_scan(b, array.values<T>(), segments, opts);
-    }
+  visit_dtype_but_half(array.type, opts.file, [&]<class T>(std::type_identity<T>) {
+    write_scan(b, array.values<T>(), segments, opts);
   });
 }
 

@@ -68,14 +68,8 @@ int run_searchsorted(const searchsorted_options& opts) {
                       ", " + opts.sorted + " " + std::string(io::dtype_name(table.type)) +
                       ": give both one dtype");
   }
-  visit_dtype(table.type, [&]<class T>(std::type_identity<T>) {
-    if constexpr (std::is_same_v<T, half>) {
-      throw usage_error(opts.sorted +
-                        ": dtype float16 is not supported (bool, integers, float32 "
-                        "and float64 are)");
-    } else {
-      search_arrays<T>(table, queries, opts);
-    }
+  visit_dtype_but_half(table.type, opts.sorted, [&]<class T>(std::type_identity<T>) {
+    search_arrays<T>(table, queries, opts);
   });
   return exit_success;
 }

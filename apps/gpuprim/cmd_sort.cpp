@@ -76,27 +76,21 @@ void sort_keys(B b, std::span<K> keys, value_words& values, sort_order order) {
 template <class B>
 void sort_array(B b, io::npy_array& array, value_words& values, const io::npy_array* values_array,
                 const sort_options& opts) {
-  visit_dtype(array.type, [&]<class T>(std::type_identity<T>) {
-    if constexpr (std::is_same_v<T, half>) {
-      throw usage_error(opts.file + ": dtype " + std::string(io::dtype_name(array.type)) +
-                        " is not supported (bool, integers, float32 and float64 are)");
-    } else {
-      // bool: 0 and 1, sorted as bytes.
-      const std::span<stored_t<T>> keys = stored_span<T>(array);
-      {
-        const progress_stage working("sorting " + std::to_string(keys.size()) + " keys");
-        sort_keys(b, keys, values,
-                  opts.descending ? sort_order::descending : sort_order::ascending);
-      }
-      write_1d(opts.output, array.type, std::as_bytes(keys), keys.size());
-      std::visit(
-          [&]<class List>(const List& list) {
-            if constexpr (!std::is_same_v<List, std::monostate>) {
-              write_1d(opts.values_output, values_array->type, bytes_of(list), list.size());
-            }
-          },
-          values);
+  visit_dtype_but_half(array.type, opts.file, [&]<class T>(std::type_identity<T>) {
+    // bool: 0 and 1, sorted as bytes.
+    const std::span<stored_t<T>> keys = stored_span<T>(array);
+    {
+      const progress_stage working("sorting " + std::to_string(keys.size()) + " keys");
+      sort_keys(b, keys, values, opts.descending ? sort_order::descending : sort_order::ascending);
     }
+    write_1d(opts.output, array.type, std::as_bytes(keys), keys.size());
+    std::visit(
+        [&]<class List>(const List& list) {
+          if constexpr (!std::is_same_v<List, std::monostate>) {
+            write_1d(opts.values_output, values_array->type, bytes_of(list), list.size());
+          }
+        },
+        values);
   });
 }
 

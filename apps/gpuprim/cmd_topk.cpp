@@ -79,15 +79,8 @@ int run_topk(const topk_options& opts) {
   }
   const io::npy_array array = io::read_npy(opts.file);
   if (array.shape.empty()) throw usage_error(opts.file + ": a 0-d array has no axis to take k of");
-  visit_dtype(array.type, [&]<class T>(std::type_identity<T>) {
-    if constexpr (std::is_same_v<T, half>) {
-      throw usage_error(opts.file +
-                        ": dtype float16 is not supported (bool, integers, float32 "
-                        "and float64 are)");
-    } else {
-      topk_array<T>(array, opts);
-    }
-  });
+  visit_dtype_but_half(array.type, opts.file,
+                       [&]<class T>(std::type_identity<T>) { topk_array<T>(array, opts); });
   return exit_success;
 }
 

@@ -68,33 +68,28 @@ void write_1d(const std::string& path, io::dtype type, std::span<const std::byte
 
 template <class B>
 void unique_array(B b, const io::npy_array& array, const unique_options& opts) {
-  visit_dtype(array.type, [&]<class T>(std::type_identity<T>) {
-    if constexpr (std::is_same_v<T, half>) {
-      throw usage_error(opts.file + ": dtype " + std::string(io::dtype_name(array.type)) +
-                        " is not supported (bool, integers, float32 and float64 are)");
+  visit_dtype_but_half(array.type, opts.file, [&]<class T>(std::type_identity<T>) {
+    using S = stored_t<T>;
+    using K = run_key_t<B, S>;
+    const std::vector<S> stored = stored_values<T>(array.bytes);
+    std::vector<K> keys(stored.begin(), stored.end());
+    if (!opts.consecutive) {
+      auto staged = stage_in_place(b, keys);
+      sort(b, staged);
+      write_back(keys, staged);
+    }
+    std::vector<K> unique_keys;
+    std::vector<std::int64_t> counts;
+    if (opts.consecutive) {
+      encode<K, equal_to>(b, keys, unique_keys, counts);
     } else {
-      using S = stored_t<T>;
-      using K = run_key_t<B, S>;
-      const std::vector<S> stored = stored_values<T>(array.bytes);
-      std::vector<K> keys(stored.begin(), stored.end());
-      if (!opts.consecutive) {
-        auto staged = stage_in_place(b, keys);
-        sort(b, staged);
-        write_back(keys, staged);
-      }
-      std::vector<K> unique_keys;
-      std::vector<std::int64_t> counts;
-      if (opts.consecutive) {
-        encode<K, equal_to>(b, keys, unique_keys, counts);
-      } else {
-        encode<K, same_value>(b, keys, unique_keys, counts);
-      }
-      const std::vector<S> out(unique_keys.begin(), unique_keys.end());
-      write_1d(opts.output, array.type, std::as_bytes(std::span<const S>(out)), out.size());
-      if (!opts.counts.empty()) {
-        write_1d(opts.counts, io::dtype::int64,
-                 std::as_bytes(std::span<const std::int64_t>(counts)), counts.size());
-      }
+      encode<K, same_value>(b, keys, unique_keys, counts);
+    }
+    const std::vector<S> out(unique_keys.begin(), unique_keys.end());
+    write_1d(opts.output, array.type, std::as_bytes(std::span<const S>(out)), out.size());
+    if (!opts.counts.empty()) {
+      write_1d(opts.counts, io::dtype::int64, std::as_bytes(std::span<const std::int64_t>(counts)),
+               counts.size());
     }
   });
 }

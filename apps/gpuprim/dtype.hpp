@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "commands.hpp"
 #include "gpuprim/core/low_precision.hpp"
 #include "gpuprim/io/npy.hpp"
 
@@ -25,6 +26,21 @@ namespace gpuprim::cli {
 // library's io::visit_dtype). A command refuses the dtypes it does not
 // take inside f (with if constexpr on T).
 using io::visit_dtype;
+
+// visit_dtype for the commands whose library calls take no float16: f is
+// called with bool, the integers, float or double; float16 is a usage
+// error naming the file.
+template <class F>
+void visit_dtype_but_half(io::dtype type, const std::string& file, F&& f) {
+  visit_dtype(type, [&]<class T>(std::type_identity<T> t) {
+    if constexpr (std::is_same_v<T, half>) {
+      throw usage_error(file + ": dtype " + std::string(io::dtype_name(type)) +
+                        " is not supported (bool, integers, float32 and float64 are)");
+    } else {
+      f(t);
+    }
+  });
+}
 
 // How the commands compute on a dtype's elements: numpy's bool as the
 // byte it is stored in (True counts 1), every other type as itself.
@@ -66,9 +82,7 @@ template <class T>
 using scan_sum_t = std::conditional_t<std::is_floating_point_v<T>, T, std::uint64_t>;
 template <class T>
 using scan_sum_output_t =
-    std::conditional_t<std::is_floating_point_v<T>, T,
-                       std::conditional_t<std::is_unsigned_v<T> && !std::is_same_v<T, bool>,
-                                          std::uint64_t, std::int64_t>>;
+    std::conditional_t<std::is_floating_point_v<T>, T, io::numpy_integer_sum_t<T>>;
 
 // The identity of a running minimum (Max: maximum) of T: +inf (-inf) for
 // floats, T's largest (lowest) value otherwise.

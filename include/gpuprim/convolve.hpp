@@ -96,24 +96,29 @@ void correlate(Backend backend, In in, const filter& f, Out out, border mode = b
 
 // ---- separable filters ---------------------------------------------------------
 
-template <detail::convolve_backend Backend, class In, class Out>
-requires detail::convolve_views<In, Out, detail::convolve_space_t<Backend>>
-void convolve_separable(Backend backend, In in, std::span<const double> row_filter,
-                        std::span<const double> column_filter, Out out,
-                        border mode = border::reflect) {
-  detail::run_convolve(
-      backend, "convolve_separable", in, out,
-      detail::make_separable_plan("convolve_separable", row_filter, column_filter, mode, true));
-}
+namespace detail {
 
-template <detail::convolve_backend Backend, class In, class Out>
-requires detail::convolve_views<In, Out, detail::convolve_space_t<Backend>>
-void correlate_separable(Backend backend, In in, std::span<const double> row_filter,
-                         std::span<const double> column_filter, Out out,
-                         border mode = border::reflect) {
-  detail::run_convolve(
-      backend, "correlate_separable", in, out,
-      detail::make_separable_plan("correlate_separable", row_filter, column_filter, mode, false));
-}
+// gp::convolve_separable (Flip) and gp::correlate_separable: one call, the
+// flip of the filters a parameter.
+template <bool Flip>
+struct separable_filter {
+  template <convolve_backend Backend, class In, class Out>
+  requires convolve_views<In, Out, convolve_space_t<Backend>>
+  void operator()(Backend backend, In in, std::span<const double> row_filter,
+                  std::span<const double> column_filter, Out out,
+                  border mode = border::reflect) const {
+    const char* algorithm = Flip ? "convolve_separable" : "correlate_separable";
+    run_convolve(backend, algorithm, in, out,
+                 make_separable_plan(algorithm, row_filter, column_filter, mode, Flip));
+  }
+};
+
+}  // namespace detail
+
+// convolve_separable(backend, in, row_filter, column_filter, out,
+// mode = border::reflect) and correlate_separable(...): the row filter
+// along each row, then the column filter along each column.
+inline constexpr detail::separable_filter<true> convolve_separable{};
+inline constexpr detail::separable_filter<false> correlate_separable{};
 
 }  // namespace gpuprim

@@ -28,6 +28,7 @@
 
 #include <cstddef>
 #include <ranges>
+#include <tuple>
 #include <type_traits>
 
 #include "gpuprim/core/backend.hpp"
@@ -46,37 +47,39 @@ namespace detail {
 // holds the table's length, and an output apart from both inputs.
 template <class I, class S, class Q, class O>
 void search_checks(const char* algorithm, const S& s, const Q& q, const O& o) {
-  order_same_length(algorithm, "the queries", q.size(), "the output", o.size());
+  check_same_length(algorithm, "the queries", q.size(), "the output", o.size());
   order_index_fits<I>(algorithm, s.size());
-  order_disjoint(algorithm, "queries", q.data(), q.size_bytes(), "output", o.data(),
+  check_disjoint(algorithm, "queries", q.data(), q.size_bytes(), "output", o.data(),
                  o.size_bytes());
-  order_disjoint(algorithm, "sorted array", s.data(), s.size_bytes(), "output", o.data(),
+  check_disjoint(algorithm, "sorted array", s.data(), s.size_bytes(), "output", o.data(),
                  o.size_bytes());
 }
 
-template <bool upper, class RS, class RQ, class O, class Comp>
-void search_call(host_backend backend, const RS& sorted, const RQ& queries, O& out, Comp comp) {
+// One search call on either backend: the spans of its memory space, the
+// checks, then the backend's search.
+template <bool upper, class Backend, class RS, class RQ, class O, class Comp>
+void search_call(Backend backend, const RS& sorted, const RQ& queries, O& out, Comp comp) {
+  constexpr bool on_host = std::is_same_v<Backend, host_backend>;
+  static_assert(on_host || std::is_same_v<Backend, cuda_backend>,
+                "gpuprim::lower_bound / upper_bound: the backend is gp::host or gp::cuda");
   const char* algorithm = upper ? "upper_bound" : "lower_bound";
-  const auto s = host_span(sorted);
-  const auto q = host_span(queries);
-  const auto o = writable_host_span(out);
-  using I = std::remove_const_t<typename decltype(o)::element_type>;
+  const auto [s, q, o] = [&] {
+    if constexpr (on_host) {
+      return std::tuple(host_span(sorted), host_span(queries), writable_host_span(out));
+    } else {
+      return std::tuple(as_device_span(sorted), as_device_span(queries), writable_device_span(out));
+    }
+  }();
+  using I = std::remove_cvref_t<decltype(*o.data())>;
   search_checks<I>(algorithm, s, q, o);
-  host_impl::search<upper>(backend, s.data(), s.size(), q.data(), q.size(), o.data(), comp);
-}
-
-template <bool upper, class RS, class RQ, class O, class Comp>
-void search_call(cuda_backend backend, const RS& sorted, const RQ& queries, O& out, Comp comp) {
-  const char* algorithm = upper ? "upper_bound" : "lower_bound";
-  const auto s = as_device_span(sorted);
-  const auto q = as_device_span(queries);
-  const auto o = writable_device_span(out);
-  using T = std::remove_const_t<typename decltype(s)::element_type>;
-  using Q = std::remove_const_t<typename decltype(q)::element_type>;
-  using I = typename decltype(o)::element_type;
-  search_checks<I>(algorithm, s, q, o);
-  cuda_search_checked<upper, T, Q, I>(s.data(), s.size(), q.data(), q.size(), o.data(), comp,
-                                      backend.stream);
+  if constexpr (on_host) {
+    host_impl::search<upper>(backend, s.data(), s.size(), q.data(), q.size(), o.data(), comp);
+  } else {
+    using T = std::remove_cvref_t<decltype(*s.data())>;
+    using Q = std::remove_cvref_t<decltype(*q.data())>;
+    cuda_search_checked<upper, T, Q, I>(s.data(), s.size(), q.data(), q.size(), o.data(), comp,
+                                        backend.stream);
+  }
 }
 
 }  // namespace detail

@@ -116,11 +116,11 @@ template <class S>
 void select_async(cuda_backend backend, const S& s, std::size_t n, bool room_for_all,
                   device_span<std::uint64_t> count, const char* algorithm) {
   if (!room_for_all) {
-    select_error(algorithm, "the asynchronous form needs outputs with room for every element");
+    argument_error(algorithm, "the asynchronous form needs outputs with room for every element");
   }
   if (count.size() < static_cast<std::size_t>(S::counted)) {
-    select_error(algorithm, "the count span holds " + std::to_string(count.size()) +
-                                " elements, it needs " + std::to_string(S::counted));
+    argument_error(algorithm, "the count span holds " + std::to_string(count.size()) +
+                                  " elements, it needs " + std::to_string(S::counted));
   }
   cuda_select_checked(s, n, count.data(), backend.stream);
 }

@@ -61,79 +61,92 @@ namespace gpuprim {
 // gpuprim/detail/sparse/csr.hpp; the GPU kernel choice (spmv_kernel,
 // spmv_choice, choose_spmv_kernel) in gpuprim/detail/sparse/spmv.hpp.
 
-// A CSR matrix in host memory: owns its arrays; the constructor checks them.
-template <class T, class I>
-class csr_matrix {
+namespace detail::sparse {
+
+// What the host and the device CSR matrix share: the shape and the three
+// arrays (row offsets, column indices, values), in IndexArray/ValueArray.
+template <class T, class I, class IndexArray, class ValueArray>
+class csr_arrays {
   static_assert(sparse_value<T> && sparse_index<I>,
-                "gpuprim::csr_matrix<T, I>: T is float or double, I is int32 or int64");
+                "gpuprim::csr_matrix<T, I> and device_csr_matrix<T, I>: T is float or double, I "
+                "is int32 or int64");
 
  public:
   using value_type = T;
   using index_type = I;
 
-  // The empty 0 x 0 matrix.
-  csr_matrix() : offsets_(1, 0) {}
-  // An all-zero rows x cols matrix.
-  csr_matrix(std::size_t rows, std::size_t cols)
-      : rows_(rows), cols_(cols), offsets_(rows + 1, 0) {}
-  csr_matrix(std::size_t rows, std::size_t cols, std::vector<I> row_offsets,
-             std::vector<I> col_indices, std::vector<T> values)
+  std::size_t rows() const { return rows_; }
+  std::size_t cols() const { return cols_; }
+  std::size_t nnz() const { return values_.size(); }
+
+ protected:
+  csr_arrays() = default;
+  csr_arrays(std::size_t rows, std::size_t cols, IndexArray row_offsets, IndexArray col_indices,
+             ValueArray values)
       : rows_(rows),
         cols_(cols),
         offsets_(std::move(row_offsets)),
         col_indices_(std::move(col_indices)),
-        values_(std::move(values)) {
-    detail::sparse::check_csr<I>("csr_matrix", rows_, cols_, offsets_, col_indices_, values_.size());
-  }
+        values_(std::move(values)) {}
 
-  std::size_t rows() const { return rows_; }
-  std::size_t cols() const { return cols_; }
-  std::size_t nnz() const { return values_.size(); }
-  const std::vector<I>& row_offsets() const { return offsets_; }
-  const std::vector<I>& col_indices() const { return col_indices_; }
-  const std::vector<T>& values() const { return values_; }
-  // Values may change in place (the structure may not).
-  std::span<T> mutable_values() { return values_; }
-
-  csr_view<T, I> view() const { return {rows_, cols_, offsets_, col_indices_, values_}; }
-  operator csr_view<T, I>() const { return view(); }
-
-  csr_row_stats stats() const { return detail::sparse::row_stats<I>(rows_, offsets_); }
-
- private:
   std::size_t rows_ = 0;
   std::size_t cols_ = 0;
-  std::vector<I> offsets_;
-  std::vector<I> col_indices_;
-  std::vector<T> values_;
+  IndexArray offsets_;
+  IndexArray col_indices_;
+  ValueArray values_;
+};
+
+}  // namespace detail::sparse
+
+// A CSR matrix in host memory: owns its arrays; the constructor checks them.
+template <class T, class I>
+class csr_matrix : public detail::sparse::csr_arrays<T, I, std::vector<I>, std::vector<T>> {
+  using base = detail::sparse::csr_arrays<T, I, std::vector<I>, std::vector<T>>;
+
+ public:
+  // The empty 0 x 0 matrix.
+  csr_matrix() : base(0, 0, std::vector<I>(1, 0), {}, {}) {}
+  // An all-zero rows x cols matrix.
+  csr_matrix(std::size_t rows, std::size_t cols)
+      : base(rows, cols, std::vector<I>(rows + 1, 0), {}, {}) {}
+  csr_matrix(std::size_t rows, std::size_t cols, std::vector<I> row_offsets,
+             std::vector<I> col_indices, std::vector<T> values)
+      : base(rows, cols, std::move(row_offsets), std::move(col_indices), std::move(values)) {
+    detail::sparse::check_csr<I>("csr_matrix", this->rows_, this->cols_, this->offsets_,
+                                 this->col_indices_, this->values_.size());
+  }
+
+  const std::vector<I>& row_offsets() const { return this->offsets_; }
+  const std::vector<I>& col_indices() const { return this->col_indices_; }
+  const std::vector<T>& values() const { return this->values_; }
+  // Values may change in place (the structure may not).
+  std::span<T> mutable_values() { return this->values_; }
+
+  csr_view<T, I> view() const {
+    return {this->rows_, this->cols_, this->offsets_, this->col_indices_, this->values_};
+  }
+  operator csr_view<T, I>() const { return view(); }
+
+  csr_row_stats stats() const { return detail::sparse::row_stats<I>(this->rows_, this->offsets_); }
 };
 
 // A CSR matrix in device memory, with the row statistics measured when it
 // was made.
 template <class T, class I>
-class device_csr_matrix {
-  static_assert(sparse_value<T> && sparse_index<I>,
-                "gpuprim::device_csr_matrix<T, I>: T is float or double, I is int32 or int64");
+class device_csr_matrix
+    : public detail::sparse::csr_arrays<T, I, device_vector<I>, device_vector<T>> {
+  using base = detail::sparse::csr_arrays<T, I, device_vector<I>, device_vector<T>>;
 
  public:
-  using value_type = T;
-  using index_type = I;
-
   device_csr_matrix() = default;
   // Checked on the host, then copied.
   explicit device_csr_matrix(const csr_matrix<T, I>& host)
-      : rows_(host.rows()),
-        cols_(host.cols()),
-        offsets_(to_device(host.row_offsets())),
-        col_indices_(to_device(host.col_indices())),
-        values_(to_device(host.values())),
+      : base(host.rows(), host.cols(), to_device(host.row_offsets()), to_device(host.col_indices()),
+             to_device(host.values())),
         stats_(host.stats()) {}
 
-  std::size_t rows() const { return rows_; }
-  std::size_t cols() const { return cols_; }
-  std::size_t nnz() const { return values_.size(); }
   const csr_row_stats& stats() const { return stats_; }
-  device_span<T> mutable_values() { return values_.span(); }
+  device_span<T> mutable_values() { return this->values_.span(); }
 
   // The column analysis for spmv, made once (cf. cusparseSpMV_preprocess):
   // the columns with the most entries, as many as the current device's
@@ -155,9 +168,9 @@ class device_csr_matrix {
     // each) outweigh that.
     const std::size_t min_count = std::max<std::size_t>(
         2, static_cast<std::size_t>(info.multiprocessor_count) * sizeof(T) / 32 + 1);
-    const std::vector<I> cols = gpuprim::to_host(col_indices_);
+    const std::vector<I> cols = gpuprim::to_host(this->col_indices_);
     detail::sparse::hot_column_analysis<I> a = detail::sparse::analyse_hot_columns<I>(
-        cols_, cols, detail::sparse::hot_table_capacity<T>(shared), min_count);
+        this->cols_, cols, detail::sparse::hot_table_capacity<T>(shared), min_count);
     hot_columns_ = to_device(a.columns);
     hot_col_indices_ = to_device(a.recoded);
     stats_.hot_columns = a.columns.size();
@@ -165,27 +178,22 @@ class device_csr_matrix {
   }
 
   device_csr_view<T, I> view() const {
-    return {rows_,
-            cols_,
-            offsets_.span(),
-            col_indices_.span(),
-            values_.span(),
+    return {this->rows_,
+            this->cols_,
+            this->offsets_.span(),
+            this->col_indices_.span(),
+            this->values_.span(),
             stats_,
             {hot_columns_.span(), hot_col_indices_.span()}};
   }
   operator device_csr_view<T, I>() const { return view(); }
 
   csr_matrix<T, I> to_host() const {
-    return csr_matrix<T, I>(rows_, cols_, gpuprim::to_host(offsets_),
-                            gpuprim::to_host(col_indices_), gpuprim::to_host(values_));
+    return csr_matrix<T, I>(this->rows_, this->cols_, gpuprim::to_host(this->offsets_),
+                            gpuprim::to_host(this->col_indices_), gpuprim::to_host(this->values_));
   }
 
  private:
-  std::size_t rows_ = 0;
-  std::size_t cols_ = 0;
-  device_vector<I> offsets_;
-  device_vector<I> col_indices_;
-  device_vector<T> values_;
   csr_row_stats stats_;
   device_vector<I> hot_columns_;      // prepare_spmv: the hot columns
   device_vector<I> hot_col_indices_;  // and the column indices, hot ones recoded
@@ -204,7 +212,7 @@ csr_matrix<T, I> to_host(const device_csr_matrix<T, I>& device) {
 template <class T, class I>
 void check_csr(const csr_view<T, I>& A) {
   detail::sparse::check_csr<I>("check_csr", A.rows, A.cols, A.row_offsets, A.col_indices,
-                              A.values.size());
+                               A.values.size());
 }
 
 // The same check on a backend, returning the row statistics spmv's kernel
@@ -222,7 +230,7 @@ csr_row_stats check_csr(host_backend, const csr_view<T, I>& A) {
 template <class T, class I>
 csr_row_stats check_csr(cuda_backend backend, const device_csr_view<T, I>& A) {
   detail::sparse::check_csr_sizes<I>("check_csr", A.rows, A.cols, A.row_offsets.size(),
-                                    A.col_indices.size(), A.values.size());
+                                     A.col_indices.size(), A.values.size());
   const detail::csr_check_result r = detail::on_cuda("check_csr", [&] {
     return detail::cuda_check_csr<I>(A.rows, A.cols, A.values.size(), A.row_offsets.data(),
                                      A.col_indices.data(), backend.stream);
@@ -230,8 +238,8 @@ csr_row_stats check_csr(cuda_backend backend, const device_csr_view<T, I>& A) {
   if (r.defect != csr_defect::none) {
     throw std::invalid_argument(detail::sparse::where("check_csr") +
                                 detail::sparse::csr_defect_message(r.defect, r.row, r.begin, r.end,
-                                                                  r.column, A.rows, A.cols,
-                                                                  A.values.size()));
+                                                                   r.column, A.rows, A.cols,
+                                                                   A.values.size()));
   }
   return r.stats;
 }
@@ -340,21 +348,32 @@ csr_matrix<T, I> coo_to_csr(std::size_t rows, std::size_t cols, const std::vecto
 
 // ---- SpMV -------------------------------------------------------------------
 
-template <class T, class I>
-void spmv(host_backend backend, std::type_identity_t<T> alpha, const csr_view<T, I>& A,
-          std::type_identity_t<std::span<const T>> x, std::type_identity_t<T> beta,
-          std::type_identity_t<std::span<T>> y) {
-  detail::sparse::check_spmv_sizes(A.rows, A.cols, x.size(), y.size());
+namespace detail::sparse {
+
+// The checks of spmv on both backends (A a host or device CSR view): the
+// sizes, the row offsets' length, x apart from y.
+template <class View, class X, class Y>
+void check_spmv(const View& A, const X& x, const Y& y) {
+  check_spmv_sizes(A.rows, A.cols, x.size(), y.size());
   if (A.row_offsets.size() != A.rows + 1) {
     throw std::invalid_argument(
         "gpuprim::spmv: row_offsets has " + std::to_string(A.row_offsets.size()) + " entries; " +
         std::to_string(A.rows) + " rows need " + std::to_string(A.rows + 1));
   }
-  if (detail::sparse::overlap(x.data(), x.size(), y.data(), y.size())) {
+  if (overlap(x.data(), x.size(), y.data(), y.size())) {
     throw std::invalid_argument("gpuprim::spmv: x and y overlap");
   }
+}
+
+}  // namespace detail::sparse
+
+template <class T, class I>
+void spmv(host_backend backend, std::type_identity_t<T> alpha, const csr_view<T, I>& A,
+          std::type_identity_t<std::span<const T>> x, std::type_identity_t<T> beta,
+          std::type_identity_t<std::span<T>> y) {
+  detail::sparse::check_spmv(A, x, y);
   host_impl::spmv(backend, alpha, A.rows, A.row_offsets.data(), A.col_indices.data(),
-                    A.values.data(), x.data(), beta, y.data());
+                  A.values.data(), x.data(), beta, y.data());
 }
 template <class T, class I>
 void spmv(host_backend backend, std::type_identity_t<T> alpha, const csr_matrix<T, I>& A,
@@ -367,15 +386,7 @@ template <class T, class I>
 void spmv(cuda_backend backend, std::type_identity_t<T> alpha, const device_csr_view<T, I>& A,
           std::type_identity_t<device_span<const T>> x, std::type_identity_t<T> beta,
           std::type_identity_t<device_span<T>> y, spmv_kernel kernel = spmv_kernel::automatic) {
-  detail::sparse::check_spmv_sizes(A.rows, A.cols, x.size(), y.size());
-  if (A.row_offsets.size() != A.rows + 1) {
-    throw std::invalid_argument(
-        "gpuprim::spmv: row_offsets has " + std::to_string(A.row_offsets.size()) + " entries; " +
-        std::to_string(A.rows) + " rows need " + std::to_string(A.rows + 1));
-  }
-  if (detail::sparse::overlap(x.data(), x.size(), y.data(), y.size())) {
-    throw std::invalid_argument("gpuprim::spmv: x and y overlap");
-  }
+  detail::sparse::check_spmv(A, x, y);
   if (A.rows == 0) return;
   csr_row_stats stats = A.stats;
   if (!stats.known && kernel == spmv_kernel::automatic) {

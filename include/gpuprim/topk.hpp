@@ -30,6 +30,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <ranges>
+#include <string>
 #include <type_traits>
 
 #include "gpuprim/core/backend.hpp"
@@ -53,9 +54,51 @@ template <class T, class V, class I>
 void topk_check(const char* algorithm, const T* x, std::size_t x_bytes, std::size_t k,
                 std::size_t n, const V* v, std::size_t v_bytes, const I* i, std::size_t i_bytes) {
   order_check_k(algorithm, k, n);
-  order_disjoint(algorithm, "input", x, x_bytes, "values output", v, v_bytes);
-  order_disjoint(algorithm, "input", x, x_bytes, "indices output", i, i_bytes);
-  order_disjoint(algorithm, "values output", v, v_bytes, "indices output", i, i_bytes);
+  check_disjoint(algorithm, "input", x, x_bytes, "values output", v, v_bytes);
+  check_disjoint(algorithm, "input", x, x_bytes, "indices output", i, i_bytes);
+  check_disjoint(algorithm, "values output", v, v_bytes, "indices output", i, i_bytes);
+}
+
+// The checks of topk over one array (host spans or device spans): the
+// element types, k, the outputs' sizes and overlaps.
+template <class In, class OV, class OI>
+void topk_check_array(const In& in, std::size_t k, const OV& v, const OI& ix) {
+  using T = std::remove_cvref_t<decltype(*in.data())>;
+  static_assert(std::is_same_v<T, std::remove_cvref_t<decltype(*v.data())>>,
+                "gpuprim::topk: the values output has the input's element type");
+  static_assert(std::is_same_v<std::int64_t, std::remove_cvref_t<decltype(*ix.data())>>,
+                "gpuprim::topk: the indices output holds std::int64_t");
+  const char* algorithm = "topk";
+  topk_check(algorithm, in.data(), in.size_bytes(), k, in.size(), v.data(), v.size_bytes(),
+             ix.data(), ix.size_bytes());
+  if (v.size() < k || ix.size() < k) {
+    argument_error(algorithm, "the outputs hold " + std::to_string(v.size()) + " values and " +
+                                  std::to_string(ix.size()) + " indices, k is " +
+                                  std::to_string(k));
+  }
+}
+
+// The checks of topk_rows (host or device matrix views): a row to take
+// from, k, the outputs' shapes and overlaps.
+template <class X, class OV, class OI>
+void topk_check_rows(const X& x, std::size_t k, const OV& values, const OI& indices) {
+  using T = std::remove_cvref_t<decltype(*x.data())>;
+  const char* algorithm = "topk_rows";
+  const std::size_t rows = x.rows();
+  if (rows == 0) argument_error(algorithm, "the matrix has no rows");
+  const auto extent = [](const auto& m) {
+    return m.rows() == 0 || m.cols() == 0 ? 0 : ((m.rows() - 1) * m.ld() + m.cols());
+  };
+  topk_check(algorithm, x.data(), extent(x) * sizeof(T), k, x.cols(), values.data(),
+             extent(values) * sizeof(T), indices.data(), extent(indices) * sizeof(std::int64_t));
+  if (values.rows() != rows || values.cols() != k || indices.rows() != rows ||
+      indices.cols() != k) {
+    argument_error(algorithm, "the outputs are " + std::to_string(values.rows()) + " x " +
+                                  std::to_string(values.cols()) + " and " +
+                                  std::to_string(indices.rows()) + " x " +
+                                  std::to_string(indices.cols()) + ", they must be " +
+                                  std::to_string(rows) + " x " + std::to_string(k));
+  }
 }
 
 }  // namespace detail
@@ -63,45 +106,22 @@ void topk_check(const char* algorithm, const T* x, std::size_t x_bytes, std::siz
 template <class R, class OV, class OI>
 void topk(host_backend backend, const R& x, std::size_t k, OV&& values, OI&& indices,
           topk_end end = largest) {
-  const char* algorithm = "topk";
   const auto in = detail::host_span(x);
   const auto v = detail::writable_host_span(values);
   const auto ix = detail::writable_host_span(indices);
-  using T = typename decltype(in)::value_type;
-  static_assert(std::is_same_v<T, std::remove_const_t<typename decltype(v)::element_type>>,
-                "gpuprim::topk: the values output has the input's element type");
-  static_assert(std::is_same_v<std::int64_t, typename decltype(ix)::element_type>,
-                "gpuprim::topk: the indices output holds std::int64_t");
-  detail::topk_check(algorithm, in.data(), in.size_bytes(), k, in.size(), v.data(), v.size_bytes(),
-                     ix.data(), ix.size_bytes());
-  if (v.size() < k || ix.size() < k) {
-    detail::order_error(algorithm, "the outputs hold " + std::to_string(v.size()) + " values and " +
-                                       std::to_string(ix.size()) + " indices, k is " +
-                                       std::to_string(k));
-  }
+  detail::topk_check_array(in, k, v, ix);
   host_impl::topk(backend, in.data(), in.size(), k, end == largest, v.data(), ix.data());
 }
 
 template <class R, class OV, class OI>
 void topk(cuda_backend backend, const R& x, std::size_t k, OV&& values, OI&& indices,
           topk_end end = largest) {
-  const char* algorithm = "topk";
   const auto in = as_device_span(x);
   const auto v = writable_device_span(values);
   const auto ix = writable_device_span(indices);
+  detail::topk_check_array(in, k, v, ix);
   using T = std::remove_const_t<typename decltype(in)::element_type>;
-  static_assert(std::is_same_v<T, typename decltype(v)::element_type>,
-                "gpuprim::topk: the values output has the input's element type");
-  static_assert(std::is_same_v<std::int64_t, typename decltype(ix)::element_type>,
-                "gpuprim::topk: the indices output holds std::int64_t");
-  detail::topk_check(algorithm, in.data(), in.size_bytes(), k, in.size(), v.data(), v.size_bytes(),
-                     ix.data(), ix.size_bytes());
-  if (v.size() < k || ix.size() < k) {
-    detail::order_error(algorithm, "the outputs hold " + std::to_string(v.size()) + " values and " +
-                                       std::to_string(ix.size()) + " indices, k is " +
-                                       std::to_string(k));
-  }
-  detail::cuda_topk_checked<T>(algorithm, in.data(), 1, in.size(), in.size(), k, end == largest,
+  detail::cuda_topk_checked<T>("topk", in.data(), 1, in.size(), in.size(), k, end == largest,
                                v.data(), k, ix.data(), k, backend.stream);
 }
 
@@ -109,25 +129,9 @@ template <class T>
 void topk_rows(host_backend backend, matrix_view<const T> x, std::size_t k,
                matrix_view<std::remove_const_t<T>> values, matrix_view<std::int64_t> indices,
                topk_end end = largest) {
-  const char* algorithm = "topk_rows";
-  const std::size_t rows = x.rows(), cols = x.cols();
-  if (rows == 0) detail::order_error(algorithm, "the matrix has no rows");
-  const auto extent = [](const auto& m) {
-    return m.rows() == 0 || m.cols() == 0 ? 0 : ((m.rows() - 1) * m.ld() + m.cols());
-  };
-  detail::topk_check(algorithm, x.data(), extent(x) * sizeof(T), k, cols, values.data(),
-                     extent(values) * sizeof(T), indices.data(),
-                     extent(indices) * sizeof(std::int64_t));
-  if (values.rows() != rows || values.cols() != k || indices.rows() != rows ||
-      indices.cols() != k) {
-    detail::order_error(algorithm, "the outputs are " + std::to_string(values.rows()) + " x " +
-                                       std::to_string(values.cols()) + " and " +
-                                       std::to_string(indices.rows()) + " x " +
-                                       std::to_string(indices.cols()) + ", they must be " +
-                                       std::to_string(rows) + " x " + std::to_string(k));
-  }
-  host_impl::topk_rows(backend, x.data(), rows, cols, x.ld(), k, end == largest, values.data(),
-                         values.ld(), indices.data(), indices.ld());
+  detail::topk_check_rows(x, k, values, indices);
+  host_impl::topk_rows(backend, x.data(), x.rows(), x.cols(), x.ld(), k, end == largest,
+                       values.data(), values.ld(), indices.data(), indices.ld());
 }
 
 template <class T>
@@ -141,27 +145,10 @@ template <class T>
 void topk_rows(cuda_backend backend, device_matrix_view<T> x, std::size_t k,
                device_matrix_view<std::remove_const_t<T>> values,
                device_matrix_view<std::int64_t> indices, topk_end end = largest) {
-  const char* algorithm = "topk_rows";
-  using U = std::remove_const_t<T>;
-  const std::size_t rows = x.rows(), cols = x.cols();
-  if (rows == 0) detail::order_error(algorithm, "the matrix has no rows");
-  const auto extent = [](const auto& m) {
-    return m.rows() == 0 || m.cols() == 0 ? 0 : ((m.rows() - 1) * m.ld() + m.cols());
-  };
-  detail::topk_check(algorithm, x.data(), extent(x) * sizeof(U), k, cols, values.data(),
-                     extent(values) * sizeof(U), indices.data(),
-                     extent(indices) * sizeof(std::int64_t));
-  if (values.rows() != rows || values.cols() != k || indices.rows() != rows ||
-      indices.cols() != k) {
-    detail::order_error(algorithm, "the outputs are " + std::to_string(values.rows()) + " x " +
-                                       std::to_string(values.cols()) + " and " +
-                                       std::to_string(indices.rows()) + " x " +
-                                       std::to_string(indices.cols()) + ", they must be " +
-                                       std::to_string(rows) + " x " + std::to_string(k));
-  }
-  detail::cuda_topk_checked<U>(algorithm, x.data(), rows, cols, x.ld(), k, end == largest,
-                               values.data(), values.ld(), indices.data(), indices.ld(),
-                               backend.stream);
+  detail::topk_check_rows(x, k, values, indices);
+  detail::cuda_topk_checked<std::remove_const_t<T>>(
+      "topk_rows", x.data(), x.rows(), x.cols(), x.ld(), k, end == largest, values.data(),
+      values.ld(), indices.data(), indices.ld(), backend.stream);
 }
 
 }  // namespace gpuprim

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "anchors.hpp"
-#include "gpuprim/sorting_network.hpp"
+#include "gpuprim/sort.hpp"
 #include "inputs.hpp"
 #include "lab/ladder/ladder.hpp"
 #include "plan.hpp"

@@ -209,6 +209,27 @@ def cast_result(x, dtype):
     return np.asarray(x).astype(dtype)
 
 
+def axis_and_dtype(fn, x, axis, dtype):
+    """What a reduction or scan with axis= and dtype= starts from: x
+    converted to dtype (NumPy computes in dtype), x's number of axes, the
+    axis normalized (None: all of them) and the dtype asked for (None when
+    not given)."""
+    ndim = ndim_of(x)
+    ax = normalize_axis(fn, axis, ndim)
+    want = None
+    if dtype is not None:
+        x, want = as_dtype(fn, x, dtype)
+    return x, ndim, ax, want
+
+
+def wrap_to_dtype(result, want):
+    """A sum computed in a widened type (sum_type(want)) cast back to the
+    dtype asked for, wrapping as NumPy's accumulation in it would."""
+    if want is not None and want != sum_type(want):
+        return cast_result(result, want)
+    return result
+
+
 # gpuprim._torch_ops (PyTorch custom operators) once loaded; never loaded
 # before torch is imported, so that gpuprim does not import torch.
 _torch_ops = None

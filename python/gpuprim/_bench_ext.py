@@ -83,12 +83,18 @@ def _matrix(fw, n):
     return parts, A, x
 
 
-def _image(fw, n):
+def uniform(fw, *shape):
+    """Uniform float32 values in [0, 1) of `shape`, made on the device by
+    the framework itself."""
     name, mod = fw
-    side = int(round(n**0.5))
     if name == "cupy":
-        return (mod.random.random((side, side), dtype=mod.float32),)
-    return (mod.rand(side, side, device="cuda", dtype=mod.float32),)
+        return mod.random.random(shape, dtype=mod.float32)
+    return mod.rand(*shape, device="cuda", dtype=mod.float32)
+
+
+def _image(fw, n):
+    side = int(round(n**0.5))
+    return (uniform(fw, side, side),)
 
 
 SORT_ROW = 1024
@@ -96,10 +102,7 @@ SORT_ROW = 1024
 
 def _rows(fw, n):
     """n uniform float32 values as rows of SORT_ROW, made on fw's device."""
-    name, mod = fw
-    if name == "cupy":
-        return (mod.random.random((n // SORT_ROW, SORT_ROW), dtype=mod.float32),)
-    return (mod.rand(n // SORT_ROW, SORT_ROW, device="cuda", dtype=mod.float32),)
+    return (uniform(fw, n // SORT_ROW, SORT_ROW),)
 
 
 def _cupy_gaussian(mod, a):
@@ -188,25 +191,16 @@ TOPK_ROW = 4096
 def _table_and_queries(fw, n):
     """SEARCH_TABLE * n sorted uniform float32 keys and n uniform queries."""
     name, mod = fw
-    if name == "cupy":
-        return (mod.sort(mod.random.random(SEARCH_TABLE * n, dtype=mod.float32)),
-                mod.random.random(n, dtype=mod.float32))
-    return (mod.sort(mod.rand(SEARCH_TABLE * n, device="cuda", dtype=mod.float32))[0],
-            mod.rand(n, device="cuda", dtype=mod.float32))
+    table = mod.sort(uniform(fw, SEARCH_TABLE * n))
+    return (table if name == "cupy" else table[0], uniform(fw, n))
 
 
 def _values(fw, n):
-    name, mod = fw
-    if name == "cupy":
-        return (mod.random.random(n, dtype=mod.float32),)
-    return (mod.rand(n, device="cuda", dtype=mod.float32),)
+    return (uniform(fw, n),)
 
 
 def _topk_rows_input(fw, n):
-    name, mod = fw
-    if name == "cupy":
-        return (mod.random.random((n // TOPK_ROW, TOPK_ROW), dtype=mod.float32),)
-    return (mod.rand(n // TOPK_ROW, TOPK_ROW, device="cuda", dtype=mod.float32),)
+    return (uniform(fw, n // TOPK_ROW, TOPK_ROW),)
 
 
 def register_order_cases(register, Case):

@@ -11,17 +11,15 @@ import numpy as np
 
 from . import _core
 from ._arrays import (
-    as_dtype,
-    compiled_ops,
-    cast_result,
+    axis_and_dtype,
     check_out,
+    compiled_ops,
     dtype_of,
     expand_axis,
     move_axis_last,
-    ndim_of,
-    normalize_axis,
     shape_of,
     sum_type,
+    wrap_to_dtype,
     write_out,
 )
 
@@ -48,12 +46,7 @@ def _reduce(op, fn, a, axis, dtype, out, keepdims, stream):
             return ops.sum(a, axis, bool(keepdims))
     if axis is None and dtype is None and out is None and not keepdims:
         return _core._reduce(op, a, False, stream)  # the common call, kept short
-    ndim = ndim_of(a)
-    ax = normalize_axis(fn, axis, ndim)
-    want = None
-    if dtype is not None:
-        # NumPy adds the elements converted to dtype, in dtype.
-        a, want = as_dtype(fn, a, dtype)
+    a, ndim, ax, want = axis_and_dtype(fn, a, axis, dtype)
     if out is not None:
         shape = list(shape_of(a))
         if ax is None:
@@ -72,8 +65,7 @@ def _reduce(op, fn, a, axis, dtype, out, keepdims, stream):
         if ax != ndim - 1:
             a = move_axis_last(fn, a, ax)
         result = _core._reduce(op, a, True, stream)
-    if want is not None and want != sum_type(want):
-        result = cast_result(result, want)  # the widened sum, wrapped to dtype
+    result = wrap_to_dtype(result, want)
     if keepdims:
         if ax is None:
             for _ in range(ndim):

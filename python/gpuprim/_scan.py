@@ -14,10 +14,9 @@ import numpy as np
 
 from . import _core
 from ._arrays import (
-    as_dtype,
-    compiled_ops,
-    cast_result,
+    axis_and_dtype,
     check_out,
+    compiled_ops,
     dtype_of,
     framework,
     move_axis_last,
@@ -26,6 +25,7 @@ from ._arrays import (
     normalize_axis,
     shape_of,
     sum_type,
+    wrap_to_dtype,
     write_out,
 )
 
@@ -100,11 +100,7 @@ def cumsum(a, axis=None, dtype=None, out=None, *, stream=None):
         return _core._scan(fn, _op.sum, a, False, False, None, stream)  # the common call
     if dtype_of(a).kind == "c" or (dtype is not None and np.dtype(dtype).kind == "c"):
         return _complex_cumsum(fn, a, axis, dtype, out, stream)
-    ndim = ndim_of(a)
-    ax = normalize_axis(fn, axis, ndim)
-    want = None
-    if dtype is not None:
-        a, want = as_dtype(fn, a, dtype)
+    a, ndim, ax, want = axis_and_dtype(fn, a, axis, dtype)
     if out is not None:
         shape = shape_of(a)
         if ax is None:
@@ -117,8 +113,7 @@ def cumsum(a, axis=None, dtype=None, out=None, *, stream=None):
     else:
         moved = _core._scan(fn, _op.sum, move_axis_last(fn, a, ax), True, False, None, stream)
         result = move_last_axis_back(moved, ax)
-    if want is not None and want != sum_type(want):
-        result = cast_result(result, want)  # the widened sums, wrapped to dtype
+    result = wrap_to_dtype(result, want)
     return result if out is None else write_out(out, result)
 
 

@@ -64,26 +64,25 @@ def _dim(dim, ndim):
 # ---- sort, argsort ---------------------------------------------------------
 
 
-@torch.library.custom_op("gpuprim::sort", mutates_args=())
-def sort(x: torch.Tensor, dim: int = -1, descending: bool = False) -> torch.Tensor:
-    return _tensor(_sort.sort(x, axis=dim, descending=descending), x, x.dtype)
+def _sort_op(name, result_dtype):
+    """gpuprim::sort or gpuprim::argsort (the function of _sort of that
+    name) along dim; the result has x's shape and result_dtype(x)."""
+    call = getattr(_sort, name)
+
+    @torch.library.custom_op(f"gpuprim::{name}", mutates_args=())
+    def op(x: torch.Tensor, dim: int = -1, descending: bool = False) -> torch.Tensor:
+        return _tensor(call(x, axis=dim, descending=descending), x, result_dtype(x))
+
+    @op.register_fake
+    def _(x, dim=-1, descending=False):
+        _dim(dim, x.dim())
+        return x.new_empty(x.shape, dtype=result_dtype(x))
+
+    return op
 
 
-@sort.register_fake
-def _(x, dim=-1, descending=False):
-    _dim(dim, x.dim())
-    return x.new_empty(x.shape)
-
-
-@torch.library.custom_op("gpuprim::argsort", mutates_args=())
-def argsort(x: torch.Tensor, dim: int = -1, descending: bool = False) -> torch.Tensor:
-    return _tensor(_sort.argsort(x, axis=dim, descending=descending), x, torch.int64)
-
-
-@argsort.register_fake
-def _(x, dim=-1, descending=False):
-    _dim(dim, x.dim())
-    return x.new_empty(x.shape, dtype=torch.int64)
+sort = _sort_op("sort", lambda x: x.dtype)
+argsort = _sort_op("argsort", lambda x: torch.int64)
 
 
 # ---- cumsum, sum -------------------------------------------------------------

@@ -36,6 +36,8 @@ import numpy as np
 
 import gpuprim as gp
 
+from ._bench_ext import register_cases, uniform as _uniform
+
 
 @dataclass
 class Case:
@@ -57,14 +59,6 @@ CASES: list[Case] = []
 
 def register(case: Case) -> None:
     CASES.append(case)
-
-
-def _uniform(fw, n, dtype="float32"):
-    """Uniform [0, 1) values made on the device by the framework itself."""
-    name, mod = fw
-    if name == "cupy":
-        return mod.random.random(n, dtype=np.float32 if dtype == "float32" else np.float64)
-    return mod.rand(n, device="cuda", dtype=getattr(mod, dtype))
 
 
 def _sort_cupy(mod, a):
@@ -111,16 +105,13 @@ def _half_zero(fw, n):
     return mod.where(x < 0.5, mod.zeros_like(x), x)
 
 
-register(Case(
-    "sum",
-    lambda fw, n: (_uniform(fw, n),),
-    {
-        "gpuprim": lambda mod, a: gp.sum(a[0]),
-        "cupy": lambda mod, a: mod.sum(a[0]),
-        "torch": lambda mod, a: mod.sum(a[0]),
-    },
-    lambda n: 4.0 * n,
-))
+def _one_name(name):
+    """The calls of a case named alike in gpuprim, CuPy and PyTorch."""
+    return {fw: (lambda mod, a, f=fw: getattr(gp if f == "gpuprim" else mod, name)(a[0]))
+            for fw in ("gpuprim", "cupy", "torch")}
+
+
+register(Case("sum", lambda fw, n: (_uniform(fw, n),), _one_name("sum"), lambda n: 4.0 * n))
 register(Case(
     "cumsum",
     lambda fw, n: (_uniform(fw, n),),
@@ -146,11 +137,7 @@ register(Case(
 register(Case(
     "unique",
     lambda fw, n: (_few_distinct(fw, n),),
-    {
-        "gpuprim": lambda mod, a: gp.unique(a[0]),
-        "cupy": lambda mod, a: mod.unique(a[0]),
-        "torch": lambda mod, a: mod.unique(a[0]),
-    },
+    _one_name("unique"),
     lambda n: 8.0 * n,
     note="float32 integers below n/4 (runs of about 4 once sorted); sorted result",
     sizes={"small": 1 << 10, "large": 1 << 26},
@@ -180,8 +167,6 @@ register(Case(
 ))
 
 # gpuprim.ndimage and gpuprim.sparse rows (gaussian_filter, spmv, cg).
-from ._bench_ext import register_cases  # noqa: E402
-
 register_cases(register, Case)
 
 

@@ -214,18 +214,12 @@ def _host_weights(fn, weights):
     return w
 
 
-def _gpu_correlate(input, weights, output=None, mode="reflect", cval=0.0, origin=0, *, stream=None):
-    """As scipy.ndimage.correlate: sum of weights[i, j] * input[y + i - ci, x + j - cj]."""
-    _check_origin("correlate", origin)
-    w = _host_weights("correlate", weights)
-    return _run("correlate", input, ("general", w, False), mode, cval, output, stream)
-
-
-def _gpu_convolve(input, weights, output=None, mode="reflect", cval=0.0, origin=0, *, stream=None):
-    """As scipy.ndimage.convolve: correlate with the flipped weights."""
-    _check_origin("convolve", origin)
-    w = _host_weights("convolve", weights)
-    return _run("convolve", input, ("general", w, True), mode, cval, output, stream)
+def _gpu_correlate(fn, input, weights, output, mode, cval, origin, stream, flip):
+    """As scipy.ndimage.correlate: sum of weights[i, j] * input[y + i - ci, x + j - cj];
+    with flip, scipy.ndimage.convolve (correlate with the flipped weights)."""
+    _check_origin(fn, origin)
+    w = _host_weights(fn, weights)
+    return _run(fn, input, ("general", w, flip), mode, cval, output, stream)
 
 
 def _axes(fn, axes):
@@ -263,19 +257,7 @@ def _gaussian_weights(sigma, radius):
     return tuple((w / w.sum()).tolist())
 
 
-def _gpu_gaussian_filter(
-    input,
-    sigma,
-    order=0,
-    output=None,
-    mode="reflect",
-    cval=0.0,
-    truncate=4.0,
-    *,
-    radius=None,
-    axes=None,
-    stream=None,
-):
+def _gpu_gaussian_filter(input, sigma, order, output, mode, cval, truncate, radius, axes, stream):
     """As scipy.ndimage.gaussian_filter (order 0): separable Gaussian weights
     exp(-x^2 / (2 sigma^2)) over radius int(truncate * sigma + 0.5), summing to 1;
     an axis with sigma 0 is left as it is."""
@@ -315,9 +297,7 @@ def _gpu_gaussian_filter(
     )
 
 
-def _gpu_uniform_filter(
-    input, size=3, output=None, mode="reflect", cval=0.0, origin=0, *, axes=None, stream=None
-):
+def _gpu_uniform_filter(input, size, output, mode, cval, origin, axes, stream):
     """As scipy.ndimage.uniform_filter: the mean over size pixels along each axis
     (window [i - size // 2, i + (size - 1) // 2])."""
     fn = "uniform_filter"
@@ -337,7 +317,7 @@ def _gpu_uniform_filter(
     )
 
 
-def _gpu_sobel(input, axis=-1, output=None, mode="reflect", cval=0.0, *, stream=None):
+def _gpu_sobel(input, axis, output, mode, cval, stream):
     """As scipy.ndimage.sobel: [-1, 0, 1] along `axis` (a correlation), [1, 2, 1]
     along the other axis."""
     fn = "sobel"
@@ -347,7 +327,7 @@ def _gpu_sobel(input, axis=-1, output=None, mode="reflect", cval=0.0, *, stream=
     return _run(fn, input, ("separable", row, column, a), mode, cval, output, stream)
 
 
-def _gpu_laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None, stream=None):
+def _gpu_laplace(input, output, mode, cval, axes, stream):
     """As scipy.ndimage.laplace: the sum over the axes of [1, -2, 1] along each."""
     fn = "laplace"
     ax = _axes(fn, axes)
@@ -389,26 +369,33 @@ def _gpu_only_2d(fn, input):
     )
 
 
-def correlate(
-    input, weights, output=None, mode="reflect", cval=0.0, origin=0, *, axes=None, stream=None
-):
-    """As scipy.ndimage.correlate: sum of w[i, ...] * input[x + i - (k // 2 + origin), ...]."""
-    if _on_gpu_path(input):
-        if axes is not None:
-            raise TypeError("correlate: axes= is taken for NumPy arrays only")
-        return _gpu_correlate(input, weights, output, mode, cval, origin, stream=stream)
-    return _h.correlate_nd("correlate", input, weights, output, mode, cval, origin, False, axes)
+def _general_filter(fn, flip, doc):
+    """correlate (flip False) or convolve: the public function named fn."""
+
+    def call(
+        input, weights, output=None, mode="reflect", cval=0.0, origin=0, *, axes=None, stream=None
+    ):
+        if _on_gpu_path(input):
+            if axes is not None:
+                raise TypeError(f"{fn}: axes= is taken for NumPy arrays only")
+            return _gpu_correlate(fn, input, weights, output, mode, cval, origin, stream, flip)
+        return _h.correlate_nd(fn, input, weights, output, mode, cval, origin, flip, axes)
+
+    call.__name__ = call.__qualname__ = fn
+    call.__doc__ = doc
+    return call
 
 
-def convolve(
-    input, weights, output=None, mode="reflect", cval=0.0, origin=0, *, axes=None, stream=None
-):
-    """As scipy.ndimage.convolve: correlate with the flipped weights (origins negated)."""
-    if _on_gpu_path(input):
-        if axes is not None:
-            raise TypeError("convolve: axes= is taken for NumPy arrays only")
-        return _gpu_convolve(input, weights, output, mode, cval, origin, stream=stream)
-    return _h.correlate_nd("convolve", input, weights, output, mode, cval, origin, True, axes)
+correlate = _general_filter(
+    "correlate",
+    False,
+    "As scipy.ndimage.correlate: sum of w[i, ...] * input[x + i - (k // 2 + origin), ...].",
+)
+convolve = _general_filter(
+    "convolve",
+    True,
+    "As scipy.ndimage.convolve: correlate with the flipped weights (origins negated).",
+)
 
 
 def correlate1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
@@ -464,16 +451,7 @@ def gaussian_filter(
     for order > 0)."""
     if _on_gpu_path(input):
         return _gpu_gaussian_filter(
-            input,
-            sigma,
-            order,
-            output,
-            mode,
-            cval,
-            truncate,
-            radius=radius,
-            axes=axes,
-            stream=stream,
+            input, sigma, order, output, mode, cval, truncate, radius, axes, stream
         )
     return _h.gaussian_filter(
         "gaussian_filter", input, sigma, order, output, mode, cval, truncate, radius, axes
@@ -493,9 +471,7 @@ def uniform_filter(
     """As scipy.ndimage.uniform_filter: the mean over `size` values along each axis
     (window [i - size // 2 - origin, i + (size - 1) // 2 - origin])."""
     if _on_gpu_path(input):
-        return _gpu_uniform_filter(
-            input, size, output, mode, cval, origin, axes=axes, stream=stream
-        )
+        return _gpu_uniform_filter(input, size, output, mode, cval, origin, axes, stream)
     return _h.uniform_filter("uniform_filter", input, size, output, mode, cval, origin, axes)
 
 
@@ -503,12 +479,12 @@ def sobel(input, axis=-1, output=None, mode="reflect", cval=0.0, *, stream=None)
     """As scipy.ndimage.sobel: [-1, 0, 1] along `axis` (a correlation), then
     [1, 2, 1] along every other axis."""
     if _on_gpu_path(input):
-        return _gpu_sobel(input, axis, output, mode, cval, stream=stream)
+        return _gpu_sobel(input, axis, output, mode, cval, stream)
     return _h.sobel("sobel", input, axis, output, mode, cval)
 
 
 def laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None, stream=None):
     """As scipy.ndimage.laplace: the sum over the axes of [1, -2, 1] along each."""
     if _on_gpu_path(input):
-        return _gpu_laplace(input, output, mode, cval, axes=axes, stream=stream)
+        return _gpu_laplace(input, output, mode, cval, axes, stream)
     return _h.laplace("laplace", input, output, mode, cval, axes)

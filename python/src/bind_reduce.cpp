@@ -9,6 +9,7 @@
 #include "arrays.hpp"
 #include "bind.hpp"
 #include "gpu.hpp"
+#include "gpuprim/io/npy.hpp"
 #include "gpuprim/reduce.hpp"
 
 namespace gpuprim::python {
@@ -42,9 +43,7 @@ dtype result_type(reduce_op op, dtype in) {
 // as it is cheap on the CPU; NumPy sums float32 pairwise in float32).
 template <class In>
 using host_accumulator =
-    std::conditional_t<std::is_floating_point_v<In>, double,
-                       std::conditional_t<std::is_unsigned_v<In> && !std::is_same_v<In, bool>,
-                                          std::uint64_t, std::int64_t>>;
+    std::conditional_t<std::is_floating_point_v<In>, double, io::numpy_integer_sum_t<In>>;
 
 // One row on the host; returns false for an all-NaN row of nanargmin /
 // nanargmax (NumPy raises for it).

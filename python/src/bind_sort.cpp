@@ -13,9 +13,7 @@
 #include "arrays.hpp"
 #include "bind.hpp"
 #include "gpu.hpp"
-#include "gpuprim/argsort.hpp"
 #include "gpuprim/sort.hpp"
-#include "gpuprim/sorting_network.hpp"
 
 namespace gpuprim::python {
 

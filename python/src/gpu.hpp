@@ -13,6 +13,7 @@
 #include "dtypes.hpp"
 #include "gpuprim/core/macros.hpp"
 #include "gpuprim/core/operators.hpp"
+#include "gpuprim/detail/reduce/precompiled.hpp"
 
 namespace gpuprim::python::gpu {
 
@@ -44,7 +45,6 @@ enum class scan_op { sum, min, max, nanmin, nanmax };
 // operator.
 template <class T, class F>
 void visit_scan_op(scan_op op, F&& f) {
-  constexpr bool has_nan = std::is_floating_point_v<T>;
   switch (op) {
     case scan_op::sum:
       f(plus{});
@@ -56,16 +56,10 @@ void visit_scan_op(scan_op op, F&& f) {
       f(maximum{});
       return;
     case scan_op::nanmin:
-      if constexpr (has_nan)
-        f(minimum_number{});
-      else
-        f(minimum{});
+      f(detail::without_needless_nan_rule_t<T, minimum_number>{});
       return;
     case scan_op::nanmax:
-      if constexpr (has_nan)
-        f(maximum_number{});
-      else
-        f(maximum{});
+      f(detail::without_needless_nan_rule_t<T, maximum_number>{});
       return;
   }
 }

@@ -125,18 +125,10 @@ void reduce_typed(reduce_op op, const In* x, std::size_t rows, std::size_t cols,
     // Integers hold no NaN: their nanargmin / nanargmax are the plain ones
     // (the library precompiles the NaN-skipping selections for floats only).
     case reduce_op::nanargmin:
-      if constexpr (is_float) {
-        arg(detail::select_min_number{});
-      } else {
-        arg(detail::select_min{});
-      }
+      arg(detail::without_needless_nan_rule_t<In, detail::select_min_number>{});
       return;
     case reduce_op::nanargmax:
-      if constexpr (is_float) {
-        arg(detail::select_max_number{});
-      } else {
-        arg(detail::select_max{});
-      }
+      arg(detail::without_needless_nan_rule_t<In, detail::select_max_number>{});
       return;
   }
 }

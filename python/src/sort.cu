@@ -2,13 +2,11 @@
 // radix sort, rows through its batched sorting networks (sort_batched).
 // With positions (argsort, and rows of the key types the networks are not
 // compiled for): the library's batched argsort (gp::argsort_batched,
-// gpuprim/argsort.hpp). This file launches nothing itself.
+// gpuprim/sort.hpp). This file launches nothing itself.
 #include "gpu.hpp"
-#include "gpuprim/argsort.hpp"
 #include "gpuprim/core/memory.hpp"
 #include "gpuprim/core/runtime.hpp"
 #include "gpuprim/sort.hpp"
-#include "gpuprim/sorting_network.hpp"
 
 namespace gpuprim::python::gpu {
 

@@ -186,41 +186,23 @@ void nccl_allreduce_sum(MPI_Comm, void*, std::size_t, int, stream_t) {
 }
 #endif
 
+int mpi_make_keyval(MPI_Comm_delete_attr_function* destroy) {
+  int k = MPI_KEYVAL_INVALID;
+  mpi_check(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, destroy, &k, nullptr),
+            "MPI_Comm_create_keyval");
+  return k;
+}
+
 // ---- the GPU ranks' paths ------------------------------------------------
 
 namespace {
 int path_keyval() {
-  static const int keyval = [] {
-    int k = MPI_KEYVAL_INVALID;
-    mpi_check(MPI_Comm_create_keyval(
-                  MPI_COMM_NULL_COPY_FN,
-                  [](MPI_Comm, int, void* value, void*) {
-                    delete static_cast<mpi_gpu_path*>(value);
-                    return MPI_SUCCESS;
-                  },
-                  &k, nullptr),
-              "MPI_Comm_create_keyval");
-    return k;
-  }();
+  static const int keyval = mpi_make_keyval([](MPI_Comm, int, void* value, void*) {
+    delete static_cast<mpi_gpu_path*>(value);
+    return MPI_SUCCESS;
+  });
   return keyval;
 }
-
-// An MPI datatype of `bytes` contiguous bytes, freed at scope exit.
-class bytes_type {
- public:
-  explicit bytes_type(std::size_t bytes) {
-    mpi_check(MPI_Type_contiguous(static_cast<int>(bytes), MPI_BYTE, &type_),
-              "MPI_Type_contiguous");
-    mpi_check(MPI_Type_commit(&type_), "MPI_Type_commit");
-  }
-  ~bytes_type() { MPI_Type_free(&type_); }
-  bytes_type(const bytes_type&) = delete;
-  bytes_type& operator=(const bytes_type&) = delete;
-  MPI_Datatype get() const { return type_; }
-
- private:
-  MPI_Datatype type_{};
-};
 }  // namespace
 
 void mpi_gpu_group::allgather(const std::vector<void*>& buffers, std::size_t bytes) const {
@@ -247,11 +229,11 @@ void mpi_gpu_group::allgather(const std::vector<void*>& buffers, std::size_t byt
 }
 
 void mpi_gpu_group::alltoallv(const std::vector<const void*>& sends,
-                              const std::vector<std::vector<std::uint64_t>>& send_counts,
-                              const std::vector<std::vector<std::uint64_t>>& send_offsets,
+                              const detail::rank_table& send_counts,
+                              const detail::rank_table& send_offsets,
                               const std::vector<void*>& recvs,
-                              const std::vector<std::vector<std::uint64_t>>& recv_counts,
-                              const std::vector<std::vector<std::uint64_t>>& recv_offsets,
+                              const detail::rank_table& recv_counts,
+                              const detail::rank_table& recv_offsets,
                               std::size_t element_bytes) const {
   const auto& sc = send_counts[0];
   const auto& so = send_offsets[0];
@@ -273,7 +255,7 @@ void mpi_gpu_group::alltoallv(const std::vector<const void*>& sends,
     if (sc[r]) send_end = std::max(send_end, so[r] + sc[r]);
     if (rc[r]) recv_end = std::max(recv_end, ro[r] + rc[r]);
   }
-  const bytes_type type(element_bytes);
+  const mpi_bytes_type type(element_bytes);
   synchronize();
   if (path_ == mpi_gpu_path::cuda_aware) {
     mpi_check(MPI_Alltoallv(sends[0], isc.data(), iso.data(), type.get(), recvs[0], irc.data(),

@@ -25,18 +25,10 @@ void check(ncclResult_t code, const char* call) {
 }
 
 int comm_keyval() {
-  static const int keyval = [] {
-    int k = MPI_KEYVAL_INVALID;
-    mpi_check(MPI_Comm_create_keyval(
-                  MPI_COMM_NULL_COPY_FN,
-                  [](MPI_Comm, int, void* value, void*) {
-                    ncclCommDestroy(static_cast<ncclComm_t>(value));
-                    return MPI_SUCCESS;
-                  },
-                  &k, nullptr),
-              "MPI_Comm_create_keyval");
-    return k;
-  }();
+  static const int keyval = mpi_make_keyval([](MPI_Comm, int, void* value, void*) {
+    ncclCommDestroy(static_cast<ncclComm_t>(value));
+    return MPI_SUCCESS;
+  });
   return keyval;
 }
 

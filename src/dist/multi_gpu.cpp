@@ -145,12 +145,10 @@ void multi_gpu::allgather(const std::vector<void*>& buffers, std::size_t bytes) 
 }
 
 void multi_gpu::alltoallv(const std::vector<const void*>& sends,
-                          const std::vector<std::vector<std::uint64_t>>& send_counts,
-                          const std::vector<std::vector<std::uint64_t>>& send_offsets,
-                          const std::vector<void*>& recvs,
-                          const std::vector<std::vector<std::uint64_t>>& recv_counts,
-                          const std::vector<std::vector<std::uint64_t>>& recv_offsets,
-                          std::size_t element_bytes) const {
+                          const detail::rank_table& send_counts,
+                          const detail::rank_table& send_offsets, const std::vector<void*>& recvs,
+                          const detail::rank_table& recv_counts,
+                          const detail::rank_table& recv_offsets, std::size_t element_bytes) const {
   const int p = size();
   check(ncclGroupStart(), "ncclGroupStart");
   for (int d = 0; d < p; ++d) {

@@ -47,6 +47,25 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+// A word of the banner and what it means.
+template <class E>
+struct banner_word {
+  std::string_view word;
+  E value;
+};
+
+// Sets `out` to the value of `word` in `table`; false when it is not there.
+template <class E, std::size_t N>
+bool read_word(std::string_view word, const banner_word<E> (&table)[N], E& out) {
+  for (const banner_word<E>& w : table) {
+    if (w.word == word) {
+      out = w.value;
+      return true;
+    }
+  }
+  return false;
+}
+
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
@@ -167,33 +186,31 @@ mtx_matrix read_mtx_text(std::string_view text, const std::filesystem::path& pat
   }
   mtx_matrix m;
   const std::string format = lower(words[2]), field = lower(words[3]), symmetry = lower(words[4]);
-  if (format == "coordinate") {
-    m.format = mtx_format::coordinate;
-  } else if (format == "array") {
-    m.format = mtx_format::array;
-  } else {
+  // Each banner word read through its table; words refused with a reason
+  // (complex, hermitian) are told apart from unknown ones.
+  static constexpr banner_word<mtx_format> format_words[] = {{"coordinate", mtx_format::coordinate},
+                                                             {"array", mtx_format::array}};
+  static constexpr banner_word<mtx_field> field_words[] = {{"real", mtx_field::real},
+                                                           {"double", mtx_field::real},
+                                                           {"integer", mtx_field::integer},
+                                                           {"pattern", mtx_field::pattern}};
+  static constexpr banner_word<mtx_symmetry> symmetry_words[] = {
+      {"general", mtx_symmetry::general},
+      {"symmetric", mtx_symmetry::symmetric},
+      {"skew-symmetric", mtx_symmetry::skew_symmetric}};
+  if (!read_word(format, format_words, m.format)) {
     fail(path, 1, "format '" + std::string(words[2]) + "' is neither coordinate nor array");
   }
-  if (field == "real" || field == "double") {
-    m.field = mtx_field::real;
-  } else if (field == "integer") {
-    m.field = mtx_field::integer;
-  } else if (field == "pattern") {
-    m.field = mtx_field::pattern;
-  } else if (field == "complex") {
-    fail(path, 1, "complex matrices are not supported (real, integer or pattern only)");
-  } else {
+  if (!read_word(field, field_words, m.field)) {
+    if (field == "complex") {
+      fail(path, 1, "complex matrices are not supported (real, integer or pattern only)");
+    }
     fail(path, 1, "unknown field '" + std::string(words[3]) + "'");
   }
-  if (symmetry == "general") {
-    m.symmetry = mtx_symmetry::general;
-  } else if (symmetry == "symmetric") {
-    m.symmetry = mtx_symmetry::symmetric;
-  } else if (symmetry == "skew-symmetric") {
-    m.symmetry = mtx_symmetry::skew_symmetric;
-  } else if (symmetry == "hermitian") {
-    fail(path, 1, "hermitian matrices are not supported (they are complex)");
-  } else {
+  if (!read_word(symmetry, symmetry_words, m.symmetry)) {
+    if (symmetry == "hermitian") {
+      fail(path, 1, "hermitian matrices are not supported (they are complex)");
+    }
     fail(path, 1, "unknown symmetry '" + std::string(words[4]) + "'");
   }
   if (m.format == mtx_format::array && m.field == mtx_field::pattern) {
@@ -549,8 +566,7 @@ void write_mtx(const std::filesystem::path& path, const csr_view<T, I>& A) {
   std::vector<std::string> text(parts);
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t p = 0; p < static_cast<std::int64_t>(parts); ++p) {
-    const std::size_t first =
-        host_impl::balanced_row_start(A.row_offsets.data(), A.rows, p, parts);
+    const std::size_t first = host_impl::balanced_row_start(A.row_offsets.data(), A.rows, p, parts);
     const std::size_t last =
         host_impl::balanced_row_start(A.row_offsets.data(), A.rows, p + 1, parts);
     std::string& out = text[p];

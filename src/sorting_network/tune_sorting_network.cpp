@@ -2,7 +2,7 @@
 // (the pieces every family shares, and the search: src/tune/tuner_cuda.hpp).
 #include "../tune/tuner_cuda.hpp"
 
-#include "gpuprim/sorting_network.hpp"
+#include "gpuprim/sort.hpp"
 
 namespace gpuprim::tuning::cuda_tuning {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuprim/sorting_network.hpp"
+#include "gpuprim/sort.hpp"
 #include "support/cuda_fixture.hpp"
 #include "support/sorting_network_reference.hpp"
 #include "support/test_data.hpp"

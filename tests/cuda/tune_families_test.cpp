@@ -19,7 +19,6 @@
 #include "gpuprim/scan.hpp"
 #include "gpuprim/segmented.hpp"
 #include "gpuprim/sort.hpp"
-#include "gpuprim/sorting_network.hpp"
 #include "gpuprim/sparse.hpp"
 #include "gpuprim/sparse_generate.hpp"
 #include "gpuprim/transpose.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuprim/sorting_network.hpp"
+#include "gpuprim/sort.hpp"
 #include "support/sorting_network_reference.hpp"
 #include "support/test_data.hpp"
 

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "gpuprim/argsort.hpp"
+#include "gpuprim/sort.hpp"
 #include "support/side_test.hpp"
 #include "support/test_data.hpp"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuprim/sorting_network.hpp"
+#include "gpuprim/sort.hpp"
 #include "support/side_test.hpp"
 #include "support/sorting_network_reference.hpp"
 #include "support/test_data.hpp"

@@ -85,15 +85,27 @@ decltype(auto) visit_nth(type_list<U...> list, std::size_t n, F&& f, const char*
 
 }  // namespace gpuprim::detail
 
-// The arithmetic types most families precompile, as a table (below) other
+// The rows families' tables are made of, as tables (below) that other
 // tables include: #define GPUPRIM_SCAN_TYPES(X) GPUPRIM_ARITHMETIC_TYPES(X).
+// A family's table names these and adds only the rows of its own.
+// (CMake reads one X(name, type) a line.)
+#define GPUPRIM_FLOAT_TYPES(X) \
+  X(float, float)              \
+  X(double, double)
+#define GPUPRIM_32_BIT_INTEGER_TYPES(X) \
+  X(int32, std::int32_t)                \
+  X(uint32, std::uint32_t)
+#define GPUPRIM_NARROW_INTEGER_TYPES(X) \
+  X(uint8, std::uint8_t)                \
+  X(int8, std::int8_t)                  \
+  X(int16, std::int16_t)                \
+  X(uint16, std::uint16_t)
+// The arithmetic types most families precompile.
 #define GPUPRIM_ARITHMETIC_TYPES(X) \
-  X(int32, std::int32_t)            \
-  X(uint32, std::uint32_t)          \
+  GPUPRIM_32_BIT_INTEGER_TYPES(X)   \
   X(int64, std::int64_t)            \
   X(uint64, std::uint64_t)          \
-  X(float, float)                   \
-  X(double, double)
+  GPUPRIM_FLOAT_TYPES(X)
 
 // A precompiled-type table is an X-macro, one X(name, type) per line, so that
 // CMake can read it (cmake/GpuprimInstantiate.cmake generates one source

@@ -35,6 +35,11 @@
 
 namespace gpuprim::detail {
 
+// What a Group's alltoallv takes for its counts and offsets: one row per
+// device of this process, one entry per rank ([from][to] on the sending
+// side, [to][from] on the receiving side), in elements.
+using rank_table = std::vector<std::vector<std::uint64_t>>;
+
 // Kernels of dist_sort.cu (stubs without CUDA). W: the value word
 // (host_impl::no_value, std::uint32_t or std::uint64_t).
 template <class K>
@@ -61,10 +66,9 @@ void cuda_fill_random(float* out, std::uint64_t n, std::uint64_t seed, std::uint
   template void cuda_find_cuts<K>(const sort_rank_key*, int, std::uint64_t, std::uint64_t,         \
                                   const K*, std::uint64_t, std::uint64_t, compared_bits<K>,        \
                                   std::uint64_t*, stream_t);                                       \
-  template void cuda_merge_runs<K, host_impl::no_value>(                                         \
-      const K*, const host_impl::no_value*, std::uint64_t, const K*,                             \
-      const host_impl::no_value*, std::uint64_t, K*, host_impl::no_value*, compared_bits<K>,   \
-      stream_t);                                                                                   \
+  template void cuda_merge_runs<K, host_impl::no_value>(                                           \
+      const K*, const host_impl::no_value*, std::uint64_t, const K*, const host_impl::no_value*,   \
+      std::uint64_t, K*, host_impl::no_value*, compared_bits<K>, stream_t);                        \
   template void cuda_merge_runs<K, std::uint32_t>(const K*, const std::uint32_t*, std::uint64_t,   \
                                                   const K*, const std::uint32_t*, std::uint64_t,   \
                                                   K*, std::uint32_t*, compared_bits<K>, stream_t); \
@@ -282,8 +286,7 @@ sort_report gpu_sample_sort(const Group& g, const std::vector<std::uint64_t>& of
   report.splitter_seconds = t_cuts - t;
 
   // 4. The all-to-all (each device's own piece stays).
-  std::vector<std::vector<std::uint64_t>> send_counts(local), send_offsets(local),
-      recv_counts(local), recv_offsets(local);
+  rank_table send_counts(local), send_offsets(local), recv_counts(local), recv_offsets(local);
   std::vector<K*> rk(local);
   std::vector<V*> rv(local, nullptr);
   for (int i = 0; i < local; ++i) {

@@ -133,13 +133,13 @@ bool mpi_cuda_aware() noexcept;
 
 namespace detail {
 
-// A contiguous MPI datatype of sizeof(T) bytes, freed at scope exit: counts
-// in elements rather than bytes keep messages up to 2^31 elements.
-template <class T>
+// A contiguous MPI datatype of `bytes` bytes (sizeof(T) for elements of
+// T), freed at scope exit: counts in elements rather than bytes keep
+// messages up to 2^31 elements.
 class mpi_bytes_type {
  public:
-  mpi_bytes_type() {
-    mpi_check(MPI_Type_contiguous(static_cast<int>(sizeof(T)), MPI_BYTE, &type_),
+  explicit mpi_bytes_type(std::size_t bytes) {
+    mpi_check(MPI_Type_contiguous(static_cast<int>(bytes), MPI_BYTE, &type_),
               "MPI_Type_contiguous");
     mpi_check(MPI_Type_commit(&type_), "MPI_Type_commit");
   }
@@ -151,6 +151,10 @@ class mpi_bytes_type {
  private:
   MPI_Datatype type_{};
 };
+
+// An attribute key of communicators whose values `destroy` frees when
+// their communicator goes away (made once per process per caller).
+int mpi_make_keyval(MPI_Comm_delete_attr_function* destroy);
 
 inline int mpi_count(std::uint64_t n, const char* what) {
   if (n > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
@@ -165,7 +169,7 @@ template <class T>
 std::vector<T> allgather(MPI_Comm comm, const T& value) {
   static_assert(std::is_trivially_copyable_v<T>);
   std::vector<T> all(mpi_size(comm));
-  const mpi_bytes_type<T> type;
+  const mpi_bytes_type type(sizeof(T));
   mpi_check(MPI_Allgather(&value, 1, type.get(), all.data(), 1, type.get(), comm), "MPI_Allgather");
   return all;
 }
@@ -182,7 +186,7 @@ std::vector<T> allgatherv(MPI_Comm comm, std::span<const T> values) {
     total += counts[r];
   }
   std::vector<T> all(total);
-  const mpi_bytes_type<T> type;
+  const mpi_bytes_type type(sizeof(T));
   mpi_check(MPI_Allgatherv(values.data(), counts[mpi_rank(comm)], type.get(), all.data(),
                            counts.data(), displs.data(), type.get(), comm),
             "MPI_Allgatherv");

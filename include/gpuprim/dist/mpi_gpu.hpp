@@ -76,12 +76,9 @@ class mpi_gpu_group {
   void* host_workspace(std::size_t bytes) const { return rank_host_workspace(ws_bounds, bytes); }
 
   void allgather(const std::vector<void*>& buffers, std::size_t bytes) const;
-  void alltoallv(const std::vector<const void*>& sends,
-                 const std::vector<std::vector<std::uint64_t>>& send_counts,
-                 const std::vector<std::vector<std::uint64_t>>& send_offsets,
-                 const std::vector<void*>& recvs,
-                 const std::vector<std::vector<std::uint64_t>>& recv_counts,
-                 const std::vector<std::vector<std::uint64_t>>& recv_offsets,
+  void alltoallv(const std::vector<const void*>& sends, const detail::rank_table& send_counts,
+                 const detail::rank_table& send_offsets, const std::vector<void*>& recvs,
+                 const detail::rank_table& recv_counts, const detail::rank_table& recv_offsets,
                  std::size_t element_bytes) const;
   // Sums `count` counters of 4 or 8 bytes in device memory over the ranks,
   // in place; waits.

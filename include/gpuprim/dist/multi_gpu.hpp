@@ -91,12 +91,9 @@ class multi_gpu {
   // recv_counts[e][d], equal to the sender's). The pieces d -> d are not
   // moved. One group of ncclSend / ncclRecv for all devices, enqueued
   // without waiting. Offsets and counts in elements.
-  void alltoallv(const std::vector<const void*>& sends,
-                 const std::vector<std::vector<std::uint64_t>>& send_counts,
-                 const std::vector<std::vector<std::uint64_t>>& send_offsets,
-                 const std::vector<void*>& recvs,
-                 const std::vector<std::vector<std::uint64_t>>& recv_counts,
-                 const std::vector<std::vector<std::uint64_t>>& recv_offsets,
+  void alltoallv(const std::vector<const void*>& sends, const detail::rank_table& send_counts,
+                 const detail::rank_table& send_offsets, const std::vector<void*>& recvs,
+                 const detail::rank_table& recv_counts, const detail::rank_table& recv_offsets,
                  std::size_t element_bytes) const;
 
   struct context;
@@ -616,7 +613,7 @@ sort_report sort(const multi_gpu& gpus, const multi_gpu_vector<K>& keys,
                  multi_gpu_vector<K>& keys_out, sort_order order = sort_order::ascending,
                  key_bits bits = {}) {
   return detail::multi_gpu_sample_sort<K, host_impl::no_value>(gpus, keys, nullptr, keys_out,
-                                                                 nullptr, order, bits, "sort");
+                                                               nullptr, order, bits, "sort");
 }
 
 template <class K, class V>

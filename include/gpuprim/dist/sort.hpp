@@ -87,7 +87,7 @@ void exchange_pieces(MPI_Comm comm, const T* send, const std::vector<std::uint64
     rd[r] = mpi_count(received, "a sort slice");
     received += recv_counts[r];
   }
-  const mpi_bytes_type<T> type;
+  const mpi_bytes_type type(sizeof(T));
   mpi_check(MPI_Alltoallv(send, sc.data(), sd.data(), type.get(), recv, rc.data(), rd.data(),
                           type.get(), comm),
             "MPI_Alltoallv");
@@ -240,8 +240,8 @@ sort_report sort(mpi<host_backend> backend, const R& keys, std::vector<K>& keys_
   static_assert(std::is_same_v<std::ranges::range_value_t<R>, K>);
   std::vector<host_impl::no_value> none;
   return detail::host_sample_sort<K, host_impl::no_value>(backend.comm, backend.local,
-                                                            detail::host_span(keys), {}, keys_out,
-                                                            none, order, bits, "sort");
+                                                          detail::host_span(keys), {}, keys_out,
+                                                          none, order, bits, "sort");
 }
 
 template <host_range R, host_range VR, class K, class V>
@@ -262,7 +262,7 @@ sort_report sort(mpi<cuda_backend> backend, const R& keys, device_vector<K>& key
                  sort_order order = sort_order::ascending, key_bits bits = {}) {
   device_span<const K> s = as_device_span(keys);
   return detail::cuda_sample_sort<K, host_impl::no_value>(backend.comm, backend.local, s, {},
-                                                            keys_out, nullptr, order, bits, "sort");
+                                                          keys_out, nullptr, order, bits, "sort");
 }
 
 template <device_range R, device_range VR, class K, class V>

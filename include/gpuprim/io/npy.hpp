@@ -77,6 +77,12 @@ struct dtype_of_t
 template <class T>
 inline constexpr dtype dtype_of = dtype_of_t<std::remove_cv_t<T>>::value;
 
+// NumPy's type of a sum of integers of type T (numpy.sum, numpy.cumsum):
+// int64 for bool and the signed integers, uint64 for the unsigned ones.
+template <class T>
+using numpy_integer_sum_t = std::conditional_t<std::is_unsigned_v<T> && !std::is_same_v<T, bool>,
+                                               std::uint64_t, std::int64_t>;
+
 // Calls f(std::type_identity<T>{}) with the element type T of `type` (see
 // dtype_types). Every call of f must return the same type; a caller
 // refuses the dtypes it does not take inside f (with if constexpr on T).

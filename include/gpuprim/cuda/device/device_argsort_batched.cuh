@@ -1,4 +1,4 @@
-// Device-wide batched argsort (gp::argsort_batched, gpuprim/argsort.hpp):
+// Device-wide batched argsort (gp::argsort_batched, gpuprim/sort.hpp):
 // for each of `rows` runs ("rows") of `cols` keys, the positions (int64,
 // within the row) that sort it stably, and optionally the sorted keys, as
 // numpy.argsort(kind="stable") along the last axis.

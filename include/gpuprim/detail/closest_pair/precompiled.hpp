@@ -6,9 +6,7 @@
 
 #include "gpuprim/detail/type_list.hpp"
 
-#define GPUPRIM_CLOSEST_PAIR_TYPES(X) \
-  X(float, float)                     \
-  X(double, double)
+#define GPUPRIM_CLOSEST_PAIR_TYPES(X) GPUPRIM_FLOAT_TYPES(X)
 
 namespace gpuprim::detail {
 

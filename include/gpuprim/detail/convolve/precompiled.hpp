@@ -8,8 +8,7 @@
 #include "gpuprim/detail/type_list.hpp"
 
 #define GPUPRIM_CONVOLVE_TYPES(X) \
-  X(float, float)                 \
-  X(double, double)               \
+  GPUPRIM_FLOAT_TYPES(X)          \
   X(uint8, std::uint8_t)
 
 namespace gpuprim::detail {

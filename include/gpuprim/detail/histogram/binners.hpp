@@ -144,6 +144,22 @@ struct even_binner {
   }
 };
 
+// The bin of v among the ascending edges[0..bins] (bins >= 1): the last lo
+// < bins with edges[lo] <= v, for edges[0] <= v (binary search).
+template <class E, class V>
+GPUPRIM_HD int bin_among_edges(const E* edges, int bins, V v) {
+  int lo = 0, hi = bins;  // edges[lo] <= v; v < edges[hi] unless hi == bins
+  while (hi - lo > 1) {
+    const int mid = lo + (hi - lo) / 2;
+    if (edges[mid] <= v) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
 // Bins between bins + 1 increasing boundaries (host or device memory, as the
 // backend reads it).
 template <class T>
@@ -155,17 +171,7 @@ struct range_binner {
   GPUPRIM_HD int operator()(T x) const {
     const level v = static_cast<level>(x);
     if (!(v >= boundaries[0] && v < boundaries[bins])) return -1;
-    int lo = 0;  // boundaries[lo] <= v < boundaries[hi]
-    int hi = bins;
-    while (hi - lo > 1) {
-      const int mid = lo + (hi - lo) / 2;
-      if (boundaries[mid] <= v) {
-        lo = mid;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
+    return bin_among_edges(boundaries, bins, v);
   }
 };
 

@@ -47,29 +47,30 @@ GPUPRIM_HD inline double round_to(numpy_float type, double x) {
 // For operands of float32 or float16 arithmetic the double result rounded
 // to that type is the correctly rounded float32 / float16 result (the
 // double rounding is innocuous: 53 >= 2 * 24 + 2).
-GPUPRIM_HD inline double linspace_mul(double a, double b) {
+template <char Op>
+GPUPRIM_HD inline double linspace_op(double a, double b) {
 #if defined(__CUDA_ARCH__)
-  return __dmul_rn(a, b);
+  if constexpr (Op == '*') {
+    return __dmul_rn(a, b);
+  } else if constexpr (Op == '+') {
+    return __dadd_rn(a, b);
+  } else {
+    return __ddiv_rn(a, b);
+  }
 #else
-  volatile double p = a * b;  // a volatile store keeps the compiler from fusing it
-  return p;
+  // A volatile store keeps the compiler from fusing it with the next one.
+  volatile double r = Op == '*' ? a * b : Op == '+' ? a + b : a / b;
+  return r;
 #endif
+}
+GPUPRIM_HD inline double linspace_mul(double a, double b) {
+  return linspace_op<'*'>(a, b);
 }
 GPUPRIM_HD inline double linspace_add(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dadd_rn(a, b);
-#else
-  volatile double s = a + b;
-  return s;
-#endif
+  return linspace_op<'+'>(a, b);
 }
 GPUPRIM_HD inline double linspace_div(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __ddiv_rn(a, b);
-#else
-  volatile double q = a / b;
-  return q;
-#endif
+  return linspace_op<'/'>(a, b);
 }
 
 // np.linspace(lower, upper, bins + 1) rounded to the edges' type, one edge
@@ -220,16 +221,7 @@ struct numpy_edges_binner {
   GPUPRIM_HD int operator()(T sample) const {
     const double x = static_cast<double>(numpy_binner<T>::compared(sample));
     if (!(x >= edges[0] && x <= edges[bins])) return -1;  // NaN fails both
-    int lo = 0, hi = bins;  // edges[lo] <= x; x < edges[hi] unless hi == bins
-    while (hi - lo > 1) {
-      const int mid = lo + (hi - lo) / 2;
-      if (edges[mid] <= x) {
-        lo = mid;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
+    return bin_among_edges(edges, bins, x);
   }
 };
 

@@ -12,14 +12,9 @@
 #include "gpuprim/detail/type_list.hpp"
 
 #define GPUPRIM_HISTOGRAM_TYPES(X) \
-  X(uint8, std::uint8_t)           \
-  X(int8, std::int8_t)             \
-  X(int16, std::int16_t)           \
-  X(uint16, std::uint16_t)         \
-  X(int32, std::int32_t)           \
-  X(uint32, std::uint32_t)         \
-  X(float, float)                  \
-  X(double, double)
+  GPUPRIM_NARROW_INTEGER_TYPES(X)  \
+  GPUPRIM_32_BIT_INTEGER_TYPES(X)  \
+  GPUPRIM_FLOAT_TYPES(X)
 
 namespace gpuprim::detail {
 

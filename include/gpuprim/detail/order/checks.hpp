@@ -1,5 +1,6 @@
 // The checks every backend of the order family (search, top-k, merge) makes
-// before anything runs, and the message of the exception they throw.
+// before anything runs, beside the shared ones of gpuprim/detail/checks.hpp
+// (argument_error, check_same_length, check_disjoint).
 #pragma once
 
 #include <cstddef>
@@ -9,30 +10,9 @@
 #include <string>
 #include <type_traits>
 
+#include "gpuprim/detail/checks.hpp"
+
 namespace gpuprim::detail {
-
-[[noreturn]] inline void order_error(const char* algorithm, const std::string& what) {
-  throw std::invalid_argument(std::string("gpuprim::") + algorithm + ": " + what);
-}
-
-inline void order_same_length(const char* algorithm, const char* a, std::size_t na, const char* b,
-                              std::size_t nb) {
-  if (na != nb) {
-    order_error(algorithm, std::string(a) + " and " + b + " differ in length (" +
-                               std::to_string(na) + " and " + std::to_string(nb) + " elements)");
-  }
-}
-
-// Inputs and outputs may not share memory (in-place sorts take one array).
-inline void order_disjoint(const char* algorithm, const char* a, const void* pa,
-                           std::size_t bytes_a, const char* b, const void* pb,
-                           std::size_t bytes_b) {
-  const auto x = reinterpret_cast<std::uintptr_t>(pa);
-  const auto y = reinterpret_cast<std::uintptr_t>(pb);
-  if (bytes_a > 0 && bytes_b > 0 && x < y + bytes_b && y < x + bytes_a) {
-    order_error(algorithm, std::string(a) + " and " + b + " overlap");
-  }
-}
 
 // An index output of type I holds every index up to n.
 template <class I>
@@ -40,17 +20,18 @@ void order_index_fits(const char* algorithm, std::size_t n) {
   static_assert(std::is_integral_v<I> && !std::is_same_v<I, bool>,
                 "gpuprim: an index output must be of an integer type");
   if (n > static_cast<std::size_t>(std::numeric_limits<I>::max())) {
-    order_error(algorithm, "an index output of " + std::to_string(sizeof(I) * 8) +
-                               "-bit integers cannot hold the index " + std::to_string(n));
+    argument_error(algorithm, "an index output of " + std::to_string(sizeof(I) * 8) +
+                                  "-bit integers cannot hold the index " + std::to_string(n));
   }
 }
 
 // k of top-k: from 1 to n.
 inline void order_check_k(const char* algorithm, std::size_t k, std::size_t n) {
-  if (k == 0) order_error(algorithm, "k is 0; it must be from 1 to n (" + std::to_string(n) + ")");
+  if (k == 0)
+    argument_error(algorithm, "k is 0; it must be from 1 to n (" + std::to_string(n) + ")");
   if (k > n) {
-    order_error(algorithm, "k (" + std::to_string(k) + ") is larger than the " + std::to_string(n) +
-                               " elements");
+    argument_error(algorithm, "k (" + std::to_string(k) + ") is larger than the " +
+                                  std::to_string(n) + " elements");
   }
 }
 

@@ -11,12 +11,7 @@
 #include "gpuprim/core/value_index.hpp"
 #include "gpuprim/detail/type_list.hpp"
 
-#define GPUPRIM_REDUCE_TYPES(X) \
-  X(uint8, std::uint8_t)        \
-  X(int8, std::int8_t)          \
-  X(int16, std::int16_t)        \
-  X(uint16, std::uint16_t)      \
-  GPUPRIM_ARITHMETIC_TYPES(X)
+#define GPUPRIM_REDUCE_TYPES(X) GPUPRIM_NARROW_INTEGER_TYPES(X) GPUPRIM_ARITHMETIC_TYPES(X)
 
 namespace gpuprim::detail {
 

@@ -17,6 +17,7 @@
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/core/device_span.hpp"
 #include "gpuprim/core/memory.hpp"
+#include "gpuprim/detail/checks.hpp"
 #include "gpuprim/detail/cuda_dispatch.hpp"
 #include "gpuprim/detail/select/precompiled.hpp"
 #include "gpuprim/detail/select/selections.hpp"
@@ -53,36 +54,13 @@ select_counts cuda_select_to_host(cuda_backend backend, const S& s, std::size_t 
   return result;
 }
 
-[[noreturn]] inline void select_error(const char* algorithm, const std::string& what) {
-  throw std::invalid_argument(std::string("gpuprim::") + algorithm + ": " + what);
-}
-
-inline void check_same_length(const char* algorithm, const char* a, std::size_t na, const char* b,
-                              std::size_t nb) {
-  if (na != nb) {
-    select_error(algorithm, std::string(a) + " and " + b + " differ in length (" +
-                                std::to_string(na) + " and " + std::to_string(nb) + " elements)");
-  }
-}
-
-// Inputs and outputs of a selection may not share memory.
-inline void check_disjoint(const char* algorithm, const char* a, const void* pa,
-                           std::size_t bytes_a, const char* b, const void* pb,
-                           std::size_t bytes_b) {
-  const auto x = reinterpret_cast<std::uintptr_t>(pa);
-  const auto y = reinterpret_cast<std::uintptr_t>(pb);
-  if (bytes_a > 0 && bytes_b > 0 && x < y + bytes_b && y < x + bytes_a) {
-    select_error(algorithm, std::string(a) + " and " + b + " overlap");
-  }
-}
-
 // An output that holds `needed` elements or more.
 inline void check_room(const char* algorithm, const char* output, std::size_t size,
                        std::uint64_t needed) {
   if (size < needed) {
-    select_error(algorithm, std::string(output) + " holds " + std::to_string(size) +
-                                " elements, the result has " + std::to_string(needed) +
-                                " (nothing was written)");
+    argument_error(algorithm, std::string(output) + " holds " + std::to_string(size) +
+                                  " elements, the result has " + std::to_string(needed) +
+                                  " (nothing was written)");
   }
 }
 

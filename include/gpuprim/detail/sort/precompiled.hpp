@@ -7,12 +7,7 @@
 
 #include "gpuprim/detail/type_list.hpp"
 
-#define GPUPRIM_SORT_TYPES(X) \
-  X(int8, std::int8_t)        \
-  X(uint8, std::uint8_t)      \
-  X(int16, std::int16_t)      \
-  X(uint16, std::uint16_t)    \
-  GPUPRIM_ARITHMETIC_TYPES(X)
+#define GPUPRIM_SORT_TYPES(X) GPUPRIM_NARROW_INTEGER_TYPES(X) GPUPRIM_ARITHMETIC_TYPES(X)
 
 namespace gpuprim::detail {
 
