@@ -256,13 +256,11 @@ void* allocate_or_throw(std::size_t bytes, stream_t stream, std::size_t zeroed_b
   }
   return data;
 }
-// Frees `old` once the stream is done with it, unless a graph may hold it;
-// on an error frees `grown` (the buffer that was to replace it) before
-// throwing.
-void retire_buffer(void* old, bool used_in_capture, void* grown, stream_t stream,
-                   const char* what) {
-  if (!old) return;
-  if (used_in_capture || stream_capturing(stream)) return;  // a graph may hold it: kept
+// Frees `old` once the stream is done with it, unless a graph may hold it
+// (`in_a_graph`: a capture used it or is under way); on an error frees
+// `grown` (the buffer that was to replace it) before throwing.
+void retire_buffer(void* old, bool in_a_graph, void* grown, stream_t stream, const char* what) {
+  if (!old || in_a_graph) return;
   const cudaError_t code = cudaStreamSynchronize(stream);
   if (code != cudaSuccess) {
     cudaFree(grown);
@@ -342,8 +340,8 @@ thread_local thread_workspaces this_thread_workspaces;
 // memset node of that graph only: the first call outside a capture zeroes
 // it in the stream's order.
 template <class Entry>
-void zero_outside_graphs(Entry& e, stream_t stream, const char* what) {
-  if (e.zero_before == 0 || stream_capturing(stream)) return;
+void zero_outside_graphs(Entry& e, bool capturing, stream_t stream, const char* what) {
+  if (e.zero_before == 0 || capturing) return;
   GPUPRIM_CUDA_CHECK(cudaMemsetAsync(e.data, 0, e.zero_before, stream), what);
   e.zero_before = 0;
 }
@@ -353,22 +351,24 @@ void zero_outside_graphs(Entry& e, stream_t stream, const char* what) {
 workspace stream_workspace_of(stream_t stream, std::size_t scratch_bytes) {
   constexpr std::size_t counter_bytes = 256;  // keeps the scratch area 256-byte aligned
   thread_workspaces::plain& e = this_thread_workspaces.at(current_device(), stream).single;
+  const bool capturing = stream_capturing(stream);
   if (!e.data || e.scratch_bytes < scratch_bytes) {
     const std::size_t grown = std::max<std::size_t>(scratch_bytes, 2 * e.scratch_bytes);
     void* data = allocate_or_throw(counter_bytes + grown, stream, counter_bytes, "workspace");
-    retire_buffer(e.data, e.captured, data, stream, "workspace");
+    retire_buffer(e.data, e.captured || capturing, data, stream, "workspace");
     e = {data, grown};
-    if (stream_capturing(stream)) e.zero_before = counter_bytes;
+    if (capturing) e.zero_before = counter_bytes;
   }
-  zero_outside_graphs(e, stream, "workspace");
+  zero_outside_graphs(e, capturing, stream, "workspace");
   // The kernels leave the counter zero, so a replay finds it as they left it.
-  e.captured = e.captured || stream_capturing(stream);
+  e.captured = e.captured || capturing;
   return {static_cast<unsigned*>(e.data), static_cast<char*>(e.data) + counter_bytes};
 }
 
 lookback_workspace stream_lookback_workspace_of(stream_t stream, std::size_t tiles,
                                                 std::size_t value_bytes_per_tile) {
   thread_workspaces::lookback& e = this_thread_workspaces.at(current_device(), stream).status;
+  const bool capturing = stream_capturing(stream);
   tiles = std::max<std::size_t>(tiles, 1);
   const std::size_t value_bytes = tiles * value_bytes_per_tile;
   if (!e.data || e.tiles < tiles || e.value_bytes < value_bytes) {
@@ -377,15 +377,15 @@ lookback_workspace stream_lookback_workspace_of(stream_t stream, std::size_t til
     const std::size_t flag_bytes = align_up(grown_tiles * sizeof(unsigned long long), 256);
     void* data =
         allocate_or_throw(flag_bytes + grown_values, stream, flag_bytes, "lookback workspace");
-    retire_buffer(e.data, e.captured, data, stream, "lookback workspace");
+    retire_buffer(e.data, e.captured || capturing, data, stream, "lookback workspace");
     e.data = data;
     e.tiles = grown_tiles;
     e.value_bytes = grown_values;
-    if (stream_capturing(stream)) e.zero_before = flag_bytes;
+    if (capturing) e.zero_before = flag_bytes;
   }
-  zero_outside_graphs(e, stream, "lookback workspace");
+  zero_outside_graphs(e, capturing, stream, "lookback workspace");
   const std::size_t flag_bytes = align_up(e.tiles * sizeof(unsigned long long), 256);
-  if (stream_capturing(stream)) {
+  if (capturing) {
     // The epoch is a kernel argument, fixed in the graph: every replay
     // would find the flags its previous replay left with that epoch as if
     // they were its own. So the graph zeroes the flags of its tiles first.
