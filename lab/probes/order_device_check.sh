@@ -6,8 +6,9 @@
 # the order family alone) instead of the whole library, then runs
 #  1. the GPU tests (the 2^31 cases and the 2^27 + 5 top-k with ties
 #     included);
-#  2. the small ones under compute-sanitizer memcheck (sizes capped; the
-#     typed select sweeps and the large cases left out);
+#  2. the tests of the kernels changed since the last memcheck (the top-k
+#     pre-filter, the search's shared-memory tree) under compute-sanitizer
+#     memcheck, sizes capped;
 #  3. `gpuprim-bench order` (Markdown and JSON; about 75 s at 2^28, most of
 #     it the two merge sorts of records), whose every check must say ok; with
 #     LADDER=1 also `gpuprim-bench order --ladder` (about 30 s more).
@@ -68,18 +69,17 @@ if [ -x "$tests" ]; then
   timeout 120 "$tests" --gtest_filter="${TEST_FILTER:-*}" >"$OUT/tests.log" 2>&1
   stamp "tests rc=$? $(grep -E '^\[  (PASSED|FAILED)|tests ran|SKIPPED' "$OUT/tests.log" | tr '\n' ' ')"
   grep -E "^\[  FAILED" "$OUT/tests.log" >>"$summary"
-  # 2. The pre-filter's outcomes for float only, at 4096 (a few hundred calls).
-  small='*-*two_to_the_31*:*2_to_the_20*:*large_array*:*matches_a_stable_sort*:*pre_filter*'
+  # 2. The kernels changed since the last memcheck: the top-k pre-filter's
+  # every outcome for float, at 4096 (a few hundred calls), and the
+  # search's shared-memory tree.
+  filter='*topk_select/3.the_pre_filter*:*topk_select_through*:*many_queries*:*search_records*'
   tools=(memcheck)
   [ "${RACECHECK:-0}" = 1 ] && tools+=(racecheck)
   for tool in "${tools[@]}"; do
-    for run in "$small 70000 40" "*topk_select/3.the_pre_filter* 4096 30"; do
-      read -r filter cap seconds <<<"$run"
-      GPUPRIM_TEST_MAX_SIZE=$cap timeout "$seconds" \
-        compute-sanitizer --tool "$tool" --error-exitcode 9 "$tests" --gtest_filter="$filter" \
-        >>"$OUT/sanitize-$tool.log" 2>&1
-      stamp "$tool rc=$? ($filter, sizes <= $cap) $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED)' "$OUT/sanitize-$tool.log" | tail -2 | tr '\n' ' ')"
-    done
+    GPUPRIM_TEST_MAX_SIZE=4096 timeout 75 \
+      compute-sanitizer --tool "$tool" --error-exitcode 9 "$tests" --gtest_filter="$filter" \
+      >"$OUT/sanitize-$tool.log" 2>&1
+    stamp "$tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED)' "$OUT/sanitize-$tool.log" | tr '\n' ' ')"
   done
 fi
 # 3.

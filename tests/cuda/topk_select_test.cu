@@ -130,8 +130,8 @@ TYPED_TEST(topk_select, matches_a_stable_sort_at_every_stopping_point) {
 // The pre-filter (a sampled pivot, one read keeping the elements at or
 // above it) at a size that runs fast: forced on arrays from 4096 elements
 // by the test hooks, with pivots from the largest sample (few pass) to the
-// 128th, and buffers from k elements (ties at the pivot overflow it) to
-// the whole array. Each case must give the reference's answer, and the
+// 128th, and buffers of k elements (ties at the pivot overflow it), of the
+// production size and of the whole array. Each case must give the reference's answer, and the
 // buffer must be read exactly when at least k and at most its capacity
 // passed (the other cases fall back to reading the array).
 TYPED_TEST(topk_select, the_pre_filter_reads_its_buffer_or_falls_back) {
@@ -146,7 +146,7 @@ TYPED_TEST(topk_select, the_pre_filter_reads_its_buffer_or_falls_back) {
         const auto order = reference_topk(x.data(), n, n, largest);
         for (const std::size_t k : {std::size_t{1}, std::size_t{17}, std::size_t{1000}}) {
           for (const std::uint64_t rank : {1, 4, 128}) {
-            for (const std::uint64_t capacity : {std::uint64_t{k}, std::uint64_t{4096}, n}) {
+            for (const std::uint64_t capacity : {std::uint64_t{0}, std::uint64_t{k}, n}) {
               for (const std::uint64_t threshold : {std::uint64_t{0}, std::uint64_t{300}}) {
                 topk_select_tuning tuning;
                 tuning.threshold = threshold;
@@ -155,7 +155,10 @@ TYPED_TEST(topk_select, the_pre_filter_reads_its_buffer_or_falls_back) {
                 tuning.filter_capacity = capacity;
                 const topk_select_state s = expect_select(x, dx, order, k, largest, tuning);
                 if (::testing::Test::HasFailure()) return;
-                const bool fits = s.filtered >= k && s.filtered <= std::min(capacity, n);
+                // (0: the production size, 4 m n / 4096)
+                const std::uint64_t size =
+                    capacity != 0 ? capacity : 4 * rank * ((n + 4095) / 4096);
+                const bool fits = s.filtered >= k && s.filtered <= std::min(size, n);
                 ASSERT_EQ(s.from_buffer != 0, fits)
                     << "filtered " << s.filtered << " k " << k << " capacity " << capacity;
                 ASSERT_LE(s.filtered, n);

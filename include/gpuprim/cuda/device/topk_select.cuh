@@ -360,6 +360,9 @@ __global__ void topk_select_write_kernel(const T* __restrict__ x,
 // array, and sorting this many more candidates costs less than one pass of
 // a large array.
 inline constexpr std::uint64_t topk_select_threshold = std::uint64_t{1} << 16;
+// With the pre-filter the passes read only its buffer, so they may go on
+// to a smaller bucket (and a smaller sort).
+inline constexpr std::uint64_t topk_select_filtered_threshold = std::uint64_t{1} << 12;
 
 // The pre-filter's sample (at most topk_block_max_cols: one block of
 // topk_rows_block_kernel finds its largest) and the arrays it is for.
@@ -371,6 +374,7 @@ inline constexpr std::uint64_t topk_sample_max_rank = 64;
 // other values test hooks (and the ladder's rung without the pre-filter).
 struct topk_select_tuning {
   std::uint64_t threshold = topk_select_threshold;  // stop the digit passes at this bucket size
+  std::uint64_t filtered_threshold = topk_select_filtered_threshold;  // ... with the pre-filter
   std::uint64_t sample_min_n = topk_sample_min_n;   // pre-filter arrays of at least this many
   std::uint64_t sample_rank = 0;             // the pivot is the m-th largest sample; 0: from k
   std::uint64_t filter_capacity = 0;         // the pre-filter's buffer; 0: from the pivot's rank
@@ -392,7 +396,7 @@ void topk_radix_select(const T* x, std::uint64_t n, std::uint64_t k, bool larges
                        std::int64_t* indices, stream_t stream,
                        const topk_select_tuning& tuning = {}, const char* algorithm = "topk") {
   if (n == 0 || k == 0) return;
-  const std::uint64_t threshold = tuning.threshold;
+  std::uint64_t threshold = tuning.threshold;
   const int value_bits = 8 * static_cast<int>(sizeof(T));
   const int index_bits = static_cast<int>(std::bit_width(n - 1));
   topk_digit_pass passes[16];
@@ -417,6 +421,7 @@ void topk_radix_select(const T* x, std::uint64_t n, std::uint64_t k, bool larges
     filter_capacity = tuning.filter_capacity != 0 ? tuning.filter_capacity
                                                   : 4 * rank * ceil_div(n, topk_sample_size);
     filter_capacity = std::min(filter_capacity, n);
+    threshold = std::min(threshold, tuning.filtered_threshold);
   }
   const std::uint64_t capacity = std::min(n, k + threshold);
   const std::size_t hist_bytes =
