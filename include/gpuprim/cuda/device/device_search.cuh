@@ -34,6 +34,22 @@ namespace gpuprim::cuda_impl {
 
 inline constexpr int search_threads = 256;
 
+// The search's remaining steps from global memory: the insertion point of
+// q in sorted[base, base + len), len > 0.
+template <bool upper, class T, class Q, class Comp>
+__device__ __forceinline__ std::size_t search_rest(const T* __restrict__ sorted, const Q& q,
+                                                   std::size_t base, std::size_t len, Comp& comp) {
+  while (len > 1) {
+    const std::size_t half = len / 2;
+    const T e = sorted[base + half];
+    const bool before = upper ? !comp(q, e) : comp(e, q);
+    base = before ? base + half : base;
+    len -= half;
+  }
+  const T e = sorted[base];
+  return base + static_cast<std::size_t>(upper ? !comp(q, e) : comp(e, q));
+}
+
 template <bool upper, class T, class Q, class I, class Comp>
 __global__ void __launch_bounds__(search_threads)
     search_kernel(const T* __restrict__ sorted, std::size_t n, const Q* __restrict__ queries,
@@ -42,20 +58,7 @@ __global__ void __launch_bounds__(search_threads)
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
        i += stride) {
     const Q q = queries[i];
-    std::size_t base = 0;
-    std::size_t len = n;
-    if (len > 0) {
-      while (len > 1) {
-        const std::size_t half = len / 2;
-        const T e = sorted[base + half];
-        const bool before = upper ? !comp(q, e) : comp(e, q);
-        base = before ? base + half : base;
-        len -= half;
-      }
-      const T e = sorted[base];
-      base += static_cast<std::size_t>(upper ? !comp(q, e) : comp(e, q));
-    }
-    out[i] = static_cast<I>(base);
+    out[i] = static_cast<I>(n > 0 ? search_rest<upper>(sorted, q, 0, n, comp) : 0);
   }
 }
 
@@ -77,8 +80,8 @@ inline int search_steps(std::size_t n) {
   return steps;
 }
 
-// search_kernel with the first `levels` (<= search_tree_depth<T>(), <=
-// search_steps(n)) steps in shared memory; n > 0.
+// search_kernel with the first `levels` (from 1 to search_tree_depth<T>() and
+// to search_steps(n)) steps in shared memory.
 template <bool upper, class T, class Q, class I, class Comp>
 __global__ void __launch_bounds__(search_threads)
     search_tree_kernel(const T* __restrict__ sorted, std::size_t n, const Q* __restrict__ queries,
@@ -116,16 +119,7 @@ __global__ void __launch_bounds__(search_threads)
       node = 2 * node + static_cast<int>(before);
       len -= half;
     }
-    while (len > 1) {
-      const std::size_t half = len / 2;
-      const T e = sorted[base + half];
-      const bool before = upper ? !comp(q, e) : comp(e, q);
-      base = before ? base + half : base;
-      len -= half;
-    }
-    const T e = sorted[base];
-    base += static_cast<std::size_t>(upper ? !comp(q, e) : comp(e, q));
-    out[i] = static_cast<I>(base);
+    out[i] = static_cast<I>(search_rest<upper>(sorted, q, base, len, comp));
   }
 }
 
