@@ -23,8 +23,8 @@
 //        count of elements at or above the m-th is several times k);
 //     b. topk_select_filter_kernel: one read of the array writes every
 //        element whose pattern is at least the m-th sample's (its top bits),
-//        as (u, index), to a buffer of `filter capacity` (one atomic slot a
-//        warp);
+//        as (u, index), to a buffer of `filter capacity` (staged in
+//        shared memory, one global atomic a block);
 //     c. topk_select_filter_done_kernel: when at least k and at most the
 //        capacity passed, the buffer holds the top k (they are all at or
 //        above the pivot), and the steps below read it instead of the array;
@@ -44,7 +44,7 @@
 //        bucket is at most the threshold, or all of it is needed.
 //  4. topk_select_compact_kernel: one read of the array (or the buffer)
 //     writes each element beyond the bucket or in it, as (u, index), to the
-//     candidate buffer (one atomic slot a warp). There are fewer than
+//     candidate buffer (staged the same way). There are fewer than
 //     k + threshold candidates; the buffer's unused tail holds sentinels
 //     that sort last.
 //  5. The candidates are sorted by (u descending, index ascending) with the
@@ -173,22 +173,54 @@ __device__ __forceinline__ void topk_for_each(const topk_select_source<T>& src,
   }
 }
 
-// Appends `c` where `take`, one atomic slot per warp from *counter; slots
-// at or past `capacity` are counted but not written. All lanes call it.
-__device__ __forceinline__ void topk_append(bool take, const topk_candidate& c,
-                                            std::uint64_t* counter, topk_candidate* out,
-                                            std::uint64_t capacity) {
+// Appending candidates to a global list through a block's shared staging
+// area: a warp's takers reserve staging slots with one shared atomic, what
+// does not fit goes straight to the list, and at its end the block moves
+// the staged ones with one global atomic (a global atomic per warp that
+// takes an element would queue on one address). Slots of the list at or
+// past `capacity` are counted in *counter but not written.
+inline constexpr int topk_stage_size = 512;
+
+struct topk_stage {
+  topk_candidate items[topk_stage_size];
+  unsigned count;
+  std::uint64_t first;  // the staged ones' first slot in the list
+};
+
+// Every lane of the warp calls it, with take = false where it has none.
+__device__ __forceinline__ void topk_stage_append(topk_stage& stage, bool take,
+                                                  const topk_candidate& c, std::uint64_t* counter,
+                                                  topk_candidate* out, std::uint64_t capacity) {
   const unsigned lane = threadIdx.x % 32;
   const unsigned taken = __ballot_sync(0xffffffffu, take);
   if (taken == 0) return;
   const unsigned leader = __ffs(taken) - 1;
-  unsigned long long first = 0;
-  if (lane == leader)
-    first = atomicAdd(reinterpret_cast<unsigned long long*>(counter),
-                      static_cast<unsigned long long>(__popc(taken)));
+  unsigned first = 0;
+  if (lane == leader) first = atomicAdd(&stage.count, static_cast<unsigned>(__popc(taken)));
   first = __shfl_sync(0xffffffffu, first, leader);
-  const std::uint64_t slot = first + __popc(taken & ((1u << lane) - 1));
-  if (take && slot < capacity) out[slot] = c;
+  if (!take) return;
+  const unsigned slot = first + __popc(taken & ((1u << lane) - 1));
+  if (slot < topk_stage_size) {
+    stage.items[slot] = c;
+    return;
+  }
+  const unsigned long long g = atomicAdd(reinterpret_cast<unsigned long long*>(counter), 1ull);
+  if (g < capacity) out[g] = c;
+}
+
+// The whole block calls it once, after its last append.
+__device__ __forceinline__ void topk_stage_flush(topk_stage& stage, std::uint64_t* counter,
+                                                 topk_candidate* out, std::uint64_t capacity) {
+  __syncthreads();
+  const unsigned staged = min(stage.count, static_cast<unsigned>(topk_stage_size));
+  if (threadIdx.x == 0 && staged != 0)
+    stage.first = atomicAdd(reinterpret_cast<unsigned long long*>(counter),
+                            static_cast<unsigned long long>(staged));
+  __syncthreads();
+  for (unsigned j = threadIdx.x; j < staged; j += blockDim.x) {
+    const std::uint64_t g = stage.first + j;
+    if (g < capacity) out[g] = stage.items[j];
+  }
 }
 
 // (The kernels without an element type are templates on it all the same,
@@ -221,13 +253,18 @@ __global__ void __launch_bounds__(topk_select_threads)
                               const std::uint32_t* __restrict__ pivot,
                               topk_select_state* __restrict__ state,
                               topk_candidate* __restrict__ buffer, std::uint64_t capacity) {
+  __shared__ topk_stage stage;
   const topk_select_state s = *state;  // not from the buffer yet
   if (s.done) return;
+  if (threadIdx.x == 0) stage.count = 0;
+  __syncthreads();
   const std::uint64_t at_least = std::uint64_t{*pivot} << shift;
   topk_for_each(src, s, [&](bool valid, std::uint64_t u, std::uint64_t i) {
-    topk_append(valid && u >= at_least, topk_candidate{u, static_cast<std::int64_t>(i)},
-                &state->filtered, buffer, capacity);
+    topk_stage_append(stage, valid && u >= at_least,
+                      topk_candidate{u, static_cast<std::int64_t>(i)}, &state->filtered, buffer,
+                      capacity);
   });
+  topk_stage_flush(stage, &state->filtered, buffer, capacity);
 }
 
 template <class T>
@@ -334,13 +371,17 @@ __global__ void __launch_bounds__(topk_select_threads)
     topk_select_compact_kernel(topk_select_source<T> src, int value_bits, int index_bits,
                                topk_select_state* __restrict__ state,
                                topk_candidate* __restrict__ out, std::uint64_t capacity) {
+  __shared__ topk_stage stage;
   const topk_select_state s = *state;
+  if (threadIdx.x == 0) stage.count = 0;
+  __syncthreads();
   topk_for_each(src, s, [&](bool valid, std::uint64_t u, std::uint64_t i) {
     const bool take =
         valid && topk_against_bucket(u, src.n - 1 - i, s, value_bits, index_bits) >= 0;
-    topk_append(take, topk_candidate{u, static_cast<std::int64_t>(i)}, &state->candidates, out,
-                capacity);
+    topk_stage_append(stage, take, topk_candidate{u, static_cast<std::int64_t>(i)},
+                      &state->candidates, out, capacity);
   });
+  topk_stage_flush(stage, &state->candidates, out, capacity);
 }
 
 template <class T>
@@ -375,7 +416,7 @@ inline constexpr std::uint64_t topk_sample_max_rank = 64;
 struct topk_select_tuning {
   std::uint64_t threshold = topk_select_threshold;  // stop the digit passes at this bucket size
   std::uint64_t filtered_threshold = topk_select_filtered_threshold;  // ... with the pre-filter
-  std::uint64_t sample_min_n = topk_sample_min_n;   // pre-filter arrays of at least this many
+  std::uint64_t sample_min_n = topk_sample_min_n;  // pre-filter arrays of at least this many
   std::uint64_t sample_rank = 0;             // the pivot is the m-th largest sample; 0: from k
   std::uint64_t filter_capacity = 0;         // the pre-filter's buffer; 0: from the pivot's rank
   topk_select_state* final_state = nullptr;  // device memory the last state is copied to
