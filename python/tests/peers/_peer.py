@@ -197,7 +197,8 @@ class _Moved:
             if not original.flags.writeable:
                 continue
             now = self.mode.to_host(moved)
-            if now.shape == original.shape and now.tobytes() != np.ascontiguousarray(original).tobytes():
+            changed = now.tobytes() != np.ascontiguousarray(original).tobytes()
+            if now.shape == original.shape and changed:
                 np.copyto(original, now)
 
     def host(self, result):

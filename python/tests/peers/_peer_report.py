@@ -65,9 +65,9 @@ class Tally:
             if test["calls"] == 0:
                 continue
             suite = pathlib.Path(nodeid.split("::", 1)[0]).stem
-            row = out.setdefault(
-                suite, {"calling": 0, "on_device": 0, "arrays": test["arrays"], **dict.fromkeys(_COLUMNS, 0)}
-            )
+            row = out.setdefault(suite, {"calling": 0, "on_device": 0, "arrays": test["arrays"]})
+            for column in _COLUMNS:
+                row.setdefault(column, 0)
             row["calling"] += 1
             row["on_device"] += test["device_calls"] > 0
             row[test["outcome"] or "passed"] += 1
