@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from . import _core
-from ._arrays import cast_result, compiled_ops, dtype_of, host_results_like
+from ._arrays import cast_result, compiled_ops, dtype_of, framework, host_results_like
 
 __all__ = ["histogram"]
 
@@ -31,29 +31,49 @@ def _range_pair(range):
     return float(first), float(last)
 
 
+def _typed(v):
+    """Whether a range bound has a dtype of its own (a NumPy scalar or an
+    element of a NumPy, CuPy or PyTorch array), which NumPy's type rules
+    use; Python numbers are weak."""
+    return isinstance(v, (np.generic, np.ndarray)) or framework(v) in ("cupy", "torch")
+
+
+def _bound_types(range):
+    """The range's bounds as np.result_type reads them: a dtype for a typed
+    bound, a Python number as it is."""
+    return [dtype_of(v) if _typed(v) else v for v in range]
+
+
 def _range_bits(range):
     """The float type (its bits) np.linspace computes the edges of a given
     range in: np.result_type(lower, upper, 1.0), float64 for Python numbers,
-    float32 / float16 for NumPy scalars of those types."""
+    float32 / float16 for NumPy scalars (or array elements) of those types."""
     if range is None:
         return 64
     first, last = range
-    if not any(isinstance(v, (np.generic, np.ndarray)) for v in (first, last)):
+    if not any(_typed(v) for v in (first, last)):
         return 64
-    arithmetic = np.result_type(first, last, 1.0)
+    arithmetic = np.result_type(*_bound_types((first, last)), 1.0)
     return {np.dtype(np.float16): 16, np.dtype(np.float32): 32}.get(arithmetic, 64)
 
 
 def _ptp(x):
-    """max - min, without the overflow of a signed integer type (as NumPy's)."""
+    """max - min, without the overflow of a signed integer type (as NumPy's:
+    both converted to the unsigned type, subtracted modulo 2**bits)."""
     if np.issubdtype(x.dtype, np.signedinteger):
-        return np.subtract(x.max(), x.min(), dtype=np.dtype(x.dtype.char.upper()), casting="unsafe")
+        unsigned = np.dtype(x.dtype.char.upper())
+        if isinstance(x, np.ndarray):
+            return np.subtract(x.max(), x.min(), dtype=unsigned, casting="unsafe")
+        return x.max().astype(unsigned) - x.min().astype(unsigned)  # CuPy: on the device
     return x.max() - x.min()
 
 
 # Bin widths of NumPy's estimators for `bins` given as a string, from the
-# data x (a NumPy array, already cut to the range) and the outer edges; 0
-# means "one bin" (fd and stone can give it).
+# data x (already cut to the range) and the outer edges; 0 means "one bin"
+# (fd and stone can give it). x is a NumPy or a CuPy array: NumPy's
+# functions (np.std, np.percentile, the ufuncs) run CuPy's on the device
+# through its __array_function__ / __array_ufunc__, and the width is a
+# 0-d array on x's device.
 def _width_sqrt(x, span):
     return _ptp(x) / np.sqrt(x.size)
 
@@ -94,8 +114,8 @@ def _width_stone(x, span):
     ptp_x = _ptp(x)
     if n <= 1 or ptp_x == 0:
         return 0
-    candidates = np.arange(1, int(max(100, np.sqrt(n))) + 1)
-    widths = ptp_x / candidates
+    candidates = int(max(100, np.sqrt(n)))
+    span = _range_pair(span)  # read once (a wait on the GPU), not per candidate
 
     def risk(nbins):
         width = ptp_x / nbins
@@ -103,8 +123,9 @@ def _width_stone(x, span):
         p = counts / n
         return (2 - (n + 1) * p.dot(p)) / width
 
-    risks = [risk(k) for k in candidates]
-    return widths[np.argmin(risks)]
+    # The first of the smallest risks, as NumPy's min(); one wait on the GPU.
+    risks = _array_module(x).stack([risk(k) for k in range(1, candidates + 1)])
+    return ptp_x / (int(risks.argmin()) + 1)
 
 
 def _width_auto(x, span):
@@ -126,15 +147,30 @@ _ESTIMATORS = {
 
 
 def _counts_even(x, n, range):
+    x, range = _wide_integers_on_device(x, range)
     return _core._histogram_even(x, n, _range_pair(range), _range_bits(range), None)[0]
 
 
+def _array_module(x):
+    """numpy, or cupy for a CuPy array."""
+    if framework(x) == "cupy":
+        import cupy
+
+        return cupy
+    return np
+
+
 def _estimated_bins(a, name, range):
-    """The number of even bins NumPy's estimator `name` picks for a."""
+    """The number of even bins NumPy's estimator `name` picks for a (NumPy or
+    CuPy; on the GPU the statistics are computed there and the result read
+    once, a wait, as the edges need it)."""
     if name not in _ESTIMATORS:
         raise ValueError(f"{name!r} is not a valid estimator for `bins`")
-    if _on_device(a):
-        raise TypeError(f"histogram: the bin estimator {name!r} takes NumPy arrays (CPU) only")
+    if _on_device(a) and framework(a) != "cupy":
+        raise TypeError(
+            f"histogram: the bin estimator {name!r} takes NumPy and CuPy arrays "
+            f"(got {type(a).__module__}.{type(a).__name__})"
+        )
     x = a.ravel()
     if range is not None:
         first, last = _range_pair(range)
@@ -156,8 +192,8 @@ def _estimated_bins(a, name, range):
         return 1
     if np.issubdtype(x.dtype, np.integer) and width < 1:
         width = 1
-    if isinstance(first, np.integer):  # the exact difference, as NumPy's unsigned one
-        span = float(int(last) - int(first))
+    if _typed(first) and dtype_of(first).kind in "iu":
+        span = float(int(last) - int(first))  # the exact difference, as NumPy's unsigned one
     else:
         span = last - first
     return int(np.ceil(span / width))
@@ -228,15 +264,14 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     if weights is not None:
         return _weighted(a, bins, range, density, weights)
     given = a
-    if not _on_device(a):
-        a = _samples(a, stacklevel=3)
+    a = _samples(a, stacklevel=3)
     if isinstance(bins, str):
         bins = _estimated_bins(a, bins, range)
-    if not _on_device(a):
-        a = _in_bin_type(a, range)
+    a = _in_bin_type(a, range)
+    a, range = _wide_integers_on_device(a, range, even=np.ndim(bins) == 0)
     counts, edges = _counts_and_edges(a, bins, range, stream)
     if density:
-        widths = (edges[1:] - edges[:-1]).astype(np.float64)
+        widths = cast_result(edges[1:] - edges[:-1], np.dtype(np.float64))
         counts = counts / widths / counts.sum()
     if given is not a and not isinstance(given, np.ndarray):
         return host_results_like(given, counts, edges)
@@ -250,20 +285,21 @@ def _in_bin_type(a, range):
     bins, and compares, in float64 (its edges float64), as NumPy's; np.float32
     bounds over float16 data in float32. A longdouble range is refused
     (TypeError). The edges' arithmetic is _range_bits'."""
-    if range is None or a.dtype.kind != "f":
+    a_type = dtype_of(a)
+    if range is None or a_type.kind != "f":
         return a
     first, last = range
-    if not any(isinstance(v, (np.generic, np.ndarray)) for v in (first, last)):
+    if not any(_typed(v) for v in (first, last)):
         return a  # Python numbers: the data's type
-    bin_type = np.result_type(first, last, a)
-    if bin_type.kind != "f" or bin_type.itemsize <= a.dtype.itemsize:
+    bin_type = np.result_type(*_bound_types((first, last)), a_type)
+    if bin_type.kind != "f" or bin_type.itemsize <= a_type.itemsize:
         return a
     if bin_type.itemsize > 8:
         raise TypeError(
             f"histogram: a range of {bin_type} (longdouble) bins in {bin_type}, "
             "which is not supported"
         )
-    return a.astype(bin_type)
+    return cast_result(a, bin_type)  # on a's device
 
 
 def _native(x):
@@ -271,21 +307,72 @@ def _native(x):
 
 
 def _samples(a, stacklevel):
-    """a as NumPy's histogram reads it on the CPU: bool as uint8 (with its
-    warning), a native copy of another byte order; datetime64 refused."""
-    a = np.asarray(a)
-    if a.dtype == np.bool_:
+    """a as NumPy's histogram reads it: bool as uint8 (with its warning; a
+    view, on the GPU too), a native copy of another byte order; datetime64
+    refused. Lists and scalars become NumPy arrays; GPU arrays stay where
+    they are."""
+    if not _on_device(a):
+        a = np.asarray(a)
+    dt = dtype_of(a)
+    if dt == np.bool_:
         warnings.warn(
-            f"Converting input from {a.dtype} to {np.uint8} for compatibility.",
+            f"Converting input from {dt} to {np.uint8} for compatibility.",
             RuntimeWarning,
             stacklevel=stacklevel,
         )
-        a = a.view(np.uint8)
-    if a.dtype.kind in "mM":
+        a = _as_uint8(a)
+    if dt.kind in "mM":
+        raise TypeError(f"histogram: {dt} samples (datetime64 / timedelta64) are not supported")
+    return _native(a) if isinstance(a, np.ndarray) else a
+
+
+def _as_uint8(a):
+    """A bool array's bytes as uint8, a view by its framework (others are
+    left to the core, which refuses bool by name)."""
+    if framework(a) == "torch":
+        import torch
+
+        return a.view(torch.uint8)
+    if framework(a) in ("numpy", "cupy"):
+        return a.view(np.uint8)
+    return a
+
+
+# int64 / uint64 samples on the GPU (whose histograms the library does not
+# precompile) are binned as float64 copies: exact up to this magnitude, and
+# so are the differences of two such values.
+_EXACT_IN_FLOAT64 = 2**52
+
+
+def _wide_integers_on_device(a, range, even=True):
+    """(samples, range) for the library's GPU histogram. NumPy bins int64 and
+    uint64 samples in float64 (its bin type for integer data), so a float64
+    copy on the device with the same outer edges gives NumPy's counts and
+    edges wherever the values are exact in float64: the range's bounds, and
+    without a range the data's min and max (read once, a wait, as NumPy's
+    rule needs them; they become the range, NumPy's outer edges). Samples
+    outside a given range are left out either way. With an array of edges
+    (even=False) the data's min and max are checked alone (the edges reach
+    the library as float64 on every path). Beyond 2**52 in magnitude:
+    TypeError naming the case. Everything else as it is."""
+    if not _on_device(a):
+        return a, range
+    dt = dtype_of(a)
+    if dt.kind not in "iu" or dt.itemsize < 8:
+        return a, range
+    if range is None:
+        size = int(np.prod(getattr(a, "shape", ())))
+        bounds = (int(a.min()), int(a.max())) if size else (0, 1)
+        if size and even:
+            range = bounds
+    else:
+        bounds = _range_pair(range)
+    if any(not abs(v) <= _EXACT_IN_FLOAT64 for v in bounds):
         raise TypeError(
-            f"histogram: {a.dtype} samples (datetime64 / timedelta64) are not supported"
+            f"histogram: {dt} samples on the GPU are binned as float64, exact within "
+            f"+-2**52; a range or data reaching {max(bounds, key=abs)} is not supported there"
         )
-    return _native(a)
+    return cast_result(a, np.dtype(np.float64)), range
 
 
 # The weights' dtype -> the type the library sums them in (the result is
@@ -294,48 +381,31 @@ _WEIGHT_SUMS = {"f": np.float64, "i": np.int64, "u": np.uint64, "b": np.int64}
 
 
 def _weighted(a, bins, range, density, weights):
-    if _on_device(a) or _on_device(weights):
-        if not _on_device(weights) and np.asarray(weights).dtype == object:
-            raise TypeError(
-                "histogram: object weights (such as Decimal) are summed on the CPU only "
-                "(NumPy arrays), not over a GPU array"
-            )
-        raise TypeError("histogram: weights= is computed on the CPU only (NumPy arrays)")
+    a_on, w_on = _on_device(a), _on_device(weights)
+    if a_on and not w_on and np.asarray(weights).dtype == object:
+        raise TypeError(
+            "histogram: object weights (such as Decimal) are summed on the CPU only "
+            "(NumPy arrays), not over a GPU array"
+        )
+    if a_on != w_on:
+        raise ValueError(
+            "histogram: a and weights must both be on the host or both on the GPU "
+            f"(got {type(a).__name__} and {type(weights).__name__})"
+        )
+    if a_on:
+        return _weighted_on_device(a, bins, range, density, weights)
     a = _samples(a, stacklevel=4)
     weights = np.asarray(weights)
-    if weights.shape != a.shape:
-        raise ValueError("weights should have the same shape as a.")
     ntype = weights.dtype  # NumPy's sums are of the weights' dtype, byte order included
+    _check_weighted(a, bins, weights)
     a, weights = a.ravel(), _native(weights.ravel())
-    if isinstance(bins, str):
-        if bins not in _ESTIMATORS:
-            raise ValueError(f"{bins!r} is not a valid estimator for `bins`")
-        raise TypeError(
-            "Automated estimation of the number of bins is not supported for weighted data"
-        )
     if weights.dtype == object:
         n, edges = _object_sums(_in_bin_type(a, range), weights, bins, range)
-        if density:
-            widths = np.array(np.diff(edges), float)
-            return n / widths / n.sum(), edges
-        return n, edges
-    if weights.dtype.kind == "c":
-        parts = weights.real, weights.imag
-    elif weights.dtype.kind in _WEIGHT_SUMS:
-        parts = (weights,)
-    else:
-        raise TypeError(
-            f"histogram: weights of dtype {weights.dtype} are not supported "
-            "(bool, integers, floats and complex are)"
-        )
+        return _weighted_answer(n, edges, density)
+    parts = (weights.real, weights.imag) if weights.dtype.kind == "c" else (weights,)
     a = _in_bin_type(a, range)
     even = np.ndim(bins) == 0
-    if ntype.kind == "b" and not even and a.size:
-        # NumPy's cumulative form adds int64 running sums into bool totals
-        raise TypeError(
-            "Cannot cast ufunc 'add' output from dtype('int64') to dtype('bool') with casting "
-            "rule 'same_kind'"
-        )
+    _refuse_bool_cumulative(ntype, even, a.size)
     sums = []
     for part in parts:
         complex_even = even and ntype.kind == "c"
@@ -350,17 +420,106 @@ def _weighted(a, bins, range, density, weights):
         sums.append(part_sums)
     if not even:
         ntype = ntype.newbyteorder("=")  # NumPy's np.diff gives native numbers
+    return _weighted_answer(_sums_as(sums, ntype), edges, density)
+
+
+def _check_weighted(a, bins, weights):
+    """NumPy's checks of a weighted call (either side): the weights' shape,
+    no estimator, a dtype the sums take."""
+    if tuple(weights.shape) != tuple(a.shape):
+        raise ValueError("weights should have the same shape as a.")
+    if isinstance(bins, str):
+        if bins not in _ESTIMATORS:
+            raise ValueError(f"{bins!r} is not a valid estimator for `bins`")
+        raise TypeError(
+            "Automated estimation of the number of bins is not supported for weighted data"
+        )
+    kind = dtype_of(weights).kind
+    if kind not in _WEIGHT_SUMS and kind not in "cO":
+        raise TypeError(
+            f"histogram: weights of dtype {dtype_of(weights)} are not supported "
+            "(bool, integers, floats and complex are)"
+        )
+
+
+def _refuse_bool_cumulative(ntype, even, size):
+    if ntype.kind == "b" and not even and size:
+        # NumPy's cumulative form adds int64 running sums into bool totals
+        raise TypeError(
+            "Cannot cast ufunc 'add' output from dtype('int64') to dtype('bool') with casting "
+            "rule 'same_kind'"
+        )
+
+
+def _sums_as(sums, ntype):
+    """The weights' dtype from the sums of their parts (one, or the real and
+    imaginary parts), by the sums' framework."""
     if ntype.kind == "c":
-        n = np.empty(len(sums[0]), ntype)
+        n = _array_module(sums[0]).empty(len(sums[0]), ntype)
         n.real, n.imag = sums
-    elif ntype.kind == "b":
-        n = sums[0] != 0  # NumPy's n += block.astype(bool): any True weight
-    else:
-        n = sums[0].astype(ntype, copy=False)
+        return n
+    if ntype.kind == "b":
+        return sums[0] != 0  # NumPy's n += block.astype(bool): any True weight
+    return sums[0].astype(ntype, copy=False)
+
+
+def _weighted_answer(n, edges, density):
     if density:
-        widths = np.array(np.diff(edges), float)
+        widths = _array_module(edges).diff(edges).astype(np.float64)
         return n / widths / n.sum(), edges
     return n, edges
+
+
+def _weighted_on_device(a, bins, range, density, weights):
+    """NumPy's weighted histogram of CuPy samples and weights, on their
+    device: the edges as for counting (the library's), each sample's bin
+    found among them (cupy.searchsorted; the last bin holds its right
+    edge), the weights summed per bin in float64 (cupy.bincount, the sum
+    NumPy's bincount makes of each block) and converted to the weights'
+    dtype (bool: any True; complex: the parts apart). The float sums'
+    order is the device's, so they equal NumPy's where the sums are exact
+    and are within rounding otherwise."""
+    if framework(a) != "cupy" or framework(weights) != "cupy":
+        raise TypeError(
+            "histogram: weights= on the GPU takes CuPy samples and weights "
+            f"(got {type(a).__module__}.{type(a).__name__})"
+        )
+    import cupy
+
+    a = _samples(a, stacklevel=5)
+    _check_weighted(a, bins, weights)
+    ntype = dtype_of(weights)
+    a = _in_bin_type(a, range)
+    even = np.ndim(bins) == 0
+    _refuse_bool_cumulative(ntype, even, a.size)
+    binned, binned_range = _wide_integers_on_device(a, range, even)
+    if even:
+        edges = _counts_and_edges(binned, bins, binned_range, None)[1]
+    else:
+        edges = _edges_array(bins, None, samples=a)
+    with cupy.cuda.Device(a.device.id):
+        n = _sums_by_search(cupy, binned, edges, weights, ntype)
+        return _weighted_answer(n, edges, density)
+
+
+def _sums_by_search(xp, samples, edges, weights, ntype):
+    """The weights' sums per bin (of dtype ntype) by array module xp's
+    searchsorted and bincount: the device's weighted histogram (NumPy's
+    even bins find the same bin for each sample as a search among their
+    edges does)."""
+    x = samples.ravel().astype(np.float64)  # exact: samples compare with the edges so
+    e = _edges_in_double(edges)
+    n = len(e) - 1
+    keep = (x >= e[0]) & (x <= e[-1])
+    index = xp.clip(xp.searchsorted(e, x, side="right") - 1, 0, n - 1)[keep]
+    w = weights.ravel()[keep]
+    parts = (w.real, w.imag) if ntype.kind == "c" else (w,)
+    sums = [xp.bincount(index, weights=p.astype(np.float64), minlength=n) for p in parts]
+    if ntype.kind in "iu":
+        # float64 -> the 64-bit type of the kind -> ntype: narrower integers
+        # wrap as NumPy's conversion of its sums does
+        sums = [v.astype(_WEIGHT_SUMS[ntype.kind]) for v in sums]
+    return _sums_as(sums, ntype)
 
 
 def _sums_and_edges(a, w, bins, range):
@@ -408,10 +567,15 @@ def _bin_count(bins):
     return n
 
 
-def _edges_array(bins, stream=None):
+def _edges_array(bins, stream=None, samples=None):
+    """bins as an array of edges that do not decrease (NumPy's errors); host
+    edges (a list, a NumPy array) for samples on a GPU are copied to the
+    samples' device, where NumPy's answer (the edges) is then returned."""
     if np.ndim(bins) != 1:
         raise ValueError("`bins` must be 1d, when an array")
     edges = bins if _on_device(bins) else np.asarray(bins)
+    if samples is not None and _on_device(samples) and not _on_device(edges):
+        edges = _to_device_of(edges, samples)
     if len(edges) < 2:
         raise ValueError("histogram: `bins` needs at least 2 edges, when an array")
     if _on_device(edges):
@@ -425,6 +589,23 @@ def _edges_array(bins, stream=None):
     if bool((edges[:-1] > edges[1:]).any()):
         raise ValueError("`bins` must increase monotonically, when an array")
     return edges
+
+
+def _to_device_of(x, like):
+    """The NumPy array x copied to the device of the CuPy array or PyTorch
+    tensor `like` (other GPU arrays: x as it is, which the core refuses as
+    a mix of host and device)."""
+    kind = framework(like)
+    if kind == "cupy":
+        import cupy
+
+        with cupy.cuda.Device(like.device.id):
+            return cupy.asarray(x)
+    if kind == "torch":
+        import torch
+
+        return torch.as_tensor(np.ascontiguousarray(x), device=like.device)
+    return x
 
 
 def _edges_in_double(edges):
@@ -443,5 +624,5 @@ def _counts_and_edges(a, bins, range, stream):
         if str(getattr(a, "dtype", "")) == "float16":
             edges = edges.astype(np.float16)  # float16 values, exactly
         return counts, edges
-    edges = _edges_array(bins, stream)
+    edges = _edges_array(bins, stream, samples=a)
     return _core._histogram_of_edges(a, _edges_in_double(edges), stream), edges

@@ -392,3 +392,26 @@ def test_range_of_numpy_scalars_as_numpy(dtype, bounds, bins):
         w = np.ones(x.size)
         _same(gp.histogram(x, bins=bins, range=rng, weights=w),
               np.histogram(x, bins=bins, range=rng, weights=w))
+
+
+@pytest.mark.parametrize(
+    "wtype", [np.float64, np.float32, np.int64, np.int16, np.uint8, np.bool_, np.complex128]
+)
+def test_weighted_sums_by_search_are_numpys(wtype):
+    """The GPU's weighted histogram (gpuprim._histograms._sums_by_search, run
+    on CuPy there) run with NumPy: each sample's bin found among the edges,
+    sums converted to the weights' dtype (narrow integers wrapping)."""
+    from gpuprim._histograms import _sums_by_search
+
+    rng = np.random.default_rng(12)
+    x = rng.standard_normal(4000) * 5
+    x[:4] = [np.nan, -100.0, 100.0, 0.0]
+    w = rng.integers(0, 4, 4000).astype(wtype)
+    if wtype == np.complex128:
+        w = w + 1j * rng.integers(0, 3, 4000)
+    for bins, range_ in ((9, (-10, 12)), (np.array([-12.0, -1.0, 0.0, 0.0, 3.5, 12.0]), None)):
+        if wtype == np.bool_ and np.ndim(bins):
+            continue  # NumPy's cumulative form refuses bool weights
+        want, edges = np.histogram(x, bins, range_, weights=w)
+        got = _sums_by_search(np, x, edges, w, w.dtype)
+        np.testing.assert_array_equal(got, want, strict=True)
