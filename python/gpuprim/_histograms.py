@@ -207,9 +207,12 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     edges that do not decrease; every bin is half-open but the last, and
     samples outside and NaN are not counted. counts are int64; the edges of
     even bins are float32 for float32 data, else float64 (array edges come
-    back as given), each equal to NumPy's. Samples: int8-64, uint8-64,
-    float16, float32, float64 and bool (counted as uint8, with NumPy's
-    warning) on the CPU; int8-32, uint8-32, float32, float64 on the GPU.
+    back as given, on the samples' device), each equal to NumPy's. Samples:
+    int8-64, uint8-64, float16, float32, float64 and bool (counted as
+    uint8, with NumPy's warning), on the CPU and on the GPU but float16
+    there; int64 / uint64 samples on the GPU are binned as float64 copies,
+    which NumPy's bin type is for them, where that is exact (values and
+    range within +-2**52; beyond, TypeError).
 
     NumPy's errors, with its exception types: TypeError for a ``bins`` that
     is not an integer, a string or an array; ValueError for bins < 1, a
@@ -221,15 +224,18 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     IndexError).
 
     ``bins`` may also name one of NumPy's estimators ('auto', 'fd',
-    'doane', 'scott', 'stone', 'rice', 'sturges', 'sqrt'; NumPy arrays
-    only), and ``density=True`` gives NumPy's density (float64). Data of
+    'doane', 'scott', 'stone', 'rice', 'sturges', 'sqrt'; NumPy and CuPy
+    arrays, the statistics computed on the data's device and the number of
+    bins read once), and ``density=True`` gives NumPy's density (float64).
+    Data of
     non-native byte order is read through a native copy. A ``range`` of
     NumPy float scalars wider than the data bins in NumPy's bin type,
     ``np.result_type(range, a)`` (float64 edges for float32 data and
     np.float64 bounds), its edges computed in NumPy's linspace arithmetic
     (float32 for np.float32 bounds, float64 for Python numbers).
 
-    ``weights=`` (an array of a's shape; NumPy arrays on the CPU) sums the
+    ``weights=`` (an array of a's shape; NumPy arrays on the CPU, see below
+    for CuPy) sums the
     weights of each bin instead of counting, in the weights' dtype, adding
     them in NumPy's order (blocks of 65536 samples; for an array of edges
     NumPy's cumulative form), so the sums are NumPy's: integer, float and
@@ -249,11 +255,20 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     object array) are NumPy's, Decimal ones exactly (the same caveat about
     equal samples).
 
+    CuPy samples with CuPy weights (bool, integer, float, complex) are summed
+    on their device: each sample's bin found among the edges, the weights
+    of a bin added in float64 (as NumPy's bincount of a block) and
+    converted to the weights' dtype, in the device's order, so float sums
+    may differ from NumPy's by rounding where they are not exact.
+
     Not supported (raising TypeError): weights of other dtypes (str,
-    datetime64), weights on the GPU and object weights with GPU samples,
-    datetime64 samples, float16 data on the GPU, a longdouble range. On the GPU, a call without ``range``
-    waits for the data's min and max (NumPy's checks need them); with
-    ``range`` nothing waits.
+    datetime64), object weights with GPU samples, weights of other GPU
+    arrays than CuPy's, datetime64 samples, float16 data on the GPU, a
+    longdouble range. Samples and weights on the host and the GPU:
+    ValueError. On the GPU, a call without ``range`` waits for the data's
+    min and max (NumPy's checks need them), and so does one with int64 /
+    uint64 samples, a string ``bins`` or an array of edges; with ``range``
+    and an int ``bins`` nothing waits.
     """
     if weights is None and not density and range is not None and isinstance(bins, int):
         ops = compiled_ops(a)
@@ -273,7 +288,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     if density:
         widths = cast_result(edges[1:] - edges[:-1], np.dtype(np.float64))
         counts = counts / widths / counts.sum()
-    if given is not a and not isinstance(given, np.ndarray):
+    if given is not a and not _on_device(given) and not isinstance(given, np.ndarray):
         return host_results_like(given, counts, edges)
     return counts, edges
 

@@ -150,8 +150,10 @@ def test_histogram_64_bit_integer_samples(xp, dtype):
         want = np.histogram(x, bins=bins, range=range_)
         same(xp, counts, want[0])
         same(xp, edges, want[1])
-    counts, _ = gp.histogram(xp.asarray(np.full(9, 5, dtype)), bins=4)  # one value: [v - .5, v + .5]
-    same(xp, counts, np.histogram(np.full(9, 5, dtype), bins=4)[0])
+    one_value = np.full(9, 5, dtype)  # the bins span [v - 0.5, v + 0.5]
+    counts, edges = gp.histogram(xp.asarray(one_value), bins=4)
+    same(xp, counts, np.histogram(one_value, bins=4)[0])
+    same(xp, edges, np.histogram(one_value, bins=4)[1])
     edges = np.array([-50.0, 0.0, 7.0, 600.0])
     counts, _ = gp.histogram(d, bins=xp.asarray(edges))
     same(xp, counts, np.histogram(x, bins=edges)[0])

@@ -76,6 +76,21 @@ def test_a_call_with_an_array_the_device_cannot_hold_runs_on_the_host(mode, held
     assert _peer.DEVICE_CALLS[0] == before
 
 
+def test_only_the_data_parameters_named_move(mode):
+    seen = {}
+
+    def histogram(a, bins=10, range=None, weights=None):
+        seen.update(a=type(a), range=type(range), weights=type(weights))
+        return FakeArray(a.data)
+
+    a, r = np.arange(4.0), np.array([0.0, 3.0])
+    w = np.array([1, None], dtype=object)  # not data here: the call stays on the device
+    _peer.call(histogram, a, 3, r, weights=w, arrays=("a", "bins"))
+    assert seen == {"a": FakeArray, "range": np.ndarray, "weights": np.ndarray}
+    _peer.call(histogram, a, 3, r, weights=w, arrays=("a", "weights"))  # unmovable data
+    assert seen["a"] is np.ndarray
+
+
 def test_an_argument_passed_twice_is_one_device_array_written_back(mode):
     x = np.arange(4.0)
 

@@ -25,22 +25,25 @@ The shims reach gpuprim through ``call(fn, *args, **kwargs)``. By default
 that is ``fn(*args, **kwargs)``: the tests' NumPy arrays, the CPU package.
 With ``GPUPRIM_PEER_ARRAYS=cupy`` (``use_env_mode()``, which each shim calls
 on import; without CuPy or a CUDA device it skips the shim, saying which)
-it is the device mode (``DeviceMode``): the call's NumPy array arguments
-are moved to CuPy (``cupy.asarray``), SciPy sparse matrices to cupyx's of
-their format, a ``LinearOperator`` or a function argument (``callback``)
+it is the device mode (``DeviceMode``): the call's data arguments (the
+parameters the shim names in ``arrays=``: the samples, edges, weights,
+outputs, matrices, vectors) are moved to CuPy (``cupy.asarray``; SciPy
+sparse matrices to cupyx's of their format), a ``LinearOperator`` or a
+function argument (``callback``)
 is wrapped so that gpuprim calls it with CuPy arrays while the test's own
 code still sees NumPy ones; gpuprim runs on the device, and its answer
 comes back with ``.get()``, so the test's assertions and the shim's
 comparison with NumPy / SciPy run on NumPy arrays as before. An array
 argument written by the call (``output=``, ``out=``) is copied back into
 the test's array, and a result that is such an argument's device copy is
-answered by the test's array itself (``output=x`` returning ``x``). A call
-with an array CuPy cannot hold (object, strings, structured, datetime64,
-longdouble, another byte order than the machine's) runs on the tests'
-arrays as they are, so gpuprim's refusals and NumPy's errors are still
-compared; ``DEVICE_CALLS`` counts the calls that went to the device. A
-device call that answers with a NumPy array (a host copy of device data)
-fails.
+answered by the test's array itself (``output=x`` returning ``x``).
+Parameters given as arrays (``range=np.array(...)``, ``origin=``) and
+lists stay as the test gives them. A call with a data array CuPy cannot
+hold (object, strings, structured, datetime64, longdouble, another byte
+order than the machine's) runs on the tests' arrays as they are, so
+gpuprim's refusals and NumPy's errors are still compared; ``DEVICE_CALLS``
+counts the calls that went to the device. A device call that answers
+with a NumPy array (a host copy of device data) fails.
 """
 
 import ast
@@ -178,17 +181,20 @@ class _Moved:
                 kept = (value, mode.to_device(value))
                 self.arrays[id(value)] = kept
             return kept[1]
-        if isinstance(value, tuple) and type(value) is tuple:
+        if type(value) is tuple:
             return tuple(self.device(v) for v in value)
-        if type(value) is list and any(isinstance(v, np.ndarray) for v in value):
-            return [self.device(v) for v in value]
         if _is_sparse(value):
             self.any = True
             return mode.sparse[value.format](value)
+        return self.wrapped(value)
+
+    def wrapped(self, value):
+        """value, or for an operator or a function (whatever the argument)
+        its wrapper that takes the device's arrays."""
         if _is_operator(value):
-            return HostOperator(value, mode)
+            return HostOperator(value, self.mode)
         if isinstance(value, _FUNCTIONS):
-            return host_function(value, mode)
+            return host_function(value, self.mode)
         return value
 
     def write_back(self):
@@ -267,16 +273,36 @@ class HostOperator:
         return host_function(attr, self.mode) if isinstance(attr, _FUNCTIONS) else attr
 
 
-def call(fn, *args, **kwargs):
-    """fn(*args, **kwargs) as MODE says (see the module's help)."""
+def _positional_names(fn, count):
+    """The parameter names of fn's first `count` positional arguments (None
+    past its named ones, or where fn has no signature)."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return [None] * count
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    names = [p.name for p in params if p.kind in kinds]
+    return [names[i] if i < len(names) else None for i in range(count)]
+
+
+def call(fn, *args, arrays=None, **kwargs):
+    """fn(*args, **kwargs) as MODE says (see the module's help). arrays: the
+    names of fn's parameters that hold the call's data (moved to the
+    device: ``("a", "bins", "weights")``); other arguments, such as a
+    ``range`` or ``origin`` given as a NumPy array, stay as the test gives
+    them. None: every array argument is data."""
     mode = MODE
     if mode is None:
         return fn(*args, **kwargs)
     moved = _Moved(mode)
-    if moved.host_only(args) or moved.host_only(kwargs):
+    names = _positional_names(fn, len(args)) + list(kwargs)
+    values = list(args) + list(kwargs.values())
+    data = [arrays is None or name in arrays for name in names]
+    if any(moved.host_only(v) for v, d in zip(values, data) if d):
         return fn(*args, **kwargs)
-    device_args = [moved.device(a) for a in args]
-    device_kwargs = {k: moved.device(v) for k, v in kwargs.items()}
+    values = [moved.device(v) if d else moved.wrapped(v) for v, d in zip(values, data)]
+    device_args = values[: len(args)]
+    device_kwargs = dict(zip(kwargs, values[len(args) :]))
     if moved.any:
         DEVICE_CALLS[0] += 1
     try:

@@ -39,7 +39,7 @@ def _substitute(solver):
     @functools.wraps(solver)
     def solve(*args, **kwargs):
         _peer.count()
-        return _peer.call(solver, *args, **kwargs)
+        return _peer.call(solver, *args, arrays=("A", "b", "x0", "M"), **kwargs)
 
     return solve
 
