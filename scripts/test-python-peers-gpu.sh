@@ -8,7 +8,9 @@
 # (python/tests/peers/_peer_report.py), also as JSON in
 # $GPUPRIM_PEER_REPORT (default build/peers-gpu.json, or $OUT/peers-gpu.json
 # where $OUT is set). pytest-xdist, where installed, runs 8 workers
-# (GPUPRIM_PEER_JOBS).
+# (GPUPRIM_PEER_JOBS). The run is interrupted after GPUPRIM_PEER_TIMEOUT
+# seconds (default 220; SIGINT, so pytest still prints the figures of the
+# tests that ran).
 #
 # Takes an already built package: run from the repository root with
 # PYTHONPATH naming a folder that holds gpuprim/ (the tree's Python files and
@@ -35,7 +37,8 @@ else
   export GPUPRIM_PEER_REPORT="${GPUPRIM_PEER_REPORT:-build/peers-gpu.json}"
 fi
 export PYTHONPATH="$PWD/python/tests/peers${PYTHONPATH:+:$PYTHONPATH}"
-"$python" -m pytest -q -rs -p _peer_report -p no:cacheprovider "${jobs[@]}" \
+timeout -s INT -k 30 "${GPUPRIM_PEER_TIMEOUT:-220}" \
+  "$python" -m pytest -q -rs -p _peer_report -p no:cacheprovider "${jobs[@]}" \
   python/tests/peers/numpy_sort.py \
   python/tests/peers/test_numpy_cumsum.py \
   python/tests/peers/test_numpy_histograms.py \
