@@ -283,7 +283,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     if isinstance(bins, str):
         bins = _estimated_bins(a, bins, range)
     a = _in_bin_type(a, range)
-    a, range = _wide_integers_on_device(a, range, even=np.ndim(bins) == 0)
+    a, range = _wide_integers_on_device(a, range, None if np.ndim(bins) == 0 else bins)
     counts, edges = _counts_and_edges(a, bins, range, stream)
     if density:
         widths = cast_result(edges[1:] - edges[:-1], np.dtype(np.float64))
@@ -354,38 +354,46 @@ def _as_uint8(a):
 
 
 # int64 / uint64 samples on the GPU (whose histograms the library does not
-# precompile) are binned as float64 copies: exact up to this magnitude, and
-# so are the differences of two such values.
-_EXACT_IN_FLOAT64 = 2**52
+# precompile) are binned as float64 copies; integers up to this magnitude
+# compare alike as integers and as float64.
+_EXACT_IN_FLOAT64 = 2**53
 
 
-def _wide_integers_on_device(a, range, even=True):
-    """(samples, range) for the library's GPU histogram. NumPy bins int64 and
-    uint64 samples in float64 (its bin type for integer data), so a float64
-    copy on the device with the same outer edges gives NumPy's counts and
-    edges wherever the values are exact in float64: the range's bounds, and
-    without a range the data's min and max (read once, a wait, as NumPy's
-    rule needs them; they become the range, NumPy's outer edges). Samples
-    outside a given range are left out either way. With an array of edges
-    (even=False) the data's min and max are checked alone (the edges reach
-    the library as float64 on every path). Beyond 2**52 in magnitude:
-    TypeError naming the case. Everything else as it is."""
+def _is_integer(v):
+    return isinstance(v, int) or (_typed(v) and dtype_of(v).kind in "iu")
+
+
+def _wide_integers_on_device(a, range, edges=None):
+    """(samples, range) for the library's GPU histogram of int64 / uint64
+    samples: a float64 copy on the device. NumPy bins integer samples in
+    float64 (its bin type for them: the samples converted, the edges a
+    float64 linspace of the outer edges, each sample's bin checked against
+    them), so the copy with the same outer edges gives NumPy's counts and
+    edges. Without a range those are the data's min and max, read once (a
+    wait, as NumPy's rule needs them) and passed as the range. What NumPy
+    compares as integers -- integer range bounds against the samples, an
+    integer array of edges (`edges`) against them -- compares alike in
+    float64 within +-2**53 (the samples and edges are checked then, a
+    wait); beyond, TypeError naming the case. Everything else as it is."""
     if not _on_device(a):
         return a, range
     dt = dtype_of(a)
     if dt.kind not in "iu" or dt.itemsize < 8:
         return a, range
-    if range is None:
-        size = int(np.prod(getattr(a, "shape", ())))
-        bounds = (int(a.min()), int(a.max())) if size else (0, 1)
-        if size and even:
-            range = bounds
-    else:
-        bounds = _range_pair(range)
-    if any(not abs(v) <= _EXACT_IN_FLOAT64 for v in bounds):
+    size = int(np.prod(getattr(a, "shape", ())))
+    exact = []  # the integers NumPy compares exactly
+    if edges is None and range is None and size:
+        range = (int(a.min()), int(a.max()))
+    elif edges is None and range is not None:
+        exact = [v for v in range if _is_integer(v)]
+    elif edges is not None and dtype_of(edges).kind in "iu" and size:
+        e = edges if _on_device(edges) else np.asarray(edges)
+        exact = [int(a.min()), int(a.max()), int(e.min()), int(e.max())]
+    beyond = [int(v) for v in exact if not abs(int(v)) <= _EXACT_IN_FLOAT64]
+    if beyond:
         raise TypeError(
-            f"histogram: {dt} samples on the GPU are binned as float64, exact within "
-            f"+-2**52; a range or data reaching {max(bounds, key=abs)} is not supported there"
+            f"histogram: {dt} samples on the GPU are binned as float64, where integer bounds "
+            f"and edges compare as NumPy's within +-2**53; {beyond[0]} is beyond"
         )
     return cast_result(a, np.dtype(np.float64)), range
 
@@ -507,11 +515,12 @@ def _weighted_on_device(a, bins, range, density, weights):
     a = _in_bin_type(a, range)
     even = np.ndim(bins) == 0
     _refuse_bool_cumulative(ntype, even, a.size)
-    binned, binned_range = _wide_integers_on_device(a, range, even)
     if even:
+        binned, binned_range = _wide_integers_on_device(a, range)
         edges = _counts_and_edges(binned, bins, binned_range, None)[1]
     else:
         edges = _edges_array(bins, None, samples=a)
+        binned = _wide_integers_on_device(a, None, edges)[0]
     with cupy.cuda.Device(a.device.id):
         n = _sums_by_search(cupy, binned, edges, weights, ntype)
         return _weighted_answer(n, edges, density)

@@ -157,9 +157,21 @@ def test_histogram_64_bit_integer_samples(xp, dtype):
     edges = np.array([-50.0, 0.0, 7.0, 600.0])
     counts, _ = gp.histogram(d, bins=xp.asarray(edges))
     same(xp, counts, np.histogram(x, bins=edges)[0])
-    huge = xp.asarray(np.array([0, 2**60], dtype))
-    with pytest.raises(TypeError, match="exact within"):
-        gp.histogram(huge, bins=2)
+    # Extremes of the type (NumPy's test_signed_overflow_bounds): the float64
+    # edges and the counts as NumPy's.
+    info = np.iinfo(dtype)
+    extremes = np.array([info.min + 4, info.max - 4, info.max // 3], dtype)
+    counts, edges = gp.histogram(xp.asarray(extremes), bins=2)
+    want = np.histogram(extremes, bins=2)
+    same(xp, counts, want[0])
+    same(xp, edges, want[1])
+    # What NumPy compares as integers beyond 2**53: refused by name.
+    with pytest.raises(TypeError, match="beyond"):
+        gp.histogram(xp.asarray(extremes), bins=2, range=(0, 2**60 + 1))
+    with pytest.raises(TypeError, match="beyond"):
+        gp.histogram(xp.asarray(extremes), bins=[0, 5, 2**60 + 1])
+    counts, _ = gp.histogram(xp.asarray(extremes), bins=[0.0, 5.0, 2.0**60])  # float edges
+    same(xp, counts, np.histogram(extremes, bins=[0.0, 5.0, 2.0**60])[0])
 
 
 def test_histogram_edges_given_as_a_list(xp):
