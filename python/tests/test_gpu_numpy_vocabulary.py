@@ -27,6 +27,19 @@ def same(xp, got, want):
     np.testing.assert_array_equal(on_host(xp, got), want, strict=True)
 
 
+def histograms_agree(xp, x, *args, **kwargs):
+    """gpuprim.histogram of x on the device (the other array arguments given
+    for the device) against numpy.histogram of x with them on the host."""
+    def moved(v):
+        return xp.asarray(v) if isinstance(v, np.ndarray) else v
+
+    given = {k: moved(v) for k, v in kwargs.items()}
+    counts, edges = gp.histogram(xp.asarray(x), *map(moved, args), **given)
+    want_counts, want_edges = np.histogram(x, *args, **kwargs)
+    same(xp, counts, want_counts)
+    same(xp, edges, want_edges)
+
+
 def cupy_only(xp):
     if xp.name != "cupy":
         pytest.skip("a CuPy feature (NumPy's functions dispatch to CuPy's)")
@@ -65,35 +78,23 @@ def test_histogram_string_bins(xp, dtype, estimator):
     cupy_only(xp)
     rng = np.random.default_rng(6)
     x = (rng.standard_normal(2000) * 30).astype(dtype)
-    d = xp.asarray(x)
-    for range_ in (None, (-20, 35)):
-        counts, edges = gp.histogram(d, bins=estimator, range=range_)
-        want_counts, want_edges = np.histogram(x, bins=estimator, range=range_)
-        same(xp, counts, want_counts)
-        same(xp, edges, want_edges)
+    histograms_agree(xp, x, estimator)
+    histograms_agree(xp, x, estimator, range=(-20, 35))
 
 
 def test_histogram_estimators_on_constant_and_empty_data(xp):
     cupy_only(xp)
     for x in (np.full(50, 3.0), np.array([], np.float64), np.array([1.0, 1.0 + 1e-12, 2.0])):
         for estimator in ESTIMATORS:
-            counts, edges = gp.histogram(xp.asarray(x), bins=estimator)
-            want = np.histogram(x, bins=estimator)
-            same(xp, counts, want[0])
-            same(xp, edges, want[1])
+            histograms_agree(xp, x, estimator)
     with pytest.raises(ValueError, match="not a valid estimator"):
         gp.histogram(xp.asarray(np.arange(3.0)), bins="bogus")
 
 
 def test_histogram_density(xp):
     x = random_array(np.float64, 1000, seed=7)
-    d = xp.asarray(x)
-    for bins in (10, np.array([-30.0, -1.0, 0.0, 0.5, 40.0])):
-        given = bins if np.ndim(bins) == 0 else xp.asarray(bins)
-        counts, edges = gp.histogram(d, bins=given, density=True)
-        want = np.histogram(x, bins=bins, density=True)
-        same(xp, counts, want[0])
-        same(xp, edges, want[1])
+    histograms_agree(xp, x, 10, density=True)
+    histograms_agree(xp, x, np.array([-30.0, -1.0, 0.0, 0.5, 40.0]), density=True)
 
 
 @pytest.mark.parametrize(
@@ -118,10 +119,7 @@ def test_histogram_weights(xp, wtype):
                 gp.histogram(d, bins=given, weights=dw)
             continue
         for density in (False, True):
-            counts, edges = gp.histogram(d, given, range_, density, dw)
-            want = np.histogram(x, bins, range_, density, w)
-            same(xp, counts, want[0])
-            same(xp, edges, want[1])
+            histograms_agree(xp, x, bins, range_, density, w)
     with pytest.raises(ValueError, match="same shape"):
         gp.histogram(d, weights=dw[:-1])
     with pytest.raises(ValueError, match="both on the host or both on the GPU"):
@@ -144,55 +142,35 @@ def test_histogram_64_bit_integer_samples(xp, dtype):
     if xp.name == "torch" and dtype == np.uint64:
         pytest.skip("PyTorch's uint64 tensors have no min / max")
     x = np.concatenate([random_array(dtype, 5000, seed=9), np.array([7, 7], dtype)])
-    d = xp.asarray(x)
     for bins, range_ in ((10, None), (1000, None), (6, (-3.5, 100.25)), (3, (0, 7))):
-        counts, edges = gp.histogram(d, bins=bins, range=range_)
-        want = np.histogram(x, bins=bins, range=range_)
-        same(xp, counts, want[0])
-        same(xp, edges, want[1])
-    one_value = np.full(9, 5, dtype)  # the bins span [v - 0.5, v + 0.5]
-    counts, edges = gp.histogram(xp.asarray(one_value), bins=4)
-    same(xp, counts, np.histogram(one_value, bins=4)[0])
-    same(xp, edges, np.histogram(one_value, bins=4)[1])
-    edges = np.array([-50.0, 0.0, 7.0, 600.0])
-    counts, _ = gp.histogram(d, bins=xp.asarray(edges))
-    same(xp, counts, np.histogram(x, bins=edges)[0])
+        histograms_agree(xp, x, bins, range_)
+    histograms_agree(xp, np.full(9, 5, dtype), 4)  # the bins span [v - 0.5, v + 0.5]
+    histograms_agree(xp, x, np.array([-50.0, 0.0, 7.0, 600.0]))
     # Extremes of the type (NumPy's test_signed_overflow_bounds): the float64
     # edges and the counts as NumPy's.
     info = np.iinfo(dtype)
     extremes = np.array([info.min + 4, info.max - 4, info.max // 3], dtype)
-    counts, edges = gp.histogram(xp.asarray(extremes), bins=2)
-    want = np.histogram(extremes, bins=2)
-    same(xp, counts, want[0])
-    same(xp, edges, want[1])
+    histograms_agree(xp, extremes, 2)
     # What NumPy compares as integers beyond 2**53: refused by name.
     with pytest.raises(TypeError, match="beyond"):
         gp.histogram(xp.asarray(extremes), bins=2, range=(0, 2**60 + 1))
     with pytest.raises(TypeError, match="beyond"):
         gp.histogram(xp.asarray(extremes), bins=[0, 5, 2**60 + 1])
-    counts, _ = gp.histogram(xp.asarray(extremes), bins=[0.0, 5.0, 2.0**60])  # float edges
-    same(xp, counts, np.histogram(extremes, bins=[0.0, 5.0, 2.0**60])[0])
+    histograms_agree(xp, extremes, [0.0, 5.0, 2.0**60])  # float edges: float64 compares
 
 
 def test_histogram_edges_given_as_a_list(xp):
-    x = random_array(np.float32, 500, seed=10)
-    counts, edges = gp.histogram(xp.asarray(x), bins=[-5, 0, 2, 8])
-    want = np.histogram(x, bins=[-5, 0, 2, 8])
-    same(xp, counts, want[0])
-    same(xp, edges, want[1])  # NumPy's edges (int64, as given), on the device
+    # NumPy's edges (int64, as given) on the device
+    histograms_agree(xp, random_array(np.float32, 500, seed=10), [-5, 0, 2, 8])
 
 
 def test_histogram_typed_range_bins_in_numpys_type(xp):
     x = np.array([1.0, 1.5, 2.0], np.float32)
-    d = xp.asarray(x)
     eps = np.finfo(np.float64).eps
     for range_ in ((np.float64(1.0 + eps), np.float64(2.0)), (np.float32(0.5), np.float32(2.0))):
-        counts, edges = gp.histogram(d, bins=3, range=range_)
-        want = np.histogram(x, bins=3, range=range_)
-        same(xp, counts, want[0])
-        same(xp, edges, want[1])
+        histograms_agree(xp, x, 3, range_)
     with pytest.raises(TypeError, match="longdouble"):
-        gp.histogram(d, bins=1, range=(np.longdouble(0), np.longdouble(2)))
+        gp.histogram(xp.asarray(x), bins=1, range=(np.longdouble(0), np.longdouble(2)))
 
 
 def test_histogram_float16_is_refused_by_name_on_the_gpu(xp):
