@@ -278,6 +278,8 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     _core._refuse_masked(a, "histogram")
     if weights is not None:
         return _weighted(a, bins, range, density, weights)
+    if _plain_device_call(a, bins, range, density):
+        return _counts_and_edges(a, bins, range, stream)  # nothing to read as NumPy would
     given = a
     a = _samples(a, stacklevel=3)
     if isinstance(bins, str):
@@ -292,6 +294,25 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
         return host_results_like(given, counts, edges)
     return counts, edges
 
+
+
+# The GPU sample types the library bins as they are.
+_GPU_SAMPLES = frozenset(
+    np.dtype(t) for t in "int8 int16 int32 uint8 uint16 uint32 float32 float64".split()
+)
+
+
+def _plain_device_call(a, bins, range, density):
+    """Whether a GPU call needs none of the argument reading below (the
+    common call: a GPU array the library bins as it is, an int bins, no
+    range or one of Python numbers, no density), which it then skips."""
+    if type(bins) is not int or density or not _on_device(a):
+        return False
+    if range is not None and (
+        type(range) not in (tuple, list) or any(type(v) not in (int, float) for v in range)
+    ):
+        return False
+    return dtype_of(a) in _GPU_SAMPLES
 
 
 def _in_bin_type(a, range):

@@ -415,3 +415,43 @@ def test_weighted_sums_by_search_are_numpys(wtype):
         want, edges = np.histogram(x, bins, range_, weights=w)
         got = _sums_by_search(np, x, edges, w, w.dtype)
         np.testing.assert_array_equal(got, want, strict=True)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+def test_wide_integer_samples_as_float64_copies_are_numpys(monkeypatch, dtype):
+    """The GPU's int64 / uint64 path (float64 copies with NumPy's outer
+    edges, gpuprim._histograms._wide_integers_on_device) run on the host:
+    NumPy arrays are taken as device arrays, so the copies go to the host
+    library, whose answer must be NumPy's for the integers themselves."""
+    import gpuprim._histograms as h
+
+    monkeypatch.setattr(h, "_on_device", lambda x: type(x) is np.ndarray)
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(13)
+    data = [
+        rng.integers(0, 1000, 5000).astype(dtype),
+        np.array([info.min + 4, info.max - 4, info.max // 3], dtype),
+        np.array([info.max, info.max - 1, info.max - 2049, info.min], dtype),
+        np.full(5, 2**60 + 1, dtype),
+    ]
+    for x in data:
+        for bins, range_ in ((2, None), (7, None), (1000, None), (5, (3, 900)), (3, (0.5, 2.0**62))):
+            try:
+                want = np.histogram(x, bins, range_)
+            except ValueError as e:  # too many bins for the data's range
+                with pytest.raises(ValueError, match=str(e)[:20]):
+                    h.histogram(x, bins, range_)
+                continue
+            got = h.histogram(x, bins, range_)
+            np.testing.assert_array_equal(got[0], want[0], strict=True)
+            np.testing.assert_array_equal(got[1], want[1], strict=True)
+        for edges in ([0.0, 10.5, 2.0**63], [-5, 0, 10, 500]):
+            if isinstance(edges[0], int) and x is not data[0]:
+                continue  # integer edges with data beyond 2**53: refused below
+            np.testing.assert_array_equal(
+                h.histogram(x, edges)[0], np.histogram(x, edges)[0], strict=True
+            )
+    with pytest.raises(TypeError, match="beyond"):
+        h.histogram(data[1], 2, (0, 2**60 + 1))
+    with pytest.raises(TypeError, match="beyond"):
+        h.histogram(data[1], [0, 2**60 + 1])
