@@ -192,6 +192,12 @@ def test_the_mode_comes_from_the_environment(monkeypatch):
     assert _peer.use_env_mode({"GPUPRIM_PEER_ARRAYS": "numpy"}) is None
     with pytest.raises(ValueError, match="'numpy' or 'cupy'"):
         _peer.use_env_mode({"GPUPRIM_PEER_ARRAYS": "torch"})
+    import gpuprim
+
+    monkeypatch.setattr(gpuprim, "info", lambda: {"cuda_built": False})
+    with pytest.raises(pytest.skip.Exception, match="without the CUDA backend"):
+        _peer.use_env_mode({"GPUPRIM_PEER_ARRAYS": "cupy"})
+    monkeypatch.setattr(gpuprim, "info", lambda: {"cuda_built": True})
     monkeypatch.setitem(sys.modules, "cupy", None)  # CuPy not importable
     with pytest.raises(pytest.skip.Exception, match="CuPy is not importable"):
         _peer.use_env_mode({"GPUPRIM_PEER_ARRAYS": "cupy"})

@@ -85,7 +85,15 @@ class DeviceMode:
 
 def cupy_mode():
     """The DeviceMode of CuPy, or pytest.skip (at module level) saying why it
-    cannot run: CuPy not importable, or no CUDA device."""
+    cannot run: gpuprim without its CUDA backend, CuPy not importable, or
+    no CUDA device."""
+    import gpuprim
+
+    if not gpuprim.info()["cuda_built"]:
+        pytest.skip(
+            f"{MODE_VARIABLE}=cupy: gpuprim was built without the CUDA backend",
+            allow_module_level=True,
+        )
     try:
         import cupy
     except ImportError as e:
