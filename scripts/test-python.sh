@@ -4,6 +4,8 @@
 # GPU tests skip without a CUDA device), then the peer suites kept out of the
 # default run (SciPy's solver tests, seconds; SciPy's ndimage filter tests,
 # about a minute; NumPy's sort tests, about a minute). Part of scripts/test.sh.
+# The same peer suites on CuPy arrays (a GPU machine, a built package):
+# scripts/test-python-peers-gpu.sh.
 #   GPUPRIM_PYTHON_CUDA=1 scripts/test-python.sh   # the CUDA package instead
 #   GPUPRIM_PEER_SUITES=0 scripts/test-python.sh   # without numpy's sort tests
 set -euo pipefail
