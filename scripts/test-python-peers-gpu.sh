@@ -37,7 +37,7 @@ else
   export GPUPRIM_PEER_REPORT="${GPUPRIM_PEER_REPORT:-build/peers-gpu.json}"
 fi
 export PYTHONPATH="$PWD/python/tests/peers${PYTHONPATH:+:$PYTHONPATH}"
-timeout -s INT -k 30 "${GPUPRIM_PEER_TIMEOUT:-220}" \
+timeout -s INT -k 30 "${GPUPRIM_PEER_TIMEOUT:-200}" \
   "$python" -m pytest -q -rs -p _peer_report -p no:cacheprovider "${jobs[@]}" \
   python/tests/peers/numpy_sort.py \
   python/tests/peers/test_numpy_cumsum.py \
