@@ -9,7 +9,7 @@
 # $GPUPRIM_PEER_REPORT (default build/peers-gpu.json, or $OUT/peers-gpu.json
 # where $OUT is set). pytest-xdist, where installed, runs 8 workers
 # (GPUPRIM_PEER_JOBS). The run is interrupted after GPUPRIM_PEER_TIMEOUT
-# seconds (default 220; SIGINT, so pytest still prints the figures of the
+# seconds (default 200; SIGINT, so pytest still prints the figures of the
 # tests that ran).
 #
 # Takes an already built package: run from the repository root with
