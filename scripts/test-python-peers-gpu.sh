@@ -38,7 +38,7 @@ else
 fi
 export PYTHONPATH="$PWD/python/tests/peers${PYTHONPATH:+:$PYTHONPATH}"
 timeout -s INT -k 30 "${GPUPRIM_PEER_TIMEOUT:-200}" \
-  "$python" -m pytest -q -rs -p _peer_report -p no:cacheprovider "${jobs[@]}" \
+  "$python" -m pytest -q -rsfE --tb=line -p _peer_report -p no:cacheprovider "${jobs[@]}" \
   python/tests/peers/numpy_sort.py \
   python/tests/peers/test_numpy_cumsum.py \
   python/tests/peers/test_numpy_histograms.py \
