@@ -39,9 +39,11 @@ def _typed(v):
 
 
 def _bound_types(range):
-    """The range's bounds as np.result_type reads them: a dtype for a typed
-    bound, a Python number as it is."""
-    return [dtype_of(v) if _typed(v) else v for v in range]
+    """The range's bounds as np.result_type takes them: NumPy scalars and
+    Python numbers as they are, an element of a CuPy or PyTorch array as
+    its dtype."""
+    return [v if isinstance(v, (np.generic, np.ndarray)) or not _typed(v) else dtype_of(v)
+            for v in range]
 
 
 def _range_bits(range):
