@@ -42,8 +42,10 @@ def _bound_types(range):
     """The range's bounds as np.result_type takes them: NumPy scalars and
     Python numbers as they are, an element of a CuPy or PyTorch array as
     its dtype."""
-    return [v if isinstance(v, (np.generic, np.ndarray)) or not _typed(v) else dtype_of(v)
-            for v in range]
+    return [
+        v if isinstance(v, (np.generic, np.ndarray)) or not _typed(v) else dtype_of(v)
+        for v in range
+    ]
 
 
 def _range_bits(range):
@@ -295,7 +297,6 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     if given is not a and not _on_device(given) and not isinstance(given, np.ndarray):
         return host_results_like(given, counts, edges)
     return counts, edges
-
 
 
 # The GPU sample types the library bins as they are.

@@ -30,6 +30,7 @@ def same(xp, got, want):
 def histograms_agree(xp, x, *args, **kwargs):
     """gpuprim.histogram of x on the device (the other array arguments given
     for the device) against numpy.histogram of x with them on the host."""
+
     def moved(v):
         return xp.asarray(v) if isinstance(v, np.ndarray) else v
 

@@ -247,8 +247,15 @@ def test_the_report_counts_the_tests_that_call_gpuprim():
         tally.add(r)
     suites = tally.suites()
     assert suites["numpy_sort"] == {
-        "calling": 3, "on_device": 2, "arrays": "cupy", "passed": 1, "failed": 1, "xfailed": 1,
-        "xpassed": 0, "skipped": 0, "pass_percent": 33.3,
+        "calling": 3,
+        "on_device": 2,
+        "arrays": "cupy",
+        "passed": 1,
+        "failed": 1,
+        "xfailed": 1,
+        "xpassed": 0,
+        "skipped": 0,
+        "pass_percent": 33.3,
     }
     assert suites["scipy_iterative"]["passed"] == 1
     text = _peer_report.table(suites)
