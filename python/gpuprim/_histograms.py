@@ -270,9 +270,9 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     arrays than CuPy's, datetime64 samples, float16 data on the GPU, a
     longdouble range. Samples and weights on the host and the GPU:
     ValueError. On the GPU, a call without ``range`` waits for the data's
-    min and max (NumPy's checks need them), and so does one with int64 /
-    uint64 samples, a string ``bins`` or an array of edges; with ``range``
-    and an int ``bins`` nothing waits.
+    min and max (NumPy's checks need them), and so does one with a string
+    ``bins`` (the bin count) or an array of edges (their order is checked);
+    with ``range`` and an int ``bins`` nothing waits.
     """
     if weights is None and not density and range is not None and isinstance(bins, int):
         ops = compiled_ops(a)
