@@ -213,8 +213,8 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     even bins are float32 for float32 data, else float64 (array edges come
     back as given, on the samples' device), each equal to NumPy's. Samples:
     int8-64, uint8-64, float16, float32, float64 and bool (counted as
-    uint8, with NumPy's warning), on the CPU and on the GPU but float16
-    there; int64 / uint64 samples on the GPU are binned as float64 copies,
+    uint8, with NumPy's warning), on the CPU and on the GPU (float16 there
+    with an array of edges or a float32 / float64 range); int64 / uint64 samples on the GPU are binned as float64 copies,
     which NumPy's bin type is for them, where that is exact (values and
     range within +-2**52; beyond, TypeError).
 
@@ -267,7 +267,8 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
 
     Not supported (raising TypeError): weights of other dtypes (str,
     datetime64), object weights with GPU samples, weights of other GPU
-    arrays than CuPy's, datetime64 samples, float16 data on the GPU, a
+    arrays than CuPy's, datetime64 samples, even bins over float16 data on
+    the GPU (an array of edges, or a float32 range, takes them), a
     longdouble range. Samples and weights on the host and the GPU:
     ValueError. On the GPU, a call without ``range`` waits for the data's
     min and max (NumPy's checks need them), and so does one with a string
@@ -665,12 +666,21 @@ def _edges_in_double(edges):
 
 
 def _counts_and_edges(a, bins, range, stream):
+    half_on_device = _on_device(a) and dtype_of(a) == np.float16
     if np.ndim(bins) == 0:
         n = _bin_count(bins)
+        if half_on_device:
+            raise TypeError(
+                "histogram: even bins over float16 samples on the GPU are not supported (NumPy "
+                "places them in float16 arithmetic); pass an array of edges, a float32 range, "
+                "or float32 samples"
+            )
         pair = None if range is None else _range_pair(range)
         counts, edges = _core._histogram_even(a, n, pair, _range_bits(range), stream)
         if str(getattr(a, "dtype", "")) == "float16":
             edges = edges.astype(np.float16)  # float16 values, exactly
         return counts, edges
     edges = _edges_array(bins, stream, samples=a)
+    if half_on_device:
+        a = cast_result(a, np.dtype(np.float32))  # exact; the edges compare as float64 anyway
     return _core._histogram_of_edges(a, _edges_in_double(edges), stream), edges

@@ -174,9 +174,13 @@ def test_histogram_typed_range_bins_in_numpys_type(xp):
         gp.histogram(xp.asarray(x), bins=1, range=(np.longdouble(0), np.longdouble(2)))
 
 
-def test_histogram_float16_is_refused_by_name_on_the_gpu(xp):
-    with pytest.raises(TypeError, match="on the GPU samples are"):
-        gp.histogram(xp.asarray(np.arange(10, dtype=np.float16)), bins=4)
+def test_histogram_float16_samples(xp):
+    x = (random_array(np.float32, 300, seed=14) / 4).astype(np.float16)
+    histograms_agree(xp, x, np.array([-3.0, -0.5, 0.0, 0.25, 1.0, 3.0]))
+    histograms_agree(xp, x, [-1, 0, 2])
+    histograms_agree(xp, x, 5, (np.float32(-2.0), np.float32(2.5)))
+    with pytest.raises(TypeError, match="float16 samples on the GPU"):
+        gp.histogram(xp.asarray(x), bins=4)  # NumPy's float16 arithmetic
 
 
 # cg / bicgstab on CuPy: SciPy's vocabulary, compared with SciPy's answers.
