@@ -455,3 +455,25 @@ def test_wide_integer_samples_as_float64_copies_are_numpys(monkeypatch, dtype):
         h.histogram(data[1], 2, (0, 2**60 + 1))
     with pytest.raises(TypeError, match="beyond"):
         h.histogram(data[1], [0, 2**60 + 1])
+
+
+def test_float16_samples_on_the_gpu_path(monkeypatch):
+    """The GPU's float16 path run on the host (NumPy arrays taken as device
+    arrays): an array of edges counts a float32 copy, as NumPy's float64
+    comparisons do; a float32 range bins in float32; even bins in float16
+    arithmetic are refused by name."""
+    import gpuprim._histograms as h
+
+    monkeypatch.setattr(h, "_on_device", lambda x: type(x) is np.ndarray)
+    x = (np.random.default_rng(15).standard_normal(500) * 3).astype(np.float16)
+    cases = [
+        ([-3.0, -0.5, 0.0, 0.25, 1.0, 3.0], None),
+        ([-1, 0, 2], None),
+        (5, (np.float32(-2.0), np.float32(2.5))),
+    ]
+    for bins, range_ in cases:
+        got, want = h.histogram(x, bins, range_), np.histogram(x, bins, range_)
+        np.testing.assert_array_equal(got[0], want[0], strict=True)
+        np.testing.assert_array_equal(got[1], want[1], strict=True)
+    with pytest.raises(TypeError, match="float16 samples on the GPU"):
+        h.histogram(x, 4)
