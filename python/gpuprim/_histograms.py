@@ -214,9 +214,10 @@ def histogram(a, bins=10, range=None, density=None, weights=None, *, stream=None
     back as given, on the samples' device), each equal to NumPy's. Samples:
     int8-64, uint8-64, float16, float32, float64 and bool (counted as
     uint8, with NumPy's warning), on the CPU and on the GPU (float16 there
-    with an array of edges or a float32 / float64 range); int64 / uint64 samples on the GPU are binned as float64 copies,
-    which NumPy's bin type is for them, where that is exact (values and
-    range within +-2**52; beyond, TypeError).
+    with an array of edges or a float32 / float64 range). int64 / uint64
+    samples on the GPU are binned as float64 copies, NumPy's bin type for
+    them (integer range bounds or edges, which NumPy compares as integers,
+    within +-2**53; beyond, TypeError).
 
     NumPy's errors, with its exception types: TypeError for a ``bins`` that
     is not an integer, a string or an array; ValueError for bins < 1, a
