@@ -17,7 +17,8 @@
 # its _core*.so), on a machine with CuPy, SciPy, pytest and hypothesis:
 #   PYTHONPATH=/root/stage scripts/test-python-peers-gpu.sh [pytest args]
 # GPUPRIM_PEER_ARRAYS=numpy runs the same suites on NumPy arrays (the CPU
-# figures, for comparison). Exit status: pytest's.
+# figures, for comparison), GPUPRIM_PEER_ARRAYS=simulate the device mode's
+# mechanics on the CPU (no GPU needed). Exit status: pytest's.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 python="${PYTHON:-python3}"

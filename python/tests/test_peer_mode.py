@@ -190,8 +190,11 @@ def test_the_mode_comes_from_the_environment(monkeypatch):
     monkeypatch.setattr(_peer, "MODE", None)
     assert _peer.use_env_mode({}) is None
     assert _peer.use_env_mode({"GPUPRIM_PEER_ARRAYS": "numpy"}) is None
-    with pytest.raises(ValueError, match="'numpy' or 'cupy'"):
+    with pytest.raises(ValueError, match="'numpy', 'cupy' or 'simulate'"):
         _peer.use_env_mode({"GPUPRIM_PEER_ARRAYS": "torch"})
+    pytest.importorskip("scipy")
+    simulated = _peer.use_env_mode({"GPUPRIM_PEER_ARRAYS": "simulate"})
+    assert simulated.name == "simulate" and not simulated.strict
     import gpuprim
 
     monkeypatch.setattr(gpuprim, "info", lambda: {"cuda_built": False})
@@ -260,3 +263,19 @@ def test_the_report_counts_the_tests_that_call_gpuprim():
     assert suites["scipy_iterative"]["passed"] == 1
     text = _peer_report.table(suites)
     assert "| numpy_sort | cupy | 3 | 2 | 1 | 1 | 1 | 0 | 0 | 33.3 |" in text
+
+
+def test_the_simulation_moves_to_arrays_gpuprim_runs_on_the_cpu(monkeypatch):
+    import gpuprim as gp
+
+    monkeypatch.setattr(_peer, "MODE", _peer.simulated_mode())
+    seen = []
+
+    def sort(a, axis=-1):
+        seen.append(type(a))
+        return gp.sort(a, axis)
+
+    x = np.array([[3.0, 1.0], [2.0, -1.0]])
+    got = _peer.call(sort, x, 0)
+    assert seen == [_peer.SimulatedDeviceArray]
+    assert type(got) is np.ndarray and got.tolist() == [[2.0, -1.0], [3.0, 1.0]]
