@@ -14,13 +14,14 @@
 //      pass is one wave and each block reads its route once), and CUB over all bits; each output
 //      checked against CUB's bit for bit (all four sorts are stable);
 //   2. the first kernel alone, the digit histogram, three ways: "plain"
-//      (one shared atomic add a key and pass: the all-passes design),
-//      "warp" (production: a digit the same in a whole warp's keys added
-//      once, radix_digit_histograms<K, true>) and "runs" (a candidate,
+//      (production: one shared atomic add a key and pass), "warp" (a
+//      candidate: a digit the same in a whole warp's keys added once,
+//      radix_digit_histograms<K, true>) and "runs" (a candidate,
 //      radix_digit_histograms_runs below: each run of equal digits in
-//      adjacent lanes added once), counts checked against plain's. On
-//      sorted, narrow or equal keys the adds of a warp land on one counter
-//      and serialize (bench/results/attempts-2026-12-01-radix.md).
+//      adjacent lanes added once), counts checked against plain's. Both
+//      candidates were meant for sorted, narrow or equal keys, whose adds
+//      land on one counter; on an H100 both were slower than plain on
+//      every distribution (bench/results/h100-2026-12-08-sort-designs.md).
 // Not part of the default build or the tests; on the GPU machine:
 // cmake --build <build> --target gpuprim_lab_probe_radix_designs
 // (lab/probes/sort_skip_device_check.sh builds and runs it).
@@ -93,7 +94,7 @@ __global__ void __launch_bounds__(256)
     }
   };
   // Grid-stride over whole warps of 32 consecutive keys, 4 loaded at once
-  // (as production); the tail, where a warp's keys run past n, plainly.
+  // (as radix_digit_histograms); the tail, where a warp's keys run past n, plainly.
   constexpr int loads = 4;
   const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
   std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x;

@@ -438,7 +438,7 @@ def _weighted(a, bins, range, density, weights):
         )
     if a_on != w_on:
         raise ValueError(
-            "histogram: a and weights must both be on the host or both on the GPU "
+            "histogram: a and weights must be both on the host or both on the GPU "
             f"(got {type(a).__name__} and {type(weights).__name__})"
         )
     if a_on:

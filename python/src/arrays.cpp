@@ -631,6 +631,22 @@ device_guard::~device_guard() {
 array empty_array(const context& ctx, const std::vector<std::int64_t>& shape, dtype type) {
   frameworks& f = fw();
   nb::object out;
+  // A device array made here: described from what is known (importing it
+  // back would read nanobind's ndarray through the buffer protocol, which
+  // a device array does not serve).
+  const auto made = [&](void* data) {
+    array a;
+    a.obj = out;
+    a.type = type;
+    a.kind = ctx.kind;
+    a.on_device = ctx.on_device;
+    a.device = ctx.device;
+    a.ndim = static_cast<int>(shape.size());
+    for (int i = 0; i < a.ndim; ++i)
+      a.shape[i] = shape[i];
+    a.data = data;
+    return a;
+  };
   switch (ctx.kind) {
     case framework::cupy:
     case framework::torch: {
@@ -646,20 +662,11 @@ array empty_array(const context& ctx, const std::vector<std::int64_t>& shape, dt
         }
         out = ctx.like.attr("new_empty")(shape_tuple(shape), nb::arg("dtype") = dt);
       }
-      array a;
-      a.obj = out;
-      a.type = type;
-      a.kind = ctx.kind;
-      a.on_device = ctx.on_device;
-      a.device = ctx.device;
-      a.ndim = static_cast<int>(shape.size());
-      for (int i = 0; i < a.ndim; ++i)
-        a.shape[i] = shape[i];
       nb::object ptr = ctx.kind == framework::cupy ? nb::object(out.attr("data").attr("ptr"))
                                                    : nb::object(out.attr("data_ptr")());
-      a.data = PyLong_AsVoidPtr(ptr.ptr());
+      void* data = PyLong_AsVoidPtr(ptr.ptr());
       if (PyErr_Occurred()) throw nb::python_error();
-      return a;
+      return made(data);
     }
     case framework::other:
       if (ctx.on_device) {
@@ -683,7 +690,7 @@ array empty_array(const context& ctx, const std::vector<std::int64_t>& shape, dt
         nb::ndarray<> t(p, dims.size(), dims.data(), owner, nullptr, d, nb::device::cuda::value,
                         ctx.device);
         out = nb::cast(t);
-        break;
+        return made(p);
       }
       [[fallthrough]];
     case framework::numpy:

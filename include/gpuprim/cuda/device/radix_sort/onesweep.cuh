@@ -184,15 +184,16 @@ __device__ B warp_varying_bits(B bits) {
 }
 
 // Every pass's digit counts: hist[p * 256 + d] += count of digit d in pass p.
+// Without WarpUniform (production): one shared atomic a key and pass.
 // WarpUniform: a pass whose digit is the same in all 32 keys of a warp
-// (warp_varying_bits: about three instructions a key for all passes
-// together) adds 32 from one lane instead of 1 from each: 32 shared
-// atomics on one address serialize, and the keys whose digits are constant
-// (small integers, all equal, one top byte) or nearly so across a warp
-// (sorted keys' high digits) are the ones that do this. Without it, one
-// shared atomic a key and pass (the design before constant digits were
-// skipped; lab/probes/probe_radix_designs.cu times both).
-template <class K, bool WarpUniform = true>
+// (warp_varying_bits) adds 32 from one lane instead of 1 from each. It was
+// meant for keys whose digits are constant across a warp (small integers,
+// all equal, sorted keys' high digits), but measured 0.5-0.6x as fast as
+// the plain count on every distribution (H100, 2^28 keys: 900-1030 against
+// 540 us; lab/probes/probe_radix_designs.cu): the hardware merges a warp's
+// adds to one shared address, so the extra shuffles are pure cost. It
+// stays for the probe.
+template <class K, bool WarpUniform = false>
 __global__ void __launch_bounds__(256)
     radix_digit_histograms(const K* keys, std::uint64_t n, radix_digit<K> first, int passes,
                            unsigned* hist) {
