@@ -13,6 +13,7 @@
 #include "gpuprim/core/device_vector.hpp"
 #include "gpuprim/select.hpp"
 #include "support/cuda_fixture.hpp"
+#include "support/test_data.hpp"
 
 namespace gp = gpuprim;
 using namespace gpuprim::test;
@@ -111,14 +112,20 @@ void expect_runs_match_host(const std::vector<std::int32_t>& keys, const std::st
   EXPECT_EQ(gp::to_host(d_fsums), want_fsums) << what << ": float sums";
 }
 
+// The sizes of the two tests below: over 700 tiles of every kernel shape
+// (more than the look-back's window of 64 tiles), or fewer (a dozen or
+// more) under a GPUPRIM_TEST_MAX_SIZE cap (the sanitizer runs).
+std::size_t many_tiles(std::size_t n) {
+  return std::min(n, std::max<std::size_t>(test_size_cap(), 50'001));
+}
+
 }  // namespace
 
-// Over 700 tiles of every kernel shape (more than the look-back's window of
-// 64 tiles): one run over everything, runs of 1 to 40000 keys around the
-// tile and warp sizes (4096 and 6144 elements a tile, 384 and 768 a warp),
-// runs aligned with every tile boundary, and a head on every element.
+// One run over everything, runs of 1 to 40000 keys around the tile and warp
+// sizes (4096 and 6144 elements a tile, 384 and 768 a warp), runs aligned
+// with every tile boundary, and a head on every element.
 TEST_F(cuda_test, select_runs_spanning_tiles_and_tile_boundaries) {
-  const std::size_t n = 3 * (std::size_t{1} << 20) + 11;
+  const std::size_t n = many_tiles(3 * (std::size_t{1} << 20) + 11);
   expect_runs_match_host(std::vector<std::int32_t>(n, 5), "one run");
   expect_runs_match_host(keys_in_runs_of(n, {1, 2, 31, 32, 33, 383, 384, 385, 767, 768, 769, 4095,
                                              4096, 4097, 6143, 6144, 6145, 12288, 40000}),
@@ -127,10 +134,10 @@ TEST_F(cuda_test, select_runs_spanning_tiles_and_tile_boundaries) {
   expect_runs_match_host(keys_in_runs_of(n, {1}), "every element a run");
 }
 
-// copy_if, count_if, copy_flagged, both partitions and the three-way one over
-// about 700 tiles, against the host backend.
+// copy_if, count_if, copy_flagged, both partitions and the three-way one,
+// against the host backend.
 TEST_F(cuda_test, select_many_tiles) {
-  const std::size_t n = (std::size_t{1} << 22) + 3;
+  const std::size_t n = many_tiles((std::size_t{1} << 22) + 3);
   std::vector<float> x(n);
   std::vector<std::uint8_t> flags(n);
   std::uint64_t state = 12345;

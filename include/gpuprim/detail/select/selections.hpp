@@ -40,6 +40,7 @@ struct selection_base {
   using staged = T;                              // the element classify sees
   static constexpr bool needs_previous = false;  // classify looks at input[i - 1]
   static constexpr bool reduces = false;
+  static constexpr bool writes_index = false;  // write() reads its index argument
   const T* input = nullptr;
   bool emits = true;  // false: count only, write nothing
 };
@@ -73,6 +74,7 @@ struct select_flagged : selection_base<T> {
 template <class T, class Pred, class Index>
 struct select_index_if : selection_base<T> {
   static constexpr int counted = 1, sections = 1;
+  static constexpr bool writes_index = true;
   static constexpr rest_layout rest = rest_layout::none;
   Index* out = nullptr;
   Pred pred{};
@@ -126,6 +128,7 @@ struct unique_runs : selection_base<K> {
   static constexpr rest_layout rest = rest_layout::none;
   static constexpr bool needs_previous = true;
   static constexpr bool has_values = !std::is_same_v<V, no_values>;
+  static constexpr bool writes_index = has_values;
   const V* values = nullptr;
   K* keys_out = nullptr;
   V* values_out = nullptr;

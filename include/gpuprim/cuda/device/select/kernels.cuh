@@ -14,24 +14,29 @@
 //  1. Each warp loads its 32 * Items keys (and a reduction's values) with
 //     coalesced 16-byte loads into padded shared buffers
 //     (cuda/warp/warp_exchange.cuh); each lane then reads back its Items
-//     consecutive elements. The element before a lane's first one (unique's
-//     and the reductions' classes look at it) is the last one of the lane
-//     before, or for lane 0 one load from global memory: no block barrier.
+//     consecutive elements into registers. The element before a lane's
+//     first one (unique's and the reductions' classes look at it) is the
+//     last one of the lane before, or for lane 0 one load from global
+//     memory: no block barrier.
 //  2. Each lane classifies its elements (dropped, or one of up to three
-//     output classes; one bit each when there is one class) and sums its
-//     class counts: the scan's accumulator is the vector of counts, or for a
-//     reduction the pair (heads, value of the open run) under the segmented
-//     operator. A block_scan gives each thread its prefix within the tile
-//     and the tile's aggregate.
+//     output classes: a bit mask per class) and sums its class counts: the
+//     scan's accumulator is the vector of counts, or for a reduction the pair
+//     (heads, value of the open run) under the segmented operator. A
+//     block_scan gives each thread its prefix within the tile and the
+//     tile's aggregate.
 //  3. Warp 0 learns the tile's prefix by decoupled look-back
 //     (cuda/device/decoupled_lookback.cuh; a reduction's pair of 8 bytes
 //     rides in two status words, with no fence); the last tile writes the
 //     totals (and a reduction's last run value).
-//  4. Each element's rank within its class in the tile gives it a slot in
-//     a shared list of tile-local indices, classes one after another. A
-//     reduction folds its values again from the tile's prefix: the value of
-//     each run that a head of the tile ends goes to a shared list too, at
-//     the head's rank.
+//  4. Each element's rank within its class in the tile gives it a place in
+//     a shared list, classes one after another: the element itself, from
+//     its register, in the staging buffer it was loaded through (free since
+//     the block scan's barrier), or, for the selections that write an
+//     element's index (nonzero's, unique_by_key's values), its tile-local
+//     index in a list of its own (the staged elements stay). A reduction
+//     folds its values again from the tile's prefix: the value of each run
+//     that a head of the tile ends goes to a shared list too, at the head's
+//     rank.
 //  5. The block walks the lists in order: consecutive threads write
 //     consecutive outputs, so the stores are coalesced whatever the
 //     selection's density.
@@ -159,26 +164,29 @@ using staged_value_t =
 
 inline constexpr int select_threads = 256;
 // Resident blocks per SM the compiler must allow: 4 (64 registers a thread,
-// as the scan's tile) where the kernel fits them without spilling, 3 for
-// the reductions, which keep a run value beside each element.
+// as the scan's tile), 3 (85) for the reductions, which keep a run value
+// beside each element, and for the three-way partition's two class masks
+// (which spilled at 64).
 template <class S>
-inline constexpr int select_min_blocks = S::reduces ? 3 : 4;
+inline constexpr int select_min_blocks = S::reduces || S::sections > 2 ? 3 : 4;
 
 // Tiles ahead whose input a tile asks L2 for (the scan's distance,
 // scan_prefetch_tiles, measured there).
 inline constexpr unsigned select_prefetch_tiles = 64;
 
-// Elements per thread by the staged element's size: 24 four-byte elements
-// (6144 a tile, 25 KB staged plus 12 KB of slots), about the scan's 64 to
-// 96 bytes a thread, a whole number of 16-byte vectors each. A reduction
-// also stages a value per element (its values, then its run values): as many
-// elements as fit the 46 KB below, in whole vectors of both.
+// Elements per thread by the staged element's size, where the elements
+// compact in their staging buffer: the scan's 40 four-byte elements (10240
+// a tile, 41 KB staged) and about as many bytes for the other sizes, a whole
+// number of 16-byte vectors each.
 template <std::size_t Bytes>
 inline constexpr int select_items_per_thread = Bytes == 1   ? 32
-                                               : Bytes == 2 ? 24
-                                               : Bytes == 4 ? 24
-                                               : Bytes == 8 ? 12
+                                               : Bytes == 2 ? 32
+                                               : Bytes == 4 ? 40
+                                               : Bytes == 8 ? 16
                                                             : (Bytes <= 16 ? 6 : 1);
+// Where an index list of 2 bytes an element sits beside the staging buffer
+// (writes_index), and for the reductions, which stage a value beside each
+// key: as many elements as fit this many bytes, in whole vectors.
 inline constexpr std::size_t select_staging_budget = 46 * 1024;
 
 template <class S, class Count>
@@ -187,14 +195,17 @@ struct select_tile {
   using V = staged_value_t<S, Count>;
   static constexpr int threads = select_threads;
   static constexpr int key_items = select_items_per_thread<sizeof(K)>;
-  // 32 times the bytes an element takes: its key and slot, and a
-  // reduction's value (staged with one pad slot per 32).
-  static constexpr std::size_t element_bytes_32 =
-      sizeof(K) * 33 + 2 * 32 + (S::reduces ? sizeof(V) * 33 : 0);
+  // 32 times the bytes an element takes: its staged key (one pad slot per
+  // 32), a reduction's value, an index list's entry.
+  static constexpr std::size_t element_bytes_32 = sizeof(K) * 33 +
+                                                  (S::reduces ? sizeof(V) * 33 : 0) +
+                                                  (S::writes_index ? 2 * 32 : 0);
   static constexpr int fit =
       static_cast<int>(select_staging_budget * 32 / (threads * element_bytes_32));
   static constexpr int vec = std::max(vector_items<K>, S::reduces ? vector_items<V> : 1);
-  static constexpr int limited = std::max(1, std::min(key_items, fit));
+  // (Reductions: at most 16, the keys and the run values they end in
+  // registers within 85 of them; 20 spilled.)
+  static constexpr int limited = std::max(1, std::min({key_items, fit, S::reduces ? 16 : 64}));
   static constexpr int items = limited >= vec ? limited / vec * vec : limited;
 };
 
@@ -235,26 +246,56 @@ __device__ void prefetch_tile(const S& s, std::uint64_t n, std::uint64_t ahead) 
   }
 }
 
+// One warp's staging buffer and the element before its first.
+template <int Items, class K>
+struct select_warp_staging {
+  static constexpr int slots = 32 * Items + Items;  // warp_exchange's padded slots
+  K buffer[slots];
+  K before;
+};
+
 // Steps 1 and 2's loading and classifying, shared by both kernels: the
-// warp's keys (and values) staged, and the classes of a lane's elements.
+// warp's keys staged, a lane's keys in registers, and their classes, one
+// bit mask per class (-1: dropped).
 template <int Items, int Vec, class S>
 struct select_lane {
   using K = typename S::staged;
-  static constexpr bool one_class = S::sections == 1;
+  using mask_t = std::conditional_t<(Items > 32), unsigned long long, unsigned>;
+  static constexpr int sections = S::sections;
   const S& s;
   warp_exchange<Items, Vec, K> keys;
   int lane;
   int valid;  // of the lane's Items elements
   std::uint64_t first;  // global index of the lane's first element
-  unsigned selected = 0;  // one_class: bit k, element k is selected
-  signed char cls[one_class ? 1 : Items];
+  K x[Items];  // the lane's elements
+  mask_t in_class[sections] = {};
+  mask_t dropped = 0;  // (with sections > 1)
+
+  static __device__ mask_t bit(int k) { return mask_t{1} << k; }
 
   __device__ int class_at(int k) const {
-    if constexpr (one_class) {
-      return (selected >> k) & 1u ? 0 : -1;
+    if (k >= valid) return -1;
+    if constexpr (sections == 1) {
+      return in_class[0] & bit(k) ? 0 : -1;
     } else {
-      return cls[k];
+      if (dropped & bit(k)) return -1;
+      int c = sections - 1;
+#pragma unroll
+      for (int j = sections - 2; j >= 0; --j)
+        c = in_class[j] & bit(k) ? j : c;
+      return c;
     }
+  }
+
+  // How many of the lane's elements fall in class j.
+  __device__ unsigned count(int j) const {
+    if (j < sections - 1 || sections == 1) return __popcll(in_class[j]);
+    const mask_t all = valid >= 8 * static_cast<int>(sizeof(mask_t)) ? ~mask_t{0} : bit(valid) - 1;
+    mask_t rest = all & ~dropped;
+#pragma unroll
+    for (int q = 0; q < sections - 1; ++q)
+      rest &= ~in_class[q];
+    return __popcll(rest);
   }
 
   // Classifies the lane's elements (the keys are staged); `before` points
@@ -264,19 +305,22 @@ struct select_lane {
   __device__ void classify(const K* before) {
 #pragma unroll
     for (int k = 0; k < Items; ++k) {
-      int c = -1;
       if (k < valid) {
         const int e = lane * Items + k;
         const K* previous = nullptr;
         if constexpr (S::needs_previous) {
           previous = e > 0 ? &keys.buffer[padded_index(e - 1)] : before;
         }
-        c = s.classify(keys.blocked(lane, k), previous, first + k);
-      }
-      if constexpr (one_class) {
-        selected |= c == 0 ? 1u << k : 0u;
-      } else {
-        cls[k] = static_cast<signed char>(c);
+        x[k] = keys.blocked(lane, k);
+        const int c = s.classify(x[k], previous, first + k);
+        if constexpr (sections == 1) {
+          in_class[0] |= c == 0 ? bit(k) : 0;
+        } else {
+          dropped |= c < 0 ? bit(k) : 0;
+#pragma unroll
+          for (int j = 0; j < sections - 1; ++j)
+            in_class[j] |= c == j ? bit(k) : 0;
+        }
       }
     }
   }
@@ -309,6 +353,7 @@ __global__ void __launch_bounds__(Threads, select_min_blocks<S>) select_decouple
   using V = staged_value_t<S, Count>;
   using lookback_t = tile_lookback<T, Paired>;
   using lane_t = select_lane<Items, Vec, S>;
+  using staging = select_warp_staging<Items, K>;
   using slot_t = std::conditional_t<(Threads * Items <= 65536), std::uint16_t, std::uint32_t>;
   constexpr int warps = Threads / 32;
   constexpr int warp_elements = 32 * Items;
@@ -316,19 +361,19 @@ __global__ void __launch_bounds__(Threads, select_min_blocks<S>) select_decouple
   constexpr int counted = S::counted;
   constexpr int sections = S::sections;
   constexpr int exchange_slots = warp_exchange<Items, Vec, K>::slots;
+  static_assert(staging::slots == exchange_slots);
+  // Elements compact in their staging buffer, or their indices in a list.
+  constexpr bool compacts = !S::writes_index;
 
-  struct alignas(16) staging {
-    K slots[exchange_slots];
-    K before;  // the element before the warp's first
-  };
-  __shared__ staging exchange_storage[warps];
+  __shared__ alignas(16) unsigned char key_bytes[warps * sizeof(staging)];
   // A reduction's values (step 1), then its run values (step 4).
   constexpr int value_slots = S::reduces ? warps * exchange_slots : 1;
   __shared__ alignas(16) unsigned char value_bytes[value_slots * sizeof(V)];
   __shared__ typename block_scan<Threads, T>::storage scan_storage;
-  __shared__ slot_t slots[tile_elements];
+  __shared__ slot_t slots[compacts ? 1 : tile_elements];
   __shared__ partial<T> tile_prefix;
 
+  staging* const key_storage = reinterpret_cast<staging*>(key_bytes);
   V* const value_storage = reinterpret_cast<V*>(value_bytes);
   const auto op = acc::op(s);
   const std::uint64_t tile = blockIdx.x;
@@ -340,9 +385,6 @@ __global__ void __launch_bounds__(Threads, select_min_blocks<S>) select_decouple
       warp_begin >= n ? 0
                       : static_cast<int>(std::min<std::uint64_t>(warp_elements, n - warp_begin));
   const int tile_valid = static_cast<int>(std::min<std::uint64_t>(tile_elements, n - tile_begin));
-  const auto staged_at = [&](int e) -> const K& {
-    return exchange_storage[e / warp_elements].slots[padded_index(e % warp_elements)];
-  };
 
   // 0. Prefetch.
   if (prefetch_tiles > 0 && tile + prefetch_tiles < gridDim.x) {
@@ -350,9 +392,9 @@ __global__ void __launch_bounds__(Threads, select_min_blocks<S>) select_decouple
   }
 
   // 1. Load.
-  const K* before = load_before(s, warp_begin, n, lane, exchange_storage[warp].before);
-  lane_t mine{s, {exchange_storage[warp].slots}, lane,
-              std::clamp(warp_valid - lane * Items, 0, Items), warp_begin + lane * Items};
+  const K* before = load_before(s, warp_begin, n, lane, key_storage[warp].before);
+  lane_t mine{s, {key_storage[warp].buffer}, lane, std::clamp(warp_valid - lane * Items, 0, Items),
+              warp_begin + lane * Items};
   mine.keys.load(s.input + warp_begin, warp_valid, lane);
   const warp_exchange<Items, Vec, V> values{value_storage + warp * exchange_slots};
   if constexpr (acc::stages_values) values.load(s.values.data + warp_begin, warp_valid, lane);
@@ -370,12 +412,18 @@ __global__ void __launch_bounds__(Threads, select_min_blocks<S>) select_decouple
     }
   };
   partial<T> thread_total{T{}, mine.valid > 0};
+  if constexpr (S::reduces) {
 #pragma unroll
-  for (int k = 0; k < Items; ++k) {
-    if (k < mine.valid) {
-      const T t = acc::item(mine.class_at(k), item_value(k));
-      thread_total.value = k == 0 ? t : op(thread_total.value, t);
+    for (int k = 0; k < Items; ++k) {
+      if (k < mine.valid) {
+        const T t = acc::item(mine.class_at(k), item_value(k));
+        thread_total.value = k == 0 ? t : op(thread_total.value, t);
+      }
     }
+  } else {
+#pragma unroll
+    for (int j = 0; j < counted; ++j)
+      thread_total.value.c[j] = static_cast<Count>(mine.count(j));
   }
   const auto block = block_scan<Threads, T>{scan_storage}.exclusive_scan(thread_total, op);
 
@@ -409,7 +457,12 @@ __global__ void __launch_bounds__(Threads, select_min_blocks<S>) select_decouple
   }
   if (!s.emits) return;
 
-  // 4. Slots in the tile's lists.
+  // 4. Places in the tile's lists. (Every lane has read its staged keys
+  // before the block scan's barrier: the staging buffers are free.)
+  K* const compact = reinterpret_cast<K*>(key_bytes);
+  const auto staged_at = [&](int e) -> const K& {
+    return key_storage[e / warp_elements].buffer[padded_index(e % warp_elements)];
+  };
   Count tile_count[counted], local[counted], tile_base[counted];
   Count counted_before_tile = 0;
 #pragma unroll
@@ -430,16 +483,20 @@ __global__ void __launch_bounds__(Threads, select_min_blocks<S>) select_decouple
     if (c >= 0) {
       // (Selects over the classes, not indexing by c: the arrays stay in
       // registers.)
-      int slot = 0, taken = 0;
+      int place = 0, taken = 0;
 #pragma unroll
       for (int j = 0; j < counted; ++j) {
-        if (c == j) slot = section_start[j] + static_cast<int>(local[j]);
+        if (c == j) place = section_start[j] + static_cast<int>(local[j]);
         taken += static_cast<int>(local[j]);
         if (c == j) ++local[j];
       }
       if (c >= counted)
-        slot = section_start[counted < sections ? counted : 0] + (first + k - taken);
-      slots[slot] = static_cast<slot_t>(first + k);
+        place = section_start[counted < sections ? counted : 0] + (first + k - taken);
+      if constexpr (compacts) {
+        compact[place] = mine.x[k];
+      } else {
+        slots[place] = static_cast<slot_t>(first + k);
+      }
     }
   }
   if constexpr (S::reduces) {
@@ -449,14 +506,14 @@ __global__ void __launch_bounds__(Threads, select_min_blocks<S>) select_decouple
     using IV = typename acc::item_value;
     partial<T> run = combine(tile_prefix, block.exclusive_prefix, op);
     IV ended[Items];
-    unsigned ends = 0;
+    typename lane_t::mask_t ends = 0;
 #pragma unroll
     for (int k = 0; k < Items; ++k) {
       if (k < mine.valid) {
         const int c = mine.class_at(k);
         if (c == 0 && run.valid) {
           ended[k] = run.value.value;
-          ends |= 1u << k;
+          ends |= lane_t::bit(k);
         }
         run = combine(run, partial<T>{acc::item(c, item_value(k)), true}, op);
       }
@@ -466,21 +523,20 @@ __global__ void __launch_bounds__(Threads, select_min_blocks<S>) select_decouple
 #pragma unroll
     for (int k = 0; k < Items; ++k) {
       if (mine.class_at(k) == 0) {
-        if ((ends >> k) & 1u) value_storage[rank] = ended[k];
+        if (ends & lane_t::bit(k)) value_storage[rank] = ended[k];
         ++rank;
       }
     }
   }
   __syncthreads();
 
-  // 5. Coalesced stores, in slot order.
+  // 5. Coalesced stores, in list order.
   int emitted = tile_valid;  // a partition places every element
   if constexpr (sections == counted) {
     emitted = section_start[sections - 1] + static_cast<int>(tile_count[sections - 1]);
   }
   const std::uint64_t selected = selected_total_of(s);
   for (int j = threadIdx.x; j < emitted; j += Threads) {
-    const int e = slots[j];
     int c = 0, start = 0;
     std::uint64_t base = tile_base[0];
 #pragma unroll
@@ -495,7 +551,12 @@ __global__ void __launch_bounds__(Threads, select_min_blocks<S>) select_decouple
     const std::uint64_t dest =
         c < counted ? base + r
                     : rest_position(s, tile_begin - counted_before_tile + r, n, selected);
-    s.write(c, dest, staged_at(e), tile_begin + e);
+    if constexpr (compacts) {
+      s.write(c, dest, compact[j], 0);
+    } else {
+      const int e = slots[j];
+      s.write(c, dest, staged_at(e), tile_begin + e);
+    }
   }
   if constexpr (S::reduces) {
     // Head q of the tile ends run tile_base + q - 1.
@@ -511,17 +572,14 @@ template <int Threads, int Items, int Vec, class S>
 __global__ void __launch_bounds__(Threads)
     select_count(S s, std::uint64_t n, unsigned long long* counts) {
   using K = typename S::staged;
+  using staging = select_warp_staging<Items, K>;
   constexpr int warps = Threads / 32;
   constexpr int warp_elements = 32 * Items;
   constexpr int tile_elements = Threads * Items;
-  constexpr int exchange_slots = warp_exchange<Items, Vec, K>::slots;
-  struct alignas(16) staging {
-    K slots[exchange_slots];
-    K before;
-  };
-  __shared__ staging exchange_storage[warps];
+  __shared__ alignas(16) unsigned char key_bytes[warps * sizeof(staging)];
   __shared__ unsigned block_counts[S::counted];
 
+  staging* const key_storage = reinterpret_cast<staging*>(key_bytes);
   const std::uint64_t tile = blockIdx.x;
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
@@ -531,8 +589,8 @@ __global__ void __launch_bounds__(Threads)
                       : static_cast<int>(std::min<std::uint64_t>(warp_elements, n - warp_begin));
   if (threadIdx.x < S::counted) block_counts[threadIdx.x] = 0;
 
-  const K* before = load_before(s, warp_begin, n, lane, exchange_storage[warp].before);
-  select_lane<Items, Vec, S> mine{s, {exchange_storage[warp].slots}, lane,
+  const K* before = load_before(s, warp_begin, n, lane, key_storage[warp].before);
+  select_lane<Items, Vec, S> mine{s, {key_storage[warp].buffer}, lane,
                                   std::clamp(warp_valid - lane * Items, 0, Items),
                                   warp_begin + lane * Items};
   mine.keys.load(s.input + warp_begin, warp_valid, lane);
@@ -540,14 +598,7 @@ __global__ void __launch_bounds__(Threads)
   __syncthreads();  // block_counts zeroed
 #pragma unroll
   for (int j = 0; j < S::counted; ++j) {
-    unsigned count = 0;
-    if constexpr (S::sections == 1) {
-      count = __popc(mine.selected);
-    } else {
-#pragma unroll
-      for (int k = 0; k < Items; ++k)
-        count += mine.cls[k] == j ? 1u : 0u;
-    }
+    unsigned count = mine.count(j);
 #pragma unroll
     for (int d = 16; d > 0; d /= 2)
       count += __shfl_xor_sync(0xffffffffu, count, d);
