@@ -8,7 +8,8 @@
 #  2. `gpuprim-bench select --backend cuda` (its Markdown table in
 #     $OUT/bench-select.md, progress in $OUT/bench-select.txt),
 #  3. the same tests under compute-sanitizer memcheck, sizes capped, the
-#     2^31 cases left out ($OUT/sanitize-memcheck.log), in the time left.
+#     2^31 cases left out ($OUT/memcheck-gpu.log, memcheck-shared.log), in
+#     the time left.
 # A summary goes to $OUT/summary.txt, the build's messages to $OUT/build.log.
 # Usage (from the repository root): lab/probes/select_device_check.sh
 # (SELECT_BUILD_DIR: the build directory, /root/build-sel by default; a
@@ -64,14 +65,19 @@ if [ -x "$B/gpuprim-bench" ]; then
     awk -F'|' '{ printf "  %-32s %-6s vendor/gpuprim %s\n", $3, $5, $12 }' >>"$summary"
 fi
 
-# 3. memcheck in the time left.
-left=$((deadline - ($(date +%s) - dc_start)))
-if [ -x "$B/select_tests" ] && [ "$left" -gt 20 ]; then
+# 3. memcheck in the time left: the GPU backend's own cases (tiles, runs
+# across them) first, then the shared ones.
+memcheck() {
+  local name=$1 filter=$2 left=$((deadline - ($(date +%s) - dc_start)))
+  if [ ! -x "$B/select_tests" ] || [ "$left" -le 20 ]; then
+    stamp "memcheck $name not run: ${left} s left"
+    return
+  fi
   GPUPRIM_TEST_MAX_SIZE=${SANITIZE_MAX_SIZE:-70000} timeout "$left" \
     compute-sanitizer --tool memcheck --error-exitcode 9 "$B/select_tests" \
-    --gtest_filter='-*two_to_the_31*' >"$OUT/sanitize-memcheck.log" 2>&1
-  stamp "memcheck rc=$? (124: cut at the deadline) $(grep -E 'ERROR SUMMARY|^\[  (PASSED|FAILED)' "$OUT/sanitize-memcheck.log" | tr '\n' ' ')"
-else
-  stamp "memcheck not run: ${left} s left"
-fi
+    --gtest_filter="$filter" >"$OUT/memcheck-$name.log" 2>&1
+  stamp "memcheck $name rc=$? (124: cut at the deadline) $(grep -E 'ERROR SUMMARY|^\[  (PASSED|FAILED)' "$OUT/memcheck-$name.log" | tr '\n' ' ')"
+}
+memcheck gpu 'cuda_test.select_*-*two_to_the_31*'
+memcheck shared '*-cuda_test.select_*:*two_to_the_31*'
 dc_finish

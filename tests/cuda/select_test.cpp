@@ -105,8 +105,7 @@ void expect_runs_match_host(const std::vector<std::int32_t>& keys, const std::st
   ASSERT_EQ(gp::reduce_by_key(gp::host, keys, fvalues, want_keys, want_fsums), runs);
   gp::device_vector<std::int32_t> d_keys_out(runs);
   gp::device_vector<float> d_fsums(runs);
-  ASSERT_EQ(gp::reduce_by_key(gp::cuda, d_keys, gp::to_device(fvalues), d_keys_out, d_fsums),
-            runs)
+  ASSERT_EQ(gp::reduce_by_key(gp::cuda, d_keys, gp::to_device(fvalues), d_keys_out, d_fsums), runs)
       << what;
   EXPECT_EQ(gp::to_host(d_keys_out), want_keys) << what << ": float keys";
   EXPECT_EQ(gp::to_host(d_fsums), want_fsums) << what << ": float sums";
@@ -169,7 +168,8 @@ TEST_F(cuda_test, select_many_tiles) {
   }
 
   const auto low = gp::less_than<float>(0.1f);
-  const auto counts = gp::partition_three_way(gp::host, x, want, want_second, want_third, low, pred);
+  const auto counts =
+      gp::partition_three_way(gp::host, x, want, want_second, want_third, low, pred);
   const auto got_counts = gp::partition_three_way(gp::cuda, d, out, second, third, low, pred);
   ASSERT_EQ(got_counts.first, counts.first);
   ASSERT_EQ(got_counts.second, counts.second);

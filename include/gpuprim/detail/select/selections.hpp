@@ -34,7 +34,9 @@ enum class rest_layout : std::uint8_t {
   own_array,       // at rank, in an output of its own
 };
 
-// The parts every selection has.
+// The parts every selection has. A selection with one class whose write()
+// is `output[dest] = x` also has plain_output(): the GPU stores its
+// compacted elements in 16-byte vectors.
 template <class T>
 struct selection_base {
   using staged = T;                              // the element classify sees
@@ -54,6 +56,7 @@ struct select_if : selection_base<T> {
   Pred pred{};
   GPUPRIM_HD int classify(const T& x, const T*, std::uint64_t) const { return pred(x) ? 0 : -1; }
   GPUPRIM_HD void write(int, std::uint64_t dest, const T& x, std::uint64_t) const { out[dest] = x; }
+  GPUPRIM_HD T* plain_output() const { return out; }
 };
 
 // copy_flagged: the elements whose flag is nonzero.
@@ -67,6 +70,7 @@ struct select_flagged : selection_base<T> {
     return flags[i] != Flag{} ? 0 : -1;
   }
   GPUPRIM_HD void write(int, std::uint64_t dest, const T& x, std::uint64_t) const { out[dest] = x; }
+  GPUPRIM_HD T* plain_output() const { return out; }
 };
 
 // nonzero / flatnonzero: the indices (as Index) of the elements pred
@@ -140,6 +144,7 @@ struct unique_runs : selection_base<K> {
     keys_out[dest] = x;
     if constexpr (has_values) values_out[dest] = values[i];
   }
+  GPUPRIM_HD K* plain_output() const { return keys_out; }  // (without values)
 };
 
 // The values a reduction folds: an array, or a 1 per element (a run's
@@ -178,6 +183,7 @@ struct reduce_runs : selection_base<K> {
   GPUPRIM_HD void write(int, std::uint64_t dest, const K& x, std::uint64_t) const {
     keys_out[dest] = x;
   }
+  GPUPRIM_HD K* plain_output() const { return keys_out; }
   GPUPRIM_HD void write_value(std::uint64_t run, const value_type& v) const { values_out[run] = v; }
 };
 

@@ -109,8 +109,8 @@ struct no_item_value {};
 // its run values are then lengths, which it counts in Count (a run is no
 // longer than the call), whatever the output's type.
 template <class S>
-inline constexpr bool counts_run_lengths =
-    decltype(S::values)::constant && std::is_same_v<std::remove_cv_t<decltype(S::op)>, gpuprim::plus>;
+inline constexpr bool counts_run_lengths = decltype(S::values)::constant&&
+    std::is_same_v<std::remove_cv_t<decltype(S::op)>, gpuprim::plus>;
 
 // What the kernel scans for selection S with counts of type Count.
 template <class S, class Count, bool Reduces = S::reduces>
@@ -133,8 +133,7 @@ struct select_accumulator {
 
 template <class S, class Count>
 struct select_accumulator<S, Count, true> {
-  using item_value =
-      std::conditional_t<counts_run_lengths<S>, Count, typename S::value_type>;
+  using item_value = std::conditional_t<counts_run_lengths<S>, Count, typename S::value_type>;
   using type = run_total<Count, item_value>;
   static constexpr bool stages_values = !decltype(S::values)::constant;
   using folding = std::conditional_t<counts_run_lengths<S>, gpuprim::plus, decltype(S::op)>;
@@ -158,7 +157,8 @@ struct select_accumulator<S, Count, true> {
 // A value staged beside each key: a reduction's (or a stand-in byte).
 template <class S, class Count>
 using staged_value_t =
-    std::conditional_t<S::reduces, typename select_accumulator<S, Count>::item_value, unsigned char>;
+    std::conditional_t<S::reduces, typename select_accumulator<S, Count>::item_value,
+                       unsigned char>;
 
 // ---- tile shape ---------------------------------------------------------------
 
@@ -197,9 +197,8 @@ struct select_tile {
   static constexpr int key_items = select_items_per_thread<sizeof(K)>;
   // 32 times the bytes an element takes: its staged key (one pad slot per
   // 32), a reduction's value, an index list's entry.
-  static constexpr std::size_t element_bytes_32 = sizeof(K) * 33 +
-                                                  (S::reduces ? sizeof(V) * 33 : 0) +
-                                                  (S::writes_index ? 2 * 32 : 0);
+  static constexpr std::size_t element_bytes_32 =
+      sizeof(K) * 33 + (S::reduces ? sizeof(V) * 33 : 0) + (S::writes_index ? 2 * 32 : 0);
   static constexpr int fit =
       static_cast<int>(select_staging_budget * 32 / (threads * element_bytes_32));
   static constexpr int vec = std::max(vector_items<K>, S::reduces ? vector_items<V> : 1);
@@ -265,9 +264,9 @@ struct select_lane {
   const S& s;
   warp_exchange<Items, Vec, K> keys;
   int lane;
-  int valid;  // of the lane's Items elements
+  int valid;            // of the lane's Items elements
   std::uint64_t first;  // global index of the lane's first element
-  K x[Items];  // the lane's elements
+  K x[Items];           // the lane's elements
   mask_t in_class[sections] = {};
   mask_t dropped = 0;  // (with sections > 1)
 
@@ -342,6 +341,32 @@ __device__ const typename S::staged* load_before(const S& s, std::uint64_t warp_
   return nullptr;
 }
 
+// Step 5 for a selection with one plain output: the block stores list[0,
+// count) at dst, in 16-byte vectors between a scalar head and tail.
+template <int Threads, class K>
+__device__ void store_list(K* dst, const K* list, int count) {
+  constexpr int vec = vector_items<K>;
+  int head = count, vectors = 0;
+  if constexpr (vec > 1) {
+    const auto address = reinterpret_cast<std::uintptr_t>(dst);
+    if (address % sizeof(K) == 0) {
+      head = std::min(count, static_cast<int>((16 - address % 16) % 16 / sizeof(K)));
+      vectors = (count - head) / vec;
+    }
+  }
+  for (int j = threadIdx.x; j < head; j += Threads)
+    dst[j] = list[j];
+  for (int v = threadIdx.x; v < vectors; v += Threads) {
+    vector_of<K, vec> w;
+#pragma unroll
+    for (int c = 0; c < vec; ++c)
+      w.items[c] = list[head + v * vec + c];
+    *reinterpret_cast<vector_of<K, vec>*>(dst + head + v * vec) = w;
+  }
+  for (int j = head + vectors * vec + threadIdx.x; j < count; j += Threads)
+    dst[j] = list[j];
+}
+
 template <int Threads, int Items, int Vec, class Count, bool Paired, class S>
 __global__ void __launch_bounds__(Threads, select_min_blocks<S>) select_decoupled_lookback(
     S s, std::uint64_t n,
@@ -393,7 +418,10 @@ __global__ void __launch_bounds__(Threads, select_min_blocks<S>) select_decouple
 
   // 1. Load.
   const K* before = load_before(s, warp_begin, n, lane, key_storage[warp].before);
-  lane_t mine{s, {key_storage[warp].buffer}, lane, std::clamp(warp_valid - lane * Items, 0, Items),
+  lane_t mine{s,
+              {key_storage[warp].buffer},
+              lane,
+              std::clamp(warp_valid - lane * Items, 0, Items),
               warp_begin + lane * Items};
   mine.keys.load(s.input + warp_begin, warp_valid, lane);
   const warp_exchange<Items, Vec, V> values{value_storage + warp * exchange_slots};
@@ -536,7 +564,13 @@ __global__ void __launch_bounds__(Threads, select_min_blocks<S>) select_decouple
     emitted = section_start[sections - 1] + static_cast<int>(tile_count[sections - 1]);
   }
   const std::uint64_t selected = selected_total_of(s);
-  for (int j = threadIdx.x; j < emitted; j += Threads) {
+  constexpr bool plain = compacts && sections == 1 && requires(const S& x) {
+    x.plain_output();
+  };
+  if constexpr (plain) {
+    store_list<Threads>(s.plain_output() + tile_base[0], compact, emitted);
+  }
+  for (int j = threadIdx.x; j < (plain ? 0 : emitted); j += Threads) {
     int c = 0, start = 0;
     std::uint64_t base = tile_base[0];
 #pragma unroll
@@ -590,7 +624,9 @@ __global__ void __launch_bounds__(Threads)
   if (threadIdx.x < S::counted) block_counts[threadIdx.x] = 0;
 
   const K* before = load_before(s, warp_begin, n, lane, key_storage[warp].before);
-  select_lane<Items, Vec, S> mine{s, {key_storage[warp].buffer}, lane,
+  select_lane<Items, Vec, S> mine{s,
+                                  {key_storage[warp].buffer},
+                                  lane,
                                   std::clamp(warp_valid - lane * Items, 0, Items),
                                   warp_begin + lane * Items};
   mine.keys.load(s.input + warp_begin, warp_valid, lane);
