@@ -22,6 +22,11 @@
 // spare bit: a segmented scan's head flag) rides in the lower half, so one
 // load sees flag and value together: no fence, one L2 round trip per poll. Larger values go to a
 // side array, written and fenced before the flag, and read after a fence once the flag is seen.
+// A look-back asked for with PairedWords (the selection's reductions: a run count and the open
+// run's value) gives a value of 5 to 8 bytes two status words per tile, written and read as one
+// 16-byte access: each word's upper half is the same flag and its lower half half of the value. A
+// reader accepts the pair only when both flags are equal and of this epoch, so a pair read while
+// it was being rewritten is polled again, and still no fence is needed.
 #pragma once
 
 #include <cuda/atomic>
@@ -82,13 +87,24 @@ __device__ __forceinline__ void lookback_sleep(unsigned ns) {
 #endif
 }
 
-template <class T>
+// Two status words of one tile, as one 16-byte access sees them.
+struct status_pair {
+  unsigned long long low, high;
+};
+
+template <class T, bool PairedWords = false>
 struct tile_lookback {
   static constexpr unsigned aggregate = 1;  // kinds
   static constexpr unsigned inclusive_prefix = 2;
-  static constexpr bool packed = status_packing<T>::packed;
+  // The value travels in two status words (see the note at the top).
+  static constexpr bool paired = PairedWords && !status_packing<T>::packed && sizeof(T) <= 8 &&
+                                 std::is_trivially_copyable_v<T>;
+  // The value travels in the status word(s): no side array, no fence.
+  static constexpr bool packed = status_packing<T>::packed || paired;
+  static constexpr int words_per_tile = paired ? 2 : 1;
+  using word = std::conditional_t<paired, status_pair, unsigned long long>;
 
-  unsigned long long* status;  // one word per tile
+  unsigned long long* status;  // words_per_tile words per tile
   T* values;                   // !packed: two per tile, [2t] aggregate, [2t + 1] prefix
   unsigned epoch;
 
@@ -96,6 +112,43 @@ struct tile_lookback {
     unsigned kind;
     T value;
   };
+
+  // Both words of a pair in one relaxed 16-byte access (each word single-copy atomic).
+  static __device__ status_pair load_status(const status_pair* p) {
+    status_pair w;
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
+                 : "=l"(w.low), "=l"(w.high)
+                 : "l"(p)
+                 : "memory");
+#else
+    asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];"
+                 : "=l"(w.low), "=l"(w.high)
+                 : "l"(p)
+                 : "memory");
+#endif
+    return w;
+  }
+  static __device__ void store_status(status_pair* p, const status_pair& w) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700
+    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(w.low), "l"(w.high)
+                 : "memory");
+#else
+    asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(w.low), "l"(w.high)
+                 : "memory");
+#endif
+  }
+  __device__ status_pair* pair_at(long long tile) const {
+    return reinterpret_cast<status_pair*>(status + 2 * tile);
+  }
+
+  // Whether word w (published or not) shows a publication of this epoch.
+  __device__ bool current(const unsigned long long& w) const { return (w >> 35) == epoch; }
+  __device__ bool current(const status_pair& w) const {
+    return (w.low >> 35) == epoch && (w.low >> 32) == (w.high >> 32);
+  }
+  static __device__ unsigned long long flag_word(const unsigned long long& w) { return w; }
+  static __device__ unsigned long long flag_word(const status_pair& w) { return w.low; }
 
   // Relaxed device-scope 64-bit accesses: single-copy atomic (flag and
   // packed value travel together), served at L2, never hoisted out of a
@@ -115,7 +168,13 @@ struct tile_lookback {
   }
 
   __device__ void publish(unsigned long long tile, unsigned kind, const T& value) const {
-    if constexpr (packed) {
+    if constexpr (paired) {
+      unsigned long long bits = 0;
+      memcpy(&bits, &value, sizeof(T));
+      const unsigned long long flag = word_flag(kind, 0);
+      store_status(pair_at(static_cast<long long>(tile)),
+                   status_pair{flag | (bits & 0xffffffffull), flag | (bits >> 32)});
+    } else if constexpr (status_packing<T>::packed) {
       unsigned bits, spare;
       status_packing<T>::encode(value, bits, spare);
       store_status(&status[tile], word_flag(kind, spare) | bits);
@@ -128,7 +187,13 @@ struct tile_lookback {
 
   // Tile p's status word as it is now (published in this epoch or not):
   // several of these can be in flight at once, then read(p, word) each.
-  __device__ unsigned long long peek(long long p) const { return load_status(&status[p]); }
+  __device__ word peek(long long p) const {
+    if constexpr (paired) {
+      return load_status(pair_at(p));
+    } else {
+      return load_status(&status[p]);
+    }
+  }
 
   // Waits until tile p has published in this epoch; returns what it has.
   __device__ entry read(long long p) const { return read(p, peek(p)); }
@@ -137,13 +202,16 @@ struct tile_lookback {
   // DelayNs, sleeps that long (__nanosleep) before each reload, polling L2
   // less often.
   template <int DelayNs = 0>
-  __device__ entry read(long long p, unsigned long long w) const {
-    while ((w >> 35) != epoch) {
+  __device__ entry read(long long p, word w) const {
+    while (!current(w)) {
       if constexpr (DelayNs > 0) lookback_sleep(DelayNs);
-      w = load_status(&status[p]);
+      w = peek(p);
     }
-    entry e{static_cast<unsigned>(w >> 32) & 3u, T{}};
-    if constexpr (packed) {
+    entry e{static_cast<unsigned>(flag_word(w) >> 32) & 3u, T{}};
+    if constexpr (paired) {
+      const unsigned long long bits = (w.low & 0xffffffffull) | (w.high << 32);
+      memcpy(&e.value, &bits, sizeof(T));
+    } else if constexpr (status_packing<T>::packed) {
       e.value =
           status_packing<T>::decode(static_cast<unsigned>(w), static_cast<unsigned>(w >> 34) & 1u);
     } else {
@@ -195,10 +263,10 @@ struct tile_lookback {
       if constexpr (PollDelayNs > 0) {
         if (!first) lookback_sleep(PollDelayNs);
       }
-      unsigned long long words[Words];
+      word words[Words];
 #pragma unroll
       for (int j = 0; j < Words; ++j)
-        words[j] = tile_of(j) >= 0 ? peek(tile_of(j)) : 0;
+        words[j] = tile_of(j) >= 0 ? peek(tile_of(j)) : word{};
 #pragma unroll
       for (int j = 0; j < Words; ++j) {
         // Before tile 0 (only in tiles < 32 * Words): a stand-in prefix that
@@ -260,11 +328,13 @@ inline constexpr int scan_first_poll_delay_ns = 1000;
 // workspace (with the side array of values that do not pack). A tile
 // learns its index from blockIdx.x, so past 2^31 - 1 tiles this throws
 // std::invalid_argument naming `what` (the calling function).
-template <class T>
-tile_lookback<T> stream_tile_lookback(stream_t stream, std::uint64_t tiles, const char* what) {
+template <class T, bool PairedWords = false>
+tile_lookback<T, PairedWords> stream_tile_lookback(stream_t stream, std::uint64_t tiles,
+                                                   const char* what) {
+  using lookback = tile_lookback<T, PairedWords>;
   if (tiles > 0x7fffffffull) throw std::invalid_argument(std::string(what) + ": input too large");
-  const lookback_workspace ws =
-      stream_lookback_workspace(stream, tiles, tile_lookback<T>::packed ? 0 : 2 * sizeof(T));
+  const lookback_workspace ws = stream_lookback_workspace(
+      stream, tiles * lookback::words_per_tile, lookback::packed ? 0 : 2 * sizeof(T));
   return {ws.status, static_cast<T*>(ws.values), ws.epoch};
 }
 

@@ -34,12 +34,15 @@ enum class rest_layout : std::uint8_t {
   own_array,       // at rank, in an output of its own
 };
 
-// The parts every selection has.
+// The parts every selection has. A selection with one class whose write()
+// is `output[dest] = x` also has plain_output(): the GPU stores its
+// compacted elements in 16-byte vectors.
 template <class T>
 struct selection_base {
   using staged = T;                              // the element classify sees
   static constexpr bool needs_previous = false;  // classify looks at input[i - 1]
   static constexpr bool reduces = false;
+  static constexpr bool writes_index = false;  // write() reads its index argument
   const T* input = nullptr;
   bool emits = true;  // false: count only, write nothing
 };
@@ -53,6 +56,7 @@ struct select_if : selection_base<T> {
   Pred pred{};
   GPUPRIM_HD int classify(const T& x, const T*, std::uint64_t) const { return pred(x) ? 0 : -1; }
   GPUPRIM_HD void write(int, std::uint64_t dest, const T& x, std::uint64_t) const { out[dest] = x; }
+  GPUPRIM_HD T* plain_output() const { return out; }
 };
 
 // copy_flagged: the elements whose flag is nonzero.
@@ -66,6 +70,7 @@ struct select_flagged : selection_base<T> {
     return flags[i] != Flag{} ? 0 : -1;
   }
   GPUPRIM_HD void write(int, std::uint64_t dest, const T& x, std::uint64_t) const { out[dest] = x; }
+  GPUPRIM_HD T* plain_output() const { return out; }
 };
 
 // nonzero / flatnonzero: the indices (as Index) of the elements pred
@@ -73,6 +78,7 @@ struct select_flagged : selection_base<T> {
 template <class T, class Pred, class Index>
 struct select_index_if : selection_base<T> {
   static constexpr int counted = 1, sections = 1;
+  static constexpr bool writes_index = true;
   static constexpr rest_layout rest = rest_layout::none;
   Index* out = nullptr;
   Pred pred{};
@@ -126,6 +132,7 @@ struct unique_runs : selection_base<K> {
   static constexpr rest_layout rest = rest_layout::none;
   static constexpr bool needs_previous = true;
   static constexpr bool has_values = !std::is_same_v<V, no_values>;
+  static constexpr bool writes_index = has_values;
   const V* values = nullptr;
   K* keys_out = nullptr;
   V* values_out = nullptr;
@@ -137,6 +144,7 @@ struct unique_runs : selection_base<K> {
     keys_out[dest] = x;
     if constexpr (has_values) values_out[dest] = values[i];
   }
+  GPUPRIM_HD K* plain_output() const { return keys_out; }  // (without values)
 };
 
 // The values a reduction folds: an array, or a 1 per element (a run's
@@ -175,6 +183,7 @@ struct reduce_runs : selection_base<K> {
   GPUPRIM_HD void write(int, std::uint64_t dest, const K& x, std::uint64_t) const {
     keys_out[dest] = x;
   }
+  GPUPRIM_HD K* plain_output() const { return keys_out; }
   GPUPRIM_HD void write_value(std::uint64_t run, const value_type& v) const { values_out[run] = v; }
 };
 
