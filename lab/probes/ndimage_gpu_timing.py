@@ -1,0 +1,69 @@
+"""gpuprim.ndimage on CuPy arrays: the exact N-D path (SciPy's bits) against
+the 2-D tiled kernels, per call (median of 20 after a warm-up, CUDA events).
+Run by lab/probes/ndimage_device_check.sh; prints one line per case."""
+
+import cupy
+import gpuprim as gp
+import numpy as np
+from gpuprim import _core
+from gpuprim import ndimage as gnd
+
+
+def median_ms(f, reps=20):
+    f()
+    cupy.cuda.runtime.deviceSynchronize()
+    times = []
+    for _ in range(reps):
+        a, b = cupy.cuda.Event(), cupy.cuda.Event()
+        a.record()
+        f()
+        b.record()
+        b.synchronize()
+        times.append(cupy.cuda.get_elapsed_time(a, b))
+    return float(np.median(times))
+
+
+def main():
+    rng = np.random.default_rng(0)
+    x32 = cupy.asarray(rng.standard_normal((2048, 2048)).astype(np.float32))
+    x64 = x32.astype(cupy.float64)
+    u8 = cupy.asarray(rng.integers(0, 256, (2048, 2048)).astype(np.uint8))
+    vol = cupy.asarray(rng.standard_normal((256, 256, 256)).astype(np.float32))
+    taps = gnd._gaussian_weights(2.0, 8)
+    w5 = np.ones((5, 5)) / 25
+    reflect = gnd._REFLECT
+    cases = [
+        ("gaussian_filter s=2 f32 2048^2, N-D exact", lambda: gp.ndimage.gaussian_filter(x32, 2.0)),
+        (
+            "gaussian_filter s=2 f32 2048^2, 2-D kernels (before)",
+            lambda: _core._filter2d_separable("g", x32, taps, taps, reflect, False, None, None),
+        ),
+        (
+            "gaussian_filter s=2 f64 2048^2, 2-D kernels",
+            lambda: gp.ndimage.gaussian_filter(x64, 2.0),
+        ),
+        ("uniform_filter 5 f32 2048^2, N-D exact", lambda: gp.ndimage.uniform_filter(x32, 5)),
+        ("correlate 5x5 f32 2048^2, N-D exact", lambda: gp.ndimage.correlate(x32, w5)),
+        (
+            "correlate 5x5 f32 2048^2, 2-D kernels (before)",
+            lambda: _core._filter2d(
+                "c", x32, w5.ravel().tolist(), 5, 5, reflect, False, None, None
+            ),
+        ),
+        (
+            "correlate1d k=9 axis 0 f32 2048^2",
+            lambda: gp.ndimage.correlate1d(x32, np.ones(9), axis=0),
+        ),
+        (
+            "uniform_filter1d 9 axis 1 f32 2048^2",
+            lambda: gp.ndimage.uniform_filter1d(x32, 9, axis=1),
+        ),
+        ("gaussian_filter s=2 uint8 2048^2", lambda: gp.ndimage.gaussian_filter(u8, 2.0)),
+        ("gaussian_filter s=2 f32 256^3", lambda: gp.ndimage.gaussian_filter(vol, 2.0)),
+    ]
+    for name, f in cases:
+        print(f"{name}: {median_ms(f):.3f} ms")
+
+
+if __name__ == "__main__":
+    main()
