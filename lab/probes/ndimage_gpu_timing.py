@@ -1,26 +1,14 @@
 """gpuprim.ndimage on CuPy arrays: the exact N-D path (SciPy's bits) against
-the 2-D tiled kernels, per call (median of 20 after a warm-up, CUDA events).
+the 2-D tiled kernels, per call (gpuprim.bench.device_ms: the median of 20
+after a warm-up, CUDA events).
 Run by lab/probes/ndimage_device_check.sh; prints one line per case."""
 
 import cupy
 import gpuprim as gp
 import numpy as np
 from gpuprim import _core
+from gpuprim.bench import device_ms
 from gpuprim import ndimage as gnd
-
-
-def median_ms(f, reps=20):
-    f()
-    cupy.cuda.runtime.deviceSynchronize()
-    times = []
-    for _ in range(reps):
-        a, b = cupy.cuda.Event(), cupy.cuda.Event()
-        a.record()
-        f()
-        b.record()
-        b.synchronize()
-        times.append(cupy.cuda.get_elapsed_time(a, b))
-    return float(np.median(times))
 
 
 def main():
@@ -62,7 +50,7 @@ def main():
         ("gaussian_filter s=2 f32 256^3", lambda: gp.ndimage.gaussian_filter(vol, 2.0)),
     ]
     for name, f in cases:
-        print(f"{name}: {median_ms(f):.3f} ms")
+        print(f"{name}: {device_ms(f, ('cupy', cupy), 20):.3f} ms")
 
 
 if __name__ == "__main__":

@@ -80,17 +80,18 @@ def _torch_dtype(dt):
 
 
 def new_array(like, shape, dtype):
-    """A zeroed array of `like`'s framework and device."""
+    """An array of `like`'s framework and device (zeroed for NumPy, as
+    SciPy's; uninitialised on a GPU: every caller writes all of it)."""
     kind = framework(like)
     if kind == "cupy":
         import cupy
 
         with like.device:
-            return cupy.zeros(shape, dtype=dtype)
+            return cupy.empty(shape, dtype=dtype)
     if kind == "torch":
         import torch
 
-        return torch.zeros(tuple(shape), dtype=_torch_dtype(dtype), device=like.device)
+        return torch.empty(tuple(shape), dtype=_torch_dtype(dtype), device=like.device)
     return np.zeros(shape, dtype=dtype)
 
 
@@ -464,17 +465,7 @@ def laplace(fn, input, output, mode, cval, axes):
     return output
 
 
-def correlate_nd(
-    fn,
-    input,
-    weights,
-    output=None,
-    mode="reflect",
-    cval=0.0,
-    origin=0,
-    convolution=False,
-    axes=None,
-):
+def correlate_nd(fn, input, weights, output, mode, cval, origin, convolution, axes):
     input = as_input(fn, input)
     _core._refuse_masked(weights, f"{fn}: weights")
     w = host_weights(weights)

@@ -31,7 +31,7 @@ order (results within a few ulps of SciPy's, not always the same bits).
 float32 images take the exact path: the 2-D kernels' float32 sums miss
 SciPy's float32 answers by more than SciPy's own tests allow. Other CUDA
 arrays (``__cuda_array_interface__``, DLPack: Numba, JAX) take the 2-D
-kernels' cases only (TypeError otherwise). Border modes are SciPy's:
+kernels' cases only, float32 images included (TypeError otherwise). Border modes are SciPy's:
 ``'reflect'`` (the default), ``'constant'`` (with ``cval``), ``'nearest'``,
 ``'mirror'``, ``'wrap'`` and the aliases ``'grid-mirror'``,
 ``'grid-constant'``, ``'grid-wrap'``. GPU calls take ``stream=`` (default:
@@ -389,9 +389,12 @@ def _zero_origin(origin):
 
 def _fast_2d(input, output, mode):
     """Whether a call on a GPU array may take the 2-D tiled kernels: a 2-D
-    float64 image, one mode, an output of float64 (a C-order array that
-    does not share the input's memory)."""
-    if _dtype_name(input) != "float64" or getattr(input, "ndim", 0) != 2:
+    float64 image (float32 too for the CUDA arrays of other frameworks,
+    which have no N-D path), one mode, an output of the input's dtype (a
+    C-order array that does not share the input's memory)."""
+    other = _framework(input) is None  # no N-D path there: float32 too
+    wanted = ("float32", "float64") if other else ("float64",)
+    if _dtype_name(input) not in wanted or getattr(input, "ndim", 0) != 2:
         return False
     if not (isinstance(mode, str) and mode in _MODES):
         return False
@@ -399,14 +402,13 @@ def _fast_2d(input, output, mode):
         return True
     if isinstance(output, (type, np.dtype, str)):
         try:
-            return np.dtype(output) == np.float64
+            return np.dtype(output).name == _dtype_name(input)
         except TypeError:
             return False
-    if _dtype_name(output) != "float64" or tuple(getattr(output, "shape", ())) != tuple(
-        input.shape
-    ):
+    same_shape = tuple(getattr(output, "shape", ())) == tuple(input.shape)
+    if _dtype_name(output) != _dtype_name(input) or not same_shape:
         return False
-    if _framework(input) is None:
+    if other:
         return output is not input and _framework(output) is None
     return (
         _framework(output) == _framework(input)

@@ -12,7 +12,7 @@ import pytest
 ndi = pytest.importorskip("scipy.ndimage")
 
 import gpuprim as gp  # noqa: E402
-from conftest import Framework, _framework  # noqa: E402
+from conftest import ALL_TYPES, Framework, _framework  # noqa: E402
 
 
 class CpuTorch(Framework):
@@ -42,19 +42,6 @@ def xp(request):
 FAST = {"correlate", "convolve", "gaussian_filter", "uniform_filter", "sobel", "laplace"}
 
 MODES = ["reflect", "constant", "nearest", "mirror", "wrap"]
-DTYPES = [
-    np.bool_,
-    np.int8,
-    np.uint8,
-    np.int16,
-    np.uint16,
-    np.int32,
-    np.uint32,
-    np.int64,
-    np.uint64,
-    np.float32,
-    np.float64,
-]
 
 
 def data(shape, dtype, seed=0):
@@ -84,7 +71,7 @@ def close(xp, got, want):
     np.testing.assert_allclose(host, want, rtol=1e-12, atol=1e-12 * max(1.0, np.abs(want).max()))
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dtype", ALL_TYPES)
 @pytest.mark.parametrize("shape", [(23,), (6, 7), (4, 5, 6), (2, 3, 4, 3)])
 def test_nd_dtypes_exact(xp, dtype, shape):
     if not torch_has(xp, dtype):

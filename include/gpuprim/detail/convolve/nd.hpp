@@ -16,6 +16,7 @@
 #include "gpuprim/convolve_types.hpp"
 #include "gpuprim/core/macros.hpp"
 #include "gpuprim/core/nd_view.hpp"
+#include "gpuprim/detail/convolve/precompiled.hpp"
 
 namespace gpuprim::detail {
 
@@ -112,7 +113,8 @@ inline void nd_taps(const nd_view<const double>& weights, const std::vector<long
 
 // ---- one call on the GPU, type-erased --------------------------------------
 
-// The element types of the N-D filters.
+// The element types of the N-D filters (the names of
+// GPUPRIM_CONVOLVE_ND_TYPES' rows).
 enum class nd_type : std::uint8_t {
   boolean,
   int8,
@@ -127,40 +129,20 @@ enum class nd_type : std::uint8_t {
   float64
 };
 
+// The element types (GPUPRIM_CONVOLVE_ND_TYPES, precompiled.hpp).
 template <class T>
 inline constexpr bool nd_element =
-    std::is_same_v<T, bool> || std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::uint8_t> ||
-    std::is_same_v<T, std::int16_t> || std::is_same_v<T, std::uint16_t> ||
-    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::uint32_t> ||
-    std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t> ||
-    std::is_same_v<T, float> || std::is_same_v<T, double>;
+    one_of<std::remove_const_t<T> GPUPRIM_CONVOLVE_ND_TYPES(GPUPRIM_TYPE_OF)>;
 
 template <class T>
 constexpr nd_type nd_type_of() {
   using U = std::remove_const_t<T>;
   static_assert(nd_element<U>, "the N-D filters take bool, 8-64-bit integers, float, double");
-  if constexpr (std::is_same_v<U, bool>)
-    return nd_type::boolean;
-  else if constexpr (std::is_same_v<U, std::int8_t>)
-    return nd_type::int8;
-  else if constexpr (std::is_same_v<U, std::uint8_t>)
-    return nd_type::uint8;
-  else if constexpr (std::is_same_v<U, std::int16_t>)
-    return nd_type::int16;
-  else if constexpr (std::is_same_v<U, std::uint16_t>)
-    return nd_type::uint16;
-  else if constexpr (std::is_same_v<U, std::int32_t>)
-    return nd_type::int32;
-  else if constexpr (std::is_same_v<U, std::uint32_t>)
-    return nd_type::uint32;
-  else if constexpr (std::is_same_v<U, std::int64_t>)
-    return nd_type::int64;
-  else if constexpr (std::is_same_v<U, std::uint64_t>)
-    return nd_type::uint64;
-  else if constexpr (std::is_same_v<U, float>)
-    return nd_type::float32;
-  else
-    return nd_type::float64;
+#define GPUPRIM_ND_TYPE_OF(name, type) \
+  if constexpr (std::is_same_v<U, type>) return nd_type::name;
+  GPUPRIM_CONVOLVE_ND_TYPES(GPUPRIM_ND_TYPE_OF)
+#undef GPUPRIM_ND_TYPE_OF
+  return nd_type::float64;
 }
 
 inline constexpr std::size_t nd_max_axes = 32;
