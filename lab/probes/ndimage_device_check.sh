@@ -24,7 +24,7 @@ set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=device_check_lib.sh
 . "$(dirname "$0")/device_check_lib.sh"
 dc_init "${ND_BUILD_DIR:-/root/build-nd}"
-git log -1 --format='commit %h %s' >>"$summary" 2>&1
+git log -1 --format='commit %h' >>"$summary" 2>&1
 
 # 1. One instantiation file per row of GPUPRIM_CONVOLVE_ND_TYPES, as CMake
 # writes them.

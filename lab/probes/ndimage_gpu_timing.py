@@ -17,8 +17,10 @@ def main():
     x64 = x32.astype(cupy.float64)
     u8 = cupy.asarray(rng.integers(0, 256, (2048, 2048)).astype(np.uint8))
     vol = cupy.asarray(rng.standard_normal((256, 256, 256)).astype(np.float32))
+    line = cupy.asarray(rng.standard_normal(1 << 20).astype(np.float32))
     taps = gnd._gaussian_weights(2.0, 8)
     w5 = np.ones((5, 5)) / 25
+    box5 = (0.2,) * 5
     reflect = gnd._REFLECT
     cases = [
         ("gaussian_filter s=2 f32 2048^2, N-D exact", lambda: gp.ndimage.gaussian_filter(x32, 2.0)),
@@ -31,6 +33,10 @@ def main():
             lambda: gp.ndimage.gaussian_filter(x64, 2.0),
         ),
         ("uniform_filter 5 f32 2048^2, N-D exact", lambda: gp.ndimage.uniform_filter(x32, 5)),
+        (
+            "uniform_filter 5 f32 2048^2, 2-D kernels (before)",
+            lambda: _core._filter2d_separable("u", x32, box5, box5, reflect, False, None, None),
+        ),
         ("correlate 5x5 f32 2048^2, N-D exact", lambda: gp.ndimage.correlate(x32, w5)),
         (
             "correlate 5x5 f32 2048^2, 2-D kernels (before)",
@@ -48,6 +54,7 @@ def main():
         ),
         ("gaussian_filter s=2 uint8 2048^2", lambda: gp.ndimage.gaussian_filter(u8, 2.0)),
         ("gaussian_filter s=2 f32 256^3", lambda: gp.ndimage.gaussian_filter(vol, 2.0)),
+        ("uniform_filter1d 9 f32 2^20 (one line)", lambda: gp.ndimage.uniform_filter1d(line, 9)),
     ]
     for name, f in cases:
         print(f"{name}: {device_ms(f, ('cupy', cupy), 20):.3f} ms")

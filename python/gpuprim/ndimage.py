@@ -26,16 +26,18 @@ device; nothing goes through the host but GPU weights, which travel with
 the launches). One exception keeps the 2-D tiled kernels: a 2-D float64
 image with one mode, origin 0, no ``axes=`` beyond the image's two,
 ``gaussian_filter`` of order 0 and radius up to 31, filter sides up to 63,
-and ``output`` None or float64. Those kernels sum in float64 in their own
+and ``output`` None, float64 or a C-order float64 array apart from the
+input. Those kernels sum in float64 in their own
 order (results within a few ulps of SciPy's, not always the same bits).
 float32 images take the exact path: the 2-D kernels' float32 sums miss
 SciPy's float32 answers by more than SciPy's own tests allow. Other CUDA
 arrays (``__cuda_array_interface__``, DLPack: Numba, JAX) take the 2-D
-kernels' cases only, float32 images included (TypeError otherwise). Border modes are SciPy's:
-``'reflect'`` (the default), ``'constant'`` (with ``cval``), ``'nearest'``,
-``'mirror'``, ``'wrap'`` and the aliases ``'grid-mirror'``,
-``'grid-constant'``, ``'grid-wrap'``. GPU calls take ``stream=`` (default:
-the input framework's current stream) and do not synchronize.
+kernels' cases only, float32 images included (TypeError otherwise).
+Border modes are SciPy's: ``'reflect'`` (the default), ``'constant'``
+(with ``cval``), ``'nearest'``, ``'mirror'``, ``'wrap'`` and the aliases
+``'grid-mirror'``, ``'grid-constant'``, ``'grid-wrap'``. GPU calls take
+``stream=`` (default: the input framework's current stream) and do not
+synchronize.
 """
 
 import functools
