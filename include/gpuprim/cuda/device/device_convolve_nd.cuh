@@ -121,8 +121,13 @@ void cuda_nd_filter(const nd_call& call, stream_t stream) {
       return;
     case nd_filter::uniform1d: {
       const long long lines = total / in.shape[call.axis];
-      launch("nd_uniform1d_kernel", "convolve_nd", nd_uniform1d_kernel<In>, shape_of(lines), in,
-             call.out, lines, call.axis, call.size, call.origin, call.mode, call.cval);
+      const int group = call.axis + 1 == in.ndim ? 1 : nd_mean_group;
+      const long long groups = (lines + group - 1) / group;
+      const long long cap = 32LL * current_multiprocessor_count();
+      launch("nd_uniform1d_kernel", "convolve_nd", nd_uniform1d_kernel<In>,
+             launch_shape{dim3(static_cast<unsigned>(std::min(groups, cap))), dim3(nd_mean_threads),
+                          0, stream},
+             in, call.out, lines, group, call.axis, call.size, call.origin, call.mode, call.cval);
       return;
     }
     case nd_filter::correlate:

@@ -19,11 +19,14 @@
 //     the centre tap, any other the last tap first, then the rest from the
 //     first. Every add and multiply is __dadd_rn / __dmul_rn, so nvcc cannot
 //     contract them to FMAs the host does not do.
-//  4. uniform_filter1d: one thread per line along the axis (consecutive
-//     threads on consecutive last-axis indices, so the reads coalesce when
-//     the axis is not the last one): SciPy's running sum, sum of the first
-//     window, then sum += entering - leaving, each output sum / size. The
-//     sum is sequential in SciPy, so one thread walks the whole line.
+//  4. uniform_filter1d: SciPy's running sum (the sum of the first window,
+//     then sum += entering - leaving, each output sum / size) is
+//     sequential, and its bits depend on that order, so a line is never
+//     split. A block takes 32 lines (neighbours in memory when the axis is
+//     not the last; one line when it is) in chunks of positions: all its
+//     threads compute the differences entering - leaving into shared
+//     memory, one lane per line adds them to its sum in order, all threads
+//     divide and store. Only the adds are sequential.
 //  5. correlate (N-D weights): one thread per output element; the kept taps
 //     in C order from 0.0, each at its border-mapped position on every
 //     axis, or cval when any axis falls outside under border::zero.
@@ -143,36 +146,85 @@ __global__ void nd_correlate1d_kernel(detail::nd_array in, detail::nd_array out,
   }
 }
 
-// uniform_filter1d along `axis`: one thread per line (lines: the product
-// of the other axes' sizes).
+// uniform_filter1d: the lines of one block (a group of `group` lines,
+// consecutive in the C-order enumeration of every axis but `axis`), and the
+// shared memory of the chunks of their running sums.
+inline constexpr int nd_mean_threads = 256;
+inline constexpr int nd_mean_slots = 2048;  // doubles: chunk x group
+inline constexpr int nd_mean_group = 32;    // lines a block, when the axis is not the last
+
+// uniform_filter1d along `axis` (lines: the product of the other axes'
+// sizes). Per chunk of positions: (1) every thread computes differences
+// entering - leaving, (2) lane g of warp 0 adds line g's differences to its
+// running sum in order (the only sequential step: one shared load and one
+// add a position), (3) every thread divides and stores. group 32 (the axis
+// is not the last): consecutive threads read and write consecutive lines,
+// which are neighbours in memory; group 1: consecutive positions of one line.
 template <class In>
-__global__ void nd_uniform1d_kernel(detail::nd_array in, detail::nd_array out, long long lines,
-                                    int axis, long long k, long long origin, border mode,
-                                    double cval) {
+__global__ void __launch_bounds__(nd_mean_threads)
+    nd_uniform1d_kernel(detail::nd_array in, detail::nd_array out, long long lines, int group,
+                        int axis, long long k, long long origin, border mode, double cval) {
+  __shared__ double sums[nd_mean_slots];
+  __shared__ long long in_base[nd_mean_group], out_base[nd_mean_group];
+  const In* src = static_cast<const In*>(in.data);
+  const int chunk = nd_mean_slots / group;
+  const bool lane_is_line = group > 1;
   const long long n = in.shape[axis];
   const long long step = in.strides[axis];
   const long long out_step = out.strides[axis];
   const long long left = k / 2 + origin;  // value t of the padded line is index t - left
   const double kd = static_cast<double>(k);
-  for (long long l = nd_thread_index(); l < lines; l += nd_thread_count()) {
-    long long r = l, in_off = 0, out_off = 0;
-    for (int a = in.ndim - 1; a >= 0; --a) {
-      if (a == axis) continue;
-      const long long c = r % in.shape[a];
-      r /= in.shape[a];
-      in_off += c * in.strides[a];
-      out_off += c * out.strides[a];
+  const int slots = chunk * group;
+  for (long long first = static_cast<long long>(blockIdx.x) * group; first < lines;
+       first += static_cast<long long>(gridDim.x) * group) {
+    const int count = static_cast<int>(lines - first < group ? lines - first : group);
+    if (static_cast<int>(threadIdx.x) < count) {
+      long long r = first + threadIdx.x, in_off = 0, out_off = 0;
+      for (int a = in.ndim - 1; a >= 0; --a) {
+        if (a == axis) continue;
+        const long long c = r % in.shape[a];
+        r /= in.shape[a];
+        in_off += c * in.strides[a];
+        out_off += c * out.strides[a];
+      }
+      in_base[threadIdx.x] = in_off;
+      out_base[threadIdx.x] = out_off;
     }
-    const In* line = static_cast<const In*>(in.data) + in_off;
-    double sum = 0.0;
-    for (long long t = 0; t < k; ++t)
-      sum = __dadd_rn(sum, nd_line_value(line, step, t - left, n, mode, cval));
-    nd_write<false>(out, out_off, __ddiv_rn(sum, kd));
-    for (long long x = 1; x < n; ++x) {
-      const double enter = nd_line_value(line, step, x - 1 + k - left, n, mode, cval);
-      const double leave = nd_line_value(line, step, x - 1 - left, n, mode, cval);
-      sum = __dadd_rn(sum, __dsub_rn(enter, leave));
-      nd_write<false>(out, out_off + x * out_step, __ddiv_rn(sum, kd));
+    __syncthreads();
+    double sum = 0.0;  // lane g of warp 0: line g's running sum
+    if (static_cast<int>(threadIdx.x) < count) {
+      const In* line = src + in_base[threadIdx.x];
+      for (long long t = 0; t < k; ++t)
+        sum = __dadd_rn(sum, nd_line_value(line, step, t - left, n, mode, cval));
+    }
+    for (long long x0 = 0; x0 < n; x0 += chunk) {
+      const int len = static_cast<int>(n - x0 < chunk ? n - x0 : chunk);
+      for (int i = threadIdx.x; i < slots; i += blockDim.x) {  // (1)
+        const int c = lane_is_line ? i / group : i % chunk;
+        const int g = lane_is_line ? i % group : i / chunk;
+        const long long x = x0 + c;
+        if (c >= len || g >= count || x == 0) continue;
+        const In* line = src + in_base[g];
+        const double enter = nd_line_value(line, step, x - 1 + k - left, n, mode, cval);
+        const double leave = nd_line_value(line, step, x - 1 - left, n, mode, cval);
+        sums[c * group + g] = __dsub_rn(enter, leave);
+      }
+      __syncthreads();
+      if (static_cast<int>(threadIdx.x) < count) {  // (2)
+        double* at = sums + threadIdx.x;
+        for (int c = 0; c < len; ++c, at += group) {
+          if (x0 + c > 0) sum = __dadd_rn(sum, *at);
+          *at = sum;
+        }
+      }
+      __syncthreads();
+      for (int i = threadIdx.x; i < slots; i += blockDim.x) {  // (3)
+        const int c = lane_is_line ? i / group : i % chunk;
+        const int g = lane_is_line ? i % group : i / chunk;
+        if (c >= len || g >= count) continue;
+        nd_write<false>(out, out_base[g] + (x0 + c) * out_step, __ddiv_rn(sums[c * group + g], kd));
+      }
+      __syncthreads();
     }
   }
 }
