@@ -294,9 +294,9 @@ TEST_F(cuda_test, convolve_nd_one_dimensional_filters_in_place_match_the_host) {
 }
 
 TEST_F(cuda_test, convolve_nd_large_filters_and_arrays_match_the_host) {
-  // 301 taps (more than one upload chunk for N-D correlate's offsets is
-  // below), a 3-D correlate of 9 x 9 x 9 taps (729 weights, 2187 offsets:
-  // 23 KiB, two upload launches), and 2^16 + 3 elements.
+  // 301 taps and a 1001-wide running mean on 2^16 + 3 elements, a 3-D
+  // correlate of 9 x 9 x 9 taps (729 weights, 2187 offsets: 23 KiB, two
+  // upload launches).
   const layout line = make_layout({65539}, arrangement::c_order);
   nd_case c;
   c.kind = filter::correlate1d;
@@ -310,6 +310,24 @@ TEST_F(cuda_test, convolve_nd_large_filters_and_arrays_match_the_host) {
   c.origins = {100};
   c.mode = gp::border::wrap;
   expect_backends_agree<double, double>(c, line, line, false, 71);
+
+  // The running mean's chunks: 200 positions along axis 0 (chunks of 64
+  // for a block of 32 lines; 40 lines: a partial second block) and 5000
+  // along the last axis (chunks of 2048 for one line a block).
+  nd_case mean;
+  mean.kind = filter::uniform1d;
+  mean.size = 9;
+  mean.origins = {-3};
+  mean.mode = gp::border::wrap;
+  const layout tall = make_layout({200, 40}, arrangement::padded);
+  expect_backends_agree<float, float>(mean, tall, tall, false, 74);
+  expect_backends_agree<std::int16_t, std::uint8_t>(
+      mean, tall, make_layout({200, 40}, arrangement::c_order), true, 75);
+  mean.axis = 1;
+  mean.mode = gp::border::reflect;
+  const layout wide = make_layout({3, 5000}, arrangement::c_order);
+  expect_backends_agree<double, double>(mean, wide, wide, false, 76);
+  expect_backends_agree<double, double>(mean, wide, wide, false, 77, true);
 
   const layout cube = make_layout({20, 21, 22}, arrangement::c_order);
   nd_case n;
