@@ -10,16 +10,18 @@
 #     with CMake, stages it beside python/gpuprim and runs
 #     test_ndimage_gpu.py and test_ndimage.py on CuPy, PyTorch and CPU
 #     tensors, then lab/probes/ndimage_gpu_timing.py (the exact N-D path
-#     against the 2-D kernels on 2048^2 images).
-# Writes summary.txt, build.log, tests.log, pytest.log, timing.txt and the
-# sanitizer logs to $OUT.
+#     against the 2-D kernels on 2048^2 images), then SciPy's own
+#     test_filters.py on CuPy arrays (the peer suite's device mode).
+# Writes summary.txt, build.log, tests.log, pytest.log, timing.txt,
+# peers.log and the sanitizer logs to $OUT.
 # Usage (from the repository root): lab/probes/ndimage_device_check.sh
 # Environment: ND_BUILD_DIR (default /root/build-nd); PY_BUILD_DIR (a build
 # directory configured with -DGPUPRIM_BUILD_PYTHON=ON: default build/device
 # when scripts/device-check.sh made one with Python on this machine, so only
 # what changed is rebuilt, else $ND_BUILD_DIR/py, a cold build of the whole
 # library: 3-4 minutes on 16 cores); PY_BUILD_TIMEOUT (default 420 s);
-# SKIP_PYTHON=1; JOBS. The C++ part takes about a minute and a half.
+# SKIP_PYTHON=1; PEERS=0 (no peer suite); JOBS. The C++ part takes about a
+# minute, the Python tests, timing and peer suite two to three.
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=device_check_lib.sh
 . "$(dirname "$0")/device_check_lib.sh"
@@ -75,6 +77,15 @@ if [ "${SKIP_PYTHON:-0}" != 1 ]; then
     PYTHONPATH="$stage" timeout 60 python3 lab/probes/ndimage_gpu_timing.py >"$OUT/timing.txt" 2>&1
     stamp "timing rc=$?"
     cat "$OUT/timing.txt" >>"$summary"
+    if [ "${PEERS:-1}" = 1 ]; then
+      # SciPy's test_filters.py on CuPy arrays, every call compared with
+      # SciPy bit for bit (python/tests/peers/_peer.py's device mode).
+      GPUPRIM_PEER_ARRAYS=cupy PYTHONPATH="$PWD/python/tests/peers:$stage" timeout 150 \
+        python3 -m pytest -q -p no:cacheprovider python/tests/peers/scipy_ndimage_filters.py \
+        >"$OUT/peers.log" 2>&1
+      stamp "ndimage peer suite on CuPy rc=$? $(tail -1 "$OUT/peers.log")"
+      grep -E '^(FAILED|ERROR)' "$OUT/peers.log" | head -20 >>"$summary"
+    fi
   fi
 fi
 dc_finish

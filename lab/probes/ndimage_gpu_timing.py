@@ -11,6 +11,15 @@ from gpuprim.bench import device_ms
 from gpuprim import ndimage as gnd
 
 
+def tiled(f, *args):
+    """f(*args) with CuPy float64 images on the 2-D tiled kernels."""
+    gnd._TILED_FLOAT64 = True
+    try:
+        return f(*args)
+    finally:
+        gnd._TILED_FLOAT64 = False
+
+
 def main():
     rng = np.random.default_rng(0)
     x32 = cupy.asarray(rng.standard_normal((2048, 2048)).astype(np.float32))
@@ -28,9 +37,15 @@ def main():
             "gaussian_filter s=2 f32 2048^2, 2-D kernels (before)",
             lambda: _core._filter2d_separable("g", x32, taps, taps, reflect, False, None, None),
         ),
+        ("gaussian_filter s=2 f64 2048^2, N-D exact", lambda: gp.ndimage.gaussian_filter(x64, 2.0)),
         (
-            "gaussian_filter s=2 f64 2048^2, 2-D kernels",
-            lambda: gp.ndimage.gaussian_filter(x64, 2.0),
+            "gaussian_filter s=2 f64 2048^2, 2-D kernels (_TILED_FLOAT64)",
+            lambda: tiled(gp.ndimage.gaussian_filter, x64, 2.0),
+        ),
+        ("correlate 5x5 f64 2048^2, N-D exact", lambda: gp.ndimage.correlate(x64, w5)),
+        (
+            "correlate 5x5 f64 2048^2, 2-D kernels (_TILED_FLOAT64)",
+            lambda: tiled(gp.ndimage.correlate, x64, w5),
         ),
         ("uniform_filter 5 f32 2048^2, N-D exact", lambda: gp.ndimage.uniform_filter(x32, 5)),
         (

@@ -23,16 +23,15 @@ the host's arithmetic (each output summed in float64 in SciPy's order,
 without FMA contraction, rounded once), and the argument logic above is
 shared (results and temporaries are arrays of the input's framework and
 device; nothing goes through the host but GPU weights, which travel with
-the launches). One exception keeps the 2-D tiled kernels: a 2-D float64
-image with one mode, origin 0, no ``axes=`` beyond the image's two,
-``gaussian_filter`` of order 0 and radius up to 31, filter sides up to 63,
-and ``output`` None, float64 or a C-order float64 array apart from the
-input. Those kernels sum in float64 in their own
-order (results within a few ulps of SciPy's, not always the same bits).
-float32 images take the exact path: the 2-D kernels' float32 sums miss
-SciPy's float32 answers by more than SciPy's own tests allow. Other CUDA
-arrays (``__cuda_array_interface__``, DLPack: Numba, JAX) take the 2-D
-kernels' cases only, float32 images included (TypeError otherwise).
+the launches). Other CUDA arrays (``__cuda_array_interface__``, DLPack:
+Numba, JAX) have no N-D path: they take the 2-D tiled kernels, for 2-D
+float32 / float64 images with one mode, origin 0, no ``axes=`` beyond
+the image's two, ``gaussian_filter`` of order 0 and radius up to 31,
+filter sides up to 63, ``output`` None, the input's dtype or a C-order
+array of it apart from the input (TypeError otherwise); those kernels sum
+in the image's precision in their own order (close to SciPy's answers,
+not its bits).
+
 Border modes are SciPy's: ``'reflect'`` (the default), ``'constant'``
 (with ``cval``), ``'nearest'``, ``'mirror'``, ``'wrap'`` and the aliases
 ``'grid-mirror'``, ``'grid-constant'``, ``'grid-wrap'``. GPU calls take
@@ -376,7 +375,7 @@ def _gpu_nd(fn, input, stream, call):
     if _framework(input) is None:
         raise TypeError(
             f"{fn}: this call needs the N-D filters, which take NumPy, CuPy and PyTorch arrays "
-            f"(got {type(input).__name__}; its 2-D float64 cases run on the tiled kernels)"
+            f"(got {type(input).__name__}; its 2-D float images run on the tiled kernels)"
         )
     with _h.on_stream(input, stream):
         return call()
@@ -389,12 +388,23 @@ def _zero_origin(origin):
     )
 
 
+# CuPy arrays and PyTorch tensors take the N-D filters (SciPy's bits) in
+# every call. True sends their 2-D float64 images to the 2-D tiled kernels
+# where those compute the call (faster, within a few ulps of SciPy: not its
+# bits, which the peer suites' device mode compares); float32 never goes
+# there (its float32 sums miss SciPy's own float32 tests).
+_TILED_FLOAT64 = False
+
+
 def _fast_2d(input, output, mode):
-    """Whether a call on a GPU array may take the 2-D tiled kernels: a 2-D
-    float64 image (float32 too for the CUDA arrays of other frameworks,
-    which have no N-D path), one mode, an output of the input's dtype (a
-    C-order array that does not share the input's memory)."""
+    """Whether a call on a GPU array takes the 2-D tiled kernels: the CUDA
+    arrays of other frameworks (no N-D path there) and, with _TILED_FLOAT64,
+    CuPy / PyTorch float64 images; a 2-D float image, one mode, an output of
+    the input's dtype (a C-order array that does not share the input's
+    memory)."""
     other = _framework(input) is None  # no N-D path there: float32 too
+    if not other and not _TILED_FLOAT64:
+        return False
     wanted = ("float32", "float64") if other else ("float64",)
     if _dtype_name(input) not in wanted or getattr(input, "ndim", 0) != 2:
         return False

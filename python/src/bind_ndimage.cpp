@@ -2,8 +2,9 @@
 // any real dtype and number of axes, host or GPU, go through the N-D
 // filters (convolve_nd.hpp: correlate1d, uniform_filter1d, correlate_nd,
 // SciPy's arithmetic and output casts, the same bits on both backends);
-// 2-D float64 images on a GPU through the 2-D general and separable
-// kernels (convolve.hpp) where their answer is close enough.
+// 2-D float images through the 2-D general and separable kernels
+// (convolve.hpp), for the GPU arrays that have no N-D path in the package
+// (ndimage.py says which).
 // python/gpuprim/ndimage.py turns the named filters (gaussian_filter,
 // uniform_filter, sobel, laplace, ...) and SciPy's arguments (mode names,
 // cval, truncate, axes, origin, output, ...) into these calls.

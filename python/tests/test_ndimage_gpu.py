@@ -2,8 +2,8 @@
 on the same data: bit for bit wherever the N-D filters run (N-D inputs,
 every integer and float dtype, output= of any dtype or array, in place,
 axes=, origins, per-axis modes, Gaussian derivatives, any radius, float32),
-close where the 2-D float64 kernels run. The GPU frameworks skip without a
-device; "torch-cpu" runs the same argument code on CPU tensors (the host
+and close where the 2-D tiled kernels run when asked to (ndimage's
+_TILED_FLOAT64). The GPU frameworks skip without a device; "torch-cpu" runs the same argument code on CPU tensors (the host
 backend) wherever PyTorch is installed."""
 
 import numpy as np
@@ -36,10 +36,6 @@ def xp(request):
         return CpuTorch("torch", torch)
     return _framework(request.param)
 
-
-# The calls a 2-D float64 image may take to the 2-D kernels (close to
-# SciPy's answer, not always its bits).
-FAST = {"correlate", "convolve", "gaussian_filter", "uniform_filter", "sobel", "laplace"}
 
 MODES = ["reflect", "constant", "nearest", "mirror", "wrap"]
 
@@ -95,11 +91,7 @@ def test_nd_dtypes_exact(xp, dtype, shape):
         ]
         for name, args, kwargs in calls:
             got = getattr(gp.ndimage, name)(d, *args, mode=mode, **kwargs)
-            want = getattr(ndi, name)(x, *args, mode=mode, **kwargs)
-            if dtype == np.float64 and nd == 2 and name in FAST:
-                close(xp, got, want)
-            else:
-                exact(xp, got, want)
+            exact(xp, got, getattr(ndi, name)(x, *args, mode=mode, **kwargs))
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.int32, np.float32, np.float64])
@@ -172,18 +164,25 @@ def test_float32_is_scipys_float32(xp):
     assert abs(float(g.sum(dtype=np.float64)) - float(a.sum(dtype=np.float64))) < 1.5
 
 
-def test_float64_images_keep_the_2d_kernels_within_ulps(xp):
+def test_float64_images_exact_and_the_tiled_kernels_close(xp, monkeypatch):
+    """2-D float64 images: SciPy's bits by default; with _TILED_FLOAT64 the
+    2-D tiled kernels (CPU tensors: the host's), within ulps."""
     x = data((300, 257), np.float64, seed=7)
     d = xp.asarray(x)
-    for name, args, kwargs in [
+    calls = [
         ("gaussian_filter", (2.0,), {}),
         ("uniform_filter", (5,), {"mode": "wrap"}),
         ("sobel", (0,), {"mode": "nearest"}),
+        ("laplace", (), {"mode": "constant", "cval": 2.0}),
         ("correlate", (np.arange(15.0).reshape(3, 5),), {"mode": "mirror"}),
-    ]:
-        got = xp.to_numpy(getattr(gp.ndimage, name)(d, *args, **kwargs))
+    ]
+    for name, args, kwargs in calls:
         want = getattr(ndi, name)(x, *args, **kwargs)
-        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12 * np.abs(want).max())
+        exact(xp, getattr(gp.ndimage, name)(d, *args, **kwargs), want)
+    monkeypatch.setattr(gp.ndimage, "_TILED_FLOAT64", True)
+    for name, args, kwargs in calls:
+        want = getattr(ndi, name)(x, *args, **kwargs)
+        close(xp, getattr(gp.ndimage, name)(d, *args, **kwargs), want)
 
 
 def test_complex_through_real_parts(xp):
