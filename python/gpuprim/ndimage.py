@@ -17,19 +17,26 @@ answers equal SciPy's; SciPy's exceptions are raised for bad arguments
 as SciPy runs them: real filters of the real and imaginary parts, combined
 in a complex output. A numpy.ma.MaskedArray is refused (TypeError).
 
-On a GPU (CuPy arrays, PyTorch tensors, other CUDA arrays through
-``__cuda_array_interface__`` or DLPack) the filters take 2-D float32 /
-float64 images only (N-D and integer data there: not yet), one mode for both axes,
-``origin`` 0, ``gaussian_filter`` of order 0 with radius up to 31, filter
-sides up to 63, ``output`` None, the input's dtype or an array of the
-input's dtype and shape; anything else raises TypeError / ValueError naming
-it (``correlate1d``, ``convolve1d``, ``gaussian_filter1d`` and
-``uniform_filter1d`` raise TypeError there). Border modes are SciPy's:
-``'reflect'`` (the default), ``'constant'`` (with ``cval``), ``'nearest'``,
-``'mirror'``, ``'wrap'`` and the aliases ``'grid-mirror'``,
-``'grid-constant'``, ``'grid-wrap'``. GPU calls take ``stream=`` (default:
-the input framework's current stream) and do not synchronize; weights on
-the GPU are read to the host (they travel with the launch).
+CuPy arrays and PyTorch tensors take the same arguments with the same
+answers, bit for bit: the library's N-D filters have a GPU backend with
+the host's arithmetic (each output summed in float64 in SciPy's order,
+without FMA contraction, rounded once), and the argument logic above is
+shared (results and temporaries are arrays of the input's framework and
+device; nothing goes through the host but GPU weights, which travel with
+the launches). Other CUDA arrays (``__cuda_array_interface__``, DLPack:
+Numba, JAX) have no N-D path: they take the 2-D tiled kernels, for 2-D
+float32 / float64 images with one mode, origin 0, no ``axes=`` beyond
+the image's two, ``gaussian_filter`` of order 0 and radius up to 31,
+filter sides up to 63, ``output`` None, the input's dtype or a C-order
+array of it apart from the input (TypeError otherwise); those kernels sum
+in the image's precision in their own order (close to SciPy's answers,
+not its bits).
+
+Border modes are SciPy's: ``'reflect'`` (the default), ``'constant'``
+(with ``cval``), ``'nearest'``, ``'mirror'``, ``'wrap'`` and the aliases
+``'grid-mirror'``, ``'grid-constant'``, ``'grid-wrap'``. GPU calls take
+``stream=`` (default: the input framework's current stream) and do not
+synchronize.
 """
 
 import functools
@@ -38,7 +45,7 @@ import numbers
 import numpy as np
 
 from . import _core
-from . import _ndimage_host as _h
+from . import _ndimage_nd as _h
 
 __all__ = [
     "convolve",
@@ -342,7 +349,7 @@ def _gpu_laplace(input, output, mode, cval, axes, stream):
     return _run(fn, input, ("separable", row, column, ax[0]), mode, cval, output, stream)
 
 
-# ---- public functions: the host path for NumPy, the 2-D GPU path for device arrays
+# ---- public functions: the N-D filters (host or GPU), or the 2-D GPU kernels for their cases
 
 
 def _on_gpu_path(x):
@@ -362,11 +369,112 @@ def _on_gpu_path(x):
         return False
 
 
-def _gpu_only_2d(fn, input):
-    raise TypeError(
-        f"{fn}: on CuPy / PyTorch arrays only the 2-D filters run (correlate, convolve, "
-        "gaussian_filter, uniform_filter, sobel, laplace); use a NumPy array for the 1-D ones"
+def _gpu_nd(fn, input, stream, call):
+    """The N-D path for a GPU array: CuPy arrays and PyTorch tensors only
+    (results are made by their framework)."""
+    if _framework(input) is None:
+        raise TypeError(
+            f"{fn}: this call needs the N-D filters, which take NumPy, CuPy and PyTorch arrays "
+            f"(got {type(input).__name__}; its 2-D float images run on the tiled kernels)"
+        )
+    with _h.on_stream(input, stream):
+        return call()
+
+
+def _zero_origin(origin):
+    values = origin if isinstance(origin, (list, tuple, np.ndarray)) else [origin]
+    return all(
+        isinstance(o, numbers.Integral) and not isinstance(o, bool) and o == 0 for o in values
     )
+
+
+# CuPy arrays and PyTorch tensors take the N-D filters (SciPy's bits) in
+# every call. True sends their 2-D float64 images to the 2-D tiled kernels
+# where those compute the call (faster, within a few ulps of SciPy: not its
+# bits, which the peer suites' device mode compares); float32 never goes
+# there (its float32 sums miss SciPy's own float32 tests).
+_TILED_FLOAT64 = False
+
+
+def _fast_2d(input, output, mode):
+    """Whether a call on a GPU array takes the 2-D tiled kernels: the CUDA
+    arrays of other frameworks (no N-D path there) and, with _TILED_FLOAT64,
+    CuPy / PyTorch float64 images; a 2-D float image, one mode, an output of
+    the input's dtype (a C-order array that does not share the input's
+    memory)."""
+    other = _framework(input) is None  # no N-D path there: float32 too
+    if not other and not _TILED_FLOAT64:
+        return False
+    wanted = ("float32", "float64") if other else ("float64",)
+    if _dtype_name(input) not in wanted or getattr(input, "ndim", 0) != 2:
+        return False
+    if not (isinstance(mode, str) and mode in _MODES):
+        return False
+    if output is None:
+        return True
+    if isinstance(output, (type, np.dtype, str)):
+        try:
+            return np.dtype(output).name == _dtype_name(input)
+        except TypeError:
+            return False
+    same_shape = tuple(getattr(output, "shape", ())) == tuple(input.shape)
+    if _dtype_name(output) != _dtype_name(input) or not same_shape:
+        return False
+    if other:
+        return output is not input and _framework(output) is None
+    return (
+        _framework(output) == _framework(input)
+        and _h.writable_c_order(output)
+        and not _h.may_share_memory(input, output)
+    )
+
+
+def _fast_axes(axes):
+    try:
+        return _axes("", axes)
+    except (TypeError, ValueError):
+        return None
+
+
+def _fast_weights(weights):
+    try:
+        w = _h.host_weights(weights)
+    except (TypeError, ValueError):
+        return False
+    return w.ndim == 2 and w.dtype.kind in "biuf" and all(1 <= k <= 63 for k in w.shape)
+
+
+def _fast_gaussian(sigma, order, truncate, radius, axes):
+    ax = _fast_axes(axes)
+    if ax is None:
+        return False
+    try:
+        n = len(ax)
+        orders, sigmas, radii = (_h.per_axis(v, n) for v in (order, sigma, radius))
+        truncate = float(truncate)
+        for o, s, r in zip(orders, sigmas, radii):
+            s = float(s)
+            if o != 0 or not np.isfinite(s) or s < 0 or not np.isfinite(truncate):
+                return False
+            if s <= 1e-15:
+                continue
+            r = int(truncate * s + 0.5) if r is None else r
+            if not isinstance(r, numbers.Integral) or not 0 <= r <= 31:
+                return False
+    except (TypeError, ValueError, RuntimeError, OverflowError):
+        return False
+    return True
+
+
+def _fast_uniform(size, origin, axes):
+    ax = _fast_axes(axes)
+    if ax is None or not _zero_origin(origin):
+        return False
+    try:
+        sizes = _h.per_axis(size, len(ax))
+    except RuntimeError:
+        return False
+    return all(isinstance(k, numbers.Integral) and 1 <= k <= 63 for k in sizes)
 
 
 def _general_filter(fn, flip, doc):
@@ -375,11 +483,19 @@ def _general_filter(fn, flip, doc):
     def call(
         input, weights, output=None, mode="reflect", cval=0.0, origin=0, *, axes=None, stream=None
     ):
-        if _on_gpu_path(input):
-            if axes is not None:
-                raise TypeError(f"{fn}: axes= is taken for NumPy arrays only")
+        nd = lambda: _h.correlate_nd(  # noqa: E731
+            fn, input, weights, output, mode, cval, origin, flip, axes
+        )
+        if not _on_gpu_path(input):
+            return nd()
+        if (
+            _fast_2d(input, output, mode)
+            and axes is None
+            and _zero_origin(origin)
+            and _fast_weights(weights)
+        ):
             return _gpu_correlate(fn, input, weights, output, mode, cval, origin, stream, flip)
-        return _h.correlate_nd(fn, input, weights, output, mode, cval, origin, flip, axes)
+        return _gpu_nd(fn, input, stream, nd)
 
     call.__name__ = call.__qualname__ = fn
     call.__doc__ = doc
@@ -398,18 +514,20 @@ convolve = _general_filter(
 )
 
 
-def correlate1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
+def correlate1d(
+    input, weights, axis=-1, output=None, mode="reflect", cval=0.0, origin=0, *, stream=None
+):
     """As scipy.ndimage.correlate1d: a 1-D correlation along `axis`."""
-    if _on_gpu_path(input):
-        _gpu_only_2d("correlate1d", input)
-    return _h.correlate1d("correlate1d", input, weights, axis, output, mode, cval, origin)
+    nd = lambda: _h.correlate1d("correlate1d", input, weights, axis, output, mode, cval, origin)  # noqa: E731
+    return _gpu_nd("correlate1d", input, stream, nd) if _on_gpu_path(input) else nd()
 
 
-def convolve1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
+def convolve1d(
+    input, weights, axis=-1, output=None, mode="reflect", cval=0.0, origin=0, *, stream=None
+):
     """As scipy.ndimage.convolve1d: a 1-D convolution along `axis`."""
-    if _on_gpu_path(input):
-        _gpu_only_2d("convolve1d", input)
-    return _h.convolve1d("convolve1d", input, weights, axis, output, mode, cval, origin)
+    nd = lambda: _h.convolve1d("convolve1d", input, weights, axis, output, mode, cval, origin)  # noqa: E731
+    return _gpu_nd("convolve1d", input, stream, nd) if _on_gpu_path(input) else nd()
 
 
 def gaussian_filter1d(
@@ -423,13 +541,13 @@ def gaussian_filter1d(
     truncate=4.0,
     *,
     radius=None,
+    stream=None,
 ):
     """As scipy.ndimage.gaussian_filter1d (order >= 0: the Gaussian's derivative)."""
-    if _on_gpu_path(input):
-        _gpu_only_2d("gaussian_filter1d", input)
-    return _h.gaussian_filter1d(
+    nd = lambda: _h.gaussian_filter1d(  # noqa: E731
         "gaussian_filter1d", input, sigma, axis, order, output, mode, cval, truncate, radius
     )
+    return _gpu_nd("gaussian_filter1d", input, stream, nd) if _on_gpu_path(input) else nd()
 
 
 def gaussian_filter(
@@ -449,20 +567,26 @@ def gaussian_filter(
     sigma > 1e-15 (weights exp(-x^2 / (2 sigma^2)) over radius
     int(truncate * sigma + 0.5) summing to 1, times the derivative's polynomial
     for order > 0)."""
-    if _on_gpu_path(input):
+    nd = lambda: _h.gaussian_filter(  # noqa: E731
+        "gaussian_filter", input, sigma, order, output, mode, cval, truncate, radius, axes
+    )
+    if not _on_gpu_path(input):
+        return nd()
+    if _fast_2d(input, output, mode) and _fast_gaussian(sigma, order, truncate, radius, axes):
         return _gpu_gaussian_filter(
             input, sigma, order, output, mode, cval, truncate, radius, axes, stream
         )
-    return _h.gaussian_filter(
-        "gaussian_filter", input, sigma, order, output, mode, cval, truncate, radius, axes
-    )
+    return _gpu_nd("gaussian_filter", input, stream, nd)
 
 
-def uniform_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
+def uniform_filter1d(
+    input, size, axis=-1, output=None, mode="reflect", cval=0.0, origin=0, *, stream=None
+):
     """As scipy.ndimage.uniform_filter1d: the running mean of `size` values along `axis`."""
-    if _on_gpu_path(input):
-        _gpu_only_2d("uniform_filter1d", input)
-    return _h.uniform_filter1d("uniform_filter1d", input, size, axis, output, mode, cval, origin)
+    nd = lambda: _h.uniform_filter1d(
+        "uniform_filter1d", input, size, axis, output, mode, cval, origin
+    )  # noqa: E731
+    return _gpu_nd("uniform_filter1d", input, stream, nd) if _on_gpu_path(input) else nd()
 
 
 def uniform_filter(
@@ -470,21 +594,36 @@ def uniform_filter(
 ):
     """As scipy.ndimage.uniform_filter: the mean over `size` values along each axis
     (window [i - size // 2 - origin, i + (size - 1) // 2 - origin])."""
-    if _on_gpu_path(input):
+    nd = lambda: _h.uniform_filter(  # noqa: E731
+        "uniform_filter", input, size, output, mode, cval, origin, axes
+    )
+    if not _on_gpu_path(input):
+        return nd()
+    if _fast_2d(input, output, mode) and _fast_uniform(size, origin, axes):
         return _gpu_uniform_filter(input, size, output, mode, cval, origin, axes, stream)
-    return _h.uniform_filter("uniform_filter", input, size, output, mode, cval, origin, axes)
+    return _gpu_nd("uniform_filter", input, stream, nd)
 
 
 def sobel(input, axis=-1, output=None, mode="reflect", cval=0.0, *, stream=None):
     """As scipy.ndimage.sobel: [-1, 0, 1] along `axis` (a correlation), then
     [1, 2, 1] along every other axis."""
-    if _on_gpu_path(input):
+    nd = lambda: _h.sobel("sobel", input, axis, output, mode, cval)  # noqa: E731
+    if not _on_gpu_path(input):
+        return nd()
+    if (
+        _fast_2d(input, output, mode)
+        and _fast_axes(axis) is not None
+        and len(_fast_axes(axis)) == 1
+    ):
         return _gpu_sobel(input, axis, output, mode, cval, stream)
-    return _h.sobel("sobel", input, axis, output, mode, cval)
+    return _gpu_nd("sobel", input, stream, nd)
 
 
 def laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None, stream=None):
     """As scipy.ndimage.laplace: the sum over the axes of [1, -2, 1] along each."""
-    if _on_gpu_path(input):
+    nd = lambda: _h.laplace("laplace", input, output, mode, cval, axes)  # noqa: E731
+    if not _on_gpu_path(input):
+        return nd()
+    if _fast_2d(input, output, mode) and _fast_axes(axes) is not None:
         return _gpu_laplace(input, output, mode, cval, axes, stream)
-    return _h.laplace("laplace", input, output, mode, cval, axes)
+    return _gpu_nd("laplace", input, stream, nd)

@@ -1,8 +1,10 @@
-// scipy.ndimage's filters on the library's convolution family. NumPy
-// arrays of any real dtype and number of axes go through the host's N-D
+// scipy.ndimage's filters on the library's convolution family. Arrays of
+// any real dtype and number of axes, host or GPU, go through the N-D
 // filters (convolve_nd.hpp: correlate1d, uniform_filter1d, correlate_nd,
-// SciPy's arithmetic and output casts); 2-D float images on a GPU through
-// the 2-D general and separable kernels (convolve.hpp).
+// SciPy's arithmetic and output casts, the same bits on both backends);
+// 2-D float images through the 2-D general and separable kernels
+// (convolve.hpp), for the GPU arrays that have no N-D path in the package
+// (ndimage.py says which).
 // python/gpuprim/ndimage.py turns the named filters (gaussian_filter,
 // uniform_filter, sobel, laplace, ...) and SciPy's arguments (mode names,
 // cval, truncate, axes, origin, output, ...) into these calls.
@@ -96,8 +98,8 @@ nb::object filter_call(const char* fn, nb::handle input_obj, const filter_spec& 
   return out.obj;
 }
 
-// One pass of the host's N-D filters: input and output are host arrays of
-// one shape (the output of any real dtype, made by the caller).
+// One pass of the N-D filters: input and output are arrays of one shape in
+// one place (the output of any real dtype, made by the caller).
 enum class nd_kind { correlate1d, uniform1d, correlate };
 
 std::vector<std::size_t> nd_shape(const array& a) {
@@ -114,40 +116,56 @@ void check_nd_dtype(const char* fn, const array& a, const char* what) {
   }
 }
 
+// One filter call on views of either backend.
+template <class Backend, class In, class Out>
+void run_nd(Backend b, nd_kind kind, const In& vin, const Out& vout,
+            const std::vector<double>& weights, const std::vector<std::size_t>& wshape,
+            std::size_t axis, std::size_t size, border mode, double cval,
+            const std::vector<long long>& origins) {
+  const long long origin = origins.empty() ? 0 : origins[0];
+  if (kind == nd_kind::correlate1d) {
+    correlate1d(b, vin, std::span<const double>(weights), axis, vout, mode, cval, origin);
+  } else if (kind == nd_kind::uniform1d) {
+    uniform_filter1d(b, vin, size, axis, vout, mode, cval, origin);
+  } else {
+    nd_view<const double> w(weights.data(), wshape);
+    correlate_nd(b, vin, w, vout, mode, cval, std::span<const long long>(origins));
+  }
+}
+
 nb::object filter_nd(const char* fn, nd_kind kind, nb::handle input_obj, nb::handle output_obj,
                      const std::vector<double>& weights, const std::vector<std::size_t>& wshape,
                      std::size_t axis, std::size_t size, int mode, double cval,
-                     const std::vector<long long>& origins) {
+                     const std::vector<long long>& origins, nb::handle stream) {
   const std::string f(fn);
   array in = import_array(input_obj, f + ": input");
   array out = import_array(output_obj, f + ": output", true);
-  if (in.on_device || out.on_device) {
-    type_error(f + ": the N-D filters run on NumPy arrays; on a GPU, 2-D float32/float64 images");
-  }
   check_nd_dtype(fn, in, "input");
   check_nd_dtype(fn, out, "output");
   if (in.ndim != out.ndim || in.shape_vector() != out.shape_vector()) {
     value_error(f + ": output must have the input's shape");
   }
   const border b = border_of(fn, mode);
+  const context ctx = make_context(fn, {&in, &out}, stream);
   // bool arrays as their bytes (stored_t): SciPy reads and writes npy_bool,
   // an unsigned char, so a pass may leave a 2 there that the next reads.
   visit_dtype(in.type, [&]<class VI>(type_tag<VI>) {
     visit_dtype(out.type, [&]<class VO>(type_tag<VO>) {
       using TI = stored_t<VI>;
       using TO = stored_t<VO>;
-      nd_view<const TI> vin(in.ptr<const TI>(), nd_shape(in));
-      nd_view<TO> vout(out.ptr<TO>(), nd_shape(out));
       try {
-        nb::gil_scoped_release release;
-        if (kind == nd_kind::correlate1d) {
-          correlate1d(host, vin, std::span<const double>(weights), axis, vout, b, cval,
-                      origins.empty() ? 0 : origins[0]);
-        } else if (kind == nd_kind::uniform1d) {
-          uniform_filter1d(host, vin, size, axis, vout, b, cval, origins.empty() ? 0 : origins[0]);
+        if (ctx.on_device) {
+          device_guard guard(ctx);
+          nb::gil_scoped_release release;
+          run_nd(cuda.on(ctx.stream), kind,
+                 device_nd_view<const TI>(in.ptr<const TI>(), nd_shape(in)),
+                 device_nd_view<TO>(out.ptr<TO>(), nd_shape(out)), weights, wshape, axis, size, b,
+                 cval, origins);
         } else {
-          nd_view<const double> w(weights.data(), wshape);
-          correlate_nd(host, vin, w, vout, b, cval, std::span<const long long>(origins));
+          nb::gil_scoped_release release;
+          run_nd(host, kind, nd_view<const TI>(in.ptr<const TI>(), nd_shape(in)),
+                 nd_view<TO>(out.ptr<TO>(), nd_shape(out)), weights, wshape, axis, size, b, cval,
+                 origins);
         }
       } catch (const std::invalid_argument& e) {
         value_error(e.what());
@@ -195,20 +213,22 @@ void bind_ndimage(nb::module_& m) {
       "_filter_nd",
       [](const std::string& name, const std::string& kind, nb::object input, nb::object output,
          std::vector<double> weights, std::vector<std::size_t> wshape, std::size_t axis,
-         std::size_t size, int mode, double cval, std::vector<long long> origins) {
+         std::size_t size, int mode, double cval, std::vector<long long> origins,
+         nb::object stream) {
         const nd_kind k = kind == "correlate1d" ? nd_kind::correlate1d
                           : kind == "uniform1d" ? nd_kind::uniform1d
                           : kind == "correlate"
                               ? nd_kind::correlate
                               : (value_error("unknown filter " + kind), nd_kind{});
         return filter_nd(name.c_str(), k, input, output, weights, wshape, axis, size, mode, cval,
-                         origins);
+                         origins, stream);
       },
       nb::arg("name"), nb::arg("kind"), nb::arg("input"), nb::arg("output"), nb::arg("weights"),
       nb::arg("wshape"), nb::arg("axis"), nb::arg("size"), nb::arg("mode"), nb::arg("cval"),
-      nb::arg("origins"),
-      "One pass of the host's N-D filters (kind 'correlate1d', 'uniform1d' or 'correlate') "
-      "from input into output, SciPy's arithmetic (use gpuprim.ndimage).");
+      nb::arg("origins"), nb::arg("stream").none() = nb::none(),
+      "One pass of the N-D filters (kind 'correlate1d', 'uniform1d' or 'correlate') from input "
+      "into output, host or GPU arrays (on the GPU asynchronously on `stream`, default the "
+      "framework's current one), SciPy's arithmetic (use gpuprim.ndimage).");
 }
 
 }  // namespace gpuprim::python

@@ -1,5 +1,6 @@
 """gpuprim.ndimage against scipy.ndimage: every filter, mode, dtype, number of
-axes and argument form, bit for bit on the host; errors; the 2-D GPU path."""
+axes and argument form, bit for bit on the host; errors; a GPU smoke test
+(the GPU cases in full: test_ndimage_gpu.py)."""
 
 import numpy as np
 import pytest
@@ -264,21 +265,6 @@ def test_errors_as_scipy():
         with pytest.raises(error):
             getattr(gp.ndimage, name)(*args, **kwargs)
     np.testing.assert_array_equal(x, before)
-
-
-def test_gpu_refusals(xp):
-    """On a GPU: 2-D float images only, each refusal naming what it refuses."""
-    d = xp.asarray(image((16, 16), np.float32))
-    with pytest.raises(TypeError, match="1-D ones"):
-        gp.ndimage.correlate1d(d, [1.0, 2.0])
-    with pytest.raises(TypeError, match="axes"):
-        gp.ndimage.correlate(d, np.ones((3, 3)), axes=(0, 1))
-    with pytest.raises(ValueError):
-        gp.ndimage.laplace(xp.asarray(np.zeros((2, 3, 4), np.float32)))
-    with pytest.raises(TypeError):
-        gp.ndimage.laplace(xp.asarray(np.zeros((4, 4), np.int32)))
-    with pytest.raises(ValueError):
-        gp.ndimage.gaussian_filter(d, 1.0, order=1)
 
 
 def test_gpu(xp):

@@ -1,9 +1,11 @@
-// The entry point each precompiled convolution instance names; the files
+// The entry point each precompiled convolution instance names (2-D
+// convolve_instance, N-D convolve_nd_instance); the files
 // CMake generates from GPUPRIM_CONVOLVE_TYPES (gpuprim/detail/convolve/
 // precompiled.hpp) include this and instantiate them.
 #pragma once
 
 #include "gpuprim/cuda/device/device_convolve.cuh"
+#include "gpuprim/cuda/device/device_convolve_nd.cuh"
 #include "gpuprim/detail/convolve/convolve.hpp"
 #include "gpuprim/detail/instantiate.hpp"
 
@@ -12,6 +14,11 @@ namespace gpuprim::detail {
 template <class T>
 constexpr auto entry_of(convolve_instance<T>) {
   return &cuda_convolve<T>;
+}
+
+template <class In>
+constexpr auto entry_of(convolve_nd_instance<In>) {
+  return &cuda_nd_filter<In>;
 }
 
 }  // namespace gpuprim::detail

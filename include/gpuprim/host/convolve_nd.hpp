@@ -36,91 +36,15 @@
 #include <vector>
 
 #include "gpuprim/core/backend.hpp"
+#include "gpuprim/core/nd_view.hpp"
+#include "gpuprim/detail/convolve/nd.hpp"
 #include "gpuprim/detail/convolve/plan.hpp"
-
-namespace gpuprim {
-
-// A strided N-D array: shape and strides (in elements) per axis.
-template <class T>
-struct nd_view {
-  T* data = nullptr;
-  std::vector<std::size_t> shape;
-  std::vector<std::ptrdiff_t> strides;
-
-  nd_view() = default;
-  // C order (the last axis contiguous).
-  nd_view(T* d, std::vector<std::size_t> s) : data(d), shape(std::move(s)) {
-    strides.assign(shape.size(), 1);
-    for (std::size_t a = shape.size(); a-- > 1;)
-      strides[a - 1] = strides[a] * static_cast<std::ptrdiff_t>(shape[a]);
-  }
-  nd_view(T* d, std::vector<std::size_t> s, std::vector<std::ptrdiff_t> st)
-      : data(d), shape(std::move(s)), strides(std::move(st)) {}
-  // The same array seen as read-only.
-  operator nd_view<const T>() const requires(!std::is_const_v<T>) {
-    return nd_view<const T>(data, shape, strides);
-  }
-
-  std::size_t ndim() const { return shape.size(); }
-  std::size_t size() const {
-    std::size_t n = 1;
-    for (auto s : shape)
-      n *= s;
-    return n;
-  }
-};
-
-}  // namespace gpuprim
 
 namespace gpuprim::host_impl {
 
-// x86-64's truncating conversions (cvttsd2si): NaN and values out of
-// range give the type's lowest value.
-inline std::int64_t nd_trunc64(double v) {
-  if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) return INT64_MIN;
-  return static_cast<std::int64_t>(v);
-}
-inline std::int32_t nd_trunc32(double v) {
-  if (!(v > -2147483649.0 && v < 2147483648.0)) return INT32_MIN;
-  return static_cast<std::int32_t>(v);
-}
-
-// v (a double result) as an Out, as SciPy's C casts give it on x86-64
-// (compiled by GCC): truncated toward zero, through a 32-bit conversion
-// for the types narrower than 32 bits and int32, a 64-bit one for uint32
-// and int64, and for uint64 values from 2^63 up the 64-bit conversion of
-// v - 2^63 with the top bit flipped. The low bits of the conversion are
-// kept (two's complement wrap). bool arrays are handled as their bytes
-// (uint8): SciPy writes and reads npy_bool, an unsigned char.
-template <class Out>
-Out nd_store(double v) {
-  if constexpr (std::is_floating_point_v<Out>) {
-    return static_cast<Out>(v);
-  } else if constexpr (std::is_same_v<Out, std::uint64_t>) {
-    if (!(v >= 9223372036854775808.0)) return static_cast<std::uint64_t>(nd_trunc64(v));
-    return static_cast<std::uint64_t>(nd_trunc64(v - 9223372036854775808.0)) ^
-           (std::uint64_t{1} << 63);
-  } else if constexpr (sizeof(Out) == 8 || std::is_same_v<Out, std::uint32_t>) {
-    return static_cast<Out>(static_cast<std::uint64_t>(nd_trunc64(v)));
-  } else {
-    return static_cast<Out>(static_cast<std::uint32_t>(nd_trunc32(v)));
-  }
-}
-
-// SciPy's N-D correlate converts to unsigned types as v > -1 ? (T)v :
-// -(T)(-v) (which differs from the plain cast below -2^63).
-template <class Out>
-Out nd_store_unsigned_safe(double v) {
-  if constexpr (std::is_unsigned_v<Out>) {
-    if (!(v > -1.0)) return static_cast<Out>(Out(0) - nd_store<Out>(-v));
-  }
-  return nd_store<Out>(v);
-}
-
-template <class In>
-double nd_load(In v) {
-  return static_cast<double>(v);
-}
+using detail::nd_load;
+using detail::nd_store;
+using detail::nd_store_unsigned_safe;
 
 inline int nd_threads(host_backend backend) {
   return backend.thread_count > 0 ? backend.thread_count : omp_get_max_threads();
@@ -148,20 +72,6 @@ void nd_extend_line(const In* line, std::ptrdiff_t stride, long long n, long lon
     const long long i = detail::border_index(t - left, n, mode);
     buf[t] = i < 0 ? cval : nd_load(line[i * stride]);
   }
-}
-
-// 1: symmetric, -1: antisymmetric, 0: neither (SciPy's test; odd sizes).
-inline int nd_symmetry(const std::vector<double>& w) {
-  const std::size_t k = w.size();
-  if (k % 2 == 0) return 0;
-  const std::size_t h = k / 2;
-  bool sym = true;
-  for (std::size_t i = 1; i <= h && sym; ++i)
-    sym = std::fabs(w[h + i] - w[h - i]) <= DBL_EPSILON;
-  if (sym) return 1;
-  for (std::size_t i = 1; i <= h; ++i)
-    if (std::fabs(w[h + i] + w[h - i]) > DBL_EPSILON) return 0;
-  return -1;
 }
 
 // Lines filtered together when the axis is not the last one: lanes of
@@ -198,7 +108,7 @@ void nd_along_axis(host_backend backend, const nd_view<const In>& in, const std:
   const std::ptrdiff_t out_step = out.strides[axis];
   const std::ptrdiff_t in_lane = blocked ? in.strides[last] : 0;
   const std::ptrdiff_t out_lane = blocked ? out.strides[last] : 0;
-  const int sym = running_mean ? 0 : nd_symmetry(w);
+  const int sym = running_mean ? 0 : detail::nd_symmetry(w);
   const double* fw = w.data() + size1;  // centred: fw[-size1 .. size2]
   const long long L = static_cast<long long>(lanes);
 #pragma omp parallel num_threads(nd_threads(backend))
@@ -338,30 +248,9 @@ void nd_correlate(host_backend backend, const nd_view<const In>& in,
   const std::size_t nd = in.ndim();
   const std::size_t total = in.size();
   if (total == 0) return;
-  // The taps: |w| > DBL_EPSILON, C order, with their offsets per axis.
   std::vector<double> tw;
   std::vector<long long> toff;  // nd offsets per tap
-  {
-    std::vector<std::size_t> idx(nd, 0);
-    const std::size_t count = weights.size();
-    for (std::size_t t = 0; t < count; ++t) {
-      std::ptrdiff_t at = 0;
-      for (std::size_t a = 0; a < nd; ++a)
-        at += static_cast<std::ptrdiff_t>(idx[a]) * weights.strides[a];
-      const double v = weights.data[at];
-      if (std::fabs(v) > DBL_EPSILON) {
-        tw.push_back(v);
-        for (std::size_t a = 0; a < nd; ++a) {
-          const long long k = static_cast<long long>(weights.shape[a]);
-          toff.push_back(static_cast<long long>(idx[a]) - (k / 2 + origins[a]));
-        }
-      }
-      for (std::size_t a = nd; a-- > 0;) {
-        if (++idx[a] < weights.shape[a]) break;
-        idx[a] = 0;
-      }
-    }
-  }
+  detail::nd_taps(weights, origins, tw, toff);
   const std::size_t taps = tw.size();
   const std::size_t last = nd - 1;
   const long long n = static_cast<long long>(in.shape[last]);

@@ -1,6 +1,10 @@
-"""scipy.ndimage's filters on NumPy arrays through the library's host N-D
-filters (gpuprim/convolve_nd.hpp): SciPy's argument rules, errors and
-passes, with each pass one call of _core._filter_nd.
+"""scipy.ndimage's filters through the library's N-D filters
+(gpuprim/convolve_nd.hpp): SciPy's argument rules, errors and passes, with
+each pass one call of _core._filter_nd. The same code serves NumPy arrays
+(the host backend) and CuPy arrays / PyTorch tensors (the GPU backend for
+CUDA ones, on the framework's current stream; results and temporaries are
+arrays of the input's framework and device, nothing goes through the
+host). Both backends give the same bits.
 
 A separable filter runs as SciPy runs it: one 1-D pass per axis, each pass
 writing the output array (so an integer output rounds between passes, as
@@ -10,6 +14,7 @@ are SciPy's bit for bit on the platforms whose C casts the library follows
 (x86-64).
 """
 
+import contextlib
 import numbers
 import operator
 import warnings
@@ -44,14 +49,135 @@ def _mode(mode):
     raise RuntimeError("boundary mode not supported")
 
 
+# ---- arrays of NumPy, CuPy and PyTorch alike
+
+
+def framework(a):
+    """'cupy', 'torch', or 'numpy' for anything else (read through NumPy)."""
+    module = type(a).__module__.split(".")[0]
+    return module if module in ("cupy", "torch") else "numpy"
+
+
+def dtype_of(a):
+    """a's dtype as a NumPy dtype (a PyTorch dtype by its name)."""
+    if framework(a) == "torch":
+        name = str(a.dtype).replace("torch.", "")
+        try:
+            return np.dtype(name)
+        except TypeError:
+            raise TypeError(f"dtype {name} is not supported") from None
+    return a.dtype
+
+
+def _torch_dtype(dt):
+    import torch
+
+    dt = np.dtype(dt)
+    found = getattr(torch, dt.name, None)
+    if not isinstance(found, torch.dtype):
+        raise TypeError(f"PyTorch has no dtype {dt.name}")
+    return found
+
+
+def new_array(like, shape, dtype):
+    """An array of `like`'s framework and device (zeroed for NumPy, as
+    SciPy's; uninitialised on a GPU: every caller writes all of it)."""
+    kind = framework(like)
+    if kind == "cupy":
+        import cupy
+
+        with like.device:
+            return cupy.empty(shape, dtype=dtype)
+    if kind == "torch":
+        import torch
+
+        return torch.empty(tuple(shape), dtype=_torch_dtype(dtype), device=like.device)
+    return np.zeros(shape, dtype=dtype)
+
+
+def writable_c_order(a):
+    """Whether the binding can write `a` directly."""
+    kind = framework(a)
+    if kind == "cupy":
+        return a.flags.c_contiguous
+    if kind == "torch":
+        return a.is_contiguous()
+    return type(a) is np.ndarray and a.flags.c_contiguous and a.flags.writeable and a.dtype.isnative
+
+
+def may_share_memory(a, b):
+    kind = framework(a)
+    if kind != framework(b):
+        return False
+    if kind == "cupy":
+        import cupy
+
+        return cupy.may_share_memory(a, b)
+    if kind == "torch":
+        return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+    return np.may_share_memory(a, b)
+
+
+def host_weights(weights):
+    """Filter weights as a NumPy array (GPU weights are read to the host:
+    they travel with the launches)."""
+    kind = framework(weights)
+    if kind == "cupy":
+        return weights.get()
+    if kind == "torch":
+        return weights.detach().cpu().numpy()
+    return np.asarray(weights)
+
+
+def _stream_handle(stream):
+    if isinstance(stream, int):
+        return stream
+    if hasattr(stream, "__cuda_stream__"):
+        return stream.__cuda_stream__()[1]
+    if hasattr(stream, "cuda_stream"):
+        return stream.cuda_stream
+    if hasattr(stream, "ptr"):
+        return stream.ptr
+    raise TypeError(
+        f"stream must be None, an int or a stream object (__cuda_stream__, .cuda_stream or .ptr); "
+        f"got {type(stream).__name__}"
+    )
+
+
+@contextlib.contextmanager
+def on_stream(input, stream):
+    """Runs the block with `stream` as the input framework's current stream
+    (None: as it is), so the passes, the temporaries the framework makes
+    and its copies stay in one order."""
+    kind = framework(input)
+    if stream is None or kind == "numpy":
+        yield
+        return
+    handle = _stream_handle(stream)
+    if kind == "cupy":
+        import cupy
+
+        with cupy.cuda.ExternalStream(handle):
+            yield
+        return
+    import torch
+
+    with torch.cuda.stream(torch.cuda.ExternalStream(handle, device=input.device)):
+        yield
+
+
 def _unsupported(fn, a):
     """SciPy's error for an array its C filters do not take."""
-    raise RuntimeError(f"{fn}: array type dtype('{a.dtype}') not supported")
+    raise RuntimeError(f"{fn}: array type dtype('{dtype_of(a)}') not supported")
 
 
 def as_input(fn, input):
-    """The input as a NumPy array in native byte order (a masked array is
-    refused: its data would be filtered as if nothing were masked)."""
+    """The input: a CuPy array or PyTorch tensor as it is, anything else as
+    a NumPy array in native byte order (a masked array is refused: its data
+    would be filtered as if nothing were masked)."""
+    if framework(input) != "numpy":
+        dtype_of(input)  # an unsupported PyTorch dtype raises here
+        return input
     _core._refuse_masked(input, f"{fn}: input")
     a = np.asarray(input)
     if not a.dtype.isnative:
@@ -60,33 +186,34 @@ def as_input(fn, input):
 
 
 def _is_complex(a):
-    return a.dtype.kind == "c"
+    return dtype_of(a).kind == "c"
 
 
 def get_output(fn, output, input, complex_output=False):
     """SciPy's output rule: None (the input's dtype, or complex), a dtype or
     an array of the input's shape."""
-    shape = input.shape
+    shape = tuple(input.shape)
+    dt = dtype_of(input)
     if output is None:
         if complex_output:
-            return np.zeros(shape, dtype=np.promote_types(input.dtype, np.complex64))
-        return np.zeros(shape, dtype=input.dtype.name)
+            return new_array(input, shape, np.promote_types(dt, np.complex64))
+        return new_array(input, shape, dt.name)
     if isinstance(output, (type, np.dtype)):
         if complex_output and np.dtype(output).kind != "c":
             warnings.warn("promoting specified output dtype to complex", stacklevel=4)
             output = np.promote_types(output, np.complex64)
-        return np.zeros(shape, dtype=output)
+        return new_array(input, shape, output)
     if isinstance(output, str):
         dt = np.dtype(output)
         if complex_output and dt.kind != "c":
             raise RuntimeError("output must have complex dtype")
         if not issubclass(dt.type, np.number):
             raise RuntimeError("output must have numeric dtype")
-        return np.zeros(shape, dtype=dt)
-    out = np.asarray(output)
-    if out.shape != shape:
+        return new_array(input, shape, dt)
+    out = output if framework(output) != "numpy" else np.asarray(output)
+    if tuple(out.shape) != shape:
         raise RuntimeError("output shape not correct")
-    if complex_output and out.dtype.kind != "c":
+    if complex_output and dtype_of(out).kind != "c":
         raise RuntimeError("output must have complex dtype")
     return out
 
@@ -154,15 +281,13 @@ def _run_pass(fn, kind, input, output, weights, wshape, axis, size, mode, cval, 
     binding writes C-contiguous native arrays; another output is filled
     from a temporary."""
     for a in (input, output):
-        if a.dtype.kind not in "biuf" or a.dtype == np.longdouble or a.dtype == np.float16:
+        dt = dtype_of(a)
+        if dt.kind not in "biuf" or dt == np.longdouble or dt == np.float16:
             _unsupported(fn, a)
-    direct = (
-        type(output) is np.ndarray
-        and output.flags.c_contiguous
-        and output.flags.writeable
-        and output.dtype.isnative
+    direct = writable_c_order(output)
+    target = (
+        output if direct else new_array(input, output.shape, dtype_of(output).newbyteorder("="))
     )
-    target = output if direct else np.empty(output.shape, output.dtype.newbyteorder("="))
     _core._filter_nd(
         fn, kind, input, target, weights, wshape, axis, size, _mode(mode), _cval(cval), origins
     )
@@ -174,7 +299,7 @@ def _run_pass(fn, kind, input, output, weights, wshape, axis, size, mode, cval, 
 def correlate1d(fn, input, weights, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
     input = as_input(fn, input)
     _core._refuse_masked(weights, f"{fn}: weights")
-    w = np.asarray(weights)
+    w = host_weights(weights)
     if _is_complex(input) or _is_complex(w):
         if _is_complex(w):
             w = w.conj().astype(np.complex128, copy=False)
@@ -200,7 +325,7 @@ def correlate1d(fn, input, weights, axis=-1, output=None, mode="reflect", cval=0
 
 
 def convolve1d(fn, input, weights, axis, output, mode, cval, origin):
-    w = np.asarray(weights)[::-1]
+    w = host_weights(weights)[::-1]
     origin = -origin
     if not w.shape[0] & 1:
         origin -= 1
@@ -313,6 +438,18 @@ def sobel(fn, input, axis, output, mode, cval):
     return output
 
 
+def _add_into(output, term):
+    """output += term, integers wrapping as NumPy's. PyTorch has no
+    addition of uint16 / uint32 / uint64 tensors: their bits are added as
+    the signed type of their width (the same sum, two's complement)."""
+    dt = dtype_of(output)
+    if framework(output) == "torch" and dt.kind == "u" and dt.itemsize > 1:
+        signed = _torch_dtype(np.dtype(f"int{8 * dt.itemsize}"))
+        output.view(signed).add_(term.view(signed))
+        return
+    output += term
+
+
 def laplace(fn, input, output, mode, cval, axes):
     input = as_input(fn, input)
     output = get_output(fn, output, input)
@@ -323,25 +460,15 @@ def laplace(fn, input, output, mode, cval, axes):
     modes = per_axis(mode, len(axes))
     correlate1d(fn, input, [1, -2, 1], axes[0], output, modes[0], cval, 0)
     for i in range(1, len(axes)):
-        term = correlate1d(fn, input, [1, -2, 1], axes[i], output.dtype, modes[i], cval, 0)
-        output += term
+        term = correlate1d(fn, input, [1, -2, 1], axes[i], dtype_of(output), modes[i], cval, 0)
+        _add_into(output, term)
     return output
 
 
-def correlate_nd(
-    fn,
-    input,
-    weights,
-    output=None,
-    mode="reflect",
-    cval=0.0,
-    origin=0,
-    convolution=False,
-    axes=None,
-):
+def correlate_nd(fn, input, weights, output, mode, cval, origin, convolution, axes):
     input = as_input(fn, input)
     _core._refuse_masked(weights, f"{fn}: weights")
-    w = np.asarray(weights)
+    w = host_weights(weights)
     if _is_complex(input) or _is_complex(w):
         if _is_complex(w) and not convolution:
             w = w.conj()  # as np.correlate: the weights conjugated, not the input
@@ -389,8 +516,8 @@ def correlate_nd(
             )
     output = get_output(fn, output, input)
     target = output
-    if np.may_share_memory(input, output):
-        target = np.zeros(input.shape, dtype=output.dtype)
+    if may_share_memory(input, output):
+        target = new_array(input, input.shape, dtype_of(output))
     if not isinstance(mode, str) and isinstance(mode, Iterable):
         raise RuntimeError("A sequence of modes is not supported")
     w = np.ascontiguousarray(w)
