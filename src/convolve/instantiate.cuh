@@ -9,9 +9,6 @@
 
 namespace gpuprim::detail {
 
-template <class T>
-constexpr auto entry_of(convolve_instance<T>) {
-  return &cuda_convolve<T>;
-}
+GPUPRIM_ENTRY_OF(convolve_instance, cuda_convolve)
 
 }  // namespace gpuprim::detail
