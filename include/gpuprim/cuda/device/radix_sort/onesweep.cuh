@@ -119,7 +119,9 @@ inline constexpr int radix_items = sizeof(K) <= 4 &&
                                        ? 32
                                        : 16;
 
-template <class K, class V, int Items>
+// A tile's shared memory. Rank: the ranking (block_radix_rank; the probes
+// name others of the same contract, lab/probes/radix_match_rank.cuh).
+template <class K, class V, int Items, class Rank = block_radix_rank>
 struct radix_tile_storage {
   static constexpr int items = Items;
   static constexpr int tile = block_radix_rank::threads * items;
@@ -128,10 +130,10 @@ struct radix_tile_storage {
   unsigned run_offset[radix_digits];  // global index of the run of digit d minus its tile start
   unsigned char
       digit_of_slot[std::is_same_v<V, no_values> ? 1 : tile];  // with values: digit at each slot
-  // The ranking's counters are done with (block_radix_rank::rank ends with a
-  // barrier) before the first key is staged, so the two share memory.
+  // The ranking's counters are done with (Rank::rank ends with a barrier)
+  // before the first key is staged, so the two share memory.
   union {
-    block_radix_rank::storage rank;
+    typename Rank::storage rank;
     alignas(16) unsigned char stage[stage_bytes];  // the tile reordered: keys, then values
   };
 
@@ -325,13 +327,13 @@ __device__ unsigned keys_of_digit_before(const tile_lookback<unsigned>& lookback
 // The route's buffers are picked where each is used, not once up front:
 // four pointers held across the ranking cost registers the tile's keys
 // need (the pairs pass spilled).
-template <bool Full, int LookbackWindow, class K, class V, int Items>
-__device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items>& s,
+template <bool Full, int LookbackWindow, class K, class V, int Items, class Rank>
+__device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items, Rank>& s,
                                     const radix_buffers<K, V>& buffers, radix_route route,
                                     std::uint64_t n, radix_digit<K> digit_of,
                                     const unsigned* digit_starts, tile_lookback<unsigned> lookback,
                                     std::uint64_t tile) {
-  constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
+  constexpr int tile_size = radix_tile_storage<K, V, Items, Rank>::tile;
   constexpr bool has_values = !std::is_same_v<V, no_values>;
   const std::uint64_t tile_begin = tile * tile_size;
   const int warp = threadIdx.x / 32;
@@ -351,13 +353,13 @@ __device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items>& s,
   const unsigned d = threadIdx.x;
   const unsigned long long slot = tile * radix_digits + d;
   unsigned count, tile_start;
-  block_radix_rank::rank<Full>(
-      s.rank, keys, digit_of, warp_valid, ranks, count, tile_start, [&](unsigned digit_count) {
-        lookback.publish(slot,
-                         tile == 0 ? tile_lookback<unsigned>::inclusive_prefix
-                                   : tile_lookback<unsigned>::aggregate,
-                         digit_count);
-      });
+  Rank::template rank<Full>(s.rank, keys, digit_of, warp_valid, ranks, count, tile_start,
+                            [&](unsigned digit_count) {
+                              lookback.publish(slot,
+                                               tile == 0 ? tile_lookback<unsigned>::inclusive_prefix
+                                                         : tile_lookback<unsigned>::aggregate,
+                                               digit_count);
+                            });
 
   // Where digit d starts in this pass's output (loaded before the look-back,
   // whose round trips cover its latency).
@@ -464,13 +466,13 @@ __device__ bool radix_pass_route(const radix_buffers<K, V>& buffers, std::uint64
 // One sorting tile of a pass: the L2 prefetch of a later tile's keys
 // (PrefetchTiles > 0 compiles it in; prefetch_tiles, run time, 0: none, is
 // the distance in tiles), then the tile, Full or not.
-template <int LookbackWindow, int PrefetchTiles, class K, class V, int Items>
-__device__ void radix_pass_tile(radix_tile_storage<K, V, Items>& s,
+template <int LookbackWindow, int PrefetchTiles, class K, class V, int Items, class Rank>
+__device__ void radix_pass_tile(radix_tile_storage<K, V, Items, Rank>& s,
                                 const radix_buffers<K, V>& buffers, radix_route r, std::uint64_t n,
                                 radix_digit<K> digit_of, const unsigned* digit_starts,
                                 tile_lookback<unsigned> lookback, unsigned prefetch_tiles,
                                 std::uint64_t tile, std::uint64_t tiles) {
-  constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
+  constexpr int tile_size = radix_tile_storage<K, V, Items, Rank>::tile;
   if constexpr (PrefetchTiles > 0) {
     const std::uint64_t ahead = tile + prefetch_tiles;
     if (prefetch_tiles > 0 && ahead < tiles) {
@@ -490,14 +492,15 @@ __device__ void radix_pass_tile(radix_tile_storage<K, V, Items>& s,
 
 // One launch of a pass, one block a tile (block b, tile b): its route
 // (read first, by every block) says whether it sorts, copies or does
-// nothing, and between which buffers.
-template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles>
+// nothing, and between which buffers. Rank: see radix_tile_storage.
+template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles,
+          class Rank = block_radix_rank>
 __global__ void __launch_bounds__(256, MinBlocks)
     radix_onesweep_pass(radix_buffers<K, V> buffers, std::uint64_t n, radix_digit<K> digit_of,
                         const unsigned* digit_starts, tile_lookback<unsigned> lookback,
                         unsigned prefetch_tiles, radix_route fixed_route,
                         const radix_route* route) {
-  __shared__ radix_tile_storage<K, V, Items> s;
+  __shared__ radix_tile_storage<K, V, Items, Rank> s;
   constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
   radix_route r;
   if (radix_pass_route<K, V, tile_size>(buffers, n, fixed_route, route, r)) return;
@@ -514,14 +517,15 @@ __global__ void __launch_bounds__(256, MinBlocks)
 // which running blocks hold, and a block holding a tile it has not started
 // finishes the one it works on without waiting for a higher tile. (Its own
 // kernel: the loop's registers made the one-block-a-tile pass spill.)
-template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles>
+template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles,
+          class Rank = block_radix_rank>
 __global__ void __launch_bounds__(256, MinBlocks)
     radix_onesweep_pass_resident(radix_buffers<K, V> buffers, std::uint64_t n,
                                  radix_digit<K> digit_of, const unsigned* digit_starts,
                                  tile_lookback<unsigned> lookback, unsigned prefetch_tiles,
                                  radix_route fixed_route, const radix_route* route,
                                  unsigned* tile_counter) {
-  __shared__ radix_tile_storage<K, V, Items> s;
+  __shared__ radix_tile_storage<K, V, Items, Rank> s;
   __shared__ unsigned next_tile;
   constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
   radix_route r;
