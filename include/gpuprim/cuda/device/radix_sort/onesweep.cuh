@@ -185,16 +185,63 @@ __device__ B warp_varying_bits(B bits) {
   }
 }
 
-// Every pass's digit counts: hist[p * 256 + d] += count of digit d in pass p.
-// WarpUniform: a pass whose digit is the same in all 32 keys of a warp
-// (warp_varying_bits: about three instructions a key for all passes
+// Pass p's digit of a key's order pattern `bits` (first: the first pass's
+// digit, whose mask is the last pass's; every other pass is 8 bits wide).
+template <class K, class B>
+__device__ __forceinline__ unsigned radix_pass_digit(B bits, radix_digit<K> first, int p,
+                                                     int passes) {
+  return static_cast<unsigned>(bits >> (first.shift + 8 * p)) &
+         (p + 1 == passes ? first.mask : 0xffu);
+}
+
+// One key counted into the block's counters counts[pass][digit], one shared
+// atomic a pass.
+template <class K>
+__device__ __forceinline__ void radix_count_key(unsigned (*counts)[radix_digits], K key,
+                                                radix_digit<K> first, int passes) {
+  const auto bits = radix_key<K>::to_bits(key, first.descending);
+#pragma unroll
+  for (int p = 0; p < int(sizeof(K)); ++p) {
+    if (p < passes) atomicAdd(&counts[p][radix_pass_digit(bits, first, p, passes)], 1u);
+  }
+}
+
+// How radix_digit_histograms counts a full warp's keys at once (every lane
+// calls count, with the keys of consecutive lanes; the counts are
+// radix_count_key's): a pass whose digit is the same in all 32 keys of a
+// warp (warp_varying_bits: about three instructions a key for all passes
 // together) adds 32 from one lane instead of 1 from each: 32 shared
 // atomics on one address serialize, and the keys whose digits are constant
 // (small integers, all equal, one top byte) or nearly so across a warp
-// (sorted keys' high digits) are the ones that do this. Without it, one
-// shared atomic a key and pass (the design before constant digits were
-// skipped; lab/probes/probe_radix_designs.cu times both).
-template <class K, bool WarpUniform = true>
+// (sorted keys' high digits) are the ones that do this.
+// lab/probes/probe_radix_designs.cu times it against counting key by key
+// and other candidates.
+struct radix_count_warp_uniform {
+  template <class K>
+  static __device__ __forceinline__ void count(unsigned (*counts)[radix_digits], K key,
+                                               radix_digit<K> first, int passes) {
+    const unsigned lane = threadIdx.x % 32;
+    const auto bits = radix_key<K>::to_bits(key, first.descending);
+    const auto varying = warp_varying_bits(bits);
+#pragma unroll
+    for (int p = 0; p < int(sizeof(K)); ++p) {
+      if (p < passes) {
+        const unsigned digit = radix_pass_digit(bits, first, p, passes);
+        if (radix_pass_digit(varying, first, p, passes) != 0) {
+          atomicAdd(&counts[p][digit], 1u);
+        } else if (lane == 0) {
+          atomicAdd(&counts[p][digit], 32u);
+        }
+      }
+    }
+  }
+};
+
+// Every pass's digit counts: hist[p * 256 + d] += count of digit d in pass
+// p. WarpCount: how a full warp's keys are counted (radix_count_warp_uniform
+// or a probe's candidate); void: key by key (radix_count_key, the design
+// before constant digits were skipped).
+template <class K, class WarpCount = radix_count_warp_uniform>
 __global__ void __launch_bounds__(256)
     radix_digit_histograms(const K* keys, std::uint64_t n, radix_digit<K> first, int passes,
                            unsigned* hist) {
@@ -203,44 +250,18 @@ __global__ void __launch_bounds__(256)
   for (int p = 0; p < passes; ++p)
     counts[p][threadIdx.x] = 0;
   __syncthreads();
-  const auto pass_digit = [&](auto bits, int p) {
-    return static_cast<unsigned>(bits >> (first.shift + 8 * p)) &
-           (p + 1 == passes ? first.mask : 0xffu);
-  };
-  auto count = [&](K key) {
-    const auto bits = radix_key<K>::to_bits(key, first.descending);
-#pragma unroll
-    for (int p = 0; p < max_passes; ++p) {
-      if (p < passes) atomicAdd(&counts[p][pass_digit(bits, p)], 1u);
-    }
-  };
-  // Every lane of a full warp calls it.
-  const unsigned lane = threadIdx.x % 32;
-  auto count_warp = [&](K key) {
-    const auto bits = radix_key<K>::to_bits(key, first.descending);
-    const auto varying = warp_varying_bits(bits);
-#pragma unroll
-    for (int p = 0; p < max_passes; ++p) {
-      if (p < passes) {
-        const unsigned digit = pass_digit(bits, p);
-        if (pass_digit(varying, p) != 0) {
-          atomicAdd(&counts[p][digit], 1u);
-        } else if (lane == 0) {
-          atomicAdd(&counts[p][digit], 32u);
-        }
-      }
-    }
-  };
   // Grid-stride, `loads` keys loaded before any is counted: one load in
   // flight per thread is too few to cover memory latency (Nsight Compute at
-  // 2^26 keys: 45% of DRAM bandwidth with one). With WarpUniform the loop
+  // 2^26 keys: 45% of DRAM bandwidth with one). With a WarpCount the loop
   // runs while the warp's last key is in range (the lanes of a warp hold
   // consecutive keys, so the whole warp takes the same trips), and the
   // tail counts key by key.
+  constexpr bool whole_warps = !std::is_void_v<WarpCount>;
   constexpr int loads = 4;
+  const unsigned lane = threadIdx.x % 32;
   const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
   std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x;
-  const std::uint64_t warp_last = WarpUniform ? 31 - lane : 0;
+  const std::uint64_t warp_last = whole_warps ? 31 - lane : 0;
   for (; i + warp_last + (loads - 1) * stride < n; i += loads * stride) {
     K k[loads];
 #pragma unroll
@@ -248,15 +269,15 @@ __global__ void __launch_bounds__(256)
       k[j] = keys[i + j * stride];
 #pragma unroll
     for (int j = 0; j < loads; ++j) {
-      if constexpr (WarpUniform) {
-        count_warp(k[j]);
+      if constexpr (whole_warps) {
+        WarpCount::count(counts, k[j], first, passes);
       } else {
-        count(k[j]);
+        radix_count_key(counts, k[j], first, passes);
       }
     }
   }
   for (; i < n; i += stride)
-    count(keys[i]);
+    radix_count_key(counts, keys[i], first, passes);
   __syncthreads();
   for (int p = 0; p < passes; ++p) {
     const unsigned c = counts[p][threadIdx.x];
