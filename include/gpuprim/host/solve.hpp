@@ -25,6 +25,7 @@
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/core/matrix_view.hpp"
 #include "gpuprim/detail/solve/residual_replacement.hpp"
+#include "gpuprim/detail/sparse/spmv.hpp"
 #include "gpuprim/host/spmv.hpp"
 #include "gpuprim/solve_types.hpp"
 
@@ -48,12 +49,7 @@ struct csr_operator {
   void apply(T alpha, const T* x, T beta, T* y) const {
     spmv(backend, alpha, n, offsets, cols, values, x, beta, y);
   }
-  T diagonal(std::size_t r) const {
-    T d = 0;
-    for (I k = offsets[r]; k < offsets[r + 1]; ++k)
-      if (static_cast<std::size_t>(cols[k]) == r) d += values[k];
-    return d;
-  }
+  T diagonal(std::size_t r) const { return detail::sparse::csr_diagonal(offsets, cols, values, r); }
 };
 
 // A square row-major dense matrix as an operator.

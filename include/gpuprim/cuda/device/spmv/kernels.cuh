@@ -76,10 +76,7 @@ struct csr_device_operator {
   }
   // The sum of the row's entries on the diagonal (0 when there is none).
   __device__ T diagonal(std::size_t row) const {
-    T d = 0;
-    for (I k = offsets[row]; k < offsets[row + 1]; ++k)
-      if (static_cast<std::size_t>(cols[k]) == row) d += values[k];
-    return d;
+    return detail::sparse::csr_diagonal(offsets, cols, values, row);
   }
 };
 
