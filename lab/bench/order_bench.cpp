@@ -15,6 +15,9 @@
 //  - searchsorted (lower_bound) of n / 16 queries into n sorted keys;
 //    checked against std::lower_bound (4096 queries).
 // The ladder (--ladder): the top-k rungs at k = 1024 (lab/ladder/topk_ladder.hpp).
+// Every reference made on the bench's stream is waited for before it is
+// copied back: to_host copies on the legacy default stream, which does not
+// wait for the bench's non-blocking stream.
 // Inputs: the bench's floats in [0.5, 1.5) (inputs.hpp).
 #include <algorithm>
 #include <cstdint>
@@ -88,6 +91,7 @@ std::vector<row> measure_merge(const context& ctx, row r) {
   device_vector<float> want(n);
   detail::copy_device_to_device(want.data(), runs.data(), n * sizeof(float), ctx.stream);
   merge_sort(b, want);
+  synchronize(ctx.stream);
   r.check = same_or(to_host(out) == to_host(want), "the merge sort of the runs");
   return {r};
 }
@@ -100,6 +104,7 @@ std::vector<row> measure_topk(const context& ctx, row r, std::size_t k) {
   device_vector<std::int64_t> ix(k), want_ix(k);
   r.measured = time_device(ctx.stream, [&](int) { topk(b, x, k, v, ix); });
   ladder::topk_rungs()[0].run(x, k, want_v, want_ix, ctx.stream);
+  synchronize(ctx.stream);
   r.check = same_or(to_host(ix) == to_host(want_ix) && to_host(v) == to_host(want_v),
                     "the full sort's top k");
   return {r};
@@ -218,6 +223,7 @@ void plan_ladder(const context& ctx, plan& p) {
       device_vector<float> v(k);
       device_vector<std::int64_t> ix(k);
       topk(cuda.on(ctx.stream), made->x, k, v, ix);
+      synchronize(ctx.stream);
       made->want_v = to_host(v);
       made->want_ix = to_host(ix);
       *data = std::move(made);

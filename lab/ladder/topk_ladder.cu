@@ -1,4 +1,4 @@
-// Host side of the top-k ladder: the launchers of the three rungs and the
+// Host side of the top-k ladder: the launchers of the four rungs and the
 // table that the tests and `gpuprim bench order --ladder` iterate.
 #include <cuda_runtime_api.h>
 
@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -55,14 +56,23 @@ void run_block_bitonic(device_span<const float> in, std::size_t k, device_span<f
   const std::uint64_t m = blocks * kp;
   const detail::scratch_buffer keys(m * sizeof(std::uint64_t), stream);
   cuda_impl::launch("topk_block_bitonic", algorithm, topk_block_bitonic,
-                      {static_cast<unsigned>(blocks), topk_bitonic_threads, 0, stream}, in.data(),
-                      n, chunk, kp, keys.get<std::uint64_t>());
+                    {static_cast<unsigned>(blocks), topk_bitonic_threads, 0, stream}, in.data(), n,
+                    chunk, kp, keys.get<std::uint64_t>());
   detail::cuda_merge_sort_into(keys.get<std::uint64_t>(),
                                static_cast<detail::order_no_value*>(nullptr), m, greater{}, stream);
   cuda_impl::launch("topk_bitonic_write", algorithm, topk_bitonic_write,
-                      {static_cast<unsigned>(cuda_impl::ceil_div(k, 256)), 256, 0, stream},
-                      in.data(), keys.get<const std::uint64_t>(), std::uint64_t{k}, values.data(),
-                      indices.data());
+                    {static_cast<unsigned>(cuda_impl::ceil_div(k, 256)), 256, 0, stream}, in.data(),
+                    keys.get<const std::uint64_t>(), std::uint64_t{k}, values.data(),
+                    indices.data());
+}
+
+void run_digit_passes(device_span<const float> in, std::size_t k, device_span<float> values,
+                      device_span<std::int64_t> indices, stream_t stream) {
+  check_k(in, k, values, indices);
+  cuda_impl::topk_select_tuning no_pre_filter;
+  no_pre_filter.sample_min_n = std::numeric_limits<std::uint64_t>::max();
+  cuda_impl::topk_radix_select(in.data(), in.size(), k, true, values.data(), indices.data(), stream,
+                               no_pre_filter, algorithm);
 }
 
 void run_radix_select(device_span<const float> in, std::size_t k, device_span<float> values,
@@ -79,9 +89,13 @@ constexpr topk_rung topk_ladder[] = {
      "sorts only 2048-element batches in shared memory and folds each into the block's best k "
      "(bitonic max-merge), then sorts blocks x k candidates; k <= 1024, n < 2^32 - 1",
      run_block_bitonic},
+    {"topk_digit_passes",
+     "no comparison sort of the input: digit histograms narrow to the k-th key, each pass a read "
+     "of the array, one compaction, a sort of about k + 2^16 candidates",
+     run_digit_passes},
     {"topk_radix_select",
-     "no comparison sort of the input: digit histograms narrow to the k-th key in a few reads, "
-     "one compaction, a sort of about k + 2^16 candidates",
+     "the array read once: a sampled pivot keeps a few times k elements, the digit passes and "
+     "the compaction read only those",
      run_radix_select},
 };
 

@@ -1,5 +1,5 @@
 // The top-k family's ladder (lab/ladder/ladder.hpp says what a ladder is):
-// the k largest floats of one array with their indices, three ways.
+// the k largest floats of one array with their indices, four ways.
 #pragma once
 
 #include <cstddef>
@@ -18,8 +18,9 @@ namespace gpuprim::ladder {
 using topk_rung = rung<void(device_span<const float> in, std::size_t k, device_span<float> values,
                             device_span<std::int64_t> indices, stream_t stream)>;
 
-// Oldest first: a full sort, per-block bitonic top-k, the library's radix
-// select.
+// Oldest first: a full sort, per-block bitonic top-k, the radix select
+// reading the array in every digit pass, the library's radix select (a
+// sampled pre-filter, then passes over the few elements it kept).
 GPUPRIM_LADDER_TABLE(topk_rung, topk_rungs);
 
 }  // namespace gpuprim::ladder

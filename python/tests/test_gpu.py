@@ -175,23 +175,20 @@ def test_histogram_narrow_integers(xp, dtype):
     check(xp, edges, want_edges)
 
 
-@pytest.mark.parametrize("dtype", [np.int64, np.uint64, np.float16])
-def test_histogram_refuses_what_the_gpu_does_not_bin(xp, dtype):
-    d = xp.asarray(np.arange(10).astype(dtype))
-    with pytest.raises(TypeError, match="on the GPU samples are"):
-        gp.histogram(d, bins=4)
-
-
-def test_histogram_weights_are_host_only(xp):
+def test_histogram_weights_on_host_and_device_are_not_mixed(xp):
+    # Weighted histograms on the GPU (CuPy): test_gpu_numpy_vocabulary.py.
     d = xp.asarray(np.arange(10, dtype=np.float32))
-    with pytest.raises(TypeError, match="weights= is computed on the CPU only"):
-        gp.histogram(d, bins=4, weights=xp.asarray(np.ones(10, np.float32)))
-    with pytest.raises(TypeError, match="weights= is computed on the CPU only"):
+    with pytest.raises(ValueError, match="both on the host or both on the GPU"):
         gp.histogram(np.arange(10.0), bins=4, weights=xp.asarray(np.ones(10)))
+    with pytest.raises(ValueError, match="both on the host or both on the GPU"):
+        gp.histogram(d, bins=4, weights=np.ones(10))
     from decimal import Decimal
 
     with pytest.raises(TypeError, match="object weights .* CPU only"):
         gp.histogram(d, bins=4, weights=np.array([Decimal(1)] * 10))
+    if xp.name == "torch":
+        with pytest.raises(TypeError, match="CuPy samples and weights"):
+            gp.histogram(d, bins=4, weights=xp.asarray(np.ones(10, np.float32)))
 
 
 @pytest.mark.parametrize("name", ["cummax", "cummin"])

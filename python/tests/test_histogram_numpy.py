@@ -392,3 +392,88 @@ def test_range_of_numpy_scalars_as_numpy(dtype, bounds, bins):
         w = np.ones(x.size)
         _same(gp.histogram(x, bins=bins, range=rng, weights=w),
               np.histogram(x, bins=bins, range=rng, weights=w))
+
+
+@pytest.mark.parametrize(
+    "wtype", [np.float64, np.float32, np.int64, np.int16, np.uint8, np.bool_, np.complex128]
+)
+def test_weighted_sums_by_search_are_numpys(wtype):
+    """The GPU's weighted histogram (gpuprim._histograms._sums_by_search, run
+    on CuPy there) run with NumPy: each sample's bin found among the edges,
+    sums converted to the weights' dtype (narrow integers wrapping)."""
+    from gpuprim._histograms import _sums_by_search
+
+    rng = np.random.default_rng(12)
+    x = rng.standard_normal(4000) * 5
+    x[:4] = [np.nan, -100.0, 100.0, 0.0]
+    w = rng.integers(0, 4, 4000).astype(wtype)
+    if wtype == np.complex128:
+        w = w + 1j * rng.integers(0, 3, 4000)
+    for bins, range_ in ((9, (-10, 12)), (np.array([-12.0, -1.0, 0.0, 0.0, 3.5, 12.0]), None)):
+        if wtype == np.bool_ and np.ndim(bins):
+            continue  # NumPy's cumulative form refuses bool weights
+        want, edges = np.histogram(x, bins, range_, weights=w)
+        got = _sums_by_search(np, x, edges, w, w.dtype)
+        np.testing.assert_array_equal(got, want, strict=True)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+def test_wide_integer_samples_as_float64_copies_are_numpys(monkeypatch, dtype):
+    """The GPU's int64 / uint64 path (float64 copies with NumPy's outer
+    edges, gpuprim._histograms._wide_integers_on_device) run on the host:
+    NumPy arrays are taken as device arrays, so the copies go to the host
+    library, whose answer must be NumPy's for the integers themselves."""
+    import gpuprim._histograms as h
+
+    monkeypatch.setattr(h, "_on_device", lambda x: type(x) is np.ndarray)
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(13)
+    data = [
+        rng.integers(0, 1000, 5000).astype(dtype),
+        np.array([info.min + 4, info.max - 4, info.max // 3], dtype),
+        np.array([info.max, info.max - 1, info.max - 2049, info.min], dtype),
+        np.full(5, 2**60 + 1, dtype),
+    ]
+    for x in data:
+        for bins, range_ in ((2, None), (7, None), (1000, None), (5, (3, 900)), (3, (0.5, 2.0**62))):
+            try:
+                want = np.histogram(x, bins, range_)
+            except ValueError as e:  # too many bins for the data's range
+                with pytest.raises(ValueError, match=str(e)[:20]):
+                    h.histogram(x, bins, range_)
+                continue
+            got = h.histogram(x, bins, range_)
+            np.testing.assert_array_equal(got[0], want[0], strict=True)
+            np.testing.assert_array_equal(got[1], want[1], strict=True)
+        for edges in ([0.0, 10.5, 2.0**63], [-5, 0, 10, 500]):
+            if isinstance(edges[0], int) and x is not data[0]:
+                continue  # integer edges with data beyond 2**53: refused below
+            np.testing.assert_array_equal(
+                h.histogram(x, edges)[0], np.histogram(x, edges)[0], strict=True
+            )
+    with pytest.raises(TypeError, match="beyond"):
+        h.histogram(data[1], 2, (0, 2**60 + 1))
+    with pytest.raises(TypeError, match="beyond"):
+        h.histogram(data[1], [0, 2**60 + 1])
+
+
+def test_float16_samples_on_the_gpu_path(monkeypatch):
+    """The GPU's float16 path run on the host (NumPy arrays taken as device
+    arrays): an array of edges counts a float32 copy, as NumPy's float64
+    comparisons do; a float32 range bins in float32; even bins in float16
+    arithmetic are refused by name."""
+    import gpuprim._histograms as h
+
+    monkeypatch.setattr(h, "_on_device", lambda x: type(x) is np.ndarray)
+    x = (np.random.default_rng(15).standard_normal(500) * 3).astype(np.float16)
+    cases = [
+        ([-3.0, -0.5, 0.0, 0.25, 1.0, 3.0], None),
+        ([-1, 0, 2], None),
+        (5, (np.float32(-2.0), np.float32(2.5))),
+    ]
+    for bins, range_ in cases:
+        got, want = h.histogram(x, bins, range_), np.histogram(x, bins, range_)
+        np.testing.assert_array_equal(got[0], want[0], strict=True)
+        np.testing.assert_array_equal(got[1], want[1], strict=True)
+    with pytest.raises(TypeError, match="float16 samples on the GPU"):
+        h.histogram(x, 4)

@@ -66,6 +66,6 @@ TEST_F(cuda_test, topk_ladder_refuses_bad_k) {
 }
 
 // Reading the table needs no device.
-TEST(topk_ladder_table, has_three_named_rungs) {
-  expect_complete_ladder(gp::ladder::topk_rungs(), 3, "topk_full_sort", "topk_radix_select");
+TEST(topk_ladder_table, has_four_named_rungs) {
+  expect_complete_ladder(gp::ladder::topk_rungs(), 4, "topk_full_sort", "topk_radix_select");
 }

@@ -67,21 +67,33 @@ std::vector<T> make_input(std::size_t n, int kind, std::mt19937_64& rng) {
   return x;
 }
 
+using gp::cuda_impl::topk_select_state;
+using gp::cuda_impl::topk_select_tuning;
+
+// The radix select's result against the reference order; returns the
+// select's last state (whether the pre-filter's buffer was read, and how
+// many passed it).
 template <class T>
-void expect_select(const std::vector<T>& x, const gp::device_vector<T>& dx,
-                   const std::vector<std::int64_t>& order, std::size_t k, bool largest,
-                   std::uint64_t threshold) {
+topk_select_state expect_select(const std::vector<T>& x, const gp::device_vector<T>& dx,
+                                const std::vector<std::int64_t>& order, std::size_t k, bool largest,
+                                topk_select_tuning tuning) {
   gp::device_vector<T> v(k);
   gp::device_vector<std::int64_t> ix(k);
+  gp::device_vector<topk_select_state> state(1);
+  tuning.final_state = state.data();
   gp::cuda_impl::topk_radix_select(dx.data(), x.size(), k, largest, v.data(), ix.data(), nullptr,
-                                     threshold);
+                                   tuning);
   const auto gi = gp::to_host(ix);
   const auto gv = gp::to_host(v);
   for (std::size_t j = 0; j < k; ++j) {
-    ASSERT_EQ(gi[j], order[j]) << "n " << x.size() << " k " << k << " largest " << largest
-                               << " threshold " << threshold << " at " << j;
-    ASSERT_TRUE(same_value(gv[j], x[order[j]])) << "at " << j;
+    EXPECT_EQ(gi[j], order[j]) << "n " << x.size() << " k " << k << " largest " << largest
+                               << " threshold " << tuning.threshold << " sample rank "
+                               << tuning.sample_rank << " filter capacity "
+                               << tuning.filter_capacity << " at " << j;
+    if (gi[j] != order[j]) break;
+    EXPECT_TRUE(same_value(gv[j], x[order[j]])) << "at " << j;
   }
+  return gp::to_host(state)[0];
 }
 
 template <class T>
@@ -104,11 +116,63 @@ TYPED_TEST(topk_select, matches_a_stable_sort_at_every_stopping_point) {
         for (const std::uint64_t threshold :
              {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{5000},
               gp::cuda_impl::topk_select_threshold})
-          for (const std::size_t k : ks)
-            expect_select(x, dx, order, k, largest, threshold);
+          for (const std::size_t k : ks) {
+            topk_select_tuning tuning;
+            tuning.threshold = threshold;
+            expect_select(x, dx, order, k, largest, tuning);
+            if (::testing::Test::HasFailure()) return;
+          }
       }
     }
   }
+}
+
+// The pre-filter (a sampled pivot, one read keeping the elements at or
+// above it) at a size that runs fast: forced on arrays from 4096 elements
+// by the test hooks, with pivots from the largest sample (few pass) to the
+// 128th, and buffers of k elements (ties at the pivot overflow it), of the
+// production size and of the whole array. Each case must give the reference's answer, and the
+// buffer must be read exactly when at least k and at most its capacity
+// passed (the other cases fall back to reading the array).
+TYPED_TEST(topk_select, the_pre_filter_reads_its_buffer_or_falls_back) {
+  using T = TypeParam;
+  std::mt19937_64 rng(4548);
+  int from_buffer = 0, fell_back = 0;
+  for (const std::size_t n : test_sizes({4096, 69999})) {
+    for (int kind = 0; kind < 4; ++kind) {
+      const auto x = make_input<T>(n, kind, rng);
+      const auto dx = gp::to_device(x);
+      for (const bool largest : {true, false}) {
+        const auto order = reference_topk(x.data(), n, n, largest);
+        for (const std::size_t k : {std::size_t{1}, std::size_t{17}, std::size_t{1000}}) {
+          for (const std::uint64_t rank : {1, 4, 128}) {
+            for (const std::uint64_t capacity : {std::uint64_t{0}, std::uint64_t{k}, n}) {
+              for (const std::uint64_t threshold : {std::uint64_t{0}, std::uint64_t{300}}) {
+                topk_select_tuning tuning;
+                tuning.threshold = threshold;
+                tuning.sample_min_n = 0;
+                tuning.sample_rank = rank;
+                tuning.filter_capacity = capacity;
+                const topk_select_state s = expect_select(x, dx, order, k, largest, tuning);
+                if (::testing::Test::HasFailure()) return;
+                // (0: the production size, 4 m n / 4096)
+                const std::uint64_t size =
+                    capacity != 0 ? capacity : 4 * rank * ((n + 4095) / 4096);
+                const bool fits = s.filtered >= k && s.filtered <= std::min(size, n);
+                ASSERT_EQ(s.from_buffer != 0, fits)
+                    << "filtered " << s.filtered << " k " << k << " capacity " << capacity;
+                ASSERT_LE(s.filtered, n);
+                (fits ? from_buffer : fell_back) += 1;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  if (test_sizes({4096}).empty()) return;
+  EXPECT_GT(from_buffer, 0);
+  EXPECT_GT(fell_back, 0);
 }
 
 // Short rows take one block a row (topk_rows_block.cuh): row lengths

@@ -38,6 +38,8 @@ import gpuprim as gp  # noqa: E402
 
 import _peer  # noqa: E402
 
+_peer.use_env_mode()
+
 # The fixtures the tests take, from SciPy's conftest: xp (NumPy only without
 # SCIPY_ARRAY_API) and num_parallel_threads (1 without pytest-run-parallel).
 import scipy.conftest as _scipy_conftest  # noqa: E402
@@ -89,12 +91,14 @@ class _Substitute:
         # SciPy's arguments: copies made before gpuprim writes any output
         # (deepcopy keeps output=input the same object among the copies).
         peer_args, peer_kwargs = copy.deepcopy((args, kwargs))
-        got = self.ours(*args, **kwargs)
+        got = _peer.call(self.ours, *args, arrays=_DATA, **kwargs)
         want = _peer.peer_answer(self.theirs, *peer_args, **peer_kwargs)
         _compare(self.__name__, got, want)
         return got
 
 
+# The parameters that hold data (moved to CuPy in the device mode).
+_DATA = ("input", "weights", "output")
 SUBSTITUTES = {name: _Substitute(name) for name in NAMES}
 
 

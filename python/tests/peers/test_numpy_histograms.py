@@ -17,13 +17,16 @@ import gpuprim as gp
 
 import _peer
 
+_peer.use_env_mode()
 _FILE = pathlib.Path(np.__file__).parent / "lib" / "tests" / "test_histograms.py"
 numpy_histogram = np.histogram
 
 
 def histogram(a, bins=10, range=None, density=None, weights=None):
     _peer.count()
-    counts, edges = gp.histogram(a, bins, range, density, weights)
+    counts, edges = _peer.call(
+        gp.histogram, a, bins, range, density, weights, arrays=("a", "bins", "weights")
+    )
     with np.errstate(all="ignore"):
         want = _peer.peer_answer(numpy_histogram, a, bins, range, density, weights)
     np.testing.assert_array_equal(counts, want[0], strict=True, err_msg="counts differ from NumPy's")

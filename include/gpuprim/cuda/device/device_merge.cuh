@@ -8,10 +8,12 @@
 //     diagonal (a[i] goes before b[j] unless comp(b[j], a[i]): ties take a
 //     first, so the merge is stable).
 //  2. merge_tile_kernel: a block loads its tile's a- and b-ranges into
-//     shared memory, each thread finds its own diagonal in them and merges
+//     shared memory (coalesced, each thread's `items` loads issued
+//     together), each thread finds its own diagonal in them and merges
 //     `items` outputs serially into registers, the tile is written back
 //     coalesced. Values follow their keys through the source index of each
-//     output (16 bits: a tile is at most 2048 elements).
+//     output (16 bits: a tile is at most 2048 elements), gathered the same
+//     way.
 //
 // merge sort:
 //  1. block_sort_kernel: each block sorts one tile: every thread sorts its
@@ -61,8 +63,7 @@ GPUPRIM_HD constexpr int merge_tile_of() {
 // How many of the first `diag` outputs of the merge of a[0, na) and
 // b[0, nb) come from a (a before b on ties).
 template <class K, class I, class Comp>
-__device__ __forceinline__ I merge_path_of(const K* a, I na, const K* b, I nb, I diag,
-                                           Comp& comp) {
+__device__ __forceinline__ I merge_path_of(const K* a, I na, const K* b, I nb, I diag, Comp& comp) {
   I lo = diag > nb ? diag - nb : 0;
   I hi = diag < na ? diag : na;
   while (lo < hi) {
@@ -130,6 +131,24 @@ __global__ void merge_partition_kernel(merge_pairs<K, V> pairs, std::uint64_t ti
   splits[t] = merge_path_of<K, std::uint64_t>(p.ka, p.na, p.kb, p.nb, d - p.first, comp);
 }
 
+// Copies n (<= merge_block_threads * items) elements, store(o, load(o)) for
+// o < n, coalesced, each thread issuing all of its loads before any store
+// (a loop of load-then-store would wait a memory latency per item).
+template <int items, class E, class Load, class Store>
+__device__ __forceinline__ void merge_staged_copy(int n, Load&& load, Store&& store) {
+  E staged[items];
+#pragma unroll
+  for (int k = 0; k < items; ++k) {
+    const int o = static_cast<int>(threadIdx.x) + k * merge_block_threads;
+    if (o < n) staged[k] = load(o);
+  }
+#pragma unroll
+  for (int k = 0; k < items; ++k) {
+    const int o = static_cast<int>(threadIdx.x) + k * merge_block_threads;
+    if (o < n) store(o, staged[k]);
+  }
+}
+
 // A block's tile in shared memory: its keys and, with values, the position
 // each key came from (its value is gathered by it at the end).
 template <class K, class V>
@@ -163,8 +182,9 @@ __global__ void __launch_bounds__(merge_block_threads)
   const int la = static_cast<int>(a1 - a0);
   const int lb = static_cast<int>(b1 - b0);
   const int len = la + lb;
-  for (int i = threadIdx.x; i < len; i += merge_block_threads)
-    keys[i] = i < la ? p.ka[a0 + i] : p.kb[b0 + (i - la)];
+  merge_staged_copy<items, K>(
+      len, [&](int i) { return i < la ? p.ka[a0 + i] : p.kb[b0 + (i - la)]; },
+      [&](int i, const K& k) { keys[i] = k; });
   __syncthreads();
 
   const K* sa = keys;
@@ -194,12 +214,16 @@ __global__ void __launch_bounds__(merge_block_threads)
     }
   }
   __syncthreads();
-  for (int o = threadIdx.x; o < len; o += merge_block_threads) {
+  for (int o = threadIdx.x; o < len; o += merge_block_threads)
     out[d0 + o] = keys[o];
-    if constexpr (storage::has_values) {
-      const int s = from[o];
-      vout[d0 + o] = s < la ? p.va[a0 + s] : p.vb[b0 + (s - la)];
-    }
+  if constexpr (storage::has_values) {
+    merge_staged_copy<items, V>(
+        len,
+        [&](int o) {
+          const int s = from[o];
+          return s < la ? p.va[a0 + s] : p.vb[b0 + (s - la)];
+        },
+        [&](int o, const V& v) { vout[d0 + o] = v; });
   }
 }
 
@@ -216,8 +240,8 @@ __global__ void __launch_bounds__(merge_block_threads)
 
   const std::uint64_t base = std::uint64_t{blockIdx.x} * tile;
   const int len = static_cast<int>(n - base < tile ? n - base : std::uint64_t{tile});
-  for (int i = threadIdx.x; i < len; i += merge_block_threads)
-    keys[i] = src[base + i];
+  merge_staged_copy<items, K>(
+      len, [&](int i) { return src[base + i]; }, [&](int i, const K& k) { keys[i] = k; });
   __syncthreads();
 
   // Each thread's own items, sorted in registers.
@@ -317,8 +341,8 @@ void merge_launch(const merge_pairs<K, V>& pairs, std::uint64_t total, K* out, V
   partition.grid = dim3(static_cast<unsigned>(ceil_div(tiles + 1, 256)));
   partition.block = dim3(256);
   partition.stream = stream;
-  launch("merge_partition_kernel", algorithm, &merge_partition_kernel<K, V, Comp>, partition,
-         pairs, tiles, splits, comp);
+  launch("merge_partition_kernel", algorithm, &merge_partition_kernel<K, V, Comp>, partition, pairs,
+         tiles, splits, comp);
   launch_shape merge;
   merge.grid = dim3(static_cast<unsigned>(tiles));
   merge.block = dim3(merge_block_threads);

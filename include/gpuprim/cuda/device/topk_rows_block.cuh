@@ -28,7 +28,7 @@
 #include <cstdint>
 
 #include "gpuprim/cuda/support/launch.cuh"
-#include "gpuprim/cuda/device/topk_select.cuh"
+#include "gpuprim/cuda/device/topk_keys.cuh"
 
 namespace gpuprim::cuda_impl {
 
