@@ -183,10 +183,10 @@ void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* v
       std::uint64_t(current_multiprocessor_count()) *
           static_cast<unsigned>(std::max(1, config.histogram_blocks_per_sm))));
   const bool skip = config.skip_constant_digits;
-  launch("radix_digit_histograms", "sort",
-         skip ? radix_digit_histograms<K, radix_count_warp_uniform>
-              : radix_digit_histograms<K, void>,
-         {hist_blocks, threads, 0, stream}, keys_in, n, histogram_digit, passes, counts);
+  launch(
+      "radix_digit_histograms", "sort",
+      skip ? radix_digit_histograms<K, radix_count_warp_uniform> : radix_digit_histograms<K, void>,
+      {hist_blocks, threads, 0, stream}, keys_in, n, histogram_digit, passes, counts);
 
   // 2. Digit starts and routes. In place, the first move must not write
   // the array it reads, for keys or for values. Skipping nothing, the
