@@ -188,9 +188,10 @@ if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
     note "tune radix: rc=$?"
   fi
   if [ $RUN_NCU_RADIX -eq 1 ]; then
-    # Our onesweep passes and CUB's, side by side: time, issue, stalls,
-    # occupancy, memory (ncu-radix.txt).
-    ncu --kernel-name regex:'[Oo]nesweep|radix_match_pass|radix_digit_histograms|Histogram' \
+    # Our onesweep passes (either ranking: the match ranking's pass is
+    # radix_onesweep_pass<..., block_radix_rank_match<...>>) and CUB's, side
+    # by side: time, issue, stalls, occupancy, memory (ncu-radix.txt).
+    ncu --kernel-name regex:'[Oo]nesweep|radix_digit_histograms|Histogram' \
       --section SpeedOfLight --section Occupancy --section LaunchStats \
       --section WarpStateStats --section InstructionStats --section ComputeWorkloadAnalysis \
       --section MemoryWorkloadAnalysis --section SchedulerStats --section SourceCounters \
@@ -198,7 +199,7 @@ if [ $RUN_TUNE_RADIX -eq 1 ] || [ $RUN_NCU_RADIX -eq 1 ]; then
     note "ncu radix: rc=$?"
     # Where the passes' warps wait, reason by reason (cycles per issued
     # instruction), in a file of its own: ncu-stalls.txt.
-    ncu --kernel-name regex:'[Oo]nesweep|radix_match_pass' \
+    ncu --kernel-name regex:'[Oo]nesweep' \
       --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
       "$BUILD/probe_radix_tile" --profile >"$OUT/ncu-stalls.txt" 2>&1
     note "ncu stalls: rc=$?"

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <memory>
+#include <string>
 
 #include "commands.hpp"
 #include "lab/bench/bench.hpp"
@@ -47,14 +48,18 @@ command add_bench_command(CLI::App& app) {
   sub->add_flag("--sweep", opts->sweep,
                 "closest-pair: sweep threads per block x blocks per grid of the quadratic kernels, "
                 "with their occupancy");
-  sub->add_option("--per-gpu", dist_sizes->per_gpu,
-                  "dist: elements per GPU or rank of the weak-scaling rows (N or 2^K; default "
-                  "2^24, --quick 2^20)")
-      ->option_text("N");
-  sub->add_option("--total", dist_sizes->total,
-                  "dist: elements in all of the strong-scaling rows (N or 2^K; default 2^26, "
-                  "--quick 2^22)")
-      ->option_text("N");
+  // The sizes of `bench dist`: a count N or 2^K, and its defaults.
+  const auto add_dist_size = [sub](const char* name, std::string& size, const std::string& what,
+                                   const char* fallback, const char* quick) {
+    sub->add_option(
+           name, size,
+           "dist: " + what + " (N or 2^K; default " + fallback + ", --quick " + quick + ")")
+        ->option_text("N");
+  };
+  add_dist_size("--per-gpu", dist_sizes->per_gpu,
+                "elements per GPU or rank of the weak-scaling rows", "2^24", "2^20");
+  add_dist_size("--total", dist_sizes->total, "elements in all of the strong-scaling rows", "2^26",
+                "2^22");
   return [opts, dist_sizes] {
     if (opts->family == "dist") {
       if (!opts->only.empty()) throw usage_error("--only is not taken by `gpuprim bench dist`");

@@ -109,19 +109,20 @@ solve_result host_solve(solve_method method, const Op& op, host_backend backend,
     return res;
   }
   const std::size_t max_iter = max_iterations(opts, n);
+  // Every method's state, and the inverse diagonal (ones where no Jacobi
+  // step or preconditioner divides by the diagonal).
+  host_impl::solver_state<T> state{backend, n, b_norm, opts, res};
+  const std::vector<T> dinv = host_impl::inverse_diagonal<T>(op, n, needs_diagonal(method, opts));
   switch (method) {
     case solve_method::cg:
-      host_impl::cg(op, backend, b.data(), x.data(), opts, max_iter, b_norm, res);
+      host_impl::cg(op, state, b.data(), x.data(), dinv, max_iter);
       break;
     case solve_method::bicgstab:
-      host_impl::bicgstab(op, backend, b.data(), x.data(), opts, max_iter, b_norm, res);
+      host_impl::bicgstab(op, state, b.data(), x.data(), dinv, max_iter);
       break;
     case solve_method::jacobi:
-      host_impl::richardson(op, backend, b.data(), x.data(), opts, max_iter, b_norm, true, res);
-      break;
     case solve_method::richardson:
-      host_impl::richardson(op, backend, b.data(), x.data(), opts, max_iter, b_norm,
-                              opts.precond == preconditioner::jacobi, res);
+      host_impl::richardson(op, state, b.data(), x.data(), dinv, max_iter);
       break;
   }
   if (method == solve_method::cg || method == solve_method::bicgstab) {

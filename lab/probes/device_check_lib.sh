@@ -18,6 +18,18 @@
 #                                  tests under memcheck and racecheck (sizes
 #                                  capped at SANITIZE_MAX_SIZE)
 #   dc_finish                      the GPU and the nvcc version in the summary
+#
+# The checks that build with CMake's ninja files instead, only the objects
+# they name (sort_skip_device_check.sh, sort_sparse_segscan_device_check.sh):
+#   dc_cmake_init BUILD_DIR        OUT, B, JOBS, summary, an empty build.log;
+#                                  configures BUILD_DIR as scripts/device-check.sh
+#                                  does (one instantiation file per type)
+#                                  unless it holds a build.ninja; returns 1
+#                                  if that failed
+#   dc_cmake_link OUTPUT [--gtest] OBJECT...
+#                                  links the objects (paths in BUILD_DIR) into
+#                                  BUILD_DIR/OUTPUT; --gtest: with GoogleTest's
+#                                  main, where CMake found it
 # shellcheck shell=bash
 
 # The runtime and timing sources every family's objects link with.
@@ -140,4 +152,39 @@ dc_run_tests() {
 dc_finish() {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >>"$summary" 2>&1
   nvcc --version | tail -2 >>"$summary"
+}
+
+dc_cmake_init() {
+  OUT=${OUT:-$PWD/out}
+  mkdir -p "$OUT"
+  B=$1
+  JOBS=${JOBS:-$(nproc)}
+  summary="$OUT/summary.txt"
+  : >"$summary"
+  : >"$OUT/build.log"
+  dc_start=$(date +%s)
+  [ -f "$B/build.ninja" ] && return 0
+  cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" \
+    -DGPUPRIM_INSTANTIATION_ROWS_PER_FILE=1 >>"$OUT/build.log" 2>&1 && return 0
+  stamp "cmake configure failed"
+  tail -30 "$OUT/build.log" >>"$summary"
+  return 1
+}
+
+dc_cmake_link() {
+  local output=$1 libs=() found
+  shift
+  if [ "${1:-}" = --gtest ]; then
+    shift
+    # GoogleTest where CMake found it (or carried beside the tree in .gtest/).
+    found=$(grep -E '^GTEST_LIBRARY(_RELEASE)?:FILEPATH=' "$B/CMakeCache.txt" | head -1 | cut -d= -f2)
+    [ -n "$found" ] && libs+=(-L"$(dirname "$found")")
+    found=$(grep -E '^GTest_DIR:PATH=' "$B/CMakeCache.txt" | head -1 | cut -d= -f2)
+    [ -n "$found" ] && libs+=(-L"$found/../..")
+    [ -d .gtest/lib ] && libs+=(-L"$PWD/.gtest/lib")
+    libs+=(-lgtest_main -lgtest)
+  fi
+  (cd "$B" && nvcc -arch=sm_90 -Xcompiler=-fopenmp -o "$output" "$@" "${libs[@]}") \
+    >>"$OUT/build.log" 2>&1
+  stamp "$output linked rc=$?"
 }

@@ -16,12 +16,13 @@
 //   2. the first kernel alone, the digit histogram, three ways: "plain"
 //      (production: one shared atomic add a key and pass), "warp" (a
 //      candidate: a digit the same in a whole warp's keys added once,
-//      radix_digit_histograms<K, true>) and "runs" (a candidate,
-//      radix_digit_histograms_runs below: each run of equal digits in
-//      adjacent lanes added once), counts checked against plain's. Both
-//      candidates were meant for sorted, narrow or equal keys, whose adds
-//      land on one counter; on an H100 both were slower than plain on
-//      every distribution (bench/results/h100-2026-12-08-sort-designs.md).
+//      radix_count_warp_uniform) and "runs" (a candidate, radix_count_runs
+//      below: each run of equal digits in adjacent lanes added once), all
+//      three countings of production's radix_digit_histograms, counts
+//      checked against plain's. The candidates were meant for sorted,
+//      narrow or equal keys, whose adds land on one counter; on an H100
+//      both were slower than plain on every distribution
+//      (bench/results/h100-2026-12-08-sort-designs.md).
 // Not part of the default build or the tests; on the GPU machine:
 // cmake --build <build> --target gpuprim_lab_probe_radix_designs
 // (lab/probes/sort_skip_device_check.sh builds and runs it).
@@ -50,37 +51,22 @@ namespace gb = gpuprim::bench;
 
 namespace gpuprim::cuda_impl {
 
-// radix_digit_histograms<K, false>, except that the lanes of a warp
-// whose digit equals the lane before's add nothing and each run's first
-// lane adds the run's length: counting needs no order, so any runs will
-// do. Runs are looked for only when a vote finds some adjacent lanes equal
-// (on uniform keys about one pass in eight per warp).
-template <class K>
-__global__ void __launch_bounds__(256)
-    radix_digit_histograms_runs(const K* keys, std::uint64_t n, radix_digit<K> first, int passes,
-                                unsigned* hist) {
-  constexpr int max_passes = 8 * sizeof(K) / 8;
-  __shared__ unsigned counts[max_passes][radix_digits];
-  for (int p = 0; p < passes; ++p)
-    counts[p][threadIdx.x] = 0;
-  __syncthreads();
-  const int lane = threadIdx.x % 32;
-  auto count_plain = [&](K key) {
+// A counting of a full warp's keys for radix_digit_histograms (as
+// radix_count_warp_uniform) in which the lanes of a warp whose digit
+// equals the lane before's add nothing and each run's first lane adds the
+// run's length: counting needs no order, so any runs will do. Runs are
+// looked for only when a vote finds some adjacent lanes equal (on uniform
+// keys about one pass in eight per warp).
+struct radix_count_runs {
+  template <class K>
+  static __device__ void count(unsigned (*counts)[radix_digits], K key, radix_digit<K> first,
+                               int passes) {
     const auto bits = radix_key<K>::to_bits(key, first.descending);
-    for (int p = 0; p < passes; ++p) {
-      const unsigned digit = static_cast<unsigned>(bits >> (first.shift + 8 * p)) &
-                             (p + 1 == passes ? first.mask : 0xffu);
-      atomicAdd(&counts[p][digit], 1u);
-    }
-  };
-  // Every lane of the warp calls it, with keys of consecutive lanes.
-  auto count_runs = [&](K key) {
-    const auto bits = radix_key<K>::to_bits(key, first.descending);
+    const int lane = threadIdx.x % 32;
 #pragma unroll
-    for (int p = 0; p < max_passes; ++p) {
+    for (int p = 0; p < int(sizeof(K)); ++p) {
       if (p < passes) {
-        const unsigned digit = static_cast<unsigned>(bits >> (first.shift + 8 * p)) &
-                               (p + 1 == passes ? first.mask : 0xffu);
+        const unsigned digit = radix_pass_digit(bits, first, p, passes);
         const unsigned left = __shfl_up_sync(full_warp_mask, digit, 1);
         const bool same = lane > 0 && digit == left;
         const unsigned same_lanes = __ballot_sync(full_warp_mask, same);
@@ -92,30 +78,8 @@ __global__ void __launch_bounds__(256)
         }
       }
     }
-  };
-  // Grid-stride over whole warps of 32 consecutive keys, 4 loaded at once
-  // (as radix_digit_histograms); the tail, where a warp's keys run past n, plainly.
-  constexpr int loads = 4;
-  const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
-  std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x;
-  const std::uint64_t warp_last = 31 - lane;  // i + warp_last: the warp's last key
-  for (; i + warp_last + (loads - 1) * stride < n; i += loads * stride) {
-    K k[loads];
-#pragma unroll
-    for (int j = 0; j < loads; ++j)
-      k[j] = keys[i + j * stride];
-#pragma unroll
-    for (int j = 0; j < loads; ++j)
-      count_runs(k[j]);
   }
-  for (; i < n; i += stride)
-    count_plain(keys[i]);
-  __syncthreads();
-  for (int p = 0; p < passes; ++p) {
-    const unsigned c = counts[p][threadIdx.x];
-    if (c) atomicAdd(&hist[p * radix_digits + threadIdx.x], c);
-  }
-}
+};
 
 }  // namespace gpuprim::cuda_impl
 
@@ -212,11 +176,11 @@ void compare(const distribution& dist, std::size_t n) {
 
   std::vector<unsigned> plain_counts, warp_counts, runs_counts;
   const float plain_ms =
-      time_histogram<K>(gc::radix_digit_histograms<K, false>, keys, n, hist, plain_counts);
-  const float warp_ms =
-      time_histogram<K>(gc::radix_digit_histograms<K, true>, keys, n, hist, warp_counts);
-  const float runs_ms =
-      time_histogram<K>(gc::radix_digit_histograms_runs<K>, keys, n, hist, runs_counts);
+      time_histogram<K>(gc::radix_digit_histograms<K, void>, keys, n, hist, plain_counts);
+  const float warp_ms = time_histogram<K>(
+      gc::radix_digit_histograms<K, gc::radix_count_warp_uniform>, keys, n, hist, warp_counts);
+  const float runs_ms = time_histogram<K>(gc::radix_digit_histograms<K, gc::radix_count_runs>, keys,
+                                          n, hist, runs_counts);
 
   std::printf(
       "%-18s %-6s 2^%-5.2f CUB %8.1f us | all passes %8.1f us %.2fx CUB, %s | skip %8.1f us "
@@ -254,9 +218,9 @@ void time_skipped_pass() {
   gc::radix_route* route = device_array<gc::radix_route>(1);
   CHECK_CUDA(cudaMemset(route, 0, sizeof(gc::radix_route)));  // radix_skip
   const gc::radix_route skip{};
-  const auto pass = gc::radix_onesweep_pass<K, V, items, gc::radix_lookback_window,
-                                            gc::radix_pass_min_blocks<K, items>,
-                                            gc::radix_prefetch_tiles<V>>;
+  const auto pass =
+      gc::radix_onesweep_pass<K, V, items, gc::radix_lookback_window,
+                              gc::radix_pass_min_blocks<K, items>, gc::radix_prefetch_tiles<V>>;
   const gc::radix_buffers<K, V> buffers{};
   const gc::radix_digit<K> digit{0, 0xffu, false};
   const gc::tile_lookback<unsigned> lookback{nullptr, nullptr, 1};

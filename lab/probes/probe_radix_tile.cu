@@ -77,9 +77,9 @@ struct match_rank {
   template <class K, class V>
   static void sort(const K* keys, K* keys_out, const V* values, V* values_out,
                    const gp::detail::radix_sort_plan& plan) {
-    gc::radix_sort_match<Find, K, V, Tile::items, Tile::window, Tile::template blocks<K>,
-                         Tile::template prefetch<V>>(keys, keys_out, values, values_out, plan,
-                                                     nullptr);
+    gc::radix_sort<K, V, Tile::items, Tile::window, Tile::template blocks<K>,
+                   Tile::template prefetch<V>, false, gc::block_radix_rank_match<Find>>(
+        keys, keys_out, values, values_out, plan, nullptr);
   }
 };
 using match_any_rank = match_rank<gc::radix_peer_find::match_any, tile_config<32, 4>>;

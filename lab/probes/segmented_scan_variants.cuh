@@ -45,6 +45,7 @@
 
 #include "gpuprim/core/operators.hpp"
 #include "gpuprim/core/segmented_operator.hpp"
+#include "gpuprim/cuda/support/blocked_tile.cuh"
 #include "gpuprim/cuda/support/prefetch.cuh"
 #include "gpuprim/cuda/support/thread_fetch.cuh"
 #include "gpuprim/cuda/support/workspace.cuh"
@@ -272,23 +273,15 @@ __global__ void __launch_bounds__(S::threads, S::min_blocks)
                   lookback_t lookback, unsigned prefetch_tiles) {
   constexpr int warps = S::threads / 32;
   constexpr int items = S::items;
-  constexpr int warp_elements = 32 * items;
   using values_path = typename values_path_of<S::values, items>::type;
   __shared__ alignas(16) float stage_storage[warps][values_path::floats];
   __shared__ float warp_value[warps];
   __shared__ unsigned warp_bits[warps];  // bit 0: holds a head; bit 1: starts with one
   __shared__ float tile_prefix;
 
-  const int warp = threadIdx.x / 32;
-  const int lane = threadIdx.x % 32;
   const std::uint64_t tile = blockIdx.x;
-  const std::uint64_t tile_begin = tile * S::tile;
-  const std::uint64_t warp_begin = tile_begin + std::uint64_t(warp) * warp_elements;
-  const int warp_valid =
-      warp_begin >= n ? 0
-                      : static_cast<int>(std::min<std::uint64_t>(warp_elements, n - warp_begin));
-  const int thread_valid = std::clamp(warp_valid - lane * items, 0, items);
-  const std::uint64_t first = warp_begin + std::uint64_t(lane) * items;
+  const auto [warp, lane, tile_begin, warp_begin, warp_valid, thread_valid, first] =
+      gc::blocked_tile<S::threads, items>(tile, n);
 
   // 0. The L2 prefetch of a later tile's values and flags, as production.
   if (prefetch_tiles > 0 && tile + prefetch_tiles < gridDim.x) {

@@ -19,18 +19,9 @@
 # build.log, tests.log, memcheck.log.
 # Usage (from the repository root): lab/probes/sort_skip_device_check.sh
 set -uo pipefail
-OUT=${OUT:-$PWD/out}
-mkdir -p "$OUT"
-B=${SORT_BUILD_DIR:-/root/build-sortskip}
-JOBS=${JOBS:-$(nproc)}
-summary="$OUT/summary.txt"
-: >"$summary"
-t0=$(date +%s)
-note() { echo "[$(($(date +%s) - t0)) s] $*" | tee -a "$summary"; }
-
-cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" \
-  -DGPUPRIM_INSTANTIATION_ROWS_PER_FILE=1 >"$OUT/build.log" 2>&1 ||
-  { note "cmake configure failed"; tail -30 "$OUT/build.log" >>"$summary"; exit 1; }
+# shellcheck source-path=SCRIPTDIR source=device_check_lib.sh
+. "$(dirname "$0")/device_check_lib.sh"
+dc_cmake_init "${SORT_BUILD_DIR:-/root/build-sortskip}" || exit 1
 
 lib_dir=src/CMakeFiles/gpuprim.dir
 test_dir=tests/CMakeFiles/gpuprim_cuda_tests.dir
@@ -48,27 +39,16 @@ tests=("$test_dir/cuda/sort_test.cpp.o" "$test_dir/sides/sort_test.cpp.o"
   "$test_dir/cuda/radix_tile_test.cu.o" "$test_dir/cuda/radix_all_passes_test.cu.o")
 probe=lab/probes/CMakeFiles/gpuprim_lab_probe_radix_designs.dir/probe_radix_designs.cu.o
 
-note "build: $((${#library[@]} + ${#tests[@]} + 1)) objects, -j $JOBS"
+stamp "build: $((${#library[@]} + ${#tests[@]} + 1)) objects, -j $JOBS"
 ninja -C "$B" -j "$JOBS" "${library[@]}" "${tests[@]}" "$probe" >>"$OUT/build.log" 2>&1
-note "objects rc=$?"
-# GoogleTest where CMake found it (or carried beside the tree in .gtest/).
-gtest_dirs=()
-gtest_lib=$(grep -E '^GTEST_LIBRARY(_RELEASE)?:FILEPATH=' "$B/CMakeCache.txt" | head -1 | cut -d= -f2)
-[ -n "$gtest_lib" ] && gtest_dirs+=(-L"$(dirname "$gtest_lib")")
-gtest_cmake=$(grep -E '^GTest_DIR:PATH=' "$B/CMakeCache.txt" | head -1 | cut -d= -f2)
-[ -n "$gtest_cmake" ] && gtest_dirs+=(-L"$gtest_cmake/../..")
-[ -d .gtest/lib ] && gtest_dirs+=(-L"$PWD/.gtest/lib")
-(cd "$B" && nvcc -arch=sm_90 -Xcompiler=-fopenmp -o sort_tests "${tests[@]}" "${library[@]}" \
-  "${gtest_dirs[@]}" -lgtest_main -lgtest) >>"$OUT/build.log" 2>&1
-note "tests linked rc=$?"
-(cd "$B" && nvcc -arch=sm_90 -Xcompiler=-fopenmp -o probe_radix_designs "$probe" "${library[@]}") \
-  >>"$OUT/build.log" 2>&1
-note "probe linked rc=$?"
+stamp "objects rc=$?"
+dc_cmake_link sort_tests --gtest "${tests[@]}" "${library[@]}"
+dc_cmake_link probe_radix_designs "$probe" "${library[@]}"
 grep -E "error|FAILED" "$OUT/build.log" | head -40 >>"$summary"
 
 if [ -x "$B/sort_tests" ]; then
   timeout 150 "$B/sort_tests" >"$OUT/tests.log" 2>&1
-  note "tests rc=$? $(grep -E '^\[  (PASSED|FAILED)|tests ran' "$OUT/tests.log" | tr '\n' ' ')"
+  stamp "tests rc=$? $(grep -E '^\[  (PASSED|FAILED)|tests ran' "$OUT/tests.log" | tr '\n' ' ')"
   grep -E "^\[  FAILED|^\[  SKIPPED" "$OUT/tests.log" >>"$summary"
   filter='*distributions_whose_constant_digits*:*captured_in_a_graph_each_replay*:*narrow_keys_back_to_back*'
   filter+=':*sizes_around_the_cut_overs*:*radix_sort_design_that_sorts_every_pass*'
@@ -76,12 +56,11 @@ if [ -x "$B/sort_tests" ]; then
   GPUPRIM_TEST_MAX_SIZE=${SANITIZE_MAX_SIZE:-140000} timeout "${SANITIZE_TIMEOUT:-80}" \
     compute-sanitizer --tool memcheck --error-exitcode 9 "$B/sort_tests" --gtest_filter="$filter" \
     >"$OUT/memcheck.log" 2>&1
-  note "memcheck rc=$? $(grep -E 'ERROR SUMMARY|^\[  (PASSED|FAILED)' "$OUT/memcheck.log" | tr '\n' ' ')"
+  stamp "memcheck rc=$? $(grep -E 'ERROR SUMMARY|^\[  (PASSED|FAILED)' "$OUT/memcheck.log" | tr '\n' ' ')"
 fi
 if [ -x "$B/probe_radix_designs" ]; then
-  note "probe_radix_designs:"
+  stamp "probe_radix_designs:"
   timeout 150 "$B/probe_radix_designs" >>"$summary" 2>&1
-  note "probe rc=$?"
+  stamp "probe rc=$?"
 fi
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader >>"$summary" 2>&1
-nvcc --version | tail -2 >>"$summary"
+dc_finish

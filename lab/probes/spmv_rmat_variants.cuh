@@ -230,22 +230,12 @@ __device__ __forceinline__ void merge_tile(const matrix_view& A, const Gather& g
 
   // Inclusive segmented scan of (open row, sum) over the tile's threads.
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  int key = row;
-  float value = sum;
-#pragma unroll
-  for (int offset = 1; offset < 32; offset *= 2) {
-    const int other_key = __shfl_up_sync(0xffffffffu, key, offset);
-    const float other_value = __shfl_up_sync(0xffffffffu, value, offset);
-    if (lane >= offset && other_key == key) value = other_value + value;
-  }
+  const int key = row;
+  float value = 0;
   if constexpr (TileThreads > 32) {
-    if (lane == 31) {
-      warp_keys[warp] = key;
-      warp_values[warp] = value;
-    }
-    __syncthreads();
-    for (int w = warp - 1; w >= 0 && warp_keys[w] == key; --w)
-      value = warp_values[w] + value;
+    value = gpuprim::cuda_impl::block_inclusive_sum_by_key(key, sum, warp_keys, warp_values);
+  } else {
+    value = gpuprim::cuda_impl::warp_inclusive_sum_by_key(key, sum);
   }
   // The previous thread's inclusive (key, value): a shuffle, or for lane 0
   // the previous warp's last lane, rebuilt from the warps' aggregates.

@@ -11,10 +11,7 @@
 
 namespace gpuprim::detail {
 
-template <class T>
-constexpr auto entry_of(convolve_instance<T>) {
-  return &cuda_convolve<T>;
-}
+GPUPRIM_ENTRY_OF(convolve_instance, cuda_convolve)
 
 template <class In>
 constexpr auto entry_of(convolve_nd_instance<In>) {

@@ -9,9 +9,6 @@
 
 namespace gpuprim::detail {
 
-template <class Sample, class Counter, class Binner>
-constexpr auto entry_of(histogram_instance<Sample, Counter, Binner>) {
-  return &cuda_histogram_into<Sample, Counter, Binner>;
-}
+GPUPRIM_ENTRY_OF(histogram_instance, cuda_histogram_into)
 
 }  // namespace gpuprim::detail

@@ -9,9 +9,6 @@
 
 namespace gpuprim::detail {
 
-template <class In, class T, class Op, class Fetch>
-constexpr auto entry_of(reduce_instance<In, T, Op, Fetch>) {
-  return &cuda_reduce_into<In, T, Op, Fetch>;
-}
+GPUPRIM_ENTRY_OF(reduce_instance, cuda_reduce_into)
 
 }  // namespace gpuprim::detail

@@ -9,9 +9,6 @@
 
 namespace gpuprim::detail {
 
-template <class In, class Out, class T, class Op, class Fetch>
-constexpr auto entry_of(scan_instance<In, Out, T, Op, Fetch>) {
-  return &cuda_scan_into<In, Out, T, Op, Fetch>;
-}
+GPUPRIM_ENTRY_OF(scan_instance, cuda_scan_into)
 
 }  // namespace gpuprim::detail

@@ -10,14 +10,7 @@
 
 namespace gpuprim::detail {
 
-template <class In, class T, class Offset, class Op>
-constexpr auto entry_of(segmented_reduce_instance<In, T, Offset, Op>) {
-  return &cuda_segmented_reduce_into<In, T, Offset, Op>;
-}
-
-template <class Offset>
-constexpr auto entry_of(segment_heads_instance<Offset>) {
-  return &cuda_mark_segment_heads<Offset>;
-}
+GPUPRIM_ENTRY_OF(segmented_reduce_instance, cuda_segmented_reduce_into)
+GPUPRIM_ENTRY_OF(segment_heads_instance, cuda_mark_segment_heads)
 
 }  // namespace gpuprim::detail

@@ -9,9 +9,6 @@
 
 namespace gpuprim::detail {
 
-template <class S>
-constexpr auto entry_of(select_instance<S>) {
-  return &cuda_select_into<S>;
-}
+GPUPRIM_ENTRY_OF(select_instance, cuda_select_into)
 
 }  // namespace gpuprim::detail

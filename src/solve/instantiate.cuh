@@ -9,9 +9,6 @@
 
 namespace gpuprim::detail {
 
-template <class T, class Op>
-constexpr auto entry_of(solve_instance<T, Op>) {
-  return &cuda_solve<T, Op>;
-}
+GPUPRIM_ENTRY_OF(solve_instance, cuda_solve)
 
 }  // namespace gpuprim::detail

@@ -9,9 +9,6 @@
 
 namespace gpuprim::detail {
 
-template <class K>
-constexpr auto entry_of(radix_sort_instance<K>) {
-  return &cuda_radix_sort<K>;
-}
+GPUPRIM_ENTRY_OF(radix_sort_instance, cuda_radix_sort)
 
 }  // namespace gpuprim::detail

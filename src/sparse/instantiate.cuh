@@ -10,19 +10,8 @@
 
 namespace gpuprim::detail {
 
-template <class T, class I>
-constexpr auto entry_of(spmv_instance<T, I>) {
-  return &cuda_spmv<T, I>;
-}
-
-template <class I>
-constexpr auto entry_of(row_stats_instance<I>) {
-  return &cuda_row_stats<I>;
-}
-
-template <class I>
-constexpr auto entry_of(csr_check_instance<I>) {
-  return &cuda_check_csr<I>;
-}
+GPUPRIM_ENTRY_OF(spmv_instance, cuda_spmv)
+GPUPRIM_ENTRY_OF(row_stats_instance, cuda_row_stats)
+GPUPRIM_ENTRY_OF(csr_check_instance, cuda_check_csr)
 
 }  // namespace gpuprim::detail

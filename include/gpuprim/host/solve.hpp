@@ -25,6 +25,7 @@
 #include "gpuprim/core/backend.hpp"
 #include "gpuprim/core/matrix_view.hpp"
 #include "gpuprim/detail/solve/residual_replacement.hpp"
+#include "gpuprim/detail/sparse/spmv.hpp"
 #include "gpuprim/host/spmv.hpp"
 #include "gpuprim/solve_types.hpp"
 
@@ -48,12 +49,7 @@ struct csr_operator {
   void apply(T alpha, const T* x, T beta, T* y) const {
     spmv(backend, alpha, n, offsets, cols, values, x, beta, y);
   }
-  T diagonal(std::size_t r) const {
-    T d = 0;
-    for (I k = offsets[r]; k < offsets[r + 1]; ++k)
-      if (static_cast<std::size_t>(cols[k]) == r) d += values[k];
-    return d;
-  }
+  T diagonal(std::size_t r) const { return detail::sparse::csr_diagonal(offsets, cols, values, r); }
 };
 
 // A square row-major dense matrix as an operator.
@@ -114,6 +110,17 @@ struct solver_state {
   double next_progress = opts.progress_interval;
 
   double bound = std::max(opts.tolerance * b_norm, opts.atol);
+
+  // f(i) for every i < n, and the sum of f(i), on the backend's threads:
+  // every vector update and dot product of the solvers.
+  template <class F>
+  void for_each(F f) const {
+    parallel_for(backend, n, f);
+  }
+  template <class F>
+  double sum(F f) const {
+    return parallel_sum(backend, n, f);
+  }
 
   double relative(double norm2) const { return std::sqrt(norm2) / b_norm; }
   // ||r|| < max(tolerance ||b||, atol), or r = 0 (solve_tolerance_met).
@@ -236,39 +243,35 @@ void run_krylov(const Op& op, solver_state<T>& s, const T* b, T* x, T* r, std::s
 
 // Preconditioned conjugate gradients.
 template <class T, class Op>
-void cg(const Op& op, host_backend backend, const T* b, T* x, const solve_options& opts,
-        std::size_t max_iter, double b_norm, solve_result& res) {
-  const std::size_t n = op.n;
-  solver_state<T> s{backend, n, b_norm, opts, res};
-  const std::vector<T> dinv = inverse_diagonal<T>(op, n, opts.precond == preconditioner::jacobi);
-  std::vector<T> r(n), p(n), q(n);
+void cg(const Op& op, solver_state<T>& s, const T* b, T* x, const std::vector<T>& dinv,
+        std::size_t max_iter) {
+  std::vector<T> r(s.n), p(s.n), q(s.n);
   double rz = 0;
   auto restart = [&] {
-    parallel_for(backend, n, [&](std::size_t i) { p[i] = dinv[i] * r[i]; });
-    rz = parallel_sum(backend, n, [&](std::size_t i) { return double(r[i]) * double(p[i]); });
+    s.for_each([&](std::size_t i) { p[i] = dinv[i] * r[i]; });
+    rz = s.sum([&](std::size_t i) { return double(r[i]) * double(p[i]); });
   };
   auto iterate = [&](double& rr) {
     op.apply(T(1), p.data(), T(0), q.data());
-    const double pq =
-        parallel_sum(backend, n, [&](std::size_t i) { return double(p[i]) * double(q[i]); });
+    const double pq = s.sum([&](std::size_t i) { return double(p[i]) * double(q[i]); });
     // SciPy's cg goes on through p.Ap < 0 (an indefinite matrix often
     // converges still); only a division by zero stops it.
     if (pq == 0 || !finite(pq) || rz == 0) {
-      return broke_down(res, solve_breakdown::curvature,
+      return broke_down(s.result, solve_breakdown::curvature,
                         "breakdown: p.Ap = " + number(pq) + ", r.z = " + number(rz) +
                             " (is the matrix symmetric positive definite?)");
     }
     const T alpha = static_cast<T>(rz / pq);
-    parallel_for(backend, n, [&](std::size_t i) {
+    s.for_each([&](std::size_t i) {
       x[i] += alpha * p[i];
       r[i] -= alpha * q[i];
     });
-    rr = parallel_sum(backend, n, [&](std::size_t i) { return double(r[i]) * double(r[i]); });
-    const double rz_new = parallel_sum(
-        backend, n, [&](std::size_t i) { return double(r[i]) * double(dinv[i] * r[i]); });
+    rr = s.sum([&](std::size_t i) { return double(r[i]) * double(r[i]); });
+    const double rz_new =
+        s.sum([&](std::size_t i) { return double(r[i]) * double(dinv[i] * r[i]); });
     const T beta = static_cast<T>(rz_new / rz);
     rz = rz_new;
-    parallel_for(backend, n, [&](std::size_t i) { p[i] = dinv[i] * r[i] + beta * p[i]; });
+    s.for_each([&](std::size_t i) { p[i] = dinv[i] * r[i] + beta * p[i]; });
     return true;
   };
   run_krylov(op, s, b, x, r.data(), max_iter, restart, iterate);
@@ -278,14 +281,12 @@ void cg(const Op& op, host_backend backend, const T* b, T* x, const solve_option
 // tolerance on r, then the rho and omega breakdowns, then the step; the
 // half step's s is tested too.
 template <class T, class Op>
-void bicgstab(const Op& op, host_backend backend, const T* b, T* x, const solve_options& opts,
-              std::size_t max_iter, double b_norm, solve_result& res) {
-  const std::size_t n = op.n;
-  solver_state<T> s{backend, n, b_norm, opts, res};
-  const std::vector<T> dinv = inverse_diagonal<T>(op, n, opts.precond == preconditioner::jacobi);
+void bicgstab(const Op& op, solver_state<T>& s, const T* b, T* x, const std::vector<T>& dinv,
+              std::size_t max_iter) {
+  const std::size_t n = s.n;
   std::vector<T> r(n), rhat(n), p(n), v(n), ph(n), sv(n), sh(n), t(n);
   auto dot = [&](const std::vector<T>& u, const std::vector<T>& w) {
-    return parallel_sum(backend, n, [&](std::size_t i) { return double(u[i]) * double(w[i]); });
+    return s.sum([&](std::size_t i) { return double(u[i]) * double(w[i]); });
   };
   double rho = 1, alpha = 1, omega = 1;
   bool fresh = true;  // p must restart from r
@@ -297,44 +298,44 @@ void bicgstab(const Op& op, host_backend backend, const T* b, T* x, const solve_
   auto iterate = [&](double& rr) {
     const double rho_new = dot(rhat, r);
     if (!(std::abs(rho_new) >= below))
-      return broke_down(res, solve_breakdown::rho, "breakdown: rhat.r = " + number(rho_new));
+      return broke_down(s.result, solve_breakdown::rho, "breakdown: rhat.r = " + number(rho_new));
     if (fresh) {
       p = r;
       fresh = false;
     } else {
       if (!(std::abs(omega) >= below))
-        return broke_down(res, solve_breakdown::omega, "breakdown: omega = " + number(omega));
+        return broke_down(s.result, solve_breakdown::omega, "breakdown: omega = " + number(omega));
       const T beta = static_cast<T>((rho_new / rho) * (alpha / omega));
       const T w = static_cast<T>(omega);
-      parallel_for(backend, n, [&](std::size_t i) { p[i] = r[i] + beta * (p[i] - w * v[i]); });
+      s.for_each([&](std::size_t i) { p[i] = r[i] + beta * (p[i] - w * v[i]); });
     }
     rho = rho_new;
-    parallel_for(backend, n, [&](std::size_t i) { ph[i] = dinv[i] * p[i]; });
+    s.for_each([&](std::size_t i) { ph[i] = dinv[i] * p[i]; });
     op.apply(T(1), ph.data(), T(0), v.data());
     const double rv = dot(rhat, v);
     if (rv == 0 || !finite(rv))
-      return broke_down(res, solve_breakdown::omega, "breakdown: rhat.Ap = " + number(rv));
+      return broke_down(s.result, solve_breakdown::omega, "breakdown: rhat.Ap = " + number(rv));
     alpha = rho / rv;
     const T a = static_cast<T>(alpha);
-    parallel_for(backend, n, [&](std::size_t i) { sv[i] = r[i] - a * v[i]; });
+    s.for_each([&](std::size_t i) { sv[i] = r[i] - a * v[i]; });
     const double ss = dot(sv, sv);
-    res.half_step = s.met(ss);
-    if (res.half_step) {
-      parallel_for(backend, n, [&](std::size_t i) { x[i] += a * ph[i]; });
+    s.result.half_step = s.met(ss);
+    if (s.result.half_step) {
+      s.for_each([&](std::size_t i) { x[i] += a * ph[i]; });
       std::copy(sv.begin(), sv.end(), r.begin());
       rr = ss;
       return true;
     }
-    parallel_for(backend, n, [&](std::size_t i) { sh[i] = dinv[i] * sv[i]; });
+    s.for_each([&](std::size_t i) { sh[i] = dinv[i] * sv[i]; });
     op.apply(T(1), sh.data(), T(0), t.data());
     const double tt = dot(t, t);
     const double ts = dot(t, sv);
     if (tt == 0 || !finite(tt) || !finite(ts))
-      return broke_down(res, solve_breakdown::omega,
+      return broke_down(s.result, solve_breakdown::omega,
                         "breakdown: t.t = " + number(tt) + ", t.s = " + number(ts));
     omega = ts / tt;
     const T w = static_cast<T>(omega);
-    parallel_for(backend, n, [&](std::size_t i) {
+    s.for_each([&](std::size_t i) {
       x[i] += a * ph[i] + w * sh[i];
       r[i] = sv[i] - w * t[i];
     });
@@ -346,23 +347,20 @@ void bicgstab(const Op& op, host_backend backend, const T* b, T* x, const solve_
 
 // Richardson: x += omega * M (b - A x), M = I or D^-1 (Jacobi: M = D^-1).
 template <class T, class Op>
-void richardson(const Op& op, host_backend backend, const T* b, T* x, const solve_options& opts,
-                std::size_t max_iter, double b_norm, bool diagonal, solve_result& res) {
-  const std::size_t n = op.n;
-  solver_state<T> s{backend, n, b_norm, opts, res};
-  const std::vector<T> dinv = inverse_diagonal<T>(op, n, diagonal);
-  const T omega = static_cast<T>(opts.omega);
-  std::vector<T> r(n);
+void richardson(const Op& op, solver_state<T>& s, const T* b, T* x, const std::vector<T>& dinv,
+                std::size_t max_iter) {
+  const T omega = static_cast<T>(s.opts.omega);
+  std::vector<T> r(s.n);
   for (;;) {
-    const double rr = true_residual(op, backend, n, b, x, r.data());
+    const double rr = true_residual(op, s.backend, s.n, b, x, r.data());
     if (s.record(rr)) break;
     if (s.met(rr)) {
-      res.converged = true;
+      s.result.converged = true;
       break;
     }
-    if (res.iterations == max_iter) break;
-    parallel_for(backend, n, [&](std::size_t i) { x[i] += omega * dinv[i] * r[i]; });
-    ++res.iterations;
+    if (s.result.iterations == max_iter) break;
+    s.for_each([&](std::size_t i) { x[i] += omega * dinv[i] * r[i]; });
+    ++s.result.iterations;
   }
 }
 

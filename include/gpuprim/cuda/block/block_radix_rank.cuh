@@ -83,6 +83,45 @@ struct block_radix_rank {
     return Full || ((valid_lanes<Full>(i, warp_valid) >> (threadIdx.x % 32)) & 1u);
   }
 
+  // Steps 1 and 2 of the ranking (also those of the probes' rankings,
+  // lab/probes/radix_match_rank.cuh), on warp_counts zeroed and a barrier
+  // passed: each warp counts its digits, then thread d learns the tile's
+  // count of digit d, calls counts_known(that count), learns where digit d
+  // starts in the tile, and leaves in warp_counts[w][d] where warp w's run
+  // of digit d starts. Ends with a barrier.
+  template <bool Full, int Items, class K, class DigitOf, class CountsKnown>
+  static __device__ __forceinline__ void count_digits(unsigned (&warp_counts)[warps][radix_digits],
+                                                      unsigned (&warp_totals)[warps],
+                                                      const K (&keys)[Items], DigitOf digit_of,
+                                                      unsigned warp_valid, unsigned& digit_count,
+                                                      unsigned& digit_start,
+                                                      CountsKnown counts_known) {
+    // 1. Each warp counts its digits (shared-memory atomics on the warp's
+    //    own counters).
+    unsigned* counts = warp_counts[threadIdx.x / 32];
+#pragma unroll
+    for (int i = 0; i < Items; ++i) {
+      if (is_valid<Full>(i, warp_valid)) atomicAdd(&counts[digit_of(keys[i])], 1u);
+    }
+    __syncthreads();
+
+    // 2. Thread d: the tile's count of digit d, where digit d starts in the
+    //    tile, and where each warp's run of digit d starts.
+    const unsigned d = threadIdx.x;
+    unsigned running = 0;
+    for (int w = 0; w < warps; ++w) {
+      const unsigned c = warp_counts[w][d];
+      warp_counts[w][d] = running;
+      running += c;
+    }
+    digit_count = running;
+    counts_known(running);
+    digit_start = block_exclusive_digit_scan(running, warp_totals);
+    for (int w = 0; w < warps; ++w)
+      warp_counts[w][d] += digit_start;
+    __syncthreads();
+  }
+
   // Ranks the keys of the tile by digit_of(key). Only the first warp_valid
   // items of each warp's chunk are real (see valid_lanes); the others get
   // no rank and count nowhere. Digits are recomputed from the keys where
@@ -104,30 +143,10 @@ struct block_radix_rank {
     }
     __syncthreads();
 
-    // 1. Each warp counts its digits (shared-memory atomics on the warp's
-    //    own counters).
+    // 1. and 2.: count_digits.
+    count_digits<Full>(s.warp_counts, s.warp_totals, keys, digit_of, warp_valid, digit_count,
+                       digit_start, counts_known);
     unsigned* counts = s.warp_counts[warp];
-#pragma unroll
-    for (int i = 0; i < Items; ++i) {
-      if (is_valid<Full>(i, warp_valid)) atomicAdd(&counts[digit_of(keys[i])], 1u);
-    }
-    __syncthreads();
-
-    // 2. Thread d: the tile's count of digit d, where digit d starts in the
-    //    tile, and where each warp's run of digit d starts.
-    const unsigned d = threadIdx.x;
-    unsigned running = 0;
-    for (int w = 0; w < warps; ++w) {
-      const unsigned c = s.warp_counts[w][d];
-      s.warp_counts[w][d] = running;
-      running += c;
-    }
-    digit_count = running;
-    counts_known(running);
-    digit_start = block_exclusive_digit_scan(running, s.warp_totals);
-    for (int w = 0; w < warps; ++w)
-      s.warp_counts[w][d] += digit_start;
-    __syncthreads();
 
     // 3. Per item, in order: the lanes holding the same digit find each
     //    other; the lowest takes the group's places from the warp's counter

@@ -78,8 +78,9 @@ void launch_radix_small_sort(const auto* keys_in, auto* keys_out, const auto* va
 // shape (defined below). ResidentGrid: the passes run as
 // radix_onesweep_pass_resident (a candidate the probes and tests name; a
 // template parameter, so the library compiles one pass kernel a shape).
+// Rank: the passes' ranking (radix_tile_storage; the probes name others).
 template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles,
-          bool ResidentGrid = false>
+          bool ResidentGrid = false, class Rank = block_radix_rank>
 void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
                          const detail::radix_sort_plan& plan, stream_t stream,
                          const radix_launch_config& config);
@@ -87,10 +88,10 @@ void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* v
 // One sort at one tile shape (the tuning probes and tests name shapes
 // other than the default): the one-block sort up to one tile, else the
 // onesweep passes.
-template <class K, class V, int Items = radix_items<K, V>,
-          int LookbackWindow = radix_lookback_window,
-          int MinBlocks = radix_pass_min_blocks<K, Items>,
-          int PrefetchTiles = radix_prefetch_tiles<V>, bool ResidentGrid = false>
+template <
+    class K, class V, int Items = radix_items<K, V>, int LookbackWindow = radix_lookback_window,
+    int MinBlocks = radix_pass_min_blocks<K, Items>, int PrefetchTiles = radix_prefetch_tiles<V>,
+    bool ResidentGrid = false, class Rank = block_radix_rank>
 void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
                 const detail::radix_sort_plan& plan, stream_t stream,
                 const radix_launch_config& config = {}) {
@@ -120,7 +121,7 @@ void radix_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out
                                    static_cast<unsigned>(n), first, passes, plan.end_bit, stream);
     return;
   }
-  radix_onesweep_sort<K, V, Items, LookbackWindow, MinBlocks, PrefetchTiles, ResidentGrid>(
+  radix_onesweep_sort<K, V, Items, LookbackWindow, MinBlocks, PrefetchTiles, ResidentGrid, Rank>(
       keys_in, keys_out, values_in, values_out, plan, stream, config);
 }
 
@@ -155,7 +156,7 @@ void radix_sort_by_size(const K* keys_in, K* keys_out, const V* values_in, V* va
 }
 
 template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles,
-          bool ResidentGrid>
+          bool ResidentGrid, class Rank>
 void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
                          const detail::radix_sort_plan& plan, stream_t stream,
                          const radix_launch_config& config) {
@@ -181,11 +182,11 @@ void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* v
       ceil_div(n, threads * 16),
       std::uint64_t(current_multiprocessor_count()) *
           static_cast<unsigned>(std::max(1, config.histogram_blocks_per_sm))));
-  // One shared atomic a key and pass: the warp-uniform counting
-  // (radix_digit_histograms<K, true>) measured 0.5-0.6x as fast on every
-  // distribution, even all-equal keys (probe_radix_designs, H100,
-  // 2026-12-08): the hardware already merges a warp's adds to one address.
-  launch("radix_digit_histograms", "sort", radix_digit_histograms<K, false>,
+  // Key by key, one shared atomic a key and pass: radix_count_warp_uniform
+  // measured 0.5-0.6x as fast on every distribution, even all-equal keys
+  // (probe_radix_designs, H100, 2026-12-08): the hardware already merges a
+  // warp's adds to one shared address.
+  launch("radix_digit_histograms", "sort", radix_digit_histograms<K, void>,
          {hist_blocks, threads, 0, stream}, keys_in, n, histogram_digit, passes, counts);
 
   // 2. Digit starts and routes. In place, the first move must not write
@@ -210,7 +211,7 @@ void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* v
   const unsigned prefetch_tiles =
       static_cast<unsigned>(config.prefetch_tiles >= 0 ? config.prefetch_tiles : PrefetchTiles);
   const auto pass_kernel =
-      radix_onesweep_pass<K, V, Items, LookbackWindow, MinBlocks, PrefetchTiles>;
+      radix_onesweep_pass<K, V, Items, LookbackWindow, MinBlocks, PrefetchTiles, Rank>;
   report_launch_to_tuner(pass_kernel, threads, 0, static_cast<unsigned>(tiles));
   const bool final_copy_possible = in_place && passes % 2 == 1;
   for (int p = 0; p < passes + (final_copy_possible ? 1 : 0); ++p) {
@@ -222,7 +223,7 @@ void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* v
     const radix_route* route = skip ? routes + p : nullptr;
     if constexpr (ResidentGrid) {
       const auto resident_kernel =
-          radix_onesweep_pass_resident<K, V, Items, LookbackWindow, MinBlocks, PrefetchTiles>;
+          radix_onesweep_pass_resident<K, V, Items, LookbackWindow, MinBlocks, PrefetchTiles, Rank>;
       const unsigned grid = static_cast<unsigned>(std::min<std::uint64_t>(
           tiles, std::max(1u, persistent_grid_size(resident_kernel, threads, 0))));
       launch("radix_onesweep_pass_resident", "sort", resident_kernel, {grid, threads, 0, stream},

@@ -143,6 +143,16 @@ constexpr std::size_t hot_shared_bytes(std::size_t slots) {
   return (slots + 3) / 4 * 4 * sizeof(T) + hot_stage_bytes<T>;
 }
 
+// The sum of row `row`'s entries on the diagonal of a CSR matrix (0 when
+// there is none): the Jacobi divisor of both backends' solver operators.
+template <class T, class I>
+GPUPRIM_HD T csr_diagonal(const I* offsets, const I* cols, const T* values, std::size_t row) {
+  T d = 0;
+  for (I k = offsets[row]; k < offsets[row + 1]; ++k)
+    if (static_cast<std::size_t>(cols[k]) == row) d += values[k];
+  return d;
+}
+
 inline void check_spmv_sizes(std::size_t rows, std::size_t cols, std::size_t x_size,
                              std::size_t y_size) {
   if (x_size != cols) {

@@ -119,7 +119,9 @@ inline constexpr int radix_items = sizeof(K) <= 4 &&
                                        ? 32
                                        : 16;
 
-template <class K, class V, int Items>
+// A tile's shared memory. Rank: the ranking (block_radix_rank; the probes
+// name others of the same contract, lab/probes/radix_match_rank.cuh).
+template <class K, class V, int Items, class Rank = block_radix_rank>
 struct radix_tile_storage {
   static constexpr int items = Items;
   static constexpr int tile = block_radix_rank::threads * items;
@@ -128,10 +130,10 @@ struct radix_tile_storage {
   unsigned run_offset[radix_digits];  // global index of the run of digit d minus its tile start
   unsigned char
       digit_of_slot[std::is_same_v<V, no_values> ? 1 : tile];  // with values: digit at each slot
-  // The ranking's counters are done with (block_radix_rank::rank ends with a
-  // barrier) before the first key is staged, so the two share memory.
+  // The ranking's counters are done with (Rank::rank ends with a barrier)
+  // before the first key is staged, so the two share memory.
   union {
-    block_radix_rank::storage rank;
+    typename Rank::storage rank;
     alignas(16) unsigned char stage[stage_bytes];  // the tile reordered: keys, then values
   };
 
@@ -183,17 +185,63 @@ __device__ B warp_varying_bits(B bits) {
   }
 }
 
-// Every pass's digit counts: hist[p * 256 + d] += count of digit d in pass p.
-// Without WarpUniform (production): one shared atomic a key and pass.
-// WarpUniform: a pass whose digit is the same in all 32 keys of a warp
-// (warp_varying_bits) adds 32 from one lane instead of 1 from each. It was
-// meant for keys whose digits are constant across a warp (small integers,
-// all equal, sorted keys' high digits), but measured 0.5-0.6x as fast as
-// the plain count on every distribution (H100, 2^28 keys: 900-1030 against
-// 540 us; lab/probes/probe_radix_designs.cu): the hardware merges a warp's
-// adds to one shared address, so the extra shuffles are pure cost. It
-// stays for the probe.
-template <class K, bool WarpUniform = false>
+// Pass p's digit of a key's order pattern `bits` (first: the first pass's
+// digit, whose mask is the last pass's; every other pass is 8 bits wide).
+template <class K, class B>
+__device__ __forceinline__ unsigned radix_pass_digit(B bits, radix_digit<K> first, int p,
+                                                     int passes) {
+  return static_cast<unsigned>(bits >> (first.shift + 8 * p)) &
+         (p + 1 == passes ? first.mask : 0xffu);
+}
+
+// One key counted into the block's counters counts[pass][digit], one shared
+// atomic a pass.
+template <class K>
+__device__ __forceinline__ void radix_count_key(unsigned (*counts)[radix_digits], K key,
+                                                radix_digit<K> first, int passes) {
+  const auto bits = radix_key<K>::to_bits(key, first.descending);
+#pragma unroll
+  for (int p = 0; p < int(sizeof(K)); ++p) {
+    if (p < passes) atomicAdd(&counts[p][radix_pass_digit(bits, first, p, passes)], 1u);
+  }
+}
+
+// A way radix_digit_histograms can count a full warp's keys at once (every
+// lane calls count, with the keys of consecutive lanes; the counts are
+// radix_count_key's): a pass whose digit is the same in all 32 keys of a
+// warp (warp_varying_bits) adds 32 from one lane instead of 1 from each.
+// Meant for keys whose digits are constant across a warp (small integers,
+// all equal, sorted keys' high digits), it measured 0.5-0.6x as fast as
+// counting key by key on every distribution (H100, 2^28 keys: 900-1030
+// against 540 us; lab/probes/probe_radix_designs.cu): the hardware merges
+// a warp's adds to one shared address, so the shuffles are pure cost. It
+// stays a candidate of the probe.
+struct radix_count_warp_uniform {
+  template <class K>
+  static __device__ __forceinline__ void count(unsigned (*counts)[radix_digits], K key,
+                                               radix_digit<K> first, int passes) {
+    const unsigned lane = threadIdx.x % 32;
+    const auto bits = radix_key<K>::to_bits(key, first.descending);
+    const auto varying = warp_varying_bits(bits);
+#pragma unroll
+    for (int p = 0; p < int(sizeof(K)); ++p) {
+      if (p < passes) {
+        const unsigned digit = radix_pass_digit(bits, first, p, passes);
+        if (radix_pass_digit(varying, first, p, passes) != 0) {
+          atomicAdd(&counts[p][digit], 1u);
+        } else if (lane == 0) {
+          atomicAdd(&counts[p][digit], 32u);
+        }
+      }
+    }
+  }
+};
+
+// Every pass's digit counts: hist[p * 256 + d] += count of digit d in pass
+// p. WarpCount void (production): key by key (radix_count_key); otherwise
+// how a full warp's keys are counted (a probe's candidate, such as
+// radix_count_warp_uniform).
+template <class K, class WarpCount = void>
 __global__ void __launch_bounds__(256)
     radix_digit_histograms(const K* keys, std::uint64_t n, radix_digit<K> first, int passes,
                            unsigned* hist) {
@@ -202,44 +250,18 @@ __global__ void __launch_bounds__(256)
   for (int p = 0; p < passes; ++p)
     counts[p][threadIdx.x] = 0;
   __syncthreads();
-  const auto pass_digit = [&](auto bits, int p) {
-    return static_cast<unsigned>(bits >> (first.shift + 8 * p)) &
-           (p + 1 == passes ? first.mask : 0xffu);
-  };
-  auto count = [&](K key) {
-    const auto bits = radix_key<K>::to_bits(key, first.descending);
-#pragma unroll
-    for (int p = 0; p < max_passes; ++p) {
-      if (p < passes) atomicAdd(&counts[p][pass_digit(bits, p)], 1u);
-    }
-  };
-  // Every lane of a full warp calls it.
-  const unsigned lane = threadIdx.x % 32;
-  auto count_warp = [&](K key) {
-    const auto bits = radix_key<K>::to_bits(key, first.descending);
-    const auto varying = warp_varying_bits(bits);
-#pragma unroll
-    for (int p = 0; p < max_passes; ++p) {
-      if (p < passes) {
-        const unsigned digit = pass_digit(bits, p);
-        if (pass_digit(varying, p) != 0) {
-          atomicAdd(&counts[p][digit], 1u);
-        } else if (lane == 0) {
-          atomicAdd(&counts[p][digit], 32u);
-        }
-      }
-    }
-  };
   // Grid-stride, `loads` keys loaded before any is counted: one load in
   // flight per thread is too few to cover memory latency (Nsight Compute at
-  // 2^26 keys: 45% of DRAM bandwidth with one). With WarpUniform the loop
+  // 2^26 keys: 45% of DRAM bandwidth with one). With a WarpCount the loop
   // runs while the warp's last key is in range (the lanes of a warp hold
   // consecutive keys, so the whole warp takes the same trips), and the
   // tail counts key by key.
+  constexpr bool whole_warps = !std::is_void_v<WarpCount>;
   constexpr int loads = 4;
+  const unsigned lane = threadIdx.x % 32;
   const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
   std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x;
-  const std::uint64_t warp_last = WarpUniform ? 31 - lane : 0;
+  const std::uint64_t warp_last = whole_warps ? 31 - lane : 0;
   for (; i + warp_last + (loads - 1) * stride < n; i += loads * stride) {
     K k[loads];
 #pragma unroll
@@ -247,15 +269,15 @@ __global__ void __launch_bounds__(256)
       k[j] = keys[i + j * stride];
 #pragma unroll
     for (int j = 0; j < loads; ++j) {
-      if constexpr (WarpUniform) {
-        count_warp(k[j]);
+      if constexpr (whole_warps) {
+        WarpCount::count(counts, k[j], first, passes);
       } else {
-        count(k[j]);
+        radix_count_key(counts, k[j], first, passes);
       }
     }
   }
   for (; i < n; i += stride)
-    count(keys[i]);
+    radix_count_key(counts, keys[i], first, passes);
   __syncthreads();
   for (int p = 0; p < passes; ++p) {
     const unsigned c = counts[p][threadIdx.x];
@@ -326,13 +348,13 @@ __device__ unsigned keys_of_digit_before(const tile_lookback<unsigned>& lookback
 // The route's buffers are picked where each is used, not once up front:
 // four pointers held across the ranking cost registers the tile's keys
 // need (the pairs pass spilled).
-template <bool Full, int LookbackWindow, class K, class V, int Items>
-__device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items>& s,
+template <bool Full, int LookbackWindow, class K, class V, int Items, class Rank>
+__device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items, Rank>& s,
                                     const radix_buffers<K, V>& buffers, radix_route route,
                                     std::uint64_t n, radix_digit<K> digit_of,
                                     const unsigned* digit_starts, tile_lookback<unsigned> lookback,
                                     std::uint64_t tile) {
-  constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
+  constexpr int tile_size = radix_tile_storage<K, V, Items, Rank>::tile;
   constexpr bool has_values = !std::is_same_v<V, no_values>;
   const std::uint64_t tile_begin = tile * tile_size;
   const int warp = threadIdx.x / 32;
@@ -352,13 +374,13 @@ __device__ void radix_onesweep_tile(radix_tile_storage<K, V, Items>& s,
   const unsigned d = threadIdx.x;
   const unsigned long long slot = tile * radix_digits + d;
   unsigned count, tile_start;
-  block_radix_rank::rank<Full>(
-      s.rank, keys, digit_of, warp_valid, ranks, count, tile_start, [&](unsigned digit_count) {
-        lookback.publish(slot,
-                         tile == 0 ? tile_lookback<unsigned>::inclusive_prefix
-                                   : tile_lookback<unsigned>::aggregate,
-                         digit_count);
-      });
+  Rank::template rank<Full>(s.rank, keys, digit_of, warp_valid, ranks, count, tile_start,
+                            [&](unsigned digit_count) {
+                              lookback.publish(slot,
+                                               tile == 0 ? tile_lookback<unsigned>::inclusive_prefix
+                                                         : tile_lookback<unsigned>::aggregate,
+                                               digit_count);
+                            });
 
   // Where digit d starts in this pass's output (loaded before the look-back,
   // whose round trips cover its latency).
@@ -465,13 +487,13 @@ __device__ bool radix_pass_route(const radix_buffers<K, V>& buffers, std::uint64
 // One sorting tile of a pass: the L2 prefetch of a later tile's keys
 // (PrefetchTiles > 0 compiles it in; prefetch_tiles, run time, 0: none, is
 // the distance in tiles), then the tile, Full or not.
-template <int LookbackWindow, int PrefetchTiles, class K, class V, int Items>
-__device__ void radix_pass_tile(radix_tile_storage<K, V, Items>& s,
+template <int LookbackWindow, int PrefetchTiles, class K, class V, int Items, class Rank>
+__device__ void radix_pass_tile(radix_tile_storage<K, V, Items, Rank>& s,
                                 const radix_buffers<K, V>& buffers, radix_route r, std::uint64_t n,
                                 radix_digit<K> digit_of, const unsigned* digit_starts,
                                 tile_lookback<unsigned> lookback, unsigned prefetch_tiles,
                                 std::uint64_t tile, std::uint64_t tiles) {
-  constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
+  constexpr int tile_size = radix_tile_storage<K, V, Items, Rank>::tile;
   if constexpr (PrefetchTiles > 0) {
     const std::uint64_t ahead = tile + prefetch_tiles;
     if (prefetch_tiles > 0 && ahead < tiles) {
@@ -491,14 +513,15 @@ __device__ void radix_pass_tile(radix_tile_storage<K, V, Items>& s,
 
 // One launch of a pass, one block a tile (block b, tile b): its route
 // (read first, by every block) says whether it sorts, copies or does
-// nothing, and between which buffers.
-template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles>
+// nothing, and between which buffers. Rank: see radix_tile_storage.
+template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles,
+          class Rank = block_radix_rank>
 __global__ void __launch_bounds__(256, MinBlocks)
     radix_onesweep_pass(radix_buffers<K, V> buffers, std::uint64_t n, radix_digit<K> digit_of,
                         const unsigned* digit_starts, tile_lookback<unsigned> lookback,
                         unsigned prefetch_tiles, radix_route fixed_route,
                         const radix_route* route) {
-  __shared__ radix_tile_storage<K, V, Items> s;
+  __shared__ radix_tile_storage<K, V, Items, Rank> s;
   constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
   radix_route r;
   if (radix_pass_route<K, V, tile_size>(buffers, n, fixed_route, route, r)) return;
@@ -515,14 +538,15 @@ __global__ void __launch_bounds__(256, MinBlocks)
 // which running blocks hold, and a block holding a tile it has not started
 // finishes the one it works on without waiting for a higher tile. (Its own
 // kernel: the loop's registers made the one-block-a-tile pass spill.)
-template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles>
+template <class K, class V, int Items, int LookbackWindow, int MinBlocks, int PrefetchTiles,
+          class Rank = block_radix_rank>
 __global__ void __launch_bounds__(256, MinBlocks)
     radix_onesweep_pass_resident(radix_buffers<K, V> buffers, std::uint64_t n,
                                  radix_digit<K> digit_of, const unsigned* digit_starts,
                                  tile_lookback<unsigned> lookback, unsigned prefetch_tiles,
                                  radix_route fixed_route, const radix_route* route,
                                  unsigned* tile_counter) {
-  __shared__ radix_tile_storage<K, V, Items> s;
+  __shared__ radix_tile_storage<K, V, Items, Rank> s;
   __shared__ unsigned next_tile;
   constexpr int tile_size = radix_tile_storage<K, V, Items>::tile;
   radix_route r;

@@ -78,6 +78,19 @@ __global__ void __launch_bounds__(256, 1)
   load_warp_striped<false>(keys_in, warp_begin, warp_valid, keys);
   if constexpr (has_values) load_warp_striped<false>(values_in, warp_begin, warp_valid, values);
   auto valid = [&](int i) { return block_radix_rank::is_valid<false>(i, warp_valid); };
+  // Items to their ranks' slots of `stage`, then back from the slots in
+  // warp-striped order (the order of slots is the new input order).
+  auto reorder = [&](auto(&items)[Items], auto* stage) {
+#pragma unroll
+    for (int i = 0; i < Items; ++i) {
+      if (valid(i)) stage[ranks[i]] = items[i];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < Items; ++i) {
+      if (valid(i)) items[i] = stage[warp_begin + i * 32 + lane];
+    }
+  };
 
   // 2. The bits that vary (the same in every thread: the passes to skip are
   //    the block's, so the barriers below are reached by all).
@@ -93,28 +106,10 @@ __global__ void __launch_bounds__(256, 1)
     unsigned count, start;
     block_radix_rank::rank<false>(s.rank, keys, digit_of, warp_valid, ranks, count, start,
                                   [](unsigned) {});
-    // Reorder through the stage and read back warp-striped (the order of
-    // slots is the new input order).
-#pragma unroll
-    for (int i = 0; i < Items; ++i) {
-      if (valid(i)) s.keys()[ranks[i]] = keys[i];
-    }
-    __syncthreads();
-#pragma unroll
-    for (int i = 0; i < Items; ++i) {
-      if (valid(i)) keys[i] = s.keys()[warp_begin + i * 32 + lane];
-    }
+    reorder(keys, s.keys());
     if constexpr (has_values) {
       __syncthreads();
-#pragma unroll
-      for (int i = 0; i < Items; ++i) {
-        if (valid(i)) s.values()[ranks[i]] = values[i];
-      }
-      __syncthreads();
-#pragma unroll
-      for (int i = 0; i < Items; ++i) {
-        if (valid(i)) values[i] = s.values()[warp_begin + i * 32 + lane];
-      }
+      reorder(values, s.values());
     }
     __syncthreads();
   }

@@ -55,6 +55,7 @@
 
 #include "gpuprim/core/segmented_operator.hpp"
 #include "gpuprim/cuda/device/decoupled_lookback.cuh"
+#include "gpuprim/cuda/support/blocked_tile.cuh"
 #include "gpuprim/cuda/support/prefetch.cuh"
 #include "gpuprim/cuda/support/shuffle_up.cuh"
 #include "gpuprim/cuda/support/thread_fetch.cuh"
@@ -77,8 +78,8 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   using pair = flagged<V>;
   using pair_lookback = tile_lookback<pair>;
   constexpr int warps = Threads / 32;
-  constexpr int warp_elements = 32 * Items;
-  constexpr int tile_elements = Threads * Items;
+  constexpr int warp_elements = blocked_tile<Threads, Items>::warp_elements;
+  constexpr int tile_elements = blocked_tile<Threads, Items>::tile_elements;
   using exchange = warp_exchange<Items, Vec, V>;
   // Raw bytes: V need not be default-constructible in shared memory.
   __shared__ alignas(16) unsigned char stage_storage[warps][exchange::slots * sizeof(V)];
@@ -88,16 +89,9 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   V* const warp_value = reinterpret_cast<V*>(warp_value_storage);
   V& tile_prefix = *reinterpret_cast<V*>(tile_prefix_storage);
 
-  const int warp = threadIdx.x / 32;
-  const int lane = threadIdx.x % 32;
   const std::uint64_t tile = blockIdx.x;
-  const std::uint64_t tile_begin = tile * tile_elements;
-  const std::uint64_t warp_begin = tile_begin + std::uint64_t(warp) * warp_elements;
-  const int warp_valid =
-      warp_begin >= n ? 0
-                      : static_cast<int>(std::min<std::uint64_t>(warp_elements, n - warp_begin));
-  const int thread_valid = std::clamp(warp_valid - lane * Items, 0, Items);
-  const std::uint64_t first = warp_begin + std::uint64_t(lane) * Items;
+  const auto [warp, lane, tile_begin, warp_begin, warp_valid, thread_valid, first] =
+      blocked_tile<Threads, Items>(tile, n);
 
   // 0. The L2 prefetch of the tile prefetch_tiles ahead (values and flags;
   // see scan/kernels.cuh, step 0: the launch passes 0 where every tile is

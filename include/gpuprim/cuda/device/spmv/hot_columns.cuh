@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "gpuprim/cuda/block/block_sum_by_key.cuh"
 #include "gpuprim/cuda/device/spmv/kernels.cuh"
 #include "gpuprim/detail/sparse/spmv.hpp"
 
@@ -221,13 +222,7 @@ __global__ void __launch_bounds__(spmv_hot_threads, 1)
 
     // Inclusive segmented scan of (open row, sum) over the warp.
     const int key = w.row;
-    T value = w.sum;
-#pragma unroll
-    for (int offset = 1; offset < 32; offset *= 2) {
-      const int other_key = __shfl_up_sync(0xffffffffu, key, offset);
-      const T other_value = __shfl_up_sync(0xffffffffu, value, offset);
-      if (lane >= offset && other_key == key) value = other_value + value;
-    }
+    const T value = warp_inclusive_sum_by_key(key, w.sum);
     const int prev_key = __shfl_up_sync(0xffffffffu, key, 1);
     const T prev_value = __shfl_up_sync(0xffffffffu, value, 1);
     if (w.first_row >= 0) {

@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "gpuprim/cuda/block/block_sum_by_key.cuh"
 #include "gpuprim/detail/sparse/spmv.hpp"
 
 namespace gpuprim::cuda_impl {
@@ -75,10 +76,7 @@ struct csr_device_operator {
   }
   // The sum of the row's entries on the diagonal (0 when there is none).
   __device__ T diagonal(std::size_t row) const {
-    T d = 0;
-    for (I k = offsets[row]; k < offsets[row + 1]; ++k)
-      if (static_cast<std::size_t>(cols[k]) == row) d += values[k];
-    return d;
+    return detail::sparse::csr_diagonal(offsets, cols, values, row);
   }
 };
 
@@ -355,22 +353,8 @@ __global__ void __launch_bounds__(spmv_threads)
 
   // Inclusive segmented scan of (open row, sum) over the block's threads:
   // keys do not decrease, so equal keys are one contiguous run.
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  std::int64_t key = row;
-  T value = sum;
-#pragma unroll
-  for (int offset = 1; offset < 32; offset *= 2) {
-    const std::int64_t other_key = __shfl_up_sync(0xffffffffu, key, offset);
-    const T other_value = __shfl_up_sync(0xffffffffu, value, offset);
-    if (lane >= offset && other_key == key) value = other_value + value;
-  }
-  if (lane == 31) {
-    warp_keys[warp] = key;
-    warp_values[warp] = value;
-  }
-  __syncthreads();
-  for (int w = warp - 1; w >= 0 && warp_keys[w] == key; --w)
-    value = warp_values[w] + value;
+  const std::int64_t key = row;
+  const T value = block_inclusive_sum_by_key(key, sum, warp_keys, warp_values);
   scan_keys[threadIdx.x] = key;
   scan_values[threadIdx.x] = value;
   __syncthreads();
