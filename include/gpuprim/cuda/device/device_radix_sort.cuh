@@ -182,6 +182,7 @@ void radix_onesweep_sort(const K* keys_in, K* keys_out, const V* values_in, V* v
       ceil_div(n, threads * 16),
       std::uint64_t(current_multiprocessor_count()) *
           static_cast<unsigned>(std::max(1, config.histogram_blocks_per_sm))));
+  const bool skip = config.skip_constant_digits;
   // Key by key, one shared atomic a key and pass: radix_count_warp_uniform
   // measured 0.5-0.6x as fast on every distribution, even all-equal keys
   // (probe_radix_designs, H100, 2026-12-08): the hardware already merges a
