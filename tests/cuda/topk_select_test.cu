@@ -175,15 +175,17 @@ TYPED_TEST(topk_select, the_pre_filter_reads_its_buffer_or_falls_back) {
   EXPECT_GT(fell_back, 0);
 }
 
-// Short rows take one block a row (topk_rows_block.cuh): row lengths
-// about the block's candidate list (256) and its limit (4096), k up to its
-// limit (128), every input kind; the rows padded (leading dimension).
+// Short rows take one block a row (topk_rows_block.cuh), one row (a short
+// array) too: row lengths about the block's candidate list (256) and its
+// limit (4096), k up to its limit (128), every input kind; the rows padded
+// (leading dimension).
 TYPED_TEST(topk_select, short_rows_one_block_a_row) {
   using T = TypeParam;
   std::mt19937_64 rng(4546);
+  for (const std::size_t rows : {std::size_t{1}, std::size_t{37}})
   for (const std::size_t cols : {std::size_t{1}, std::size_t{2}, std::size_t{255}, std::size_t{256},
                                  std::size_t{257}, std::size_t{4095}, std::size_t{4096}}) {
-    const std::size_t rows = 37, ld = cols + 5;
+    const std::size_t ld = cols + 5;
     for (int kind = 0; kind < 4; ++kind) {
       const auto x = make_input<T>(rows * ld, kind, rng);
       const auto dx = gp::to_device(x);

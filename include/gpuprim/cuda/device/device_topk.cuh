@@ -1,7 +1,8 @@
-// GPU backend of top-k (gpuprim/topk.hpp). One array of a radix-key type
+// GPU backend of top-k (gpuprim/topk.hpp). Rows (one array is one row) of
+// at most 4096 elements of at most 4 bytes with k <= 128 take one block a
+// row (topk_rows_block.cuh); any other one array of a radix-key type
 // (integers, float, double) takes the radix select of topk_select.cuh;
-// rows of at most 4096 elements of at most 4 bytes with k <= 128 take one
-// block a row (topk_rows_block.cuh); other matrices and element types take
+// other matrices and element types take
 // the design below, built on the stable merge sort (device_merge.cuh):
 //  1. the matrix is copied into (value, flat index) pairs, rows back to back;
 //  2. the pairs are sorted stably by value in NumPy's order, descending for
@@ -116,11 +117,6 @@ void cuda_topk_into(const T* x, std::size_t rows, std::size_t cols, std::size_t 
                     bool largest, T* values, std::size_t ldv, std::int64_t* indices,
                     std::size_t ldi, stream_t stream) {
   if constexpr (cuda_impl::topk_select_key<T>) {
-    if (rows == 1) {
-      cuda_impl::topk_radix_select(x, std::uint64_t{cols}, std::uint64_t{k}, largest, values,
-                                     indices, stream);
-      return;
-    }
     if constexpr (cuda_impl::topk_block_key<T>) {
       if (cuda_impl::topk_block_fits<T>(rows, cols, k)) {
         cuda_impl::topk_rows_block(x, std::uint64_t{rows}, std::uint64_t{cols}, std::uint64_t{ld},
@@ -128,6 +124,11 @@ void cuda_topk_into(const T* x, std::size_t rows, std::size_t cols, std::size_t 
                                      std::uint64_t{ldi}, stream);
         return;
       }
+    }
+    if (rows == 1) {
+      cuda_impl::topk_radix_select(x, std::uint64_t{cols}, std::uint64_t{k}, largest, values,
+                                     indices, stream);
+      return;
     }
   }
   cuda_topk_by_sort(x, rows, cols, ld, k, largest, values, ldv, indices, ldi, stream);

@@ -154,10 +154,12 @@ __global__ void __launch_bounds__(topk_block_threads)
   }
 }
 
-// Whether topk_rows_block takes rows of `cols` and this k.
+// Whether topk_rows_block takes rows of `cols` and this k (one row too: a
+// short array's top k in one launch, where the radix select would run
+// several kernels for a few thousand elements).
 template <class T>
 bool topk_block_fits(std::uint64_t rows, std::uint64_t cols, std::uint64_t k) {
-  return topk_block_key<T> && rows > 1 && cols <= topk_block_max_cols && k <= topk_block_max_k &&
+  return topk_block_key<T> && rows > 0 && cols <= topk_block_max_cols && k <= topk_block_max_k &&
          rows < (std::uint64_t{1} << 31);
 }
 
