@@ -117,6 +117,14 @@ void expect_searches(const std::vector<T>& table, const std::vector<Q>& queries,
 TEST_F(cuda_test, many_queries_take_the_shared_memory_tree) {
   std::mt19937_64 rng(4549);
   const std::size_t m = (std::size_t{1} << 16) + 3;
+  // The tree is a candidate that production does not take: this test
+  // takes it from 2^16 queries on.
+  const std::size_t production = gp::cuda_impl::search_tree_min_queries;
+  gp::cuda_impl::search_tree_min_queries = std::size_t{1} << 16;
+  struct restore {
+    std::size_t value;
+    ~restore() { gp::cuda_impl::search_tree_min_queries = value; }
+  } restore_after{production};
   for (const std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{510},
                               std::size_t{511}, std::size_t{512}, std::size_t{8190},
                               std::size_t{8191}, std::size_t{8192}, std::size_t{100'003}}) {

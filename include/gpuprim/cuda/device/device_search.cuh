@@ -16,9 +16,14 @@
 //     that share a node read it as one broadcast, where the global loads
 //     of these steps were one uncoalesced request per lane), then the rest
 //     from global memory as before.
-// Few queries (fewer than search_tree_min_queries) take search_kernel, the
-// same search from global memory only: the tree's copy would cost more
-// than the steps it saves.
+// Production takes search_kernel, the same search from global memory only,
+// for every call: the tree (for calls of at least search_tree_min_queries
+// queries) measured slower, 6.80 against 5.98 ms for 2^24 random float
+// queries into 2^28 keys on an H100 (bench/results/h100-2026-12-08-sort-designs.md):
+// the top levels it serves from shared memory are L1/L2 hits anyway, and
+// the persistent grid keeps fewer of the latency-bound bottom steps in
+// flight. It stays as a candidate: set search_tree_min_queries (a test and
+// probe hook) to take it.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -70,7 +75,8 @@ constexpr int search_tree_depth() {
     ++depth;
   return depth;
 }
-inline constexpr std::size_t search_tree_min_queries = std::size_t{1} << 16;
+// The fewest queries that take the tree: none by default (see the top).
+inline std::size_t search_tree_min_queries = ~std::size_t{0};
 
 // How many steps with len > 1 a search of n elements takes.
 inline int search_steps(std::size_t n) {
