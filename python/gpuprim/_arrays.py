@@ -99,13 +99,41 @@ def refuse_unsupported(fn, name, value, default=None):
         raise TypeError(f"{fn}: the argument {name}= is not supported by gpuprim")
 
 
+def on_device(x):
+    """Whether x is a GPU array: a CuPy array, a CUDA PyTorch tensor, or
+    another array with __cuda_array_interface__ or a non-CPU
+    __dlpack_device__. CuPy and PyTorch are answered from their type and
+    ``is_cuda``: a tensor's __cuda_array_interface__ builds its whole dict
+    (microseconds on every small call)."""
+    kind = framework(x)
+    if kind == "numpy":
+        return False
+    if kind == "cupy":
+        return True
+    if kind == "torch":
+        return bool(getattr(x, "is_cuda", False))
+    if hasattr(x, "__cuda_array_interface__"):
+        return True
+    device = getattr(x, "__dlpack_device__", None)
+    try:
+        return device is not None and device()[0] != 1  # 1: kDLCPU
+    except Exception:
+        return False
+
+
+_TORCH_DTYPES = {}  # torch dtype -> NumPy dtype, filled as met
+
+
 def dtype_of(x):
     """The NumPy dtype of an array argument (PyTorch's by name)."""
     dt = getattr(x, "dtype", None)
     if dt is None:
         return np.asarray(x).dtype
     if framework(x) == "torch":
-        return np.dtype(str(dt).replace("torch.", ""))
+        found = _TORCH_DTYPES.get(dt)
+        if found is None:
+            found = _TORCH_DTYPES[dt] = np.dtype(str(dt).replace("torch.", ""))
+        return found
     return np.dtype(dt)
 
 

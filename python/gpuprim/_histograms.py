@@ -13,17 +13,13 @@ import numpy as np
 
 from . import _core
 from ._arrays import cast_result, compiled_ops, dtype_of, framework, host_results_like
+from ._arrays import on_device as _on_device
 
 __all__ = ["histogram"]
 
 _MAX_BINS = 2**31 - 1
 
 
-def _on_device(a):
-    if hasattr(a, "__cuda_array_interface__"):
-        return True
-    device = getattr(a, "__dlpack_device__", None)
-    return device is not None and device()[0] != 1  # 1: kDLCPU
 
 
 def _range_pair(range):

@@ -36,10 +36,7 @@ __all__ = ["searchsorted", "topk", "partition", "argpartition"]
 _AxisError = np.exceptions.AxisError if hasattr(np, "exceptions") else np.AxisError
 
 
-def _on_device(x):
-    if hasattr(x, "__cuda_array_interface__"):
-        return True
-    return type(x).__module__.startswith("torch") and getattr(x, "is_cuda", False)
+_on_device = _arrays.on_device
 
 
 def _host_array(fn, x, name):
@@ -82,7 +79,7 @@ def _dtype_of(x):
     dtype or their __cuda_array_interface__ typestr)."""
     kind = _arrays.framework(x)
     if kind == "torch":
-        return np.dtype(str(x.dtype).replace("torch.", ""))
+        return _arrays.dtype_of(x)
     dt = getattr(x, "dtype", None)
     if dt is not None:
         try:
@@ -158,7 +155,8 @@ class _DeviceScope:
         if kind == "cupy":
             import cupy
 
-            self.scopes.append(x.device)
+            if stream is not None or x.device.id != cupy.cuda.runtime.getDevice():
+                self.scopes.append(x.device)
             if stream is not None:
                 self.scopes.append(
                     stream if isinstance(stream, cupy.cuda.Stream)
@@ -167,7 +165,10 @@ class _DeviceScope:
         elif kind == "torch":
             import torch
 
-            self.scopes.append(torch.cuda.device(x.device))
+            # Entering the device costs microseconds a call: only when it
+            # is not already the current one, or a stream is given.
+            if stream is not None or x.device.index != torch.cuda.current_device():
+                self.scopes.append(torch.cuda.device(x.device))
             if stream is not None:
                 if not isinstance(stream, torch.cuda.Stream):
                     stream = torch.cuda.ExternalStream(_stream_handle(stream), device=x.device)
