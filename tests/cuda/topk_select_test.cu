@@ -183,37 +183,38 @@ TYPED_TEST(topk_select, short_rows_one_block_a_row) {
   using T = TypeParam;
   std::mt19937_64 rng(4546);
   for (const std::size_t rows : {std::size_t{1}, std::size_t{37}})
-  for (const std::size_t cols : {std::size_t{1}, std::size_t{2}, std::size_t{255}, std::size_t{256},
-                                 std::size_t{257}, std::size_t{4095}, std::size_t{4096}}) {
-    const std::size_t ld = cols + 5;
-    for (int kind = 0; kind < 4; ++kind) {
-      const auto x = make_input<T>(rows * ld, kind, rng);
-      const auto dx = gp::to_device(x);
-      for (const bool largest : {true, false}) {
-        for (std::size_t k : {std::size_t{1}, std::size_t{64}, std::size_t{128}, cols}) {
-          if (k > cols || k > 128) continue;
-          const bool block = gp::cuda_impl::topk_block_fits<T>(rows, cols, k);
-          EXPECT_EQ(block, sizeof(T) <= 4);
-          gp::device_vector<T> v(rows * k);
-          gp::device_vector<std::int64_t> ix(rows * k);
-          gp::topk_rows(gp::cuda, gp::device_matrix_view<const T>(dx.data(), rows, cols, ld), k,
-                        gp::device_matrix_view<T>(v.data(), rows, k),
-                        gp::device_matrix_view<std::int64_t>(ix.data(), rows, k),
-                        largest ? gp::largest : gp::smallest);
-          const auto gi = gp::to_host(ix);
-          const auto gv = gp::to_host(v);
-          for (std::size_t r = 0; r < rows; ++r) {
-            const auto want = reference_topk(x.data() + r * ld, cols, k, largest);
-            for (std::size_t j = 0; j < k; ++j) {
-              ASSERT_EQ(gi[r * k + j], want[j]) << "cols " << cols << " kind " << kind << " k " << k
-                                                << " largest " << largest << " row " << r;
-              ASSERT_TRUE(same_value(gv[r * k + j], x[r * ld + want[j]]));
+    for (const std::size_t cols :
+         {std::size_t{1}, std::size_t{2}, std::size_t{255}, std::size_t{256}, std::size_t{257},
+          std::size_t{4095}, std::size_t{4096}}) {
+      const std::size_t ld = cols + 5;
+      for (int kind = 0; kind < 4; ++kind) {
+        const auto x = make_input<T>(rows * ld, kind, rng);
+        const auto dx = gp::to_device(x);
+        for (const bool largest : {true, false}) {
+          for (std::size_t k : {std::size_t{1}, std::size_t{64}, std::size_t{128}, cols}) {
+            if (k > cols || k > 128) continue;
+            const bool block = gp::cuda_impl::topk_block_fits<T>(rows, cols, k);
+            EXPECT_EQ(block, sizeof(T) <= 4);
+            gp::device_vector<T> v(rows * k);
+            gp::device_vector<std::int64_t> ix(rows * k);
+            gp::topk_rows(gp::cuda, gp::device_matrix_view<const T>(dx.data(), rows, cols, ld), k,
+                          gp::device_matrix_view<T>(v.data(), rows, k),
+                          gp::device_matrix_view<std::int64_t>(ix.data(), rows, k),
+                          largest ? gp::largest : gp::smallest);
+            const auto gi = gp::to_host(ix);
+            const auto gv = gp::to_host(v);
+            for (std::size_t r = 0; r < rows; ++r) {
+              const auto want = reference_topk(x.data() + r * ld, cols, k, largest);
+              for (std::size_t j = 0; j < k; ++j) {
+                ASSERT_EQ(gi[r * k + j], want[j]) << "cols " << cols << " kind " << kind << " k "
+                                                  << k << " largest " << largest << " row " << r;
+                ASSERT_TRUE(same_value(gv[r * k + j], x[r * ld + want[j]]));
+              }
             }
           }
         }
       }
     }
-  }
 }
 
 // The public entry (gp::topk of one array takes the radix select).

@@ -22,10 +22,10 @@
 #include <cstdint>
 
 #include "gpuprim/core/memory.hpp"
-#include "gpuprim/cuda/support/launch.cuh"
 #include "gpuprim/cuda/device/device_merge.cuh"
 #include "gpuprim/cuda/device/topk_rows_block.cuh"
 #include "gpuprim/cuda/device/topk_select.cuh"
+#include "gpuprim/cuda/support/launch.cuh"
 #include "gpuprim/detail/order/entry.hpp"
 #include "gpuprim/order_types.hpp"
 
@@ -120,14 +120,14 @@ void cuda_topk_into(const T* x, std::size_t rows, std::size_t cols, std::size_t 
     if constexpr (cuda_impl::topk_block_key<T>) {
       if (cuda_impl::topk_block_fits<T>(rows, cols, k)) {
         cuda_impl::topk_rows_block(x, std::uint64_t{rows}, std::uint64_t{cols}, std::uint64_t{ld},
-                                     std::uint64_t{k}, largest, values, std::uint64_t{ldv}, indices,
-                                     std::uint64_t{ldi}, stream);
+                                   std::uint64_t{k}, largest, values, std::uint64_t{ldv}, indices,
+                                   std::uint64_t{ldi}, stream);
         return;
       }
     }
     if (rows == 1) {
       cuda_impl::topk_radix_select(x, std::uint64_t{cols}, std::uint64_t{k}, largest, values,
-                                     indices, stream);
+                                   indices, stream);
       return;
     }
   }
